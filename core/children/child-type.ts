@@ -1,0 +1,31 @@
+import type { Client } from '@modelcontextprotocol/client';
+import type { FastifyBaseLogger } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { ServerEntry } from '../config/schema.js';
+
+/** A live MCP connection to one child, as a child type hands it to the kernel. */
+export interface ChildConnection {
+  client: Client;
+  /** Ends the connection and whatever runs behind it (a process, a container). */
+  close(): Promise<void>;
+}
+
+export interface ConnectContext {
+  name: string;
+  log: FastifyBaseLogger;
+  /** Called when the connection ends on its own (the process exited, the socket closed). */
+  onClosed(reason: string): void;
+}
+
+/**
+ * A kind of child: how to reach one (`connect`) and whether it runs all the time.
+ * Plugins add types (`stdio`, `docker`, a third party's WebSocket); the kernel only asks
+ * these two questions, so it never learns what a process or a container is.
+ */
+export interface ChildType {
+  type: string;
+  /** Checks the keys this type needs (`command`, `url`, ...) beyond the common entry. */
+  entrySchema: TSchema;
+  alwaysRunning(entry: ServerEntry): boolean;
+  connect(entry: ServerEntry, context: ConnectContext): Promise<ChildConnection>;
+}

@@ -1,0 +1,42 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { Type } from 'typebox';
+import type { ChildType } from './child-type.js';
+
+export const IN_PROCESS_TYPE = 'in-process';
+
+/**
+ * Children that live in the hub process (the map tools, tests, embedders). The server
+ * is served by the SDK's own HTTP handler and reached through its `fetch` function, so no
+ * socket is opened and both MCP revisions behave exactly as for a remote child.
+ */
+export function createInProcessChildType(clientInfo: { name: string; version: string }): ChildType & {
+  provide(name: string, factory: McpServerFactory): void;
+} {
+  const factories = new Map<string, McpServerFactory>();
+  return {
+    type: IN_PROCESS_TYPE,
+    entrySchema: Type.Object({}, { additionalProperties: true }),
+    alwaysRunning: () => true,
+    provide(name, factory) {
+      factories.set(name, factory);
+    },
+    async connect(_entry, { name }) {
+      const factory = factories.get(name);
+      if (!factory) throw new Error(`no in-process server is provided under the name "${name}"`);
+      const handler = createMcpHandler(factory);
+      const client = new Client(clientInfo, { versionNegotiation: { mode: 'auto' } });
+      const transport = new StreamableHTTPClientTransport(new URL(`http://in-process.invalid/${encodeURIComponent(name)}/mcp`), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      });
+      await client.connect(transport);
+      return {
+        client,
+        async close() {
+          await client.close();
+          await handler.close();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { TSchema } from 'typebox';
+import Value from 'typebox/value';
+
+interface SchemaProblem {
+  /** JSON pointer into the checked value, `''` for the root. */
+  path: string;
+  expected: string;
+}
+
+/**
+ * The one most useful problem of a value against a schema, in words. TypeBox reports
+ * every failing branch of a union; an operator needs the one line that says what was
+ * expected at which path, so union branches are folded into "one of ...".
+ */
+export function firstSchemaProblem(schema: TSchema, value: unknown): SchemaProblem | undefined {
+  const errors = [...Value.Errors(schema, value)];
+  if (errors.length === 0) return undefined;
+  const deepest = errors.reduce((best, error) => (depth(error.instancePath) > depth(best.instancePath) ? error : best));
+  const atPath = errors.filter((error) => error.instancePath === deepest.instancePath);
+  const constants = atPath.filter((error) => error.keyword === 'const').map((error) => JSON.stringify((error.params as { allowedValue: unknown }).allowedValue));
+  if (constants.length > 0) return { path: deepest.instancePath, expected: `one of ${constants.join(', ')}` };
+  const primary = atPath.find((error) => error.keyword !== 'anyOf' && error.keyword !== 'boolean') ?? deepest;
+  if (primary.keyword === 'required') {
+    const [missing] = (primary.params as { requiredProperties: string[] }).requiredProperties;
+    return { path: `${primary.instancePath}/${missing}`, expected: 'a value (the key is required)' };
+  }
+  return { path: primary.instancePath, expected: describe(primary.keyword, primary.params, primary.message) };
+}
+
+function depth(pointer: string): number {
+  return pointer === '' ? 0 : pointer.split('/').length;
+}
+
+function describe(keyword: string, params: unknown, message: string): string {
+  const p = params as Record<string, unknown>;
+  switch (keyword) {
+    case 'type':
+      return `a value of type ${String(p.type)}`;
+    case 'additionalProperties':
+      return `no key(s) other than the documented ones (found ${(p.additionalProperties as string[]).join(', ')})`;
+    case 'pattern':
+      return `a string matching ${String(p.pattern)}`;
+    default:
+      return message.replace(/^must /, 'a value that must ');
+  }
+}
+
+/** `/a/b/0` → `a.b[0]`, the way people write paths in a JSON file. */
+export function pointerToPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+}

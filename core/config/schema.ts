@@ -1,0 +1,69 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * Server names become the first segment of `/<name>/mcp` and a file name under
+ * `<DATA_PATH>/snapshots/`, so they are kept to a character set that is safe in both.
+ */
+export const SERVER_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$';
+
+export const OAuthSettings = Type.Object(
+  {
+    mode: Type.Union([Type.Literal('static'), Type.Literal('dcr'), Type.Literal('cimd')], {
+      description: 'How the hub obtains a client identity at the upstream.',
+    }),
+    clientId: Type.Optional(Type.String({ minLength: 1, description: 'Client identifier issued by the upstream (mode static).' })),
+    clientAuth: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('client_secret_post'),
+          Type.Literal('client_secret_basic'),
+          Type.Literal('none'),
+          Type.Literal('private_key_jwt'),
+        ],
+        { description: 'Client authentication toward the upstream.' },
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+/**
+ * One entry of `mcpServers`. Claude Code's keys copy 1:1; the hub's own keys are typed
+ * here. Unknown keys are kept and ignored so the file stays interchangeable; keys that a
+ * child type needs (`command`, `url`, ...) are checked again by that type's own schema.
+ */
+export const ServerEntry = Type.Object(
+  {
+    type: Type.Optional(Type.String({ minLength: 1, description: 'Child type; inferred from command (stdio) or url (http) when absent.' })),
+    command: Type.Optional(Type.String({ minLength: 1 })),
+    args: Type.Optional(Type.Array(Type.String())),
+    env: Type.Optional(Type.Record(Type.String(), Type.String())),
+    cwd: Type.Optional(Type.String()),
+    url: Type.Optional(Type.String({ minLength: 1 })),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Sent on every request to a remote child.' })),
+    hub: Type.Optional(Type.Boolean({ description: 'false keeps the tools out of /hub; the server keeps its own endpoint.' })),
+    allowTools: Type.Optional(Type.Array(Type.String(), { description: 'Only these tools are exposed.' })),
+    denyTools: Type.Optional(Type.Array(Type.String(), { description: 'These tools are hidden.' })),
+    keepAlive: Type.Optional(Type.Boolean({ description: 'Always running: never slept for idleness.' })),
+    oauth: Type.Optional(OAuthSettings),
+  },
+  { additionalProperties: true },
+);
+export type ServerEntry = Static<typeof ServerEntry>;
+
+export const PluginSelection = Type.Union([Type.Boolean(), Type.Record(Type.String(), Type.Unknown())], {
+  description: 'true or false, or the plugin options object (which enables it).',
+});
+
+export const HubConfig = Type.Object(
+  {
+    mcpServers: Type.Optional(Type.Record(Type.String(), ServerEntry)),
+    plugins: Type.Optional(
+      Type.Record(Type.String(), PluginSelection, {
+        description: 'Built-in plugin names, or third-party plugins by package name or by a path relative to the config file.',
+      }),
+    ),
+  },
+  { additionalProperties: true, $id: 'hub-config', title: 'Hub configuration (mcp.json)' },
+);
+export type HubConfig = Static<typeof HubConfig>;

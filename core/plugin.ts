@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import type { Hub } from './hub.js';
+
+/**
+ * A hub plugin is a value. The kernel validates `options` against the schema (applying
+ * its defaults) before `register` runs, registers plugins in dependency order, and wraps
+ * each with `fastify-plugin` metadata so Fastify checks the dependencies as well.
+ */
+export interface HubPlugin<Options extends TSchema = TSchema> {
+  name: string;
+  /** One line for the README and `hub --help`. */
+  description: string;
+  dependencies?: readonly string[];
+  options: Options;
+  /** Whether the plugin runs when the config's `plugins` does not mention it. */
+  enabledByDefault?: boolean | ((env: NodeJS.ProcessEnv) => boolean);
+  /** First path segments this plugin serves; no server may take such a name. */
+  reservedPaths?: readonly string[];
+  register(app: FastifyInstance, options: Static<Options>, hub: Hub): Promise<void> | void;
+}
+
+/** Identity function that keeps the options type tied to the schema. */
+export function definePlugin<Options extends TSchema>(plugin: HubPlugin<Options>): HubPlugin<Options> {
+  return plugin;
+}
+
+export function isHubPlugin(value: unknown): value is HubPlugin {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<HubPlugin>;
+  return typeof candidate.name === 'string' && typeof candidate.register === 'function' && typeof candidate.options === 'object';
+}

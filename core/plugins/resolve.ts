@@ -1,0 +1,115 @@
+import { readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Value from 'typebox/value';
+import type { HubConfig } from '../config/schema.js';
+import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
+import { StartupError } from '../errors.js';
+import { isHubPlugin, type HubPlugin } from '../plugin.js';
+import { orderByDependencies } from './order.js';
+
+export interface PluginToRegister {
+  plugin: HubPlugin;
+  options: unknown;
+}
+
+export interface ResolveContext {
+  /** Folder whose subfolders each hold one built-in plugin (`<name>/index.js`). */
+  builtinDirectory: string;
+  configDirectory: string;
+  /** Names the config file in messages. */
+  source: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Turns the config's `plugins` selection into the plugins to register, in dependency
+ * order, with validated options. Every problem is a one-line StartupError, raised before
+ * anything listens.
+ */
+export async function resolvePlugins(selection: HubConfig['plugins'], context: ResolveContext): Promise<PluginToRegister[]> {
+  const builtins = await loadBuiltins(context.builtinDirectory);
+  const chosen = new Map<string, { plugin: HubPlugin; value: unknown }>();
+
+  for (const plugin of builtins.values()) {
+    const enabled = typeof plugin.enabledByDefault === 'function' ? plugin.enabledByDefault(context.env) : plugin.enabledByDefault !== false;
+    if (enabled) chosen.set(plugin.name, { plugin, value: true });
+  }
+  for (const [key, value] of Object.entries(selection ?? {})) {
+    const builtin = builtins.get(key);
+    if (value === false) {
+      chosen.delete(builtin?.name ?? key);
+      continue;
+    }
+    const plugin = builtin ?? (await loadThirdParty(key, context, [...builtins.keys()]));
+    if (chosen.has(plugin.name) && !builtin) {
+      throw new StartupError(`${context.source}: plugin "${key}" is named "${plugin.name}", which another plugin already uses`);
+    }
+    chosen.set(plugin.name, { plugin, value });
+  }
+
+  for (const { plugin } of chosen.values()) {
+    for (const dependency of plugin.dependencies ?? []) {
+      if (chosen.has(dependency)) continue;
+      const why = builtins.has(dependency) ? 'which is disabled' : 'which is not a known plugin';
+      throw new StartupError(`plugin "${plugin.name}" depends on plugin "${dependency}", ${why}; enable "${dependency}" or disable "${plugin.name}"`);
+    }
+  }
+
+  const ordered = orderByDependencies([...chosen.values()].map(({ plugin }) => plugin));
+  return ordered.map((plugin) => ({ plugin, options: validateOptions(plugin, chosen.get(plugin.name)?.value) }));
+}
+
+function validateOptions(plugin: HubPlugin, value: unknown): unknown {
+  const given = value === true ? {} : structuredClone(value);
+  const options = Value.Default(plugin.options, given);
+  const problem = firstSchemaProblem(plugin.options, options);
+  if (problem) {
+    const path = pointerToPath(problem.path);
+    throw new StartupError(`plugin "${plugin.name}": ${path ? `option "${path}"` : 'options'}: expected ${problem.expected}`);
+  }
+  return options;
+}
+
+async function loadBuiltins(directory: string): Promise<Map<string, HubPlugin>> {
+  const builtins = new Map<string, HubPlugin>();
+  let folders: string[];
+  try {
+    folders = (await readdir(directory, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return builtins;
+  }
+  for (const folder of folders.sort()) {
+    const module = (await import(pathToFileURL(join(directory, folder, 'index.js')).href)) as { default?: unknown };
+    if (!isHubPlugin(module.default)) throw new Error(`built-in plugin folder "${folder}" does not export a plugin as default`);
+    builtins.set(module.default.name, module.default);
+  }
+  return builtins;
+}
+
+/** A third-party plugin: a path relative to the config file, or a package name. */
+async function loadThirdParty(key: string, context: ResolveContext, builtinNames: string[]): Promise<HubPlugin> {
+  const isPath = key.startsWith('.') || isAbsolute(key);
+  let url: string;
+  try {
+    url = isPath
+      ? pathToFileURL(resolve(context.configDirectory, key)).href
+      : pathToFileURL(createRequire(join(context.configDirectory, 'noop.js')).resolve(key)).href;
+    const module = (await import(url)) as { default?: unknown; plugin?: unknown };
+    const plugin = module.default ?? module.plugin;
+    if (!isHubPlugin(plugin)) {
+      throw new StartupError(`${context.source}: plugin "${key}" does not export a hub plugin (a value with name, options and register) as default`);
+    }
+    return plugin;
+  } catch (error) {
+    if (error instanceof StartupError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
+      throw new StartupError(
+        `${context.source}: unknown plugin "${key}": not a built-in plugin (${builtinNames.join(', ') || 'none'}) and no ${isPath ? 'file' : 'package'} of that name was found`,
+      );
+    }
+    throw new StartupError(`${context.source}: plugin "${key}" failed to load: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,29 @@
+import { isAbsolute, resolve } from 'node:path';
+import { Type, type Static } from 'typebox';
+
+export const HubSettings = Type.Object({
+  host: Type.String({ default: '127.0.0.1', description: 'HOST: the address to listen on.' }),
+  port: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'PORT: the port to listen on.' }),
+  baseUrl: Type.String({ description: 'BASE_URL: the public base URL; default http://HOST:PORT.' }),
+  dataPath: Type.String({ description: 'DATA_PATH: snapshots, the embedded store and keys; default ./data.' }),
+  configFile: Type.String({ description: 'HUB_CONFIG: path of the config file; default ./mcp.json.' }),
+});
+export type HubSettings = Static<typeof HubSettings>;
+
+/** The operator interface's environment variables, with their documented defaults. */
+export function settingsFromEnvironment(env: NodeJS.ProcessEnv, cwd = process.cwd()): HubSettings {
+  const host = env.HOST || '127.0.0.1';
+  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    host,
+    port,
+    baseUrl: (env.BASE_URL || `http://${urlHost}:${port}`).replace(/\/+$/, ''),
+    dataPath: absolute(env.DATA_PATH || './data', cwd),
+    configFile: absolute(env.HUB_CONFIG || './mcp.json', cwd),
+  };
+}
+
+function absolute(path: string, cwd: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}

@@ -1,0 +1,41 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Hub } from '../../core/hub.js';
+import { hub } from '../../core/kernel.js';
+
+export interface TestHub {
+  app: FastifyInstance;
+  hub: Hub;
+  url: string;
+  dataPath: string;
+}
+
+/**
+ * A real hub on a loopback port chosen by the OS, with its own data folder. Closed by
+ * the test's teardown.
+ */
+export async function startTestHub(
+  t: { teardown(fn: () => unknown): void },
+  options: { config?: unknown; env?: Record<string, string>; setup?: (hub: Hub) => void | Promise<void> } = {},
+): Promise<TestHub> {
+  const dataPath = await mkdtemp(join(tmpdir(), 'hub-test-'));
+  const app = Fastify({ logger: false });
+  let context: Hub | undefined;
+  await app.register(hub, {
+    setup: async (created) => {
+      context = created;
+      await options.setup?.(created);
+    },
+    config: options.config ?? {},
+    env: { DATA_PATH: dataPath, ...options.env },
+    settings: { dataPath },
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  t.teardown(() => app.close());
+  if (!context) throw new Error('the hub plugin did not call setup');
+  return { app, hub: context, url: `http://127.0.0.1:${port}`, dataPath };
+}
