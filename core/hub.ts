@@ -1,5 +1,6 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { FastifyBaseLogger } from 'fastify';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ChildRegistry } from './children/registry.js';
 import type { HubConfig } from './config/schema.js';
@@ -32,6 +33,16 @@ export interface AdminCommand {
 }
 
 /**
+ * Checks the caller of an MCP request. The oauth-as plugin provides one; without it the
+ * endpoints are open (allowed only on a loopback bind). `resource` is the absolute URL
+ * of the endpoint the request arrived on (RFC 8707 audience).
+ */
+export interface RequestAuthenticator {
+  /** The caller, or undefined when a 401/403 was already sent on `reply`. */
+  authenticate(request: FastifyRequest, reply: FastifyReply, resource: string): Promise<AuthInfo | undefined>;
+}
+
+/**
  * What the kernel hands every plugin: the settings, the config and the registries that
  * plugins fill and read. It holds no protocol, OAuth or child-type knowledge of its own.
  */
@@ -42,6 +53,7 @@ export class Hub {
   readonly metaTools = new Registry<MetaTool>('meta-tool');
   readonly adminCommands = new Registry<AdminCommand>('admin command');
   /** First path segments taken by the hub or a plugin; no server may use one as its name. */
+  authenticator: RequestAuthenticator | undefined;
   readonly reservedPaths = new Set(['hub', 'mcp', 'register', 'revoke', 'jwks', 'authorize', 'token', 'health', '.well-known']);
 
   constructor(
