@@ -1,17 +1,33 @@
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, ServerCapabilities, ServerContext, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ChildRegistry } from './children/registry.js';
 import type { HubConfig } from './config/schema.js';
 import { Registry } from './registry.js';
 import type { HubSettings } from './settings.js';
+import { openStoreLazily, type Store } from './store/index.js';
 import { HUB_VERSION } from './version.js';
 
-/** One MCP revision the endpoints can speak; the revision plugins register these. */
+/**
+ * One MCP revision the endpoints can speak; the revision plugins register these. Each
+ * owns its revision's differences, so the endpoints never test a revision by name.
+ */
 export interface McpEra {
   revision: string;
   era: 'modern' | 'legacy';
+  /** The child's capabilities narrowed to what the hub carries on this revision. */
+  capabilities(child: ServerCapabilities | undefined): ServerCapabilities;
+  /** A child's tool as advertised on this revision. */
+  presentTool(tool: Tool): Tool;
+  /** A child's call result as delivered on this revision, given the tool as the child declared it. */
+  presentResult(tool: Tool | undefined, result: CallToolResult): CallToolResult;
+}
+
+/** What a meta-tool learns about the request it serves. */
+export interface MetaToolContext {
+  era: McpEra;
+  /** The SDK's request context: progress, cancellation, the request's `_meta`. */
+  request: ServerContext;
 }
 
 /** A tool of `/hub`; the meta-tools and diagnostics plugins register these. */
@@ -21,7 +37,8 @@ export interface MetaTool {
   inputSchema: TSchema;
   outputSchema?: TSchema;
   annotations?: ToolAnnotations;
-  call(args: Record<string, unknown>, context: unknown): Promise<CallToolResult>;
+  /** `args` has been checked against `inputSchema`. */
+  call(args: Record<string, unknown>, context: MetaToolContext): Promise<CallToolResult>;
 }
 
 /** A `hub-admin` subcommand group (`clients`, `tokens`, ...). */
@@ -62,9 +79,18 @@ export class Hub {
     readonly log: FastifyBaseLogger,
     /** The folder relative paths in the config are resolved against. */
     readonly configDirectory: string,
+    /** The environment the hub was started with (MONGODB_URL and plugin switches). */
+    readonly env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.children = new ChildRegistry(log, { name: 'mcp-hub', version: HUB_VERSION });
+    this.children = new ChildRegistry(log, { name: 'mcp-hub', version: HUB_VERSION }, {
+      dataPath: settings.dataPath,
+      idleTimeoutMinutes: settings.idleTimeoutMinutes,
+    });
+    this.store = openStoreLazily({ dataPath: settings.dataPath, mongodbUrl: env.MONGODB_URL });
   }
+
+  /** Opened on first use (a hub that never needs it creates no files); closed with the app. */
+  readonly store: Store;
 
   get childTypes(): ChildRegistry['types'] {
     return this.children.types;

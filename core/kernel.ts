@@ -2,9 +2,13 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import ipaddr from 'ipaddr.js';
 import { Type, type Static } from 'typebox';
 import { registerConfiguredServers } from './children/configured.js';
+import { registerMcpEndpoints } from './mcp/endpoints.js';
+import { ChildTimings } from './children/timings.js';
 import { checkConfig, loadConfigFile } from './config/load.js';
+import { StartupError } from './errors.js';
 import { Hub } from './hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
 import { HubSettings, settingsFromEnvironment } from './settings.js';
@@ -12,6 +16,7 @@ import { HubSettings, settingsFromEnvironment } from './settings.js';
 export const HubPluginOptions = Type.Object({
   config: Type.Optional(Type.Unknown({ description: 'The parsed config (mcp.json shape); when absent, the file named by HUB_CONFIG.' })),
   settings: Type.Optional(Type.Partial(HubSettings)),
+  children: Type.Optional(Type.Partial(ChildTimings, { description: 'Child budgets, back-offs and pings; tests shorten them.' })),
   env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'The environment to read; default process.env.' })),
 });
 export type HubPluginOptions = Static<typeof HubPluginOptions> & {
@@ -43,8 +48,9 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
       : { config: checkConfig(options.config, 'config', env), source: 'config', configDirectory: process.cwd() };
 
   const plugins = await resolvePlugins(config.plugins, { builtinDirectory, configDirectory, source, env });
-  const context = new Hub(settings, config, app.log, configDirectory);
+  const context = new Hub(settings, config, app.log, configDirectory, env);
   app.decorate('hub', context);
+  if (options.children) context.children.configure(options.children);
 
   for (const { plugin, options: pluginOptions } of plugins) {
     plugin.reservedPaths?.forEach((path) => context.reservedPaths.add(path));
@@ -58,8 +64,14 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     );
   }
 
+  // Open MCP endpoints are tolerable on a loopback bind only (the oauth-as plugin sets the authenticator).
+  if (!context.authenticator && !isLoopbackHost(settings.host)) {
+    throw new StartupError(`no plugin authenticates MCP requests (is oauth-as disabled?), which is allowed only when HOST is a loopback address, and HOST is ${settings.host}`);
+  }
   await options.setup?.(context);
   registerConfiguredServers(context, source);
+  await context.children.loadSnapshots();
+  registerMcpEndpoints(app, context);
 
   app.get('/health', async () => ({
     status: 'ok',
@@ -74,6 +86,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   });
   app.addHook('onClose', async () => {
     await context.children.stopAll();
+    await context.store.close();
   });
 }
 
@@ -84,4 +97,9 @@ async function fromFile(file: string, env: NodeJS.ProcessEnv) {
     source: loaded.file ?? 'built-in defaults',
     configDirectory: loaded.file ? dirname(loaded.file) : process.cwd(),
   };
+}
+
+function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
 }

@@ -15,6 +15,11 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
   options: Options;
   /** Whether the plugin runs when the config's `plugins` does not mention it. */
   enabledByDefault?: boolean | ((env: NodeJS.ProcessEnv) => boolean);
+  /**
+   * Schemas others rely on (tool outputs, documents), by file name; `npm run schemas`
+   * writes them, with the options schema, to `schemas/<plugin>/`.
+   */
+  publicSchemas?: Readonly<Record<string, TSchema>>;
   /** First path segments this plugin serves; no server may take such a name. */
   reservedPaths?: readonly string[];
   register(app: FastifyInstance, options: Static<Options>, hub: Hub): Promise<void> | void;

@@ -7,6 +7,8 @@ export const HubSettings = Type.Object({
   baseUrl: Type.String({ description: 'BASE_URL: the public base URL; default http://HOST:PORT.' }),
   dataPath: Type.String({ description: 'DATA_PATH: snapshots, the embedded store and keys; default ./data.' }),
   configFile: Type.String({ description: 'HUB_CONFIG: path of the config file; default ./mcp.json.' }),
+  idleTimeoutMinutes: Type.Number({ minimum: 0, description: 'IDLE_TIMEOUT_MINUTES: an on-demand server sleeps after this long unused; 0 never; default 60.' }),
+  callTimeoutMs: Type.Integer({ minimum: 1, description: 'TOOL_CALL_TIMEOUT_MS: a tool call fails after this long without progress; default 300000 (5 minutes).' }),
 });
 export type HubSettings = Static<typeof HubSettings>;
 
@@ -21,7 +23,15 @@ export function settingsFromEnvironment(env: NodeJS.ProcessEnv, cwd = process.cw
     baseUrl: (env.BASE_URL || `http://${urlHost}:${port}`).replace(/\/+$/, ''),
     dataPath: absolute(env.DATA_PATH || './data', cwd),
     configFile: absolute(env.HUB_CONFIG || './mcp.json', cwd),
+    idleTimeoutMinutes: idleMinutes(env.IDLE_TIMEOUT_MINUTES),
+    callTimeoutMs: Number(env.TOOL_CALL_TIMEOUT_MS) > 0 ? Math.floor(Number(env.TOOL_CALL_TIMEOUT_MS)) : 300_000,
   };
+}
+
+/** A malformed value falls back to the default rather than disabling sleep by accident. */
+function idleMinutes(value: string | undefined): number {
+  const minutes = value === undefined || value.trim() === '' ? Number.NaN : Number(value);
+  return Number.isFinite(minutes) && minutes >= 0 ? minutes : 60;
 }
 
 function absolute(path: string, cwd: string): string {

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { ServerEntry } from '../config/schema.js';
@@ -15,6 +15,17 @@ export interface ConnectContext {
   log: FastifyBaseLogger;
   /** Called when the connection ends on its own (the process exited, the socket closed). */
   onClosed(reason: string): void;
+  /**
+   * Aborted when the start ran out of budget or the server was slept or stopped meanwhile:
+   * the type ends whatever it began (kills the process, closes the socket).
+   */
+  signal: AbortSignal;
+  /**
+   * The era verdict of an earlier connect to this server, for `client.connect(transport,
+   * { prior })`, so a restart does not probe again. Undefined when none is known (or it
+   * went stale); a type that always speaks one era may ignore it.
+   */
+  prior: PriorDiscovery | undefined;
 }
 
 /**
@@ -27,5 +38,10 @@ export interface ChildType {
   /** Checks the keys this type needs (`command`, `url`, ...) beyond the common entry. */
   entrySchema: TSchema;
   alwaysRunning(entry: ServerEntry): boolean;
+  /**
+   * Whether the tool list is kept on disk so listing works while the server is asleep or
+   * unreachable; default true. In-process servers need none.
+   */
+  snapshots?: boolean;
   connect(entry: ServerEntry, context: ConnectContext): Promise<ChildConnection>;
 }

@@ -1,15 +1,42 @@
-import type { Client, Tool } from '@modelcontextprotocol/client';
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { Client, DiscoverResult, PriorDiscovery, ProtocolEra, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
 import type { ChildConnection, ChildType } from './child-type.js';
+import { startPings } from './ping.js';
+import type { EraVerdict, Snapshot, SnapshotStore } from './snapshot.js';
+import { Supervisor } from './supervisor.js';
+import { backoffDelay, DEFAULT_CHILD_TIMINGS, type ChildTimings } from './timings.js';
 import { createToolFilter } from './tool-filter.js';
 
 export type ChildStatus = 'starting' | 'up' | 'down' | 'stopped' | 'sleeping' | 'unauthorized';
 
+/** What the registry hands every child: the current timings and where snapshots go. */
+export interface ChildEnvironment {
+  timings(): ChildTimings;
+  /** Absent for types that keep no snapshot. */
+  snapshots?: SnapshotStore;
+}
+
+/**
+ * A legacy verdict is trusted for a day: an upgraded server still answers `initialize`,
+ * so only age ever retires it (see the SDK's gateway guide).
+ */
+const LEGACY_VERDICT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** One connect attempt: what it produced so far, so an abort can end exactly that. */
+interface Attempt {
+  connection: ChildConnection | undefined;
+  closedEarly: string | undefined;
+  adopted: boolean;
+  discarded: boolean;
+}
+
 /**
  * One configured server. It owns its status, the in-memory tool list (refreshed when
- * the child says its list changed) and the allow/deny filter; everything that answers
- * about children reads this object, never the wire, unless it is a call.
+ * the child says its list changed), the allow/deny filter, the idle timer, the
+ * single-flight budgeted wake, supervision and the on-disk snapshot. Everything that
+ * answers about children reads this object, never the wire, unless it is a call.
  */
 export class Child {
   status: ChildStatus;
@@ -17,19 +44,47 @@ export class Child {
   /** The child's advertised title (or name), for `list_servers`. */
   title: string | undefined;
   instructions: string | undefined;
+  readonly supervisor: Supervisor;
   #tools: Tool[] = [];
   #connection: ChildConnection | undefined;
   #starting: Promise<Client> | undefined;
+  #startingRetries = false;
+  #verdict: EraVerdict | undefined;
+  /** Bumped by every disconnect, so a start that began before it does not commit. */
+  #generation = 0;
+  #stopSignal = new AbortController();
+  #stopPings: () => void = () => undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #inFlight = 0;
+  readonly #listeners = new Set<(child: Child) => void>();
   readonly #isToolAllowed: (toolName: string) => boolean;
+  readonly #environment: ChildEnvironment;
 
   constructor(
     readonly name: string,
     readonly entry: ServerEntry,
     readonly childType: ChildType,
     readonly log: FastifyBaseLogger,
+    environment: ChildEnvironment = { timings: () => DEFAULT_CHILD_TIMINGS },
   ) {
     this.#isToolAllowed = createToolFilter(entry);
+    this.#environment = environment;
     this.status = this.alwaysRunning ? 'down' : 'sleeping';
+    this.supervisor = new Supervisor(
+      {
+        name,
+        alwaysRunning: this.alwaysRunning,
+        log,
+        restart: async () => {
+          await this.#startShared(false);
+        },
+        park: (reason) => {
+          this.lastError = reason;
+          void this.disconnect('stopped');
+        },
+      },
+      environment.timings,
+    );
   }
 
   get alwaysRunning(): boolean {
@@ -45,6 +100,14 @@ export class Child {
     return this.title ?? this.name;
   }
 
+  /**
+   * The MCP era spoken with the child: the live connection's, otherwise the verdict
+   * remembered from the last connect (also across restarts, through the snapshot).
+   */
+  get era(): ProtocolEra | undefined {
+    return this.#connection?.client.getProtocolEra() ?? this.#verdict?.kind;
+  }
+
   /** The tools that survive the allow/deny filter. */
   get tools(): Tool[] {
     return this.#tools.filter((tool) => this.#isToolAllowed(tool.name));
@@ -58,79 +121,302 @@ export class Child {
     return this.isToolAllowed(toolName) ? this.#tools.find((tool) => tool.name === toolName) : undefined;
   }
 
-  /** Adopts a tool list known without a connection (a snapshot on disk). */
+  /** Adopts a tool list known without a connection. */
   adoptTools(tools: Tool[]): void {
     this.#tools = tools;
   }
 
+  /** Adopts what a snapshot on disk says, so a sleeping server answers listing. */
+  adoptSnapshot(snapshot: Snapshot): void {
+    this.title = snapshot.title;
+    this.instructions = snapshot.instructions;
+    this.#tools = snapshot.tools as Tool[];
+    this.#verdict = snapshot.verdict;
+  }
+
+  /**
+   * Called with this child whenever its tool list changed (a `tools/list_changed` from
+   * the child, or a restart that brought a different list). Returns the unsubscribe.
+   */
+  onToolsChanged(listener: (child: Child) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Marks the server used now: the idle timer starts over and a crash loop is not unattended. */
+  touch(): void {
+    this.supervisor.used();
+    this.#armIdleTimer();
+  }
+
   /**
    * The connected client, starting the child when needed. Concurrent callers share one
-   * start, so N first uses start one process.
+   * start, so N first uses start one process. Counts as a use (see `touch`). Rejects with
+   * an Error naming the server and the reason when the child did not come up.
    */
   ensureUp(): Promise<Client> {
+    this.touch();
     if (this.#connection && this.status === 'up') return Promise.resolve(this.#connection.client);
-    this.#starting ??= this.#start().finally(() => {
-      this.#starting = undefined;
-    });
-    return this.#starting;
+    return this.#startShared(true);
   }
 
-  async #start(): Promise<Client> {
-    this.status = 'starting';
+  /** Runs `work` against the woken child; the server does not idle out while it runs. */
+  async withClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    const client = await this.ensureUp();
+    this.#inFlight += 1;
     try {
-      const connection = await this.childType.connect(this.entry, {
-        name: this.name,
-        log: this.log,
-        onClosed: (reason) => this.#onClosed(connection, reason),
-      });
-      this.#connection = connection;
-      const { client } = connection;
-      const server = client.getServerVersion();
-      this.title = server?.title ?? this.title;
-      this.instructions = client.getInstructions() ?? this.instructions;
-      client.setNotificationHandler('notifications/tools/list_changed', async () => {
-        await this.refreshTools().catch((error: Error) => this.log.warn({ server: this.name, err: error.message }, 'tool list refresh failed'));
-      });
-      await this.refreshTools();
-      this.status = 'up';
-      this.lastError = undefined;
-      return client;
-    } catch (error) {
-      this.status = 'down';
-      this.lastError = (error as Error).message;
-      throw error;
+      return await work(client);
+    } finally {
+      this.#inFlight -= 1;
+      this.touch();
     }
   }
 
-  #onClosed(connection: ChildConnection | undefined, reason: string): void {
-    if (connection !== undefined && connection !== this.#connection) return;
-    this.#connection = undefined;
-    if (this.status === 'up' || this.status === 'starting') {
-      this.status = 'down';
-      this.lastError = reason;
-      this.log.warn({ server: this.name, reason }, 'child connection closed');
-    }
+  /** Puts an on-demand server to sleep at once; the next use starts it again. */
+  async sleep(): Promise<void> {
+    if (this.alwaysRunning) throw new Error(`server "${this.name}" is always running`);
+    if (this.status === 'sleeping') return;
+    this.log.info({ server: this.name }, 'server going to sleep');
+    await this.disconnect('sleeping');
   }
 
   /** Re-reads the tool list from the child (all pages). */
   async refreshTools(): Promise<void> {
     const client = this.#connection?.client;
     if (!client) return;
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? undefined : { cursor });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    this.#tools = tools;
+    this.#setTools(await listAllTools(client));
   }
 
-  /** Ends the connection; the status says why (`sleeping` for idle, `stopped` at shutdown). */
+  /**
+   * Ends the connection (and any start under way); the status says why (`sleeping` for
+   * idle, `stopped` at shutdown). Resolves once whatever ran behind it has ended.
+   */
   async disconnect(status: ChildStatus): Promise<void> {
+    this.#generation += 1;
+    this.#stopSignal.abort(new Error(`server "${this.name}" was ${status === 'sleeping' ? 'put to sleep' : 'stopped'} while starting`));
+    this.#stopSignal = new AbortController();
+    this.supervisor.cancel();
+    this.#stopPings();
+    clearTimeout(this.#idleTimer);
     const connection = this.#connection;
+    const starting = this.#starting;
     this.#connection = undefined;
     this.status = status;
-    await connection?.close();
+    await connection?.close().catch((error: Error) => this.log.warn({ server: this.name, err: error.message }, 'closing the child failed'));
+    await starting?.catch(() => undefined);
   }
+
+  /**
+   * The one start under way, or a new one. A use (`retry`) keeps trying for the whole
+   * budget; a supervisor restart makes a single attempt, because the supervisor does its
+   * own back-off and counts the failures. A use that finds a single attempt under way
+   * waits for it and, if it fails, goes on with a full wake.
+   */
+  #startShared(retry: boolean): Promise<Client> {
+    this.supervisor.cancel();
+    if (this.#starting && retry && !this.#startingRetries) return this.#starting.catch(() => this.#startShared(true));
+    if (!this.#starting) {
+      this.#startingRetries = retry;
+      this.#starting = this.#wake(retry).finally(() => {
+        this.#starting = undefined;
+      });
+    }
+    return this.#starting;
+  }
+
+  /** Brings the child up within the wake budget, trying again after a back-off when `retry`. */
+  async #wake(retry: boolean): Promise<Client> {
+    const generation = this.#generation;
+    const stop = this.#stopSignal.signal;
+    const timings = this.#environment.timings();
+    const deadline = Date.now() + timings.wakeBudgetMs;
+    this.status = 'starting';
+    let reason = 'it did not start';
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#attempt(deadline, generation, stop);
+      } catch (error) {
+        if (generation !== this.#generation) throw error;
+        reason = (error as Error).message;
+        this.lastError = reason;
+        this.#verdict = undefined;
+        this.log.warn({ server: this.name, attempt, err: reason }, 'server start failed');
+      }
+      // Another try only when it would have time left: the reason reported stays the last real one.
+      const wait = backoffDelay(attempt, timings);
+      if (!retry || Date.now() + wait >= deadline) break;
+      await sleepFor(wait, undefined, { signal: stop }).catch(() => undefined);
+      if (generation !== this.#generation) throw stop.reason as Error;
+    }
+    this.status = 'down';
+    this.lastError = reason;
+    throw new Error(`server "${this.name}" did not start within ${formatSeconds(timings.wakeBudgetMs)}: ${reason}`);
+  }
+
+  /** One connect and tool listing, bounded by the deadline and ended by a disconnect. */
+  async #attempt(deadline: number, generation: number, stop: AbortSignal): Promise<Client> {
+    const controller = new AbortController();
+    const budget = Math.max(0, deadline - Date.now());
+    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${formatSeconds(budget)}`)), budget);
+    const onStop = (): void => controller.abort(stop.reason);
+    stop.addEventListener('abort', onStop, { once: true });
+    const attempt: Attempt = { connection: undefined, closedEarly: undefined, adopted: false, discarded: false };
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        if (controller.signal.aborted) reject(controller.signal.reason as Error);
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
+      });
+      return await Promise.race([this.#connectAndList(attempt, controller.signal, generation), aborted]);
+    } catch (error) {
+      await this.#discard(attempt);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', onStop);
+    }
+  }
+
+  async #connectAndList(attempt: Attempt, signal: AbortSignal, generation: number): Promise<Client> {
+    const connection = await this.childType.connect(this.entry, {
+      name: this.name,
+      log: this.log,
+      signal,
+      prior: this.#prior(),
+      onClosed: (reason) => {
+        if (attempt.adopted) this.#onClosed(connection, reason);
+        else attempt.closedEarly ??= reason;
+      },
+    });
+    attempt.connection = connection;
+    if (signal.aborted) return this.#abandon(attempt, signal);
+    const { client } = connection;
+    client.setNotificationHandler('notifications/tools/list_changed', async () => {
+      if (this.#connection !== connection) return;
+      await this.refreshTools().catch((error: Error) => this.log.warn({ server: this.name, err: error.message }, 'tool list refresh failed'));
+    });
+    if (client.getProtocolEra() === 'modern' && client.getServerCapabilities()?.tools?.listChanged) {
+      // A modern connection gets change notifications only on a stream it opens itself.
+      await client.listen({ toolsListChanged: true }).catch((error: Error) => this.log.warn({ server: this.name, err: error.message }, 'could not listen for tool list changes'));
+    }
+    const tools = await listAllTools(client);
+    if (signal.aborted) return this.#abandon(attempt, signal);
+    if (attempt.closedEarly !== undefined) throw new Error(attempt.closedEarly);
+    if (generation !== this.#generation) throw new Error(`server "${this.name}" was stopped while starting`);
+
+    attempt.adopted = true;
+    this.#connection = connection;
+    this.#recordVerdict(client);
+    const server = client.getServerVersion();
+    this.title = server?.title ?? this.title;
+    this.instructions = client.getInstructions() ?? this.instructions;
+    this.status = 'up';
+    this.lastError = undefined;
+    this.#setTools(tools);
+    this.#saveSnapshot();
+    const timings = this.#environment.timings();
+    this.#stopPings = startPings(client, timings.pingIntervalMs, timings.pingTimeoutMs, (reason) => {
+      if (this.#connection !== connection) return;
+      this.#onClosed(connection, reason);
+      void connection.close().catch(() => undefined);
+    });
+    this.supervisor.up();
+    this.#armIdleTimer();
+    return client;
+  }
+
+  async #abandon(attempt: Attempt, signal: AbortSignal): Promise<never> {
+    await this.#discard(attempt);
+    throw signal.reason as Error;
+  }
+
+  /** Closes what an unsuccessful attempt opened, once. */
+  async #discard(attempt: Attempt): Promise<void> {
+    if (attempt.adopted || attempt.discarded || !attempt.connection) return;
+    attempt.discarded = true;
+    await attempt.connection.close().catch(() => undefined);
+  }
+
+  /** The connection ended without being asked to: the supervisor decides what follows. */
+  #onClosed(connection: ChildConnection, reason: string): void {
+    if (connection !== this.#connection) return;
+    this.#connection = undefined;
+    this.#stopPings();
+    this.status = 'down';
+    this.lastError = reason;
+    this.log.warn({ server: this.name, reason }, 'child connection closed');
+    this.supervisor.crashed(reason);
+  }
+
+  #prior(): PriorDiscovery | undefined {
+    const verdict = this.#verdict;
+    if (!verdict) return undefined;
+    if (verdict.kind === 'modern') return verdict.discover ? { kind: 'modern', discover: verdict.discover as DiscoverResult } : undefined;
+    return Date.now() - verdict.at < LEGACY_VERDICT_TTL_MS ? { kind: 'legacy' } : undefined;
+  }
+
+  #recordVerdict(client: Client): void {
+    const discover = client.getDiscoverResult();
+    if (discover) {
+      this.#verdict = { kind: 'modern', discover: discover as Record<string, unknown>, at: Date.now() };
+    } else if (this.#verdict?.kind !== 'legacy' || this.#prior() === undefined) {
+      this.#verdict = { kind: 'legacy', at: Date.now() };
+    }
+  }
+
+  #setTools(tools: Tool[]): void {
+    const changed = JSON.stringify(tools) !== JSON.stringify(this.#tools);
+    this.#tools = tools;
+    if (!changed) return;
+    this.#saveSnapshot();
+    for (const listener of this.#listeners) {
+      try {
+        listener(this);
+      } catch (error) {
+        this.log.warn({ server: this.name, err: (error as Error).message }, 'tools-changed listener failed');
+      }
+    }
+  }
+
+  #saveSnapshot(): void {
+    void this.#environment.snapshots?.save({
+      version: 1,
+      name: this.name,
+      ...(this.title === undefined ? {} : { title: this.title }),
+      ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+      tools: this.#tools,
+      ...(this.#verdict === undefined ? {} : { verdict: this.#verdict }),
+    });
+  }
+
+  /** Sleeps an on-demand server once it has been unused for the idle timeout. */
+  #armIdleTimer(): void {
+    clearTimeout(this.#idleTimer);
+    const { idleTimeoutMs } = this.#environment.timings();
+    if (this.alwaysRunning || idleTimeoutMs === 0) return;
+    this.#idleTimer = setTimeout(() => {
+      if (this.#inFlight > 0 || this.status === 'starting') {
+        this.#armIdleTimer();
+        return;
+      }
+      if (this.status !== 'up' && this.status !== 'down') return;
+      this.log.info({ server: this.name }, 'server idle');
+      void this.sleep();
+    }, idleTimeoutMs);
+    this.#idleTimer.unref();
+  }
+}
+
+async function listAllTools(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }

@@ -1,7 +1,8 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
 import { Type } from 'typebox';
 import type { ChildType } from './child-type.js';
+import { connectClient } from './connect-client.js';
 
 export const IN_PROCESS_TYPE = 'in-process';
 
@@ -18,22 +19,26 @@ export function createInProcessChildType(clientInfo: { name: string; version: st
     type: IN_PROCESS_TYPE,
     entrySchema: Type.Object({}, { additionalProperties: true }),
     alwaysRunning: () => true,
+    // The tool list is always at hand in this process; nothing to keep on disk.
+    snapshots: false,
     provide(name, factory) {
       factories.set(name, factory);
     },
-    async connect(_entry, { name }) {
-      const factory = factories.get(name);
-      if (!factory) throw new Error(`no in-process server is provided under the name "${name}"`);
+    async connect(_entry, context) {
+      const factory = factories.get(context.name);
+      if (!factory) throw new Error(`no in-process server is provided under the name "${context.name}"`);
       const handler = createMcpHandler(factory);
-      const client = new Client(clientInfo, { versionNegotiation: { mode: 'auto' } });
-      const transport = new StreamableHTTPClientTransport(new URL(`http://in-process.invalid/${encodeURIComponent(name)}/mcp`), {
+      const transport = new StreamableHTTPClientTransport(new URL(`http://in-process.invalid/${encodeURIComponent(context.name)}/mcp`), {
         fetch: (url, init) => handler.fetch(new Request(url, init)),
       });
-      await client.connect(transport);
+      const connection = await connectClient(transport, context, { clientInfo, negotiation: 'auto' }).catch(async (error: unknown) => {
+        await handler.close();
+        throw error;
+      });
       return {
-        client,
+        client: connection.client,
         async close() {
-          await client.close();
+          await connection.close();
           await handler.close();
         },
       };

@@ -5,19 +5,48 @@ import { Registry } from '../registry.js';
 import { Child } from './child.js';
 import type { ChildType } from './child-type.js';
 import { createInProcessChildType, IN_PROCESS_TYPE } from './in-process.js';
+import { createRemoteChildTypes } from './remote/types.js';
+import { SnapshotStore } from './snapshot.js';
+import { DEFAULT_CHILD_TIMINGS, type ChildTimings } from './timings.js';
+
+export interface ChildRegistryOptions {
+  /** Where `snapshots/` lives; without it no snapshot is read or written. */
+  dataPath?: string;
+  /** IDLE_TIMEOUT_MINUTES; 0 never sleeps a server. */
+  idleTimeoutMinutes?: number;
+}
 
 /** The configured servers by name, and the child types that can run them. */
 export class ChildRegistry {
   readonly types = new Registry<ChildType>('child type');
+  readonly snapshots: SnapshotStore | undefined;
   readonly #children = new Map<string, Child>();
   readonly #inProcess: ReturnType<typeof createInProcessChildType>;
+  #timings: ChildTimings;
 
   constructor(
     private readonly log: FastifyBaseLogger,
     clientInfo: { name: string; version: string },
+    options: ChildRegistryOptions = {},
   ) {
     this.#inProcess = createInProcessChildType(clientInfo);
     this.types.add(IN_PROCESS_TYPE, this.#inProcess);
+    for (const type of createRemoteChildTypes(clientInfo)) this.types.add(type.type, type);
+    this.snapshots = options.dataPath === undefined ? undefined : new SnapshotStore(options.dataPath, log);
+    this.#timings = {
+      ...DEFAULT_CHILD_TIMINGS,
+      ...(options.idleTimeoutMinutes === undefined ? {} : { idleTimeoutMs: Math.round(options.idleTimeoutMinutes * 60_000) }),
+    };
+  }
+
+  /** The timings every child reads (at each start, idle arm and restart). */
+  get timings(): ChildTimings {
+    return this.#timings;
+  }
+
+  /** Overrides timings, for embedders and tests that need short budgets and back-offs. */
+  configure(timings: Partial<ChildTimings>): void {
+    this.#timings = { ...this.#timings, ...timings };
   }
 
   /**
@@ -35,7 +64,10 @@ export class ChildRegistry {
     const type = entry.type ?? inferType(entry);
     const childType = this.types.get(type);
     if (!childType) throw new Error(`server "${name}": child type "${type}" is not registered`);
-    const child = new Child(name, { ...entry, type }, childType, this.log.child({ server: name }));
+    const child = new Child(name, { ...entry, type }, childType, this.log.child({ server: name }), {
+      timings: () => this.#timings,
+      ...(childType.snapshots === false || !this.snapshots ? {} : { snapshots: this.snapshots }),
+    });
     this.#children.set(name, child);
     return child;
   }
@@ -48,9 +80,27 @@ export class ChildRegistry {
     return [...this.#children.values()];
   }
 
+  /**
+   * Reads every server's snapshot, so sleeping servers answer listing from the first
+   * request on. A missing or corrupt snapshot leaves that server's list empty.
+   */
+  async loadSnapshots(): Promise<void> {
+    const store = this.snapshots;
+    if (!store) return;
+    await Promise.all(
+      this.all()
+        .filter((child) => child.childType.snapshots !== false)
+        .map(async (child) => {
+          const snapshot = await store.load(child.name);
+          if (snapshot) child.adoptSnapshot(snapshot);
+        }),
+    );
+  }
+
   /** Stops every child, in parallel; one that fails to stop does not keep the others up. */
   async stopAll(): Promise<void> {
     await Promise.allSettled(this.all().map((child) => child.disconnect('stopped')));
+    await this.snapshots?.flush();
   }
 }
 

@@ -1,12 +1,31 @@
 #!/usr/bin/env node
+import Fastify from 'fastify';
+import type { Hub } from '../hub.js';
+import { hub } from '../kernel.js';
 import { runCli, wantsHelp } from './run.js';
 
-const HELP = `Usage: hub-admin [--help]
-
-Administers clients and tokens: clients add|list|revoke, tokens mint|revoke.
-`;
-
+/**
+ * A generic dispatcher over the admin commands that plugins register: it builds the hub
+ * from the same config and environment as the server, without listening, runs one
+ * command against it (and so against the same store) and closes it.
+ */
 runCli('hub-admin', async () => {
-  if (wantsHelp(process.argv.slice(2))) return void process.stdout.write(HELP);
-  throw new Error('not available yet');
+  const [group, ...args] = process.argv.slice(2);
+  const app = Fastify({ logger: false });
+  let context: Hub | undefined;
+  await app.register(hub, { env: process.env as Record<string, string>, setup: (created) => void (context = created) });
+  await app.ready();
+  try {
+    const commands = context?.adminCommands;
+    const command = group === undefined ? undefined : commands?.get(group);
+    if (!command || wantsHelp([group ?? '--help'])) {
+      const lines = (commands?.values() ?? []).map((entry) => `  ${entry.name.padEnd(10)}${entry.summary}\n      hub-admin ${entry.usage}`);
+      process.stdout.write(`Usage: hub-admin <group> <action> [options]\n\n${lines.join('\n') || '  (no plugin registers admin commands)'}\n`);
+      if (group !== undefined && !wantsHelp([group])) process.exitCode = 2;
+      return;
+    }
+    process.exitCode = await command.run(args);
+  } finally {
+    await app.close();
+  }
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -15,7 +16,7 @@ export interface PluginToRegister {
 }
 
 export interface ResolveContext {
-  /** Folder whose subfolders each hold one built-in plugin (`<name>/index.js`). */
+  /** Folder whose subfolders with an `index.js` each hold one built-in plugin. */
   builtinDirectory: string;
   configDirectory: string;
   /** Names the config file in messages. */
@@ -72,7 +73,7 @@ function validateOptions(plugin: HubPlugin, value: unknown): unknown {
   return options;
 }
 
-async function loadBuiltins(directory: string): Promise<Map<string, HubPlugin>> {
+export async function loadBuiltins(directory: string): Promise<Map<string, HubPlugin>> {
   const builtins = new Map<string, HubPlugin>();
   let folders: string[];
   try {
@@ -81,7 +82,9 @@ async function loadBuiltins(directory: string): Promise<Map<string, HubPlugin>> 
     return builtins;
   }
   for (const folder of folders.sort()) {
-    const module = (await import(pathToFileURL(join(directory, folder, 'index.js')).href)) as { default?: unknown };
+    const entry = join(directory, folder, 'index.js');
+    if (!existsSync(entry)) continue;
+    const module = (await import(pathToFileURL(entry).href)) as { default?: unknown };
     if (!isHubPlugin(module.default)) throw new Error(`built-in plugin folder "${folder}" does not export a plugin as default`);
     builtins.set(module.default.name, module.default);
   }

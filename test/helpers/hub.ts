@@ -28,7 +28,7 @@ export async function startTestHub(
       context = created;
       await options.setup?.(created);
     },
-    config: options.config ?? {},
+    config: withoutOAuthUnlessEnabled(options.config ?? {}),
     env: { DATA_PATH: dataPath, ...options.env },
     settings: { dataPath },
   });
@@ -38,4 +38,14 @@ export async function startTestHub(
   t.teardown(() => app.close());
   if (!context) throw new Error('the hub plugin did not call setup');
   return { app, hub: context, url: `http://127.0.0.1:${port}`, dataPath };
+}
+
+/**
+ * oauth-as is on by default and would make every MCP endpoint require a token; tests that
+ * do not ask for it get it switched off (allowed: the test hub binds to loopback).
+ */
+function withoutOAuthUnlessEnabled(config: unknown): unknown {
+  if (typeof config !== 'object' || config === null) return config;
+  const given = config as { plugins?: Record<string, unknown> };
+  return { ...given, plugins: { 'oauth-as': false, ...given.plugins } };
 }

@@ -1,0 +1,34 @@
+// Prints refresh-token rotations per second on the embedded store and the p50 time of the
+// authenticator's verification of a bearer token.  Run: node dist/bench/oauth.js
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openStore } from '../core/store/index.js';
+import { collections, createIndexes } from '../plugins/oauth-as/records.js';
+import { TokenService } from '../plugins/oauth-as/tokens.js';
+
+const store = await openStore({ dataPath: await mkdtemp(join(tmpdir(), 'bench-oauth-')) });
+const c = collections(store);
+await createIndexes(c);
+const tokens = new TokenService(c, { dynamicRegistration: true, accessTokenSeconds: 3600, refreshTokenSeconds: 86400, authorizationCodeSeconds: 60, loginSessionSeconds: 3600, allowLoopbackMetadataDocuments: false });
+const resource = 'http://127.0.0.1:3000/hub';
+
+let current = await tokens.startFamily({ clientId: 'bench', resource, scope: 'mcp' });
+const rotations = 2000;
+let started = performance.now();
+for (let index = 0; index < rotations; index++) current = await tokens.refresh(current.refresh_token, 'bench', undefined);
+const perSecond = rotations / ((performance.now() - started) / 1000);
+
+const samples: number[] = [];
+for (let index = 0; index < 20_000; index++) {
+  started = performance.now();
+  if (!(await tokens.verify(current.access_token, resource))) throw new Error('verification failed');
+  samples.push(performance.now() - started);
+}
+samples.sort((a, b) => a - b);
+const p50 = samples[Math.floor(samples.length / 2)] ?? 0;
+const p99 = samples[Math.floor(samples.length * 0.99)] ?? 0;
+console.log(`refresh-token rotations (embedded store): ${perSecond.toFixed(0)}/s`);
+console.log(`bearer verification: p50 ${(p50 * 1000).toFixed(1)} µs, p99 ${(p99 * 1000).toFixed(1)} µs`);
+await store.close();

@@ -1,0 +1,85 @@
+import { connect as connectSocket } from 'node:net';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Type, type Static } from 'typebox';
+import type { ChildType } from '../child-type.js';
+import { connectClient } from '../connect-client.js';
+import { fetchWithHeaders } from './headers.js';
+import { SocketTransport } from './socket-transport.js';
+
+const Headers = Type.Optional(Type.Record(Type.String(), Type.String()));
+const RemoteEntry = Type.Object({ url: Type.String({ minLength: 1 }), headers: Headers }, { additionalProperties: true });
+const UnixEntry = Type.Object({ path: Type.String({ minLength: 1, description: 'The unix socket to connect to.' }) }, { additionalProperties: true });
+const TcpEntry = Type.Object(
+  {
+    host: Type.Optional(Type.String({ minLength: 1, description: 'Default 127.0.0.1.' })),
+    port: Type.Integer({ minimum: 1, maximum: 65535 }),
+  },
+  { additionalProperties: true },
+);
+
+function entryUrl(url: string | undefined, name: string): URL {
+  try {
+    return new URL(url ?? '');
+  } catch {
+    throw new Error(`server "${name}": "${url}" is not a URL`);
+  }
+}
+
+/**
+ * The built-in always-running types: remote `http` (Streamable HTTP) and `sse`, and
+ * `unix`/`tcp` sockets speaking newline-delimited JSON-RPC. They connect at start-up, are
+ * reconnected with back-off by the supervisor and never slept.
+ */
+export function createRemoteChildTypes(clientInfo: { name: string; version: string }): ChildType[] {
+  const alwaysRunning = (): boolean => true;
+  return [
+    {
+      type: 'http',
+      entrySchema: RemoteEntry,
+      alwaysRunning,
+      connect(entry, context) {
+        const fetch = fetchWithHeaders(entry.headers);
+        const transport = new StreamableHTTPClientTransport(entryUrl(entry.url, context.name), fetch ? { fetch } : {});
+        return connectClient(transport, context, { clientInfo, negotiation: 'auto' });
+      },
+    },
+    {
+      type: 'sse',
+      entrySchema: RemoteEntry,
+      alwaysRunning,
+      connect(entry, context) {
+        const fetch = fetchWithHeaders(entry.headers);
+        const transport = new SSEClientTransport(entryUrl(entry.url, context.name), fetch ? { fetch } : {});
+        // SSE-only servers predate the 2026 revision; a probe would only cost a round trip.
+        return connectClient(transport, context, { clientInfo, negotiation: 'legacy', describeClose: () => 'the SSE stream closed' });
+      },
+    },
+    {
+      type: 'unix',
+      entrySchema: UnixEntry,
+      alwaysRunning,
+      connect(entry, context) {
+        // The kernel checked the entry against UnixEntry before adding the server.
+        const { path } = entry as Static<typeof UnixEntry>;
+        return connectClient(new SocketTransport(connectSocket({ path })), context, {
+          clientInfo,
+          negotiation: 'auto',
+          describeClose: () => `the socket ${path} closed`,
+        });
+      },
+    },
+    {
+      type: 'tcp',
+      entrySchema: TcpEntry,
+      alwaysRunning,
+      connect(entry, context) {
+        const { host = '127.0.0.1', port } = entry as Static<typeof TcpEntry>;
+        return connectClient(new SocketTransport(connectSocket({ host, port })), context, {
+          clientInfo,
+          negotiation: 'auto',
+          describeClose: () => `the connection to ${host}:${port} closed`,
+        });
+      },
+    },
+  ];
+}

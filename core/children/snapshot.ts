@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { Type, type Static } from 'typebox';
+import Value from 'typebox/value';
+
+/** The era verdict of an earlier connect, so the next one does not probe again. */
+export const EraVerdict = Type.Object({
+  kind: Type.Union([Type.Literal('modern'), Type.Literal('legacy')]),
+  /** The server's `server/discover` advertisement (modern verdicts only). */
+  discover: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** When the verdict was obtained (epoch ms): a legacy verdict is trusted only for a while. */
+  at: Type.Number(),
+});
+export type EraVerdict = Static<typeof EraVerdict>;
+
+/**
+ * What a sleeping server answers from: its identity and its full tool list as the child
+ * declared it (schemas, output schemas, annotations), before the allow/deny filter.
+ */
+export const Snapshot = Type.Object({
+  version: Type.Literal(1),
+  name: Type.String(),
+  title: Type.Optional(Type.String()),
+  instructions: Type.Optional(Type.String()),
+  tools: Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true })),
+  verdict: Type.Optional(EraVerdict),
+});
+export type Snapshot = Static<typeof Snapshot>;
+
+/**
+ * `<DATA_PATH>/snapshots/<name>.json`, written atomically (a temporary file renamed over
+ * the old one) and only when the content changed. Writes for one server are queued so an
+ * older list can never land after a newer one.
+ */
+export class SnapshotStore {
+  readonly directory: string;
+  readonly #written = new Map<string, string>();
+  readonly #queues = new Map<string, Promise<void>>();
+
+  constructor(
+    dataPath: string,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.directory = join(dataPath, 'snapshots');
+  }
+
+  path(name: string): string {
+    return join(this.directory, `${name}.json`);
+  }
+
+  /** The stored snapshot, or undefined when there is none or it cannot be used (logged). */
+  async load(name: string): Promise<Snapshot | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.path(name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        this.log.warn({ server: name, err: (error as Error).message }, 'tool snapshot unreadable; ignored');
+      }
+      return undefined;
+    }
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (!Value.Check(Snapshot, parsed) || parsed.name !== name) throw new Error('not a snapshot of this server');
+      this.#written.set(name, JSON.stringify(parsed));
+      return parsed;
+    } catch (error) {
+      this.log.warn({ server: name, file: this.path(name), err: (error as Error).message }, 'tool snapshot corrupt; ignored');
+      return undefined;
+    }
+  }
+
+  /** Queues a write when the content differs from what is on disk; failures are logged. */
+  save(snapshot: Snapshot): Promise<void> {
+    const text = JSON.stringify(snapshot);
+    if (this.#written.get(snapshot.name) === text) return this.#queues.get(snapshot.name) ?? Promise.resolve();
+    this.#written.set(snapshot.name, text);
+    const previous = this.#queues.get(snapshot.name) ?? Promise.resolve();
+    const next = previous.then(() => this.#write(snapshot.name, text));
+    this.#queues.set(snapshot.name, next);
+    void next.finally(() => {
+      if (this.#queues.get(snapshot.name) === next) this.#queues.delete(snapshot.name);
+    });
+    return next;
+  }
+
+  /** Resolves when every queued write has landed (the hub waits for this at close). */
+  async flush(): Promise<void> {
+    await Promise.all(this.#queues.values());
+  }
+
+  async #write(name: string, text: string): Promise<void> {
+    const file = this.path(name);
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await mkdir(this.directory, { recursive: true });
+      await writeFile(temporary, `${text}\n`);
+      await rename(temporary, file);
+    } catch (error) {
+      this.#written.delete(name);
+      await rm(temporary, { force: true }).catch(() => undefined);
+      this.log.warn({ server: name, err: (error as Error).message }, 'tool snapshot not written');
+    }
+  }
+}

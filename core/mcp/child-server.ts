@@ -1,0 +1,58 @@
+import { ProtocolError, ProtocolErrorCode, Server, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import type { Child } from '../children/child.js';
+import type { Hub, McpEra } from '../hub.js';
+import { forwardToolCall } from './forward-call.js';
+
+/**
+ * The server behind `/<name>/mcp` for one request: a transparent proxy of tools,
+ * resources, prompts and completion to one child, with the allow/deny filter applied and
+ * the revision's differences left to its era. Listing reads the Child, never the wire.
+ */
+export async function createChildServer(hub: Hub, child: Child, era: McpEra): Promise<Server> {
+  const known = await childCapabilities(child);
+  const server = new Server(
+    { name: child.name, title: child.description, version: hub.version },
+    { capabilities: era.capabilities(known), instructions: child.instructions },
+  );
+
+  server.setRequestHandler('tools/list', async () => {
+    if (child.tools.length === 0 && child.status !== 'up') await child.ensureUp().catch(() => undefined);
+    return { tools: child.tools.map((tool) => era.presentTool(tool)) };
+  });
+
+  server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
+    const tool = child.findTool(request.params.name);
+    // A filtered tool gets the answer of one that never existed, before anything wakes.
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const result = await forwardToolCall(child, request.params, ctx, { timeoutMs: hub.settings.callTimeoutMs });
+    return era.presentResult(tool, result);
+  });
+
+  if (known?.resources) {
+    server.setRequestHandler('resources/list', async (request) => (await child.ensureUp()).listResources(request.params));
+    server.setRequestHandler('resources/templates/list', async (request) => (await child.ensureUp()).listResourceTemplates(request.params));
+    server.setRequestHandler('resources/read', async (request) => (await child.ensureUp()).readResource(request.params));
+  }
+  if (known?.prompts) {
+    server.setRequestHandler('prompts/list', async (request) => (await child.ensureUp()).listPrompts(request.params));
+    server.setRequestHandler('prompts/get', async (request) => (await child.ensureUp()).getPrompt(request.params));
+  }
+  if (known?.completions) {
+    server.setRequestHandler('completion/complete', async (request) => (await child.ensureUp()).complete(request.params));
+  }
+  return server;
+}
+
+const lastKnownCapabilities = new WeakMap<Child, ServerCapabilities>();
+
+/**
+ * What the child advertised: read from the live connection, else remembered from the
+ * last one (a sleeping child keeps its surface). Never wakes the child.
+ */
+async function childCapabilities(child: Child): Promise<ServerCapabilities | undefined> {
+  if (child.status === 'up') {
+    const capabilities = (await child.ensureUp()).getServerCapabilities();
+    if (capabilities) lastKnownCapabilities.set(child, capabilities);
+  }
+  return lastKnownCapabilities.get(child);
+}

@@ -1,0 +1,77 @@
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type Server } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Hub, McpEra } from '../hub.js';
+import { createChildServer } from './child-server.js';
+import { createGatedHandler, type GatedHandler } from './era-gate.js';
+import { createHubServer } from './hub-server.js';
+
+interface Endpoint {
+  gated: GatedHandler;
+  node: ReturnType<typeof toNodeHandler>;
+}
+
+/**
+ * `/hub` and `/<name>/mcp`: stateless Streamable HTTP on every revision a plugin serves.
+ * In front of the SDK's handler: Host and Origin checks (DNS rebinding) and the bearer
+ * check of whichever plugin provides one, against the URL the request arrived on.
+ */
+export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
+  const eras = hub.eras.values();
+  const modern = eras.find((era) => era.era === 'modern');
+  const legacy = eras.find((era) => era.era === 'legacy');
+  if (!modern && !legacy) return;
+
+  const baseHost = bracketed(new URL(hub.settings.baseUrl).hostname);
+  const allowedHosts = [...localhostAllowedHostnames(), baseHost, bracketed(hub.settings.host)];
+  const allowedOrigins = [...localhostAllowedOrigins(), baseHost];
+  const endpoints = new Map<string, Endpoint>();
+
+  const endpoint = (key: string, build: (era: McpEra) => Server | Promise<Server>, onCreated?: (gated: GatedHandler) => void): Endpoint => {
+    let existing = endpoints.get(key);
+    if (!existing) {
+      const gated = createGatedHandler(build, modern, legacy);
+      existing = { gated, node: toNodeHandler(gated) };
+      endpoints.set(key, existing);
+      onCreated?.(gated);
+    }
+    return existing;
+  };
+
+  const serve = async (request: FastifyRequest, reply: FastifyReply, path: string, target: Endpoint): Promise<void> => {
+    const host = validateHostHeader(request.headers.host, allowedHosts);
+    const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
+    if (!host.ok || !origin.ok) {
+      await reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host.ok ? 'Forbidden origin' : 'Forbidden host' } });
+      return;
+    }
+    const auth = hub.authenticator ? await hub.authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${path}`) : undefined;
+    if (hub.authenticator && !auth) return;
+    reply.hijack();
+    await target.node(Object.assign(request.raw, { auth }), reply.raw, request.body);
+  };
+
+  app.all('/hub', async (request, reply) => serve(request, reply, '/hub', endpoint('/hub', (era) => createHubServer(hub, era))));
+
+  app.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
+    const child = hub.children.get(request.params.server);
+    if (!child) {
+      await reply.code(404).send({ error: 'not_found', message: `no server named "${request.params.server}" is configured` });
+      return;
+    }
+    const target = endpoint(
+      child.name,
+      (era) => createChildServer(hub, child, era),
+      // Subscribers on the modern revision hear of the child's list changes.
+      (gated) => child.onToolsChanged(() => gated.notify?.toolsChanged()),
+    );
+    await serve(request, reply, `/${child.name}/mcp`, target);
+  });
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...endpoints.values()].map(({ gated }) => gated.close()));
+  });
+}
+
+function bracketed(hostname: string): string {
+  return hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+}

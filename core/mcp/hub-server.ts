@@ -1,0 +1,43 @@
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import Value from 'typebox/value';
+import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
+import type { Hub, McpEra } from '../hub.js';
+import { toolError } from './forward-call.js';
+
+/**
+ * The server behind `/hub` for one request: whatever meta-tools the plugins registered.
+ * Tool schemas are TypeBox, so they are advertised as they are and arguments are
+ * checked with the same schema before a tool runs.
+ */
+export function createHubServer(hub: Hub, era: McpEra): Server {
+  const server = new Server(
+    { name: 'mcp-hub', title: 'MCP hub', version: hub.version },
+    {
+      capabilities: { tools: {} },
+      instructions: 'Start with list_servers, then list_tools(server), then get_tool_schema(server, tool), then call_tool.',
+    },
+  );
+
+  server.setRequestHandler('tools/list', async () => ({
+    tools: hub.metaTools.values().map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as { type: 'object' },
+      ...(tool.outputSchema && { outputSchema: tool.outputSchema as { type: 'object' } }),
+      ...(tool.annotations && { annotations: tool.annotations }),
+    })),
+  }));
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const tool = hub.metaTools.get(request.params.name);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const args = Value.Default(tool.inputSchema, structuredClone(request.params.arguments ?? {})) as Record<string, unknown>;
+    const problem = firstSchemaProblem(tool.inputSchema, args);
+    if (problem) {
+      const path = pointerToPath(problem.path);
+      return toolError(`Invalid arguments for ${tool.name}: ${path ? `"${path}"` : 'arguments'}: expected ${problem.expected}`);
+    }
+    return tool.call(args, { era, request: ctx });
+  });
+  return server;
+}

@@ -1,0 +1,183 @@
+import { statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import NedbModule from '@seald-io/nedb';
+import { lock } from 'proper-lockfile';
+import {
+  checkCollectionName,
+  DuplicateKeyError,
+  type Filter,
+  type FindOptions,
+  type IndexOptions,
+  type Store,
+  type StoreCollection,
+  type StoreDocument,
+  type Update,
+} from './port.js';
+import { withinLifetime } from './ttl.js';
+
+// The package is CommonJS whose typings declare an ES default export: at run time the
+// default import is the class itself.
+const Nedb = NedbModule as unknown as typeof NedbModule.default;
+type Nedb<T> = NedbModule.default<T>;
+
+/** How often expired documents are removed and the append-only file is compacted. */
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * The default store: one NeDB file per collection under `<DATA_PATH>/store/`. No server
+ * to install. NeDB itself is single-process, but `hub-admin` runs beside a running hub on
+ * the same files, so every write takes an inter-process lock and every operation first
+ * reloads the file when another process changed it since this one last saw it. A write
+ * from `hub-admin` (a client revoke marker, say) is therefore seen by the hub on its next
+ * request.
+ */
+export async function openEmbeddedStore(directory: string): Promise<Store> {
+  await mkdir(directory, { recursive: true });
+  const collections = new Map<string, EmbeddedCollection<StoreDocument>>();
+  return {
+    kind: 'embedded',
+    collection<T extends StoreDocument>(name: string): StoreCollection<T> {
+      checkCollectionName(name);
+      let collection = collections.get(name);
+      if (!collection) {
+        collection = new EmbeddedCollection(join(directory, `${name}.db`));
+        collections.set(name, collection);
+      }
+      return collection as unknown as StoreCollection<T>;
+    },
+    async close() {
+      await Promise.all([...collections.values()].map((collection) => collection.close()));
+      collections.clear();
+    },
+  };
+}
+
+class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> {
+  readonly #file: string;
+  readonly #db: Nedb<T>;
+  readonly #ttlFields = new Map<string, number>();
+  readonly #ready: Promise<void>;
+  readonly #sweeper: NodeJS.Timeout;
+  /** The file as this process last left it: inode, size and modification time. */
+  #seen = '';
+  /** Serializes this process's locked sections; the file lock is not re-entrant. */
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(file: string) {
+    this.#file = file;
+    this.#db = new Nedb<T>({ filename: file });
+    this.#ready = this.#locked(() => Promise.resolve());
+    this.#sweeper = setInterval(() => void this.#sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
+    this.#sweeper.unref();
+  }
+
+  async insertOne(document: T): Promise<void> {
+    await this.#write(() => this.#db.insertAsync(document));
+  }
+
+  async findOne(filter: Filter<T>): Promise<T | null> {
+    await this.#fresh();
+    const found = await this.#db.findOneAsync(this.#visible(filter));
+    return found ?? null;
+  }
+
+  async find(filter: Filter<T>, options: FindOptions<T> = {}): Promise<T[]> {
+    await this.#fresh();
+    let cursor = this.#db.findAsync(this.#visible(filter));
+    if (options.sort) cursor = cursor.sort(options.sort);
+    if (options.limit !== undefined) cursor = cursor.limit(options.limit);
+    return (await cursor) as unknown as T[];
+  }
+
+  async findOneAndUpdate(filter: Filter<T>, update: Update<T>): Promise<T | null> {
+    const result = await this.#write(() =>
+      this.#db.updateAsync(this.#visible(filter), update, { multi: false, returnUpdatedDocs: true }),
+    );
+    return result.affectedDocuments ?? null;
+  }
+
+  async updateMany(filter: Filter<T>, update: Update<T>): Promise<number> {
+    const result = await this.#write(() => this.#db.updateAsync(this.#visible(filter), update, { multi: true }));
+    return result.numAffected;
+  }
+
+  deleteOne(filter: Filter<T>): Promise<number> {
+    return this.#write(() => this.#db.removeAsync(this.#visible(filter), { multi: false }));
+  }
+
+  deleteMany(filter: Filter<T>): Promise<number> {
+    return this.#write(() => this.#db.removeAsync(this.#visible(filter), { multi: true }));
+  }
+
+  async createIndex(field: keyof T & string, options: IndexOptions = {}): Promise<void> {
+    // TTL is applied by this adapter (see ttl.ts), not by NeDB, so that reads never write.
+    if (options.expireAfterSeconds !== undefined) this.#ttlFields.set(field, options.expireAfterSeconds);
+    await this.#write(() => this.#db.ensureIndexAsync({ fieldName: field, unique: options.unique ?? false }));
+    // Documents that expired while no process had the TTL registered go now.
+    if (options.expireAfterSeconds !== undefined) await this.#sweep();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    await this.#tail;
+  }
+
+  #visible(filter: Filter<T>): Filter<T> {
+    return withinLifetime(filter, this.#ttlFields);
+  }
+
+  /** Removes expired documents and compacts the file. */
+  async #sweep(): Promise<void> {
+    await this.#write(async () => {
+      for (const [field, seconds] of this.#ttlFields) {
+        await this.#db.removeAsync({ [field]: { $lte: new Date(Date.now() - seconds * 1000) } }, { multi: true });
+      }
+      await this.#db.compactDatafileAsync();
+    });
+  }
+
+  /** Before a read: reload when another process wrote since this one last looked. */
+  async #fresh(): Promise<void> {
+    await this.#ready;
+    if (this.#signature() !== this.#seen) await this.#locked(() => Promise.resolve());
+  }
+
+  async #write<R>(operation: () => Promise<R>): Promise<R> {
+    await this.#ready;
+    return this.#locked(operation);
+  }
+
+  /**
+   * Runs `operation` holding the in-process queue and the file lock, after reloading the
+   * file if someone else changed it, and records the file's state afterwards.
+   */
+  #locked<R>(operation: () => Promise<R>): Promise<R> {
+    const run = this.#tail.then(async () => {
+      const release = await lock(this.#file, { realpath: false, stale: 10_000, retries: { retries: 200, minTimeout: 2, maxTimeout: 50 } });
+      try {
+        if (this.#signature() !== this.#seen) await this.#db.loadDatabaseAsync();
+        return await operation();
+      } catch (error) {
+        throw translate(error);
+      } finally {
+        this.#seen = this.#signature();
+        await release();
+      }
+    });
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  #signature(): string {
+    const stat = statSync(this.#file, { throwIfNoEntry: false });
+    return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : 'absent';
+  }
+}
+
+function translate(error: unknown): unknown {
+  if (typeof error === 'object' && error !== null && (error as { errorType?: unknown }).errorType === 'uniqueViolated') {
+    return new DuplicateKeyError((error as Error).message);
+  }
+  return error;
+}

@@ -1,0 +1,22 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+// Inside another project this import is `from 'mcp-hub'`.
+import { hub } from '../../core/index.js';
+
+/**
+ * An existing Fastify application with a route of its own, and the hub mounted
+ * under `/tools`: its health check, MCP endpoints and OAuth pages all live there.
+ */
+export async function buildApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  app.get('/hello', async () => ({ hello: 'from the host application' }));
+  await app.register(hub, {
+    prefix: '/tools',
+    env,
+    config: {
+      mcpServers: {},
+      // The example runs on loopback without OAuth; keep it on for anything public.
+      plugins: { 'oauth-as': false },
+    },
+  });
+  return app;
+}

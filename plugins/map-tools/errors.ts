@@ -1,0 +1,29 @@
+/**
+ * The two kinds of failure a tool reports as an `isError` result: the caller's input
+ * (fix the arguments) and an upstream service (retry later or pick another provider).
+ * Anything else is a bug and is reported without its details.
+ */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+}
+
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  constructor(
+    readonly service: string,
+    /** The HTTP status, or undefined for a network failure or timeout. */
+    readonly status: number | undefined,
+    detail: string,
+  ) {
+    super(`${service} ${status === undefined ? 'failed' : `answered HTTP ${status}`}: ${detail}`);
+  }
+}
+
+/** Replaces every secret in `text`, so a key can never reach a result or a log. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret.length > 0) result = result.split(secret).join('<API_KEY>');
+  }
+  return result;
+}

@@ -1,0 +1,37 @@
+import { InputError } from './errors.js';
+import { roundTo } from './geo.js';
+import type { Geocoder, LatLon } from './providers/types.js';
+
+/** A place input as the tools resolved it, echoed so the caller sees what was used. */
+export interface ResolvedPlace extends LatLon {
+  input: string;
+  label: string;
+  elementId?: string;
+}
+
+const COORDINATES = /^\s*([+-]?\d+(?:\.\d+)?)\s*,\s*([+-]?\d+(?:\.\d+)?)\s*$/;
+
+/** `lat,lon` as a point, undefined for any other text; out-of-range numbers are an input error. */
+export function parseCoordinates(input: string): LatLon | undefined {
+  const match = COORDINATES.exec(input);
+  if (!match) return undefined;
+  const lat = Number(match[1]);
+  const lon = Number(match[2]);
+  if (lat < -90 || lat > 90 || lon < -180 || lon > 180) {
+    throw new InputError(`"${input}" is not a valid "lat,lon": latitude must be -90 to 90 and longitude -180 to 180`);
+  }
+  return { lat, lon };
+}
+
+/** Coordinates as written, or the first geocoding match of a name or address. */
+export async function resolvePlace(input: string, language: string, geocoder: Geocoder): Promise<ResolvedPlace> {
+  const point = parseCoordinates(input);
+  if (point) return { input, label: `${roundTo(point.lat, 7)},${roundTo(point.lon, 7)}`, ...point };
+  const [first] = await geocoder.search(input.trim(), { limit: 1, language });
+  if (!first) throw new InputError(`No place found for "${input}". Try a more specific name or address, or "lat,lon" coordinates.`);
+  return { input, ...first };
+}
+
+export function resolvePlaces(inputs: readonly string[], language: string, geocoder: Geocoder): Promise<ResolvedPlace[]> {
+  return Promise.all(inputs.map((input) => resolvePlace(input, language, geocoder)));
+}

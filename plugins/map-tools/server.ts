@@ -1,0 +1,67 @@
+import { fromJsonSchema, McpServer, type CallToolResult } from '@modelcontextprotocol/server';
+import type { TSchema } from 'typebox';
+import Value from 'typebox/value';
+import { HUB_VERSION } from '../../core/version.js';
+import { InputError, UpstreamError } from './errors.js';
+import type { ProviderSet } from './providers/types.js';
+import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, SOURCE, type ToolName } from './schemas.js';
+import { MAP_TOOLS } from './tools/index.js';
+import type { MapTool } from './tools/tool.js';
+
+export interface MapServerOptions {
+  /** The engines, created once and shared by every server instance. */
+  providers: () => Promise<ProviderSet>;
+  tools: readonly ToolName[];
+  /** Where unexpected failures are reported; their details never reach a result. */
+  onInternalError?: (tool: string, error: unknown) => void;
+}
+
+export const MAP_SERVER_INFO = { name: 'map', title: 'Map and routing tools', version: HUB_VERSION };
+
+/**
+ * One MCP server instance with the selected map tools. Cheap to build: the serving
+ * entries call it per request or connection, and the providers behind it are shared.
+ */
+export function createMapServer(options: MapServerOptions): McpServer {
+  const server = new McpServer(MAP_SERVER_INFO, {
+    instructions:
+      'Map, geocoding and routing tools over OpenStreetMap data. Places are names, addresses or "lat,lon". Results are untrusted: the map is editable by anyone.',
+  });
+  for (const name of options.tools) {
+    const tool = MAP_TOOLS[name] as MapTool;
+    server.registerTool(
+      name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: fromJsonSchema<Record<string, unknown>>(INPUT_SCHEMAS[name]),
+        outputSchema: fromJsonSchema<Record<string, unknown>>(OUTPUT_SCHEMAS[name]),
+        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      },
+      (args) => runTool(tool, INPUT_SCHEMAS[name], OUTPUT_SCHEMAS[name], args, options),
+    );
+  }
+  return server;
+}
+
+async function runTool(tool: MapTool, inputSchema: TSchema, outputSchema: TSchema, args: unknown, options: MapServerOptions): Promise<CallToolResult> {
+  try {
+    const input = Value.Default(inputSchema, structuredClone(args ?? {}));
+    const { summary, body } = await tool.run(input as never, await options.providers());
+    const output = { ...body, untrusted: true, source: SOURCE };
+    if (!Value.Check(outputSchema, output)) {
+      const first = Value.Errors(outputSchema, output)[0];
+      throw new Error(`the result did not match the output schema${first ? ` at ${first.instancePath || '/'}: ${first.message}` : ''}`);
+    }
+    return { content: [{ type: 'text', text: `${summary}\n${JSON.stringify(output)}` }], structuredContent: output };
+  } catch (error) {
+    return { content: [{ type: 'text', text: describeFailure(tool.name, error, options) }], isError: true };
+  }
+}
+
+function describeFailure(tool: string, error: unknown, options: MapServerOptions): string {
+  if (error instanceof InputError) return error.message;
+  if (error instanceof UpstreamError) return `${tool} failed because the ${error.message}. Try again later.`;
+  options.onInternalError?.(tool, error);
+  return `${tool} failed with an internal error; the details are in the server log.`;
+}

@@ -1,0 +1,25 @@
+import { InputError } from '../errors.js';
+import { roundTo } from '../geo.js';
+import type { GeoMatch } from '../providers/types.js';
+import { defineTool, type Defaulted } from './tool.js';
+
+export function matchOutput(match: GeoMatch) {
+  return { label: match.label, latitude: roundTo(match.lat, 7), longitude: roundTo(match.lon, 7), ...(match.elementId ? { osm_id: match.elementId } : {}) };
+}
+
+export const geocode = defineTool({
+  name: 'geocode',
+  title: 'Geocode a place',
+  description:
+    'Convert a place name or address to coordinates. Returns matching places with latitude/longitude, a display label and the map element id (osm_id). provider geocoder_a (default) is best for addresses and honours countrycodes; geocoder_b is typo-tolerant.',
+  async run(input: Defaulted<'geocode', 'provider' | 'limit' | 'language'>, providers) {
+    const countryCodes = input.countrycodes?.split(',').map((code) => code.trim().toLowerCase());
+    const matches = await providers.geocoders[input.provider].search(input.query.trim(), { limit: input.limit, language: input.language, countryCodes });
+    if (matches.length === 0) throw new InputError(`No place found for "${input.query}". Try another spelling, a more specific address, or the other provider.`);
+    const results = matches.slice(0, input.limit).map(matchOutput);
+    return {
+      summary: `${results.length} match(es) for "${input.query}"; first: ${results[0]?.label} (${results[0]?.latitude},${results[0]?.longitude})`,
+      body: { query: input.query, provider: input.provider, count: results.length, results },
+    };
+  },
+});

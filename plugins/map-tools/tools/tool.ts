@@ -1,0 +1,26 @@
+import type { ProviderSet } from '../providers/types.js';
+import type { ToolInput, ToolName, ToolOutput } from '../schemas.js';
+
+/** A tool's input after the schema defaults are applied: the defaulted keys are present. */
+export type Defaulted<Name extends ToolName, Keys extends keyof ToolInput<Name>> = ToolInput<Name> & Required<Pick<ToolInput<Name>, Keys>>;
+
+/** What a tool computes; the runner adds `untrusted` and `source` and validates it. */
+export type ToolBody<Name extends ToolName> = Omit<ToolOutput<Name>, 'untrusted' | 'source'>;
+
+export interface MapTool<Name extends ToolName = ToolName> {
+  name: Name;
+  title: string;
+  description: string;
+  /** `input` has been validated against the input schema and its defaults applied. */
+  run(input: never, providers: ProviderSet): Promise<{ summary: string; body: ToolBody<Name> }>;
+}
+
+/** Ties a tool's `run` to its schemas' types. */
+export function defineTool<Name extends ToolName, Input extends ToolInput<Name>>(tool: {
+  name: Name;
+  title: string;
+  description: string;
+  run(input: Input, providers: ProviderSet): Promise<{ summary: string; body: ToolBody<Name> }>;
+}): MapTool<Name> {
+  return tool as MapTool<Name>;
+}

@@ -1,0 +1,84 @@
+import { parseArgs } from 'node:util';
+import type { AdminCommand } from '../../core/hub.js';
+import type { ApiTokens } from './api-tokens.js';
+import { OAuthError } from './errors.js';
+import type { Collections } from './records.js';
+import { clientMetadata, issueClient } from './registration.js';
+import type { TokenService } from './tokens.js';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** `hub-admin clients add|list|revoke`. */
+export function clientsCommand(c: Collections, tokens: TokenService): AdminCommand {
+  const usage = 'clients add --redirect-uri <url> [--redirect-uri <url>...] [--name <name>] [--public] | clients list | clients revoke <client_id>';
+  return {
+    name: 'clients',
+    summary: 'issue, list and revoke OAuth clients',
+    usage,
+    async run(args) {
+      const [action, ...rest] = args;
+      if (action === 'add') {
+        const { values } = parseArgs({ args: rest, options: { 'redirect-uri': { type: 'string', multiple: true }, name: { type: 'string' }, public: { type: 'boolean' } } });
+        try {
+          const metadata = clientMetadata({
+            redirect_uris: values['redirect-uri'] ?? [],
+            token_endpoint_auth_method: values.public ? 'none' : 'client_secret_post',
+            ...(values.name ? { client_name: values.name } : {}),
+          });
+          const issued = await issueClient(c, metadata, 'operator');
+          out(`client_id: ${issued.record._id}`);
+          if (issued.secret) out(`client_secret: ${issued.secret}`);
+          return 0;
+        } catch (error) {
+          if (!(error instanceof OAuthError)) throw error;
+          process.stderr.write(`hub-admin: ${error.description}\n`);
+          return 2;
+        }
+      }
+      if (action === 'list') {
+        for (const client of await c.clients.find({}, { sort: { issuedAt: 1 } })) {
+          out(`${client._id}\t${client.source}\t${client.metadata.client_name ?? ''}\t${client.metadata.redirect_uris.join(' ')}`);
+        }
+        return 0;
+      }
+      if (action === 'revoke' && rest[0]) {
+        await tokens.revokeClient(rest[0]);
+        out(`revoked every token of ${rest[0]}`);
+        return 0;
+      }
+      process.stderr.write(`usage: hub-admin ${usage}\n`);
+      return 2;
+    },
+  };
+}
+
+/** `hub-admin tokens mint|revoke`. */
+export function tokensCommand(apiTokens: ApiTokens): AdminCommand {
+  const usage = 'tokens mint [--label <text>] [--expires-in <days>] | tokens revoke <token or id>';
+  return {
+    name: 'tokens',
+    summary: 'mint and revoke API tokens',
+    usage,
+    async run(args) {
+      const [action, ...rest] = args;
+      if (action === 'mint') {
+        const { values } = parseArgs({ args: rest, options: { label: { type: 'string' }, 'expires-in': { type: 'string' } } });
+        const days = values['expires-in'] === undefined ? undefined : Number(values['expires-in']);
+        if (days !== undefined && !(days > 0)) {
+          process.stderr.write('hub-admin: --expires-in takes a positive number of days\n');
+          return 2;
+        }
+        const minted = await apiTokens.mint(values.label, days === undefined ? undefined : Math.round(days * 86400));
+        out(minted.token);
+        process.stderr.write(`token id ${minted.id}${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}\n`);
+        return 0;
+      }
+      if (action === 'revoke' && rest[0]) {
+        out(`revoked API token ${await apiTokens.revoke(rest[0])}`);
+        return 0;
+      }
+      process.stderr.write(`usage: hub-admin ${usage}\n`);
+      return 2;
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestAuthenticator } from '../../core/hub.js';
+import type { ApiTokens } from './api-tokens.js';
+import type { Endpoints } from './endpoints.js';
+import type { TokenService } from './tokens.js';
+
+/** The one subject of every token: there is one shared password and no per-user identity. */
+export const SUBJECT = 'hub';
+
+/**
+ * The bearer check the MCP endpoints call. The token comes from the Authorization header
+ * only and must be for the resource the request arrived on (RFC 8707): an OAuth access
+ * token by hashed lookup, or an operator API token by signature.
+ */
+export function createAuthenticator(endpoints: Endpoints, tokens: TokenService, apiTokens: ApiTokens): RequestAuthenticator {
+  return {
+    async authenticate(request: FastifyRequest, reply: FastifyReply, resourceUrl: string): Promise<AuthInfo | undefined> {
+      const resource = resourceUrl.replace(/#.*$/, '').replace(/\/+$/, '');
+      const metadataUrl = endpoints.resourceMetadata(resource);
+      const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      const refuse = (error?: string, description?: string) => {
+        const parameters = [`resource_metadata="${metadataUrl}"`, ...(error ? [`error="${error}"`, `error_description="${description}"`] : [])];
+        void reply
+          .code(401)
+          .header('www-authenticate', `Bearer ${parameters.join(', ')}`)
+          .header('cache-control', 'no-store')
+          .send({ error: error ?? 'unauthorized', error_description: description ?? 'a bearer token is required' });
+        return undefined;
+      };
+      if (!token) return refuse();
+
+      if (token.includes('.')) {
+        const api = await apiTokens.verify(token);
+        if (!api) return refuse('invalid_token', 'the token is not valid');
+        return { token, clientId: `api-token:${api.id}`, scopes: [], resource: new URL(resource), expiresAt: api.expiresAt ?? Number.MAX_SAFE_INTEGER, extra: { subject: SUBJECT } };
+      }
+      const record = await tokens.verify(token, resource);
+      if (!record) return refuse('invalid_token', 'the token is not valid for this resource');
+      return {
+        token,
+        clientId: record.clientId,
+        scopes: record.scope ? record.scope.split(' ') : [],
+        expiresAt: Math.floor(record.expiresAt.getTime() / 1000),
+        resource: new URL(resource),
+        extra: { subject: SUBJECT },
+      };
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import { Type } from 'typebox';
+import Value from 'typebox/value';
+import type { ClientAuthenticator, KnownClient } from './client-auth.js';
+import type { Endpoints } from './endpoints.js';
+import { OAuthError } from './errors.js';
+import type { OAuthAsOptions } from './options.js';
+import { consentPage, loginPage, sendPage, escapeHtml, type FormContext } from './pages.js';
+import type { SharedPassword } from './password.js';
+import type { Collections, PendingRecord } from './records.js';
+import { redirectAllowed } from './redirects.js';
+import { hashSecret, newSecret, secretMatches } from './secrets.js';
+import { LoginThrottle } from './throttle.js';
+
+const CSRF_COOKIE = 'hub_csrf';
+const SESSION_COOKIE = 'hub_session';
+const PENDING_SECONDS = 15 * 60;
+
+const AuthorizeQuery = Type.Record(Type.String(), Type.String());
+const AuthorizeForm = Type.Object({
+  request_id: Type.String(),
+  csrf: Type.String(),
+  step: Type.Union([Type.Literal('login'), Type.Literal('approve'), Type.Literal('deny')]),
+  password: Type.Optional(Type.String()),
+});
+
+interface Dependencies {
+  c: Collections;
+  clients: ClientAuthenticator;
+  endpoints: Endpoints;
+  password: SharedPassword;
+  options: OAuthAsOptions;
+}
+
+/**
+ * The authorization endpoint. GET checks the request (errors about the client or the
+ * redirect are shown, never redirected), keeps it server-side and shows the login page
+ * or, for a logged-in browser, the consent page. The forms POST back with the pending
+ * request's id and a CSRF token that must match a cookie only this browser holds.
+ */
+export function registerAuthorize(app: FastifyInstance, deps: Dependencies): void {
+  const { c, endpoints, options } = deps;
+  const throttle = new LoginThrottle();
+  const secure = endpoints.issuer.startsWith('https:');
+
+  app.get('/authorize', async (request, reply) => {
+    const query = Value.Check(AuthorizeQuery, request.query) ? request.query : {};
+    let client: KnownClient;
+    try {
+      client = await deps.clients.find(query.client_id ?? '');
+    } catch (error) {
+      if (error instanceof OAuthError) return sendPage(reply, 400, 'Cannot authorize', `<p>${escapeHtml(error.description)}</p>`);
+      throw error;
+    }
+    const uris = client.metadata.redirect_uris;
+    const redirectUri = query.redirect_uri ?? (uris.length === 1 ? uris[0] : undefined);
+    if (!redirectUri || !redirectAllowed(redirectUri, uris)) {
+      return sendPage(reply, 400, 'Cannot authorize', '<p>The redirect URI is not registered for this client.</p>');
+    }
+    const fail = (error: string, description: string) => redirectWith(reply, redirectUri, { error, error_description: description, state: query.state, iss: endpoints.issuer });
+    if (query.response_type !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
+    if (!query.code_challenge) return fail('invalid_request', 'PKCE is required: code_challenge with code_challenge_method=S256');
+    if (query.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
+    const resource = endpoints.resource(query.resource ?? endpoints.defaultResource);
+    if (!resource) return fail('invalid_target', 'resource is not an MCP endpoint of this hub');
+
+    const csrf = newSecret('csrf');
+    const pending: PendingRecord = {
+      _id: newSecret('req'),
+      csrfHash: hashSecret(csrf),
+      clientId: client.clientId,
+      clientName: client.name,
+      redirectUri,
+      ...(query.state !== undefined ? { state: query.state } : {}),
+      codeChallenge: query.code_challenge,
+      resource,
+      scope: query.scope ?? '',
+      expiresAt: new Date(Date.now() + PENDING_SECONDS * 1000),
+    };
+    await c.pending.insertOne(pending);
+    reply.header('set-cookie', stringifySetCookie({ name: CSRF_COOKIE, value: csrf, httpOnly: true, sameSite: 'strict', secure, path: '/', maxAge: PENDING_SECONDS }));
+    const context = formContext(pending, csrf);
+    return (await hasSession(request)) ? consentPage(reply, context) : loginPage(reply, context);
+  });
+
+  app.post('/authorize', async (request, reply) => {
+    const form = request.body;
+    const cookies = parseCookie(request.headers.cookie ?? '');
+    const pending = Value.Check(AuthorizeForm, form) ? await c.pending.findOne({ _id: form.request_id }) : null;
+    const csrfCookie = cookies[CSRF_COOKIE];
+    if (!Value.Check(AuthorizeForm, form) || !pending || !csrfCookie || csrfCookie !== form.csrf || !secretMatches(form.csrf, pending.csrfHash)) {
+      return sendPage(reply, 403, 'Request expired', '<p>This approval request is no longer valid. Start again from the application.</p>');
+    }
+    const context = formContext(pending, form.csrf);
+
+    if (form.step === 'login') {
+      if (throttle.blocked(request.ip)) {
+        return sendPage(reply.header('retry-after', '900'), 429, 'Too many attempts', '<p>Too many wrong passwords. Try again later.</p>');
+      }
+      if (!(await deps.password.matches(form.password ?? ''))) {
+        throttle.failed(request.ip);
+        return loginPage(reply, context, 'Wrong password.');
+      }
+      const session = newSecret('ses');
+      await c.sessions.insertOne({ _id: hashSecret(session), expiresAt: new Date(Date.now() + options.loginSessionSeconds * 1000) });
+      reply.header(
+        'set-cookie',
+        stringifySetCookie({ name: SESSION_COOKIE, value: session, httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: options.loginSessionSeconds }),
+      );
+      return consentPage(reply, context);
+    }
+
+    if (!(await hasSession(request))) return loginPage(reply, context);
+    // One decision per request: whoever deletes the pending record decides.
+    if ((await c.pending.deleteOne({ _id: pending._id })) !== 1) return sendPage(reply, 403, 'Request expired', '<p>This request was already answered.</p>');
+    if (form.step === 'deny') {
+      return redirectWith(reply, pending.redirectUri, { error: 'access_denied', error_description: 'the request was denied', state: pending.state, iss: endpoints.issuer });
+    }
+    const code = newSecret('hac');
+    await c.codes.insertOne({
+      _id: hashSecret(code),
+      clientId: pending.clientId,
+      redirectUri: pending.redirectUri,
+      codeChallenge: pending.codeChallenge,
+      resource: pending.resource,
+      scope: pending.scope,
+      expiresAt: new Date(Date.now() + options.authorizationCodeSeconds * 1000),
+    });
+    return redirectWith(reply, pending.redirectUri, { code, state: pending.state, iss: endpoints.issuer });
+  });
+
+  async function hasSession(request: FastifyRequest): Promise<boolean> {
+    const session = parseCookie(request.headers.cookie ?? '')[SESSION_COOKIE];
+    return session !== undefined && (await c.sessions.findOne({ _id: hashSecret(session) })) !== null;
+  }
+
+  function formContext(pending: PendingRecord, csrf: string): FormContext {
+    return {
+      action: new URL(endpoints.authorization).pathname,
+      requestId: pending._id,
+      csrf,
+      clientName: pending.clientName,
+      clientId: pending.clientId,
+      resource: pending.resource,
+    };
+  }
+}
+
+function redirectWith(reply: FastifyReply, redirectUri: string, parameters: Record<string, string | undefined>): FastifyReply {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(parameters)) if (value !== undefined) url.searchParams.set(key, value);
+  return reply.header('cache-control', 'no-store').redirect(url.href, 302);
+}

@@ -1,0 +1,52 @@
+import formbody from '@fastify/formbody';
+import { definePlugin } from '../../core/plugin.js';
+import { createAuthenticator } from './authenticator.js';
+import { clientsCommand, tokensCommand } from './admin.js';
+import { ApiTokens } from './api-tokens.js';
+import { registerAuthorize } from './authorize.js';
+import { ClientAuthenticator } from './client-auth.js';
+import { registerDiscovery } from './discovery.js';
+import { Endpoints } from './endpoints.js';
+import { MetadataDocumentFetcher } from './metadata-document.js';
+import { OAuthAsOptions } from './options.js';
+import { SharedPassword } from './password.js';
+import { collections, createIndexes } from './records.js';
+import { registerRegistration } from './registration.js';
+import { registerRevocation } from './revocation.js';
+import { oauthErrors, registerTokenEndpoint } from './token-endpoint.js';
+import { TokenService } from './tokens.js';
+
+export default definePlugin({
+  name: 'oauth-as',
+  description: 'Inbound OAuth: the hub as authorization server and resource server for its MCP endpoints.',
+  enabledByDefault: true,
+  reservedPaths: ['.well-known', 'authorize', 'token', 'register', 'revoke', 'jwks'],
+  options: OAuthAsOptions,
+  async register(app, options, hub) {
+    const c = collections(hub.store);
+    const endpoints = new Endpoints(hub);
+    const tokens = new TokenService(c, options);
+    const apiTokens = new ApiTokens(c, endpoints.issuer);
+    const clients = new ClientAuthenticator(c, new MetadataDocumentFetcher(options.allowLoopbackMetadataDocuments), endpoints);
+    const password = new SharedPassword(hub);
+
+    hub.authenticator = createAuthenticator(endpoints, tokens, apiTokens);
+    hub.adminCommands.add('clients', clientsCommand(c, tokens), 'oauth-as');
+    hub.adminCommands.add('tokens', tokensCommand(apiTokens), 'oauth-as');
+
+    await app.register(formbody);
+    oauthErrors(app);
+    registerDiscovery(app, endpoints, options.dynamicRegistration);
+    registerAuthorize(app, { c, clients, endpoints, password, options });
+    registerTokenEndpoint(app, c, clients, tokens, endpoints);
+    registerRevocation(app, clients, tokens);
+    if (options.dynamicRegistration) registerRegistration(app, c, endpoints, tokens);
+
+    // TTL indexes also hide expired records from every read (see core/store/ttl.ts).
+    app.addHook('onReady', () => createIndexes(c));
+    // Generated and printed by the serving hub, not by hub-admin building the same hub.
+    app.addHook('onListen', async () => {
+      await password.ensure();
+    });
+  },
+});

@@ -1,0 +1,17 @@
+import { Type, type Static } from 'typebox';
+
+export const OAuthAsOptions = Type.Object(
+  {
+    dynamicRegistration: Type.Boolean({ default: true, description: 'Serve POST /register (RFC 7591) and registration management (RFC 7592).' }),
+    accessTokenSeconds: Type.Integer({ minimum: 60, default: 3600, description: 'Lifetime of an access token.' }),
+    refreshTokenSeconds: Type.Integer({ minimum: 60, default: 30 * 24 * 3600, description: 'Lifetime of a refresh-token family, counted from the login.' }),
+    authorizationCodeSeconds: Type.Integer({ minimum: 10, maximum: 600, default: 60, description: 'Lifetime of an authorization code.' }),
+    loginSessionSeconds: Type.Integer({ minimum: 60, default: 12 * 3600, description: 'How long a browser stays logged in to the approval pages.' }),
+    allowLoopbackMetadataDocuments: Type.Boolean({
+      default: false,
+      description: 'Development only: allow client metadata documents on loopback addresses (and over http there).',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type OAuthAsOptions = Static<typeof OAuthAsOptions>;

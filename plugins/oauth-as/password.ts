@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Hub } from '../../core/hub.js';
+import { hashSecret, secretMatches } from './secrets.js';
+
+/**
+ * The shared approval password: HUB_PASSWORD, or one generated at first start, kept in
+ * `<DATA_PATH>/hub-password` (readable by the owner only) and printed once, on stderr,
+ * never through the logger.
+ */
+export class SharedPassword {
+  #hash: Promise<string> | undefined;
+
+  constructor(private readonly hub: Hub) {}
+
+  get file(): string {
+    return join(this.hub.settings.dataPath, 'hub-password');
+  }
+
+  ensure(): Promise<string> {
+    this.#hash ??= this.#load().catch((error: unknown) => {
+      this.#hash = undefined;
+      throw error;
+    });
+    return this.#hash;
+  }
+
+  async matches(presented: string): Promise<boolean> {
+    return secretMatches(presented, await this.ensure());
+  }
+
+  async #load(): Promise<string> {
+    const fromEnvironment = this.hub.env.HUB_PASSWORD;
+    if (fromEnvironment) return hashSecret(fromEnvironment);
+    try {
+      return hashSecret((await readFile(this.file, 'utf8')).trim());
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const password = randomBytes(18).toString('base64url');
+    await mkdir(this.hub.settings.dataPath, { recursive: true });
+    try {
+      await writeFile(this.file, `${password}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process generated one first: use that one.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return hashSecret((await readFile(this.file, 'utf8')).trim());
+      throw error;
+    }
+    process.stderr.write(`hub: generated the approval password (HUB_PASSWORD is unset): ${password}\nhub: it is stored in ${this.file} and will not be printed again\n`);
+    return hashSecret(password);
+  }
+}

@@ -1,0 +1,154 @@
+import type { Store, StoreCollection } from '../../core/store/index.js';
+
+/** What the hub keeps about a client it issued (operator or dynamic registration). */
+export interface ClientRecord {
+  _id: string;
+  source: 'operator' | 'dynamic';
+  secretHash?: string;
+  registrationTokenHash?: string;
+  metadata: ClientMetadata;
+  issuedAt: number;
+}
+
+export interface ClientMetadata {
+  redirect_uris: string[];
+  token_endpoint_auth_method: 'none' | 'client_secret_post' | 'private_key_jwt';
+  grant_types: string[];
+  response_types: string[];
+  client_name?: string;
+  client_uri?: string;
+  logo_uri?: string;
+  scope?: string;
+  contacts?: string[];
+  software_id?: string;
+  software_version?: string;
+  jwks?: { keys: Record<string, unknown>[] };
+}
+
+/** Keyed by the hash of the access token. */
+export interface AccessTokenRecord {
+  _id: string;
+  clientId: string;
+  resource: string;
+  scope: string;
+  familyId?: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+/** A refresh-token family: one login's chain of rotating refresh tokens. */
+export interface FamilyRecord {
+  _id: string;
+  clientId: string;
+  resource: string;
+  scope: string;
+  /** Hash of the one refresh token that may be used next. */
+  current: string;
+  revoked?: boolean;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+/** Every refresh token ever issued, keyed by hash, so that a retired one is recognised. */
+export interface RefreshTokenRecord {
+  _id: string;
+  familyId: string;
+  expiresAt: Date;
+}
+
+export interface CodeRecord {
+  _id: string;
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  scope: string;
+  expiresAt: Date;
+}
+
+/** Tokens of this client issued at or before `revokedAt` are withdrawn. */
+export interface ClientRevocationRecord {
+  _id: string;
+  revokedAt: Date;
+}
+
+export interface ApiTokenRevocationRecord {
+  _id: string;
+  expiresAt: Date;
+}
+
+export interface SessionRecord {
+  _id: string;
+  expiresAt: Date;
+}
+
+/** Pending authorization requests between the login/consent pages and the redirect. */
+export interface PendingRecord {
+  _id: string;
+  csrfHash: string;
+  clientId: string;
+  clientName: string;
+  redirectUri: string;
+  state?: string;
+  codeChallenge: string;
+  resource: string;
+  scope: string;
+  expiresAt: Date;
+}
+
+export interface SeenAssertionRecord {
+  _id: string;
+  expiresAt: Date;
+}
+
+export interface KeyRecord {
+  _id: string;
+  privateJwk: Record<string, unknown>;
+  publicJwk: Record<string, unknown>;
+}
+
+export interface Collections {
+  clients: StoreCollection<ClientRecord>;
+  accessTokens: StoreCollection<AccessTokenRecord>;
+  families: StoreCollection<FamilyRecord>;
+  refreshTokens: StoreCollection<RefreshTokenRecord>;
+  codes: StoreCollection<CodeRecord>;
+  clientRevocations: StoreCollection<ClientRevocationRecord>;
+  apiTokenRevocations: StoreCollection<ApiTokenRevocationRecord>;
+  sessions: StoreCollection<SessionRecord>;
+  pending: StoreCollection<PendingRecord>;
+  seenAssertions: StoreCollection<SeenAssertionRecord>;
+  keys: StoreCollection<KeyRecord>;
+}
+
+export function collections(store: Store): Collections {
+  return {
+    clients: store.collection('oauth-clients'),
+    accessTokens: store.collection('oauth-access-tokens'),
+    families: store.collection('oauth-refresh-families'),
+    refreshTokens: store.collection('oauth-refresh-tokens'),
+    codes: store.collection('oauth-codes'),
+    clientRevocations: store.collection('oauth-client-revocations'),
+    apiTokenRevocations: store.collection('api-token-revocations'),
+    sessions: store.collection('oauth-sessions'),
+    pending: store.collection('oauth-pending'),
+    seenAssertions: store.collection('oauth-seen-assertions'),
+    keys: store.collection('oauth-keys'),
+  };
+}
+
+/** TTL indexes, so that nothing expired is ever found and the files stay small. */
+export async function createIndexes(c: Collections): Promise<void> {
+  await Promise.all([
+    c.accessTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.accessTokens.createIndex('familyId'),
+    c.accessTokens.createIndex('clientId'),
+    c.families.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.refreshTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.codes.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.apiTokenRevocations.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.sessions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.pending.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.seenAssertions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+  ]);
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import Value from 'typebox/value';
+import type { Endpoints } from './endpoints.js';
+import { OAuthError } from './errors.js';
+import type { ClientMetadata, ClientRecord, Collections } from './records.js';
+import { hashSecret, newSecret, secretMatches } from './secrets.js';
+import type { TokenService } from './tokens.js';
+
+/** RFC 7591 client metadata the hub accepts; unknown members are ignored. */
+const RegistrationRequest = Type.Object({
+  redirect_uris: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+  token_endpoint_auth_method: Type.Optional(Type.String()),
+  grant_types: Type.Optional(Type.Array(Type.String())),
+  response_types: Type.Optional(Type.Array(Type.String())),
+  client_name: Type.Optional(Type.String()),
+  client_uri: Type.Optional(Type.String()),
+  logo_uri: Type.Optional(Type.String()),
+  scope: Type.Optional(Type.String()),
+  contacts: Type.Optional(Type.Array(Type.String())),
+  software_id: Type.Optional(Type.String()),
+  software_version: Type.Optional(Type.String()),
+  client_id: Type.Optional(Type.String()),
+  client_secret: Type.Optional(Type.String()),
+});
+type RegistrationRequest = Static<typeof RegistrationRequest>;
+
+/** Checks requested metadata and fills in defaults; used by DCR and `hub-admin clients add`. */
+export function clientMetadata(body: unknown): ClientMetadata {
+  if (!Value.Check(RegistrationRequest, body)) throw new OAuthError('invalid_client_metadata', 'redirect_uris (a non-empty array of URLs) is required');
+  const method = body.token_endpoint_auth_method ?? 'client_secret_post';
+  if (method !== 'none' && method !== 'client_secret_post') {
+    throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method ${method} is not supported; use client_secret_post or none`);
+  }
+  const grants = body.grant_types ?? ['authorization_code', 'refresh_token'];
+  const unsupported = grants.find((grant) => grant !== 'authorization_code' && grant !== 'refresh_token');
+  if (unsupported) throw new OAuthError('invalid_client_metadata', `grant type ${unsupported} is not supported`);
+  for (const uri of body.redirect_uris) {
+    let url: URL;
+    try {
+      url = new URL(uri);
+    } catch {
+      throw new OAuthError('invalid_redirect_uri', `${uri} is not an absolute URL`);
+    }
+    if (url.hash) throw new OAuthError('invalid_redirect_uri', 'redirect URIs must not have a fragment');
+  }
+  const { redirect_uris, client_name, client_uri, logo_uri, scope, contacts, software_id, software_version } = body;
+  return {
+    redirect_uris,
+    token_endpoint_auth_method: method,
+    grant_types: grants,
+    response_types: ['code'],
+    ...definedOnly({ client_name, client_uri, logo_uri, scope, contacts, software_id, software_version }),
+  };
+}
+
+function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+export interface IssuedClient {
+  record: ClientRecord;
+  secret?: string;
+  registrationToken?: string;
+}
+
+/** Creates a client the hub issues (operator or dynamic). */
+export async function issueClient(c: Collections, metadata: ClientMetadata, source: ClientRecord['source']): Promise<IssuedClient> {
+  const secret = metadata.token_endpoint_auth_method === 'none' ? undefined : newSecret('hcs');
+  const registrationToken = source === 'dynamic' ? newSecret('hrat') : undefined;
+  const record: ClientRecord = {
+    _id: `${source === 'operator' ? 'hco' : 'hcd'}_${randomUUID()}`,
+    source,
+    metadata,
+    issuedAt: Math.floor(Date.now() / 1000),
+    ...(secret ? { secretHash: hashSecret(secret) } : {}),
+    ...(registrationToken ? { registrationTokenHash: hashSecret(registrationToken) } : {}),
+  };
+  await c.clients.insertOne(record);
+  return { record, ...(secret ? { secret } : {}), ...(registrationToken ? { registrationToken } : {}) };
+}
+
+/** Dynamic registration (RFC 7591) and its management (RFC 7592). */
+export function registerRegistration(app: FastifyInstance, c: Collections, endpoints: Endpoints, tokens: TokenService): void {
+  const response = (record: ClientRecord, extra: { secret?: string; registrationToken?: string } = {}) => ({
+    client_id: record._id,
+    client_id_issued_at: record.issuedAt,
+    ...(extra.secret ? { client_secret: extra.secret, client_secret_expires_at: 0 } : {}),
+    ...(extra.registrationToken ? { registration_access_token: extra.registrationToken } : {}),
+    registration_client_uri: `${endpoints.registration}/${encodeURIComponent(record._id)}`,
+    ...record.metadata,
+  });
+
+  app.post('/register', async (request, reply) => {
+    const issued = await issueClient(c, clientMetadata(request.body), 'dynamic');
+    return reply.code(201).header('cache-control', 'no-store').send(response(issued.record, issued));
+  });
+
+  /** RFC 7592: the registration access token, as a bearer, names the one client it manages. */
+  async function managed(request: FastifyRequest<{ Params: { clientId: string } }>): Promise<ClientRecord> {
+    const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const record = await c.clients.findOne({ _id: request.params.clientId });
+    if (!token || !record?.registrationTokenHash || !secretMatches(token, record.registrationTokenHash)) {
+      throw new OAuthError('invalid_token', 'a valid registration access token is required', 401);
+    }
+    return record;
+  }
+
+  app.get<{ Params: { clientId: string } }>('/register/:clientId', async (request, reply) => {
+    return reply.header('cache-control', 'no-store').send(response(await managed(request)));
+  });
+
+  app.put<{ Params: { clientId: string } }>('/register/:clientId', async (request, reply) => {
+    const record = await managed(request);
+    const body = request.body as RegistrationRequest;
+    if (body?.client_id !== record._id) throw new OAuthError('invalid_request', 'client_id in the body must be the client being updated');
+    if (body.client_secret !== undefined && (!record.secretHash || !secretMatches(body.client_secret, record.secretHash))) {
+      throw new OAuthError('invalid_request', 'client_secret does not match');
+    }
+    const metadata = clientMetadata(body);
+    if ((metadata.token_endpoint_auth_method === 'none') !== (record.metadata.token_endpoint_auth_method === 'none')) {
+      throw new OAuthError('invalid_client_metadata', 'a client cannot switch between public and confidential');
+    }
+    const updated = await c.clients.findOneAndUpdate({ _id: record._id }, { $set: { metadata } });
+    return reply.header('cache-control', 'no-store').send(response(updated ?? record));
+  });
+
+  app.delete<{ Params: { clientId: string } }>('/register/:clientId', async (request, reply) => {
+    const record = await managed(request);
+    await c.clients.deleteOne({ _id: record._id });
+    await tokens.revokeClient(record._id);
+    return reply.code(204).send();
+  });
+}

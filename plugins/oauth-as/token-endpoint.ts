@@ -1,0 +1,77 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import Value from 'typebox/value';
+import type { ClientAuthenticator } from './client-auth.js';
+import type { Endpoints } from './endpoints.js';
+import { OAuthError } from './errors.js';
+import type { Collections } from './records.js';
+import { hashSecret } from './secrets.js';
+import type { TokenService } from './tokens.js';
+
+const TokenRequest = Type.Object({
+  grant_type: Type.String(),
+  code: Type.Optional(Type.String()),
+  redirect_uri: Type.Optional(Type.String()),
+  code_verifier: Type.Optional(Type.String()),
+  refresh_token: Type.Optional(Type.String()),
+  resource: Type.Optional(Type.String()),
+  scope: Type.Optional(Type.String()),
+  client_id: Type.Optional(Type.String()),
+  client_secret: Type.Optional(Type.String()),
+  client_assertion_type: Type.Optional(Type.String()),
+  client_assertion: Type.Optional(Type.String()),
+});
+type TokenRequest = Static<typeof TokenRequest>;
+
+/** Sends an OAuth error; anything else is a bug and goes to Fastify's handler. */
+export function oauthErrors(app: FastifyInstance): void {
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof OAuthError) {
+      if (error.status === 401) reply.header('www-authenticate', 'Bearer error="invalid_client"');
+      return reply.code(error.status).header('cache-control', 'no-store').send(error.body);
+    }
+    throw error;
+  });
+}
+
+/** The token endpoint: authorization_code with PKCE S256, and rotating refresh. */
+export function registerTokenEndpoint(app: FastifyInstance, c: Collections, clients: ClientAuthenticator, tokens: TokenService, endpoints: Endpoints): void {
+  app.post('/token', async (request, reply) => {
+    const body = request.body;
+    if (!Value.Check(TokenRequest, body)) throw new OAuthError('invalid_request', 'the token request must be a form with grant_type');
+    const client = await clients.authenticate(body, request.headers.authorization);
+    const resource = body.resource === undefined ? undefined : endpoints.resource(body.resource);
+    if (body.resource !== undefined && !resource) throw new OAuthError('invalid_target', 'resource is not an MCP endpoint of this hub');
+
+    let response;
+    if (body.grant_type === 'authorization_code') response = await exchangeCode(body, client.clientId, resource, c, tokens);
+    else if (body.grant_type === 'refresh_token') {
+      if (!body.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is missing');
+      if (!client.metadata.grant_types.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'this client may not refresh');
+      response = await tokens.refresh(body.refresh_token, client.clientId, resource);
+    } else throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type} is not supported`);
+    return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(response);
+  });
+}
+
+async function exchangeCode(body: TokenRequest, clientId: string, resource: string | undefined, c: Collections, tokens: TokenService) {
+  if (!body.code || !body.code_verifier) throw new OAuthError('invalid_request', 'code and code_verifier are required');
+  const id = hashSecret(body.code);
+  const code = await c.codes.findOne({ _id: id });
+  // Deleting is the claim: of two concurrent exchanges only one deletes the code.
+  if (!code || (await c.codes.deleteOne({ _id: id })) !== 1) throw new OAuthError('invalid_grant', 'the authorization code is not valid');
+  if (code.clientId !== clientId) throw new OAuthError('invalid_grant', 'the authorization code was issued to another client');
+  if (code.redirectUri !== body.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  if (!pkceMatches(body.code_verifier, code.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code challenge');
+  if (resource !== undefined && resource !== code.resource) throw new OAuthError('invalid_target', 'resource differs from the authorization request');
+  return tokens.startFamily({ clientId, resource: code.resource, scope: code.scope });
+}
+
+/** RFC 7636 S256. */
+function pkceMatches(verifier: string, challenge: string): boolean {
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return false;
+  const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}

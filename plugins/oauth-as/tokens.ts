@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { OAuthAsOptions } from './options.js';
+import { OAuthError } from './errors.js';
+import type { AccessTokenRecord, Collections } from './records.js';
+import { hashSecret, newSecret } from './secrets.js';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope?: string;
+}
+
+interface Grant {
+  clientId: string;
+  resource: string;
+  scope: string;
+}
+
+/**
+ * Access tokens are opaque random strings; the store keeps only their hash, so
+ * verification is one primary-key lookup. Refresh tokens rotate on every use inside a
+ * family; presenting a retired one revokes the whole family and its access tokens.
+ */
+export class TokenService {
+  constructor(
+    private readonly c: Collections,
+    private readonly options: OAuthAsOptions,
+  ) {}
+
+  /** A new family after a login: the first refresh token and an access token. */
+  async startFamily(grant: Grant): Promise<TokenResponse> {
+    const familyId = randomUUID();
+    const refresh = newSecret('hrt');
+    const now = Date.now();
+    const expiresAt = new Date(now + this.options.refreshTokenSeconds * 1000);
+    await this.c.families.insertOne({ _id: familyId, ...grant, current: hashSecret(refresh), issuedAt: new Date(now), expiresAt });
+    await this.c.refreshTokens.insertOne({ _id: hashSecret(refresh), familyId, expiresAt });
+    return this.#respond(grant, familyId, refresh);
+  }
+
+  /** Rotates a refresh token: exactly one of concurrent presenters wins. */
+  async refresh(refreshToken: string, clientId: string, requestedResource: string | undefined): Promise<TokenResponse> {
+    const hash = hashSecret(refreshToken);
+    const known = await this.c.refreshTokens.findOne({ _id: hash });
+    const family = known ? await this.c.families.findOne({ _id: known.familyId }) : null;
+    if (!known || !family || family.revoked) throw new OAuthError('invalid_grant', 'the refresh token is not valid');
+    if (family.clientId !== clientId) throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
+    if (requestedResource !== undefined && requestedResource !== family.resource) {
+      throw new OAuthError('invalid_target', 'a refresh token is bound to the resource it was issued for');
+    }
+    if (await this.#clientRevokedSince(clientId, family.issuedAt)) throw new OAuthError('invalid_grant', 'the client\'s tokens were revoked');
+
+    const next = newSecret('hrt');
+    const rotated = await this.c.families.findOneAndUpdate(
+      { _id: family._id, current: hash, revoked: { $ne: true } },
+      { $set: { current: hashSecret(next) } },
+    );
+    if (!rotated) {
+      // A retired token came back: two parties hold one chain. Withdraw all of it.
+      await this.revokeFamily(family._id);
+      throw new OAuthError('invalid_grant', 'the refresh token was already used; its family is revoked');
+    }
+    await this.c.refreshTokens.insertOne({ _id: hashSecret(next), familyId: family._id, expiresAt: family.expiresAt });
+    return this.#respond(family, family._id, next);
+  }
+
+  async revokeFamily(familyId: string): Promise<void> {
+    await this.c.families.updateMany({ _id: familyId }, { $set: { revoked: true } });
+    await this.c.accessTokens.deleteMany({ familyId });
+  }
+
+  /**
+   * RFC 7009: withdraws the one token presented (an access token, or a refresh token and
+   * with it its family, since the family is what the refresh token stands for) when it
+   * belongs to the requesting client. Unknown tokens are not an error.
+   */
+  async revoke(token: string, clientId: string): Promise<void> {
+    const hash = hashSecret(token);
+    const access = await this.c.accessTokens.findOne({ _id: hash });
+    if (access) {
+      if (access.clientId === clientId) await this.c.accessTokens.deleteOne({ _id: hash });
+      return;
+    }
+    const refresh = await this.c.refreshTokens.findOne({ _id: hash });
+    const family = refresh ? await this.c.families.findOne({ _id: refresh.familyId }) : null;
+    if (family && family.clientId === clientId && family.current === hash) await this.c.families.updateMany({ _id: family._id }, { $set: { revoked: true } });
+  }
+
+  /** The token's record when it is live, for the resource, and its client not revoked. */
+  async verify(token: string, resource: string): Promise<AccessTokenRecord | undefined> {
+    const record = await this.c.accessTokens.findOne({ _id: hashSecret(token) });
+    if (!record || record.resource !== resource || record.expiresAt.getTime() <= Date.now()) return undefined;
+    if (await this.#clientRevokedSince(record.clientId, record.issuedAt)) return undefined;
+    return record;
+  }
+
+  /** `hub-admin clients revoke`: every token of the client issued until now is withdrawn. */
+  async revokeClient(clientId: string): Promise<void> {
+    const revokedAt = new Date();
+    const updated = await this.c.clientRevocations.findOneAndUpdate({ _id: clientId }, { $set: { revokedAt } });
+    if (!updated) await this.c.clientRevocations.insertOne({ _id: clientId, revokedAt });
+    await this.c.families.updateMany({ clientId }, { $set: { revoked: true } });
+  }
+
+  async #clientRevokedSince(clientId: string, issuedAt: Date): Promise<boolean> {
+    const marker = await this.c.clientRevocations.findOne({ _id: clientId });
+    return marker !== null && marker.revokedAt.getTime() >= issuedAt.getTime();
+  }
+
+  async #respond(grant: Grant, familyId: string, refresh: string): Promise<TokenResponse> {
+    const access = newSecret('hat');
+    const now = Date.now();
+    await this.c.accessTokens.insertOne({
+      _id: hashSecret(access),
+      clientId: grant.clientId,
+      resource: grant.resource,
+      scope: grant.scope,
+      familyId,
+      issuedAt: new Date(now),
+      expiresAt: new Date(now + this.options.accessTokenSeconds * 1000),
+    });
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: this.options.accessTokenSeconds,
+      refresh_token: refresh,
+      ...(grant.scope ? { scope: grant.scope } : {}),
+    };
+  }
+}

@@ -1,0 +1,116 @@
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import t from 'tap';
+import { SocketTransport } from '../../../core/children/remote/socket-transport.js';
+import { startHub, tempDir, waitFor } from './helpers.js';
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+function upstream(name: string): McpServer {
+  const server = new McpServer({ name, title: `Upstream ${name}`, version: '1.0.0' });
+  server.registerTool('whoami', { description: 'Says which upstream answered' }, async () => ({ content: [{ type: 'text', text: name }] }));
+  return server;
+}
+
+/** A local Streamable HTTP MCP server that answers only with the expected bearer token. */
+async function httpUpstream(t: Teardown, token: string): Promise<{ url: string; seen: string[] }> {
+  const seen: string[] = [];
+  const handle = toNodeHandler(createMcpHandler(() => upstream('remote')));
+  const server = createHttpServer((request, response) => {
+    seen.push(request.headers.authorization ?? '');
+    if (request.headers.authorization !== `Bearer ${token}`) {
+      response.writeHead(401).end();
+      return;
+    }
+    void handle(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(
+    () =>
+      new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seen };
+}
+
+t.test('a remote http child with a static header reaches a server that checks it', async (t) => {
+  const { url, seen } = await httpUpstream(t, 's3cret');
+  const { hub, app } = await startHub(t, {
+    config: {
+      mcpServers: {
+        remote: { type: 'http', url, headers: { Authorization: 'Bearer ${TOKEN}' } },
+        wrong: { url, headers: { Authorization: 'Bearer nope' } },
+      },
+    },
+    env: { TOKEN: 's3cret' },
+    timings: { wakeBudgetMs: 2_000, backoffBaseMs: 200, backoffMaxMs: 400 },
+  });
+  const remote = hub.children.get('remote');
+  const wrong = hub.children.get('wrong');
+  if (!remote || !wrong) throw new Error('no child');
+  t.ok(remote.alwaysRunning, 'remote children are always running');
+  await waitFor('the remote child to connect at start', () => remote.status === 'up');
+  t.equal(remote.era, 'modern', 'the probe found the 2026 era');
+  const result = await remote.withClient((client) => client.callTool({ name: 'whoami', arguments: {} }));
+  t.same(result.content, [{ type: 'text', text: 'remote' }]);
+  t.ok(seen.length > 0 && seen.filter((value) => value !== 'Bearer nope').every((value) => value === 'Bearer s3cret'), 'every request carried the header');
+  await waitFor('the wrong child to fail', () => wrong.status === 'down' && wrong.lastError !== undefined);
+  t.match(wrong.lastError, /401|nauthori/i);
+  await t.rejects(remote.sleep(), /is always running$/);
+  await app.close();
+  t.equal(remote.status, 'stopped');
+});
+
+/** A newline-delimited JSON-RPC MCP server on a socket, one McpServer per connection. */
+async function socketUpstream(t: Teardown, listen: (server: NetServer) => Promise<void>): Promise<{ server: NetServer; sockets: Set<Socket> }> {
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    void upstream('socket').connect(new SocketTransport(socket));
+  });
+  await listen(server);
+  t.teardown(
+    () =>
+      new Promise((resolve) => {
+        server.close(resolve);
+        for (const socket of sockets) socket.destroy();
+      }),
+  );
+  return { server, sockets };
+}
+
+t.test('unix and tcp socket children speak newline-delimited JSON-RPC and reconnect', async (t) => {
+  const directory = await tempDir(t);
+  const path = join(directory, 'upstream.sock');
+  await socketUpstream(t, (server) => new Promise((resolve) => server.listen(path, resolve)));
+  const tcp = await socketUpstream(t, (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
+  const port = (tcp.server.address() as AddressInfo).port;
+  const { hub } = await startHub(t, {
+    config: { mcpServers: { viaUnix: { type: 'unix', path }, viaTcp: { type: 'tcp', port } } },
+    timings: { backoffBaseMs: 100 },
+  });
+  for (const name of ['viaUnix', 'viaTcp']) {
+    const child = hub.children.get(name);
+    if (!child) throw new Error('no child');
+    await waitFor(`${name} to connect`, () => child.status === 'up');
+    const result = await child.withClient((client) => client.callTool({ name: 'whoami', arguments: {} }));
+    t.same(result.content, [{ type: 'text', text: 'socket' }], `${name} answers`);
+  }
+  const viaTcp = hub.children.get('viaTcp');
+  if (!viaTcp) throw new Error('no child');
+  for (const socket of tcp.sockets) socket.destroy();
+  await waitFor('the tcp child to notice', () => viaTcp.status !== 'up');
+  t.match(viaTcp.lastError, /the connection to 127.0.0.1:\d+ closed/);
+  await waitFor('the tcp child to reconnect', () => viaTcp.status === 'up');
+  const result = await viaTcp.withClient((client) => client.callTool({ name: 'whoami', arguments: {} }));
+  t.same(result.content, [{ type: 'text', text: 'socket' }], 'answers again after reconnecting');
+});

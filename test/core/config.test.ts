@@ -1,0 +1,51 @@
+import t from 'tap';
+import { expandEnvironment } from '../../core/config/expand.js';
+import { checkConfig, parseConfig } from '../../core/config/load.js';
+import { pointerToPath } from '../../core/config/schema-errors.js';
+import { StartupError } from '../../core/errors.js';
+import { settingsFromEnvironment } from '../../core/settings.js';
+
+t.test('Claude Code entries copy 1:1 and unknown keys are kept', async (t) => {
+  const config = parseConfig(
+    JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'x'], env: { A: '1' }, cwd: '/tmp', futureKey: { any: 1 } } }, extra: true }),
+    'mcp.json',
+    {},
+  );
+  t.same(config.mcpServers?.fs, { command: 'npx', args: ['-y', 'x'], env: { A: '1' }, cwd: '/tmp', futureKey: { any: 1 } });
+});
+
+t.test('${VAR} and ${VAR:-default} expand from the environment everywhere', async (t) => {
+  const expanded = expandEnvironment(
+    { url: 'https://${HOST_NAME}/mcp', headers: { Authorization: 'Bearer ${TOKEN:-none}' }, args: ['${HOST_NAME}', 'plain'] },
+    { HOST_NAME: 'example.org' },
+    'mcp.json',
+  );
+  t.same(expanded, { url: 'https://example.org/mcp', headers: { Authorization: 'Bearer none' }, args: ['example.org', 'plain'] });
+  t.throws(() => expandEnvironment({ a: ['${NOPE}'] }, {}, 'mcp.json'), { message: /NOPE is not set \(used at a\[0\]\)/ });
+  t.throws(() => expandEnvironment('${NOPE}', {}, 'mcp.json'), { message: /used at the top level/ });
+});
+
+t.test('a config that is not an object is refused with what was expected', async (t) => {
+  t.throws(() => checkConfig([], 'config', {}), StartupError);
+  t.throws(() => checkConfig({ plugins: { x: 3 } }, 'config', {}), { message: /key "plugins\.x": expected/ });
+  t.throws(() => checkConfig({ mcpServers: { a: 'npx' } }, 'config', {}), { message: /server "a": key "\(entry\)": expected a value of type object/ });
+});
+
+t.test('JSON errors at the end of the file still get a position', async (t) => {
+  t.throws(() => parseConfig('{"a": ', 'cfg.json', {}), { message: /^cfg\.json:1:\d+: the config file is not valid JSON/ });
+});
+
+t.test('JSON pointers read as paths', async (t) => {
+  t.equal(pointerToPath('/mcpServers/a~1b/args/0'), 'mcpServers.a/b.args[0]');
+  t.equal(pointerToPath(''), '');
+});
+
+t.test('settings follow the operator interface defaults', async (t) => {
+  const defaults = settingsFromEnvironment({}, '/srv/hub');
+  t.match(defaults, { host: '127.0.0.1', port: 3000, baseUrl: 'http://127.0.0.1:3000', dataPath: '/srv/hub/data', configFile: '/srv/hub/mcp.json' });
+  const custom = settingsFromEnvironment({ HOST: '::1', PORT: '8080', DATA_PATH: '/var/hub', HUB_CONFIG: 'conf/x.json' }, '/srv/hub');
+  t.equal(custom.baseUrl, 'http://[::1]:8080');
+  t.equal(custom.dataPath, '/var/hub');
+  t.equal(custom.configFile, '/srv/hub/conf/x.json');
+  t.equal(settingsFromEnvironment({ BASE_URL: 'https://hub.example.org/' }).baseUrl, 'https://hub.example.org', 'a trailing slash is dropped');
+});

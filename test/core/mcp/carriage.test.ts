@@ -1,0 +1,80 @@
+import t from 'tap';
+import type { Hub } from '../../../core/hub.js';
+import { rawRequest } from '../../helpers/raw.js';
+import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
+import { connectClient, REVISIONS } from '../../helpers/clients.js';
+import { startTestHub } from '../../helpers/hub.js';
+
+const setup = (hub: Hub) => void hub.children.addInProcess('sink', createKitchenSink, { denyTools: ['hidden_by_filter'] });
+
+for (const revision of REVISIONS) {
+  t.test(`/<name>/mcp on ${revision}`, async (t) => {
+    const { url } = await startTestHub(t, { setup });
+    const client = await connectClient(t, `${url}/sink/mcp`, revision);
+    t.equal(client.getNegotiatedProtocolVersion(), revision, 'the client chose the revision');
+
+    const { tools } = await client.listTools();
+    t.same(tools.map((tool) => tool.name).sort(), ['hang', 'list_colours', 'slow_with_progress', 'wrapped_colours'], 'a denied tool is absent');
+
+    const colours = tools.find((tool) => tool.name === 'list_colours');
+    const colourResult = await client.callTool({ name: 'list_colours', arguments: {} });
+    if (revision === '2025-11-25') {
+      t.same(colours?.outputSchema, { type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] }, 'a non-object schema is wrapped');
+      t.same(colourResult.structuredContent, { result: ['red', 'green'] }, 'and so is its value');
+    } else {
+      t.same(colours?.outputSchema, { type: 'array', items: { type: 'string' } }, 'any JSON value is allowed here');
+      t.same(colourResult.structuredContent, ['red', 'green']);
+    }
+    const wrapped = await client.callTool({ name: 'wrapped_colours', arguments: {} });
+    t.same(wrapped.structuredContent, { result: ['blue'] }, 'a child that wrapped already is left alone');
+
+    await t.rejects(client.callTool({ name: 'hidden_by_filter', arguments: {} }), /Unknown tool: hidden_by_filter/, 'a filtered tool is refused like one that never existed');
+    await t.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /Unknown tool: no_such_tool/);
+
+    const progress: number[] = [];
+    const slow = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 3 } }, { onprogress: (update) => progress.push(update.progress) });
+    t.same(slow.content, [{ type: 'text', text: 'done after 3 steps' }]);
+    t.same(progress, [1, 2, 3], 'progress is forwarded to the caller');
+
+    const resources = await client.listResources();
+    t.same(resources.resources.map((resource) => resource.uri), ['memo://readme']);
+    const read = await client.readResource({ uri: 'memo://readme' });
+    t.match(read.contents, [{ text: 'hello from a resource' }]);
+    const templates = await client.listResourceTemplates();
+    t.same(templates.resourceTemplates.map((template) => template.uriTemplate), ['memo://notes/{id}']);
+    const prompts = await client.listPrompts();
+    t.same(prompts.prompts.map((prompt) => prompt.name), ['greet']);
+    const prompt = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } });
+    t.match(prompt.messages, [{ content: { text: 'Hello, Ada' } }]);
+    const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'memo://notes/{id}' }, argument: { name: 'id', value: 'al' } });
+    t.same(completion.completion.values, ['alpha']);
+
+    const setLevel = await rawRequest(`${url}/sink/mcp`, revision, 'logging/setLevel', { level: 'debug' });
+    t.equal(setLevel.error?.code, -32601, 'logging/setLevel has no handler');
+    t.notOk(client.getServerCapabilities()?.logging, 'logging is not advertised');
+  });
+}
+
+t.test('an unknown server is a 404', async (t) => {
+  const { url } = await startTestHub(t, { setup });
+  const response = await fetch(`${url}/nobody/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  t.equal(response.status, 404);
+});
+
+t.test('a foreign Host or Origin is refused (DNS rebinding)', async (t) => {
+  const { url } = await startTestHub(t, { setup });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const origin = await fetch(`${url}/sink/mcp`, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body });
+  t.equal(origin.status, 403);
+  const { request } = await import('node:http');
+  const status = await new Promise<number | undefined>((resolve, reject) => {
+    const outgoing = request(`${url}/sink/mcp`, { method: 'POST', headers: { ...headers, host: 'evil.example' } }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+  t.equal(status, 403);
+});

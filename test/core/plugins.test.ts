@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { Type } from 'typebox';
+import { orderByDependencies } from '../../core/plugins/order.js';
+import { definePlugin } from '../../core/plugin.js';
+import { Registry } from '../../core/registry.js';
+import { startTestHub } from '../helpers/hub.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
+
+const plugin = (name: string, dependencies: string[] = []) =>
+  definePlugin({ name, description: name, dependencies, options: Type.Object({}), register() {} });
+
+t.test('plugins come after their dependencies and keep their order otherwise', async (t) => {
+  const ordered = orderByDependencies([plugin('meta', ['era']), plugin('store'), plugin('era', ['store'])]);
+  t.same(ordered.map((p) => p.name), ['store', 'era', 'meta']);
+});
+
+t.test('third-party plugins load by path relative to the config, with defaults applied and routes under the hub', async (t) => {
+  const { url } = await startTestHub(t, {
+    config: { plugins: { [`${fixtures}after-greeter.js`]: true, [`${fixtures}greeter.js`]: { greeting: 'ciao', repeat: 2 } } },
+  });
+  t.same(await (await fetch(`${url}/greeting`)).json(), { text: 'ciao ciao' });
+  t.same(await (await fetch(`${url}/order`)).json(), { registeredAfter: true }, 'a dependency is registered first, whatever the config order');
+});
+
+t.test('a plugin set to false is not loaded', async (t) => {
+  const { url } = await startTestHub(t, { config: { plugins: { [`${fixtures}greeter.js`]: false } } });
+  t.equal((await fetch(`${url}/greeting`)).status, 404);
+});
+
+t.test('registries refuse a name registered twice, naming both owners', async (t) => {
+  const registry = new Registry<number>('meta-tool');
+  registry.add('list_servers', 1, 'meta-tools');
+  t.throws(() => registry.add('list_servers', 2, 'other'), { message: 'meta-tool "list_servers" is registered twice (by meta-tools and by other)' });
+  t.same(registry.names(), ['list_servers']);
+  t.same(registry.values(), [1]);
+  t.ok(registry.has('list_servers'));
+});

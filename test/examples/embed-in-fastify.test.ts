@@ -1,0 +1,28 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { buildApp } from '../../examples/embed-in-fastify/app.js';
+
+t.test('the hub answers under its prefix beside the host app route', async (t) => {
+  const app = await buildApp({ DATA_PATH: await mkdtemp(join(tmpdir(), 'embed-')) });
+  t.teardown(() => app.close());
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  t.same(await (await fetch(`${base}/hello`)).json(), { hello: 'from the host application' });
+  const health = await fetch(`${base}/tools/health`);
+  t.equal(health.status, 200);
+  t.match(await health.json(), { status: 'ok', servers: {} });
+  t.equal((await fetch(`${base}/health`)).status, 404, 'nothing of the hub leaks outside its prefix');
+});
+
+t.test('the example runs as a program', async (t) => {
+  const main = fileURLToPath(new URL('../../examples/embed-in-fastify/main.js', import.meta.url));
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', DATA_PATH: await mkdtemp(join(tmpdir(), 'embed-')) } });
+  t.teardown(() => child.kill());
+  const line = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+  t.match(line, /listening: GET \/hello/);
+});

@@ -1,0 +1,101 @@
+import t from 'tap';
+import { solveTrip, tourCost } from '../../../../plugins/map-tools/offline/trip.js';
+import { editDistance, normalize, similarity, trigrams } from '../../../../plugins/map-tools/offline/text.js';
+import { parseMaxspeed, passage } from '../../../../plugins/map-tools/offline/profiles.js';
+import { MinHeap } from '../../../../plugins/map-tools/offline/heap.js';
+import { compassOf } from '../../../../plugins/map-tools/offline/geo.js';
+
+t.test('profiles read highway classes, access, oneway and maxspeed', async (t) => {
+  t.same(passage({ highway: 'residential' }, 'car'), { forward: 25, backward: 25 });
+  t.same(passage({ highway: 'residential', oneway: 'yes' }, 'car'), { forward: 25, backward: 0 });
+  t.same(passage({ highway: 'residential', oneway: '-1' }, 'car'), { forward: 0, backward: 25 });
+  t.same(passage({ highway: 'residential', oneway: 'yes' }, 'foot'), { forward: 5, backward: 5 }, 'walkers ignore oneway');
+  t.same(passage({ highway: 'primary', junction: 'roundabout' }, 'car'), { forward: 65, backward: 0 }, 'roundabouts are one-way');
+  t.same(passage({ highway: 'motorway' }, 'car'), { forward: 110, backward: 0 });
+  t.same(passage({ highway: 'motorway' }, 'foot'), { forward: 0, backward: 0 });
+  t.same(passage({ highway: 'motorway', access: 'yes' }, 'bike'), { forward: 0, backward: 0 }, 'no cycling on motorways');
+  t.same(passage({ highway: 'residential', oneway: 'yes', 'oneway:bicycle': 'no' }, 'bike'), { forward: 16, backward: 16 });
+  t.same(passage({ highway: 'residential', oneway: 'yes', cycleway: 'opposite_lane' }, 'bike'), { forward: 16, backward: 16 });
+  t.same(passage({ highway: 'cycleway', 'oneway:bicycle': 'yes' }, 'bike'), { forward: 18, backward: 0 });
+  t.same(passage({ highway: 'steps' }, 'car'), { forward: 0, backward: 0 });
+  t.same(passage({ highway: 'steps' }, 'foot'), { forward: 3, backward: 3 });
+  t.same(passage({ highway: 'steps' }, 'bike'), { forward: 2, backward: 2 }, 'bikes are carried');
+  t.same(passage({ highway: 'footway' }, 'bike'), { forward: 4, backward: 4 }, 'bikes are pushed on footways');
+  t.same(passage({ highway: 'footway', bicycle: 'yes' }, 'bike'), { forward: 16, backward: 16 });
+  t.same(passage({ highway: 'footway', bicycle: 'no' }, 'bike'), { forward: 0, backward: 0 });
+  t.same(passage({ highway: 'trunk' }, 'foot'), { forward: 0, backward: 0 });
+  t.same(passage({ highway: 'trunk' }, 'bike'), { forward: 16, backward: 16 });
+  t.same(passage({ highway: 'service', access: 'private' }, 'car'), { forward: 0, backward: 0 });
+  t.same(passage({ highway: 'service', access: 'private', foot: 'yes' }, 'foot'), { forward: 5, backward: 5 }, 'the specific key wins');
+  t.same(passage({ highway: 'pedestrian' }, 'car'), { forward: 0, backward: 0 });
+  t.same(passage({ highway: 'pedestrian', motor_vehicle: 'destination' }, 'car'), { forward: 0, backward: 0 }, 'no default speed for the class');
+  t.same(passage({ highway: 'tertiary', maxspeed: '30' }, 'car'), { forward: 30, backward: 30 });
+  t.same(passage({ highway: 'service', area: 'yes' }, 'car'), { forward: 15, backward: 15 });
+  t.same(passage({ highway: 'residential', area: 'yes' }, 'foot'), { forward: 0, backward: 0 });
+  t.same(passage({ highway: 'construction' }, 'foot'), { forward: 0, backward: 0 });
+  t.same(passage({ building: 'yes' }, 'foot'), { forward: 0, backward: 0 });
+  t.same(passage({ highway: 'track', sidewalk: 'both' }, 'foot'), { forward: 5, backward: 5 });
+  t.equal(parseMaxspeed('30 mph'), 30 * 1.609344);
+  t.equal(parseMaxspeed('FR:urban'), 50);
+  t.equal(parseMaxspeed('DE:zone30'), 30);
+  t.equal(parseMaxspeed('FR:rural'), 80);
+  t.equal(parseMaxspeed('FR:motorway'), 130);
+  t.equal(parseMaxspeed('DE:living_street'), 20);
+  t.equal(parseMaxspeed('walk'), 6);
+  t.equal(parseMaxspeed('signals'), undefined);
+  t.equal(parseMaxspeed('0'), undefined);
+  t.equal(parseMaxspeed(undefined), undefined);
+});
+
+t.test('the visiting order: exact below the limit, 2-opt above, both start at stop 0', async (t) => {
+  // Points on a line, shuffled: the best open path visits them in position order.
+  const positions = [0, 7, 3, 9, 1, 5, 11, 2, 8, 4, 10, 6];
+  const costs = positions.map((a) => positions.map((b) => Math.abs(a - b)));
+  const exact = solveTrip(costs, true, 12);
+  const heuristic = solveTrip(costs, true, 3);
+  t.equal(exact?.[0], 0);
+  t.equal(heuristic?.[0], 0);
+  t.same([...(heuristic ?? [])].sort((a, b) => a - b), positions.map((_, i) => i));
+  t.equal(tourCost(costs, exact ?? [], true), 22, 'out to the far end and back');
+  t.ok(tourCost(costs, heuristic ?? [], true) >= 22);
+  const open = solveTrip(costs, false, 3);
+  t.equal(open?.[0], 0);
+  t.equal(open?.at(-1), 11, 'an open trip ends at the last stop');
+  // Positions 0, 7, 3, 9, 1 from 0 to 1: out to 9 and back is 17, the best possible.
+  const small = costs.slice(0, 5).map((row) => row.slice(0, 5));
+  const openExact = solveTrip(small, false);
+  t.equal(tourCost(small, openExact ?? [], false), 17);
+  t.equal(openExact?.at(-1), 4);
+  t.same(solveTrip([[0, 1], [1, 0]], true), [0, 1]);
+  const broken = [[0, 1, Infinity], [1, 0, Infinity], [Infinity, Infinity, 0]];
+  t.equal(solveTrip(broken, true), undefined);
+  t.equal(solveTrip(broken, true, 1), undefined);
+});
+
+t.test('text: normalization, trigrams and edit distance', async (t) => {
+  t.equal(normalize('  Musée  Océanographique! '), 'musee oceanographique');
+  t.equal(normalize('Straße'), 'strasse');
+  t.ok(trigrams('ab').has('  a'));
+  t.equal(editDistance('louis', 'luis'), 1);
+  t.equal(editDistance('ab', 'ba'), 1, 'a swap is one edit');
+  t.equal(editDistance('', 'abc'), 3);
+  t.equal(editDistance('abc', ''), 3);
+  t.equal(similarity('', ''), 1);
+});
+
+t.test('heap and compass', async (t) => {
+  const heap = new MinHeap();
+  const keys = Array.from({ length: 3000 }, (_, i) => (i * 7919) % 3001);
+  keys.forEach((key, i) => heap.push(key, i));
+  let last = -1;
+  let ordered = true;
+  while (heap.size > 0) {
+    const key = heap.peekKey();
+    heap.pop();
+    ordered &&= key >= last;
+    last = key;
+  }
+  t.ok(ordered);
+  t.equal(compassOf(359), 'N');
+  t.equal(compassOf(90), 'E');
+});

@@ -1,0 +1,119 @@
+import t from 'tap';
+import { ORS_KEY } from './fakes/services.js';
+import { startMap } from './helpers.js';
+
+const CASINO = 'Casino Square';
+
+t.test('an identifying User-Agent on every request; no redirect is followed', async (t) => {
+  const map = await startMap(t);
+  await map.ok('route', { waypoints: [CASINO, 'Monaco Station'], profile: 'foot' });
+  await map.ok('find_nearby_pois', { near: '43.7396,7.4276', category: 'cafe' });
+  await map.ok('geocode', { query: 'Casino', provider: 'geocoder_b' });
+  await map.ok('isochrone', { center: '43.7396,7.4276', profile: 'bike', minutes: 5 });
+  t.ok(map.fake.requests.length >= 5);
+  for (const request of map.fake.requests) t.match(request.headers['user-agent'], /^mcp-hub-map-tools\/\d/, `${request.service} saw the User-Agent`);
+  const text = await map.fail('geocode', { query: 'redirect-me' });
+  t.match(text, /geocoder_a \(Nominatim\) answered HTTP 302: redirect not followed/);
+  t.notOk(map.fake.requests.some((request) => request.path.startsWith('/elsewhere')), 'the redirect target was never requested');
+});
+
+t.test('upstream errors: status named, HTML dropped, bodies truncated, timeouts, bad answers', async (t) => {
+  const map = await startMap(t, { MAP_TIMEOUT_MS: '300' });
+  const html = await map.fail('geocode', { query: 'html-error' });
+  t.match(html, /geocoder_a \(Nominatim\) answered HTTP 502: no usable error message/);
+  t.notMatch(html, /<|script/);
+  const long = await map.fail('geocode', { query: 'long-error', provider: 'geocoder_b' });
+  t.match(long, /geocoder_b \(Photon\) answered HTTP 500: Internal failure x+…/);
+  t.ok(long.length < 400, 'the body is cut');
+  t.match(await map.fail('geocode', { query: 'slow-answer' }), /Nominatim\) failed: no answer within 300 ms/);
+  t.match(await map.fail('geocode', { query: 'not-json' }), /the answer was not JSON/);
+  t.match(await map.fail('geocode', { query: 'wrong-shape' }), /did not have the documented shape/);
+  t.match(await map.fail('route', { waypoints: ['43.7,7.4', 'wrong-shape'], profile: 'car' }), /Nominatim/);
+  t.match(await map.fail('isochrone', { center: '43.7396,7.4276', profile: 'car', minutes: 1.5, language: 'html-error' }), /Input validation error/);
+});
+
+t.test('unreachable services and OSRM failures are tool errors', async (t) => {
+  const map = await startMap(t, { MAP_OSRM_URL: 'http://127.0.0.1:9/osrm/routed-{profile}', MAP_VALHALLA_URL: 'http://127.0.0.1:9' });
+  t.match(await map.fail('route', { waypoints: ['43.7,7.4', '43.71,7.41'], profile: 'car' }), /routing engine \(OSRM\) failed: the service could not be reached/);
+  t.match(await map.fail('isochrone', { center: '43.7,7.4', profile: 'car', minutes: 3 }), /isochrone engine \(Valhalla\) failed/);
+  const bad = await startMap(t, { MAP_OSRM_URL: `${map.fake.url}/osrm/routed-car` });
+  t.match(await bad.fail('route', { waypoints: ['43.7,7.4', '43.71,7.41'], profile: 'foot' }), /answered HTTP 400: InvalidOptions: instance car cannot serve foot/, 'a single-profile instance refuses another profile instead of answering silently');
+});
+
+t.test('request spacing: at least ~1 s between two Nominatim requests by default', async (t) => {
+  const map = await startMap(t, { MAP_REQUEST_INTERVAL_MS: '' });
+  await Promise.all([map.ok('geocode', { query: CASINO }), map.ok('geocode', { query: 'Monaco Station' })]);
+  const [first, second] = map.fake.of('nominatim');
+  t.ok(first && second && second.at - first.at >= 900, 'the second request waited for its slot');
+});
+
+t.test('response cache: a repeated question is answered without a request', async (t) => {
+  const map = await startMap(t, { MAP_CACHE_TTL_MS: '60000' });
+  await map.ok('geocode', { query: CASINO });
+  await map.ok('geocode', { query: CASINO });
+  await map.ok('geocode', { query: CASINO, limit: 5 });
+  t.equal(map.fake.of('nominatim').length, 2, 'only the different question reached the service');
+});
+
+t.test('Overpass: failover on 429 and 5xx, other errors are not retried, at most 2 at once', async (t) => {
+  const map = await startMap(t, {}, { overpassDelayMs: 150 });
+  const failover = map;
+  const base = map.fake.url;
+  const chain = await startMap(t, { MAP_OVERPASS_URLS: `${base}/overpass-429/api/interpreter, ${base}/overpass-503/api/interpreter,${base}/overpass/api/interpreter` });
+  const output = await chain.ok('poi_details', { osm_id: 'node/2001' });
+  t.equal(output.name, 'Café de Paris');
+  t.same(map.fake.requests.map((request) => request.service), ['overpass-429', 'overpass-503', 'overpass'], 'each endpoint in turn');
+
+  const allDown = await startMap(t, { MAP_OVERPASS_URLS: `${base}/overpass-429/api/interpreter,${base}/overpass-503/api/interpreter` });
+  t.match(await allDown.fail('poi_details', { osm_id: 'node/2001' }), /map-data query service \(Overpass\) answered HTTP 503: no usable error message/);
+  const client = await startMap(t, { MAP_OVERPASS_URLS: `${base}/overpass-400/api/interpreter,${base}/overpass/api/interpreter` });
+  const before = failover.fake.requests.length;
+  t.match(await client.fail('poi_details', { osm_id: 'node/2001' }), /answered HTTP 400: Error: line 1: parse error/);
+  t.equal(failover.fake.requests.length - before, 1, 'a 400 is not retried elsewhere');
+  t.match(await map.fail('find_nearby_pois', { near: '43.7,7.4', category: 'runtime-error' }), /Overpass\) answered HTTP 200: runtime error/);
+
+  await Promise.all([10, 20, 30, 40, 50].map((radius) => map.ok('find_nearby_pois', { near: '43.7396,7.4276', category: 'cafe', radius_m: 100 + radius })));
+  t.equal(map.fake.overpassPeak, 2, 'never more than two queries in flight');
+});
+
+t.test('alternative routing service: route and isochrone switch, key sent but never shown', async (t) => {
+  const map = await startMap(t, { ALT_ROUTING_API_KEY: ORS_KEY });
+  const route = await map.ok('route', { waypoints: ['Casino Square', 'Monaco Station', 'Prince Palace'], profile: 'bike', include_steps: true, language: 'de-CH' });
+  t.match(route, { engine: 'alternative', steps: [{ instruction: 'Head north (ORS)' }, {}], legs: [{}, {}] });
+  const request = map.fake.of('ors')[0];
+  t.equal(request?.path, '/ors/v2/directions/cycling-regular');
+  t.equal(request?.headers.authorization, ORS_KEY);
+  t.notMatch(request?.path ?? '', /secret/, 'the key is not in the URL');
+  t.equal(JSON.parse(request?.body ?? '{}').language, 'de');
+  t.equal(map.fake.of('osrm').length, 0);
+
+  const iso = await map.ok('isochrone', { center: '43.7396,7.4276', profile: 'car', kilometers: 1 });
+  t.match(iso, { engine: 'alternative', reachable: true });
+  t.match(map.fake.of('ors')[1], { path: '/ors/v2/isochrones/driving-car' });
+  t.match(JSON.parse(map.fake.of('ors')[1]?.body ?? '{}'), { range: [1000], range_type: 'distance' });
+  await map.ok('isochrone', { center: '43.7396,7.4276', profile: 'foot', minutes: 2 });
+  t.match(JSON.parse(map.fake.of('ors')[2]?.body ?? '{}'), { range: [120], range_type: 'time' });
+  t.equal(map.fake.of('valhalla').length, 0);
+
+  t.match(await map.fail('route', { waypoints: ['43.7,7.4', 'North Pole Camp'], profile: 'foot' }), /No foot route/);
+  const leaked = await map.fail('route', { waypoints: ['0,0', '43.7,7.4'], profile: 'foot' });
+  t.match(leaked, /alternative routing service \(OpenRouteService\) answered HTTP 500: .*<API_KEY>/);
+  t.notMatch(leaked, new RegExp(ORS_KEY));
+  const matrix = await map.ok('route_matrix', { origins: ['43.7,7.4'], destinations: ['43.71,7.41'], profile: 'car' });
+  t.ok(matrix.durations_min, 'the matrix stays on the default engine');
+  t.equal(map.fake.of('osrm').length, 1);
+
+  const wrongKey = await startMap(t, { ALT_ROUTING_API_KEY: 'another-secret-key' });
+  const denied = await wrongKey.fail('route', { waypoints: ['43.7,7.4', '43.71,7.41'], profile: 'foot' });
+  t.match(denied, /answered HTTP 403: {"error":"Access to this API has been disallowed"}/);
+  t.notMatch(denied, /another-secret-key/);
+});
+
+t.test('MAP_ALLOW_TOOLS and MAP_DENY_TOOLS', async (t) => {
+  const essential = await startMap(t, { MAP_ALLOW_TOOLS: 'essential' });
+  t.same((await essential.client.listTools()).tools.map((tool) => tool.name).sort(), ['find_nearby_pois', 'geocode', 'map_link', 'poi_details', 'reverse_geocode', 'route']);
+  const narrowed = await startMap(t, { MAP_ALLOW_TOOLS: 'essential, isochrone', MAP_DENY_TOOLS: 'route,poi_details' });
+  t.same((await narrowed.client.listTools()).tools.map((tool) => tool.name).sort(), ['find_nearby_pois', 'geocode', 'isochrone', 'map_link', 'reverse_geocode']);
+  const denied = await startMap(t, { MAP_DENY_TOOLS: 'essential' });
+  t.equal((await denied.client.listTools()).tools.length, 5);
+});

@@ -1,0 +1,49 @@
+import { createServer } from 'node:http';
+import t from 'tap';
+import { allowedAddress, MetadataDocumentFetcher } from '../../../plugins/oauth-as/metadata-document.js';
+
+/** A loopback server answering each path with the given handler. */
+async function documents(t: { teardown(fn: () => unknown): void }, routes: Record<string, (base: string) => { status?: number; headers?: Record<string, string>; body: string }>) {
+  let base = '';
+  const server = createServer((request, response) => {
+    const route = routes[request.url ?? ''];
+    if (!route) return void response.writeHead(404).end();
+    const { status = 200, headers = {}, body } = route(base);
+    response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  return base;
+}
+
+t.test('address classes', async (t) => {
+  t.ok(allowedAddress('93.184.216.34', false));
+  for (const address of ['10.0.0.1', '192.168.1.1', '172.16.0.1', '169.254.169.254', '127.0.0.1', '::1', 'fe80::1', 'fc00::1', '0.0.0.0', '::ffff:127.0.0.1']) {
+    t.notOk(allowedAddress(address, false), address);
+  }
+  t.ok(allowedAddress('127.0.0.1', true));
+  t.notOk(allowedAddress('10.0.0.1', true), 'the dev switch allows loopback only');
+});
+
+t.test('refusals', async (t) => {
+  const base = await documents(t, {
+    '/redirect': () => ({ status: 302, headers: { location: '/ok' }, body: '' }),
+    '/big': (b) => ({ body: JSON.stringify({ client_id: `${b}/big`, redirect_uris: ['http://127.0.0.1/cb'], padding: 'x'.repeat(70_000) }) }),
+    '/other': () => ({ body: JSON.stringify({ client_id: 'https://elsewhere.example/doc', redirect_uris: ['http://127.0.0.1/cb'] }) }),
+    '/ok': (b) => ({ headers: { 'cache-control': 'max-age=60' }, body: JSON.stringify({ client_id: `${b}/ok`, redirect_uris: ['http://127.0.0.1/cb'], client_name: 'Doc' }) }),
+  });
+  const strict = new MetadataDocumentFetcher(false);
+  await t.rejects(strict.get(`${base}/ok`), /https/, 'http and loopback need the dev switch');
+  await t.rejects(strict.get('https://127.0.0.1/doc'), /non-public/);
+  await t.rejects(strict.get('https://10.1.2.3/doc'), /non-public/);
+  await t.rejects(strict.get('https://localhost/doc'), /non-public/, 'names are checked on the resolved address');
+  await t.rejects(strict.get('https://example.com/'), /path/);
+
+  const dev = new MetadataDocumentFetcher(true);
+  await t.rejects(dev.get(`${base}/redirect`), /302 \(redirects are not followed\)/);
+  await t.rejects(dev.get(`${base}/big`), /too large/);
+  await t.rejects(dev.get(`${base}/other`), /not its own URL/);
+  t.match(await dev.get(`${base}/ok`), { client_name: 'Doc' });
+});
