@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type ServerCapabilities, type
 import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
 import { forwardToolCall } from './forward-call.js';
+import { findKnownTool, knownTools } from './known-tools.js';
 
 /**
  * The server behind `/<name>/mcp` for one request: a transparent proxy of tools,
@@ -15,13 +16,10 @@ export async function createChildServer(hub: Hub, child: Child, era: McpEra): Pr
     { capabilities: era.capabilities(known), instructions: child.instructions },
   );
 
-  server.setRequestHandler('tools/list', async () => {
-    if (child.tools.length === 0 && child.status !== 'up') await child.ensureUp().catch(() => undefined);
-    return { tools: child.tools.map((tool) => era.presentTool(tool)) };
-  });
+  server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child)).map((tool) => era.presentTool(tool)) }));
 
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
-    const tool = child.findTool(request.params.name);
+    const tool = await findKnownTool(child, request.params.name);
     // A filtered tool gets the answer of one that never existed, before anything wakes.
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const result = await forwardToolCall(child, request.params, ctx, { timeoutMs: hub.settings.callTimeoutMs });

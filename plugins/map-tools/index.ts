@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin.js';
 import { createMapRuntime } from './runtime.js';
+import { OUTPUT_SCHEMAS } from './schemas.js';
 import { createMapServer } from './server.js';
 
 export default definePlugin({
@@ -18,8 +19,9 @@ export default definePlugin({
     { additionalProperties: false },
   ),
   enabledByDefault: true,
+  publicSchemas: Object.fromEntries(Object.entries(OUTPUT_SCHEMAS).map(([tool, schema]) => [`${tool}-output`, schema])),
   register(_app, options, hub) {
-    const runtime = createMapRuntime({ ...process.env, ...options.env });
+    const runtime = createMapRuntime({ ...hub.env, ...options.env });
     hub.children.addInProcess(options.name, () =>
       createMapServer({
         providers: runtime.providers,

@@ -13,7 +13,7 @@ export interface CliResult {
 }
 
 /** Runs a node script to completion (bounded by `timeoutMs`) and collects its output. */
-export function runNode(script: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 20_000): Promise<CliResult> {
+export function runNode(script: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

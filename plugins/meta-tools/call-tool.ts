@@ -1,0 +1,30 @@
+import type { Hub, MetaTool } from '../../core/hub.js';
+import { forwardToolCall } from '../../core/mcp/forward-call.js';
+import { findHubServer, findTool } from './lookup.js';
+import { CallToolInput } from './schemas.js';
+
+/**
+ * Calls a child's tool and returns its result unchanged, apart from the revision's
+ * structured-output wrap. Waking, progress, cancellation, the timeout and failures are
+ * `forwardToolCall`'s, exactly as on the server's own endpoint.
+ */
+export function callTool(hub: Hub): MetaTool {
+  return {
+    name: 'call_tool',
+    description:
+      "Calls a tool on a server and returns the tool's own result. Pass `arguments` matching the inputSchema from get_tool_schema. A sleeping server is woken first, which can take a moment.",
+    inputSchema: CallToolInput,
+    annotations: { title: 'Call tool', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    async call(args, context) {
+      const { server, tool: name, arguments: toolArguments } = args as CallToolInput;
+      const found = findHubServer(hub, server);
+      if (!found.ok) return found.error;
+      const child = found.value;
+      const tool = await findTool(child, name, 'Tool call failed: ');
+      if (!tool.ok) return tool.error;
+      const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }) };
+      const result = await forwardToolCall(child, params, context.request, { timeoutMs: hub.settings.callTimeoutMs });
+      return context.era.presentResult(tool.value, result);
+    },
+  };
+}

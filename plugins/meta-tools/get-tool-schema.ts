@@ -1,0 +1,36 @@
+import type { Hub, MetaTool } from '../../core/hub.js';
+import { findHubServer, findTool } from './lookup.js';
+import { structured } from './result.js';
+import { ToolInput, ToolSchemaOutput } from './schemas.js';
+
+/**
+ * One tool's full record from the cached list. The output schema is the one `call_tool`
+ * delivers on the caller's revision (wrapped under `result` on 2025-11-25 when the
+ * child's is not an object), so schema and result always agree.
+ */
+export function getToolSchema(hub: Hub): MetaTool {
+  return {
+    name: 'get_tool_schema',
+    description:
+      "Returns one tool's full description, input schema (the shape of call_tool's arguments), output schema and annotations. Call it before call_tool unless you already know the schema.",
+    inputSchema: ToolInput,
+    outputSchema: ToolSchemaOutput,
+    annotations: { title: 'Get tool schema', readOnlyHint: true },
+    async call(args, context) {
+      const { server, tool: name } = args as ToolInput;
+      const found = findHubServer(hub, server);
+      if (!found.ok) return found.error;
+      const tool = await findTool(found.value, name, 'Could not read the tool list: ');
+      if (!tool.ok) return tool.error;
+      const { description, inputSchema, outputSchema, annotations } = context.era.presentTool(tool.value);
+      return structured({
+        server: found.value.name,
+        name,
+        description: description ?? '',
+        inputSchema,
+        ...(outputSchema !== undefined && { outputSchema }),
+        ...(annotations !== undefined && { annotations }),
+      } satisfies ToolSchemaOutput);
+    },
+  };
+}

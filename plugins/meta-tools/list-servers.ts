@@ -1,0 +1,27 @@
+import type { Hub, MetaTool } from '../../core/hub.js';
+import { structured } from './result.js';
+import { ListServersOutput, NoInput, type ServerEntry } from './schemas.js';
+
+/** Every configured server, read from memory: nothing is woken or asked. */
+export function listServers(hub: Hub): MetaTool {
+  return {
+    name: 'list_servers',
+    description:
+      'Start here. Lists the MCP servers behind this hub with their status and tool count. Next, call list_tools with a server name to see its tools. Sleeping servers wake by themselves on call_tool.',
+    inputSchema: NoInput,
+    outputSchema: ListServersOutput,
+    annotations: { title: 'List servers', readOnlyHint: true },
+    async call() {
+      const servers = hub.children.all().map(
+        (child): ServerEntry => ({
+          name: child.name,
+          description: child.description,
+          status: child.status,
+          toolCount: child.tools.length,
+          ...(child.hidden && { hidden: true as const }),
+        }),
+      );
+      return structured({ servers } satisfies ListServersOutput);
+    },
+  };
+}

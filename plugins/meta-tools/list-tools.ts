@@ -1,0 +1,51 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { Hub, MetaTool } from '../../core/hub.js';
+import { toolError } from '../../core/mcp/forward-call.js';
+import { findHubServer } from './lookup.js';
+import { structured } from './result.js';
+import { ListToolsOutput, ServerInput, type ToolEntry } from './schemas.js';
+
+const ONE_LINE_MAX = 120;
+
+/**
+ * One server's tools from the hub's cached list. A sleeping server answers from its
+ * snapshot and is started in the background so the call that likely follows is quick;
+ * an always-running server has no snapshot, so one that is not up is an error.
+ */
+export function listTools(hub: Hub): MetaTool {
+  return {
+    name: 'list_tools',
+    description:
+      "Lists one server's tools: name, one-line description and the server's own annotations. Next, call get_tool_schema for the arguments of the tool you want, then call_tool.",
+    inputSchema: ServerInput,
+    outputSchema: ListToolsOutput,
+    annotations: { title: 'List tools', readOnlyHint: true },
+    async call(args) {
+      const { server } = args as ServerInput;
+      const found = findHubServer(hub, server);
+      if (!found.ok) return found.error;
+      const child = found.value;
+      if (child.alwaysRunning && child.status !== 'up') {
+        const reason = child.lastError === undefined ? '' : ` (${child.lastError})`;
+        return toolError(`Server "${child.name}" is ${child.status}${reason}; it is always running and is not up now, so its tools are unknown. Try again shortly.`);
+      }
+      // Pre-warm without waiting: listing itself never waits for a start.
+      if (child.status === 'sleeping') child.ensureUp().catch(() => undefined);
+      return structured({ server: child.name, tools: child.tools.map(toolEntry) } satisfies ListToolsOutput);
+    },
+  };
+}
+
+function toolEntry(tool: Tool): ToolEntry {
+  return {
+    name: tool.name,
+    description: oneLine(tool.description),
+    ...(tool.annotations !== undefined && { annotations: tool.annotations }),
+    ...(tool.outputSchema !== undefined && { hasOutputSchema: true as const }),
+  };
+}
+
+function oneLine(description: string | undefined): string {
+  const first = (description ?? '').trimStart().split(/\r?\n/, 1)[0] ?? '';
+  return first.trimEnd().slice(0, ONE_LINE_MAX);
+}

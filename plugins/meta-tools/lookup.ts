@@ -1,0 +1,45 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { Child } from '../../core/children/child.js';
+import type { Hub } from '../../core/hub.js';
+import { toolError } from '../../core/mcp/forward-call.js';
+
+/** Either what was looked up, or the tool error that answers the caller instead. */
+export type Lookup<T> = { ok: true; value: T } | { ok: false; error: CallToolResult };
+
+/** Any configured server, `hub: false` ones included (lifecycle tools accept those). */
+export function findServer(hub: Hub, name: string): Lookup<Child> {
+  const child = hub.children.get(name);
+  if (!child) return { ok: false, error: toolError(`Unknown server: "${name}". Call list_servers for the configured servers.`) };
+  return { ok: true, value: child };
+}
+
+/** A server whose tools `/hub` offers; a `hub: false` one is pointed at its own endpoint. */
+export function findHubServer(hub: Hub, name: string): Lookup<Child> {
+  const found = findServer(hub, name);
+  if (!found.ok || !found.value.hidden) return found;
+  const endpoint = `${hub.settings.baseUrl}/${found.value.name}/mcp`;
+  return { ok: false, error: toolError(`Server "${name}" is not offered through /hub (hub: false). Use its own endpoint: ${endpoint}`) };
+}
+
+/**
+ * A tool the caller may use. A filtered name and one that never existed get the same
+ * answer, before anything wakes; only a server with no known tool list at all (never
+ * started, no snapshot) is woken to learn whether the tool exists; if that fails the
+ * answer is `wakeFailurePrefix` and the reason.
+ */
+export async function findTool(child: Child, name: string, wakeFailurePrefix: string): Promise<Lookup<Tool>> {
+  const unknown: Lookup<Tool> = {
+    ok: false,
+    error: toolError(`Unknown tool: "${name}" on server "${child.name}". Call list_tools with server "${child.name}" for its tools.`),
+  };
+  if (!child.isToolAllowed(name)) return unknown;
+  if (child.tools.length === 0 && child.status !== 'up') {
+    try {
+      await child.ensureUp();
+    } catch (error) {
+      return { ok: false, error: toolError(`${wakeFailurePrefix}${(error as Error).message}`) };
+    }
+  }
+  const tool = child.findTool(name);
+  return tool ? { ok: true, value: tool } : unknown;
+}
