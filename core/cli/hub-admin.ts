@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-import Fastify from 'fastify';
-import type { Hub } from '../hub.js';
-import { hub } from '../kernel.js';
+import { openDetachedHub } from '../detached.js';
 import { runCli, wantsHelp } from './run.js';
 
 /**
@@ -11,15 +9,12 @@ import { runCli, wantsHelp } from './run.js';
  */
 runCli('hub-admin', async () => {
   const [group, ...args] = process.argv.slice(2);
-  const app = Fastify({ logger: false });
-  let context: Hub | undefined;
-  await app.register(hub, { env: process.env as Record<string, string>, setup: (created) => void (context = created) });
-  await app.ready();
+  const { app, hub } = await openDetachedHub(process.env);
   try {
-    const commands = context?.adminCommands;
-    const command = group === undefined ? undefined : commands?.get(group);
+    const commands = hub.adminCommands;
+    const command = group === undefined ? undefined : commands.get(group);
     if (!command || wantsHelp([group ?? '--help'])) {
-      const lines = (commands?.values() ?? []).map((entry) => `  ${entry.name.padEnd(10)}${entry.summary}\n      hub-admin ${entry.usage}`);
+      const lines = commands.values().map((entry) => `  ${entry.name.padEnd(10)}${entry.summary}\n      hub-admin ${entry.usage}`);
       process.stdout.write(`Usage: hub-admin <group> <action> [options]\n\n${lines.join('\n') || '  (no plugin registers admin commands)'}\n`);
       if (group !== undefined && !wantsHelp([group])) process.exitCode = 2;
       return;

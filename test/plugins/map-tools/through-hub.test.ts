@@ -21,5 +21,10 @@ t.test('the map tools answer offline through /map/mcp on both revisions', async 
     const route = await client.callTool({ name: 'route', arguments: { waypoints: [KNOWN_PLACES.museum.query, KNOWN_PLACES.square.query], profile: 'foot' } });
     t.notOk(route.isError, `${revision}: a foot route between two named places`);
     t.match(route.structuredContent, { untrusted: true, source: 'openstreetmap' });
+
+    const hubClient = await connectClient(t, `${url}/hub`, revision);
+    const viaHub = await hubClient.callTool({ name: 'call_tool', arguments: { server: 'map', tool: 'geocode', arguments: { query: KNOWN_PLACES.stadium.query } } });
+    t.notOk(viaHub.isError, `${revision}: /hub call_tool reaches the map tools`);
+    t.same(viaHub.structuredContent, (await client.callTool({ name: 'geocode', arguments: { query: KNOWN_PLACES.stadium.query } })).structuredContent, `${revision}: the same answer as /map/mcp`);
   }
 });
