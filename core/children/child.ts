@@ -1,5 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { Client, DiscoverResult, PriorDiscovery, ProtocolEra, Tool } from '@modelcontextprotocol/client';
+import type { Client, DiscoverResult, PriorDiscovery, ProtocolEra, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
 import type { ChildConnection, ChildType } from './child-type.js';
@@ -44,8 +44,12 @@ export class Child {
   /** The child's advertised title (or name), for `list_servers`. */
   title: string | undefined;
   instructions: string | undefined;
+  /** What the child advertised on its last connection; kept while it sleeps. */
+  capabilities: ServerCapabilities | undefined;
   readonly supervisor: Supervisor;
   #tools: Tool[] = [];
+  /** Whether a tool list was ever seen (a connection or a snapshot); an empty list can be real. */
+  #toolsKnown = false;
   #connection: ChildConnection | undefined;
   #starting: Promise<Client> | undefined;
   #startingRetries = false;
@@ -124,6 +128,7 @@ export class Child {
   /** Adopts a tool list known without a connection. */
   adoptTools(tools: Tool[]): void {
     this.#tools = tools;
+    this.#toolsKnown = true;
   }
 
   /** Adopts what a snapshot on disk says, so a sleeping server answers listing. */
@@ -131,7 +136,17 @@ export class Child {
     this.title = snapshot.title;
     this.instructions = snapshot.instructions;
     this.#tools = snapshot.tools as Tool[];
+    this.#toolsKnown = true;
     this.#verdict = snapshot.verdict;
+  }
+
+  /**
+   * Starts a server whose tool list was never seen (no snapshot, never up): its first
+   * listing or call is its first use. Once a list is known, answers come from the cache
+   * and nothing wakes for them.
+   */
+  async ensureToolsKnown(): Promise<void> {
+    if (!this.#toolsKnown) await this.ensureUp();
   }
 
   /**
@@ -309,6 +324,7 @@ export class Child {
     const server = client.getServerVersion();
     this.title = server?.title ?? this.title;
     this.instructions = client.getInstructions() ?? this.instructions;
+    this.capabilities = client.getServerCapabilities() ?? this.capabilities;
     this.status = 'up';
     this.lastError = undefined;
     this.#setTools(tools);
@@ -366,6 +382,7 @@ export class Child {
   #setTools(tools: Tool[]): void {
     const changed = JSON.stringify(tools) !== JSON.stringify(this.#tools);
     this.#tools = tools;
+    this.#toolsKnown = true;
     if (!changed) return;
     this.#saveSnapshot();
     for (const listener of this.#listeners) {

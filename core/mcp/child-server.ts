@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, Server, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
 import { forwardToolCall } from './forward-call.js';
@@ -9,8 +9,8 @@ import { findKnownTool, knownTools } from './known-tools.js';
  * resources, prompts and completion to one child, with the allow/deny filter applied and
  * the revision's differences left to its era. Listing reads the Child, never the wire.
  */
-export async function createChildServer(hub: Hub, child: Child, era: McpEra): Promise<Server> {
-  const known = await childCapabilities(child);
+export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
+  const known = child.capabilities;
   const server = new Server(
     { name: child.name, title: child.description, version: hub.version },
     { capabilities: era.capabilities(known), instructions: child.instructions },
@@ -39,18 +39,4 @@ export async function createChildServer(hub: Hub, child: Child, era: McpEra): Pr
     server.setRequestHandler('completion/complete', async (request) => (await child.ensureUp()).complete(request.params));
   }
   return server;
-}
-
-const lastKnownCapabilities = new WeakMap<Child, ServerCapabilities>();
-
-/**
- * What the child advertised: read from the live connection, else remembered from the
- * last one (a sleeping child keeps its surface). Never wakes the child.
- */
-async function childCapabilities(child: Child): Promise<ServerCapabilities | undefined> {
-  if (child.status === 'up') {
-    const capabilities = (await child.ensureUp()).getServerCapabilities();
-    if (capabilities) lastKnownCapabilities.set(child, capabilities);
-  }
-  return lastKnownCapabilities.get(child);
 }

@@ -2,21 +2,18 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { Child } from '../children/child.js';
 
 /**
- * A server that has never been seen (no snapshot, never up) has no cached list yet, so
- * the first listing or call is its first use and starts it. Every later answer comes
- * from the cache, and a filtered name is refused without waking anything.
+ * The proxy answers listing and calls from the Child's cache; a server never seen is
+ * started by its first use. A start that fails leaves the list empty here, and the call
+ * that follows reports the reason.
  */
-async function ensureListKnown(child: Child): Promise<void> {
-  if (child.tools.length === 0 && child.status !== 'up') await child.ensureUp().catch(() => undefined);
-}
-
 export async function knownTools(child: Child): Promise<Tool[]> {
-  await ensureListKnown(child);
+  await child.ensureToolsKnown().catch(() => undefined);
   return child.tools;
 }
 
+/** A filtered name is refused without waking anything. */
 export async function findKnownTool(child: Child, name: string): Promise<Tool | undefined> {
   if (!child.isToolAllowed(name)) return undefined;
-  await ensureListKnown(child);
+  await child.ensureToolsKnown().catch(() => undefined);
   return child.findTool(name);
 }

@@ -33,12 +33,10 @@ export async function findTool(child: Child, name: string, wakeFailurePrefix: st
     error: toolError(`Unknown tool: "${name}" on server "${child.name}". Call list_tools with server "${child.name}" for its tools.`),
   };
   if (!child.isToolAllowed(name)) return unknown;
-  if (child.tools.length === 0 && child.status !== 'up') {
-    try {
-      await child.ensureUp();
-    } catch (error) {
-      return { ok: false, error: toolError(`${wakeFailurePrefix}${(error as Error).message}`) };
-    }
+  try {
+    await child.ensureToolsKnown();
+  } catch (error) {
+    return { ok: false, error: toolError(`${wakeFailurePrefix}${(error as Error).message}`) };
   }
   const tool = child.findTool(name);
   return tool ? { ok: true, value: tool } : unknown;
