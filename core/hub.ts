@@ -1,8 +1,9 @@
-import type { AuthInfo, CallToolResult, ServerCapabilities, ServerContext, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, ClientCapabilities, InputRequiredResult, ServerCapabilities, ServerContext, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ChildRegistry } from './children/registry.js';
 import type { HubConfig } from './config/schema.js';
+import { QuestionRelay } from './mcp/elicitation.js';
 import { Registry } from './registry.js';
 import type { HubSettings } from './settings.js';
 import { openStoreLazily, type Store } from './store/index.js';
@@ -21,6 +22,8 @@ export interface McpEra {
   presentTool(tool: Tool): Tool;
   /** A child's call result as delivered on this revision, given the tool as the child declared it. */
   presentResult(tool: Tool | undefined, result: CallToolResult): CallToolResult;
+  /** Whether a child's question can reach a caller on this revision (see `decideElicitation`). */
+  elicitation: 'carried' | 'not-offered' | 'switched-off';
 }
 
 /** What a meta-tool learns about the request it serves. */
@@ -28,6 +31,8 @@ export interface MetaToolContext {
   era: McpEra;
   /** The SDK's request context: progress, cancellation, the request's `_meta`. */
   request: ServerContext;
+  /** What a 2025 stdio session declared at `initialize`; on 2026-07-28 capabilities travel per request. */
+  sessionCapabilities?: ClientCapabilities;
 }
 
 /** A tool of `/hub`; the meta-tools and diagnostics plugins register these. */
@@ -38,7 +43,7 @@ export interface MetaTool {
   outputSchema?: TSchema;
   annotations?: ToolAnnotations;
   /** `args` has been checked against `inputSchema`. */
-  call(args: Record<string, unknown>, context: MetaToolContext): Promise<CallToolResult>;
+  call(args: Record<string, unknown>, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult>;
 }
 
 /** A `hub-admin` subcommand group (`clients`, `tokens`, ...). */
@@ -86,11 +91,15 @@ export class Hub {
       dataPath: settings.dataPath,
       idleTimeoutMinutes: settings.idleTimeoutMinutes,
     });
+    this.questions = new QuestionRelay(log);
     this.store = openStoreLazily({ dataPath: settings.dataPath, mongodbUrl: env.MONGODB_URL });
   }
 
   /** Opened on first use (a hub that never needs it creates no files); closed with the app. */
   readonly store: Store;
+
+  /** Relays children's questions to callers, and logs each drop once per client, server and reason. */
+  readonly questions: QuestionRelay;
 
   get childTypes(): ChildRegistry['types'] {
     return this.children.types;

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
 import { forwardToolCall } from './forward-call.js';
@@ -22,8 +22,8 @@ export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
     const tool = await findKnownTool(child, request.params.name);
     // A filtered tool gets the answer of one that never existed, before anything wakes.
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const result = await forwardToolCall(child, request.params, ctx, { timeoutMs: hub.settings.callTimeoutMs });
-    return era.presentResult(tool, result);
+    const result = await forwardToolCall(hub, child, request.params, { era, request: ctx });
+    return isInputRequiredResult(result) ? result : era.presentResult(tool, result);
   });
 
   if (known?.resources) {

@@ -37,7 +37,8 @@ export function createHubServer(hub: Hub, era: McpEra): Server {
       const path = pointerToPath(problem.path);
       return toolError(`Invalid arguments for ${tool.name}: ${path ? `"${path}"` : 'arguments'}: expected ${problem.expected}`);
     }
-    return tool.call(args, { era, request: ctx });
+    const sessionCapabilities = server.getClientCapabilities();
+    return tool.call(args, { era, request: ctx, ...(sessionCapabilities && { sessionCapabilities }) });
   });
   return server;
 }

@@ -13,7 +13,7 @@ export default definePlugin({
   description: 'Serves MCP 2025-11-25 (initialize), wrapping non-object structured output.',
   options: Type.Object({}),
   register(_app, _options, hub) {
-    hub.eras.add('2025-11-25', { revision: '2025-11-25', era: 'legacy', capabilities: narrow, presentTool, presentResult }, 'mcp-2025-11-25');
+    hub.eras.add('2025-11-25', { revision: '2025-11-25', era: 'legacy', capabilities: narrow, presentTool, presentResult, elicitation: 'not-offered' }, 'mcp-2025-11-25');
   },
 });
 

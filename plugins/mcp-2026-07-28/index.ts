@@ -11,8 +11,16 @@ import { definePlugin } from '../../core/plugin.js';
 export default definePlugin({
   name: 'mcp-2026-07-28',
   description: 'Serves MCP 2026-07-28 (server/discover, subscriptions/listen, input-required elicitation).',
-  options: Type.Object({}),
-  register(_app, _options, hub) {
+  options: Type.Object(
+    {
+      elicitation: Type.Boolean({
+        default: true,
+        description: "The operator's switch: false keeps every child's question from reaching callers, so children take their own fallback.",
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  register(_app, options, hub) {
     hub.eras.add(
       '2026-07-28',
       {
@@ -21,6 +29,7 @@ export default definePlugin({
         capabilities: (child) => narrow(child),
         presentTool: (tool) => tool,
         presentResult: (_tool, result) => result,
+        elicitation: options.elicitation ? 'carried' : 'switched-off',
       },
       'mcp-2026-07-28',
     );

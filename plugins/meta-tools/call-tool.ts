@@ -1,3 +1,4 @@
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { Hub, MetaTool } from '../../core/hub.js';
 import { forwardToolCall } from '../../core/mcp/forward-call.js';
 import { findHubServer, findTool } from './lookup.js';
@@ -5,7 +6,7 @@ import { CallToolInput } from './schemas.js';
 
 /**
  * Calls a child's tool and returns its result unchanged, apart from the revision's
- * structured-output wrap. Waking, progress, cancellation, the timeout and failures are
+ * structured-output wrap, or the child's question when the elicitation decision allows. Waking, progress, cancellation, the timeout and failures are
  * `forwardToolCall`'s, exactly as on the server's own endpoint.
  */
 export function callTool(hub: Hub): MetaTool {
@@ -23,8 +24,9 @@ export function callTool(hub: Hub): MetaTool {
       const tool = await findTool(child, name, 'Tool call failed: ');
       if (!tool.ok) return tool.error;
       const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }) };
-      const result = await forwardToolCall(child, params, context.request, { timeoutMs: hub.settings.callTimeoutMs });
-      return context.era.presentResult(tool.value, result);
+      const result = await forwardToolCall(hub, child, params, context);
+      // A child's question is the call's result; the answer comes back on the retry of call_tool.
+      return isInputRequiredResult(result) ? result : context.era.presentResult(tool.value, result);
     },
   };
 }

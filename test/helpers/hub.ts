@@ -18,10 +18,17 @@ export interface TestHub {
  */
 export async function startTestHub(
   t: { teardown(fn: () => unknown): void },
-  options: { config?: unknown; env?: Record<string, string>; setup?: (hub: Hub) => void | Promise<void> } = {},
+  options: {
+    config?: unknown;
+    env?: Record<string, string>;
+    setup?: (hub: Hub) => void | Promise<void>;
+    /** When given, the hub's log lines (JSON) are collected here. */
+    logs?: string[];
+  } = {},
 ): Promise<TestHub> {
   const dataPath = await mkdtemp(join(tmpdir(), 'hub-test-'));
-  const app = Fastify({ logger: false });
+  const logs = options.logs;
+  const app = Fastify({ logger: logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false });
   let context: Hub | undefined;
   await app.register(hub, {
     setup: async (created) => {
