@@ -3,6 +3,7 @@ import { CLIENT_CAPABILITIES_META_KEY, isInputRequiredResult, type ClientCapabil
 import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
 import { callerCapabilities, decideElicitation } from './elicitation.js';
+import { toolError } from './tool-results.js';
 
 export interface ForwardContext {
   era: McpEra;
@@ -56,8 +57,4 @@ export async function forwardToolCall(
   } catch (error) {
     return toolError(`Tool call failed: server "${child.name}": ${(error as Error).message}`);
   }
-}
-
-export function toolError(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
 }

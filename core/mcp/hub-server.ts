@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/
 import Value from 'typebox/value';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import type { Hub, McpEra } from '../hub.js';
-import { toolError } from './forward-call.js';
+import { toolError } from './tool-results.js';
 
 /**
  * The server behind `/hub` for one request: whatever meta-tools the plugins registered.

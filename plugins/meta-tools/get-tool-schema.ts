@@ -1,6 +1,6 @@
 import type { Hub, MetaTool } from '../../core/hub.js';
 import { findHubServer, findTool } from './lookup.js';
-import { structured } from './result.js';
+import { structured } from '../../core/mcp/tool-results.js';
 import { ToolInput, ToolSchemaOutput } from './schemas.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Hub, MetaTool } from '../../core/hub.js';
-import { structured } from './result.js';
+import { structured } from '../../core/mcp/tool-results.js';
 import { ListServersOutput, NoInput, type ServerEntry } from './schemas.js';
 
 /** Every configured server, read from memory: nothing is woken or asked. */

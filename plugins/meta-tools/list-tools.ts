@@ -1,8 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Hub, MetaTool } from '../../core/hub.js';
-import { toolError } from '../../core/mcp/forward-call.js';
 import { findHubServer } from './lookup.js';
-import { structured } from './result.js';
+import { structured, toolError } from '../../core/mcp/tool-results.js';
 import { ListToolsOutput, ServerInput, type ToolEntry } from './schemas.js';
 
 const ONE_LINE_MAX = 120;

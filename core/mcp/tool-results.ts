@@ -1,5 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
+/** A failure told to the model as a tool result, not as a protocol error. */
+export function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
 /** The same object as `structuredContent` and as JSON text, for clients that read only one. */
 export function structured(value: object): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };

@@ -1,0 +1,22 @@
+import { Type } from 'typebox';
+import { definePlugin } from '../../core/plugin.js';
+import { describeConnection } from './describe-connection.js';
+import { ConnectionReport } from './schemas.js';
+
+/**
+ * `describe_connection` on `/hub` and hub-stdio: a seventh meta-tool, on when
+ * `MCP_DIAGNOSTICS` is `true` (or when the config enables the plugin).
+ */
+export default definePlugin({
+  name: 'diagnostics',
+  description: 'Adds describe_connection to /hub: the revision, the hub version and the elicitation decision for a server.',
+  // The seventh tool of /hub: listed after the six, and meaningless without list_servers.
+  dependencies: ['meta-tools'],
+  enabledByDefault: (env) => env.MCP_DIAGNOSTICS === 'true',
+  options: Type.Object({}, { additionalProperties: false }),
+  publicSchemas: { 'describe_connection-output': ConnectionReport },
+  register(_app, _options, hub) {
+    const tool = describeConnection(hub);
+    hub.metaTools.add(tool.name, tool, 'diagnostics');
+  },
+});
