@@ -8,6 +8,7 @@ import type { EraVerdict, Snapshot, SnapshotStore } from './snapshot.js';
 import { Supervisor } from './supervisor.js';
 import { backoffDelay, DEFAULT_CHILD_TIMINGS, type ChildTimings } from './timings.js';
 import { createToolFilter } from './tool-filter.js';
+import { ChildWatch, type ChildChange } from './watch.js';
 
 export type ChildStatus = 'starting' | 'up' | 'down' | 'stopped' | 'sleeping' | 'unauthorized';
 
@@ -60,7 +61,7 @@ export class Child {
   #stopPings: () => void = () => undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #inFlight = 0;
-  readonly #listeners = new Set<(child: Child) => void>();
+  readonly #watch: ChildWatch;
   readonly #isToolAllowed: (toolName: string) => boolean;
   readonly #environment: ChildEnvironment;
 
@@ -73,6 +74,7 @@ export class Child {
   ) {
     this.#isToolAllowed = createToolFilter(entry);
     this.#environment = environment;
+    this.#watch = new ChildWatch(name, log);
     this.status = this.alwaysRunning ? 'down' : 'sleeping';
     this.supervisor = new Supervisor(
       {
@@ -150,12 +152,20 @@ export class Child {
   }
 
   /**
-   * Called with this child whenever its tool list changed (a `tools/list_changed` from
-   * the child, or a restart that brought a different list). Returns the unsubscribe.
+   * Called on every change the child reports: its tool list (after the hub refreshed it,
+   * also when a restart brought a different list), its prompt or resource list, or an
+   * update of a watched resource. Returns the unsubscribe.
    */
-  onToolsChanged(listener: (child: Child) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  onChange(listener: (change: ChildChange) => void): () => void {
+    return this.#watch.onChange(listener);
+  }
+
+  /**
+   * Asks the child for updates of `uri` (a caller's subscription named it) until the
+   * returned release is called. A sleeping child is asked when it next comes up.
+   */
+  watchResource(uri: string): () => void {
+    return this.#watch.watchResource(uri);
   }
 
   /** Marks the server used now: the idle timer starts over and a crash loop is not unattended. */
@@ -216,6 +226,7 @@ export class Child {
     const connection = this.#connection;
     const starting = this.#starting;
     this.#connection = undefined;
+    this.#watch.detach();
     this.status = status;
     await connection?.close().catch((error: Error) => this.log.warn({ server: this.name, err: error.message }, 'closing the child failed'));
     await starting?.catch(() => undefined);
@@ -309,10 +320,7 @@ export class Child {
       if (this.#connection !== connection) return;
       await this.refreshTools().catch((error: Error) => this.log.warn({ server: this.name, err: error.message }, 'tool list refresh failed'));
     });
-    if (client.getProtocolEra() === 'modern' && client.getServerCapabilities()?.tools?.listChanged) {
-      // A modern connection gets change notifications only on a stream it opens itself.
-      await client.listen({ toolsListChanged: true }).catch((error: Error) => this.log.warn({ server: this.name, err: error.message }, 'could not listen for tool list changes'));
-    }
+    await this.#watch.attach(client);
     const tools = await listAllTools(client);
     if (signal.aborted) return this.#abandon(attempt, signal);
     if (attempt.closedEarly !== undefined) throw new Error(attempt.closedEarly);
@@ -356,6 +364,7 @@ export class Child {
   #onClosed(connection: ChildConnection, reason: string): void {
     if (connection !== this.#connection) return;
     this.#connection = undefined;
+    this.#watch.detach();
     this.#stopPings();
     this.status = 'down';
     this.lastError = reason;
@@ -385,13 +394,7 @@ export class Child {
     this.#toolsKnown = true;
     if (!changed) return;
     this.#saveSnapshot();
-    for (const listener of this.#listeners) {
-      try {
-        listener(this);
-      } catch (error) {
-        this.log.warn({ server: this.name, err: (error as Error).message }, 'tools-changed listener failed');
-      }
-    }
+    this.#watch.emit({ kind: 'tools' });
   }
 
   #saveSnapshot(): void {

@@ -1,6 +1,8 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type Server } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Child } from '../children/child.js';
+import type { ChildChange } from '../children/watch.js';
 import type { Hub, McpEra } from '../hub.js';
 import { createChildServer } from './child-server.js';
 import { createGatedHandler, type GatedHandler } from './era-gate.js';
@@ -38,7 +40,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     return existing;
   };
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply, path: string, target: Endpoint): Promise<void> => {
+  const serve = async (request: FastifyRequest, reply: FastifyReply, path: string, target: Endpoint, onListen?: (uris: string[]) => () => void): Promise<void> => {
     const host = validateHostHeader(request.headers.host, allowedHosts);
     const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
     if (!host.ok || !origin.ok) {
@@ -48,6 +50,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     const auth = hub.authenticator ? await hub.authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${path}`) : undefined;
     if (hub.authenticator && !auth) return;
     reply.hijack();
+    const uris = onListen ? listenedResources(request.body) : [];
+    if (uris.length > 0) reply.raw.once('close', onListen!(uris));
     await target.node(Object.assign(request.raw, { auth }), reply.raw, request.body);
   };
 
@@ -62,14 +66,39 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     const target = endpoint(
       child.name,
       (era) => createChildServer(hub, child, era),
-      // Subscribers on the modern revision hear of the child's list changes.
-      (gated) => child.onToolsChanged(() => gated.notify?.toolsChanged()),
+      (gated) => child.onChange((change) => publish(gated, change)),
     );
-    await serve(request, reply, `/${child.name}/mcp`, target);
+    await serve(request, reply, `/${child.name}/mcp`, target, (uris) => watchWhileOpen(child, uris));
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...endpoints.values()].map(({ gated }) => gated.close()));
   });
+}
+
+/** Subscribers on the modern revision hear what the child reports; the SDK filters per stream. */
+function publish(gated: GatedHandler, change: ChildChange): void {
+  const notify = gated.notify;
+  if (!notify) return;
+  if (change.kind === 'resource') notify.resourceUpdated(change.uri);
+  else if (change.kind === 'tools') notify.toolsChanged();
+  else if (change.kind === 'prompts') notify.promptsChanged();
+  else notify.resourcesChanged();
+}
+
+/** The resource URIs a `subscriptions/listen` request names, so the child is asked to watch them. */
+function listenedResources(body: unknown): string[] {
+  const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
+  if (message?.method !== 'subscriptions/listen') return [];
+  const uris = message.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : [];
+}
+
+/** Watches the URIs for as long as the listen stream is open, waking the child to ask it. */
+function watchWhileOpen(child: Child, uris: string[]): () => void {
+  const releases = [...new Set(uris)].map((uri) => child.watchResource(uri));
+  // Only a child that can watch (or whose capabilities were never seen) is worth waking.
+  if (child.capabilities === undefined || child.capabilities.resources?.subscribe) void child.ensureUp().catch(() => undefined);
+  return () => releases.forEach((release) => release());
 }
 
 function bracketed(hostname: string): string {

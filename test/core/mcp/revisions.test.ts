@@ -80,3 +80,59 @@ t.test('a subscription on 2026-07-28 receives tools list-changed and ends when t
   t.ok(await subscription.closed, 'the stream closed');
   await hub.children.get('changing')?.disconnect('stopped');
 });
+
+t.test('subscriptions carry prompt and resource list changes and updates of the URIs named, and leave nothing behind', async (t) => {
+  const { url, hub } = await startTestHub(t, {
+    config: { mcpServers: { changing: { command: process.execPath, args: [changingTools] } } },
+  });
+  const child = hub.children.get('changing');
+  await child?.ensureUp();
+  const text = (result: { content?: unknown }) => (result.content as Array<{ text?: string }>)[0]?.text;
+
+  const watchers = await Promise.all(
+    ['memo://counter', 'memo://other'].map(async (uri) => {
+      const client = await connectClient(t, `${url}/changing/mcp`, '2026-07-28');
+      const heard: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', async (notification) => void heard.push(notification.params.uri));
+      client.setNotificationHandler('notifications/prompts/list_changed', async () => void heard.push('prompts changed'));
+      const subscription = await client.listen({ promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: [uri] });
+      return { client, heard, subscription, uri };
+    }),
+  );
+  const [first, second] = watchers;
+  if (!first || !second) throw new Error('two watchers');
+  t.same(first.subscription.honoredFilter, { promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['memo://counter'] });
+  const caps = first.client.getServerCapabilities();
+  t.match(caps?.resources, { subscribe: true, listChanged: true }, "the child's subscribe capability is re-advertised");
+
+  await t.resolveMatch(
+    (async () => {
+      for (;;) {
+        const subscribed = text(await first.client.callTool({ name: 'subscriptions', arguments: {} }));
+        if (subscribed === '["memo://counter","memo://other"]') return subscribed;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })(),
+    '["memo://counter","memo://other"]',
+    'the hub asked the child to watch the union of the URIs named',
+  );
+
+  await first.client.callTool({ name: 'bump', arguments: {} });
+  await first.client.callTool({ name: 'add_prompt', arguments: {} });
+  const settled = async (watcher: typeof first, expected: string[]) => {
+    while (watcher.heard.length < expected.length) await new Promise((resolve) => setTimeout(resolve, 50));
+    return [...watcher.heard].sort();
+  };
+  t.same(await settled(first, ['memo://counter', 'prompts changed']), ['memo://counter', 'prompts changed'], 'the first hears its URI only');
+  t.same(await settled(second, ['memo://other', 'prompts changed']), ['memo://other', 'prompts changed'], 'the second hears its URI only');
+
+  for (const watcher of watchers) await watcher.subscription.close();
+  const probe = await connectClient(t, `${url}/changing/mcp`, '2026-07-28');
+  for (;;) {
+    const subscribed = text(await probe.callTool({ name: 'subscriptions', arguments: {} }));
+    if (subscribed === '[]') break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.pass('when the streams closed, the child was asked to stop watching');
+  await child?.disconnect('stopped');
+});

@@ -49,10 +49,10 @@ t.test('a tools/list_changed from the child refreshes the list and rewrites the 
   const child = hub.children.get('changing');
   if (!child) throw new Error('no child');
   const changes: string[][] = [];
-  child.onToolsChanged((changed) => changes.push(changed.tools.map((tool) => tool.name)));
+  child.onChange((change) => void (change.kind === 'tools' && changes.push(child.tools.map((tool) => tool.name))));
   await child.withClient((client) => client.callTool({ name: 'add_tool', arguments: {} }));
   await waitFor('the list to change', () => child.findTool('extra_1') !== undefined);
-  t.same(changes.at(-1)?.sort(), ['add_tool', 'echo', 'extra_1'], 'onToolsChanged saw the new list');
+  t.same(changes.at(-1)?.sort(), ['add_tool', 'echo', 'extra_1'], 'onChange saw the new list');
   const file = join(dataPath, 'snapshots', 'changing.json');
   await waitFor('the snapshot to be rewritten', async () => (await readFile(file, 'utf8')).includes('extra_1'));
   const snapshot = JSON.parse(await readFile(file, 'utf8')) as { tools: { name: string; annotations?: unknown }[] };

@@ -1,0 +1,131 @@
+import type { Client, McpSubscription } from '@modelcontextprotocol/client';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** A change a child reported: a list changed, or one resource was updated. */
+export type ChildChange = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
+
+/** Resource URIs one child is asked to watch at most; a listen naming more is cut to this many. */
+export const MAX_WATCHED_RESOURCES = 1_000;
+
+/**
+ * What the hub hears from one child between connections: the listeners, and the resource
+ * URIs callers' subscriptions named (counted, so two subscribers share one upstream
+ * watch). On a 2026-07-28 connection everything arrives on one `subscriptions/listen`
+ * stream the hub opens, re-opened when the watched URIs change; on a 2025 connection list
+ * changes arrive unasked and each URI is a `resources/subscribe`.
+ */
+export class ChildWatch {
+  readonly #listeners = new Set<(change: ChildChange) => void>();
+  readonly #watched = new Map<string, number>();
+  #client: Client | undefined;
+  #subscription: McpSubscription | undefined;
+  #subscribed = new Set<string>();
+  #resync: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly name: string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  onChange(listener: (change: ChildChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit(change: ChildChange): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.log.warn({ server: this.name, err: (error as Error).message }, 'change listener failed');
+      }
+    }
+  }
+
+  /** Watches `uri` until the returned release is called (idempotent). */
+  watchResource(uri: string): () => void {
+    const count = this.#watched.get(uri);
+    if (count === undefined && this.#watched.size >= MAX_WATCHED_RESOURCES) return () => undefined;
+    this.#watched.set(uri, (count ?? 0) + 1);
+    if (count === undefined) this.#scheduleResync();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const remaining = (this.#watched.get(uri) ?? 1) - 1;
+      if (remaining > 0) return void this.#watched.set(uri, remaining);
+      this.#watched.delete(uri);
+      this.#scheduleResync();
+    };
+  }
+
+  get watchedResources(): string[] {
+    return [...this.#watched.keys()];
+  }
+
+  /** A new connection: hear its changes. The tools notification is the Child's (it refreshes the list first). */
+  async attach(client: Client): Promise<void> {
+    this.#client = client;
+    this.#subscription = undefined;
+    this.#subscribed = new Set();
+    client.setNotificationHandler('notifications/prompts/list_changed', async () => this.#from(client, { kind: 'prompts' }));
+    client.setNotificationHandler('notifications/resources/list_changed', async () => this.#from(client, { kind: 'resources' }));
+    client.setNotificationHandler('notifications/resources/updated', async (notification) => this.#from(client, { kind: 'resource', uri: notification.params.uri }));
+    await this.#sync(client);
+  }
+
+  detach(): void {
+    this.#client = undefined;
+    this.#subscription = undefined;
+    this.#subscribed = new Set();
+  }
+
+  #from(client: Client, change: ChildChange): void {
+    if (client === this.#client) this.emit(change);
+  }
+
+  #scheduleResync(): void {
+    const client = this.#client;
+    if (!client) return;
+    this.#resync = this.#resync.then(() => (client === this.#client ? this.#sync(client) : undefined));
+  }
+
+  async #sync(client: Client): Promise<void> {
+    const capabilities = client.getServerCapabilities();
+    const uris = capabilities?.resources?.subscribe ? this.watchedResources : [];
+    try {
+      if (client.getProtocolEra() === 'modern') await this.#listen(client, uris);
+      else await this.#subscribeEach(client, uris);
+    } catch (error) {
+      this.log.warn({ server: this.name, err: (error as Error).message }, 'could not watch for changes');
+    }
+  }
+
+  /** One stream with everything the child can tell; replaced when the URIs change. */
+  async #listen(client: Client, uris: string[]): Promise<void> {
+    const capabilities = client.getServerCapabilities();
+    const filter = {
+      ...(capabilities?.tools?.listChanged && { toolsListChanged: true }),
+      ...(capabilities?.prompts?.listChanged && { promptsListChanged: true }),
+      ...(capabilities?.resources?.listChanged && { resourcesListChanged: true }),
+      ...(uris.length > 0 && { resourceSubscriptions: uris }),
+    };
+    const previous = this.#subscription;
+    this.#subscription = Object.keys(filter).length > 0 ? await client.listen(filter) : undefined;
+    await previous?.close();
+  }
+
+  async #subscribeEach(client: Client, uris: string[]): Promise<void> {
+    const wanted = new Set(uris);
+    for (const uri of wanted) {
+      if (this.#subscribed.has(uri)) continue;
+      await client.subscribeResource({ uri });
+      this.#subscribed.add(uri);
+    }
+    for (const uri of this.#subscribed) {
+      if (wanted.has(uri)) continue;
+      this.#subscribed.delete(uri);
+      await client.unsubscribeResource({ uri });
+    }
+  }
+}
