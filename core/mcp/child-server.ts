@@ -1,4 +1,4 @@
-import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, SERVER_INFO_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
 import { forwardToolCall } from './forward-call.js';
@@ -27,16 +27,26 @@ export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
   });
 
   if (known?.resources) {
-    server.setRequestHandler('resources/list', async (request) => (await child.ensureUp()).listResources(request.params));
-    server.setRequestHandler('resources/templates/list', async (request) => (await child.ensureUp()).listResourceTemplates(request.params));
-    server.setRequestHandler('resources/read', async (request) => (await child.ensureUp()).readResource(request.params));
+    server.setRequestHandler('resources/list', async (request) => relayed(await (await child.ensureUp()).listResources(request.params)));
+    server.setRequestHandler('resources/templates/list', async (request) => relayed(await (await child.ensureUp()).listResourceTemplates(request.params)));
+    server.setRequestHandler('resources/read', async (request) => relayed(await (await child.ensureUp()).readResource(request.params)));
   }
   if (known?.prompts) {
-    server.setRequestHandler('prompts/list', async (request) => (await child.ensureUp()).listPrompts(request.params));
-    server.setRequestHandler('prompts/get', async (request) => (await child.ensureUp()).getPrompt(request.params));
+    server.setRequestHandler('prompts/list', async (request) => relayed(await (await child.ensureUp()).listPrompts(request.params)));
+    server.setRequestHandler('prompts/get', async (request) => relayed(await (await child.ensureUp()).getPrompt(request.params)));
   }
   if (known?.completions) {
-    server.setRequestHandler('completion/complete', async (request) => (await child.ensureUp()).complete(request.params));
+    server.setRequestHandler('completion/complete', async (request) => relayed(await (await child.ensureUp()).complete(request.params)));
   }
   return server;
+}
+
+/**
+ * A child's answer as the hub's: its own cache hints and `_meta` stay, but the server
+ * identity in `_meta` is the endpoint's, stamped by the SDK, not the child's.
+ */
+function relayed<T extends { _meta?: Record<string, unknown> }>(result: T): T {
+  if (!result._meta || !(SERVER_INFO_META_KEY in result._meta)) return result;
+  const { [SERVER_INFO_META_KEY]: _childIdentity, ...meta } = result._meta;
+  return { ...result, _meta: meta };
 }

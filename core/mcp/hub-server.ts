@@ -14,6 +14,8 @@ export function createHubServer(hub: Hub, era: McpEra): Server {
     { name: 'mcp-hub', title: 'MCP hub', version: hub.version },
     {
       capabilities: { tools: {} },
+      // The meta-tools are fixed for the life of the process and the same for every caller.
+      cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
       instructions: 'Start with list_servers, then list_tools(server), then get_tool_schema(server, tool), then call_tool.',
     },
   );

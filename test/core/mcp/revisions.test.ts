@@ -136,3 +136,15 @@ t.test('subscriptions carry prompt and resource list changes and updates of the 
   t.pass('when the streams closed, the child was asked to stop watching');
   await child?.disconnect('stopped');
 });
+
+t.test('list results on 2026-07-28 carry cache hints, and relayed answers carry the endpoint identity', async (t) => {
+  const { url } = await startTestHub(t, { setup });
+  const hubList = await rawRequest(`${url}/hub`, '2026-07-28', 'tools/list');
+  t.match(hubList.result, { ttlMs: 3_600_000, cacheScope: 'public' }, 'the fixed meta-tool list may be cached by anyone');
+  for (const method of ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']) {
+    const answer = await rawRequest(`${url}/sink/mcp`, '2026-07-28', method);
+    t.equal(typeof answer.result?.ttlMs, 'number', `${method} carries ttlMs`);
+    t.equal(answer.result?.cacheScope, 'private', `${method} carries a cache scope`);
+    t.match(answer.result?._meta, { 'io.modelcontextprotocol/serverInfo': { name: 'sink' } }, `${method} names the endpoint, not the child's own server name`);
+  }
+});
