@@ -1,7 +1,11 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import type { Hub } from '../../../core/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
-import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
+import { createKitchenSink, kitchenSinkObserved } from '../../fixtures/servers/kitchen-sink.js';
+import { fixtureEntry } from '../children/helpers.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 
@@ -14,7 +18,7 @@ for (const revision of REVISIONS) {
     t.equal(client.getNegotiatedProtocolVersion(), revision, 'the client chose the revision');
 
     const { tools } = await client.listTools();
-    t.same(tools.map((tool) => tool.name).sort(), ['hang', 'list_colours', 'slow_with_progress', 'wrapped_colours'], 'a denied tool is absent');
+    t.same(tools.map((tool) => tool.name).sort(), ['confirm_deploy', 'hang', 'list_colours', 'slow_with_progress', 'wrapped_colours'], 'a denied tool is absent');
 
     const colours = tools.find((tool) => tool.name === 'list_colours');
     const colourResult = await client.callTool({ name: 'list_colours', arguments: {} });
@@ -77,4 +81,28 @@ t.test('a foreign Host or Origin is refused (DNS rebinding)', async (t) => {
     outgoing.end(body);
   });
   t.equal(status, 403);
+});
+
+t.test("a caller's cancellation reaches the child", async (t) => {
+  const { url } = await startTestHub(t, { setup });
+  const client = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
+  const before = kitchenSinkObserved.cancellations;
+  const abort = new AbortController();
+  const call = client.callTool({ name: 'hang', arguments: {} }, { signal: abort.signal });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  abort.abort(new Error('the person gave up'));
+  await t.rejects(call, /gave up/, 'the caller stops waiting');
+  while (kitchenSinkObserved.cancellations === before) await new Promise((resolve) => setTimeout(resolve, 25));
+  t.equal(kitchenSinkObserved.cancellations, before + 1, 'the child saw the cancellation');
+});
+
+t.test('a child that dies mid-call yields a tool error naming the server', async (t) => {
+  const starts = join(await mkdtemp(join(tmpdir(), 'carriage-')), 'starts');
+  const { url } = await startTestHub(t, { config: { mcpServers: { fragile: fixtureEntry('crashy', starts) } } });
+  for (const revision of REVISIONS) {
+    const client = await connectClient(t, `${url}/fragile/mcp`, revision);
+    const result = await client.callTool({ name: 'crash', arguments: {} });
+    t.equal(result.isError, true, `${revision}: a tool error, not a hung request or an HTTP error`);
+    t.match((result.content as Array<{ text: string }>)[0]?.text, /^Tool call failed: server "fragile": /);
+  }
 });

@@ -64,9 +64,9 @@ for (const revision of REVISIONS) {
     t.test('list_servers lists every server, hidden ones marked', async (t) => {
       const { servers } = await structuredMeta(t, client, 'list_servers');
       t.same(servers, [
-        { name: 'sink', description: 'Kitchen sink', status: 'up', toolCount: 4 },
+        { name: 'sink', description: 'Kitchen sink', status: 'up', toolCount: 5 },
         { name: 'annotated', description: 'annotated', status: 'up', toolCount: 2 },
-        { name: 'solo', description: 'Kitchen sink', status: 'up', toolCount: 5, hidden: true },
+        { name: 'solo', description: 'Kitchen sink', status: 'up', toolCount: 6, hidden: true },
         { name: 'parked', description: 'parked', status: 'stopped', toolCount: 2 },
       ]);
     });
@@ -79,6 +79,7 @@ for (const revision of REVISIONS) {
           { name: 'wrapped_colours', description: 'Colours already wrapped by the child', hasOutputSchema: true },
           { name: 'slow_with_progress', description: 'Sends progress every 100 ms for `steps` steps' },
           { name: 'hang', description: 'Never answers until cancelled' },
+          { name: 'confirm_deploy', description: 'Asks the person to confirm (input required), or falls back to a confirmation argument when the caller cannot be asked' },
         ],
       });
       const annotated = await structuredMeta(t, client, 'list_tools', { server: 'annotated' });
