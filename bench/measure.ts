@@ -1,0 +1,47 @@
+// Shared by the carriage and meta-tools benches: a load loop and its latency figures.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export interface LoadFigures {
+  callers: number;
+  calls: number;
+  p50Ms: number;
+  p99Ms: number;
+  callsPerSecond: number;
+}
+
+const round = (value: number, digits = 3): number => Number(value.toFixed(digits));
+
+export function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+/** `calls` calls of `call`, `callers` at a time; each caller has its own state from `makeCaller`. */
+export async function runLoad(callers: number, calls: number, makeCaller: () => Promise<() => Promise<unknown>>): Promise<LoadFigures> {
+  const workers = await Promise.all(Array.from({ length: callers }, makeCaller));
+  const latencies: number[] = [];
+  let remaining = calls;
+  const started = performance.now();
+  await Promise.all(
+    workers.map(async (call) => {
+      while (remaining > 0) {
+        remaining -= 1;
+        const begin = performance.now();
+        await call();
+        latencies.push(performance.now() - begin);
+      }
+    }),
+  );
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { callers, calls, p50Ms: round(percentile(latencies, 0.5)), p99Ms: round(percentile(latencies, 0.99)), callsPerSecond: Math.round(calls / elapsedSeconds) };
+}
+
+/** The trivial HTTP MCP server of `http-child.ts`, in its own process. */
+export async function startHttpChild(): Promise<{ url: string; stop(): void }> {
+  const script = fileURLToPath(new URL('./http-child.js', import.meta.url));
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+  return { url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`, stop: () => child.stdin.end() };
+}
