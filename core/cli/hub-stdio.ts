@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { openDetachedHub } from '../detached.js';
 import { createHubServer } from '../mcp/hub-server.js';
+import { LegacyOnlyTransport } from '../mcp/legacy-only-stdio.js';
 import { loggerOptions } from '../server.js';
 import { runCli, wantsHelp } from './run.js';
 
@@ -18,9 +19,13 @@ runCli('hub-stdio', async () => {
   const { app, hub } = await openDetachedHub(process.env, { ...loggerOptions(process.env), stream: process.stderr });
   const modern = hub.eras.values().find((era) => era.era === 'modern');
   const legacy = hub.eras.values().find((era) => era.era === 'legacy');
-  const era = modern ?? legacy;
-  if (!era) throw new Error('no MCP revision plugin is enabled');
-  serveStdio(({ era: requested }) => createHubServer(hub, requested === 'legacy' && legacy ? legacy : era), { legacy: legacy ? 'serve' : 'reject' });
+  if (modern) {
+    serveStdio(({ era: requested }) => createHubServer(hub, requested === 'legacy' && legacy ? legacy : modern), { legacy: legacy ? 'serve' : 'reject' });
+  } else if (legacy) {
+    serveStdio(() => createHubServer(hub, legacy), { transport: new LegacyOnlyTransport(new StdioServerTransport(), legacy.revision) });
+  } else {
+    throw new Error('no MCP revision plugin is enabled');
+  }
   const shutdown = () => void app.close().finally(() => process.exit(0));
   process.stdin.on('end', shutdown);
   process.on('SIGTERM', shutdown);

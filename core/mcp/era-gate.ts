@@ -3,7 +3,9 @@ import {
   isLegacyRequest,
   legacyStatelessFallback,
   PROTOCOL_VERSION_META_KEY,
+  type JSONRPCErrorResponse,
   type McpHandlerRequestOptions,
+  type RequestId,
   type McpHttpHandler,
   type Server,
 } from '@modelcontextprotocol/server';
@@ -42,18 +44,26 @@ export function createGatedHandler(build: (era: McpEra) => Server | Promise<Serv
 }
 
 function refuseModern(body: unknown, served: string): Response {
-  const message = typeof body === 'object' && body !== null ? (body as { id?: unknown; params?: { _meta?: Record<string, unknown> } }) : {};
+  return Response.json(unsupportedRevisionAnswer(body, served), { status: 400 });
+}
+
+/** A 2026-07-28 request: the discovery probe, or any request carrying the per-request envelope. */
+export function isModernRequest(message: unknown): boolean {
+  const request = typeof message === 'object' && message !== null ? (message as { method?: unknown; params?: { _meta?: Record<string, unknown> } }) : {};
+  return typeof request.method === 'string' && (request.method === 'server/discover' || request.params?._meta?.[PROTOCOL_VERSION_META_KEY] !== undefined);
+}
+
+/** The unsupported-protocol-version error for a request on a revision this hub does not serve. */
+export function unsupportedRevisionAnswer(body: unknown, served: string): JSONRPCErrorResponse {
+  const message = typeof body === 'object' && body !== null ? (body as { id?: RequestId; params?: { _meta?: Record<string, unknown> } }) : {};
   const requested = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
-  return Response.json(
-    {
-      jsonrpc: '2.0',
-      id: message.id ?? null,
-      error: {
-        code: UNSUPPORTED_PROTOCOL_VERSION,
-        message: `Unsupported protocol version: ${typeof requested === 'string' ? requested : 'unknown'}`,
-        data: { supported: [served], requested },
-      },
+  return {
+    jsonrpc: '2.0',
+    id: message.id ?? null,
+    error: {
+      code: UNSUPPORTED_PROTOCOL_VERSION,
+      message: `Unsupported protocol version: ${typeof requested === 'string' ? requested : 'unknown'}`,
+      data: { supported: [served], requested },
     },
-    { status: 400 },
-  );
+  } as JSONRPCErrorResponse;
 }

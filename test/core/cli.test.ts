@@ -46,3 +46,21 @@ t.test('hub-stdio serves the meta-tools over stdio on both revisions, logging on
     await client.close();
   }
 });
+
+t.test('hub-stdio with the 2026-07-28 plugin disabled refuses that revision and serves 2025-11-25', async (t) => {
+  const folder = await mkdtemp(join(tmpdir(), 'hub-stdio-legacy-'));
+  const config = join(folder, 'mcp.json');
+  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'oauth-as': false, 'map-tools': false, 'mcp-2026-07-28': false } }));
+  const connect = async (mode: ConstructorParameters<typeof Client>[1]) => {
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' }, mode);
+    t.teardown(() => client.close());
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [cliPath('hub-stdio')], env: { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), PATH: process.env.PATH ?? '' }, stderr: 'pipe' }),
+    );
+    return client;
+  };
+  await t.rejects(connect({ versionNegotiation: { mode: { pin: '2026-07-28' } } }), /2025-11-25|[Uu]nsupported/, 'a modern client is refused, naming what is served');
+  const legacy = await connect({});
+  t.equal(legacy.getNegotiatedProtocolVersion(), '2025-11-25');
+  t.equal((await legacy.listTools()).tools.length, 6);
+});
