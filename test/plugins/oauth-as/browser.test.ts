@@ -148,7 +148,7 @@ async function runFlow(t: Test, browser: Browser, hubUrl: string, revision: Revi
   t.teardown(() => client.close());
   const listed = await client.callTool({ name: 'list_servers', arguments: {} });
   t.notOk(listed.isError, 'list_servers succeeds with the token');
-  t.match(listed.structuredContent, { servers: [] });
+  t.same((listed.structuredContent as { servers?: unknown } | undefined)?.servers, [], 'and lists the (no) servers of this hub');
 }
 
 const browser = await chromium.launch({

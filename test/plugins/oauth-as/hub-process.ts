@@ -26,14 +26,15 @@ export interface HubProcessOptions {
 }
 
 /**
- * The real `hub` CLI as its own process, on a loopback port, with oauth-as on and an
- * empty server list; ready once /health answers. Stopped by the test's teardown.
+ * The real `hub` CLI as its own process, on a loopback port, with oauth-as on and no
+ * servers; ready once /health answers. Stopped by the test's teardown.
  */
 export async function startHubProcess(t: { teardown(fn: () => unknown): void }, options: HubProcessOptions = {}): Promise<HubProcess> {
   const folder = await mkdtemp(join(tmpdir(), 'hub-process-'));
   const dataPath = options.dataPath ?? join(folder, 'data');
   const config = join(folder, 'mcp.json');
-  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'oauth-as': options.plugin ?? true } }));
+  // No children and no map: these hubs exist for their OAuth side and /hub.
+  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'oauth-as': options.plugin ?? true, 'map-tools': false } }));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string | undefined> = {
