@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import NedbModule from '@seald-io/nedb';
-import { lock } from 'proper-lockfile';
 import {
   checkCollectionName,
   DuplicateKeyError,
@@ -14,6 +13,7 @@ import {
   type StoreDocument,
   type Update,
 } from './port.js';
+import { FileLease } from './file-lease.js';
 import { withinLifetime } from './ttl.js';
 
 // The package is CommonJS whose typings declare an ES default export: at run time the
@@ -27,21 +27,22 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 /**
  * The default store: one NeDB file per collection under `<DATA_PATH>/store/`. No server
  * to install. NeDB itself is single-process, but `hub-admin` runs beside a running hub on
- * the same files, so every write takes an inter-process lock and every operation first
- * reloads the file when another process changed it since this one last saw it. A write
- * from `hub-admin` (a client revoke marker, say) is therefore seen by the hub on its next
- * request.
+ * the same files, so every write holds the store's inter-process lock (see file-lease.ts)
+ * and every operation first reloads the file when another process changed it since this
+ * one last saw it. A write from `hub-admin` (a client revoke marker, say) is therefore
+ * seen by the hub on its next request.
  */
 export async function openEmbeddedStore(directory: string): Promise<Store> {
   await mkdir(directory, { recursive: true });
   const collections = new Map<string, EmbeddedCollection<StoreDocument>>();
+  const lease = new FileLease(join(directory, 'store'));
   return {
     kind: 'embedded',
     collection<T extends StoreDocument>(name: string): StoreCollection<T> {
       checkCollectionName(name);
       let collection = collections.get(name);
       if (!collection) {
-        collection = new EmbeddedCollection(join(directory, `${name}.db`));
+        collection = new EmbeddedCollection(join(directory, `${name}.db`), lease);
         collections.set(name, collection);
       }
       return collection as unknown as StoreCollection<T>;
@@ -49,23 +50,26 @@ export async function openEmbeddedStore(directory: string): Promise<Store> {
     async close() {
       await Promise.all([...collections.values()].map((collection) => collection.close()));
       collections.clear();
+      await lease.close();
     },
   };
 }
 
 class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> {
   readonly #file: string;
+  readonly #lease: FileLease;
   readonly #db: Nedb<T>;
   readonly #ttlFields = new Map<string, number>();
   readonly #ready: Promise<void>;
   readonly #sweeper: NodeJS.Timeout;
   /** The file as this process last left it: inode, size and modification time. */
   #seen = '';
-  /** Serializes this process's locked sections; the file lock is not re-entrant. */
+  /** Orders this collection's locked sections (other collections' may run alongside). */
   #tail: Promise<unknown> = Promise.resolve();
 
-  constructor(file: string) {
+  constructor(file: string, lease: FileLease) {
     this.#file = file;
+    this.#lease = lease;
     this.#db = new Nedb<T>({ filename: file });
     this.#ready = this.#locked(() => Promise.resolve());
     this.#sweeper = setInterval(() => void this.#sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
@@ -149,22 +153,22 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
   }
 
   /**
-   * Runs `operation` holding the in-process queue and the file lock, after reloading the
-   * file if someone else changed it, and records the file's state afterwards.
+   * Runs `operation` holding the store's lease, after reloading the file if someone else
+   * changed it, and records the file's state afterwards.
    */
   #locked<R>(operation: () => Promise<R>): Promise<R> {
-    const run = this.#tail.then(async () => {
-      const release = await lock(this.#file, { realpath: false, stale: 10_000, retries: { retries: 200, minTimeout: 2, maxTimeout: 50 } });
-      try {
-        if (this.#signature() !== this.#seen) await this.#db.loadDatabaseAsync();
-        return await operation();
-      } catch (error) {
-        throw translate(error);
-      } finally {
-        this.#seen = this.#signature();
-        await release();
-      }
-    });
+    const run = this.#tail.then(() =>
+      this.#lease.run(async () => {
+        try {
+          if (this.#signature() !== this.#seen) await this.#db.loadDatabaseAsync();
+          return await operation();
+        } catch (error) {
+          throw translate(error);
+        } finally {
+          this.#seen = this.#signature();
+        }
+      }),
+    );
     this.#tail = run.catch(() => undefined);
     return run;
   }

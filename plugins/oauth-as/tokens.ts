@@ -35,9 +35,13 @@ export class TokenService {
     const refresh = newSecret('hrt');
     const now = Date.now();
     const expiresAt = new Date(now + this.options.refreshTokenSeconds * 1000);
-    await this.c.families.insertOne({ _id: familyId, ...grant, current: hashSecret(refresh), issuedAt: new Date(now), expiresAt });
-    await this.c.refreshTokens.insertOne({ _id: hashSecret(refresh), familyId, expiresAt });
-    return this.#respond(grant, familyId, refresh);
+    // Independent records: written side by side (see core/store/file-lease.ts).
+    const [response] = await Promise.all([
+      this.#respond(grant, familyId, refresh),
+      this.c.families.insertOne({ _id: familyId, ...grant, current: hashSecret(refresh), issuedAt: new Date(now), expiresAt }),
+      this.c.refreshTokens.insertOne({ _id: hashSecret(refresh), familyId, expiresAt }),
+    ]);
+    return response;
   }
 
   /** Rotates a refresh token: exactly one of concurrent presenters wins. */
@@ -62,8 +66,11 @@ export class TokenService {
       await this.revokeFamily(family._id);
       throw new OAuthError('invalid_grant', 'the refresh token was already used; its family is revoked');
     }
-    await this.c.refreshTokens.insertOne({ _id: hashSecret(next), familyId: family._id, expiresAt: family.expiresAt });
-    return this.#respond(family, family._id, next);
+    const [response] = await Promise.all([
+      this.#respond(family, family._id, next),
+      this.c.refreshTokens.insertOne({ _id: hashSecret(next), familyId: family._id, expiresAt: family.expiresAt }),
+    ]);
+    return response;
   }
 
   async revokeFamily(familyId: string): Promise<void> {

@@ -89,3 +89,11 @@ t.test('a child type no enabled plugin provides is named', async (t) => {
   assertOneLineFailure(t, result);
   t.match(result.stderr, /server "boxed": key "type": expected one of .*"in-process".* \(got "teleport"/);
 });
+
+t.test('with oauth-as disabled, a HOST that is not loopback is refused, saying why', async (t) => {
+  for (const host of ['0.0.0.0', '::', '192.0.2.10']) {
+    const result = await startWith(JSON.stringify({ plugins: { 'oauth-as': false } }), { HOST: host });
+    assertOneLineFailure(t, result);
+    t.match(result.stderr, `is oauth-as disabled?), which is allowed only when HOST is a loopback address, and HOST is ${host}`, host);
+  }
+});

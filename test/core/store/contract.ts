@@ -149,6 +149,19 @@ export function storeContract(t: Test, target: ContractTarget): void {
     t.same((await reopened.collection<Family>(name).find({}, { sort: { generation: 1 } })).map((f) => f._id), ['from-child', 'from-parent']);
   });
 
+  t.test('a process writing without pause does not shut another process out', async (t) => {
+    const name = fresh('busy');
+    const busy = store.collection<Family>(name);
+    const other = runNode(storeProcess, ['insert', name, JSON.stringify({ _id: 'from-child', current: 'c', generation: 0 })], target.env);
+    let finished = false;
+    void other.finally(() => (finished = true));
+    let writes = 0;
+    while (!finished) await busy.insertOne({ _id: `busy-${writes++}`, current: 'b', generation: writes });
+    const result = await other;
+    t.equal(result.code, 0, result.stderr);
+    t.ok(await busy.findOne({ _id: 'from-child' }), 'the other process\'s write landed');
+  });
+
   t.test('collection names are checked', async (t) => {
     t.throws(() => store.collection('../escape'), /invalid store collection name/);
   });

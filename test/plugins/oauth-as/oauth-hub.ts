@@ -14,7 +14,7 @@ export interface OAuthTestHub {
 }
 
 /** A port the OS just handed out, so that BASE_URL can name it before the hub listens. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

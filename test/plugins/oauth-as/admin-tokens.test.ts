@@ -1,0 +1,36 @@
+import t from 'tap';
+import { REVISIONS } from '../../helpers/clients.js';
+import { bearerStatus, listServersWith } from './bearer.js';
+import { startHubProcess } from './hub-process.js';
+
+// hub-admin as its own process beside a running hub, on the same DATA_PATH: API tokens
+// it mints are accepted by the hub, and its revocations seen on the hub's next request.
+
+t.test('tokens mint and revoke', async (t) => {
+  const hub = await startHubProcess(t);
+  const minted = await hub.admin('tokens', 'mint', '--label', 'ci', '--expires-in', '2');
+  t.equal(minted.code, 0, minted.stderr);
+  const token = minted.stdout.trim();
+  t.equal(token.split('.').length, 3, 'prints a signed token, alone on stdout');
+  const id = /token id (\S+), expires (\S+)/.exec(minted.stderr);
+  t.ok(id, 'says its id and expiry on stderr');
+  const days = (Date.parse(id?.[2] ?? '') - Date.now()) / 86_400_000;
+  t.ok(days > 1.9 && days <= 2, 'the expiry is the one asked for');
+
+  const sessions = [];
+  for (const revision of REVISIONS) {
+    const { client, result } = await listServersWith(t, hub.url, revision, token);
+    t.notOk(result.isError, `${revision}: the API token is accepted on /hub`);
+    sessions.push(client);
+  }
+  const refused = await hub.admin('tokens', 'mint', '--expires-in=-1');
+  t.equal(refused.code, 2, 'a negative expiry is refused');
+  t.match(refused.stderr, /--expires-in takes a positive number of days/);
+
+  const revoked = await hub.admin('tokens', 'revoke', id?.[1] ?? '');
+  t.equal(revoked.code, 0, revoked.stderr);
+  for (const client of sessions) {
+    await t.rejects(client.callTool({ name: 'list_servers', arguments: {} }), `${client.getNegotiatedProtocolVersion()}: refused once revoked`);
+  }
+  t.equal(await bearerStatus(hub.url, token), 401);
+});

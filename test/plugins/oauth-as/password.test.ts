@@ -1,0 +1,45 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import t from 'tap';
+import { approve, pkce } from './browserless.js';
+import { startHubProcess, type HubProcess } from './hub-process.js';
+
+const REDIRECT = 'http://127.0.0.1:5555/callback';
+
+/** Logs in once with `password`, which also means the hub has settled its password. */
+async function logIn(hub: HubProcess, password: string): Promise<URL> {
+  const registered = await fetch(`${hub.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) });
+  const { client_id } = (await registered.json()) as { client_id: string };
+  const query = new URLSearchParams({ response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+  return approve(`${hub.url}/authorize?${query}`, password);
+}
+
+t.test('without HUB_PASSWORD, one is generated at first start and printed that once', async (t) => {
+  const first = await startHubProcess(t, { env: { HUB_PASSWORD: undefined } });
+  const file = join(first.dataPath, 'hub-password');
+  // Generated as the hub starts listening, which may be just after /health first answers.
+  let password = '';
+  for (let tries = 0; !password && tries < 600; tries++) {
+    password = await readFile(file, 'utf8').then((text) => text.trim(), () => '');
+    if (!password) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.ok(password.length >= 20, 'a long random password');
+  t.equal((await stat(file)).mode & 0o777, 0o600, 'readable by the owner only');
+  t.ok((await logIn(first, password)).searchParams.get('code'), 'it opens the approval pages');
+  t.ok(first.stderr().includes(password), 'the first start prints it');
+  t.match(first.stderr(), 'will not be printed again');
+  await first.stop();
+
+  const second = await startHubProcess(t, { env: { HUB_PASSWORD: undefined }, dataPath: first.dataPath });
+  t.ok((await logIn(second, password)).searchParams.get('code'), 'the stored password still works after a restart');
+  t.notOk(second.stderr().includes(password), 'the second start does not print it');
+  t.notMatch(second.stderr(), /generated/);
+  t.equal((await readFile(file, 'utf8')).trim(), password, 'nor does it replace it');
+});
+
+t.test('with HUB_PASSWORD set, nothing is generated', async (t) => {
+  const hub = await startHubProcess(t);
+  t.ok((await logIn(hub, 'correct horse')).searchParams.get('code'));
+  await t.rejects(readFile(join(hub.dataPath, 'hub-password')), { code: 'ENOENT' });
+  t.notMatch(hub.stderr(), /generated/);
+});
