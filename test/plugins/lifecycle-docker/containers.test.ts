@@ -42,11 +42,11 @@ async function containerTests(): Promise<void> {
       const direct = await connectClient(t, `${url}/boxed/mcp`, revision);
       t.equal(text(await direct.callTool({ name: 'echo', arguments: {} })), 'ok', `tools/call on /boxed/mcp (${revision})`);
       const { tools } = await direct.listTools();
-      t.same(tools.map((tool) => tool.name).sort(), ['echo', 'flood', 'probe'], `tools/list on /boxed/mcp (${revision})`);
+      t.same(tools.map((tool) => tool.name).sort(), ['echo', 'exit', 'flood', 'probe'], `tools/list on /boxed/mcp (${revision})`);
       const aggregate = await connectClient(t, `${url}/hub`, revision);
       t.equal(text(await aggregate.callTool({ name: 'call_tool', arguments: { server: 'boxed', tool: 'echo' } })), 'ok', `call_tool on /hub (${revision})`);
       const listed = (await aggregate.callTool({ name: 'list_tools', arguments: { server: 'boxed' } })).structuredContent as { tools: { name: string }[] };
-      t.same(listed.tools.map((tool) => tool.name).sort(), ['echo', 'flood', 'probe'], `list_tools on /hub (${revision})`);
+      t.same(listed.tools.map((tool) => tool.name).sort(), ['echo', 'exit', 'flood', 'probe'], `list_tools on /hub (${revision})`);
     }
     t.equal((await containersOf('boxed')).length, 1, 'one container served every call');
   });
@@ -61,7 +61,7 @@ async function containerTests(): Promise<void> {
     const slept = await client.callTool({ name: 'sleep_server', arguments: { server: 'lazy' } });
     t.same(slept.structuredContent, { name: 'lazy', status: 'sleeping' });
     t.same(await containersOf('lazy'), [], 'the container was removed when sleep_server answered');
-    t.equal(hub.children.get('lazy')?.tools.length, 3, 'the sleeping server keeps its tool list');
+    t.equal(hub.children.get('lazy')?.tools.length, 4, 'the sleeping server keeps its tool list');
 
     t.equal(text(await client.callTool({ name: 'call_tool', arguments: { server: 'lazy', tool: 'echo' } })), 'ok', 'the next call woke it');
     const second = await containersOf('lazy');
@@ -70,7 +70,7 @@ async function containerTests(): Promise<void> {
   });
 
   t.test('the container has no network, a read-only root, no capabilities and limits', async (t) => {
-    const { hub } = await startHub(t, { config: { mcpServers: { sandboxed: entry({ memory: '256m', pids: 64 }) } }, env });
+    const { app, hub, logs } = await startHub(t, { config: { mcpServers: { sandboxed: entry({ memory: '256m', pids: 64 }) } }, env });
     const child = hub.children.get('sandboxed');
     if (!child) throw new Error('no child');
     const report = JSON.parse(text(await child.withClient((client) => client.callTool({ name: 'probe', arguments: {} })))) as Record<string, unknown>;
@@ -84,6 +84,27 @@ async function containerTests(): Promise<void> {
     t.equal(inspected.HostConfig.PidsLimit, 64);
     t.equal(inspected.HostConfig.Memory, 256 * 1024 * 1024);
     t.equal(inspected.Config.Labels['mcp-hub.server'], 'sandboxed');
+    t.ok(
+      logs.some((line) => line.server === 'sandboxed' && line.stream === 'stderr' && line.msg === 'sandboxed: container child started'),
+      "the container's stderr is in the hub log under the server's name",
+    );
+    await app.close();
+    t.same(await containersOf('sandboxed'), [], 'hub shutdown removed the container');
+  });
+
+  t.test('a container whose server exits is removed, and the supervisor starts a new one', async (t) => {
+    const { hub } = await startHub(t, { config: { mcpServers: { fragile: entry() } }, env });
+    const child = hub.children.get('fragile');
+    if (!child) throw new Error('no child');
+    await child.ensureUp();
+    const [first] = await containersOf('fragile');
+    await t.rejects(child.withClient((client) => client.callTool({ name: 'exit', arguments: {} })));
+    await waitFor('the exited container to be removed', async () => !(await containersOf('fragile')).includes(first ?? ''));
+    t.match(child.lastError, /^the container exited with code 3 \(last stderr line: container child started\)$/);
+    await waitFor('the restart', () => child.status === 'up');
+    const now = await containersOf('fragile');
+    t.equal(now.length, 1, 'one new container');
+    t.not(now[0], first);
   });
 
   t.test('a container that floods stdout is cut off, reported and removed', async (t) => {
