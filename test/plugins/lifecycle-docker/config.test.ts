@@ -82,3 +82,14 @@ t.test('an engine that cannot be reached fails the wake with a pointer to DOCKER
     message: new RegExp(`the Docker engine at unix://${socket} cannot be reached \\(ENOENT\\); set DOCKER_HOST`),
   });
 });
+
+t.test('a tcp:// engine that refuses the connection fails the wake the same way', async (t) => {
+  const { hub } = await startHub(t, {
+    config: { mcpServers: { box: pinned() } },
+    env: { DOCKER_HOST: 'tcp://127.0.0.1:1' },
+    timings: { wakeBudgetMs: 1_000 },
+  });
+  await t.rejects(hub.children.get('box')?.ensureUp() ?? Promise.reject(new Error('no child')), {
+    message: /the Docker engine at tcp:\/\/127\.0\.0\.1:1 cannot be reached \(ECONNREFUSED\)/,
+  });
+});

@@ -92,6 +92,14 @@ async function containerTests(): Promise<void> {
     t.same(await containersOf('sandboxed'), [], 'hub shutdown removed the container');
   });
 
+  t.test('an image the engine does not have fails the start, saying the hub does not pull', async (t) => {
+    const { hub } = await startHub(t, { config: { mcpServers: { absent: entry({ image: 'localhost/mcp-hub-no-such-image:1' }) } }, env, timings: { wakeBudgetMs: 1_000 } });
+    await t.rejects(hub.children.get('absent')?.ensureUp() ?? Promise.reject(new Error('no child')), {
+      message: /the image localhost\/mcp-hub-no-such-image:1 is not on the Docker engine at unix:\/\/.*; the hub does not pull images: pull it first/,
+    });
+    t.same(await containersOf('absent'), [], 'nothing was left behind');
+  });
+
   t.test('a container whose server exits is removed, and the supervisor starts a new one', async (t) => {
     const { hub } = await startHub(t, { config: { mcpServers: { fragile: entry() } }, env });
     const child = hub.children.get('fragile');
