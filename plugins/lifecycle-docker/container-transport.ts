@@ -61,6 +61,8 @@ export class ContainerTransport implements Transport {
         done();
       },
     });
+    // The engine frames output in pieces of its own read size, so the demultiplexer holds
+    // at most one such frame; the message bound below applies across frames.
     docker.modem.demuxStream(stream, stdout, stderr);
     stream.on('error', (error: Error) => this.onerror?.(error));
     stream.on('close', () => void this.#end());
