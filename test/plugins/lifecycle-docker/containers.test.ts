@@ -70,11 +70,11 @@ async function containerTests(): Promise<void> {
   });
 
   t.test('the container has no network, a read-only root, no capabilities and limits', async (t) => {
-    const { app, hub, logs } = await startHub(t, { config: { mcpServers: { sandboxed: entry({ memory: '256m', pids: 64 }) } }, env });
+    const { app, hub, logs } = await startHub(t, { config: { mcpServers: { sandboxed: entry({ memory: '256m', pids: 64, cpus: 0.5, user: '65534:65534', tmpfs: ['/tmp'] }) } }, env });
     const child = hub.children.get('sandboxed');
     if (!child) throw new Error('no child');
     const report = JSON.parse(text(await child.withClient((client) => client.callTool({ name: 'probe', arguments: {} })))) as Record<string, unknown>;
-    t.same(report, { interfaces: ['lo'], rootWritable: false, capabilities: '0000000000000000' }, 'seen from inside');
+    t.same(report, { interfaces: ['lo'], rootWritable: false, tmpWritable: true, capabilities: '0000000000000000', uid: 65534 }, 'seen from inside');
     const [id] = await containersOf('sandboxed');
     const inspected = await engine.docker.getContainer(id ?? '').inspect();
     t.equal(inspected.HostConfig.NetworkMode, 'none');
@@ -83,6 +83,7 @@ async function containerTests(): Promise<void> {
     t.ok(inspected.HostConfig.SecurityOpt?.includes('no-new-privileges'), 'no-new-privileges');
     t.equal(inspected.HostConfig.PidsLimit, 64);
     t.equal(inspected.HostConfig.Memory, 256 * 1024 * 1024);
+    t.equal(inspected.HostConfig.NanoCpus, 500_000_000);
     t.equal(inspected.Config.Labels['mcp-hub.server'], 'sandboxed');
     t.ok(
       logs.some((line) => line.server === 'sandboxed' && line.stream === 'stderr' && line.msg === 'sandboxed: container child started'),
