@@ -72,8 +72,9 @@ function buildImage(env: NodeJS.ProcessEnv): string {
   if (spawnSync('podman', ['image', 'exists', tag], { env }).status === 0) return tag;
   const root = mkdtempSync(join(tmpdir(), 'hub-image-'));
   try {
-    const libraries = execFileSync('ldd', [node], { encoding: 'utf8' })
-      .split('\n')
+    // A static node has no libraries to list (ldd then fails, and says so on stderr).
+    const libraries = spawnSync('ldd', [node], { encoding: 'utf8' })
+      .stdout.split('\n')
       .map((line) => /(\/\S+)\s+\(0x/.exec(line)?.[1])
       .filter((path): path is string => path !== undefined);
     for (const file of [node, ...libraries]) {
