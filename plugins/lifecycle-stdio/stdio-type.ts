@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
 import type { ChildType } from '../../core/children/child-type.js';
 import { connectClient } from '../../core/children/connect-client.js';
-import { StderrLog, type StderrLimits } from './stderr.js';
+import { StderrLog, type StderrLimits } from '../../core/children/stderr-log.js';
 
 export const StdioEntry = Type.Object(
   {

@@ -5,7 +5,7 @@ import { ChildRegistry } from '../../../core/children/registry.js';
 import { SnapshotStore } from '../../../core/children/snapshot.js';
 import { backoffDelay } from '../../../core/children/timings.js';
 import { settingsFromEnvironment } from '../../../core/settings.js';
-import { StderrLog } from '../../../plugins/lifecycle-stdio/stderr.js';
+import { StderrLog } from '../../../core/children/stderr-log.js';
 import { tempDir, type LogLine } from './helpers.js';
 
 function capturedLog() {

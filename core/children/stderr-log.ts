@@ -8,10 +8,10 @@ export interface StderrLimits {
 }
 
 /**
- * Turns a child's stderr into hub log lines, one per line, prefixed with the server
- * name. Bounded in size (long lines are cut, an unterminated line is flushed at the
- * limit) and in rate (a noisy child cannot flood the hub log), and it keeps the last line
- * so an exit can say what the child last complained about.
+ * Turns a child's stderr (a process's or a container's) into hub log lines, one per line,
+ * prefixed with the server name. Bounded in size (long lines are cut, an unterminated line
+ * is flushed at the limit) and in rate (a noisy child cannot flood the hub log), and it
+ * keeps the last line so an exit can say what the child last complained about.
  */
 export class StderrLog {
   lastLine: string | undefined;

@@ -1,0 +1,70 @@
+import type Docker from 'dockerode';
+import type { ChildType } from '../../core/children/child-type.js';
+import { connectClient } from '../../core/children/connect-client.js';
+import { StderrLog, type StderrLimits } from '../../core/children/stderr-log.js';
+import { ContainerTransport } from './container-transport.js';
+import { DockerEntry } from './entry.js';
+import type { Engine } from './engine.js';
+import { containerSpec, type SpecContext } from './spec.js';
+
+export interface DockerTypeOptions {
+  engine: Engine;
+  clientInfo: { name: string; version: string };
+  spec: SpecContext;
+  maxMessageBytes: number;
+  stderr: StderrLimits;
+  /** The containers this run of the hub has created and not yet removed, by ID. */
+  live: Set<string>;
+}
+
+/**
+ * `docker` children: each start creates a fresh container from the entry, attaches to
+ * its stdin and stdout and speaks MCP through them; closing the connection (sleep,
+ * shutdown, a failed start) removes the container. On-demand unless `keepAlive`.
+ */
+export function createDockerChildType(options: DockerTypeOptions): ChildType {
+  const { docker } = options.engine;
+  return {
+    type: 'docker',
+    entrySchema: DockerEntry,
+    alwaysRunning: (entry) => entry.keepAlive === true,
+    async connect(entry, context) {
+      // The kernel checked the entry against DockerEntry before adding the server.
+      const spec = containerSpec(context.name, entry as DockerEntry, options.spec);
+      const container = await create(docker, spec, options.engine.address);
+      options.live.add(container.id);
+      const stderr = new StderrLog(context.name, context.log, options.stderr);
+      const transport = new ContainerTransport({
+        docker,
+        container,
+        maxMessageBytes: options.maxMessageBytes,
+        stderr,
+        onRemoved: () => options.live.delete(container.id),
+      });
+      return connectClient(transport, context, {
+        clientInfo: options.clientInfo,
+        // As for stdio: every server answers initialize, and a probe would cost a second container.
+        negotiation: 'legacy',
+        describeClose: () => {
+          const why = transport.ended ?? 'the container connection closed';
+          return stderr.lastLine === undefined ? why : `${why} (last stderr line: ${stderr.lastLine})`;
+        },
+      });
+    },
+  };
+}
+
+async function create(docker: Docker, spec: Docker.ContainerCreateOptions, address: string): Promise<Docker.Container> {
+  try {
+    return await docker.createContainer(spec);
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404) {
+      throw new Error(`the image ${spec.Image} is not on the Docker engine at ${address}; the hub does not pull images: pull it first`);
+    }
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES') {
+      throw new Error(`the Docker engine at ${address} cannot be reached (${code}); set DOCKER_HOST`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+
+/** Labels on every container the hub creates, so that it can find its own again. */
+export const LABELS = {
+  /** Which hub: a hash of its DATA_PATH, the same across restarts. */
+  owner: 'mcp-hub.owner',
+  /** Which run of that hub: containers of any other run are left over from a crash. */
+  instance: 'mcp-hub.instance',
+  server: 'mcp-hub.server',
+} as const;
+
+export interface Engine {
+  docker: Docker;
+  /** The Unix socket, when DOCKER_HOST names one (it may never be mounted into a container). */
+  socket: string | undefined;
+  /** DOCKER_HOST as given, for messages. */
+  address: string;
+}
+
+/**
+ * A Docker Engine API client for DOCKER_HOST, read from the hub's environment (not
+ * process.env, so an embedding app or a test can point one hub elsewhere). Unix sockets
+ * and tcp:// are supported; DOCKER_TLS_VERIFY with DOCKER_CERT_PATH makes tcp use TLS
+ * with the client certificate, as the Docker CLI does.
+ */
+export function engineFromEnvironment(env: NodeJS.ProcessEnv): Engine {
+  const address = env.DOCKER_HOST || 'unix:///var/run/docker.sock';
+  if (address.startsWith('unix://')) {
+    const socket = address.slice('unix://'.length);
+    return { docker: new Docker({ socketPath: socket }), socket, address };
+  }
+  if (address.startsWith('tcp://')) {
+    const url = new URL(address);
+    const tls = env.DOCKER_TLS_VERIFY !== undefined && env.DOCKER_TLS_VERIFY !== '' && env.DOCKER_TLS_VERIFY !== '0';
+    const certs = env.DOCKER_CERT_PATH ?? '';
+    const read = (file: string): Buffer => readFileSync(join(certs, file));
+    return {
+      docker: new Docker({
+        host: url.hostname,
+        port: url.port || (tls ? 2376 : 2375),
+        protocol: tls ? 'https' : 'http',
+        ...(tls ? { ca: read('ca.pem'), cert: read('cert.pem'), key: read('key.pem') } : {}),
+      }),
+      socket: undefined,
+      address,
+    };
+  }
+  throw new Error(`DOCKER_HOST "${address}": only unix:// and tcp:// addresses are supported`);
+}
+
+/** This hub's owner label value: stable for one DATA_PATH, distinct between hubs. */
+export function ownerOf(dataPath: string): string {
+  return createHash('sha256').update(dataPath).digest('hex').slice(0, 16);
+}
+
+/** Docker's answer to a call that found nothing to do (already gone, already stopped). */
+export function isGone(error: unknown): boolean {
+  const status = (error as { statusCode?: number }).statusCode;
+  return status === 404 || status === 304 || status === 409;
+}
+
+/**
+ * Kills and removes a container now. Killing first, because a forced remove stops with
+ * the image's grace period, and a server that ignores SIGTERM would hold a sleep for it.
+ */
+export async function removeContainer(container: Docker.Container): Promise<void> {
+  // One that is not running cannot be killed; the remove below still applies.
+  await container.kill().catch(() => undefined);
+  await container.remove({ force: true, v: true }).catch((error: unknown) => {
+    if (!isGone(error)) throw error;
+  });
+}
