@@ -1,0 +1,103 @@
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Hub } from '../../../core/hub.js';
+import { hub } from '../../../core/kernel.js';
+import { FAST } from '../../core/children/helpers.js';
+
+export const PASSWORD = 'correct horse';
+
+export interface UpstreamTestHub {
+  app: FastifyInstance;
+  hub: Hub;
+  url: string;
+  port: number;
+  dataPath: string;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+export async function newDataPath(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'upstream-test-'));
+}
+
+/**
+ * A hub whose BASE_URL is its real loopback address (the OAuth callback must reach it),
+ * with upstream-oauth's loopback switch on and oauth-as off. Pass the same port and data
+ * path again to restart it.
+ */
+export async function startUpstreamHub(
+  t: { teardown(fn: () => unknown): void },
+  options: { servers: Record<string, unknown>; port?: number; dataPath?: string; env?: Record<string, string>; plugin?: Record<string, unknown> },
+): Promise<UpstreamTestHub> {
+  const port = options.port ?? (await freePort());
+  const dataPath = options.dataPath ?? (await newDataPath());
+  const url = `http://127.0.0.1:${port}`;
+  const app = Fastify({ logger: false });
+  let context: Hub | undefined;
+  await app.register(hub, {
+    config: {
+      mcpServers: options.servers,
+      plugins: { 'oauth-as': false, 'map-tools': false, 'upstream-oauth': { allowLoopbackAuthorizationServers: true, ...options.plugin } },
+    },
+    env: { DATA_PATH: dataPath, BASE_URL: url, PORT: String(port), HUB_PASSWORD: PASSWORD, ...options.env },
+    settings: { dataPath },
+    children: { ...FAST, wakeBudgetMs: 10_000 },
+    setup: (created) => void (context = created),
+  });
+  await app.listen({ host: '127.0.0.1', port });
+  t.teardown(() => app.close());
+  if (!context) throw new Error('the hub plugin did not call setup');
+  return { app, hub: context, url, port, dataPath };
+}
+
+/** A cookie-keeping operator at the hub's upstreams page, without a browser. */
+export class Operator {
+  readonly #jar = new Map<string, string>();
+
+  constructor(private readonly base: string) {}
+
+  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+    const response = await fetch(new URL(path, this.base), {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      redirect: 'manual',
+      headers: { cookie: [...this.#jar].map(([name, value]) => `${name}=${value}`).join('; ') },
+      ...(init.form ? { body: new URLSearchParams(init.form) } : {}),
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const index = pair?.indexOf('=') ?? -1;
+      if (pair && index > 0) this.#jar.set(pair.slice(0, index), pair.slice(index + 1));
+    }
+    return response;
+  }
+
+  /** Logs in with the shared password; returns the list page's HTML. */
+  async logIn(password = PASSWORD): Promise<Response> {
+    const page = await (await this.request('/upstreams')).text();
+    return this.request('/upstreams/session', { form: { csrf: csrfOf(page), password } });
+  }
+
+  async page(): Promise<string> {
+    return (await this.request('/upstreams')).text();
+  }
+
+  /** Presses a server's login or logout button; returns the response (a redirect for login). */
+  async press(server: string, action: 'login' | 'logout'): Promise<Response> {
+    return this.request(`/upstreams/${server}/${action}`, { form: { csrf: csrfOf(await this.page()) } });
+  }
+}
+
+export function csrfOf(html: string): string {
+  const value = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!value) throw new Error(`no CSRF field in the page: ${html.slice(0, 200)}`);
+  return value;
+}
