@@ -11,6 +11,7 @@ declare module 'oidc-provider' {
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
     on(event: string, listener: (...args: never[]) => void): this;
     Client: { find(id: string): Promise<ProviderClient | undefined> };
+    RefreshToken: { find(value: string): Promise<object | undefined> };
   }
 
   export const errors: { InvalidTarget: new (description?: string) => Error };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Hub } from '../../../core/hub.js';
 import { hub } from '../../../core/kernel.js';
+import { completeAuthorization } from './upstream-world.js';
 import { FAST } from '../../core/children/helpers.js';
 
 export const PASSWORD = 'correct horse';
@@ -100,4 +101,19 @@ export function csrfOf(html: string): string {
   const value = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
   if (!value) throw new Error(`no CSRF field in the page: ${html.slice(0, 200)}`);
   return value;
+}
+
+/**
+ * Logs the hub in to `server` the way an operator does on the page: password, Log in,
+ * the upstream's login and consent, back to the hub's callback. Returns the authorization URL used.
+ */
+export async function loginThroughPage(operator: Operator, hubUrl: string, server: string): Promise<URL> {
+  if (!/Log out|Log in to/.test(await operator.page())) await operator.logIn();
+  const started = await operator.press(server, 'login');
+  const location = started.headers.get('location');
+  if (started.status !== 303 || !location) throw new Error(`login did not redirect (${started.status}): ${(await started.text()).slice(0, 300)}`);
+  const back = await completeAuthorization(location, `${hubUrl}/upstreams/callback`);
+  const landed = await operator.request(back.slice(hubUrl.length));
+  if (landed.status !== 200) throw new Error(`the callback answered ${landed.status}: ${(await landed.text()).slice(0, 300)}`);
+  return new URL(location);
 }

@@ -30,9 +30,14 @@ export interface UpstreamWorld {
   grants: Record<string, number>;
   /** Every bearer token the MCP server saw, accepted or not. */
   seenTokens: string[];
-  /** Makes the MCP server refuse these access tokens from now on, as if they had expired. */
-  expire(token: string): void;
-  revocations: number;
+  /**
+   * Makes the MCP server refuse this access token from now on, as if it had expired. The
+   * first `hold` refusals are held back until that many requests have arrived, so that
+   * they all really hit the expired token at once.
+   */
+  expire(token: string, hold?: number): void;
+  /** Requests refused because they carried an expired token. */
+  refusedExpired: number;
 }
 
 async function listen(t: Teardown, server: Server): Promise<number> {
@@ -56,6 +61,7 @@ async function listen(t: Teardown, server: Server): Promise<number> {
  */
 export async function startUpstreamWorld(t: Teardown, clients: (callback: string) => StaticClient[], callback: string): Promise<UpstreamWorld> {
   const expired = new Set<string>();
+  let held: { count: number; release: () => void; released: Promise<void> } | undefined;
   const seenTokens: string[] = [];
   let mcpUrl = '';
   let issuer = '';
@@ -83,7 +89,15 @@ export async function startUpstreamWorld(t: Teardown, clients: (callback: string
           .writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"${error ? `, error="${error}"` : ''}` })
           .end();
       if (!token) return refuse();
-      if (expired.has(token)) return refuse('invalid_token');
+      if (expired.has(token)) {
+        world.refusedExpired += 1;
+        if (held) {
+          held.count -= 1;
+          if (held.count <= 0) held.release();
+          await held.released;
+        }
+        return refuse('invalid_token');
+      }
       try {
         jwks ??= createRemoteJWKSet(new URL(`${issuer}/jwks`));
         await jwtVerify(token, jwks, { issuer, audience: mcpUrl });
@@ -135,15 +149,20 @@ export async function startUpstreamWorld(t: Teardown, clients: (callback: string
     provider,
     grants,
     seenTokens,
-    expire: (token) => void expired.add(token),
-    revocations: 0,
+    expire: (token, hold) => {
+      expired.add(token);
+      if (!hold) return;
+      let release = () => undefined as void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // Released by the last expected request, or after a while so a miss fails instead of hanging.
+      setTimeout(release, 10_000).unref();
+      held = { count: hold, release, released };
+    },
+    refusedExpired: 0,
   };
   provider.on('grant.success', ((ctx: { oidc: { params: { grant_type?: string } } }) => {
     const type = ctx.oidc.params.grant_type ?? 'unknown';
     grants[type] = (grants[type] ?? 0) + 1;
-  }) as never);
-  provider.on('revocation.success', (() => {
-    world.revocations += 1;
   }) as never);
   asServer.on('request', provider.callback());
   return world;
