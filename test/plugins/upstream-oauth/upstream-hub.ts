@@ -37,12 +37,21 @@ export async function newDataPath(): Promise<string> {
  */
 export async function startUpstreamHub(
   t: { teardown(fn: () => unknown): void },
-  options: { servers: Record<string, unknown>; port?: number; dataPath?: string; env?: Record<string, string>; plugin?: Record<string, unknown> },
+  options: {
+    servers: Record<string, unknown>;
+    port?: number;
+    dataPath?: string;
+    env?: Record<string, string>;
+    plugin?: Record<string, unknown>;
+    /** Collects the hub's log lines (info and up). */
+    logs?: string[];
+  },
 ): Promise<UpstreamTestHub> {
   const port = options.port ?? (await freePort());
   const dataPath = options.dataPath ?? (await newDataPath());
   const url = `http://127.0.0.1:${port}`;
-  const app = Fastify({ logger: false });
+  const logs = options.logs;
+  const app = Fastify({ logger: logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false });
   let context: Hub | undefined;
   await app.register(hub, {
     config: {
