@@ -45,13 +45,16 @@ export async function startUpstreamHub(
     plugin?: Record<string, unknown>;
     /** Collects the hub's log lines (info and up). */
     logs?: string[];
+    /** Serves https with this key and certificate (BASE_URL becomes https). */
+    tls?: { key: string; cert: string };
   },
 ): Promise<UpstreamTestHub> {
   const port = options.port ?? (await freePort());
   const dataPath = options.dataPath ?? (await newDataPath());
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const logs = options.logs;
-  const app = Fastify({ logger: logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false });
+  const logger = logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false;
+  const app = (options.tls ? Fastify({ logger, https: options.tls }) : Fastify({ logger })) as FastifyInstance;
   let context: Hub | undefined;
   await app.register(hub, {
     config: {

@@ -59,7 +59,13 @@ async function listen(t: Teardown, server: Server): Promise<number> {
  * server it protects, which publishes RFC 9728 metadata and checks signature, issuer,
  * audience and expiry of every bearer token.
  */
-export async function startUpstreamWorld(t: Teardown, clients: (callback: string) => StaticClient[], callback: string): Promise<UpstreamWorld> {
+export async function startUpstreamWorld(
+  t: Teardown,
+  clients: (callback: string) => StaticClient[],
+  callback: string,
+  /** Client ID Metadata Documents on, fetched through this (the test's https hub has its own CA). */
+  metadataDocuments?: { fetch: (url: string, init: RequestInit) => Promise<Response> },
+): Promise<UpstreamWorld> {
   const expired = new Set<string>();
   let held: { count: number; release: () => void; released: Promise<void> } | undefined;
   const seenTokens: string[] = [];
@@ -125,8 +131,10 @@ export async function startUpstreamWorld(t: Teardown, clients: (callback: string
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, RefreshToken: 86400, ClientCredentials: 3600 },
     findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
     issueRefreshToken: async () => true,
+    ...(metadataDocuments ? { fetch: metadataDocuments.fetch } : {}),
     features: {
       devInteractions: { enabled: true },
+      ...(metadataDocuments ? { clientIdMetadataDocument: { enabled: true, ack: 'draft-02' } } : {}),
       registration: { enabled: true, initialAccessToken: false },
       registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
       revocation: { enabled: true },
