@@ -45,6 +45,8 @@ export async function startUpstreamHub(
     plugin?: Record<string, unknown>;
     /** Collects the hub's log lines (info and up). */
     logs?: string[];
+    /** Runs oauth-as too, so the hub's own endpoints need tokens. */
+    inbound?: boolean;
     /** Serves https with this key and certificate (BASE_URL becomes https). */
     tls?: { key: string; cert: string };
   },
@@ -59,7 +61,7 @@ export async function startUpstreamHub(
   await app.register(hub, {
     config: {
       mcpServers: options.servers,
-      plugins: { 'oauth-as': false, 'map-tools': false, 'upstream-oauth': { allowLoopbackAuthorizationServers: true, ...options.plugin } },
+      plugins: { 'oauth-as': options.inbound === true, 'map-tools': false, 'upstream-oauth': { allowLoopbackAuthorizationServers: true, ...options.plugin } },
     },
     env: { DATA_PATH: dataPath, BASE_URL: url, PORT: String(port), HUB_PASSWORD: PASSWORD, ...options.env },
     settings: { dataPath },
