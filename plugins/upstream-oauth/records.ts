@@ -20,6 +20,8 @@ export interface UpstreamRecord {
   client?: string;
   tokens?: string;
   discovery?: string;
+  /** Until when (ms since the epoch) one hub process holds the right to spend the refresh token. */
+  leaseUntil?: number;
 }
 
 /** A login under way: the hash of its `state`, the PKCE verifier, until it expires. */
@@ -83,6 +85,24 @@ export class UpstreamState {
       if (!(error instanceof DuplicateKeyError)) throw error;
       await this.collection.findOneAndUpdate({ _id: this.server }, update);
     }
+  }
+
+  /**
+   * Takes the lease on this upstream's credentials for `ms`, unless another process (a
+   * replica on the same MongoDB, or hub-admin) holds a live one. True when taken, or
+   * when there is no record (nothing to spend).
+   */
+  async tryLease(ms: number): Promise<boolean> {
+    const now = Date.now();
+    const taken = await this.collection.findOneAndUpdate(
+      { _id: this.server, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }] },
+      { $set: { leaseUntil: now + ms } },
+    );
+    return taken !== null || (await this.#record()) === null;
+  }
+
+  async releaseLease(): Promise<void> {
+    await this.collection.findOneAndUpdate({ _id: this.server }, { $unset: { leaseUntil: true } });
   }
 
   async clear(): Promise<void> {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   auth,
   discoverOAuthServerInfo,
@@ -18,6 +19,8 @@ import type { ClientAuthMethod, UpstreamOAuthEntry } from './options.js';
 import { UpstreamState, type Collections, type UpstreamClient } from './records.js';
 
 const LOGIN_SECONDS = 10 * 60;
+/** Longer than any refresh takes; a process that dies holding it only delays the others this long. */
+const LEASE_MS = 30_000;
 
 export interface UpstreamDependencies {
   hub: Hub;
@@ -353,10 +356,28 @@ export class Upstream {
     }
   }
 
+  /**
+   * Runs `work` alone: after the earlier work of this process, and holding the store
+   * lease against other processes sharing the store.
+   */
   #serialized<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(work, work);
+    const leased = () => this.#leased(work);
+    const run = this.#queue.then(leased, leased);
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+
+  async #leased<T>(work: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + LEASE_MS;
+    while (!(await this.state.tryLease(LEASE_MS))) {
+      if (Date.now() > deadline) throw new Error(`another hub process kept the credentials of "${this.name}" busy for ${LEASE_MS / 1000} s`);
+      await sleep(50);
+    }
+    try {
+      return await work();
+    } finally {
+      await this.state.releaseLease();
+    }
   }
 
   async #bestEffort(what: string, work: () => Promise<void>): Promise<void> {

@@ -51,3 +51,21 @@ t.test('parallel 401s refresh once; a restart keeps the tokens; logout revokes a
   t.equal(health.servers.dyn, 'unauthorized');
   t.notMatch(await restartedOperator.page(), /Log out of dyn/, 'no tokens are held any more');
 });
+
+t.test('two hub processes sharing one store spend the rotating refresh token once', async (t) => {
+  const port = await freePort();
+  const dataPath = await newDataPath();
+  const world = await startUpstreamWorld(t, () => [], `http://127.0.0.1:${port}/upstreams/callback`);
+  const servers = { dyn: { url: world.mcpUrl, oauth: { mode: 'dcr', scope: SCOPE } } };
+  const first = await startUpstreamHub(t, { port, dataPath, servers });
+  await loginThroughPage(new Operator(first.url), first.url, 'dyn');
+  const second = await startUpstreamHub(t, { dataPath, servers });
+  await waitFor('both replicas to be up', () => first.hub.children.get('dyn')?.status === 'up' && second.hub.children.get('dyn')?.status === 'up');
+
+  world.expire(world.seenTokens.at(-1) ?? '', 20);
+  const clients = await Promise.all([first, second].map((replica) => connectClient(t, `${replica.url}/dyn/mcp`, '2026-07-28')));
+  const results = await Promise.all(clients.flatMap((client) => Array.from({ length: 10 }, () => client.callTool({ name: 'secret', arguments: {} }))));
+  t.equal(world.refusedExpired, 20, 'all 20 calls, 10 per replica, hit the expired access token');
+  t.equal(results.filter((result) => !result.isError).length, 20, 'all succeed');
+  t.equal(world.grants.refresh_token, 1, 'one refresh across both replicas');
+});
