@@ -19,6 +19,7 @@ export default definePlugin({
   enabledByDefault: true,
   reservedPaths: ['upstreams'],
   options: UpstreamOAuthOptions,
+  publicSchemas: { 'server-oauth': UpstreamOAuthEntry },
   async register(app, options, hub) {
     const c = collections(hub.store);
     const key = new UpstreamKey(join(hub.settings.dataPath, 'upstream-key.pem'));
@@ -52,6 +53,8 @@ export default definePlugin({
     };
     hub.adminCommands.add('upstreams', upstreamsCommand(hub, upstreams), 'upstream-oauth');
 
+    // Without an OAuth upstream there is nothing to log in to, and the store stays unopened.
+    if (upstreams.size === 0) return;
     await app.register(formbody);
     registerRoutes(app, { hub, c, upstreams, password: new SharedPassword(hub), sessionSeconds: options.loginSessionSeconds });
     app.addHook('onReady', () => createIndexes(c));

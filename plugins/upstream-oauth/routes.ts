@@ -19,6 +19,7 @@ const PASSWORD_FORM_SECONDS = 15 * 60;
 const PasswordForm = Type.Object({ csrf: Type.String(), password: Type.String() });
 const ActionForm = Type.Object({ csrf: Type.String() }, { additionalProperties: true });
 const NameParams = Type.Object({ name: Type.String() });
+const ActionParams = Type.Object({ name: Type.String(), action: Type.String() });
 
 interface Dependencies {
   hub: Hub;
@@ -64,8 +65,8 @@ export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
     return reply.redirect('/upstreams', 303);
   });
 
-  app.post<{ Params: { name: string } }>('/upstreams/:name/:action', async (request, reply) => {
-    const params = request.params as { name: string; action: string };
+  app.post('/upstreams/:name/:action', async (request, reply) => {
+    const params = Value.Check(ActionParams, request.params) ? request.params : { name: '', action: '' };
     const session = await currentSession(request);
     const form = request.body;
     if (!session) return showPasswordPage(reply);
