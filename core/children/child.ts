@@ -3,6 +3,7 @@ import type { Client, DiscoverResult, PriorDiscovery, ProtocolEra, ServerCapabil
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
 import type { ChildConnection, ChildType } from './child-type.js';
+import { LoginRequiredError } from './remote/auth.js';
 import { startPings } from './ping.js';
 import type { EraVerdict, Snapshot, SnapshotStore } from './snapshot.js';
 import { Supervisor } from './supervisor.js';
@@ -82,7 +83,12 @@ export class Child {
         alwaysRunning: this.alwaysRunning,
         log,
         restart: async () => {
-          await this.#startShared(false);
+          try {
+            await this.#startShared(false);
+          } catch (error) {
+            // A server waiting for a login is not crashing: nothing restarts it but a login.
+            if (this.status !== 'unauthorized') throw error;
+          }
         },
         park: (reason) => {
           this.lastError = reason;
@@ -233,6 +239,18 @@ export class Child {
   }
 
   /**
+   * The upstream wants a login that only the operator can give (outbound OAuth): the
+   * connection ends and the server shows `unauthorized` until the next use or a login
+   * starts it again.
+   */
+  async requireLogin(reason: string): Promise<void> {
+    if (this.status === 'unauthorized' && this.#connection === undefined) return;
+    this.log.warn({ server: this.name, reason }, 'server needs an operator login');
+    await this.disconnect('unauthorized');
+    this.lastError = reason;
+  }
+
+  /**
    * The one start under way, or a new one. A use (`retry`) keeps trying for the whole
    * budget; a supervisor restart makes a single attempt, because the supervisor does its
    * own back-off and counts the failures. A use that finds a single attempt under way
@@ -263,6 +281,13 @@ export class Child {
         return await this.#attempt(deadline, generation, stop);
       } catch (error) {
         if (generation !== this.#generation) throw error;
+        if (error instanceof LoginRequiredError) {
+          // No retry can help until someone logs in; say so at once instead of after the budget.
+          this.status = 'unauthorized';
+          this.lastError = error.message;
+          this.log.warn({ server: this.name, reason: error.message }, 'server needs an operator login');
+          throw new Error(`server "${this.name}" is unauthorized: ${error.message}`);
+        }
         reason = (error as Error).message;
         this.lastError = reason;
         this.#verdict = undefined;

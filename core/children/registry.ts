@@ -5,6 +5,7 @@ import { Registry } from '../registry.js';
 import { Child } from './child.js';
 import type { ChildType } from './child-type.js';
 import { createInProcessChildType, IN_PROCESS_TYPE } from './in-process.js';
+import type { UpstreamAuth } from './remote/auth.js';
 import { createRemoteChildTypes } from './remote/types.js';
 import { SnapshotStore } from './snapshot.js';
 import { DEFAULT_CHILD_TIMINGS, type ChildTimings } from './timings.js';
@@ -20,6 +21,8 @@ export interface ChildRegistryOptions {
 export class ChildRegistry {
   readonly types = new Registry<ChildType>('child type');
   readonly snapshots: SnapshotStore | undefined;
+  /** Lends remote children their upstream credentials; the upstream-oauth plugin sets it. */
+  upstreamAuth: UpstreamAuth | undefined;
   readonly #children = new Map<string, Child>();
   readonly #inProcess: ReturnType<typeof createInProcessChildType>;
   #timings: ChildTimings;
@@ -31,7 +34,7 @@ export class ChildRegistry {
   ) {
     this.#inProcess = createInProcessChildType(clientInfo);
     this.types.add(IN_PROCESS_TYPE, this.#inProcess);
-    for (const type of createRemoteChildTypes(clientInfo)) this.types.add(type.type, type);
+    for (const type of createRemoteChildTypes(clientInfo, () => this.upstreamAuth)) this.types.add(type.type, type);
     this.snapshots = options.dataPath === undefined ? undefined : new SnapshotStore(options.dataPath, log);
     this.#timings = {
       ...DEFAULT_CHILD_TIMINGS,

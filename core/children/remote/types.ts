@@ -1,8 +1,10 @@
 import { connect as connectSocket } from 'node:net';
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Type, type Static } from 'typebox';
+import type { ServerEntry } from '../../config/schema.js';
 import type { ChildType } from '../child-type.js';
 import { connectClient } from '../connect-client.js';
+import type { UpstreamAuth } from './auth.js';
 import { fetchWithHeaders } from './headers.js';
 import { SocketTransport } from './socket-transport.js';
 
@@ -26,11 +28,22 @@ function entryUrl(url: string | undefined, name: string): URL {
 }
 
 /**
+ * The transport options of a remote child: the plugin-lent auth when there is one (its
+ * fetch wrapped so static headers still go out), otherwise the static headers alone.
+ */
+function transportOptions(entry: ServerEntry, name: string, upstreamAuth: () => UpstreamAuth | undefined) {
+  const auth = upstreamAuth()?.forServer(name, entry);
+  const fetch = fetchWithHeaders(entry.headers, auth?.fetch);
+  return { ...(fetch ? { fetch } : {}), ...(auth ? { authProvider: auth.authProvider } : {}) };
+}
+
+/**
  * The built-in always-running types: remote `http` (Streamable HTTP) and `sse`, and
  * `unix`/`tcp` sockets speaking newline-delimited JSON-RPC. They connect at start-up, are
- * reconnected with back-off by the supervisor and never slept.
+ * reconnected with back-off by the supervisor and never slept. `upstreamAuth` is read at
+ * each connect, so a plugin registered after the registry was built still takes part.
  */
-export function createRemoteChildTypes(clientInfo: { name: string; version: string }): ChildType[] {
+export function createRemoteChildTypes(clientInfo: { name: string; version: string }, upstreamAuth: () => UpstreamAuth | undefined = () => undefined): ChildType[] {
   const alwaysRunning = (): boolean => true;
   return [
     {
@@ -38,8 +51,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       entrySchema: RemoteEntry,
       alwaysRunning,
       connect(entry, context) {
-        const fetch = fetchWithHeaders(entry.headers);
-        const transport = new StreamableHTTPClientTransport(entryUrl(entry.url, context.name), fetch ? { fetch } : {});
+        const transport = new StreamableHTTPClientTransport(entryUrl(entry.url, context.name), transportOptions(entry, context.name, upstreamAuth));
         return connectClient(transport, context, { clientInfo, negotiation: 'auto' });
       },
     },
@@ -48,8 +60,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       entrySchema: RemoteEntry,
       alwaysRunning,
       connect(entry, context) {
-        const fetch = fetchWithHeaders(entry.headers);
-        const transport = new SSEClientTransport(entryUrl(entry.url, context.name), fetch ? { fetch } : {});
+        const transport = new SSEClientTransport(entryUrl(entry.url, context.name), transportOptions(entry, context.name, upstreamAuth));
         // SSE-only servers predate the 2026 revision; a probe would only cost a round trip.
         return connectClient(transport, context, { clientInfo, negotiation: 'legacy', describeClose: () => 'the SSE stream closed' });
       },

@@ -1,0 +1,151 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import { Type } from 'typebox';
+import Value from 'typebox/value';
+import type { Hub } from '../../core/hub.js';
+import { escapeHtml, sendPage } from '../oauth-as/pages.js';
+import type { SharedPassword } from '../oauth-as/password.js';
+import { hashSecret, newSecret } from '../oauth-as/secrets.js';
+import { LoginThrottle } from '../oauth-as/throttle.js';
+import { listPage, passwordPage } from './pages.js';
+import type { Collections } from './records.js';
+import type { Upstream } from './upstream.js';
+
+const SESSION_COOKIE = 'hub_upstreams_session';
+const CSRF_COOKIE = 'hub_upstreams_csrf';
+const PASSWORD_FORM_SECONDS = 15 * 60;
+
+const PasswordForm = Type.Object({ csrf: Type.String(), password: Type.String() });
+const ActionForm = Type.Object({ csrf: Type.String() }, { additionalProperties: true });
+const NameParams = Type.Object({ name: Type.String() });
+const ActionParams = Type.Object({ name: Type.String(), action: Type.String() });
+
+interface Dependencies {
+  hub: Hub;
+  c: Collections;
+  upstreams: Map<string, Upstream>;
+  password: SharedPassword;
+  sessionSeconds: number;
+}
+
+/**
+ * The operator's page for upstream logins, behind the shared hub password: it lists the
+ * upstreams with their status and offers login and logout. Forms only (works without
+ * JavaScript), every POST carries a CSRF token tied to the session, and the page may not
+ * be framed (sendPage's headers). Also the OAuth callback and the per-upstream Client ID
+ * Metadata Documents.
+ */
+export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
+  const { c, upstreams } = deps;
+  const throttle = new LoginThrottle();
+  const secure = deps.hub.settings.baseUrl.startsWith('https:');
+
+  app.get('/upstreams', async (request, reply) => {
+    const session = await currentSession(request);
+    if (!session) return showPasswordPage(reply);
+    return listPage(reply, await rows(), csrfFor(session));
+  });
+
+  app.post('/upstreams/session', async (request, reply) => {
+    const form = request.body;
+    const cookie = parseCookie(request.headers.cookie ?? '')[CSRF_COOKIE];
+    if (!Value.Check(PasswordForm, form) || !cookie || !sameText(cookie, form.csrf)) return expired(reply);
+    if (throttle.blocked(request.ip)) return sendPage(reply.header('retry-after', '900'), 429, 'Too many attempts', '<p>Too many wrong passwords. Try again later.</p>');
+    if (!(await deps.password.matches(form.password))) {
+      throttle.failed(request.ip);
+      return passwordPage(reply, form.csrf, 'Wrong password.');
+    }
+    const session = newSecret('ups');
+    await c.sessions.insertOne({ _id: hashSecret(session), expiresAt: new Date(Date.now() + deps.sessionSeconds * 1000) });
+    reply.header(
+      'set-cookie',
+      stringifySetCookie({ name: SESSION_COOKIE, value: session, httpOnly: true, sameSite: 'lax', secure, path: '/upstreams', maxAge: deps.sessionSeconds }),
+    );
+    return reply.redirect('/upstreams', 303);
+  });
+
+  app.post('/upstreams/:name/:action', async (request, reply) => {
+    const params = Value.Check(ActionParams, request.params) ? request.params : { name: '', action: '' };
+    const session = await currentSession(request);
+    const form = request.body;
+    if (!session) return showPasswordPage(reply);
+    if (!Value.Check(ActionForm, form) || !sameText(form.csrf, csrfFor(session))) return expired(reply);
+    const upstream = upstreams.get(params.name);
+    if (!upstream || (params.action !== 'login' && params.action !== 'logout')) return sendPage(reply, 404, 'Not found', '<p>No such upstream or action.</p>');
+    try {
+      if (params.action === 'login') return reply.header('cache-control', 'no-store').redirect((await upstream.startLogin()).href, 303);
+      await upstream.logout();
+      return listPage(reply, await rows(), csrfFor(session), `Logged out of ${upstream.name}.`);
+    } catch (error) {
+      request.log.warn({ server: upstream.name, err: (error as Error).message }, `upstream ${params.action} failed`);
+      return sendPage(reply, 502, 'Upstream error', `<p>${escapeHtml((error as Error).message)}</p><p><a href="/upstreams">Back</a></p>`);
+    }
+  });
+
+  app.get('/upstreams/callback', async (request, reply) => {
+    const query = new URLSearchParams(Value.Check(Type.Record(Type.String(), Type.String()), request.query) ? request.query : {});
+    const state = query.get('state');
+    const pending = state ? await c.pending.findOne({ _id: hashSecret(state) }) : null;
+    // One use per login: whoever deletes the pending record finishes it.
+    if (!pending || (await c.pending.deleteOne({ _id: pending._id })) !== 1) return expired(reply);
+    const upstream = upstreams.get(pending.server);
+    if (!upstream) return expired(reply);
+    if (query.has('error')) {
+      // The error text comes from whoever sent the browser here: it is not shown.
+      return sendPage(reply, 400, 'Login not completed', `<p>The authorization server of ${escapeHtml(upstream.name)} did not grant access.</p><p><a href="/upstreams">Back</a></p>`);
+    }
+    try {
+      await upstream.finishLogin(query, pending.verifier);
+    } catch (error) {
+      request.log.warn({ server: upstream.name, err: (error as Error).message }, 'upstream login failed');
+      return sendPage(reply, 502, 'Login failed', `<p>${escapeHtml((error as Error).message)}</p><p><a href="/upstreams">Back</a></p>`);
+    }
+    return sendPage(reply, 200, 'Logged in', `<p>The hub is now logged in to <strong>${escapeHtml(upstream.name)}</strong>.</p><p><a href="/upstreams">Back to the upstreams</a></p>`);
+  });
+
+  app.get('/upstreams/:name/client.json', async (request, reply) => {
+    const { name } = Value.Check(NameParams, request.params) ? request.params : { name: '' };
+    const upstream = upstreams.get(name);
+    if (!upstream || upstream.settings.mode !== 'cimd') return reply.code(404).send({ error: 'not_found' });
+    return reply.header('cache-control', 'public, max-age=300').send({ client_id: upstream.metadataDocumentUrl, ...(await upstream.clientMetadata()) });
+  });
+
+  async function rows() {
+    return Promise.all(
+      [...upstreams.values()].map(async (upstream) => ({
+        name: upstream.name,
+        mode: upstream.settings.mode,
+        grant: upstream.grant,
+        status: deps.hub.children.get(upstream.name)?.status ?? ('unknown' as const),
+        hasTokens: await upstream.hasTokens(),
+      })),
+    );
+  }
+
+  function showPasswordPage(reply: FastifyReply): FastifyReply {
+    const csrf = newSecret('csrf');
+    reply.header('set-cookie', stringifySetCookie({ name: CSRF_COOKIE, value: csrf, httpOnly: true, sameSite: 'strict', secure, path: '/upstreams', maxAge: PASSWORD_FORM_SECONDS }));
+    return passwordPage(reply, csrf);
+  }
+
+  async function currentSession(request: FastifyRequest): Promise<string | undefined> {
+    const session = parseCookie(request.headers.cookie ?? '')[SESSION_COOKIE];
+    return session !== undefined && (await c.sessions.findOne({ _id: hashSecret(session) })) !== null ? session : undefined;
+  }
+}
+
+/** The session's CSRF token: derived from the session secret, so nothing more is stored. */
+function csrfFor(session: string): string {
+  return createHash('sha256').update(`csrf:${session}`).digest('base64url');
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function expired(reply: FastifyReply): FastifyReply {
+  return sendPage(reply, 403, 'Request expired', '<p>This form or login is no longer valid. <a href="/upstreams">Start again</a>.</p>');
+}
