@@ -45,3 +45,14 @@ export async function startHttpChild(): Promise<{ url: string; stop(): void }> {
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
   return { url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`, stop: () => child.stdin.end() };
 }
+
+/** `runLoad` of `tools/call` `tool` against `url`, from a separate process (see load-client.ts). */
+export async function loadFromProcess(url: string, callers: number, calls: number, tool = 'echo', toolArguments: Record<string, unknown> = { text: 'hi' }): Promise<LoadFigures> {
+  const script = fileURLToPath(new URL('./load-client.js', import.meta.url));
+  const child = spawn(process.execPath, [script, url, String(callers), String(calls), tool, JSON.stringify(toolArguments)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`the load client exited with ${code}`);
+  return JSON.parse(output) as LoadFigures;
+}

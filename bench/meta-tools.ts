@@ -1,16 +1,17 @@
 // /hub figures: list_servers with 200 configured stdio servers, all asleep (and the
 // proof that none was started), then call_tool through /hub versus the same tool through
-// /<name>/mcp, as the ratio of p50 latencies. 2026-07-28, one caller.
+// /<name>/mcp, as the ratio of p50 latencies. 2026-07-28, one caller, in its own process;
+// beside the end-to-end figures, the list_servers handler's own time.
 // Run: npx tsc -p . && node dist/bench/meta-tools.js [calls]
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import Fastify from 'fastify';
+import type { Hub, MetaToolContext } from '../core/hub.js';
 import { hub } from '../core/kernel.js';
-import { runLoad, startHttpChild, type LoadFigures } from './measure.js';
+import { loadFromProcess, percentile, startHttpChild, type LoadFigures } from './measure.js';
 
 const calls = Number(process.argv[2] ?? '2000');
 const SERVERS = 200;
@@ -24,29 +25,42 @@ for (let index = 0; index < SERVERS - 1; index += 1) {
   mcpServers[`sleeper-${index}`] = { command: process.execPath, args: [fixture], env: { FIXTURE_STARTS: startsFile } };
 }
 const app = Fastify({ logger: false });
-await app.register(hub, { config: { plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers }, env: { DATA_PATH: dataPath }, settings: { dataPath } });
+let context: Hub | undefined;
+await app.register(hub, {
+  config: { plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers },
+  env: { DATA_PATH: dataPath },
+  settings: { dataPath },
+  setup: (created) => void (context = created),
+});
 const base = await app.listen({ host: '127.0.0.1', port: 0 });
 
-const caller = (path: string, call: (client: Client) => Promise<unknown>) => async () => {
-  const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}${path}`)));
-  return () => call(client);
-};
-const listServers = caller('/hub', (client) => client.callTool({ name: 'list_servers', arguments: {} }));
-const viaHub = caller('/hub', (client) => client.callTool({ name: 'call_tool', arguments: { server: 'echo', tool: 'echo', arguments: { text: 'hi' } } }));
-const viaEndpoint = caller('/echo/mcp', (client) => client.callTool({ name: 'echo', arguments: { text: 'hi' } }));
+const listServers = (count: number) => loadFromProcess(`${base}/hub`, 1, count, 'list_servers', {});
+const viaHub = (count: number) => loadFromProcess(`${base}/hub`, 1, count, 'call_tool', { server: 'echo', tool: 'echo', arguments: { text: 'hi' } });
+const viaEndpoint = (count: number) => loadFromProcess(`${base}/echo/mcp`, 1, count);
 
-await runLoad(1, 200, listServers);
-const listing = await runLoad(1, calls, listServers);
+await listServers(200);
+const listing = await listServers(calls);
+
+// The hub's own work for one list_servers, without HTTP and the SDK around it
+// (list_servers reads no request context).
+const listTool = context?.metaTools.get('list_servers');
+if (!listTool) throw new Error('list_servers is missing');
+const handlerTimes: number[] = [];
+for (let index = 0; index < calls; index += 1) {
+  const started = performance.now();
+  await listTool.call({}, {} as MetaToolContext);
+  handlerTimes.push(performance.now() - started);
+}
+handlerTimes.sort((a, b) => a - b);
 const childrenStarted = existsSync(startsFile);
 
-await runLoad(1, 200, viaHub);
-await runLoad(1, 200, viaEndpoint);
+await viaHub(200);
+await viaEndpoint(200);
 const hubRounds: LoadFigures[] = [];
 const endpointRounds: LoadFigures[] = [];
 for (let round = 0; round < 3; round += 1) {
-  hubRounds.push(await runLoad(1, calls, viaHub));
-  endpointRounds.push(await runLoad(1, calls, viaEndpoint));
+  hubRounds.push(await viaHub(calls));
+  endpointRounds.push(await viaEndpoint(calls));
 }
 const best = (rounds: LoadFigures[]): LoadFigures => rounds.reduce((a, b) => (b.p50Ms < a.p50Ms ? b : a));
 const callTool = best(hubRounds);
@@ -58,7 +72,14 @@ await rm(dataPath, { recursive: true, force: true });
 console.log(
   JSON.stringify(
     {
-      listServers: { servers: SERVERS, ...listing, sleepingServersStarted: childrenStarted ? 'some' : 0, targetP50Ms: 2 },
+      listServers: {
+        servers: SERVERS,
+        ...listing,
+        handlerP50Ms: Number(percentile(handlerTimes, 0.5).toFixed(3)),
+        handlerP99Ms: Number(percentile(handlerTimes, 0.99).toFixed(3)),
+        sleepingServersStarted: childrenStarted ? 'some' : 0,
+        targetP50Ms: 2,
+      },
       callTool: { throughHub: callTool, throughEndpoint: endpoint, p50Ratio: Number((callTool.p50Ms / endpoint.p50Ms).toFixed(2)), targetRatio: 1.1 },
     },
     null,
