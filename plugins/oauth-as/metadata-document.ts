@@ -1,10 +1,7 @@
-import { lookup as dnsLookup } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
+import { BlockedRequestError, guardedFetch } from '../../core/net/guarded-fetch.js';
 
 const MAX_BYTES = 64 * 1024;
 const TIMEOUT_MS = 5_000;
@@ -34,15 +31,17 @@ export function isMetadataDocumentUrl(clientId: string): boolean {
 
 /**
  * Fetches client ID metadata documents (draft-ietf-oauth-client-id-metadata-document-00)
- * without becoming a tool for reaching the hub's own network: only public unicast
- * addresses (loopback too when the dev switch says so), checked on the address actually
- * connected to, so DNS rebinding cannot slip past; no redirects; a size and time limit;
- * and a cache that follows the response's caching headers.
+ * through the hub's guarded fetch (public addresses only, loopback too when the dev switch
+ * says so; no redirects; size and time limits), checks what they say, and caches them as
+ * the response's caching headers allow.
  */
 export class MetadataDocumentFetcher {
   readonly #cache = new Map<string, { document: MetadataDocument; until: number }>();
+  readonly #guarded: FetchLike;
 
-  constructor(private readonly allowLoopback: boolean) {}
+  constructor(private readonly allowLoopback: boolean) {
+    this.#guarded = guardedFetch({ allowLoopback, maxBytes: MAX_BYTES, timeoutMs: TIMEOUT_MS });
+  }
 
   async get(clientId: string): Promise<MetadataDocument> {
     const cached = this.#cache.get(clientId);
@@ -73,72 +72,23 @@ export class MetadataDocumentFetcher {
     if (url.pathname === '/' || url.username || url.password || url.hash) {
       throw new MetadataDocumentError('a metadata-document client_id must have a path and no credentials or fragment');
     }
-    // Node connects to an IP literal without calling `lookup`, so check literals here.
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (ipaddr.isValid(literal)) {
-      if (!allowedAddress(literal, this.allowLoopback)) throw new MetadataDocumentError(`the client metadata document's host is a non-public address (${literal})`);
-      if (url.protocol === 'http:' && ipaddr.process(literal).range() !== 'loopback') throw new MetadataDocumentError('plain http is allowed for loopback metadata documents only');
-    }
     return url;
   }
 
-  #fetch(url: URL): Promise<{ body: string; maxAge: number }> {
-    const allowLoopback = this.allowLoopback;
-    const plainHttp = url.protocol === 'http:';
-    const lookup: LookupFunction = (hostname, options, callback) => {
-      dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-        if (error) return callback(error, '', 4);
-        const list = addresses as unknown as { address: string; family: number }[];
-        const refused = list.find(({ address }) => !allowedAddress(address, allowLoopback));
-        if (refused || list.length === 0) {
-          return callback(new MetadataDocumentError(`the client metadata document's host resolves to a non-public address (${refused?.address ?? 'none'})`), '', 4);
-        }
-        if (plainHttp && !list.every(({ address }) => ipaddr.process(address).range() === 'loopback')) {
-          return callback(new MetadataDocumentError('plain http is allowed for loopback metadata documents only'), '', 4);
-        }
-        if (options.all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-        const first = list[0] as { address: string; family: number };
-        callback(null, first.address, first.family);
-      });
-    };
-    const client = plainHttp ? http : https;
-    return new Promise((resolve, reject) => {
-      const request = client.get(url, { lookup, timeout: TIMEOUT_MS, headers: { accept: 'application/json' } }, (response) => {
-        const status = response.statusCode ?? 0;
-        if (status !== 200) {
-          response.resume();
-          return reject(new MetadataDocumentError(`fetching the client metadata document answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`));
-        }
-        const declared = Number(response.headers['content-length'] ?? 0);
-        if (declared > MAX_BYTES) {
-          response.destroy();
-          return reject(new MetadataDocumentError('the client metadata document is too large'));
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_BYTES) {
-            response.destroy();
-            reject(new MetadataDocumentError('the client metadata document is too large'));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('end', () => resolve({ body: Buffer.concat(chunks).toString('utf8'), maxAge: cacheSeconds(response.headers['cache-control']) }));
-        response.on('error', reject);
-      });
-      request.on('timeout', () => request.destroy(new MetadataDocumentError('fetching the client metadata document timed out')));
-      request.on('error', (error) => reject(error instanceof MetadataDocumentError ? error : new MetadataDocumentError(`fetching the client metadata document failed: ${error.message}`)));
-    });
+  async #fetch(url: URL): Promise<{ body: string; maxAge: number }> {
+    let response: Response;
+    try {
+      response = await this.#guarded(url, { headers: { accept: 'application/json' } });
+    } catch (error) {
+      const reason = (error as Error).message;
+      throw new MetadataDocumentError(error instanceof BlockedRequestError ? `the client metadata document: ${reason}` : `fetching the client metadata document failed: ${reason}`);
+    }
+    const status = response.status;
+    if (status !== 200) {
+      throw new MetadataDocumentError(`fetching the client metadata document answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`);
+    }
+    return { body: await response.text(), maxAge: cacheSeconds(response.headers.get('cache-control') ?? undefined) };
   }
-}
-
-/** Public unicast only; loopback when allowed. Private, link-local and the rest never. */
-export function allowedAddress(address: string, allowLoopback: boolean): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' || (allowLoopback && range === 'loopback');
 }
 
 /** Seconds the document may be reused, from Cache-Control; nothing cached without it. */

@@ -10,7 +10,7 @@ import { UpstreamKey } from './key.js';
 import { UpstreamOAuthEntry, UpstreamOAuthOptions } from './options.js';
 import { collections, createIndexes } from './records.js';
 import { registerRoutes } from './routes.js';
-import { guardedFetch } from './safe-fetch.js';
+import { guardedFetch } from '../../core/net/guarded-fetch.js';
 import { Upstream } from './upstream.js';
 
 export default definePlugin({
@@ -23,7 +23,8 @@ export default definePlugin({
   async register(app, options, hub) {
     const c = collections(hub.store);
     const key = new UpstreamKey(join(hub.settings.dataPath, 'upstream-key.pem'));
-    const fetch = guardedFetch(options.allowLoopbackAuthorizationServers);
+    // Metadata, registration, tokens and revocation: small answers, from URLs the upstream names.
+    const fetch = guardedFetch({ allowLoopback: options.allowLoopbackAuthorizationServers, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
     const upstreams = new Map<string, Upstream>();
     for (const [name, entry] of Object.entries(hub.config.mcpServers ?? {})) {
       if (entry.oauth === undefined) continue;

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import t from 'tap';
-import { allowedAddress, MetadataDocumentFetcher } from '../../../plugins/oauth-as/metadata-document.js';
+import { allowedAddress } from '../../../core/net/guarded-fetch.js';
+import { MetadataDocumentFetcher } from '../../../plugins/oauth-as/metadata-document.js';
 
 /** A loopback server answering each path with the given handler. */
 async function documents(t: { teardown(fn: () => unknown): void }, routes: Record<string, (base: string) => { status?: number; headers?: Record<string, string>; body: string }>) {

@@ -6,7 +6,7 @@ import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import t from 'tap';
 import { clientAuthentication } from '../../../plugins/upstream-oauth/client-auth.js';
 import { UpstreamKey } from '../../../plugins/upstream-oauth/key.js';
-import { guardedFetch } from '../../../plugins/upstream-oauth/safe-fetch.js';
+import { guardedFetch } from '../../../core/net/guarded-fetch.js';
 import { newDataPath } from './upstream-hub.js';
 
 t.test('the authorization-side fetch refuses what the upstream should not make the hub reach', async (t) => {
@@ -29,14 +29,14 @@ t.test('the authorization-side fetch refuses what the upstream should not make t
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const strict = guardedFetch(false);
+  const strict = guardedFetch({ allowLoopback: false, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
   await t.rejects(strict(`${base}/`), /only https/, 'plain http is refused without the development switch');
   await t.rejects(strict(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`), /non-public address \(127\.0\.0\.1\)/, 'a loopback literal is refused');
   await t.rejects(strict('https://10.1.2.3/'), /non-public address/, 'a private address is refused');
   await t.rejects(strict('https://localhost:1/'), /non-public address/, 'a name resolving to loopback is refused at connect time');
   await t.rejects(strict('https://user:pw@example.com/'), /credentials/);
 
-  const development = guardedFetch(true);
+  const development = guardedFetch({ allowLoopback: true, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
   t.same(await (await development(`${base}/`)).json(), { ok: true }, 'the switch allows a loopback authorization server');
   await t.rejects(development('http://192.168.1.1/'), /non-public address/, 'the switch does not open private networks');
   const redirected = await development(`${base}/redirect`, { method: 'POST', headers: { authorization: 'Basic c2VjcmV0' }, body: new URLSearchParams({ a: 'b' }) });

@@ -4,24 +4,26 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import ipaddr from 'ipaddr.js';
-import { allowedAddress } from '../oauth-as/metadata-document.js';
-
-const MAX_BYTES = 1024 * 1024;
-const TIMEOUT_MS = 10_000;
 
 export class BlockedRequestError extends Error {
   override readonly name = 'BlockedRequestError';
 }
 
+export interface GuardedFetchOptions {
+  /** The development switch: loopback addresses allowed, and plain http to them. */
+  allowLoopback: boolean;
+  /** A larger answer is cut off and refused. */
+  maxBytes: number;
+  timeoutMs: number;
+}
+
 /**
- * The fetch for everything the hub requests from an upstream's authorization side
- * (metadata, registration, tokens, revocation), whose URLs come from documents the
- * upstream serves: https to public addresses only, checked on the address actually
- * connected to (no DNS rebinding), redirects never followed (so credentials never go to
- * another origin), bounded in size and time. `allowLoopback` is the development switch
- * for a local authorization server (loopback, plain http allowed there).
+ * The fetch for every URL the hub requests on someone else's say-so (a client's metadata
+ * document, an upstream's authorization endpoints): https to public addresses only,
+ * checked on the address actually connected to (no DNS rebinding), redirects never
+ * followed (so credentials never go to another origin), bounded in size and time.
  */
-export function guardedFetch(allowLoopback: boolean): FetchLike {
+export function guardedFetch({ allowLoopback, maxBytes, timeoutMs }: GuardedFetchOptions): FetchLike {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const plainHttp = url.protocol === 'http:';
@@ -58,13 +60,13 @@ export function guardedFetch(allowLoopback: boolean): FetchLike {
     return new Promise<Response>((resolve, reject) => {
       const request = (plainHttp ? http : https).request(
         url,
-        { method: init?.method ?? 'GET', headers: Object.fromEntries(headers), lookup, timeout: TIMEOUT_MS, ...(signal ? { signal } : {}) },
+        { method: init?.method ?? 'GET', headers: Object.fromEntries(headers), lookup, timeout: timeoutMs, ...(signal ? { signal } : {}) },
         (response) => {
           const chunks: Buffer[] = [];
           let size = 0;
           response.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > MAX_BYTES) {
+            if (size > maxBytes) {
               response.destroy();
               reject(new BlockedRequestError(`the answer from ${url.origin} is too large`));
               return;
@@ -89,6 +91,13 @@ export function guardedFetch(allowLoopback: boolean): FetchLike {
       request.end(body);
     });
   };
+}
+
+/** Public unicast only; loopback when allowed. Private, link-local and the rest never. */
+export function allowedAddress(address: string, allowLoopback: boolean): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const range = ipaddr.process(address).range();
+  return range === 'unicast' || (allowLoopback && range === 'loopback');
 }
 
 function checkAddress(address: string, allowLoopback: boolean, plainHttp: boolean): void {
