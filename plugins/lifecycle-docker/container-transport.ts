@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { Writable } from 'node:stream';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { readMessages } from '../../core/children/read-messages.js';
 import type Docker from 'dockerode';
 import type { StderrLog } from '../../core/children/stderr-log.js';
 import { removeContainer } from './engine.js';
@@ -110,18 +111,7 @@ export class ContainerTransport implements Transport {
   }
 
   #deliver(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#buffer.readMessage();
-      } catch (error) {
-        // A line that is JSON but not JSON-RPC: reported, and the stream goes on.
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
-    }
+    readMessages(this.#buffer, this.onmessage, this.onerror);
   }
 
   /** The attach stream ended: the container exited (or the engine dropped us). */

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { readMessages } from '../read-messages.js';
 
 /**
  * Newline-delimited JSON-RPC over a stream socket (unix or TCP), the same framing as
@@ -19,17 +20,7 @@ export class SocketTransport implements Transport {
     const { socket } = this;
     socket.on('data', (chunk: Buffer) => {
       this.#buffer.append(chunk);
-      for (;;) {
-        let message: JSONRPCMessage | null;
-        try {
-          message = this.#buffer.readMessage();
-        } catch (error) {
-          this.onerror?.(error as Error);
-          continue;
-        }
-        if (message === null) break;
-        this.onmessage?.(message);
-      }
+      readMessages(this.#buffer, this.onmessage, this.onerror);
     });
     socket.on('error', (error) => this.onerror?.(error));
     socket.on('close', () => this.#finish());
