@@ -40,6 +40,9 @@ const viaEndpoint = (count: number) => loadFromProcess(`${base}/echo/mcp`, 1, co
 
 await listServers(200);
 const listing = await listServers(calls);
+// The floor on this machine: a trivial tool called straight on a child, no hub at all.
+await loadFromProcess(child.url, 1, 200);
+const floor = await loadFromProcess(child.url, 1, calls);
 
 // The hub's own work for one list_servers, without HTTP and the SDK around it
 // (list_servers reads no request context).
@@ -77,6 +80,7 @@ console.log(
         ...listing,
         handlerP50Ms: Number(percentile(handlerTimes, 0.5).toFixed(3)),
         handlerP99Ms: Number(percentile(handlerTimes, 0.99).toFixed(3)),
+        trivialCallStraightToAChildP50Ms: floor.p50Ms,
         sleepingServersStarted: childrenStarted ? 'some' : 0,
         targetP50Ms: 2,
       },
