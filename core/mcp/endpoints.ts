@@ -50,8 +50,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     const auth = hub.authenticator ? await hub.authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${path}`) : undefined;
     if (hub.authenticator && !auth) return;
     reply.hijack();
-    const uris = onListen ? listenedResources(request.body) : [];
-    if (uris.length > 0) reply.raw.once('close', onListen!(uris));
+    const uris = listenedResources(request.body);
+    if (onListen && uris.length > 0) reply.raw.once('close', onListen(uris));
     await target.node(Object.assign(request.raw, { auth }), reply.raw, request.body);
   };
 
