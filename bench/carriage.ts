@@ -2,45 +2,43 @@
 // child over its own HTTP endpoint, on 2026-07-28, at 1 and 16 concurrent callers. The
 // child, the hub (this process) and the callers each run in their own process. Direct and
 // proxied rounds alternate so load hits both alike; the best of three rounds is kept. A
-// bare forwarding proxy (no MCP) runs beside them: what any extra HTTP hop costs here.
+// bare forwarding proxy (no MCP) runs beside them: what any extra HTTP hop costs here. The
+// hub's and the bare proxy's CPU per call is this process's, measured around their rounds.
 // Run: npx tsc -p . && node dist/bench/carriage.js [calls-per-round]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Fastify from 'fastify';
-import { hub } from '../core/kernel.js';
 import { startBareProxy } from './bare-proxy.js';
-import { loadFromProcess, startHttpChild, type LoadFigures } from './measure.js';
+import { startBenchHub } from './bench-hub.js';
+import { bestOf, loadFromProcess, startHttpChild, type LoadFigures } from './measure.js';
 
 const calls = Number(process.argv[2] ?? '3000');
 const child = await startHttpChild();
-const dataPath = await mkdtemp(join(tmpdir(), 'bench-carriage-'));
-const app = Fastify({ logger: false });
-await app.register(hub, {
-  config: { plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { echo: { type: 'http', url: child.url } } },
-  env: { DATA_PATH: dataPath },
-  settings: { dataPath },
-});
-const hubUrl = `${await app.listen({ host: '127.0.0.1', port: 0 })}/echo/mcp`;
+const benchHub = await startBenchHub({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { echo: { type: 'http', url: child.url } } });
+const hubUrl = `${benchHub.url}/echo/mcp`;
 const bare = await startBareProxy(child.url);
 
-const best = (rounds: LoadFigures[]): LoadFigures => rounds.reduce((a, b) => (b.p50Ms < a.p50Ms ? b : a));
+/** A round's figures plus the CPU this process (the hub, or the bare proxy) spent per call. */
+const withCpu = async (round: Promise<LoadFigures>): Promise<LoadFigures & { cpuMsPerCall: number }> => {
+  const before = process.cpuUsage();
+  const figures = await round;
+  const used = process.cpuUsage(before);
+  return { ...figures, cpuMsPerCall: Number(((used.user + used.system) / 1000 / figures.calls).toFixed(3)) };
+};
+
 const results = [];
 for (const callers of [1, 16]) {
   await loadFromProcess(child.url, callers, 300);
   await loadFromProcess(hubUrl, callers, 300);
   await loadFromProcess(bare.url, callers, 300);
   const direct: LoadFigures[] = [];
-  const proxied: LoadFigures[] = [];
-  const forwarded: LoadFigures[] = [];
+  const proxied: Array<LoadFigures & { cpuMsPerCall: number }> = [];
+  const forwarded: Array<LoadFigures & { cpuMsPerCall: number }> = [];
   for (let round = 0; round < 3; round += 1) {
     direct.push(await loadFromProcess(child.url, callers, calls));
-    proxied.push(await loadFromProcess(hubUrl, callers, calls));
-    forwarded.push(await loadFromProcess(bare.url, callers, calls));
+    proxied.push(await withCpu(loadFromProcess(hubUrl, callers, calls)));
+    forwarded.push(await withCpu(loadFromProcess(bare.url, callers, calls)));
   }
-  const d = best(direct);
-  const p = best(proxied);
-  const f = best(forwarded);
+  const d = bestOf(direct);
+  const p = bestOf(proxied);
+  const f = bestOf(forwarded);
   results.push({
     callers,
     direct: d,
@@ -52,8 +50,7 @@ for (const callers of [1, 16]) {
     bareProxyThroughputRatio: Number((f.callsPerSecond / d.callsPerSecond).toFixed(2)),
   });
 }
-await app.close();
+await benchHub.close();
 bare.server.close();
 child.stop();
-await rm(dataPath, { recursive: true, force: true });
 console.log(JSON.stringify({ calls, results, targets: { addedP50Ms: 1, throughputRatio: 0.7 } }, null, 2));

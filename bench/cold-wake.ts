@@ -2,15 +2,11 @@
 // child's own start-up measured alone (spawn, handshake, tool listing and the same call
 // through a bare SDK client). Runs alternate so machine load hits both sides alike.
 // Run: npx tsc -p . && node dist/bench/cold-wake.js [runs]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import Fastify from 'fastify';
-import type { Hub } from '../core/hub.js';
-import { hub } from '../core/kernel.js';
+import { startBenchHub } from './bench-hub.js';
+import { median } from './measure.js';
 
 const runs = Number(process.argv[2] ?? '15');
 const child = fileURLToPath(new URL('../test/fixtures/children/crashy.js', import.meta.url));
@@ -26,21 +22,8 @@ async function alone(): Promise<number> {
   return elapsed;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-
-const dataPath = await mkdtemp(join(tmpdir(), 'bench-wake-'));
-const app = Fastify({ logger: false });
-let context: Hub | undefined;
-await app.register(hub, {
-  config: { mcpServers: { bench: { command: process.execPath, args: [child] } } },
-  env: { DATA_PATH: dataPath },
-  settings: { dataPath },
-  setup: (created) => {
-    context = created;
-  },
-});
-await app.ready();
-const server = context?.children.get('bench');
+const benchHub = await startBenchHub({ mcpServers: { bench: { command: process.execPath, args: [child] } } });
+const server = benchHub.hub.children.get('bench');
 if (!server) throw new Error('the bench server is missing');
 
 const aloneTimes: number[] = [];
@@ -53,8 +36,7 @@ for (let run = 0; run < runs; run += 1) {
   wakeTimes.push(performance.now() - started);
   await server.sleep();
 }
-await app.close();
-await rm(dataPath, { recursive: true, force: true });
+await benchHub.close();
 
 const overhead = aloneTimes.map((time, index) => (wakeTimes[index] ?? Number.NaN) - time);
 console.log(

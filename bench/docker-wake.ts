@@ -3,36 +3,22 @@
 // takes to kill and remove the container. On podman's Docker-compatible service, which
 // this script starts on a private socket as the tests do.
 // Run: npx tsc -p . && node dist/bench/docker-wake.js [runs]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Fastify from 'fastify';
-import type { Hub } from '../core/hub.js';
-import { hub } from '../core/kernel.js';
 import { fixtureVolumes, startEngine, whyNoPodman } from '../test/plugins/lifecycle-docker/podman.js';
+import { startBenchHub } from './bench-hub.js';
+import { median } from './measure.js';
 
 const runs = Number(process.argv[2] ?? '10');
 const missing = whyNoPodman();
 if (missing !== undefined) throw new Error(missing);
 const engine = await startEngine();
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-
-const dataPath = await mkdtemp(join(tmpdir(), 'bench-docker-'));
-const app = Fastify({ logger: false });
-let context: Hub | undefined;
-await app.register(hub, {
-  config: {
+const benchHub = await startBenchHub(
+  {
     plugins: { 'map-tools': false },
     mcpServers: { bench: { type: 'docker', image: engine.image, args: ['/usr/bin/node', '/app/children/container.js'], volumes: fixtureVolumes() } },
   },
-  env: { DATA_PATH: dataPath, DOCKER_HOST: engine.dockerHost },
-  settings: { dataPath },
-  setup: (created) => {
-    context = created;
-  },
-});
-await app.ready();
-const server = context?.children.get('bench');
+  { DOCKER_HOST: engine.dockerHost },
+);
+const server = benchHub.hub.children.get('bench');
 if (!server) throw new Error('the bench server is missing');
 
 const wakeTimes: number[] = [];
@@ -47,9 +33,8 @@ for (let run = 0; run <= runs; run += 1) {
   wakeTimes.push(answered - woken);
   sleepTimes.push(performance.now() - answered);
 }
-await app.close();
+await benchHub.close();
 await engine.stop();
-await rm(dataPath, { recursive: true, force: true });
 
 console.log(
   JSON.stringify(

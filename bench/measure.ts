@@ -13,6 +13,11 @@ export interface LoadFigures {
 
 const round = (value: number, digits = 3): number => Number(value.toFixed(digits));
 
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** The round with the lowest p50, so that a round hit by unrelated load does not count. */
+export const bestOf = <T extends LoadFigures>(rounds: T[]): T => rounds.reduce((a, b) => (b.p50Ms < a.p50Ms ? b : a));
+
 export function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }

@@ -8,31 +8,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
-import type { Hub, MetaToolContext } from '../core/hub.js';
-import { hub } from '../core/kernel.js';
-import { loadFromProcess, percentile, startHttpChild, type LoadFigures } from './measure.js';
+import type { MetaToolContext } from '../core/hub.js';
+import { startBenchHub } from './bench-hub.js';
+import { bestOf, loadFromProcess, percentile, startHttpChild, type LoadFigures } from './measure.js';
 
 const calls = Number(process.argv[2] ?? '2000');
 const SERVERS = 200;
 const fixture = fileURLToPath(new URL('../test/fixtures/children/crashy.js', import.meta.url));
-const dataPath = await mkdtemp(join(tmpdir(), 'bench-meta-'));
-const startsFile = join(dataPath, 'starts');
+const scratch = await mkdtemp(join(tmpdir(), 'bench-meta-'));
+const startsFile = join(scratch, 'starts');
 const child = await startHttpChild();
 
 const mcpServers: Record<string, unknown> = { echo: { type: 'http', url: child.url } };
 for (let index = 0; index < SERVERS - 1; index += 1) {
   mcpServers[`sleeper-${index}`] = { command: process.execPath, args: [fixture], env: { FIXTURE_STARTS: startsFile } };
 }
-const app = Fastify({ logger: false });
-let context: Hub | undefined;
-await app.register(hub, {
-  config: { plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers },
-  env: { DATA_PATH: dataPath },
-  settings: { dataPath },
-  setup: (created) => void (context = created),
-});
-const base = await app.listen({ host: '127.0.0.1', port: 0 });
+const benchHub = await startBenchHub({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers });
+const base = benchHub.url;
 
 const listServers = (count: number) => loadFromProcess(`${base}/hub`, 1, count, 'list_servers', {});
 const viaHub = (count: number) => loadFromProcess(`${base}/hub`, 1, count, 'call_tool', { server: 'echo', tool: 'echo', arguments: { text: 'hi' } });
@@ -46,7 +38,7 @@ const floor = await loadFromProcess(child.url, 1, calls);
 
 // The hub's own work for one list_servers, without HTTP and the SDK around it
 // (list_servers reads no request context).
-const listTool = context?.metaTools.get('list_servers');
+const listTool = benchHub.hub.metaTools.get('list_servers');
 if (!listTool) throw new Error('list_servers is missing');
 const handlerTimes: number[] = [];
 for (let index = 0; index < calls; index += 1) {
@@ -65,13 +57,12 @@ for (let round = 0; round < 3; round += 1) {
   hubRounds.push(await viaHub(calls));
   endpointRounds.push(await viaEndpoint(calls));
 }
-const best = (rounds: LoadFigures[]): LoadFigures => rounds.reduce((a, b) => (b.p50Ms < a.p50Ms ? b : a));
-const callTool = best(hubRounds);
-const endpoint = best(endpointRounds);
+const callTool = bestOf(hubRounds);
+const endpoint = bestOf(endpointRounds);
 
-await app.close();
+await benchHub.close();
 child.stop();
-await rm(dataPath, { recursive: true, force: true });
+await rm(scratch, { recursive: true, force: true });
 console.log(
   JSON.stringify(
     {

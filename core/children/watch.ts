@@ -59,10 +59,6 @@ export class ChildWatch {
     };
   }
 
-  get watchedResources(): string[] {
-    return [...this.#watched.keys()];
-  }
-
   /** A new connection: hear its changes. The tools notification is the Child's (it refreshes the list first). */
   async attach(client: Client): Promise<void> {
     this.#client = client;
@@ -92,7 +88,7 @@ export class ChildWatch {
 
   async #sync(client: Client): Promise<void> {
     const capabilities = client.getServerCapabilities();
-    const uris = capabilities?.resources?.subscribe ? this.watchedResources : [];
+    const uris = capabilities?.resources?.subscribe ? [...this.#watched.keys()] : [];
     try {
       if (client.getProtocolEra() === 'modern') await this.#listen(client, uris);
       else await this.#subscribeEach(client, uris);

@@ -6,6 +6,7 @@ import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import t from 'tap';
 import { SocketTransport } from '../../../core/children/remote/socket-transport.js';
+import { listenOnLoopback } from '../../helpers/net.js';
 import { startHub, tempDir, waitFor } from './helpers.js';
 
 interface Teardown {
@@ -30,15 +31,7 @@ async function httpUpstream(t: Teardown, token: string): Promise<{ url: string; 
     }
     void handle(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise((resolve) => {
-        server.close(resolve);
-        server.closeAllConnections();
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seen };
+  return { url: `http://127.0.0.1:${await listenOnLoopback(t, server)}/mcp`, seen };
 }
 
 t.test('a remote http child with a static header reaches a server that checks it', async (t) => {

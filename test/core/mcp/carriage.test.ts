@@ -5,7 +5,7 @@ import t from 'tap';
 import type { Hub } from '../../../core/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
 import { createKitchenSink, kitchenSinkObserved } from '../../fixtures/servers/kitchen-sink.js';
-import { fixtureEntry } from '../children/helpers.js';
+import { fixtureEntry, waitFor } from '../children/helpers.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 
@@ -92,7 +92,7 @@ t.test("a caller's cancellation reaches the child", async (t) => {
   await new Promise((resolve) => setTimeout(resolve, 300));
   abort.abort(new Error('the person gave up'));
   await t.rejects(call, /gave up/, 'the caller stops waiting');
-  while (kitchenSinkObserved.cancellations === before) await new Promise((resolve) => setTimeout(resolve, 25));
+  await waitFor('the child to see the cancellation', () => kitchenSinkObserved.cancellations > before);
   t.equal(kitchenSinkObserved.cancellations, before + 1, 'the child saw the cancellation');
 });
 

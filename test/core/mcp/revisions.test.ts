@@ -5,6 +5,7 @@ import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
+import { waitFor } from '../children/helpers.js';
 
 const setup = (hub: Hub) => void hub.children.addInProcess('sink', createKitchenSink);
 const changingTools = fileURLToPath(new URL('../../fixtures/children/changing-tools.js', import.meta.url));
@@ -105,22 +106,14 @@ t.test('subscriptions carry prompt and resource list changes and updates of the 
   const caps = first.client.getServerCapabilities();
   t.match(caps?.resources, { subscribe: true, listChanged: true }, "the child's subscribe capability is re-advertised");
 
-  await t.resolveMatch(
-    (async () => {
-      for (;;) {
-        const subscribed = text(await first.client.callTool({ name: 'subscriptions', arguments: {} }));
-        if (subscribed === '["memo://counter","memo://other"]') return subscribed;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })(),
-    '["memo://counter","memo://other"]',
-    'the hub asked the child to watch the union of the URIs named',
-  );
+  const watchedByChild = async () => text(await first.client.callTool({ name: 'subscriptions', arguments: {} }));
+  await waitFor('the child to watch both URIs', async () => (await watchedByChild()) === '["memo://counter","memo://other"]');
+  t.equal(await watchedByChild(), '["memo://counter","memo://other"]', 'the hub asked the child to watch the union of the URIs named');
 
   await first.client.callTool({ name: 'bump', arguments: {} });
   await first.client.callTool({ name: 'add_prompt', arguments: {} });
   const settled = async (watcher: typeof first, expected: string[]) => {
-    while (watcher.heard.length < expected.length) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(`${watcher.uri}'s notifications`, () => watcher.heard.length >= expected.length);
     return [...watcher.heard].sort();
   };
   t.same(await settled(first, ['memo://counter', 'prompts changed']), ['memo://counter', 'prompts changed'], 'the first hears its URI only');
@@ -128,12 +121,9 @@ t.test('subscriptions carry prompt and resource list changes and updates of the 
 
   for (const watcher of watchers) await watcher.subscription.close();
   const probe = await connectClient(t, `${url}/changing/mcp`, '2026-07-28');
-  for (;;) {
-    const subscribed = text(await probe.callTool({ name: 'subscriptions', arguments: {} }));
-    if (subscribed === '[]') break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  t.pass('when the streams closed, the child was asked to stop watching');
+  const stillWatched = async () => text(await probe.callTool({ name: 'subscriptions', arguments: {} }));
+  await waitFor('the child to stop watching', async () => (await stillWatched()) === '[]');
+  t.equal(await stillWatched(), '[]', 'when the streams closed, the child was asked to stop watching');
   await child?.disconnect('stopped');
 });
 

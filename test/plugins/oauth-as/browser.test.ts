@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +18,7 @@ import {
 import { chromium, type Browser } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { REVISIONS, type Revision } from '../../helpers/clients.js';
+import { listenOnLoopback } from '../../helpers/net.js';
 import { startHubProcess } from './hub-process.js';
 
 // End to end: a v2 SDK client runs its OAuth flow against a hub process, and Debian's
@@ -25,14 +26,6 @@ import { startHubProcess } from './hub-process.js';
 
 /** Debian's Chromium (.ci/run installs it). */
 const CHROMIUM = '/usr/bin/chromium';
-
-/** Listens on a loopback port; closed at teardown. */
-async function listen(t: { teardown(fn: () => unknown): void }, server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise((resolve) => server.close(resolve)));
-  const address = server.address();
-  return typeof address === 'object' && address ? address.port : 0;
-}
 
 interface Callback {
   url: string;
@@ -47,7 +40,7 @@ async function callbackServer(t: { teardown(fn: () => unknown): void }): Promise
     response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Done</title><p>You can close this window.</p>');
     if (url.pathname === '/callback') waiting?.(url);
   });
-  const port = await listen(t, server);
+  const port = await listenOnLoopback(t, server);
   return {
     url: `http://127.0.0.1:${port}/callback`,
     next: () => new Promise<URL>((resolve) => (waiting = resolve)),
@@ -179,7 +172,7 @@ t.test('a metadata-document client, its document served over https on loopback',
     const document = { client_id: documentUrl, client_name: 'Browser test client', redirect_uris: [callback.url], token_endpoint_auth_method: 'none' };
     response.writeHead(request.url === '/client.json' ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(document));
   });
-  const documentUrl = `https://127.0.0.1:${await listen(t, documents as unknown as Server)}/client.json`;
+  const documentUrl = `https://127.0.0.1:${await listenOnLoopback(t, documents)}/client.json`;
   const hub = await startHubProcess(t, { plugin: { allowLoopbackMetadataDocuments: true }, env: { NODE_EXTRA_CA_CERTS: join(folder, 'cert.pem') } });
   for (const revision of REVISIONS) await t.test(revision, (t) => runFlow(t, browser, hub.url, revision, callback, documentUrl));
   t.ok(fetched > 0, 'the hub fetched the document');

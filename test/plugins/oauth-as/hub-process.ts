@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath, runNode, type CliResult } from '../../helpers/cli.js';
-import { freePort } from './oauth-hub.js';
+import { freePort } from '../../helpers/net.js';
 
 export interface HubProcess {
   url: string;

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import t from 'tap';
 import { allowedAddress } from '../../../core/net/guarded-fetch.js';
 import { MetadataDocumentFetcher } from '../../../plugins/oauth-as/metadata-document.js';
+import { listenOnLoopback } from '../../helpers/net.js';
 
 /** A loopback server answering each path with the given handler. */
 async function documents(t: { teardown(fn: () => unknown): void }, routes: Record<string, (base: string) => { status?: number; headers?: Record<string, string>; body: string }>) {
@@ -12,10 +13,7 @@ async function documents(t: { teardown(fn: () => unknown): void }, routes: Recor
     const { status = 200, headers = {}, body } = route(base);
     response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  base = `http://127.0.0.1:${await listenOnLoopback(t, server)}`;
   return base;
 }
 

@@ -1,25 +1,16 @@
-import { createServer } from 'node:net';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Hub } from '../../../core/hub.js';
 import { hub } from '../../../core/kernel.js';
+import { freePort } from '../../helpers/net.js';
 
 export interface OAuthTestHub {
   app: FastifyInstance;
   hub: Hub;
   url: string;
   dataPath: string;
-}
-
-/** A port the OS just handed out, so that BASE_URL can name it before the hub listens. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
 }
 
 /**

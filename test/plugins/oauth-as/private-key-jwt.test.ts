@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import t from 'tap';
+import { listenOnLoopback } from '../../helpers/net.js';
 import { approve, form, pkce } from './browserless.js';
 import { startOAuthHub } from './oauth-hub.js';
 
@@ -24,10 +25,7 @@ async function publishDocuments(t: { teardown(fn: () => unknown): void }) {
     const document = { client_id: `${base}${request.url}`, client_name: 'Signed client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: jwks } };
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  base = `http://127.0.0.1:${await listenOnLoopback(t, server)}`;
   return { clientId: `${base}/client.json`, keys, stranger };
 }
 

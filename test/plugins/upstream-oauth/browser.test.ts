@@ -3,7 +3,8 @@ import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
 import { waitFor } from '../../core/children/helpers.js';
 import { SCOPE, startUpstreamWorld } from './upstream-world.js';
-import { freePort, PASSWORD, startUpstreamHub } from './upstream-hub.js';
+import { freePort } from '../../helpers/net.js';
+import { PASSWORD, startUpstreamHub } from './upstream-hub.js';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 

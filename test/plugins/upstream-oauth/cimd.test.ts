@@ -6,7 +6,8 @@ import { chromium } from 'playwright-core';
 import t from 'tap';
 import { waitFor } from '../../core/children/helpers.js';
 import { SCOPE, startUpstreamWorld } from './upstream-world.js';
-import { freePort, newDataPath, PASSWORD, startUpstreamHub } from './upstream-hub.js';
+import { freePort } from '../../helpers/net.js';
+import { newDataPath, PASSWORD, startUpstreamHub } from './upstream-hub.js';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 

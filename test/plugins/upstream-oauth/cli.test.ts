@@ -5,7 +5,8 @@ import { cliPath, runNode } from '../../helpers/cli.js';
 import { connectClient } from '../../helpers/clients.js';
 import { waitFor } from '../../core/children/helpers.js';
 import { completeAuthorization, SCOPE, startUpstreamWorld } from './upstream-world.js';
-import { freePort, newDataPath, PASSWORD, startUpstreamHub } from './upstream-hub.js';
+import { freePort } from '../../helpers/net.js';
+import { newDataPath, PASSWORD, startUpstreamHub } from './upstream-hub.js';
 
 t.test('hub-admin upstreams status, login and logout against the running hub\'s store', async (t) => {
   const port = await freePort();

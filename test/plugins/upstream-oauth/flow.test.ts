@@ -2,7 +2,8 @@ import t from 'tap';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { waitFor } from '../../core/children/helpers.js';
 import { completeAuthorization, SCOPE, startUpstreamWorld } from './upstream-world.js';
-import { freePort, Operator, startUpstreamHub } from './upstream-hub.js';
+import { freePort } from '../../helpers/net.js';
+import { Operator, startUpstreamHub } from './upstream-hub.js';
 
 t.test('dcr: unauthorized until the operator logs in on the hub page, then calls reach the upstream', async (t) => {
   const port = await freePort();

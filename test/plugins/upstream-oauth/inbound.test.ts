@@ -2,7 +2,8 @@ import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
 import { waitFor } from '../../core/children/helpers.js';
 import { SCOPE, startUpstreamWorld } from './upstream-world.js';
-import { freePort, startUpstreamHub } from './upstream-hub.js';
+import { freePort } from '../../helpers/net.js';
+import { startUpstreamHub } from './upstream-hub.js';
 
 /** Runs an admin command in this process and returns what it printed on stdout. */
 async function captureStdout(work: () => Promise<number>): Promise<string> {

@@ -2,7 +2,8 @@ import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
 import { waitFor } from '../../core/children/helpers.js';
 import { SCOPE, startUpstreamWorld } from './upstream-world.js';
-import { freePort, loginThroughPage, newDataPath, Operator, startUpstreamHub } from './upstream-hub.js';
+import { freePort } from '../../helpers/net.js';
+import { loginThroughPage, newDataPath, Operator, startUpstreamHub } from './upstream-hub.js';
 
 t.test('parallel 401s refresh once; a restart keeps the tokens; logout revokes and deletes the registration', async (t) => {
   const port = await freePort();

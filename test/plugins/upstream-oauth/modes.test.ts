@@ -4,7 +4,8 @@ import { UpstreamKey } from '../../../plugins/upstream-oauth/key.js';
 import { connectClient } from '../../helpers/clients.js';
 import { waitFor } from '../../core/children/helpers.js';
 import { SCOPE, startUpstreamWorld, type StaticClient } from './upstream-world.js';
-import { freePort, loginThroughPage, newDataPath, Operator, startUpstreamHub } from './upstream-hub.js';
+import { freePort } from '../../helpers/net.js';
+import { loginThroughPage, newDataPath, Operator, startUpstreamHub } from './upstream-hub.js';
 
 const SECRETS = { basic: 'basic-secret-0123456789', post: 'post-secret-0123456789', machine: 'machine-secret-0123456789' };
 

@@ -1,5 +1,4 @@
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -7,6 +6,7 @@ import type { Hub } from '../../../core/hub.js';
 import { hub } from '../../../core/kernel.js';
 import { completeAuthorization } from './upstream-world.js';
 import { FAST } from '../../core/children/helpers.js';
+import { freePort } from '../../helpers/net.js';
 
 export const PASSWORD = 'correct horse';
 
@@ -16,14 +16,6 @@ export interface UpstreamTestHub {
   url: string;
   port: number;
   dataPath: string;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
 }
 
 export async function newDataPath(): Promise<string> {

@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import Provider, { errors } from 'oidc-provider';
+import { listenOnLoopback } from '../../helpers/net.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -38,18 +38,6 @@ export interface UpstreamWorld {
   expire(token: string, hold?: number): void;
   /** Requests refused because they carried an expired token. */
   refusedExpired: number;
-}
-
-async function listen(t: Teardown, server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise((resolve) => {
-        server.close(resolve);
-        server.closeAllConnections();
-      }),
-  );
-  return (server.address() as AddressInfo).port;
 }
 
 /**
@@ -113,12 +101,12 @@ export async function startUpstreamWorld(
       await mcp(request, response);
     })();
   });
-  const mcpPort = await listen(t, mcpServer);
+  const mcpPort = await listenOnLoopback(t, mcpServer);
   mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
   resourceMetadataUrl = `http://127.0.0.1:${mcpPort}/.well-known/oauth-protected-resource/mcp`;
 
   const asServer = createServer();
-  const asPort = await listen(t, asServer);
+  const asPort = await listenOnLoopback(t, asServer);
   issuer = `http://127.0.0.1:${asPort}`;
   const provider = new Provider(issuer, {
     clients: clients(callback),
