@@ -1,4 +1,4 @@
-import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
+import type { CallToolRequestParams, CallToolResult, Client, InputRequiredResult, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { ServerEntry } from '../config/schema.js';
@@ -8,7 +8,15 @@ export interface ChildConnection {
   client: Client;
   /** Ends the connection and whatever runs behind it (a process, a container). */
   close(): Promise<void>;
+  /**
+   * A type's cheaper road for the commonest call: no progress, no question for the caller,
+   * no output schema to check. Resolves to the child's result, or to undefined when this
+   * road is closed for the call (nothing reached the server) and `client` must take it.
+   */
+  plainToolCall?: PlainToolCall;
 }
+
+export type PlainToolCall = (params: CallToolRequestParams, signal: AbortSignal) => Promise<CallToolResult | InputRequiredResult | undefined>;
 
 export interface ConnectContext {
   name: string;

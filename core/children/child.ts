@@ -191,12 +191,19 @@ export class Child {
     return this.#startShared(true);
   }
 
-  /** Runs `work` against the woken child; the server does not idle out while it runs. */
-  async withClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
-    const client = await this.ensureUp();
+  /** Runs `work` against the woken child's client; the server does not idle out while it runs. */
+  withClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    return this.withConnection((connection) => work(connection.client));
+  }
+
+  /** Runs `work` against the woken child's connection; the server does not idle out while it runs. */
+  async withConnection<T>(work: (connection: ChildConnection) => Promise<T>): Promise<T> {
+    await this.ensureUp();
+    const connection = this.#connection;
+    if (!connection) throw new Error(`server "${this.name}" disconnected`);
     this.#inFlight += 1;
     try {
-      return await work(client);
+      return await work(connection);
     } finally {
       this.#inFlight -= 1;
       this.touch();

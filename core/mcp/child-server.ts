@@ -1,8 +1,9 @@
-import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, SERVER_INFO_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, Server, type Implementation, type ServerContext } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
 import { forwardToolCall } from './forward-call.js';
 import { findKnownTool, knownTools } from './known-tools.js';
+import { relayed } from './relayed.js';
 
 /**
  * The server behind `/<name>/mcp` for one request: a transparent proxy of tools,
@@ -11,10 +12,7 @@ import { findKnownTool, knownTools } from './known-tools.js';
  */
 export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
   const known = child.capabilities;
-  const server = new Server(
-    { name: child.name, title: child.description, version: hub.version },
-    { capabilities: era.capabilities(known), instructions: child.instructions },
-  );
+  const server = new Server(endpointIdentity(hub, child), { capabilities: era.capabilities(known), instructions: child.instructions });
 
   server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child)).map((tool) => era.presentTool(tool)) }));
 
@@ -22,7 +20,7 @@ export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
     const tool = await findKnownTool(child, request.params.name);
     // A filtered tool gets the answer of one that never existed, before anything wakes.
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const result = await forwardToolCall(hub, child, request.params, { era, request: ctx });
+    const result = await forwardToolCall(hub, child, tool, request.params, { era, request: ctx });
     return isInputRequiredResult(result) ? result : era.presentResult(tool, result);
   });
 
@@ -41,12 +39,7 @@ export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
   return server;
 }
 
-/**
- * A child's answer as the hub's: its own cache hints and `_meta` stay, but the server
- * identity in `_meta` is the endpoint's, stamped by the SDK, not the child's.
- */
-function relayed<T extends { _meta?: Record<string, unknown> }>(result: T): T {
-  if (!result._meta || !(SERVER_INFO_META_KEY in result._meta)) return result;
-  const { [SERVER_INFO_META_KEY]: _childIdentity, ...meta } = result._meta;
-  return { ...result, _meta: meta };
+/** The server identity of `/<name>/mcp`. */
+export function endpointIdentity(hub: Hub, child: Child): Implementation {
+  return { name: child.name, title: child.description, version: hub.version };
 }

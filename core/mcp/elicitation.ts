@@ -1,13 +1,8 @@
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  type ClientCapabilities,
-  type InputRequiredResult,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, type ClientCapabilities, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Child } from '../children/child.js';
 import type { McpEra } from '../hub.js';
+import { envelopeOf, type CallerRequest } from './caller-request.js';
 
 /** Whether a child's question reaches the caller, and why (the text `describe_connection` shows). */
 export interface ElicitationDecision {
@@ -24,7 +19,7 @@ const CARRIED_INPUT_REQUEST = 'elicitation/create';
 const REMEMBERED_DROPS = 10_000;
 
 /** The capabilities the caller declared: per request on 2026-07-28, at `initialize` on a 2025 stdio session. */
-export function callerCapabilities(request: ServerContext, sessionCapabilities?: ClientCapabilities): ClientCapabilities | undefined {
+export function callerCapabilities(request: CallerRequest, sessionCapabilities?: ClientCapabilities): ClientCapabilities | undefined {
   const declared = envelopeOf(request)[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   return declared ?? sessionCapabilities;
 }
@@ -60,7 +55,7 @@ export class QuestionRelay {
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
-  relay(question: InputRequiredResult, decision: ElicitationDecision, request: ServerContext, child: Child): InputRequiredResult | string {
+  relay(question: InputRequiredResult, decision: ElicitationDecision, request: CallerRequest, child: Child): InputRequiredResult | string {
     const client = callerName(request);
     if (!decision.forward) {
       this.#dropped(client, child, decision.reason, Object.keys(question.inputRequests ?? {}));
@@ -89,12 +84,7 @@ export class QuestionRelay {
 }
 
 /** Who asked, for the once-per-client log: the OAuth client, else the name the client gave. */
-function callerName(request: ServerContext): string {
+function callerName(request: CallerRequest): string {
   const clientInfo = envelopeOf(request)[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
   return request.http?.authInfo?.clientId ?? (typeof clientInfo?.name === 'string' ? clientInfo.name : 'an unnamed client');
-}
-
-/** The SDK types the lifted envelope as an empty object; its keys are the reserved `_meta` names. */
-function envelopeOf(request: ServerContext): Record<string, unknown> {
-  return (request.mcpReq.envelope ?? {}) as Record<string, unknown>;
 }

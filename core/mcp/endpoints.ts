@@ -1,5 +1,5 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type Server } from '@modelcontextprotocol/server';
+import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
@@ -7,6 +7,7 @@ import type { Hub, McpEra } from '../hub.js';
 import { createChildServer } from './child-server.js';
 import { createGatedHandler, type GatedHandler } from './era-gate.js';
 import { createHubServer } from './hub-server.js';
+import { answerPlainCall, plainCallRequest } from './plain-call.js';
 
 interface Endpoint {
   gated: GatedHandler;
@@ -40,7 +41,13 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     return existing;
   };
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply, path: string, target: Endpoint, onListen?: (uris: string[]) => () => void): Promise<void> => {
+  const serve = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    path: string,
+    target: Endpoint,
+    { onListen, plain }: { onListen?: (uris: string[]) => () => void; plain?: (auth: AuthInfo | undefined) => Promise<boolean> } = {},
+  ): Promise<void> => {
     const host = validateHostHeader(request.headers.host, allowedHosts);
     const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
     if (!host.ok || !origin.ok) {
@@ -50,6 +57,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     const auth = hub.authenticator ? await hub.authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${path}`) : undefined;
     if (hub.authenticator && !auth) return;
     reply.hijack();
+    if (plain && (await plain(auth))) return;
     const uris = listenedResources(request.body);
     if (onListen && uris.length > 0) reply.raw.once('close', onListen(uris));
     await target.node(Object.assign(request.raw, { auth }), reply.raw, request.body);
@@ -68,7 +76,11 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       (era) => createChildServer(hub, child, era),
       (gated) => child.onChange((change) => publish(gated, change)),
     );
-    await serve(request, reply, `/${child.name}/mcp`, target, (uris) => watchWhileOpen(child, uris));
+    const call = modern && plainCallRequest(request, modern.revision);
+    await serve(request, reply, `/${child.name}/mcp`, target, {
+      onListen: (uris) => watchWhileOpen(child, uris),
+      ...(call && { plain: (auth) => answerPlainCall(hub, child, modern, call, reply.raw, auth) }),
+    });
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...endpoints.values()].map(({ gated }) => gated.close()));

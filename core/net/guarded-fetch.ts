@@ -1,9 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import ipaddr from 'ipaddr.js';
+import { nodeFetch } from './node-fetch.js';
 
 export class BlockedRequestError extends Error {
   override readonly name = 'BlockedRequestError';
@@ -21,7 +20,8 @@ export interface GuardedFetchOptions {
  * The fetch for every URL the hub requests on someone else's say-so (a client's metadata
  * document, an upstream's authorization endpoints): https to public addresses only,
  * checked on the address actually connected to (no DNS rebinding), redirects never
- * followed (so credentials never go to another origin), bounded in size and time.
+ * followed (so credentials never go to another origin), bounded in size and time
+ * (`FetchLimitError`).
  */
 export function guardedFetch({ allowLoopback, maxBytes, timeoutMs }: GuardedFetchOptions): FetchLike {
   return async (input, init) => {
@@ -46,50 +46,7 @@ export function guardedFetch({ allowLoopback, maxBytes, timeoutMs }: GuardedFetc
         callback(null, first.address, first.family);
       });
     };
-    const headers = new Headers(init?.headers);
-    let body: string | undefined;
-    if (init?.body instanceof URLSearchParams) {
-      body = init.body.toString();
-      if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
-    } else if (typeof init?.body === 'string') {
-      body = init.body;
-    } else if (init?.body != null) {
-      throw new TypeError('guardedFetch sends string or form bodies only');
-    }
-    const signal = init?.signal ?? undefined;
-    return new Promise<Response>((resolve, reject) => {
-      const request = (plainHttp ? http : https).request(
-        url,
-        { method: init?.method ?? 'GET', headers: Object.fromEntries(headers), lookup, timeout: timeoutMs, ...(signal ? { signal } : {}) },
-        (response) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) {
-              response.destroy();
-              reject(new BlockedRequestError(`the answer from ${url.origin} is too large`));
-              return;
-            }
-            chunks.push(chunk);
-          });
-          response.on('end', () => {
-            const status = response.statusCode ?? 502;
-            const responseHeaders = new Headers();
-            for (const [name, value] of Object.entries(response.headers)) {
-              if (value === undefined) continue;
-              for (const one of Array.isArray(value) ? value : [value]) responseHeaders.append(name, one);
-            }
-            const noBody = status === 204 || status === 205 || status === 304;
-            resolve(new Response(noBody ? null : Buffer.concat(chunks), { status, statusText: response.statusMessage ?? '', headers: responseHeaders }));
-          });
-          response.on('error', reject);
-        },
-      );
-      request.on('timeout', () => request.destroy(new BlockedRequestError(`${url.origin} did not answer in time`)));
-      request.on('error', reject);
-      request.end(body);
-    });
+    return nodeFetch({ lookup, timeoutMs, maxBytes })(url, init);
   };
 }
 

@@ -24,7 +24,7 @@ export function callTool(hub: Hub): MetaTool {
       const tool = await findTool(child, name, 'Tool call failed: ');
       if (!tool.ok) return tool.error;
       const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }) };
-      const result = await forwardToolCall(hub, child, params, context);
+      const result = await forwardToolCall(hub, child, tool.value, params, context);
       // A child's question is the call's result; the answer comes back on the retry of call_tool.
       return isInputRequiredResult(result) ? result : context.era.presentResult(tool.value, result);
     },

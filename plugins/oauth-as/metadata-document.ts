@@ -2,6 +2,7 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { BlockedRequestError, guardedFetch } from '../../core/net/guarded-fetch.js';
+import { FetchLimitError } from '../../core/net/node-fetch.js';
 
 const MAX_BYTES = 64 * 1024;
 const TIMEOUT_MS = 5_000;
@@ -81,7 +82,7 @@ export class MetadataDocumentFetcher {
       response = await this.#guarded(url, { headers: { accept: 'application/json' } });
     } catch (error) {
       const reason = (error as Error).message;
-      throw new MetadataDocumentError(error instanceof BlockedRequestError ? `the client metadata document: ${reason}` : `fetching the client metadata document failed: ${reason}`);
+      throw new MetadataDocumentError(error instanceof BlockedRequestError || error instanceof FetchLimitError ? `the client metadata document: ${reason}` : `fetching the client metadata document failed: ${reason}`);
     }
     const status = response.status;
     if (status !== 200) {

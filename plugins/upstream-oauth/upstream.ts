@@ -122,8 +122,8 @@ export class Upstream {
         token: async () => (await this.state.tokens())?.access_token,
         onUnauthorized: (context) => this.#onUnauthorized(context),
       },
-      fetch: async (url, init) => {
-        const response = await fetch(url, init);
+      wrapFetch: (next) => async (url, init) => {
+        const response = await next(url, init);
         this.#sent.set(response, bearerOf(init?.headers));
         return response;
       },

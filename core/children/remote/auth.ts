@@ -4,12 +4,12 @@ import type { ServerEntry } from '../../config/schema.js';
 /**
  * What a plugin lends a remote (`http`/`sse`) child's transport so the hub can
  * authenticate to the upstream: an SDK `AuthProvider` (a token before every request, a
- * chance to refresh or log in on a 401) and optionally the fetch the transport uses.
- * Without one, a remote child sends only its static `headers`.
+ * chance to refresh or log in on a 401) and optionally a wrapper around the fetch the
+ * transport uses. Without one, a remote child sends only its static `headers`.
  */
 export interface RemoteTransportAuth {
   authProvider: AuthProvider;
-  fetch?: FetchLike;
+  wrapFetch?: (next: FetchLike) => FetchLike;
 }
 
 /**

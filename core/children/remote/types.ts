@@ -2,9 +2,11 @@ import { connect as connectSocket } from 'node:net';
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Type, type Static } from 'typebox';
 import type { ServerEntry } from '../../config/schema.js';
-import type { ChildType } from '../child-type.js';
+import type { ChildConnection, ChildType } from '../child-type.js';
 import { connectClient } from '../connect-client.js';
 import type { UpstreamAuth } from './auth.js';
+import { childFetch, type ChildFetch } from './child-fetch.js';
+import { createPlainToolCall } from './plain-tool-call.js';
 import { fetchWithHeaders } from './headers.js';
 import { SocketTransport } from './socket-transport.js';
 
@@ -28,13 +30,30 @@ function entryUrl(url: string | undefined, name: string): URL {
 }
 
 /**
- * The transport options of a remote child: the plugin-lent auth when there is one (its
- * fetch wrapped so static headers still go out), otherwise the static headers alone.
+ * The transport options of a remote child: its own kept-alive fetch, with the static
+ * headers on every request and the plugin-lent auth when there is one.
  */
-function transportOptions(entry: ServerEntry, name: string, upstreamAuth: () => UpstreamAuth | undefined) {
+function transportOptions(entry: ServerEntry, name: string, upstreamAuth: () => UpstreamAuth | undefined, connections: ChildFetch) {
   const auth = upstreamAuth()?.forServer(name, entry);
-  const fetch = fetchWithHeaders(entry.headers, auth?.fetch);
-  return { ...(fetch ? { fetch } : {}), ...(auth ? { authProvider: auth.authProvider } : {}) };
+  const fetch = fetchWithHeaders(entry.headers, auth?.wrapFetch ? auth.wrapFetch(connections.fetch) : connections.fetch);
+  return { fetch, authProvider: auth?.authProvider };
+}
+
+/** Closes the child's kept-alive connections with it, or at once when connecting fails. */
+async function closingConnections(connections: ChildFetch, connecting: Promise<ChildConnection>): Promise<ChildConnection> {
+  try {
+    const connection = await connecting;
+    return {
+      client: connection.client,
+      async close() {
+        await connection.close();
+        connections.close();
+      },
+    };
+  } catch (error) {
+    connections.close();
+    throw error;
+  }
 }
 
 /**
@@ -50,9 +69,14 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       type: 'http',
       entrySchema: RemoteEntry,
       alwaysRunning,
-      connect(entry, context) {
-        const transport = new StreamableHTTPClientTransport(entryUrl(entry.url, context.name), transportOptions(entry, context.name, upstreamAuth));
-        return connectClient(transport, context, { clientInfo, negotiation: 'auto' });
+      async connect(entry, context) {
+        const url = entryUrl(entry.url, context.name);
+        const connections = childFetch();
+        const options = transportOptions(entry, context.name, upstreamAuth, connections);
+        const connection = await closingConnections(connections, connectClient(new StreamableHTTPClientTransport(url, options), context, { clientInfo, negotiation: 'auto' }));
+        const revision = connection.client.getNegotiatedProtocolVersion();
+        if (connection.client.getProtocolEra() !== 'modern' || revision === undefined) return connection;
+        return { ...connection, plainToolCall: createPlainToolCall({ url, request: connections.request, headers: entry.headers, authProvider: options.authProvider, clientInfo, revision }) };
       },
     },
     {
@@ -60,9 +84,11 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       entrySchema: RemoteEntry,
       alwaysRunning,
       connect(entry, context) {
-        const transport = new SSEClientTransport(entryUrl(entry.url, context.name), transportOptions(entry, context.name, upstreamAuth));
+        const url = entryUrl(entry.url, context.name);
+        const connections = childFetch();
+        const transport = new SSEClientTransport(url, transportOptions(entry, context.name, upstreamAuth, connections));
         // SSE-only servers predate the 2026 revision; a probe would only cost a round trip.
-        return connectClient(transport, context, { clientInfo, negotiation: 'legacy', describeClose: () => 'the SSE stream closed' });
+        return closingConnections(connections, connectClient(transport, context, { clientInfo, negotiation: 'legacy', describeClose: () => 'the SSE stream closed' }));
       },
     },
     {

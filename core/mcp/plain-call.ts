@@ -1,0 +1,88 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  isInputRequiredResult,
+  isSpecType,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  type CallToolRequestParams,
+  type RequestId,
+} from '@modelcontextprotocol/server';
+import type { FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { Child } from '../children/child.js';
+import type { Hub, McpEra } from '../hub.js';
+import type { CallerRequest } from './caller-request.js';
+import { endpointIdentity } from './child-server.js';
+import { forwardToolCall } from './forward-call.js';
+import { findKnownTool } from './known-tools.js';
+import { toolError } from './tool-results.js';
+
+/** The only `_meta` keys a plain call may carry: the standard envelope and the log level. */
+const PLAIN_META_KEYS = new Set<string>([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY]);
+const PLAIN_MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const PLAIN_PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
+
+/** A 2026-07-28 `tools/call` that needs nothing of the SDK's per-request server. */
+export interface PlainCallRequest {
+  id: RequestId;
+  params: CallToolRequestParams;
+  envelope: Record<string, unknown>;
+}
+
+/**
+ * Picks out the per-server endpoint's commonest request: a 2026-07-28 `tools/call`
+ * without progress, without the elicitation capability, without a retry's answers, with
+ * the standard headers matching its body and a well-formed envelope (checked with the
+ * SDK's own schemas). The test is narrower than the SDK's: anything else, every malformed
+ * request included, is left to the SDK, so its checks and its errors stay the only ones.
+ */
+export function plainCallRequest(request: FastifyRequest, revision: string): PlainCallRequest | undefined {
+  const { headers, body } = request;
+  if (request.method !== 'POST' || headers['mcp-protocol-version'] !== revision || headers['mcp-method'] !== 'tools/call') return undefined;
+  const accept = headers.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (!isPlainObject(body) || !Object.keys(body).every((key) => PLAIN_MESSAGE_KEYS.has(key)) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return undefined;
+  const { id, params } = body;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  if (!isPlainObject(params) || !Object.keys(params).every((key) => PLAIN_PARAM_KEYS.has(key))) return undefined;
+  const { name, arguments: toolArguments, _meta: meta } = params;
+  if (typeof name !== 'string' || headers['mcp-name'] !== name || (toolArguments !== undefined && !isPlainObject(toolArguments))) return undefined;
+  if (!isPlainObject(meta) || !Object.keys(meta).every((key) => PLAIN_META_KEYS.has(key)) || meta[PROTOCOL_VERSION_META_KEY] !== revision) return undefined;
+  const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
+  if (!isSpecType.Implementation(meta[CLIENT_INFO_META_KEY]) || !isSpecType.ClientCapabilities(capabilities) || capabilities.elicitation !== undefined) return undefined;
+  if (meta[LOG_LEVEL_META_KEY] !== undefined && !isSpecType.LoggingLevel(meta[LOG_LEVEL_META_KEY])) return undefined;
+  return { id: id as RequestId, params: { name, ...(toolArguments !== undefined && { arguments: toolArguments }) }, envelope: meta };
+}
+
+/**
+ * Answers a plain call as the SDK would (the same result, the endpoint's server identity,
+ * JSON) after the same forwarding as every other call. False when the tool is unknown or
+ * filtered, so the SDK answers with its error.
+ */
+export async function answerPlainCall(hub: Hub, child: Child, era: McpEra, call: PlainCallRequest, response: ServerResponse, authInfo: { clientId: string } | undefined): Promise<boolean> {
+  const tool = await findKnownTool(child, call.params.name);
+  if (!tool) return false;
+  const cancelled = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) cancelled.abort();
+  });
+  const caller: CallerRequest = {
+    mcpReq: { _meta: undefined, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, requestState: () => undefined, inputResponses: undefined },
+    http: { authInfo },
+  };
+  const forwarded = await forwardToolCall(hub, child, tool, call.params, { era, request: caller });
+  // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
+  const result = isInputRequiredResult(forwarded) ? toolError(`Tool call failed: server "${child.name}" asked a question`) : era.presentResult(tool, forwarded);
+  const stamped = { ...result, _meta: { ...result._meta, [SERVER_INFO_META_KEY]: endpointIdentity(hub, child) }, resultType: 'complete' };
+  const text = JSON.stringify({ jsonrpc: '2.0', id: call.id, result: stamped });
+  if (response.destroyed) return true;
+  response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+  return true;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,74 @@
+import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/client';
+import t from 'tap';
+import { kitchenSinkObserved } from '../../fixtures/servers/kitchen-sink.js';
+import { startHttpSink } from '../../fixtures/servers/http-sink.js';
+import { connectClient, REVISIONS } from '../../helpers/clients.js';
+import { startTestHub } from '../../helpers/hub.js';
+import { waitFor } from '../children/helpers.js';
+
+// The hub's own request ids on the plain road; the SDK client numbers its requests.
+const PLAIN_ID = /^hub-\d+$/;
+
+t.test('a plain call to a 2026 HTTP child takes the plain road and answers as the SDK road does', async (t) => {
+  const sink = await startHttpSink(t);
+  const { url, hub } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url, headers: { 'X-Team': 'maps' } } } } });
+  for (const revision of REVISIONS) {
+    const client = await connectClient(t, `${url}/sink/mcp`, revision);
+    sink.calls.length = 0;
+    const plain = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 1 } });
+    const withProgress = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 1 } }, { onprogress: () => undefined });
+    t.same(plain.content, [{ type: 'text', text: 'done after 1 steps' }], `${revision}: the child's result`);
+    t.same(plain.content, withProgress.content, `${revision}: the same result on both roads`);
+    // 2026 results state the server's identity; 2025 results carry none.
+    const identity = revision === '2026-07-28' ? { name: 'sink', title: 'Kitchen sink', version: hub.version } : undefined;
+    for (const result of [plain, withProgress]) t.same(result._meta?.[SERVER_INFO_META_KEY], identity, `${revision}: the endpoint's identity, not the child's`);
+    t.match(String(sink.calls[0]?.id), PLAIN_ID, `${revision}: the plain call took the plain road`);
+    t.notMatch(String(sink.calls[1]?.id), PLAIN_ID, `${revision}: a call with a progress token took the SDK road`);
+    t.equal(sink.calls[0]?.headers['x-team'], 'maps', "the entry's static headers go out on the plain road");
+    t.equal(sink.calls[0]?.headers['mcp-name'], 'slow_with_progress', 'with the standard headers of the revision');
+  }
+});
+
+t.test('a tool with an output schema, a question or a filter stays off the plain road', async (t) => {
+  const sink = await startHttpSink(t);
+  const { url } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url, denyTools: ['hidden_by_filter'] } } } });
+  const legacy = await connectClient(t, `${url}/sink/mcp`, '2025-11-25');
+  const wrapped = await legacy.callTool({ name: 'list_colours', arguments: {} });
+  t.same(wrapped.structuredContent, { result: ['red', 'green'] }, 'the output schema was checked by the SDK and the value wrapped for 2025');
+  t.notMatch(String(sink.calls.at(-1)?.id), PLAIN_ID, 'a tool with an output schema took the SDK road');
+  const modern = await connectClient(t, `${url}/sink/mcp`, '2026-07-28', {}, { capabilities: { elicitation: { form: {} } } });
+  const question = await modern.callTool({ name: 'confirm_deploy', arguments: { env: 'prod' } }, { allowInputRequired: true } as never);
+  t.equal((question as { resultType?: string }).resultType, 'input_required', 'a caller that can answer gets the question');
+  t.notMatch(String(sink.calls.at(-1)?.id), PLAIN_ID, 'a caller declaring elicitation took the SDK road');
+  const before = sink.calls.length;
+  await t.rejects(modern.callTool({ name: 'hidden_by_filter', arguments: {} }), /Unknown tool: hidden_by_filter/, 'a filtered tool is unknown');
+  t.equal(sink.calls.length, before, 'and never reaches the child');
+});
+
+t.test("on the plain road a caller's cancellation and the call timeout reach the child", async (t) => {
+  const sink = await startHttpSink(t);
+  const { url } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url } } }, env: { TOOL_CALL_TIMEOUT_MS: '400' } });
+  const client = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
+  const before = kitchenSinkObserved.cancellations;
+  const abort = new AbortController();
+  const call = client.callTool({ name: 'hang', arguments: {} }, { signal: abort.signal });
+  await waitFor('the call to reach the child', () => sink.calls.length === 1);
+  t.match(String(sink.calls[0]?.id), PLAIN_ID, 'the call took the plain road');
+  abort.abort(new Error('the person gave up'));
+  await t.rejects(call, /gave up/, 'the caller stops waiting');
+  await waitFor('the child to see the cancellation', () => kitchenSinkObserved.cancellations > before);
+  const timedOut = await client.callTool({ name: 'hang', arguments: {} });
+  t.equal(timedOut.isError, true, 'a call past the timeout is a tool error');
+  t.match((timedOut.content as Array<{ text: string }>)[0]?.text, /^Tool call failed: server "sink": the call timed out after 400 ms/);
+  await waitFor('the child to see the timed-out call end', () => kitchenSinkObserved.cancellations > before + 1);
+  t.equal(kitchenSinkObserved.cancellations, before + 2, 'the child saw both calls end');
+});
+
+t.test('an answer that comes as an event stream is read up to its response', async (t) => {
+  const sink = await startHttpSink(t, { streamAnswers: true });
+  const { url } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url } } } });
+  const client = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
+  const result = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 1 } });
+  t.same(result.content, [{ type: 'text', text: 'done after 1 steps' }], 'the response after the notification');
+  t.match(String(sink.calls[0]?.id), PLAIN_ID, 'the call took the plain road');
+});
