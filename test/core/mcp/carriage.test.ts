@@ -5,7 +5,7 @@ import t from 'tap';
 import type { Hub } from '../../../core/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
 import { createKitchenSink, kitchenSinkObserved } from '../../fixtures/servers/kitchen-sink.js';
-import { fixtureEntry, waitFor } from '../children/helpers.js';
+import { fixtureEntry, starts, waitFor } from '../children/helpers.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 
@@ -105,4 +105,14 @@ t.test('a child that dies mid-call yields a tool error naming the server', async
     t.equal(result.isError, true, `${revision}: a tool error, not a hung request or an HTTP error`);
     t.match((result.content as Array<{ text: string }>)[0]?.text, /^Tool call failed: server "fragile": /);
   }
+});
+
+t.test('a call longer than the idle timeout keeps its server awake until it ends', async (t) => {
+  const file = join(await mkdtemp(join(tmpdir(), 'carriage-')), 'starts');
+  // 300 ms of idleness sleeps the server; the call takes three times as long.
+  const { url } = await startTestHub(t, { config: { mcpServers: { slow: fixtureEntry('slow-start', file, { env: { START_DELAY_MS: '0' } }) } }, env: { IDLE_TIMEOUT_MINUTES: '0.005' } });
+  const client = await connectClient(t, `${url}/slow/mcp`, '2026-07-28');
+  const result = await client.callTool({ name: 'wait', arguments: { ms: 900 } });
+  t.same(result.content, [{ type: 'text', text: 'waited 900 ms' }], 'the call completed');
+  t.equal(starts(file).length, 1, 'on the process it started, not cut short by an idle sleep');
 });
