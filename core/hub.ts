@@ -1,8 +1,9 @@
-import type { AuthInfo, CallToolResult, ClientCapabilities, InputRequiredResult, ServerCapabilities, ServerContext, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, ClientCapabilities, InputRequiredResult, ServerCapabilities, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ChildRegistry } from './children/registry.js';
 import type { HubConfig } from './config/schema.js';
+import type { CallerRequest } from './mcp/caller-request.js';
 import { QuestionRelay } from './mcp/elicitation.js';
 import { Registry } from './registry.js';
 import type { HubSettings } from './settings.js';
@@ -29,8 +30,8 @@ export interface McpEra {
 /** What a meta-tool learns about the request it serves. */
 export interface MetaToolContext {
   era: McpEra;
-  /** The SDK's request context: progress, cancellation, the request's `_meta`. */
-  request: ServerContext;
+  /** The caller's request: progress, cancellation, the request's `_meta`. */
+  request: CallerRequest;
   /** What a 2025 stdio session declared at `initialize`; on 2026-07-28 capabilities travel per request. */
   sessionCapabilities?: ClientCapabilities;
 }

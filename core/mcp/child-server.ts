@@ -1,6 +1,17 @@
-import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, Server, type Implementation, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type Implementation,
+  type InputRequiredResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
+import type { CallerRequest } from './caller-request.js';
 import { forwardToolCall } from './forward-call.js';
 import { findKnownTool, knownTools } from './known-tools.js';
 import { relayed } from './relayed.js';
@@ -17,11 +28,10 @@ export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
   server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child)).map((tool) => era.presentTool(tool)) }));
 
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
-    const tool = await findKnownTool(child, request.params.name);
+    const result = await callChildTool(hub, child, era, request.params, ctx);
     // A filtered tool gets the answer of one that never existed, before anything wakes.
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const result = await forwardToolCall(hub, child, tool, request.params, { era, request: ctx });
-    return isInputRequiredResult(result) ? result : era.presentResult(tool, result);
+    if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return result;
   });
 
   if (known?.resources) {
@@ -42,4 +52,12 @@ export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
 /** The server identity of `/<name>/mcp`. */
 export function endpointIdentity(hub: Hub, child: Child): Implementation {
   return { name: child.name, title: child.description, version: hub.version };
+}
+
+/** A call on `/<name>/mcp`, as the revision delivers it; undefined for an unknown or filtered tool. */
+export async function callChildTool(hub: Hub, child: Child, era: McpEra, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
+  const tool = await findKnownTool(child, params.name);
+  if (!tool) return undefined;
+  const result = await forwardToolCall(hub, child, tool, params, { era, request: caller });
+  return isInputRequiredResult(result) ? result : era.presentResult(tool, result);
 }

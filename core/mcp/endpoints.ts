@@ -4,9 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
 import type { Hub, McpEra } from '../hub.js';
-import { createChildServer } from './child-server.js';
+import { callChildTool, createChildServer, endpointIdentity } from './child-server.js';
 import { createGatedHandler, type GatedHandler } from './era-gate.js';
-import { createHubServer } from './hub-server.js';
+import { callHubTool, createHubServer, hubIdentity } from './hub-server.js';
 import { answerPlainCall, plainCallRequest } from './plain-call.js';
 
 interface Endpoint {
@@ -63,7 +63,12 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     await target.node(Object.assign(request.raw, { auth }), reply.raw, request.body);
   };
 
-  app.all('/hub', async (request, reply) => serve(request, reply, '/hub', endpoint('/hub', (era) => createHubServer(hub, era))));
+  app.all('/hub', async (request, reply) => {
+    const call = modern && plainCallRequest(request, modern.revision);
+    await serve(request, reply, '/hub', endpoint('/hub', (era) => createHubServer(hub, era)), {
+      ...(call && { plain: (auth) => answerPlainCall(call, reply.raw, auth, () => hubIdentity(hub), (params, caller) => callHubTool(hub, modern, params, caller)) }),
+    });
+  });
 
   app.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
     const child = hub.children.get(request.params.server);
@@ -79,7 +84,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     const call = modern && plainCallRequest(request, modern.revision);
     await serve(request, reply, `/${child.name}/mcp`, target, {
       onListen: (uris) => watchWhileOpen(child, uris),
-      ...(call && { plain: (auth) => answerPlainCall(hub, child, modern, call, reply.raw, auth) }),
+      ...(call && { plain: (auth) => answerPlainCall(call, reply.raw, auth, () => endpointIdentity(hub, child), (params, caller) => callChildTool(hub, child, modern, params, caller)) }),
     });
   });
   app.addHook('onClose', async () => {

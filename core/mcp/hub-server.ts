@@ -1,7 +1,17 @@
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type ClientCapabilities,
+  type Implementation,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server';
 import Value from 'typebox/value';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import type { Hub, McpEra } from '../hub.js';
+import type { CallerRequest } from './caller-request.js';
 import { toolError } from './tool-results.js';
 
 /**
@@ -10,15 +20,12 @@ import { toolError } from './tool-results.js';
  * checked with the same schema before a tool runs.
  */
 export function createHubServer(hub: Hub, era: McpEra): Server {
-  const server = new Server(
-    { name: 'mcp-hub', title: 'MCP hub', version: hub.version },
-    {
-      capabilities: { tools: {} },
-      // The meta-tools are fixed for the life of the process and the same for every caller.
-      cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
-      instructions: 'Start with list_servers, then list_tools(server), then get_tool_schema(server, tool), then call_tool.',
-    },
-  );
+  const server = new Server(hubIdentity(hub), {
+    capabilities: { tools: {} },
+    // The meta-tools are fixed for the life of the process and the same for every caller.
+    cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
+    instructions: 'Start with list_servers, then list_tools(server), then get_tool_schema(server, tool), then call_tool.',
+  });
 
   server.setRequestHandler('tools/list', async () => ({
     tools: hub.metaTools.values().map((tool) => ({
@@ -31,16 +38,36 @@ export function createHubServer(hub: Hub, era: McpEra): Server {
   }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const tool = hub.metaTools.get(request.params.name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const args = Value.Default(tool.inputSchema, structuredClone(request.params.arguments ?? {})) as Record<string, unknown>;
-    const problem = firstSchemaProblem(tool.inputSchema, args);
-    if (problem) {
-      const path = pointerToPath(problem.path);
-      return toolError(`Invalid arguments for ${tool.name}: ${path ? `"${path}"` : 'arguments'}: expected ${problem.expected}`);
-    }
-    const sessionCapabilities = server.getClientCapabilities();
-    return tool.call(args, { era, request: ctx, ...(sessionCapabilities && { sessionCapabilities }) });
+    const result = await callHubTool(hub, era, request.params, ctx, server.getClientCapabilities());
+    if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return result;
   });
   return server;
+}
+
+/** The server identity of `/hub`. */
+export function hubIdentity(hub: Hub): Implementation {
+  return { name: 'mcp-hub', title: 'MCP hub', version: hub.version };
+}
+
+/**
+ * A meta-tool call: the schema's defaults filled in and the arguments checked against it
+ * before the tool runs. Undefined for a tool no plugin registered.
+ */
+export async function callHubTool(
+  hub: Hub,
+  era: McpEra,
+  params: CallToolRequestParams,
+  caller: CallerRequest,
+  sessionCapabilities?: ClientCapabilities,
+): Promise<CallToolResult | InputRequiredResult | undefined> {
+  const tool = hub.metaTools.get(params.name);
+  if (!tool) return undefined;
+  const args = Value.Default(tool.inputSchema, structuredClone(params.arguments ?? {})) as Record<string, unknown>;
+  const problem = firstSchemaProblem(tool.inputSchema, args);
+  if (problem) {
+    const path = pointerToPath(problem.path);
+    return toolError(`Invalid arguments for ${tool.name}: ${path ? `"${path}"` : 'arguments'}: expected ${problem.expected}`);
+  }
+  return tool.call(args, { era, request: caller, ...(sessionCapabilities && { sessionCapabilities }) });
 }

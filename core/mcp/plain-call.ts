@@ -7,16 +7,14 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
   type CallToolRequestParams,
+  type CallToolResult,
+  type Implementation,
+  type InputRequiredResult,
   type RequestId,
 } from '@modelcontextprotocol/server';
 import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import type { Child } from '../children/child.js';
-import type { Hub, McpEra } from '../hub.js';
 import type { CallerRequest } from './caller-request.js';
-import { endpointIdentity } from './child-server.js';
-import { forwardToolCall } from './forward-call.js';
-import { findKnownTool } from './known-tools.js';
 import { toolError } from './tool-results.js';
 
 /** The only `_meta` keys a plain call may carry: the standard envelope and the log level. */
@@ -57,25 +55,34 @@ export function plainCallRequest(request: FastifyRequest, revision: string): Pla
 }
 
 /**
- * Answers a plain call as the SDK would (the same result, the endpoint's server identity,
- * JSON) after the same forwarding as every other call. False when the tool is unknown or
- * filtered, so the SDK answers with its error.
+ * An endpoint's work for a plain call: the tool's result for this caller, or undefined
+ * when the endpoint has no such tool (the SDK answers that, with its error).
  */
-export async function answerPlainCall(hub: Hub, child: Child, era: McpEra, call: PlainCallRequest, response: ServerResponse, authInfo: { clientId: string } | undefined): Promise<boolean> {
-  const tool = await findKnownTool(child, call.params.name);
-  if (!tool) return false;
+export type PlainCallWork = (params: CallToolRequestParams, caller: CallerRequest) => Promise<CallToolResult | InputRequiredResult | undefined>;
+
+/**
+ * Answers a plain call as the SDK would: the same result with the endpoint's server
+ * identity (read after the work, which may have connected the server and learnt its title), as JSON. The caller closing its connection cancels the work. False when the
+ * work found no such tool and nothing was written.
+ */
+export async function answerPlainCall(call: PlainCallRequest, response: ServerResponse, authInfo: { clientId: string } | undefined, identity: () => Implementation, work: PlainCallWork): Promise<boolean> {
   const cancelled = new AbortController();
-  response.once('close', () => {
+  const cancel = (): void => {
     if (!response.writableFinished) cancelled.abort();
-  });
+  };
+  response.once('close', cancel);
   const caller: CallerRequest = {
     mcpReq: { _meta: undefined, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, requestState: () => undefined, inputResponses: undefined },
     http: { authInfo },
   };
-  const forwarded = await forwardToolCall(hub, child, tool, call.params, { era, request: caller });
+  const answer = await work(call.params, caller);
+  if (answer === undefined) {
+    response.off('close', cancel);
+    return false;
+  }
   // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
-  const result = isInputRequiredResult(forwarded) ? toolError(`Tool call failed: server "${child.name}" asked a question`) : era.presentResult(tool, forwarded);
-  const stamped = { ...result, _meta: { ...result._meta, [SERVER_INFO_META_KEY]: endpointIdentity(hub, child) }, resultType: 'complete' };
+  const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
+  const stamped = { ...result, _meta: { ...result._meta, [SERVER_INFO_META_KEY]: identity() }, resultType: 'complete' };
   const text = JSON.stringify({ jsonrpc: '2.0', id: call.id, result: stamped });
   if (response.destroyed) return true;
   response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });

@@ -1,4 +1,4 @@
-import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { kitchenSinkObserved } from '../../fixtures/servers/kitchen-sink.js';
 import { startHttpSink } from '../../fixtures/servers/http-sink.js';
@@ -71,4 +71,55 @@ t.test('an answer that comes as an event stream is read up to its response', asy
   const result = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 1 } });
   t.same(result.content, [{ type: 'text', text: 'done after 1 steps' }], 'the response after the notification');
   t.match(String(sink.calls[0]?.id), PLAIN_ID, 'the call took the plain road');
+});
+
+/** A 2026 `tools/call` by hand, with the standard headers; `meta` is added to the envelope. */
+async function postCall(url: string, name: string, args: Record<string, unknown>, { meta = {}, nameHeader = name } = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': nameHeader },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: args,
+        _meta: { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_INFO_META_KEY]: { name: 'by-hand', version: '1.0.0' }, [CLIENT_CAPABILITIES_META_KEY]: {}, ...meta },
+      },
+    }),
+  });
+  const text = await response.text();
+  const body = (response.headers.get('content-type')?.startsWith('text/event-stream') ? JSON.parse(text.split('data: ').at(-1) ?? '{}') : JSON.parse(text)) as {
+    result?: { content?: Array<{ text: string }>; _meta?: Record<string, unknown>; isError?: boolean };
+    error?: { code: number; message: string };
+  };
+  // Only the plain road knows the whole answer before it writes; the SDK's streams it in chunks.
+  return { status: response.status, plainRoad: response.headers.has('content-length'), ...body };
+}
+
+t.test('/hub answers a plain call_tool itself, with the answers and errors of the SDK road', async (t) => {
+  const sink = await startHttpSink(t);
+  const { url, hub } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url } } } });
+  const call = { server: 'sink', tool: 'slow_with_progress', arguments: { steps: 1 } };
+  const plain = await postCall(`${url}/hub`, 'call_tool', call);
+  const sdk = await postCall(`${url}/hub`, 'call_tool', call, { meta: { progressToken: 'p1' } });
+  t.ok(plain.plainRoad, 'a plain call took the plain road');
+  t.notOk(sdk.plainRoad, 'a call with a progress token took the SDK road');
+  t.same(plain.result?.content, [{ type: 'text', text: 'done after 1 steps' }], "the child's result");
+  t.same(plain.result?.content, sdk.result?.content, 'the same result on both roads');
+  t.same(plain.result?._meta?.[SERVER_INFO_META_KEY], { name: 'mcp-hub', title: 'MCP hub', version: hub.version }, "the hub's identity");
+  t.same(plain.result?._meta?.[SERVER_INFO_META_KEY], sdk.result?._meta?.[SERVER_INFO_META_KEY], 'on both roads');
+
+  const badPlain = await postCall(`${url}/hub`, 'call_tool', { server: 'sink' });
+  const badSdk = await postCall(`${url}/hub`, 'call_tool', { server: 'sink' }, { meta: { progressToken: 'p2' } });
+  t.equal(badPlain.result?.isError, true, 'arguments against the schema are a tool error');
+  t.match(badPlain.result?.content?.[0]?.text, /^Invalid arguments for call_tool: /);
+  t.same(badPlain.result?.content, badSdk.result?.content, 'the same on both roads');
+
+  const unknown = await postCall(`${url}/hub`, 'no_such_tool', {});
+  t.same(unknown.error, { code: -32602, message: 'Unknown tool: no_such_tool' }, "an unknown tool is the SDK's error");
+  const mismatched = await postCall(`${url}/hub`, 'call_tool', call, { nameHeader: 'list_servers' });
+  t.equal(mismatched.status, 400, 'a Mcp-Name header that contradicts the body is refused by the SDK');
+  t.notOk(mismatched.plainRoad && mismatched.result, 'and never runs');
 });
