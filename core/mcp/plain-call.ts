@@ -30,7 +30,7 @@ export interface PlainCallRequest {
 }
 
 /**
- * Picks out the per-server endpoint's commonest request: a 2026-07-28 `tools/call`
+ * Picks out an MCP endpoint's commonest request: a 2026-07-28 `tools/call`
  * without progress, without the elicitation capability, without a retry's answers, with
  * the standard headers matching its body and a well-formed envelope (checked with the
  * SDK's own schemas). The test is narrower than the SDK's: anything else, every malformed
@@ -61,9 +61,10 @@ export function plainCallRequest(request: FastifyRequest, revision: string): Pla
 export type PlainCallWork = (params: CallToolRequestParams, caller: CallerRequest) => Promise<CallToolResult | InputRequiredResult | undefined>;
 
 /**
- * Answers a plain call as the SDK would: the same result with the endpoint's server
- * identity (read after the work, which may have connected the server and learnt its title), as JSON. The caller closing its connection cancels the work. False when the
- * work found no such tool and nothing was written.
+ * Answers a plain call as the SDK would: the same result, as JSON, with the endpoint's
+ * server identity (read after the work, which may have connected the server and learnt
+ * its title). The caller closing its connection cancels the work. False when the work
+ * found no such tool and nothing was written.
  */
 export async function answerPlainCall(call: PlainCallRequest, response: ServerResponse, authInfo: { clientId: string } | undefined, identity: () => Implementation, work: PlainCallWork): Promise<boolean> {
   const cancelled = new AbortController();

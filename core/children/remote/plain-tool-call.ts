@@ -31,6 +31,9 @@ export interface PlainToolCallTarget {
 /** Header values the 2026 transport may send as they are; other names are base64-encoded, so the SDK sends those. */
 const PLAIN_HEADER_VALUE = /^[\x21-\x7e]{1,128}$/;
 
+/** How much of a failed answer's body goes into the error: enough to read, never a whole page. */
+const ERROR_DETAIL_BYTES = 300;
+
 /**
  * `tools/call` on a Streamable HTTP child that speaks 2026-07-28, as one POST on a
  * kept-alive connection and one JSON decode: the SDK client's road costs more CPU than
@@ -61,7 +64,11 @@ export function createPlainToolCall(target: PlainToolCallTarget): PlainToolCall 
       if (!Buffer.isBuffer(answer.body)) answer.body.destroy();
       return undefined;
     }
-    if (answer.status < 200 || answer.status > 299) throw new Error(`Error POSTing to endpoint (HTTP ${answer.status}): ${Buffer.isBuffer(answer.body) ? answer.body.toString() : ''}`);
+    if (answer.status < 200 || answer.status > 299) {
+      if (!Buffer.isBuffer(answer.body)) answer.body.destroy();
+      const detail = Buffer.isBuffer(answer.body) ? `: ${answer.body.toString('utf8', 0, ERROR_DETAIL_BYTES)}` : '';
+      throw new Error(`Error POSTing to endpoint (HTTP ${answer.status})${detail}`);
+    }
     return resultOf(Buffer.isBuffer(answer.body) ? JSON.parse(answer.body.toString()) : await answerFromEvents(answer.body, id));
   };
 }

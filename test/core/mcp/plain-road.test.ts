@@ -1,7 +1,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { kitchenSinkObserved } from '../../fixtures/servers/kitchen-sink.js';
-import { startHttpSink } from '../../fixtures/servers/http-sink.js';
+import { asEventStream, startHttpSink } from '../../fixtures/servers/http-sink.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { waitFor } from '../children/helpers.js';
@@ -65,7 +65,7 @@ t.test("on the plain road a caller's cancellation and the call timeout reach the
 });
 
 t.test('an answer that comes as an event stream is read up to its response', async (t) => {
-  const sink = await startHttpSink(t, { streamAnswers: true });
+  const sink = await startHttpSink(t, { rewrite: asEventStream });
   const { url } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url } } } });
   const client = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
   const result = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 1 } });
@@ -122,4 +122,27 @@ t.test('/hub answers a plain call_tool itself, with the answers and errors of th
   const mismatched = await postCall(`${url}/hub`, 'call_tool', call, { nameHeader: 'list_servers' });
   t.equal(mismatched.status, 400, 'a Mcp-Name header that contradicts the body is refused by the SDK');
   t.notOk(mismatched.plainRoad && mismatched.result, 'and never runs');
+});
+
+t.test("a child's refusal reads the same on both roads", async (t) => {
+  const sink = await startHttpSink(t);
+  const { url } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url } } } });
+  const client = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
+  const plain = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 'many' } });
+  const sdk = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 'many' } }, { onprogress: () => undefined });
+  t.match(String(sink.calls[0]?.id), PLAIN_ID, 'the first call took the plain road');
+  t.equal(plain.isError, true, 'arguments the child refuses are a tool error');
+  t.same(plain.content, sdk.content, 'with the same text on both roads');
+});
+
+t.test('a child failing with an HTTP error gives a tool error that names the status, with a bounded excerpt', async (t) => {
+  const sink = await startHttpSink(t, { rewrite: async () => new Response('overloaded '.repeat(1000), { status: 503 }) });
+  const { url } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url } } } });
+  const client = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
+  const result = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 1 } });
+  t.match(String(sink.calls[0]?.id), PLAIN_ID, 'the call took the plain road');
+  t.equal(result.isError, true);
+  const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
+  t.match(text, /^Tool call failed: server "sink": Error POSTing to endpoint \(HTTP 503\): overloaded overloaded/);
+  t.ok(text.length < 500, 'the excerpt of the body is bounded');
 });
