@@ -38,8 +38,9 @@ const ERROR_DETAIL_BYTES = 300;
  * `tools/call` on a Streamable HTTP child that speaks 2026-07-28, as one POST on a
  * kept-alive connection and one JSON decode: the SDK client's road costs more CPU than
  * the exchange itself. The request carries what the SDK's would (the per-request
- * envelope and the standard headers); a 401 or 403 leaves the call to the SDK, which
- * refreshes or steps up, since the server acted on nothing.
+ * envelope and the standard headers). A 401 or 403 (the SDK refreshes or steps up) and a
+ * redirect (the SDK follows it within the origin, or explains) leave the call to the SDK;
+ * the server acted on nothing.
  */
 export function createPlainToolCall(target: PlainToolCallTarget): PlainToolCall {
   let nextId = 0;
@@ -60,7 +61,7 @@ export function createPlainToolCall(target: PlainToolCallTarget): PlainToolCall 
     const envelope = { [PROTOCOL_VERSION_META_KEY]: target.revision, [CLIENT_INFO_META_KEY]: target.clientInfo, [CLIENT_CAPABILITIES_META_KEY]: {} };
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: { ...params._meta, ...envelope } } });
     const answer = await target.request(target.url, { method: 'POST', headers, body, signal });
-    if (answer.status === 401 || answer.status === 403) {
+    if (answer.status === 401 || answer.status === 403 || (answer.status >= 300 && answer.status < 400)) {
       if (!Buffer.isBuffer(answer.body)) answer.body.destroy();
       return undefined;
     }

@@ -146,3 +146,19 @@ t.test('a child failing with an HTTP error gives a tool error that names the sta
   t.match(text, /^Tool call failed: server "sink": Error POSTing to endpoint \(HTTP 503\): overloaded overloaded/);
   t.ok(text.length < 500, 'the excerpt of the body is bounded');
 });
+
+t.test('a redirect on the plain road is left to the SDK client, which follows it within the origin', async (t) => {
+  let redirects = 0;
+  const sink = await startHttpSink(t, {
+    // The plain road's attempt and the SDK client's first are both sent elsewhere.
+    rewrite: async (answer) => (redirects++ < 2 ? new Response(null, { status: 307, headers: { location: '/mcp?moved' } }) : answer),
+  });
+  const { url } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url } } } });
+  const client = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
+  const result = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 1 } });
+  t.same(result.content, [{ type: 'text', text: 'done after 1 steps' }], 'the call succeeded');
+  t.match(String(sink.calls[0]?.id), PLAIN_ID, 'the plain road met the redirect');
+  t.notMatch(String(sink.calls[1]?.id), PLAIN_ID, 'then the SDK road took the call');
+  t.match(sink.calls[2]?.url, /\?moved$/, 'and followed the redirect');
+  t.equal(sink.calls.length, 3);
+});
