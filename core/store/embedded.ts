@@ -72,7 +72,7 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
     this.#lease = lease;
     this.#db = new Nedb<T>({ filename: file });
     this.#ready = this.#locked(() => Promise.resolve());
-    this.#sweeper = setInterval(() => void this.#sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
+    this.#sweeper = setInterval(() => void this.#sweep('always').catch(() => undefined), SWEEP_INTERVAL_MS);
     this.#sweeper.unref();
   }
 
@@ -118,8 +118,9 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
     // TTL is applied by this adapter (see ttl.ts), not by NeDB, so that reads never write.
     if (options.expireAfterSeconds !== undefined) this.#ttlFields.set(field, options.expireAfterSeconds);
     await this.#write(() => this.#db.ensureIndexAsync({ fieldName: field, unique: options.unique ?? false }));
-    // Documents that expired while no process had the TTL registered go now.
-    if (options.expireAfterSeconds !== undefined) await this.#sweep();
+    // Documents that expired while no process had the TTL registered go now. The file is
+    // rewritten only if some did: a start-up rewrite of every collection is many fsyncs.
+    if (options.expireAfterSeconds !== undefined) await this.#sweep('after-removal');
   }
 
   async close(): Promise<void> {
@@ -131,13 +132,14 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
     return withinLifetime(filter, this.#ttlFields);
   }
 
-  /** Removes expired documents and compacts the file. */
-  async #sweep(): Promise<void> {
+  /** Removes expired documents, and compacts the append-only file always or only after a removal. */
+  async #sweep(compact: 'always' | 'after-removal'): Promise<void> {
     await this.#write(async () => {
+      let removed = 0;
       for (const [field, seconds] of this.#ttlFields) {
-        await this.#db.removeAsync({ [field]: { $lte: new Date(Date.now() - seconds * 1000) } }, { multi: true });
+        removed += await this.#db.removeAsync({ [field]: { $lte: new Date(Date.now() - seconds * 1000) } }, { multi: true });
       }
-      await this.#db.compactDatafileAsync();
+      if (compact === 'always' || removed > 0) await this.#db.compactDatafileAsync();
     });
   }
 
