@@ -26,7 +26,6 @@ export interface NodeFetchOptions {
 export interface NodeAnswer {
   status: number;
   statusText: string;
-  headers: http.IncomingHttpHeaders;
   rawHeaders: string[];
   body: Buffer | http.IncomingMessage;
 }
@@ -61,7 +60,6 @@ export function nodeRequest(options: NodeFetchOptions): NodeRequest {
         const answer = (body: Buffer | http.IncomingMessage): NodeAnswer => ({
           status: response.statusCode ?? 502,
           statusText: response.statusMessage ?? '',
-          headers: response.headers,
           rawHeaders: response.rawHeaders,
           body,
         });
