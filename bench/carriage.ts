@@ -1,9 +1,10 @@
 // tools/call of a trivial tool through the hub's /<name>/mcp versus straight to the same
-// child over its own HTTP endpoint, on 2026-07-28, at 1 and 16 concurrent callers. The
-// child, the hub (this process) and the callers each run in their own process. Direct and
-// proxied rounds alternate so load hits both alike; the best of three rounds is kept. A
-// bare forwarding proxy (no MCP) runs beside them: what any extra HTTP hop costs here. The
-// hub's and the bare proxy's CPU per call is this process's, measured around their rounds.
+// child over its own HTTP endpoint, on 2026-07-28 at 1 and 16 concurrent callers, and on
+// 2025-11-25 at one caller. The child, the hub (this process) and the callers each run in
+// their own process. Direct and proxied rounds alternate so load hits both alike; the best
+// of three rounds is kept. A bare forwarding proxy (no MCP) runs beside them: what any
+// extra HTTP hop costs here. The hub's and the bare proxy's CPU per call is this
+// process's, measured around their rounds.
 // Run: npx tsc -p . && node dist/bench/carriage.js [calls-per-round]
 import { startBareProxy } from './bare-proxy.js';
 import { startBenchHub } from './bench-hub.js';
@@ -50,7 +51,26 @@ for (const callers of [1, 16]) {
     bareProxyThroughputRatio: Number((f.callsPerSecond / d.callsPerSecond).toFixed(2)),
   });
 }
+// The same at one caller for a 2025-11-25 client, which the hub serves beside 2026-07-28.
+const legacy = (url: string) => loadFromProcess(url, 1, calls, 'echo', { text: 'hi' }, '2025-11-25');
+await legacy(child.url);
+await legacy(hubUrl);
+const legacyDirect: LoadFigures[] = [];
+const legacyProxied: LoadFigures[] = [];
+for (let round = 0; round < 3; round += 1) {
+  legacyDirect.push(await legacy(child.url));
+  legacyProxied.push(await legacy(hubUrl));
+}
+const ld = bestOf(legacyDirect);
+const lp = bestOf(legacyProxied);
+const legacyCaller = {
+  revision: '2025-11-25',
+  direct: ld,
+  throughHub: lp,
+  addedP50Ms: Number((lp.p50Ms - ld.p50Ms).toFixed(3)),
+  throughputRatio: Number((lp.callsPerSecond / ld.callsPerSecond).toFixed(2)),
+};
 await benchHub.close();
 bare.server.close();
 child.stop();
-console.log(JSON.stringify({ calls, results, targets: { addedP50Ms: 1, throughputRatio: 0.7 } }, null, 2));
+console.log(JSON.stringify({ calls, results, legacyCaller, targets: { addedP50Ms: 1, throughputRatio: 0.7 } }, null, 2));

@@ -51,10 +51,17 @@ export async function startHttpChild(): Promise<{ url: string; stop(): void }> {
   return { url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`, stop: () => child.stdin.end() };
 }
 
-/** `runLoad` of `tools/call` `tool` against `url`, from a separate process (see load-client.ts). */
-export async function loadFromProcess(url: string, callers: number, calls: number, tool = 'echo', toolArguments: Record<string, unknown> = { text: 'hi' }): Promise<LoadFigures> {
+/** `runLoad` of `tools/call` `tool` against `url` on `revision`, from a separate process (see load-client.ts). */
+export async function loadFromProcess(
+  url: string,
+  callers: number,
+  calls: number,
+  tool = 'echo',
+  toolArguments: Record<string, unknown> = { text: 'hi' },
+  revision = '2026-07-28',
+): Promise<LoadFigures> {
   const script = fileURLToPath(new URL('./load-client.js', import.meta.url));
-  const child = spawn(process.execPath, [script, url, String(callers), String(calls), tool, JSON.stringify(toolArguments)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, url, String(callers), String(calls), tool, JSON.stringify(toolArguments), revision], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];

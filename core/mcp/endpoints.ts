@@ -64,9 +64,9 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   };
 
   app.all('/hub', async (request, reply) => {
-    const call = modern && plainCallRequest(request, modern.revision);
+    const call = plainCallRequest(request, modern, legacy);
     await serve(request, reply, '/hub', endpoint('/hub', (era) => createHubServer(hub, era)), {
-      ...(call && { plain: (auth) => answerPlainCall(call, reply.raw, auth, () => hubIdentity(hub), (params, caller) => callHubTool(hub, modern, params, caller)) }),
+      ...(call && { plain: (auth) => answerPlainCall(call, reply.raw, auth, () => hubIdentity(hub), (params, caller) => callHubTool(hub, call.era, params, caller)) }),
     });
   });
 
@@ -81,10 +81,10 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       (era) => createChildServer(hub, child, era),
       (gated) => child.onChange((change) => publish(gated, change)),
     );
-    const call = modern && plainCallRequest(request, modern.revision);
+    const call = plainCallRequest(request, modern, legacy);
     await serve(request, reply, `/${child.name}/mcp`, target, {
       onListen: (uris) => watchWhileOpen(child, uris),
-      ...(call && { plain: (auth) => answerPlainCall(call, reply.raw, auth, () => endpointIdentity(hub, child), (params, caller) => callChildTool(hub, child, modern, params, caller)) }),
+      ...(call && { plain: (auth) => answerPlainCall(call, reply.raw, auth, () => endpointIdentity(hub, child), (params, caller) => callChildTool(hub, child, call.era, params, caller)) }),
     });
   });
   app.addHook('onClose', async () => {

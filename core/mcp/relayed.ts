@@ -7,5 +7,7 @@ import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 export function relayed<T extends { _meta?: Record<string, unknown> }>(result: T): T {
   if (!result._meta || !(SERVER_INFO_META_KEY in result._meta)) return result;
   const { [SERVER_INFO_META_KEY]: _childIdentity, ...meta } = result._meta;
-  return { ...result, _meta: meta };
+  if (Object.keys(meta).length > 0) return { ...result, _meta: meta };
+  const { _meta: _identityOnly, ...rest } = result;
+  return rest as T;
 }

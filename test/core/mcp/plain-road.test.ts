@@ -162,3 +162,55 @@ t.test('a redirect on the plain road is left to the SDK client, which follows it
   t.match(sink.calls[2]?.url, /\?moved$/, 'and followed the redirect');
   t.equal(sink.calls.length, 3);
 });
+
+/** A stateless 2025-11-25 `tools/call` by hand; with a progress token it needs the SDK road. */
+async function postLegacyCall(url: string, name: string, args: Record<string, unknown>, progressToken?: string) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args, ...(progressToken && { _meta: { progressToken } }) } }),
+  });
+  const text = await response.text();
+  const body = (response.headers.get('content-type')?.startsWith('text/event-stream') ? JSON.parse(text.split('data: ').at(-1) ?? '{}') : JSON.parse(text)) as {
+    result?: { content?: unknown; structuredContent?: unknown; _meta?: unknown };
+    error?: { code: number; message: string };
+  };
+  return { plainRoad: response.headers.has('content-length'), ...body };
+}
+
+t.test('a plain 2025-11-25 call takes the plain road too, with the revision answer of the SDK road', async (t) => {
+  const sink = await startHttpSink(t);
+  const { url } = await startTestHub(t, { config: { mcpServers: { sink: { type: 'http', url: sink.url } } } });
+  for (const [name, args] of [
+    ['slow_with_progress', { steps: 1 }],
+    ['list_colours', {}],
+  ] as const) {
+    const plain = await postLegacyCall(`${url}/sink/mcp`, name, args);
+    const sdk = await postLegacyCall(`${url}/sink/mcp`, name, args, 'p1');
+    t.ok(plain.plainRoad, `${name}: a plain call took the plain road`);
+    t.notOk(sdk.plainRoad, `${name}: a call with a progress token took the SDK road`);
+    t.same(plain.result, sdk.result, `${name}: the same result on both roads`);
+    t.equal(plain.result?._meta, undefined, `${name}: no server identity on 2025-11-25, not even the child's`);
+  }
+  const wrapped = await postLegacyCall(`${url}/sink/mcp`, 'list_colours', {});
+  t.same(wrapped.result?.structuredContent, { result: ['red', 'green'] }, 'a non-object value is wrapped for 2025-11-25');
+  const viaHub = await postLegacyCall(`${url}/hub`, 'call_tool', { server: 'sink', tool: 'slow_with_progress', arguments: { steps: 1 } });
+  t.ok(viaHub.plainRoad, 'call_tool on /hub took the plain road');
+  t.same(viaHub.result?.content, [{ type: 'text', text: 'done after 1 steps' }]);
+  const unknown = await postLegacyCall(`${url}/sink/mcp`, 'no_such_tool', {});
+  t.same(unknown.error, { code: -32602, message: 'Unknown tool: no_such_tool' }, "an unknown tool is the SDK's error");
+});
+
+t.test('a revision whose plugin is disabled is refused, plain call or not', async (t) => {
+  const sink = await startHttpSink(t);
+  const servers = { sink: { type: 'http', url: sink.url } };
+  const modernOnly = await startTestHub(t, { config: { mcpServers: servers, plugins: { 'mcp-2025-11-25': false } } });
+  const legacyCall = await postLegacyCall(`${modernOnly.url}/sink/mcp`, 'slow_with_progress', { steps: 1 });
+  t.equal(legacyCall.error?.code, -32022, 'a 2025-11-25 call gets the unsupported-revision error');
+  t.equal(legacyCall.result, undefined, 'and no result');
+  const legacyOnly = await startTestHub(t, { config: { mcpServers: servers, plugins: { 'mcp-2026-07-28': false } } });
+  const modernCall = await postCall(`${legacyOnly.url}/sink/mcp`, 'slow_with_progress', { steps: 1 });
+  t.equal(modernCall.error?.code, -32022, 'a 2026-07-28 call gets the unsupported-revision error');
+  t.equal(modernCall.result, undefined, 'and no result');
+  t.equal(sink.calls.length, 0, 'neither reached the child');
+});
