@@ -65,16 +65,20 @@ async function plainCall(
     request.mcpReq.requestState() === undefined &&
     tool.outputSchema === undefined;
   if (!plain) return undefined;
-  // One controller for the caller's cancellation and the timeout: AbortSignal.any costs more than the call.
+  // One controller for the caller's cancellation and the timeout: AbortSignal.any costs
+  // more than the call. The timeout's error is made only when it fires (a stack is costly).
   const call = new AbortController();
-  const timedOut = new Error(`the call timed out after ${hub.settings.callTimeoutMs} ms`);
-  const timer = setTimeout(() => call.abort(timedOut), hub.settings.callTimeoutMs);
+  let timedOut: Error | undefined;
+  const timer = setTimeout(() => {
+    timedOut = new Error(`the call timed out after ${hub.settings.callTimeoutMs} ms`);
+    call.abort(timedOut);
+  }, hub.settings.callTimeoutMs);
   const cancel = (): void => call.abort(request.mcpReq.signal.reason);
   request.mcpReq.signal.addEventListener('abort', cancel, { once: true });
   try {
     return await connection.plainToolCall?.(params, call.signal);
   } catch (error) {
-    throw call.signal.reason === timedOut ? timedOut : error;
+    throw timedOut ?? error;
   } finally {
     clearTimeout(timer);
     request.mcpReq.signal.removeEventListener('abort', cancel);
