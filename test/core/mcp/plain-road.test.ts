@@ -37,7 +37,7 @@ t.test('a tool with an output schema, a question or a filter stays off the plain
   t.same(wrapped.structuredContent, { result: ['red', 'green'] }, 'the output schema was checked by the SDK and the value wrapped for 2025');
   t.notMatch(String(sink.calls.at(-1)?.id), PLAIN_ID, 'a tool with an output schema took the SDK road');
   const modern = await connectClient(t, `${url}/sink/mcp`, '2026-07-28', {}, { capabilities: { elicitation: { form: {} } } });
-  const question = await modern.callTool({ name: 'confirm_deploy', arguments: { env: 'prod' } }, { allowInputRequired: true } as never);
+  const question = await modern.callTool({ name: 'confirm_deploy', arguments: { env: 'prod' } }, { allowInputRequired: true });
   t.equal((question as { resultType?: string }).resultType, 'input_required', 'a caller that can answer gets the question');
   t.notMatch(String(sink.calls.at(-1)?.id), PLAIN_ID, 'a caller declaring elicitation took the SDK road');
   const before = sink.calls.length;
