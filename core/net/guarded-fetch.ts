@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import ipaddr from 'ipaddr.js';
-import { nodeFetch } from './node-fetch.js';
+import { nodeFetch, nodeRequest } from './node-fetch.js';
 
 export class BlockedRequestError extends Error {
   override readonly name = 'BlockedRequestError';
@@ -46,7 +46,7 @@ export function guardedFetch({ allowLoopback, maxBytes, timeoutMs }: GuardedFetc
         callback(null, first.address, first.family);
       });
     };
-    return nodeFetch({ lookup, timeoutMs, maxBytes })(url, init);
+    return nodeFetch(nodeRequest({ lookup, timeoutMs, maxBytes }))(url, init);
   };
 }
 

@@ -9,7 +9,7 @@ export class FetchLimitError extends Error {
   override readonly name = 'FetchLimitError';
 }
 
-export interface NodeFetchOptions {
+export interface NodeRequestOptions {
   /** Connections to reuse; without them every request opens its own. */
   agents?: { http: http.Agent; https: https.Agent };
   /** Resolves host names; the guarded fetch checks every address here. */
@@ -43,7 +43,7 @@ export type NodeRequest = (url: URL, init: NodeRequestInit) => Promise<NodeAnswe
  * One HTTP exchange over node:http, answered with node's own objects: for callers that
  * need no `Response` (the hub's plain tool calls), and underneath `nodeFetch`.
  */
-export function nodeRequest(options: NodeFetchOptions): NodeRequest {
+export function nodeRequest(options: NodeRequestOptions): NodeRequest {
   const send: NodeRequest = (url, init) =>
     new Promise<NodeAnswer>((resolve, reject) => {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`cannot fetch a ${url.protocol} URL`);
@@ -82,9 +82,9 @@ export function nodeRequest(options: NodeFetchOptions): NodeRequest {
  * A fetch over node:http. The platform fetch wraps every exchange in WHATWG streams and
  * objects that cost more CPU than a small JSON-RPC exchange on loopback itself; this one
  * buffers the answer and builds one `Response` from it. Bodies are strings, bytes or forms.
+ * `send` (from `nodeRequest`) carries the exchange.
  */
-export function nodeFetch(options: NodeFetchOptions): FetchLike {
-  const send = nodeRequest(options);
+export function nodeFetch(send: NodeRequest): FetchLike {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const headers = new Headers(init?.headers);

@@ -1,18 +1,35 @@
-import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
 
-export interface JsonRpcAnswer {
+export interface JsonRpcAnswer<R = Record<string, unknown>> {
   status: number;
-  result?: Record<string, unknown>;
+  headers: Headers;
+  result?: R;
   error?: { code: number; message: string; data?: unknown };
+}
+
+export interface RawRequestOptions {
+  /** Added to the request's `_meta` (beside the envelope on 2026-07-28). */
+  meta?: Record<string, unknown>;
+  /** Sent instead of the standard headers of the same name. */
+  headers?: Record<string, string>;
 }
 
 /**
  * One JSON-RPC request sent by hand, for what an SDK client refuses to send itself
- * (a method its revision does not define). On 2026-07-28 the request carries the
- * per-request envelope; on 2025-11-25 it is a bare stateless request.
+ * (a method its revision does not define, a header that contradicts the body). On
+ * 2026-07-28 the request carries the per-request envelope and the standard headers; on
+ * 2025-11-25 it is a bare stateless request. An event-stream answer is read to its last
+ * message, the response.
  */
-export async function rawRequest(url: string, revision: string, method: string, params: Record<string, unknown> = {}): Promise<JsonRpcAnswer> {
+export async function rawRequest<R = Record<string, unknown>>(
+  url: string,
+  revision: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  { meta, headers }: RawRequestOptions = {},
+): Promise<JsonRpcAnswer<R>> {
   const modern = revision === '2026-07-28';
+  const envelope = { [PROTOCOL_VERSION_META_KEY]: revision, [CLIENT_INFO_META_KEY]: { name: 'raw', version: '1.0.0' }, [CLIENT_CAPABILITIES_META_KEY]: {} };
   const response = await fetch(url, {
     method: 'POST',
     headers: {
@@ -20,24 +37,17 @@ export async function rawRequest(url: string, revision: string, method: string, 
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': revision,
       ...(modern && { 'mcp-method': method }),
+      ...(modern && method === 'tools/call' && typeof params.name === 'string' && { 'mcp-name': params.name }),
+      ...headers,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method,
-      params: modern
-        ? {
-            ...params,
-            _meta: {
-              [PROTOCOL_VERSION_META_KEY]: revision,
-              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
-          }
-        : params,
+      params: modern ? { ...params, _meta: { ...envelope, ...meta } } : { ...params, ...(meta && { _meta: meta }) },
     }),
   });
   const text = await response.text();
-  const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
-  return { status: response.status, ...(JSON.parse(json) as Omit<JsonRpcAnswer, 'status'>) };
+  const json = text.startsWith('{') ? text : ([...text.matchAll(/^data: (.*)$/gm)].at(-1)?.[1] ?? '{}');
+  return { status: response.status, headers: response.headers, ...(JSON.parse(json) as Omit<JsonRpcAnswer<R>, 'status' | 'headers'>) };
 }

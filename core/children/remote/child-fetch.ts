@@ -28,10 +28,10 @@ export function childFetch(): ChildFetch {
     http: new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
     https: new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
   };
-  const options = { agents, maxBytes: STDIO_DEFAULT_MAX_BUFFER_SIZE, streamEvents: true };
+  const request = nodeRequest({ agents, maxBytes: STDIO_DEFAULT_MAX_BUFFER_SIZE, streamEvents: true });
   return {
-    fetch: nodeFetch(options),
-    request: nodeRequest(options),
+    fetch: nodeFetch(request),
+    request,
     close() {
       agents.http.destroy();
       agents.https.destroy();

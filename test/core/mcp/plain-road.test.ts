@@ -1,9 +1,10 @@
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from '@modelcontextprotocol/client';
+import { SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { kitchenSinkObserved } from '../../fixtures/servers/kitchen-sink.js';
 import { asEventStream, startHttpSink } from '../../fixtures/servers/http-sink.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
+import { rawRequest, type JsonRpcAnswer } from '../../helpers/raw.js';
 import { waitFor } from '../children/helpers.js';
 
 // The hub's own request ids on the plain road; the SDK client numbers its requests.
@@ -73,29 +74,14 @@ t.test('an answer that comes as an event stream is read up to its response', asy
   t.match(String(sink.calls[0]?.id), PLAIN_ID, 'the call took the plain road');
 });
 
-/** A 2026 `tools/call` by hand, with the standard headers; `meta` is added to the envelope. */
-async function postCall(url: string, name: string, args: Record<string, unknown>, { meta = {}, nameHeader = name } = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': nameHeader },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: args,
-        _meta: { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_INFO_META_KEY]: { name: 'by-hand', version: '1.0.0' }, [CLIENT_CAPABILITIES_META_KEY]: {}, ...meta },
-      },
-    }),
-  });
-  const text = await response.text();
-  const body = (response.headers.get('content-type')?.startsWith('text/event-stream') ? JSON.parse(text.split('data: ').at(-1) ?? '{}') : JSON.parse(text)) as {
-    result?: { content?: Array<{ text: string }>; _meta?: Record<string, unknown>; isError?: boolean };
-    error?: { code: number; message: string };
-  };
-  // Only the plain road knows the whole answer before it writes; the SDK's streams it in chunks.
-  return { status: response.status, plainRoad: response.headers.has('content-length'), ...body };
+/** A 2026 `tools/call` by hand; `meta` joins the envelope, `nameHeader` replaces the Mcp-Name header. */
+function postCall(url: string, name: string, args: Record<string, unknown>, { meta = {}, nameHeader = name } = {}) {
+  return rawRequest<CallToolResult>(url, '2026-07-28', 'tools/call', { name, arguments: args }, { meta, headers: { 'mcp-name': nameHeader } });
+}
+
+/** Only the plain road knows the whole answer before it writes; the SDK's streams it in chunks. */
+function tookPlainRoad(answer: JsonRpcAnswer<CallToolResult>): boolean {
+  return answer.headers.has('content-length');
 }
 
 t.test('/hub answers a plain call_tool itself, with the answers and errors of the SDK road', async (t) => {
@@ -104,8 +90,8 @@ t.test('/hub answers a plain call_tool itself, with the answers and errors of th
   const call = { server: 'sink', tool: 'slow_with_progress', arguments: { steps: 1 } };
   const plain = await postCall(`${url}/hub`, 'call_tool', call);
   const sdk = await postCall(`${url}/hub`, 'call_tool', call, { meta: { progressToken: 'p1' } });
-  t.ok(plain.plainRoad, 'a plain call took the plain road');
-  t.notOk(sdk.plainRoad, 'a call with a progress token took the SDK road');
+  t.ok(tookPlainRoad(plain), 'a plain call took the plain road');
+  t.notOk(tookPlainRoad(sdk), 'a call with a progress token took the SDK road');
   t.same(plain.result?.content, [{ type: 'text', text: 'done after 1 steps' }], "the child's result");
   t.same(plain.result?.content, sdk.result?.content, 'the same result on both roads');
   t.same(plain.result?._meta?.[SERVER_INFO_META_KEY], { name: 'mcp-hub', title: 'MCP hub', version: hub.version }, "the hub's identity");
@@ -114,14 +100,14 @@ t.test('/hub answers a plain call_tool itself, with the answers and errors of th
   const badPlain = await postCall(`${url}/hub`, 'call_tool', { server: 'sink' });
   const badSdk = await postCall(`${url}/hub`, 'call_tool', { server: 'sink' }, { meta: { progressToken: 'p2' } });
   t.equal(badPlain.result?.isError, true, 'arguments against the schema are a tool error');
-  t.match(badPlain.result?.content?.[0]?.text, /^Invalid arguments for call_tool: /);
+  t.match(badPlain.result?.content, [{ type: 'text', text: /^Invalid arguments for call_tool: / }]);
   t.same(badPlain.result?.content, badSdk.result?.content, 'the same on both roads');
 
   const unknown = await postCall(`${url}/hub`, 'no_such_tool', {});
   t.same(unknown.error, { code: -32602, message: 'Unknown tool: no_such_tool' }, "an unknown tool is the SDK's error");
   const mismatched = await postCall(`${url}/hub`, 'call_tool', call, { nameHeader: 'list_servers' });
   t.equal(mismatched.status, 400, 'a Mcp-Name header that contradicts the body is refused by the SDK');
-  t.notOk(mismatched.plainRoad && mismatched.result, 'and never runs');
+  t.notOk(tookPlainRoad(mismatched) && mismatched.result, 'and never runs');
 });
 
 t.test("a child's refusal reads the same on both roads", async (t) => {
@@ -164,18 +150,8 @@ t.test('a redirect on the plain road is left to the SDK client, which follows it
 });
 
 /** A stateless 2025-11-25 `tools/call` by hand; with a progress token it needs the SDK road. */
-async function postLegacyCall(url: string, name: string, args: Record<string, unknown>, progressToken?: string) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args, ...(progressToken && { _meta: { progressToken } }) } }),
-  });
-  const text = await response.text();
-  const body = (response.headers.get('content-type')?.startsWith('text/event-stream') ? JSON.parse(text.split('data: ').at(-1) ?? '{}') : JSON.parse(text)) as {
-    result?: { content?: unknown; structuredContent?: unknown; _meta?: unknown };
-    error?: { code: number; message: string };
-  };
-  return { plainRoad: response.headers.has('content-length'), ...body };
+function postLegacyCall(url: string, name: string, args: Record<string, unknown>, progressToken?: string) {
+  return rawRequest<CallToolResult>(url, '2025-11-25', 'tools/call', { name, arguments: args }, progressToken ? { meta: { progressToken } } : {});
 }
 
 t.test('a plain 2025-11-25 call takes the plain road too, with the revision answer of the SDK road', async (t) => {
@@ -187,15 +163,15 @@ t.test('a plain 2025-11-25 call takes the plain road too, with the revision answ
   ] as const) {
     const plain = await postLegacyCall(`${url}/sink/mcp`, name, args);
     const sdk = await postLegacyCall(`${url}/sink/mcp`, name, args, 'p1');
-    t.ok(plain.plainRoad, `${name}: a plain call took the plain road`);
-    t.notOk(sdk.plainRoad, `${name}: a call with a progress token took the SDK road`);
+    t.ok(tookPlainRoad(plain), `${name}: a plain call took the plain road`);
+    t.notOk(tookPlainRoad(sdk), `${name}: a call with a progress token took the SDK road`);
     t.same(plain.result, sdk.result, `${name}: the same result on both roads`);
     t.equal(plain.result?._meta, undefined, `${name}: no server identity on 2025-11-25, not even the child's`);
   }
   const wrapped = await postLegacyCall(`${url}/sink/mcp`, 'list_colours', {});
   t.same(wrapped.result?.structuredContent, { result: ['red', 'green'] }, 'a non-object value is wrapped for 2025-11-25');
   const viaHub = await postLegacyCall(`${url}/hub`, 'call_tool', { server: 'sink', tool: 'slow_with_progress', arguments: { steps: 1 } });
-  t.ok(viaHub.plainRoad, 'call_tool on /hub took the plain road');
+  t.ok(tookPlainRoad(viaHub), 'call_tool on /hub took the plain road');
   t.same(viaHub.result?.content, [{ type: 'text', text: 'done after 1 steps' }]);
   const unknown = await postLegacyCall(`${url}/sink/mcp`, 'no_such_tool', {});
   t.same(unknown.error, { code: -32602, message: 'Unknown tool: no_such_tool' }, "an unknown tool is the SDK's error");
