@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { openDetachedHub } from '../detached.js';
+import type { McpEra } from '../mcp/era.js';
 import { createHubServer } from '../mcp/hub-server.js';
-import { LegacyOnlyTransport } from '../mcp/legacy-only-stdio.js';
+import { StdioRevisionGate } from '../mcp/stdio-gate.js';
 import { loggerOptions } from '../server.js';
 import { runCli, wantsHelp } from './run.js';
 
@@ -17,15 +18,11 @@ runCli('hub-stdio', async () => {
   if (wantsHelp(process.argv.slice(2))) return void process.stdout.write(HELP);
   // stdout carries the protocol, so the log goes to stderr.
   const { app, hub } = await openDetachedHub(process.env, { ...loggerOptions(process.env), stream: process.stderr });
-  const modern = hub.eras.values().find((era) => era.era === 'modern');
-  const legacy = hub.eras.values().find((era) => era.era === 'legacy');
-  if (modern) {
-    serveStdio(({ era: requested }) => createHubServer(hub, requested === 'legacy' && legacy ? legacy : modern), { legacy: legacy ? 'serve' : 'reject' });
-  } else if (legacy) {
-    serveStdio(() => createHubServer(hub, legacy), { transport: new LegacyOnlyTransport(new StdioServerTransport(), legacy.revision) });
-  } else {
-    throw new Error('no MCP revision plugin is enabled');
-  }
+  const eras = hub.eras.values();
+  if (eras.length === 0) throw new Error('no MCP revision plugin is enabled');
+  const byClass = new Map(eras.map((era) => [era.era, era]));
+  // The SDK serves either class of session; the gate lets through only what an enabled revision claims.
+  serveStdio(({ era }) => createHubServer(hub, byClass.get(era) as McpEra), { transport: new StdioRevisionGate(new StdioServerTransport(), eras), legacy: 'serve' });
   const shutdown = () => void app.close().finally(() => process.exit(0));
   process.stdin.on('end', shutdown);
   process.on('SIGTERM', shutdown);

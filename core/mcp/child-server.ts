@@ -9,21 +9,27 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 import type { Child } from '../children/child.js';
-import type { Hub, McpEra } from '../hub.js';
+import type { Hub } from '../hub.js';
 import type { CallerRequest } from './caller-request.js';
-import { forwardToolCall } from './forward-call.js';
+import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
+import type { McpEra } from './era.js';
+import { forwardToolCall, withQuestionParams } from './forward-call.js';
 import { findKnownTool, knownTools } from './known-tools.js';
 import { relayed } from './relayed.js';
 
 /**
  * The server behind `/<name>/mcp` for one request: a transparent proxy of tools,
- * resources, prompts and completion to one child, with the allow/deny filter applied and
- * the revision's differences left to its era. Listing reads the Child, never the wire.
+ * resources, prompts and completion to one child, stating the child's own identity and
+ * instructions, with the allow/deny filter applied and the revision's differences left
+ * to its era. Listing reads the Child, never the wire. A child never seen (no snapshot)
+ * is woken first, so the endpoint offers what the child offers.
  */
-export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
+export async function createChildServer(hub: Hub, child: Child, era: McpEra): Promise<Server> {
+  if (child.capabilities === undefined) await child.ensureToolsKnown().catch(() => undefined);
   const known = child.capabilities;
-  const server = new Server(endpointIdentity(hub, child), { capabilities: era.capabilities(known), instructions: child.instructions });
+  const server = new Server(childIdentity(hub, child), { capabilities: era.capabilities(known), ...(child.instructions !== undefined && { instructions: child.instructions }) });
 
   server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child)).map((tool) => era.presentTool(tool)) }));
 
@@ -34,24 +40,56 @@ export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
     return result;
   });
 
+  const relay = relayTo(hub, child, era);
   if (known?.resources) {
-    server.setRequestHandler('resources/list', async (request) => relayed(await (await child.ensureUp()).listResources(request.params)));
-    server.setRequestHandler('resources/templates/list', async (request) => relayed(await (await child.ensureUp()).listResourceTemplates(request.params)));
-    server.setRequestHandler('resources/read', async (request) => relayed(await (await child.ensureUp()).readResource(request.params)));
+    server.setRequestHandler('resources/list', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.listResources(params, options)));
+    server.setRequestHandler('resources/templates/list', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.listResourceTemplates(params, options)));
+    server.setRequestHandler('resources/read', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.readResource(params, options)));
   }
   if (known?.prompts) {
-    server.setRequestHandler('prompts/list', async (request) => relayed(await (await child.ensureUp()).listPrompts(request.params)));
-    server.setRequestHandler('prompts/get', async (request) => relayed(await (await child.ensureUp()).getPrompt(request.params)));
+    server.setRequestHandler('prompts/list', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.listPrompts(params, options)));
+    server.setRequestHandler('prompts/get', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.getPrompt(params, options)));
   }
   if (known?.completions) {
-    server.setRequestHandler('completion/complete', async (request) => relayed(await (await child.ensureUp()).complete(request.params)));
+    server.setRequestHandler('completion/complete', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.complete(params, options)));
   }
   return server;
 }
 
-/** The server identity of `/<name>/mcp`. */
-export function endpointIdentity(hub: Hub, child: Child): Implementation {
-  return { name: child.name, title: child.description, version: hub.version };
+/**
+ * The server identity of `/<name>/mcp`: the child's own, as it last stated it (kept in
+ * its snapshot while it sleeps); before it was ever seen, its configured name.
+ */
+export function childIdentity(hub: Hub, child: Child): Implementation {
+  return child.serverInfo ?? { name: child.name, version: hub.version };
+}
+
+type Send<P, R> = (client: Client, params: P, options: RequestOptions) => Promise<R>;
+
+/**
+ * Relays a request other than a tool call: the child woken, the caller's cancellation
+ * passed on, the child's identity dropped from its answer, and a child's question
+ * relayed by the same decision as a tool call's. One that cannot be forwarded fails the
+ * request, since there is no tool result to tell it in.
+ */
+function relayTo(hub: Hub, child: Child, era: McpEra) {
+  return async <P extends { _meta?: Record<string, unknown> } | undefined, R extends { _meta?: Record<string, unknown> }>(
+    ctx: ServerContext,
+    params: P,
+    send: Send<P, R>,
+  ): Promise<R> => {
+    const capabilities = callerCapabilities(ctx);
+    let decision: ElicitationDecision | undefined;
+    const answer = await child.withClient((client) => {
+      decision = decideElicitation(era, capabilities, child);
+      const asked = (params === undefined ? params : withQuestionParams(params, ctx, decision, capabilities)) as P;
+      return send(client, asked, { signal: ctx.mcpReq.signal, allowInputRequired: true });
+    });
+    if (!isInputRequiredResult(answer)) return relayed(answer);
+    const question = hub.questions.relay(answer, decision as ElicitationDecision, ctx, child);
+    if (typeof question === 'string') throw new ProtocolError(ProtocolErrorCode.InternalError, question);
+    return question as unknown as R;
+  };
 }
 
 /** A call on `/<name>/mcp`, as the revision delivers it; undefined for an unknown or filtered tool. */

@@ -1,19 +1,29 @@
 import type { Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 
 /**
  * The proxy answers listing and calls from the Child's cache; a server never seen is
- * started by its first use. A start that fails leaves the list empty here, and the call
- * that follows reports the reason.
+ * started by its first use. When that start fails the endpoint cannot know the tools, so
+ * it says why instead of claiming there are none: a JSON-RPC error naming the server and
+ * the cause.
  */
 export async function knownTools(child: Child): Promise<Tool[]> {
-  await child.ensureToolsKnown().catch(() => undefined);
+  await toolsKnown(child);
   return child.tools;
 }
 
 /** A filtered name is refused without waking anything. */
 export async function findKnownTool(child: Child, name: string): Promise<Tool | undefined> {
   if (!child.isToolAllowed(name)) return undefined;
-  await child.ensureToolsKnown().catch(() => undefined);
+  await toolsKnown(child);
   return child.findTool(name);
+}
+
+async function toolsKnown(child: Child): Promise<void> {
+  try {
+    await child.ensureToolsKnown();
+  } catch (error) {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, (error as Error).message);
+  }
 }
