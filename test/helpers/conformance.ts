@@ -68,7 +68,7 @@ const LOG_TAIL_CHARS = 20_000;
 const require = createRequire(import.meta.url);
 
 /** The suite's CLI and the Node 22 binary it runs on, both from node_modules. */
-export function conformanceCommand(): { node: string; cli: string } {
+function conformanceCommand(): { node: string; cli: string } {
   const cli = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
   const node = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
   try {
