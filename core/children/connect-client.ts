@@ -1,6 +1,6 @@
 import { Client, type Transport } from '@modelcontextprotocol/client';
 import type { ChildConnection, ConnectContext } from './child-type.js';
-import { completingResults } from './complete-results.js';
+import { tolerantTransport } from './tolerant-transport.js';
 
 export interface ConnectClientOptions {
   clientInfo: { name: string; version: string };
@@ -32,7 +32,7 @@ export function warnOnceOfRepairs(context: Pick<ConnectContext, 'log' | 'name'>)
  */
 export async function connectClient(given: Transport, context: ConnectContext, options: ConnectClientOptions): Promise<ChildConnection> {
   const client = new Client(options.clientInfo, options.negotiation === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
-  const transport = completingResults(given, () => client.getProtocolEra() === 'modern', options.onRepaired ?? warnOnceOfRepairs(context));
+  const transport = tolerantTransport(given, { isModern: () => client.getProtocolEra() === 'modern', onRepaired: options.onRepaired ?? warnOnceOfRepairs(context) });
   const onAbort = (): void => void transport.close().catch(() => undefined);
   context.signal.addEventListener('abort', onAbort, { once: true });
   client.onclose = () => context.onClosed(options.describeClose?.() ?? 'the connection closed');

@@ -2,7 +2,7 @@
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { openDetachedHub } from '../detached.js';
 import type { McpEra } from '../mcp/era.js';
-import { createHubServer } from '../mcp/hub-server.js';
+import { HubEndpoint } from '../mcp/hub-endpoint.js';
 import { StdioRevisionGate } from '../mcp/stdio-gate.js';
 import { loggerOptions } from '../server.js';
 import { runCli, wantsHelp } from './run.js';
@@ -21,8 +21,9 @@ runCli('hub-stdio', async () => {
   const eras = hub.eras.values();
   if (eras.length === 0) throw new Error('no MCP revision plugin is enabled');
   const byClass = new Map(eras.map((era) => [era.era, era]));
+  const endpoint = new HubEndpoint(hub);
   // The SDK serves either class of session; the gate lets through only what an enabled revision claims.
-  serveStdio(({ era }) => createHubServer(hub, byClass.get(era) as McpEra), { transport: new StdioRevisionGate(new StdioServerTransport(), eras), legacy: 'serve' });
+  serveStdio(({ era }) => endpoint.server(byClass.get(era) as McpEra), { transport: new StdioRevisionGate(new StdioServerTransport(), eras), legacy: 'serve' });
   const shutdown = () => void app.close().finally(() => process.exit(0));
   process.stdin.on('end', shutdown);
   process.on('SIGTERM', shutdown);

@@ -1,14 +1,14 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type AuthInfo, type Implementation, type Server } from '@modelcontextprotocol/server';
+import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
 import type { Hub } from '../hub.js';
-import { callChildTool, childIdentity, createChildServer } from './child-server.js';
-import type { McpEra } from './era.js';
-import { callHubTool, createHubServer, hubIdentity } from './hub-server.js';
+import { ChildEndpoint } from './child-endpoint.js';
+import type { McpEndpoint } from './endpoint.js';
+import { HubEndpoint } from './hub-endpoint.js';
 import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
-import { answerPlainCall, plainCallOf, type PlainCallWork } from './plain-call.js';
+import { answerPlainCall, plainCallOf } from './plain-call.js';
 import { createRevisionGate, type RevisionGate } from './revision-gate.js';
 
 declare module 'fastify' {
@@ -18,13 +18,11 @@ declare module 'fastify' {
   }
 }
 
-interface Endpoint {
+/** An endpoint with the SDK's handler for it, behind the revision gate. */
+interface Served {
+  endpoint: McpEndpoint;
   gate: RevisionGate;
   node: ReturnType<typeof toNodeHandler>;
-  identity(): Implementation;
-  /** The endpoint's answer to a plain `tools/call` on a given revision. */
-  work(era: McpEra): PlainCallWork;
-  child?: Child;
 }
 
 /**
@@ -40,34 +38,27 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   const baseHost = bracketed(new URL(hub.settings.baseUrl).hostname);
   const allowedHosts = [...localhostAllowedHostnames(), baseHost, bracketed(hub.settings.host)];
   const allowedOrigins = [...localhostAllowedOrigins(), baseHost];
-  const endpoints = new Map<string, Endpoint>();
+  const served = new Map<string, Served>();
 
-  const endpoint = (key: string, build: (era: McpEra) => Server | Promise<Server>, parts: Pick<Endpoint, 'identity' | 'work' | 'child'>): Endpoint => {
-    let existing = endpoints.get(key);
+  const serving = (key: string, create: () => McpEndpoint): Served => {
+    let existing = served.get(key);
     if (!existing) {
-      const gate = createRevisionGate(build, eras);
-      existing = { gate, node: toNodeHandler(gate), ...parts };
-      endpoints.set(key, existing);
-      parts.child?.onChange((change) => publish(gate, change));
+      const endpoint = create();
+      const gate = createRevisionGate((era) => endpoint.server(era), eras);
+      existing = { endpoint, gate, node: toNodeHandler(gate) };
+      served.set(key, existing);
+      endpoint.child?.onChange((change) => publish(gate, change));
     }
     return existing;
   };
-  const hubEndpoint = (): Endpoint =>
-    endpoint('/hub', (era) => createHubServer(hub, era), { identity: () => hubIdentity(hub), work: (era) => (params, caller) => callHubTool(hub, era, params, caller) });
-  const childEndpoint = (child: Child): Endpoint =>
-    endpoint(child.name, (era) => createChildServer(hub, child, era), {
-      child,
-      identity: () => childIdentity(hub, child),
-      work: (era) => (params, caller) => callChildTool(hub, child, era, params, caller),
-    });
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply, target: Endpoint): Promise<void> => {
+  const serve = async (request: FastifyRequest, reply: FastifyReply, { endpoint, node }: Served): Promise<void> => {
     reply.hijack();
     const plain = plainCallOf(eras, request);
-    if (plain && (await answerPlainCall(plain.era, plain.call, reply.raw, request.mcpAuth, target.identity, target.work(plain.era)))) return;
-    const uris = target.child ? eras.flatMap((era) => era.listenedResources(request.body)) : [];
-    if (target.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(target.child, uris));
-    await target.node(Object.assign(request.raw, { auth: request.mcpAuth }), reply.raw, request.body);
+    if (plain && (await answerPlainCall(endpoint, plain.era, plain.call, reply.raw, request.mcpAuth))) return;
+    const uris = endpoint.child ? eras.flatMap((era) => era.listenedResources(request.body)) : [];
+    if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
+    await node(Object.assign(request.raw, { auth: request.mcpAuth }), reply.raw, request.body);
   };
 
   void app.register(async (mcp) => {
@@ -83,15 +74,15 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       request.mcpAuth = auth;
       return undefined;
     });
-    mcp.all('/hub', async (request, reply) => serve(request, reply, hubEndpoint()));
+    mcp.all('/hub', async (request, reply) => serve(request, reply, serving('/hub', () => new HubEndpoint(hub))));
     mcp.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
       const child = hub.children.get(request.params.server);
       if (!child) return reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `no server named "${request.params.server}" is configured` } });
-      return serve(request, reply, childEndpoint(child));
+      return serve(request, reply, serving(child.name, () => new ChildEndpoint(hub, child)));
     });
   });
   app.addHook('onClose', async () => {
-    await Promise.allSettled([...endpoints.values()].map(({ gate }) => gate.close()));
+    await Promise.allSettled([...served.values()].map(({ gate }) => gate.close()));
   });
 }
 

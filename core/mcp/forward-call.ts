@@ -5,6 +5,7 @@ import {
   ProtocolError,
   SdkError,
   SdkErrorCode,
+  SdkHttpError,
   type ClientCapabilities,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
@@ -25,7 +26,7 @@ export interface ForwardContext {
 }
 
 /** How much of a failure's text reaches the caller: enough to read, never a whole page. */
-const FAILURE_TEXT_CHARS = 500;
+const FAILURE_TEXT_CHARS = 300;
 
 /**
  * Calls a tool on a child for a caller: wakes the child (which does not idle out during
@@ -158,8 +159,13 @@ async function sdkCall(
   return isInputRequiredResult(result) ? result : (result as CallToolResult);
 }
 
-/** A failure's text for the caller, bounded: an HTTP error can quote a whole page. */
+/**
+ * A failure's text for the caller, bounded (an HTTP error can quote a whole page) and
+ * naming the HTTP status the SDK keeps beside its message.
+ */
 export function failureText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.length > FAILURE_TEXT_CHARS ? `${text.slice(0, FAILURE_TEXT_CHARS)}…` : text;
+  const bounded = text.length > FAILURE_TEXT_CHARS ? `${text.slice(0, FAILURE_TEXT_CHARS)}…` : text;
+  const status = SdkHttpError.isInstance(error) ? (error.data as { status?: unknown } | undefined)?.status : undefined;
+  return typeof status === 'number' ? `HTTP ${status}: ${bounded}` : bounded;
 }

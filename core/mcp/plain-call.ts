@@ -1,15 +1,7 @@
-import {
-  isInputRequiredResult,
-  ProtocolError,
-  ProtocolErrorCode,
-  type CallToolRequestParams,
-  type CallToolResult,
-  type Implementation,
-  type InputRequiredResult,
-  type RequestId,
-} from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { CallerRequest } from './caller-request.js';
+import type { McpEndpoint } from './endpoint.js';
 import type { HttpRequestView, McpEra, PlainCall } from './era.js';
 import { toolError } from './tool-results.js';
 
@@ -60,25 +52,13 @@ export function plainCallOf(eras: readonly McpEra[], request: HttpRequestView): 
 }
 
 /**
- * An endpoint's work for a plain call: the tool's result for this caller, or undefined
- * when the endpoint has no such tool (the SDK answers that, with its error).
- */
-export type PlainCallWork = (params: CallToolRequestParams, caller: CallerRequest) => Promise<CallToolResult | InputRequiredResult | undefined>;
-
-/**
  * Answers a plain call as the SDK would: the same result, framed by the era, with the
- * endpoint's server identity (read after the work, which may have connected the server
- * and learnt it), or the same JSON-RPC error. The caller closing its connection cancels
- * the work. False when the work found no such tool and nothing was written.
+ * endpoint's identity (read after the call, which may have connected the server and
+ * learnt it), or the same JSON-RPC error. The caller closing its connection cancels the
+ * call. False when the endpoint has no such tool and nothing was written (the SDK
+ * answers that, with its error).
  */
-export async function answerPlainCall(
-  era: McpEra,
-  call: PlainCall,
-  response: ServerResponse,
-  authInfo: { clientId: string } | undefined,
-  identity: () => Implementation,
-  work: PlainCallWork,
-): Promise<boolean> {
+export async function answerPlainCall(endpoint: McpEndpoint, era: McpEra, call: PlainCall, response: ServerResponse, authInfo: { clientId: string } | undefined): Promise<boolean> {
   const cancelled = new AbortController();
   const cancel = (): void => {
     if (!response.writableFinished) cancelled.abort();
@@ -91,14 +71,14 @@ export async function answerPlainCall(
   let message: Record<string, unknown>;
   let status = 200;
   try {
-    const answer = await work(call.params, caller);
+    const answer = await endpoint.callTool(era, call.params, caller);
     if (answer === undefined) {
       response.off('close', cancel);
       return false;
     }
     // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
     const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
-    message = { jsonrpc: '2.0', id: call.id, result: era.frameResult(result, identity()) };
+    message = { jsonrpc: '2.0', id: call.id, result: era.frameResult(result, endpoint.identity()) };
   } catch (error) {
     if (!ProtocolError.isInstance(error)) throw error;
     // As the SDK's server answers an error its handler threw: in band, except a missing capability (HTTP 400).

@@ -4,12 +4,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
- * Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`, a dev
- * dependency) against a server URL and reads back its per-scenario result files. The suite
- * needs Node >= 22; it runs on the Node 22 binary of the `node` dev dependency, whatever
- * Node runs the tests.
+ * Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`) against a
+ * server URL and reads back its per-scenario result files. The suite needs Node >= 22; it
+ * runs on the Node 22 binary installed beside it, whatever Node runs the tests.
  */
 
 export type ConformanceRequirements = '2025-11-25' | '2026-07-28';
@@ -65,16 +65,24 @@ export interface ConformanceOptions {
 }
 
 const LOG_TAIL_CHARS = 20_000;
-const require = createRequire(import.meta.url);
 
-/** The suite's CLI and the Node 22 binary it runs on, both from node_modules. */
+/**
+ * The suite and its Node 22 live in a package of their own (`npm test` installs it), so
+ * that node binary never shadows the Node the tests run on.
+ */
+const SUITE_PACKAGE = fileURLToPath(new URL('../../../test/conformance/suite/package.json', import.meta.url));
+
+/** The suite's CLI and the Node 22 binary it runs on. */
 function conformanceCommand(): { node: string; cli: string } {
-  const cli = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
-  const node = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
+  const require = createRequire(SUITE_PACKAGE);
+  let cli: string;
+  let node: string;
   try {
+    cli = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+    node = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
     accessSync(node, constants.X_OK);
-  } catch {
-    throw new Error(`${node} is missing: the install script of the "node" dev dependency did not run (npm ci with allowScripts for "node")`);
+  } catch (error) {
+    throw new Error(`the conformance suite is not installed in ${dirname(SUITE_PACKAGE)} (npm ci --prefix test/conformance/suite): ${(error as Error).message}`);
   }
   return { node, cli };
 }

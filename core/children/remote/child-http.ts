@@ -62,14 +62,15 @@ function bounded(response: Response, maxBytes: number): Response {
 }
 
 /** Reads a whole answer body, refusing one past `maxBytes`. */
-export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, maxBytes: number): Promise<Buffer> {
+export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown }, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > maxBytes) {
-      body.destroy();
-      throw new AnswerTooLargeError(`the answer is larger than ${maxBytes} bytes`);
+      const error = new AnswerTooLargeError(`the answer is larger than ${maxBytes} bytes`);
+      body.destroy(error);
+      throw error;
     }
     chunks.push(Buffer.from(chunk));
   }

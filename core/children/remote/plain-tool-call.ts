@@ -33,10 +33,18 @@ export interface PlainToolCallTarget {
   onRepaired(): void;
 }
 
+/**
+ * The SDK's own schema for a call result. Its entries are zod schemas, typed as Standard
+ * Schemas; the zod face gives the error in the very words the SDK client uses.
+ */
+const callToolResultSchema = specTypeSchemas.CallToolResult as unknown as {
+  safeParse(value: unknown): { success: true; data: CallToolResult } | { success: false; error: unknown };
+};
+
 /** Header values the 2026 transport may send as they are; other names are base64-encoded, so the SDK sends those. */
 const PLAIN_HEADER_VALUE = /^[\x21-\x7e]{1,128}$/;
 
-type Body = AsyncIterable<Uint8Array> & { destroy(): unknown };
+type Body = AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown; on(event: 'error', listener: () => void): unknown };
 
 /**
  * `tools/call` on a Streamable HTTP child that speaks 2026-07-28, as one POST on a
@@ -69,7 +77,7 @@ export function createPlainToolCall(target: PlainToolCallTarget): PlainToolCall 
     const answer = await target.http.dispatcher.request({ origin: target.url.origin, path, method: 'POST', headers, body, signal });
     const status = answer.statusCode;
     if (status === 401 || status === 403 || (status >= 300 && status < 400)) {
-      answer.body.destroy();
+      await answer.body.dump();
       return undefined;
     }
     const events = String(answer.headers['content-type'] ?? '').startsWith('text/event-stream');
@@ -106,12 +114,9 @@ function decodeAnswer(message: JSONRPCMessage, onRepaired: () => void): CallTool
   if (resultType !== undefined && resultType !== 'complete') {
     throw new SdkError(SdkErrorCode.UnsupportedResultType, `Unsupported result type '${String(resultType)}' for tools/call`, { resultType, method: 'tools/call' });
   }
-  const checked = specTypeSchemas.CallToolResult['~standard'].validate(raw);
-  if ('then' in checked || checked.issues) {
-    const issues = 'then' in checked ? [] : checked.issues;
-    throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${issues.map((issue) => issue.message).join('; ')}`, { method: 'tools/call' });
-  }
-  return withTextFallback(checked.value as CallToolResult);
+  const checked = callToolResultSchema.safeParse(raw);
+  if (!checked.success) throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${String(checked.error)}`, { method: 'tools/call' });
+  return withTextFallback(checked.data);
 }
 
 function inputRequired(raw: Record<string, unknown>): InputRequiredResult {
@@ -157,6 +162,8 @@ async function answerFromEvents(stream: Body, id: string): Promise<JSONRPCMessag
     }
     throw new SdkError(SdkErrorCode.ConnectionClosed, 'the server closed the event stream before answering');
   } finally {
+    // The rest of the stream is not wanted; ending it early is no error of the call's.
+    stream.on('error', () => undefined);
     stream.destroy();
   }
 }

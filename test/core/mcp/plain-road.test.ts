@@ -129,7 +129,7 @@ t.test('a child failing with an HTTP error gives a tool error that names the sta
   t.match(String(sink.calls[0]?.id), PLAIN_ID, 'the call took the plain road');
   t.equal(result.isError, true);
   const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
-  t.match(text, /^Tool call failed: server "sink": Error POSTing to endpoint \(HTTP 503\): overloaded overloaded/);
+  t.match(text, /^Tool call failed: server "sink": HTTP 503: Error POSTing to endpoint: overloaded overloaded/);
   t.ok(text.length < 500, 'the excerpt of the body is bounded');
 });
 

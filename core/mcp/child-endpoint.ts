@@ -13,6 +13,7 @@ import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
 import type { CallerRequest } from './caller-request.js';
+import type { McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import type { McpEra } from './era.js';
 import { forwardToolCall, withQuestionParams } from './forward-call.js';
@@ -20,21 +21,49 @@ import { findKnownTool, knownTools } from './known-tools.js';
 import { relayed } from './relayed.js';
 
 /**
- * The server behind `/<name>/mcp` for one request: a transparent proxy of tools,
- * resources, prompts and completion to one child, stating the child's own identity and
- * instructions, with the allow/deny filter applied and the revision's differences left
- * to its era. Listing reads the Child, never the wire. A child never seen (no snapshot)
- * is woken first, so the endpoint offers what the child offers.
+ * `/<name>/mcp`: a transparent proxy of tools, resources, prompts and completion to one
+ * child, stating the child's own identity and instructions, with the allow/deny filter
+ * applied and the revision's differences left to its era. Listing reads the Child, never
+ * the wire.
  */
-export async function createChildServer(hub: Hub, child: Child, era: McpEra): Promise<Server> {
+export class ChildEndpoint implements McpEndpoint {
+  constructor(
+    private readonly hub: Hub,
+    readonly child: Child,
+  ) {}
+
+  server(era: McpEra): Promise<Server> {
+    return createChildServer(this.hub, this.child, era);
+  }
+
+  /**
+   * The child's own identity, as it last stated it (kept in its snapshot while it sleeps);
+   * before it was ever seen, its configured name.
+   */
+  identity(): Implementation {
+    return this.child.serverInfo ?? { name: this.child.name, version: this.hub.version };
+  }
+
+  /** A call as the revision delivers it; undefined for an unknown or filtered tool. */
+  async callTool(era: McpEra, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
+    const tool = await findKnownTool(this.child, params.name);
+    if (!tool) return undefined;
+    const result = await forwardToolCall(this.hub, this.child, tool, params, { era, request: caller });
+    return isInputRequiredResult(result) ? result : era.presentResult(tool, result);
+  }
+}
+
+/** A child never seen (no snapshot) is woken first, so the endpoint offers what the child offers. */
+async function createChildServer(hub: Hub, child: Child, era: McpEra): Promise<Server> {
+  const endpoint = new ChildEndpoint(hub, child);
   if (child.capabilities === undefined) await child.ensureToolsKnown().catch(() => undefined);
   const known = child.capabilities;
-  const server = new Server(childIdentity(hub, child), { capabilities: era.capabilities(known), ...(child.instructions !== undefined && { instructions: child.instructions }) });
+  const server = new Server(endpoint.identity(), { capabilities: era.capabilities(known), ...(child.instructions !== undefined && { instructions: child.instructions }) });
 
   server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child)).map((tool) => era.presentTool(tool)) }));
 
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
-    const result = await callChildTool(hub, child, era, request.params, ctx);
+    const result = await endpoint.callTool(era, request.params, ctx);
     // A filtered tool gets the answer of one that never existed, before anything wakes.
     if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     return result;
@@ -54,14 +83,6 @@ export async function createChildServer(hub: Hub, child: Child, era: McpEra): Pr
     server.setRequestHandler('completion/complete', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.complete(params, options)));
   }
   return server;
-}
-
-/**
- * The server identity of `/<name>/mcp`: the child's own, as it last stated it (kept in
- * its snapshot while it sleeps); before it was ever seen, its configured name.
- */
-export function childIdentity(hub: Hub, child: Child): Implementation {
-  return child.serverInfo ?? { name: child.name, version: hub.version };
 }
 
 type Send<P, R> = (client: Client, params: P, options: RequestOptions) => Promise<R>;
@@ -90,12 +111,4 @@ function relayTo(hub: Hub, child: Child, era: McpEra) {
     if (typeof question === 'string') throw new ProtocolError(ProtocolErrorCode.InternalError, question);
     return question as unknown as R;
   };
-}
-
-/** A call on `/<name>/mcp`, as the revision delivers it; undefined for an unknown or filtered tool. */
-export async function callChildTool(hub: Hub, child: Child, era: McpEra, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
-  const tool = await findKnownTool(child, params.name);
-  if (!tool) return undefined;
-  const result = await forwardToolCall(hub, child, tool, params, { era, request: caller });
-  return isInputRequiredResult(result) ? result : era.presentResult(tool, result);
 }
