@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../data-path.js';
 
 /** The era verdict of an earlier connect, so the next one does not probe again. */
 export const EraVerdict = Type.Object({
@@ -101,8 +102,8 @@ export class SnapshotStore {
     const file = this.path(name);
     const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await mkdir(this.directory, { recursive: true });
-      await writeFile(temporary, `${text}\n`);
+      await makePrivateFolder(this.directory);
+      await writeFile(temporary, `${text}\n`, { mode: PRIVATE_FILE_MODE });
       await rename(temporary, file);
     } catch (error) {
       this.#written.delete(name);

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import NedbModule from '@seald-io/nedb';
+import { makePrivateFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../data-path.js';
 import {
   checkCollectionName,
   DuplicateKeyError,
@@ -33,7 +33,7 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
  * seen by the hub on its next request.
  */
 export async function openEmbeddedStore(directory: string): Promise<Store> {
-  await mkdir(directory, { recursive: true });
+  await makePrivateFolder(directory);
   const collections = new Map<string, EmbeddedCollection<StoreDocument>>();
   const lease = new FileLease(join(directory, 'store'));
   return {
@@ -70,7 +70,7 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
   constructor(file: string, lease: FileLease) {
     this.#file = file;
     this.#lease = lease;
-    this.#db = new Nedb<T>({ filename: file });
+    this.#db = new Nedb<T>({ filename: file, modes: { fileMode: PRIVATE_FILE_MODE, dirMode: PRIVATE_FOLDER_MODE } });
     this.#ready = this.#locked(() => Promise.resolve());
     this.#sweeper = setInterval(() => void this.#sweep('always').catch(() => undefined), SWEEP_INTERVAL_MS);
     this.#sweeper.unref();

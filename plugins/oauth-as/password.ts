@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/data-path.js';
 import type { Hub } from '../../core/hub.js';
 import { hashSecret, secretMatches } from './secrets.js';
 
@@ -39,9 +40,9 @@ export class SharedPassword {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     const password = randomBytes(18).toString('base64url');
-    await mkdir(this.hub.settings.dataPath, { recursive: true });
+    await makePrivateFolder(this.hub.settings.dataPath);
     try {
-      await writeFile(this.file, `${password}\n`, { mode: 0o600, flag: 'wx' });
+      await writeFile(this.file, `${password}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     } catch (error) {
       // Another process generated one first: use that one.
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return hashSecret((await readFile(this.file, 'utf8')).trim());

@@ -1,7 +1,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { calculateJwkThumbprint, SignJWT, type JWK } from 'jose';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/data-path.js';
 
 interface Loaded {
   privateKey: KeyObject;
@@ -52,9 +53,9 @@ export class UpstreamKey {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      await mkdir(dirname(this.file), { recursive: true });
+      await makePrivateFolder(dirname(this.file));
       try {
-        await writeFile(this.file, pem, { mode: 0o600, flag: 'wx' });
+        await writeFile(this.file, pem, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
       } catch (writeError) {
         // Another process created it first: use that one.
         if ((writeError as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError;

@@ -1,0 +1,65 @@
+import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { StartupError } from './errors.js';
+
+/**
+ * What the hub creates under DATA_PATH is for its own user only: the store (with the
+ * token-signing key and token hashes), the generated password, the outbound signing key.
+ * A umask can only clear bits, so these modes hold whatever the umask is.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_FOLDER_MODE = 0o700;
+
+/** Creates `path` (and missing parents) readable by the hub's user only. */
+export async function makePrivateFolder(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+}
+
+/** What the kernel keeps under DATA_PATH: the embedded store and the tool snapshots. */
+export const HUB_DATA_FILES = ['store', 'snapshots'];
+
+/**
+ * The start-up check of what the hub keeps under DATA_PATH (`entries`: the kernel's and
+ * the plugins' `dataFiles`; other files there are the operator's). A file other users may
+ * read or write stops the start: it may hold a key or tokens that someone has already
+ * copied, which no chmod undoes, so the operator decides (the message names the file and
+ * the command that closes everything). A folder open to others only shows file names: it
+ * is closed, and logged.
+ */
+export async function checkDataPath(dataPath: string, entries: readonly string[], log: FastifyBaseLogger): Promise<void> {
+  const root = await stat(dataPath).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw new StartupError(`DATA_PATH ${dataPath} cannot be read: ${error.message}`);
+  });
+  if (!root) return;
+  if (!root.isDirectory()) throw new StartupError(`DATA_PATH ${dataPath} is not a folder`);
+  // DATA_PATH itself may be a link to the real folder; nothing inside is followed.
+  const folders = [{ path: dataPath, mode: root.mode }];
+  const exposed: { path: string; mode: number }[] = [];
+  const visit = async (path: string) => {
+    const found = await lstat(path).catch(() => undefined);
+    if (found?.isDirectory()) {
+      folders.push({ path, mode: found.mode });
+      for (const name of await readdir(path)) await visit(join(path, name));
+    } else if (found?.isFile() && found.mode & 0o066) exposed.push({ path, mode: found.mode });
+  };
+  for (const entry of entries) await visit(join(dataPath, entry));
+
+  const [first] = exposed;
+  if (first) {
+    const others = exposed.length > 1 ? ` (and ${exposed.length - 1} more)` : '';
+    throw new StartupError(
+      `DATA_PATH: ${first.path}${others} can be read or written by other users (mode ${octal(first.mode)}); it may hold keys, tokens or the password, so it should be considered exposed. Run: chmod -R go-rwx ${dataPath}`,
+    );
+  }
+  for (const { path, mode } of folders) {
+    if ((mode & 0o077) === 0) continue;
+    await chmod(path, PRIVATE_FOLDER_MODE);
+    log.warn({ folder: path, was: octal(mode) }, 'a DATA_PATH folder was open to other users; it is now 0700');
+  }
+}
+
+function octal(mode: number): string {
+  return `0${(mode & 0o777).toString(8)}`;
+}

@@ -1,0 +1,92 @@
+import { chmod, lstat, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import t from 'tap';
+import { SnapshotStore } from '../../core/children/snapshot.js';
+import type { Hub } from '../../core/hub.js';
+import { hub } from '../../core/kernel.js';
+import { ApiTokens } from '../../plugins/oauth-as/api-tokens.js';
+import { collections } from '../../plugins/oauth-as/records.js';
+import { UpstreamKey } from '../../plugins/upstream-oauth/key.js';
+
+/** Every file and folder under `root` with its permission bits. */
+async function modes(root: string): Promise<Map<string, number>> {
+  const found = new Map<string, number>([[root, (await lstat(root)).mode & 0o777]]);
+  for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    found.set(path, (await lstat(path)).mode & 0o777);
+  }
+  return found;
+}
+
+async function openHub(dataPath: string, env: Record<string, string> = {}) {
+  const app = Fastify({ logger: false });
+  let context: Hub | undefined;
+  await app.register(hub, {
+    config: { mcpServers: {}, plugins: { 'map-tools': false } },
+    env: { DATA_PATH: dataPath, BASE_URL: 'http://127.0.0.1:3999', ...env },
+    setup: (created) => void (context = created),
+  });
+  await app.ready();
+  if (!context) throw new Error('the hub plugin did not call setup');
+  return { app, hub: context };
+}
+
+t.test('everything the hub writes under DATA_PATH is 0600 in 0700 folders, whatever the umask', async (t) => {
+  const previous = process.umask(0);
+  t.teardown(() => void process.umask(previous));
+  const dataPath = join(await mkdtemp(join(tmpdir(), 'modes-')), 'data', 'nested');
+
+  // The outbound signing key, first: it creates DATA_PATH itself.
+  await new UpstreamKey(join(dataPath, 'upstream-key.pem')).jwks();
+  const { app, hub: context } = await openHub(dataPath);
+  // The embedded store with the API-token signing key in it, the generated password, a tool snapshot.
+  await new ApiTokens(collections(context.store), context.settings.baseUrl).mint('modes', 60);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  await new SnapshotStore(dataPath, app.log).save({ version: 1, name: 'files', tools: [{ name: 'read' }] });
+  await app.close();
+
+  const found = await modes(dataPath);
+  for (const name of ['upstream-key.pem', 'hub-password', 'store/oauth-keys.db', 'snapshots/files.json']) {
+    t.ok(found.has(join(dataPath, name)), `${name} was written`);
+  }
+  for (const [path, mode] of found) {
+    const isFolder = (await lstat(path)).isDirectory();
+    t.equal(mode.toString(8), isFolder ? '700' : '600', `${path.slice(dataPath.length) || 'DATA_PATH'}`);
+  }
+});
+
+t.test('a file under DATA_PATH that other users can read stops the start, naming it and the chmod to run', async (t) => {
+  const dataPath = await mkdtemp(join(tmpdir(), 'modes-'));
+  await mkdir(join(dataPath, 'store'), { mode: 0o700 });
+  const keys = join(dataPath, 'store', 'oauth-keys.db');
+  await writeFile(keys, '');
+  await chmod(keys, 0o644);
+  // The operator's own files beside the hub's are theirs to decide.
+  await writeFile(join(dataPath, 'mcp.json'), '{}', { mode: 0o644 });
+  const error = await openHub(dataPath).then(
+    ({ app }) => app.close().then(() => undefined),
+    (refused: Error) => refused,
+  );
+  t.ok(error, 'the hub does not start');
+  t.equal(error?.name, 'StartupError');
+  t.match(error?.message, keys, 'the message names the file');
+  t.match(error?.message, `chmod -R go-rwx ${dataPath}`, 'and the command that fixes it');
+
+  await chmod(keys, 0o600);
+  const { app } = await openHub(dataPath);
+  await app.close();
+  t.pass('after the chmod it starts');
+});
+
+t.test('a folder under DATA_PATH open to others is closed at start', async (t) => {
+  const dataPath = await mkdtemp(join(tmpdir(), 'modes-'));
+  await chmod(dataPath, 0o755);
+  await mkdir(join(dataPath, 'snapshots'));
+  await chmod(join(dataPath, 'snapshots'), 0o775);
+  const { app } = await openHub(dataPath);
+  await app.close();
+  t.equal(((await lstat(dataPath)).mode & 0o777).toString(8), '700');
+  t.equal(((await lstat(join(dataPath, 'snapshots'))).mode & 0o777).toString(8), '700');
+});
