@@ -94,6 +94,11 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
     return (await cursor) as unknown as T[];
   }
 
+  async countDocuments(filter: Filter<T>): Promise<number> {
+    await this.#fresh();
+    return this.#db.countAsync(this.#visible(filter));
+  }
+
   async findOneAndUpdate(filter: Filter<T>, update: Update<T>): Promise<T | null> {
     const result = await this.#write(() =>
       this.#db.updateAsync(this.#visible(filter), update, { multi: false, returnUpdatedDocs: true }),

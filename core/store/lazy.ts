@@ -22,6 +22,7 @@ export function lazyStore(kind: string, open: () => Promise<Store>): Store {
         insertOne: async (document: T) => (await collection()).insertOne(document),
         findOne: async (filter: Filter<T>) => (await collection()).findOne(filter),
         find: async (filter: Filter<T>, options?: FindOptions<T>) => (await collection()).find(filter, options),
+        countDocuments: async (filter: Filter<T>) => (await collection()).countDocuments(filter),
         findOneAndUpdate: async (filter: Filter<T>, update: Update<T>) => (await collection()).findOneAndUpdate(filter, update),
         updateMany: async (filter: Filter<T>, update: Update<T>) => (await collection()).updateMany(filter, update),
         deleteOne: async (filter: Filter<T>) => (await collection()).deleteOne(filter),

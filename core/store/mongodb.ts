@@ -62,6 +62,10 @@ class MongoCollection<T extends StoreDocument> implements StoreCollection<T> {
     return (await cursor.toArray()) as T[];
   }
 
+  countDocuments(filter: Filter<T>): Promise<number> {
+    return this.collection.countDocuments(this.#filter(filter));
+  }
+
   async findOneAndUpdate(filter: Filter<T>, update: Update<T>): Promise<T | null> {
     const updated = await duplicates(() =>
       this.collection.findOneAndUpdate(this.#filter(filter), update as UpdateFilter<T>, { returnDocument: 'after' }),

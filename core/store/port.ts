@@ -56,6 +56,8 @@ export interface StoreCollection<T extends StoreDocument> {
   insertOne(document: T): Promise<void>;
   findOne(filter: Filter<T>): Promise<T | null>;
   find(filter: Filter<T>, options?: FindOptions<T>): Promise<T[]>;
+  /** How many documents match, without reading them (for caps on what clients can grow). */
+  countDocuments(filter: Filter<T>): Promise<number>;
   /**
    * Atomically updates the first document matching `filter` and returns it as it is
    * after the update, or null when nothing matched. Because the match and the update

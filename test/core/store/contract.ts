@@ -52,6 +52,8 @@ export function storeContract(t: Test, target: ContractTarget): void {
     t.same((await families.find({ _id: { $in: ['f0', 'f4', 'x'] } }, { sort: { generation: 1 } })).map((f) => f._id), ['f0', 'f4']);
     t.same((await families.find({ $or: [{ _id: 'f0' }, { generation: { $gt: 3 } }] }, { sort: { generation: 1 } })).map((f) => f._id), ['f0', 'f4']);
     t.same((await families.find({ note: { $exists: true } })).length, 0);
+    t.equal(await families.countDocuments({}), 5);
+    t.equal(await families.countDocuments({ client: 'odd', generation: { $gte: 3 } }), 1);
 
     t.equal(await families.updateMany({ client: 'odd' }, { $set: { note: 'odd one' }, $inc: { generation: 10 } }), 2);
     t.match(await families.findOne({ _id: 'f1' }), { note: 'odd one', generation: 11 });
@@ -124,6 +126,7 @@ export function storeContract(t: Test, target: ContractTarget): void {
     t.equal(await expiring.findOne({ _id: 'old' }), null);
     t.same((await expiring.find({})).map((d) => d._id), ['new']);
     t.same((await expiring.find({ $or: [{ _id: 'old' }, { _id: 'new' }] })).map((d) => d._id), ['new']);
+    t.equal(await expiring.countDocuments({}), 1);
     t.equal(await expiring.findOneAndUpdate({ _id: 'old' }, { $set: { n: 1 } }), null);
     t.equal(await expiring.updateMany({}, { $set: { n: 2 } }), 1);
     t.equal(await expiring.deleteMany({ _id: 'old' }), 0);
