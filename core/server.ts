@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { hub } from './kernel.js';
+import { capConnections, serverLimitOptions } from './limits/server-options.js';
 import { settingsFromEnvironment } from './settings.js';
 
 /** How long shutdown waits for in-flight requests before cutting them. */
@@ -33,7 +34,8 @@ export function loggerOptions(env: NodeJS.ProcessEnv) {
 /** Builds and starts the standalone HTTP hub: the same plugin, on a bare Fastify. */
 export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<StartedHub> {
   const settings = settingsFromEnvironment(env);
-  const app = Fastify({ logger: loggerOptions(env), forceCloseConnections: 'idle', bodyLimit: 4 * 1024 * 1024 });
+  const app = Fastify({ logger: loggerOptions(env), forceCloseConnections: 'idle', bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
+  capConnections(app.server, settings);
   try {
     await app.register(hub, { env: env as Record<string, string> });
     await app.listen({ host: settings.host, port: settings.port });

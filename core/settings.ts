@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
+import { LimitSettings, limitSettingsFromEnvironment } from './limits/settings.js';
 
 export const HubSettings = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'HOST: the address to listen on.' }),
@@ -9,6 +10,8 @@ export const HubSettings = Type.Object({
   configFile: Type.String({ description: 'HUB_CONFIG: path of the config file; default ./mcp.json.' }),
   idleTimeoutMinutes: Type.Number({ minimum: 0, description: 'IDLE_TIMEOUT_MINUTES: an on-demand server sleeps after this long unused; 0 never; default 60.' }),
   callTimeoutMs: Type.Integer({ minimum: 1, description: 'TOOL_CALL_TIMEOUT_MS: a tool call fails after this long without progress; default 300000 (5 minutes).' }),
+  // Limits per client and per process (core/limits/settings.ts).
+  ...LimitSettings.properties,
 });
 export type HubSettings = Static<typeof HubSettings>;
 
@@ -25,6 +28,7 @@ export function settingsFromEnvironment(env: NodeJS.ProcessEnv, cwd = process.cw
     configFile: absolute(env.HUB_CONFIG || './mcp.json', cwd),
     idleTimeoutMinutes: idleMinutes(env.IDLE_TIMEOUT_MINUTES),
     callTimeoutMs: Number(env.TOOL_CALL_TIMEOUT_MS) > 0 ? Math.floor(Number(env.TOOL_CALL_TIMEOUT_MS)) : 300_000,
+    ...limitSettingsFromEnvironment(env),
   };
 }
 

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
 import type { Hub } from '../hub.js';
+import { admitClients } from './admission.js';
 import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
@@ -29,8 +30,9 @@ interface Served {
  * `/hub` and `/<name>/mcp`: stateless Streamable HTTP on every revision a plugin serves,
  * in a context of their own where every answer is JSON-RPC. Before a body is read: the
  * Host and Origin checks (DNS rebinding), then the bearer check of whichever plugin
- * provides one, against the URL the request arrived on. Then the era whose fast road
- * takes the request answers it, or the SDK's handler behind the revision gate.
+ * provides one, against the URL the request arrived on, and the client's limits
+ * (admission.ts). Then the era whose fast road takes the request answers it, or the
+ * SDK's handler behind the revision gate.
  */
 export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   const eras = hub.eras.values();
@@ -74,6 +76,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       request.mcpAuth = auth;
       return undefined;
     });
+    admitClients(mcp, hub);
     mcp.all('/hub', async (request, reply) => serve(request, reply, serving('/hub', () => new HubEndpoint(hub))));
     mcp.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
       const child = hub.children.get(request.params.server);

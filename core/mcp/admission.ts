@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Hub } from '../hub.js';
+import { msUntilBelow, slidingEstimate, WindowCounter } from '../limits/window-counter.js';
+
+/** The JSON-RPC code of a refusal by a limit: implementation-defined server error. */
+const LIMIT_ERROR = -32000;
+
+/**
+ * The per-client limits of the MCP endpoints, as hooks of their context, after the bearer
+ * check (`request.mcpAuth`). Before the body is read: CLIENT_CALLS_PER_MINUTE, counted
+ * through the store so that replicas share it. Once the body says what it is:
+ * CLIENT_MAX_STREAMS for `subscriptions/listen`, CLIENT_MAX_CONCURRENT for everything
+ * else, both counted in this process (they are this process's connections). A hub
+ * without an authenticator (loopback only) identifies nobody and limits no one. Any
+ * answer given before the body was read closes the connection, so that a refused client
+ * cannot keep it by trickling the body.
+ */
+export function admitClients(mcp: FastifyInstance, hub: Hub): void {
+  const { clientCallsPerMinute, clientMaxConcurrent, clientMaxStreams } = hub.settings;
+  const calls = new WindowCounter(hub.store, 'mcp-calls', 60_000);
+  const inFlight = new Occupancy();
+  const streams = new Occupancy();
+
+  mcp.addHook('onRequest', async (request, reply) => {
+    const client = request.mcpAuth?.clientId;
+    if (client === undefined) return undefined;
+    const count = await calls.count(client);
+    if (slidingEstimate(count) >= clientCallsPerMinute) {
+      const seconds = Math.max(1, Math.ceil(msUntilBelow(clientCallsPerMinute, count) / 1000));
+      return refuse(reply, null, seconds, `Rate limit exceeded: this client may make ${clientCallsPerMinute} MCP requests a minute; retry in ${seconds} s`);
+    }
+    calls.add(client);
+    return undefined;
+  });
+
+  mcp.addHook('preHandler', async (request, reply) => {
+    const client = request.mcpAuth?.clientId;
+    if (client === undefined) return undefined;
+    const [occupancy, limit, message] = isListen(request.body)
+      ? [streams, clientMaxStreams, `Too many open subscription streams: this client may hold ${clientMaxStreams}`]
+      : [inFlight, clientMaxConcurrent, `Too many concurrent requests: this client may have ${clientMaxConcurrent} in flight`];
+    if (!occupancy.take(client, limit)) return refuse(reply, requestId(request.body), 1, message);
+    reply.raw.once('close', () => occupancy.release(client));
+    return undefined;
+  });
+
+  mcp.addHook('onSend', async (request, reply, payload) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+    return payload;
+  });
+}
+
+/** Slots held per client in this process. */
+class Occupancy {
+  readonly #held = new Map<string, number>();
+
+  take(client: string, limit: number): boolean {
+    const held = this.#held.get(client) ?? 0;
+    if (held >= limit) return false;
+    this.#held.set(client, held + 1);
+    return true;
+  }
+
+  release(client: string): void {
+    const held = (this.#held.get(client) ?? 1) - 1;
+    if (held > 0) this.#held.set(client, held);
+    else this.#held.delete(client);
+  }
+}
+
+function refuse(reply: FastifyReply, id: string | number | null, retryAfterSeconds: number, message: string): FastifyReply {
+  return reply
+    .code(429)
+    .header('retry-after', String(retryAfterSeconds))
+    .send({ jsonrpc: '2.0', id, error: { code: LIMIT_ERROR, message, data: { retryAfterSeconds } } });
+}
+
+function isListen(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';
+}
+
+function requestId(body: unknown): string | number | null {
+  const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
