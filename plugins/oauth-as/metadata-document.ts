@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { LRUCache } from 'lru-cache';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { BlockedRequestError, guardedFetch } from '../../core/net/guarded-fetch.js';
@@ -7,6 +8,9 @@ import { FetchLimitError } from '../../core/net/node-fetch.js';
 const MAX_BYTES = 64 * 1024;
 const TIMEOUT_MS = 5_000;
 const MAX_CACHE_SECONDS = 24 * 3600;
+/** Anyone can name a document URL: what is kept of them is bounded, in documents and in their bytes. */
+const MAX_CACHED_DOCUMENTS = 1000;
+const MAX_CACHED_BYTES = 4 * 1024 * 1024;
 
 /** The fields of a client ID metadata document the hub uses; others are ignored. */
 export const MetadataDocument = Type.Object({
@@ -34,10 +38,10 @@ export function isMetadataDocumentUrl(clientId: string): boolean {
  * Fetches client ID metadata documents (draft-ietf-oauth-client-id-metadata-document-00)
  * through the hub's guarded fetch (public addresses only, loopback too when the dev switch
  * says so; no redirects; size and time limits), checks what they say, and caches them as
- * the response's caching headers allow.
+ * the response's caching headers allow, the least recently used leaving first.
  */
 export class MetadataDocumentFetcher {
-  readonly #cache = new Map<string, { document: MetadataDocument; until: number }>();
+  readonly #cache = new LRUCache<string, MetadataDocument>({ max: MAX_CACHED_DOCUMENTS, maxSize: MAX_CACHED_BYTES });
   readonly #guarded: FetchLike;
 
   constructor(private readonly allowLoopback: boolean) {
@@ -46,7 +50,7 @@ export class MetadataDocumentFetcher {
 
   async get(clientId: string): Promise<MetadataDocument> {
     const cached = this.#cache.get(clientId);
-    if (cached && cached.until > Date.now()) return cached.document;
+    if (cached) return cached;
     const url = this.#checkUrl(clientId);
     const { body, maxAge } = await this.#fetch(url);
     let parsed: unknown;
@@ -57,7 +61,7 @@ export class MetadataDocumentFetcher {
     }
     if (!Value.Check(MetadataDocument, parsed)) throw new MetadataDocumentError('the client metadata document lacks client_id or redirect_uris, or has fields of the wrong type');
     if (parsed.client_id !== clientId) throw new MetadataDocumentError('the client metadata document\'s client_id is not its own URL');
-    if (maxAge > 0) this.#cache.set(clientId, { document: parsed, until: Date.now() + maxAge * 1000 });
+    if (maxAge > 0) this.#cache.set(clientId, parsed, { ttl: maxAge * 1000, size: clientId.length + body.length });
     return parsed;
   }
 

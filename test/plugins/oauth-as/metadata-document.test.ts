@@ -46,3 +46,31 @@ t.test('refusals', async (t) => {
   await t.rejects(dev.get(`${base}/other`), /not its own URL/);
   t.match(await dev.get(`${base}/ok`), { client_name: 'Doc' });
 });
+
+t.test('the document cache is bounded, in entries and in bytes', async (t) => {
+  const hits = new Map<string, number>();
+  let base = '';
+  const server = createServer((request, response) => {
+    const path = request.url ?? '';
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const padding = path.startsWith('/big/') ? 'x'.repeat(60_000) : '';
+    response
+      .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=3600' })
+      .end(JSON.stringify({ client_id: `${base}${path}`, redirect_uris: ['http://127.0.0.1/cb'], client_name: padding || 'small' }));
+  });
+  base = `http://127.0.0.1:${await listenOnLoopback(t, server)}`;
+  const fetcher = new MetadataDocumentFetcher(true);
+
+  await fetcher.get(`${base}/small/0`);
+  await fetcher.get(`${base}/small/0`);
+  t.equal(hits.get('/small/0'), 1, 'a cacheable document is fetched once');
+
+  // Each document is about 60 KB: 300 of them would hold 18 MB.
+  for (let index = 0; index < 300; index++) await fetcher.get(`${base}/big/${index}`);
+  await fetcher.get(`${base}/big/0`);
+  t.equal(hits.get('/big/0'), 2, 'the oldest large document was dropped to stay within the byte bound');
+
+  for (let index = 1; index <= 2000; index++) await fetcher.get(`${base}/small/${index}`);
+  await fetcher.get(`${base}/small/1`);
+  t.equal(hits.get('/small/1'), 2, 'the oldest small document was dropped to stay within the entry bound');
+});
