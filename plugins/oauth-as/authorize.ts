@@ -9,7 +9,7 @@ import type { OAuthAsOptions } from './options.js';
 import { consentPage, loginPage, sendPage, escapeHtml, type FormContext } from './pages.js';
 import type { SharedPassword } from './password.js';
 import type { Collections, PendingRecord } from './records.js';
-import { redirectAllowed } from './redirects.js';
+import { redirectAllowed, redirectUriProblem } from './redirects.js';
 import { hashSecret, newSecret, secretMatches } from './secrets.js';
 import { LoginThrottle } from './throttle.js';
 
@@ -56,7 +56,8 @@ export function registerAuthorize(app: FastifyInstance, deps: Dependencies): voi
     const uris = client.metadata.redirect_uris;
     const redirectUri = query.redirect_uri ?? (uris.length === 1 ? uris[0] : undefined);
     if (!redirectUri || !redirectAllowed(redirectUri, uris)) {
-      return sendPage(reply, 400, 'Cannot authorize', '<p>The redirect URI is not registered for this client.</p>');
+      const unsafe = redirectUri === undefined ? undefined : redirectUriProblem(redirectUri);
+      return sendPage(reply, 400, 'Cannot authorize', `<p>${unsafe ? `The redirect URI is not allowed: ${escapeHtml(unsafe)}` : 'The redirect URI is not registered for this client.'}</p>`);
     }
     const fail = (error: string, description: string) => redirectWith(reply, redirectUri, { error, error_description: description, state: query.state, iss: endpoints.issuer });
     if (query.response_type !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');

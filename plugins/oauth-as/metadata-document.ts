@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { BlockedRequestError, guardedFetch } from '../../core/net/guarded-fetch.js';
 import { FetchLimitError } from '../../core/net/node-fetch.js';
+import { redirectUriProblem } from './redirects.js';
 
 const MAX_BYTES = 64 * 1024;
 const TIMEOUT_MS = 5_000;
@@ -61,6 +62,8 @@ export class MetadataDocumentFetcher {
     }
     if (!Value.Check(MetadataDocument, parsed)) throw new MetadataDocumentError('the client metadata document lacks client_id or redirect_uris, or has fields of the wrong type');
     if (parsed.client_id !== clientId) throw new MetadataDocumentError('the client metadata document\'s client_id is not its own URL');
+    const unsafe = parsed.redirect_uris.map(redirectUriProblem).find((problem) => problem !== undefined);
+    if (unsafe) throw new MetadataDocumentError(`the client metadata document names a redirect URI that is not allowed: ${unsafe}`);
     if (maxAge > 0) this.#cache.set(clientId, parsed, { ttl: maxAge * 1000, size: clientId.length + body.length });
     return parsed;
   }

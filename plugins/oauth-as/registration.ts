@@ -5,6 +5,7 @@ import Value from 'typebox/value';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import type { ClientMetadata, ClientRecord, Collections } from './records.js';
+import { redirectUriProblem } from './redirects.js';
 import { hashSecret, newSecret, secretMatches } from './secrets.js';
 import type { TokenService } from './tokens.js';
 
@@ -37,13 +38,8 @@ export function clientMetadata(body: unknown): ClientMetadata {
   const unsupported = grants.find((grant) => grant !== 'authorization_code' && grant !== 'refresh_token');
   if (unsupported) throw new OAuthError('invalid_client_metadata', `grant type ${unsupported} is not supported`);
   for (const uri of body.redirect_uris) {
-    let url: URL;
-    try {
-      url = new URL(uri);
-    } catch {
-      throw new OAuthError('invalid_redirect_uri', `${uri} is not an absolute URL`);
-    }
-    if (url.hash) throw new OAuthError('invalid_redirect_uri', 'redirect URIs must not have a fragment');
+    const refused = redirectUriProblem(uri);
+    if (refused) throw new OAuthError('invalid_redirect_uri', refused);
   }
   const { redirect_uris, client_name, client_uri, logo_uri, scope, contacts, software_id, software_version } = body;
   return {

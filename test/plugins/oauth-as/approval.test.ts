@@ -62,7 +62,7 @@ t.test('native-app loopback redirects may change port; other redirects must matc
   };
   await refused(native.client_id, 'http://127.0.0.1:6123/other');
   await refused(native.client_id, 'http://127.0.0.2:5555/cb');
-  const web = await register(url, ['http://app.example:5555/cb', 'https://app.example:8443/cb']);
+  const web = await register(url, ['https://app.example:8443/cb']);
   await refused(web.client_id, 'http://app.example:6123/cb');
   await refused(web.client_id, 'https://app.example:9443/cb');
   await refused(web.client_id, 'https://app.example/cb');
