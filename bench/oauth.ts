@@ -4,14 +4,16 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import Value from 'typebox/value';
 import { openStore } from '../core/store/index.js';
+import { OAuthAsOptions } from '../plugins/oauth-as/options.js';
 import { collections, createIndexes } from '../plugins/oauth-as/records.js';
 import { TokenService } from '../plugins/oauth-as/tokens.js';
 
 const store = await openStore({ dataPath: await mkdtemp(join(tmpdir(), 'bench-oauth-')) });
 const c = collections(store);
 await createIndexes(c);
-const tokens = new TokenService(c, { dynamicRegistration: true, accessTokenSeconds: 3600, refreshTokenSeconds: 86400, authorizationCodeSeconds: 60, loginSessionSeconds: 3600, allowLoopbackMetadataDocuments: false });
+const tokens = new TokenService(c, { ...Value.Create(OAuthAsOptions), refreshTokenSeconds: 86400 });
 const resource = 'http://127.0.0.1:3000/hub';
 
 let current = await tokens.startFamily({ clientId: 'bench', resource, scope: 'mcp' });

@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { Type } from 'typebox';
 import Value from 'typebox/value';
+import { addressKey } from '../../core/limits/address.js';
 import type { ClientAuthenticator, KnownClient } from './client-auth.js';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import type { OAuthAsOptions } from './options.js';
 import { consentPage, loginPage, sendPage, escapeHtml, type FormContext } from './pages.js';
 import type { SharedPassword } from './password.js';
+import { makeRoomForPending } from './pending.js';
 import type { Collections, PendingRecord } from './records.js';
 import { redirectAllowed, redirectUriProblem } from './redirects.js';
 import { hashSecret, newSecret, secretMatches } from './secrets.js';
@@ -66,9 +68,12 @@ export function registerAuthorize(app: FastifyInstance, deps: Dependencies): voi
     const resource = endpoints.resource(query.resource ?? endpoints.defaultResource);
     if (!resource) return fail('invalid_target', 'resource is not an MCP endpoint of this hub');
 
+    const address = addressKey(request.ip);
+    await makeRoomForPending(c, address, options.maxPendingAuthorizations);
     const csrf = newSecret('csrf');
     const pending: PendingRecord = {
       _id: newSecret('req'),
+      address,
       csrfHash: hashSecret(csrf),
       clientId: client.clientId,
       clientName: client.name,

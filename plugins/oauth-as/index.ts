@@ -1,4 +1,5 @@
 import formbody from '@fastify/formbody';
+import { WindowCounter } from '../../core/limits/window-counter.js';
 import { definePlugin } from '../../core/plugin.js';
 import { createAuthenticator } from './authenticator.js';
 import { clientsCommand, tokensCommand } from './admin.js';
@@ -41,7 +42,10 @@ export default definePlugin({
     registerAuthorize(app, { c, clients, endpoints, password, options });
     registerTokenEndpoint(app, c, clients, tokens, endpoints);
     registerRevocation(app, clients, tokens);
-    if (options.dynamicRegistration) registerRegistration(app, c, endpoints, tokens);
+    if (options.dynamicRegistration) {
+      const { maxDynamicClients, unusedClientSeconds } = options;
+      registerRegistration(app, c, endpoints, tokens, { maxDynamicClients, unusedClientSeconds, perAddress: new WindowCounter(hub.store, 'registrations', 3600_000) });
+    }
 
     // TTL indexes also hide expired records from every read (see core/store/ttl.ts).
     app.addHook('onReady', () => createIndexes(c));

@@ -8,6 +8,8 @@ export interface ClientRecord {
   registrationTokenHash?: string;
   metadata: ClientMetadata;
   issuedAt: number;
+  /** A dynamic registration that has not obtained a token yet is deleted then. */
+  expiresAt?: Date;
 }
 
 export interface ClientMetadata {
@@ -85,6 +87,8 @@ export interface SessionRecord {
 /** Pending authorization requests between the login/consent pages and the redirect. */
 export interface PendingRecord {
   _id: string;
+  /** The address the request came from (each holds a few pending requests at most). */
+  address: string;
   csrfHash: string;
   clientId: string;
   clientName: string;
@@ -143,12 +147,15 @@ export async function createIndexes(c: Collections): Promise<void> {
     c.accessTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.accessTokens.createIndex('familyId'),
     c.accessTokens.createIndex('clientId'),
+    c.clients.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.clients.createIndex('source'),
     c.families.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.refreshTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.codes.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.apiTokenRevocations.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.sessions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.pending.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.pending.createIndex('address'),
     c.seenAssertions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
   ]);
 }

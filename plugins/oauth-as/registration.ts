@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
+import { firstSchemaProblem, pointerToPath } from '../../core/config/schema-errors.js';
+import { addressKey } from '../../core/limits/address.js';
+import { msUntilBelow, slidingEstimate, type WindowCounter } from '../../core/limits/window-counter.js';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import type { ClientMetadata, ClientRecord, Collections } from './records.js';
@@ -9,27 +12,46 @@ import { redirectUriProblem } from './redirects.js';
 import { hashSecret, newSecret, secretMatches } from './secrets.js';
 import type { TokenService } from './tokens.js';
 
-/** RFC 7591 client metadata the hub accepts; unknown members are ignored. */
+const Uri = Type.String({ minLength: 1, maxLength: 2000 });
+const Text = Type.String({ maxLength: 200 });
+const Names = Type.Array(Text, { maxItems: 10 });
+
+/** RFC 7591 client metadata the hub accepts, each part bounded in size; unknown members are ignored. */
 const RegistrationRequest = Type.Object({
-  redirect_uris: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-  token_endpoint_auth_method: Type.Optional(Type.String()),
-  grant_types: Type.Optional(Type.Array(Type.String())),
-  response_types: Type.Optional(Type.Array(Type.String())),
-  client_name: Type.Optional(Type.String()),
-  client_uri: Type.Optional(Type.String()),
-  logo_uri: Type.Optional(Type.String()),
-  scope: Type.Optional(Type.String()),
-  contacts: Type.Optional(Type.Array(Type.String())),
-  software_id: Type.Optional(Type.String()),
-  software_version: Type.Optional(Type.String()),
-  client_id: Type.Optional(Type.String()),
-  client_secret: Type.Optional(Type.String()),
+  redirect_uris: Type.Array(Uri, { minItems: 1, maxItems: 10 }),
+  token_endpoint_auth_method: Type.Optional(Text),
+  grant_types: Type.Optional(Names),
+  response_types: Type.Optional(Names),
+  client_name: Type.Optional(Text),
+  client_uri: Type.Optional(Uri),
+  logo_uri: Type.Optional(Uri),
+  scope: Type.Optional(Type.String({ maxLength: 1000 })),
+  contacts: Type.Optional(Type.Array(Type.String({ maxLength: 320 }), { maxItems: 10 })),
+  software_id: Type.Optional(Text),
+  software_version: Type.Optional(Text),
+  client_id: Type.Optional(Text),
+  client_secret: Type.Optional(Text),
 });
+
+/** A registration request is a small JSON document: anything larger is refused unread. */
+const REGISTRATION_BODY_LIMIT = 64 * 1024;
+/** Registrations one address may make in an hour. */
+export const REGISTRATIONS_PER_ADDRESS_HOUR = 20;
+
+export interface RegistrationLimits {
+  maxDynamicClients: number;
+  unusedClientSeconds: number;
+  /** Registrations per address, over an hour. */
+  perAddress: WindowCounter;
+}
 type RegistrationRequest = Static<typeof RegistrationRequest>;
 
 /** Checks requested metadata and fills in defaults; used by DCR and `hub-admin clients add`. */
 export function clientMetadata(body: unknown): ClientMetadata {
-  if (!Value.Check(RegistrationRequest, body)) throw new OAuthError('invalid_client_metadata', 'redirect_uris (a non-empty array of URLs) is required');
+  const problem = firstSchemaProblem(RegistrationRequest, body);
+  if (problem || !Value.Check(RegistrationRequest, body)) {
+    throw new OAuthError('invalid_client_metadata', `${pointerToPath(problem?.path ?? '') || 'the request'}: expected ${problem?.expected ?? 'client metadata with redirect_uris'}`);
+  }
   const method = body.token_endpoint_auth_method ?? 'client_secret_post';
   if (method !== 'none' && method !== 'client_secret_post') {
     throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method ${method} is not supported; use client_secret_post or none`);
@@ -61,8 +83,8 @@ export interface IssuedClient {
   registrationToken?: string;
 }
 
-/** Creates a client the hub issues (operator or dynamic). */
-export async function issueClient(c: Collections, metadata: ClientMetadata, source: ClientRecord['source']): Promise<IssuedClient> {
+/** Creates a client the hub issues (operator or dynamic; a dynamic one not used by `expiresAt` is deleted). */
+export async function issueClient(c: Collections, metadata: ClientMetadata, source: ClientRecord['source'], expiresAt?: Date): Promise<IssuedClient> {
   const secret = metadata.token_endpoint_auth_method === 'none' ? undefined : newSecret('hcs');
   const registrationToken = source === 'dynamic' ? newSecret('hrat') : undefined;
   const record: ClientRecord = {
@@ -72,13 +94,18 @@ export async function issueClient(c: Collections, metadata: ClientMetadata, sour
     issuedAt: Math.floor(Date.now() / 1000),
     ...(secret ? { secretHash: hashSecret(secret) } : {}),
     ...(registrationToken ? { registrationTokenHash: hashSecret(registrationToken) } : {}),
+    ...(expiresAt ? { expiresAt } : {}),
   };
   await c.clients.insertOne(record);
   return { record, ...(secret ? { secret } : {}), ...(registrationToken ? { registrationToken } : {}) };
 }
 
-/** Dynamic registration (RFC 7591) and its management (RFC 7592). */
-export function registerRegistration(app: FastifyInstance, c: Collections, endpoints: Endpoints, tokens: TokenService): void {
+/**
+ * Dynamic registration (RFC 7591) and its management (RFC 7592). Anyone may register, so
+ * what registrations can grow is bounded: per address an hour, in total, and in time (a
+ * registration that never obtains a token goes after `unusedClientSeconds`).
+ */
+export function registerRegistration(app: FastifyInstance, c: Collections, endpoints: Endpoints, tokens: TokenService, limits: RegistrationLimits): void {
   const response = (record: ClientRecord, extra: { secret?: string; registrationToken?: string } = {}) => ({
     client_id: record._id,
     client_id_issued_at: record.issuedAt,
@@ -88,8 +115,19 @@ export function registerRegistration(app: FastifyInstance, c: Collections, endpo
     ...record.metadata,
   });
 
-  app.post('/register', async (request, reply) => {
-    const issued = await issueClient(c, clientMetadata(request.body), 'dynamic');
+  app.post('/register', { bodyLimit: REGISTRATION_BODY_LIMIT }, async (request, reply) => {
+    const metadata = clientMetadata(request.body);
+    const address = addressKey(request.ip);
+    const count = await limits.perAddress.count(address);
+    if (slidingEstimate(count) >= REGISTRATIONS_PER_ADDRESS_HOUR) {
+      const seconds = Math.max(1, Math.ceil(msUntilBelow(REGISTRATIONS_PER_ADDRESS_HOUR, count) / 1000));
+      return unavailable(reply, 429, seconds, `at most ${REGISTRATIONS_PER_ADDRESS_HOUR} registrations an hour from one address`);
+    }
+    if ((await c.clients.countDocuments({ source: 'dynamic' })) >= limits.maxDynamicClients) {
+      return unavailable(reply, 503, 3600, 'the hub holds as many registered clients as it allows; unused registrations expire');
+    }
+    limits.perAddress.add(address);
+    const issued = await issueClient(c, metadata, 'dynamic', new Date(Date.now() + limits.unusedClientSeconds * 1000));
     return reply.code(201).header('cache-control', 'no-store').send(response(issued.record, issued));
   });
 
@@ -107,7 +145,7 @@ export function registerRegistration(app: FastifyInstance, c: Collections, endpo
     return reply.header('cache-control', 'no-store').send(response(await managed(request)));
   });
 
-  app.put<{ Params: { clientId: string } }>('/register/:clientId', async (request, reply) => {
+  app.put<{ Params: { clientId: string } }>('/register/:clientId', { bodyLimit: REGISTRATION_BODY_LIMIT }, async (request, reply) => {
     const record = await managed(request);
     const body = request.body as RegistrationRequest;
     if (body?.client_id !== record._id) throw new OAuthError('invalid_request', 'client_id in the body must be the client being updated');
@@ -128,4 +166,8 @@ export function registerRegistration(app: FastifyInstance, c: Collections, endpo
     await tokens.revokeClient(record._id);
     return reply.code(204).send();
   });
+}
+
+function unavailable(reply: FastifyReply, status: 429 | 503, retryAfterSeconds: number, description: string): FastifyReply {
+  return reply.code(status).header('retry-after', String(retryAfterSeconds)).header('cache-control', 'no-store').send({ error: 'temporarily_unavailable', error_description: description });
 }

@@ -65,7 +65,10 @@ async function exchangeCode(body: TokenRequest, clientId: string, resource: stri
   if (code.redirectUri !== body.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
   if (!pkceMatches(body.code_verifier, code.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code challenge');
   if (resource !== undefined && resource !== code.resource) throw new OAuthError('invalid_target', 'resource differs from the authorization request');
-  return tokens.startFamily({ clientId, resource: code.resource, scope: code.scope });
+  const response = await tokens.startFamily({ clientId, resource: code.resource, scope: code.scope });
+  // The registration is in use now: it no longer expires unused.
+  await c.clients.updateMany({ _id: clientId, expiresAt: { $exists: true } }, { $unset: { expiresAt: true } });
+  return response;
 }
 
 /** RFC 7636 S256. */

@@ -10,6 +10,30 @@ export function form(values: Record<string, string>): { method: 'POST'; headers:
   return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(values).toString() };
 }
 
+/** The hidden fields of an approval page's form. */
+export function hiddenFields(html: string): { request_id: string; csrf: string } {
+  return {
+    request_id: /name="request_id" value="([^"]+)"/.exec(html)?.[1] ?? '',
+    csrf: /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '',
+  };
+}
+
+/** The cookies a response sets, as a Cookie header. */
+export function cookiesOf(response: Response): string {
+  return response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+}
+
+/**
+ * One login attempt as a person at `headers` (an X-Forwarded-For, say) would make it: GET
+ * the authorization URL, post the password; returns the answer to the post.
+ */
+export async function attemptLogin(authorizationUrl: string, password: string, headers: Record<string, string> = {}): Promise<Response> {
+  const page = await fetch(authorizationUrl, { headers, redirect: 'manual' });
+  if (page.status !== 200) throw new Error(`authorization page answered ${page.status}`);
+  const request = form({ ...hiddenFields(await page.text()), step: 'login', password });
+  return fetch(`${new URL(authorizationUrl).origin}/authorize`, { ...request, headers: { ...request.headers, ...headers, cookie: cookiesOf(page) }, redirect: 'manual' });
+}
+
 /**
  * Walks the approval pages the way a browser without JavaScript would: GET the
  * authorization URL, post the login form, post the consent form; returns the redirect.
@@ -24,11 +48,6 @@ export async function approve(authorizationUrl: string, password: string): Promi
     }
   };
   const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  const hiddenFields = (html: string) => ({
-    request_id: /name="request_id" value="([^"]+)"/.exec(html)?.[1] ?? '',
-    csrf: /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '',
-  });
-
   const page = await fetch(authorizationUrl, { redirect: 'manual' });
   if (page.status !== 200) throw new Error(`authorization page answered ${page.status}: ${page.headers.get('location') ?? await page.text()}`);
   remember(page);

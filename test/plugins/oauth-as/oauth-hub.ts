@@ -21,12 +21,18 @@ export interface OAuthTestHub {
  */
 export async function startOAuthHub(
   t: { teardown(fn: () => unknown): void },
-  options: { plugin?: Record<string, unknown>; env?: Record<string, string>; config?: Record<string, unknown> } = {},
+  options: {
+    plugin?: Record<string, unknown>;
+    env?: Record<string, string>;
+    config?: Record<string, unknown>;
+    /** Fastify's `trustProxy`, as the standalone hub sets it from TRUSTED_PROXIES. */
+    trustProxy?: string;
+  } = {},
 ): Promise<OAuthTestHub> {
   const dataPath = await mkdtemp(join(tmpdir(), 'oauth-test-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }) });
   let context: Hub | undefined;
   await app.register(hub, {
     config: { ...options.config, plugins: { 'oauth-as': options.plugin ?? true } },
