@@ -7,13 +7,13 @@ import type { ClientAuthenticator, KnownClient } from './client-auth.js';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import type { OAuthAsOptions } from './options.js';
-import { consentPage, loginPage, sendPage, escapeHtml, type FormContext } from './pages.js';
+import { consentPage, loginPage, sendPage, escapeHtml, tooManyAttemptsPage, type FormContext } from './pages.js';
 import type { SharedPassword } from './password.js';
 import { makeRoomForPending } from './pending.js';
 import type { Collections, PendingRecord } from './records.js';
 import { redirectAllowed, redirectUriProblem } from './redirects.js';
 import { hashSecret, newSecret, secretMatches } from './secrets.js';
-import { LoginThrottle } from './throttle.js';
+import type { LoginThrottle } from './throttle.js';
 
 const CSRF_COOKIE = 'hub_csrf';
 const SESSION_COOKIE = 'hub_session';
@@ -32,6 +32,7 @@ interface Dependencies {
   clients: ClientAuthenticator;
   endpoints: Endpoints;
   password: SharedPassword;
+  throttle: LoginThrottle;
   options: OAuthAsOptions;
 }
 
@@ -43,7 +44,6 @@ interface Dependencies {
  */
 export function registerAuthorize(app: FastifyInstance, deps: Dependencies): void {
   const { c, endpoints, options } = deps;
-  const throttle = new LoginThrottle();
   const secure = endpoints.issuer.startsWith('https:');
 
   app.get('/authorize', async (request, reply) => {
@@ -101,13 +101,9 @@ export function registerAuthorize(app: FastifyInstance, deps: Dependencies): voi
     const context = formContext(pending, form.csrf);
 
     if (form.step === 'login') {
-      if (throttle.blocked(request.ip)) {
-        return sendPage(reply.header('retry-after', '900'), 429, 'Too many attempts', '<p>Too many wrong passwords. Try again later.</p>');
-      }
-      if (!(await deps.password.matches(form.password ?? ''))) {
-        throttle.failed(request.ip);
-        return loginPage(reply, context, 'Wrong password.');
-      }
+      const attempt = await deps.throttle.attempt(request.ip, () => deps.password.matches(form.password ?? ''));
+      if (attempt.refused) return tooManyAttemptsPage(reply, attempt.retryAfterSeconds);
+      if (!attempt.matched) return loginPage(reply, context, 'Wrong password.');
       const session = newSecret('ses');
       await c.sessions.insertOne({ _id: hashSecret(session), expiresAt: new Date(Date.now() + options.loginSessionSeconds * 1000) });
       reply.header(

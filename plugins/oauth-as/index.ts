@@ -15,6 +15,7 @@ import { collections, createIndexes } from './records.js';
 import { registerRegistration } from './registration.js';
 import { registerRevocation } from './revocation.js';
 import { oauthErrors, registerTokenEndpoint } from './token-endpoint.js';
+import { LoginThrottle } from './throttle.js';
 import { TokenService } from './tokens.js';
 
 export default definePlugin({
@@ -39,7 +40,7 @@ export default definePlugin({
     await app.register(formbody);
     oauthErrors(app);
     registerDiscovery(app, endpoints, options.dynamicRegistration);
-    registerAuthorize(app, { c, clients, endpoints, password, options });
+    registerAuthorize(app, { c, clients, endpoints, password, throttle: new LoginThrottle(hub.store), options });
     registerTokenEndpoint(app, c, clients, tokens, endpoints);
     registerRevocation(app, clients, tokens);
     if (options.dynamicRegistration) {

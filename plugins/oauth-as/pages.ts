@@ -64,3 +64,8 @@ export function consentPage(reply: FastifyReply, context: FormContext): FastifyR
 <button name="step" value="approve" type="submit">Allow</button><button class="deny" name="step" value="deny" type="submit">Deny</button></form>`,
   );
 }
+
+/** The answer to a password attempt from an address with too many wrong ones. */
+export function tooManyAttemptsPage(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
+  return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, 'Too many attempts', '<p>Too many wrong passwords from this address. Try again later.</p>');
+}

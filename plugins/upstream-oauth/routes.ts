@@ -4,7 +4,7 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import { Type } from 'typebox';
 import Value from 'typebox/value';
 import type { Hub } from '../../core/hub.js';
-import { escapeHtml, sendPage } from '../oauth-as/pages.js';
+import { escapeHtml, sendPage, tooManyAttemptsPage } from '../oauth-as/pages.js';
 import type { SharedPassword } from '../oauth-as/password.js';
 import { hashSecret, newSecret } from '../oauth-as/secrets.js';
 import { LoginThrottle } from '../oauth-as/throttle.js';
@@ -38,7 +38,7 @@ interface Dependencies {
  */
 export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
   const { c, upstreams } = deps;
-  const throttle = new LoginThrottle();
+  const throttle = new LoginThrottle(deps.hub.store);
   const secure = deps.hub.settings.baseUrl.startsWith('https:');
 
   app.get('/upstreams', async (request, reply) => {
@@ -51,11 +51,9 @@ export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
     const form = request.body;
     const cookie = parseCookie(request.headers.cookie ?? '')[CSRF_COOKIE];
     if (!Value.Check(PasswordForm, form) || !cookie || !sameText(cookie, form.csrf)) return expired(reply);
-    if (throttle.blocked(request.ip)) return sendPage(reply.header('retry-after', '900'), 429, 'Too many attempts', '<p>Too many wrong passwords. Try again later.</p>');
-    if (!(await deps.password.matches(form.password))) {
-      throttle.failed(request.ip);
-      return passwordPage(reply, form.csrf, 'Wrong password.');
-    }
+    const attempt = await throttle.attempt(request.ip, () => deps.password.matches(form.password));
+    if (attempt.refused) return tooManyAttemptsPage(reply, attempt.retryAfterSeconds);
+    if (!attempt.matched) return passwordPage(reply, form.csrf, 'Wrong password.');
     const session = newSecret('ups');
     await c.sessions.insertOne({ _id: hashSecret(session), expiresAt: new Date(Date.now() + deps.sessionSeconds * 1000) });
     reply.header(

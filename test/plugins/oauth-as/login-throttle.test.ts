@@ -1,0 +1,51 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { startHub } from '../../../core/server.js';
+import { freePort } from '../../helpers/net.js';
+import { attemptLogin } from './browserless.js';
+import { authorizationUrl, PASSWORD, registerClient } from './flows.js';
+
+/** The standalone hub (what the `hub` bin runs), oauth-as on, with the given environment. */
+async function standalone(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}) {
+  const folder = await mkdtemp(join(tmpdir(), 'throttle-'));
+  const config = join(folder, 'mcp.json');
+  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'map-tools': false } }));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = await startHub({ HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, DATA_PATH: join(folder, 'data'), HUB_CONFIG: config, HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'silent', ...env });
+  t.teardown(() => started.close());
+  const client = await registerClient(url);
+  return (password: string, address?: string) => attemptLogin(authorizationUrl(url, client.client_id, client.redirect_uri), password, address ? { 'x-forwarded-for': address } : {});
+}
+
+t.test('failures spread over many addresses do not lock the operator out', async (t) => {
+  const attempt = await standalone(t, { TRUSTED_PROXIES: '127.0.0.1' });
+  const wrong: Response[] = [];
+  for (let batch = 0; batch < 10; batch++) {
+    wrong.push(...(await Promise.all(Array.from({ length: 10 }, (_, index) => attempt(`guess ${batch} ${index}`, `203.0.113.${(batch * 10 + index) % 38}`)))));
+  }
+  t.same(new Set(wrong.map((response) => response.status)), new Set([401]), '100 wrong passwords from 38 addresses: each refused as wrong');
+  const right = await attempt(PASSWORD, '198.51.100.7');
+  t.equal(right.status, 200, 'the right password from a fresh address still logs in');
+  t.match(await right.text(), 'Allow access?');
+});
+
+t.test('one address is blocked after 10 failures, others are not', async (t) => {
+  const attempt = await standalone(t, { TRUSTED_PROXIES: '127.0.0.1' });
+  for (let index = 0; index < 10; index++) t.equal((await attempt(`guess ${index}`, '203.0.113.5')).status, 401);
+  const blocked = await attempt(PASSWORD, '203.0.113.5');
+  t.equal(blocked.status, 429, 'that address is refused, even the right password');
+  t.ok(Number(blocked.headers.get('retry-after')) > 0, 'with Retry-After');
+  t.equal((await attempt(PASSWORD, '203.0.113.6')).status, 200, 'its neighbour is not');
+  t.equal((await attempt(PASSWORD, '2001:db8:1:2::5')).status, 200);
+  for (let index = 0; index < 10; index++) await attempt(`guess ${index}`, `2001:db8:7:7::${index + 1}`);
+  t.equal((await attempt(PASSWORD, '2001:db8:7:7::ff')).status, 429, 'an IPv6 /64 counts as one address');
+});
+
+t.test('without TRUSTED_PROXIES, X-Forwarded-For is not believed', async (t) => {
+  const attempt = await standalone(t);
+  for (let index = 0; index < 10; index++) t.equal((await attempt(`guess ${index}`, `203.0.113.${index}`)).status, 401);
+  t.equal((await attempt(PASSWORD, '198.51.100.7')).status, 429, 'the ten failures all counted against the real peer');
+});
