@@ -66,6 +66,11 @@ export interface CodeRecord {
   resource: string;
   scope: string;
   expiresAt: Date;
+  /** Set by the exchange that used the code, with the family it started. */
+  used?: boolean;
+  familyId?: string;
+  /** Set by a later exchange of the same code: the family must not live. */
+  replayed?: boolean;
 }
 
 /** Tokens of this client issued at or before `revokedAt` are withdrawn. */

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
@@ -55,17 +55,38 @@ export function registerTokenEndpoint(app: FastifyInstance, c: Collections, clie
   });
 }
 
+/**
+ * The code is checked before it is used, so a client it was not issued to, or one without
+ * its PKCE verifier, changes nothing (a leaked code cannot block the real exchange). Then
+ * one atomic update uses it up: of concurrent exchanges one wins. Presented again, it is
+ * refused and the tokens issued from it are revoked (RFC 6749 section 4.1.2); a used code
+ * is kept as long as an access token issued from it lives, to recognise the replay.
+ */
 async function exchangeCode(body: TokenRequest, clientId: string, resource: string | undefined, c: Collections, tokens: TokenService) {
   if (!body.code || !body.code_verifier) throw new OAuthError('invalid_request', 'code and code_verifier are required');
   const id = hashSecret(body.code);
   const code = await c.codes.findOne({ _id: id });
-  // Deleting is the claim: of two concurrent exchanges only one deletes the code.
-  if (!code || (await c.codes.deleteOne({ _id: id })) !== 1) throw new OAuthError('invalid_grant', 'the authorization code is not valid');
+  if (!code) throw new OAuthError('invalid_grant', 'the authorization code is not valid');
   if (code.clientId !== clientId) throw new OAuthError('invalid_grant', 'the authorization code was issued to another client');
   if (code.redirectUri !== body.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
   if (!pkceMatches(body.code_verifier, code.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code challenge');
   if (resource !== undefined && resource !== code.resource) throw new OAuthError('invalid_target', 'resource differs from the authorization request');
-  const response = await tokens.startFamily({ clientId, resource: code.resource, scope: code.scope });
+
+  const replayed = new OAuthError('invalid_grant', 'the authorization code was already used; the tokens issued from it are revoked');
+  const familyId = randomUUID();
+  const keepUntil = new Date(Date.now() + tokens.accessTokenSeconds * 1000);
+  const claimed = await c.codes.findOneAndUpdate({ _id: id, used: { $ne: true } }, { $set: { used: true, familyId, expiresAt: keepUntil } });
+  if (!claimed) {
+    const used = await c.codes.findOneAndUpdate({ _id: id }, { $set: { replayed: true } });
+    if (used?.familyId) await tokens.revokeFamily(used.familyId);
+    throw replayed;
+  }
+  const response = await tokens.startFamily({ clientId, resource: code.resource, scope: code.scope }, familyId);
+  // A replay that came while the family was being written could not revoke all of it.
+  if ((await c.codes.findOne({ _id: id }))?.replayed) {
+    await tokens.revokeFamily(familyId);
+    throw replayed;
+  }
   // The registration is in use now: it no longer expires unused.
   await c.clients.updateMany({ _id: clientId, expiresAt: { $exists: true } }, { $unset: { expiresAt: true } });
   return response;

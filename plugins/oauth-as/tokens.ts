@@ -29,9 +29,13 @@ export class TokenService {
     private readonly options: OAuthAsOptions,
   ) {}
 
+  /** How long an access token lives. */
+  get accessTokenSeconds(): number {
+    return this.options.accessTokenSeconds;
+  }
+
   /** A new family after a login: the first refresh token and an access token. */
-  async startFamily(grant: Grant): Promise<TokenResponse> {
-    const familyId = randomUUID();
+  async startFamily(grant: Grant, familyId: string = randomUUID()): Promise<TokenResponse> {
     const refresh = newSecret('hrt');
     const now = Date.now();
     const expiresAt = new Date(now + this.options.refreshTokenSeconds * 1000);
