@@ -22,6 +22,12 @@ export const OAuthAsOptions = Type.Object(
       default: 1000,
       description: 'Authorization requests waiting for login or consent, kept at most (10 per address); the oldest give way.',
     }),
+    refreshRetrySeconds: Type.Integer({
+      minimum: 0,
+      default: 120,
+      description:
+        'A refresh request repeated within this time, whose new refresh token has not been used, gets the same answer again (its answer was lost); 0: any reuse revokes the family.',
+    }),
     allowLoopbackMetadataDocuments: Type.Boolean({
       default: false,
       description: 'Development only: allow client metadata documents on loopback addresses (and over http there).',

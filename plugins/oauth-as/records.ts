@@ -46,6 +46,13 @@ export interface FamilyRecord {
   scope: string;
   /** Hash of the one refresh token that may be used next. */
   current: string;
+  /** Hash of the token `current` replaced, and when: a retry within the grace window gets the same answer. */
+  previous?: string;
+  rotatedAt?: Date;
+  /** Hash of the one token whose rotation was answered again: no other rotation can be. */
+  retried?: string;
+  /** Secret from which each rotation's new tokens are derived (so that a retry can be answered alike). */
+  seed?: string;
   revoked?: boolean;
   issuedAt: Date;
   expiresAt: Date;

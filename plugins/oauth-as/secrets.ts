@@ -1,8 +1,16 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A new high-entropy secret with a readable prefix saying what it is. */
 export function newSecret(prefix: string): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * A secret determined by `seed` (itself a secret) and `input`: the same inputs give the
+ * same secret, and without the seed nobody can compute it, the holder of `input` included.
+ */
+export function derivedSecret(prefix: string, seed: string, input: string): string {
+  return `${prefix}_${createHmac('sha256', seed).update(input).digest('base64url')}`;
 }
 
 /**

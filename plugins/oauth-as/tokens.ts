@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { DuplicateKeyError } from '../../core/store/index.js';
 import type { OAuthAsOptions } from './options.js';
 import { OAuthError } from './errors.js';
-import type { AccessTokenRecord, Collections } from './records.js';
-import { hashSecret, newSecret } from './secrets.js';
+import type { AccessTokenRecord, Collections, FamilyRecord } from './records.js';
+import { derivedSecret, hashSecret, newSecret } from './secrets.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -22,6 +23,15 @@ interface Grant {
  * Access tokens are opaque random strings; the store keeps only their hash, so
  * verification is one primary-key lookup. Refresh tokens rotate on every use inside a
  * family; presenting a retired one revokes the whole family and its access tokens.
+ *
+ * One exception, for an answer lost on the way (the hub killed mid-rotation, a dropped
+ * connection): the token just replaced, presented again within `refreshRetrySeconds` and
+ * before its successor was used, gets the very same answer. A rotation's new tokens are
+ * derived from the presented token and a secret seed of the family, so the retry is
+ * answered alike without the store keeping any token: there is never a second chain.
+ * Only one rotation in a family's life can be answered again (however often, for
+ * concurrent retries): someone holding a copy of the chain who repeats each rotation
+ * after its owner, to follow along, is a replay at the second one.
  */
 export class TokenService {
   constructor(
@@ -37,12 +47,12 @@ export class TokenService {
   /** A new family after a login: the first refresh token and an access token. */
   async startFamily(grant: Grant, familyId: string = randomUUID()): Promise<TokenResponse> {
     const refresh = newSecret('hrt');
-    const now = Date.now();
-    const expiresAt = new Date(now + this.options.refreshTokenSeconds * 1000);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.options.refreshTokenSeconds * 1000);
     // Independent records: written side by side (see core/store/file-lease.ts).
     const [response] = await Promise.all([
-      this.#respond(grant, familyId, refresh),
-      this.c.families.insertOne({ _id: familyId, ...grant, current: hashSecret(refresh), issuedAt: new Date(now), expiresAt }),
+      this.#issue(grant, familyId, newSecret('hat'), refresh, now),
+      this.c.families.insertOne({ _id: familyId, ...grant, current: hashSecret(refresh), seed: newSecret('seed'), issuedAt: now, expiresAt }),
       this.c.refreshTokens.insertOne({ _id: hashSecret(refresh), familyId, expiresAt }),
     ]);
     return response;
@@ -60,20 +70,42 @@ export class TokenService {
     }
     if (await this.#clientRevokedSince(clientId, family.issuedAt)) throw new OAuthError('invalid_grant', 'the client\'s tokens were revoked');
 
-    const next = newSecret('hrt');
+    // Families from before seeds existed get one with their next rotation.
+    const seed = family.seed ?? newSecret('seed');
     const rotated = await this.c.families.findOneAndUpdate(
       { _id: family._id, current: hash, revoked: { $ne: true } },
-      { $set: { current: hashSecret(next) } },
+      { $set: { current: hashSecret(derivedSecret('hrt', seed, refreshToken)), previous: hash, rotatedAt: new Date(), seed } },
     );
-    if (!rotated) {
-      // A retired token came back: two parties hold one chain. Withdraw all of it.
-      await this.revokeFamily(family._id);
-      throw new OAuthError('invalid_grant', 'the refresh token was already used; its family is revoked');
-    }
-    const [response] = await Promise.all([
-      this.#respond(family, family._id, next),
-      this.c.refreshTokens.insertOne({ _id: hashSecret(next), familyId: family._id, expiresAt: family.expiresAt }),
-    ]);
+    if (rotated) return this.#rotation(rotated, refreshToken, false);
+    const retried = await this.c.families.findOneAndUpdate(
+      {
+        _id: family._id,
+        previous: hash,
+        revoked: { $ne: true },
+        rotatedAt: { $gt: new Date(Date.now() - this.options.refreshRetrySeconds * 1000) },
+        $or: [{ retried: { $exists: false } }, { retried: hash }],
+      },
+      { $set: { retried: hash } },
+    );
+    if (retried) return this.#rotation(retried, refreshToken, true);
+    // A retired token came back: two parties hold one chain. Withdraw all of it.
+    await this.revokeFamily(family._id);
+    throw new OAuthError('invalid_grant', 'the refresh token was already used; its family is revoked');
+  }
+
+  /**
+   * The answer of the rotation that replaced `presented`: its tokens derived again, its
+   * records written unless a first answer wrote them (a retry must not bring back an
+   * access token revoked since). The refresh record is written last: it marks the rest done.
+   */
+  async #rotation(family: FamilyRecord, presented: string, retry: boolean): Promise<TokenResponse> {
+    const seed = family.seed ?? '';
+    const next = derivedSecret('hrt', seed, presented);
+    const access = derivedSecret('hat', seed, next);
+    const issuedAt = family.rotatedAt ?? new Date();
+    const written = retry && (await this.c.refreshTokens.findOne({ _id: hashSecret(next) })) !== null;
+    const response = await this.#issue(family, family._id, access, next, issuedAt, written);
+    if (!written) await once(this.c.refreshTokens.insertOne({ _id: hashSecret(next), familyId: family._id, expiresAt: family.expiresAt }));
     return response;
   }
 
@@ -120,24 +152,29 @@ export class TokenService {
     return marker !== null && marker.revokedAt.getTime() >= issuedAt.getTime();
   }
 
-  async #respond(grant: Grant, familyId: string, refresh: string): Promise<TokenResponse> {
-    const access = newSecret('hat');
-    const now = Date.now();
-    await this.c.accessTokens.insertOne({
-      _id: hashSecret(access),
-      clientId: grant.clientId,
-      resource: grant.resource,
-      scope: grant.scope,
-      familyId,
-      issuedAt: new Date(now),
-      expiresAt: new Date(now + this.options.accessTokenSeconds * 1000),
-    });
+  /** The token answer; the access token's record is written unless it already was. */
+  async #issue(grant: Grant, familyId: string, access: string, refresh: string, issuedAt: Date, written = false): Promise<TokenResponse> {
+    const expiresAt = new Date(issuedAt.getTime() + this.options.accessTokenSeconds * 1000);
+    if (!written) {
+      await once(
+        this.c.accessTokens.insertOne({ _id: hashSecret(access), clientId: grant.clientId, resource: grant.resource, scope: grant.scope, familyId, issuedAt, expiresAt }),
+      );
+    }
     return {
       access_token: access,
       token_type: 'Bearer',
-      expires_in: this.options.accessTokenSeconds,
+      expires_in: Math.max(1, Math.round((expiresAt.getTime() - Date.now()) / 1000)),
       refresh_token: refresh,
       ...(grant.scope ? { scope: grant.scope } : {}),
     };
+  }
+}
+
+/** A record written twice by concurrent answers to one rotation is the same record. */
+async function once(write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof DuplicateKeyError)) throw error;
   }
 }

@@ -146,11 +146,12 @@ t.test('registration, login, consent, tokens, refresh, revocation', async (t) =>
     t.ok(rotated.refresh_token);
     t.not(rotated.refresh_token, first.tokens.refresh_token);
     t.equal((await probe(url, rotated.access_token, `${url}/hub`)).status, 200);
+    const onward = (await (await refresh(rotated.refresh_token ?? '')).json()) as Record<string, string>;
     const replay = await refresh(first.tokens.refresh_token ?? '');
-    t.equal(replay.status, 400);
+    t.equal(replay.status, 400, 'once its successor was used, the first token is retired for good');
     t.match(await replay.json(), { error: 'invalid_grant' });
-    t.equal((await probe(url, rotated.access_token, `${url}/hub`)).status, 401, 'the family\'s access tokens are withdrawn');
-    t.equal((await refresh(rotated.refresh_token ?? '')).status, 400, 'so is its current refresh token');
+    t.equal((await probe(url, onward.access_token, `${url}/hub`)).status, 401, 'the family\'s access tokens are withdrawn');
+    t.equal((await refresh(onward.refresh_token ?? '')).status, 400, 'so is its current refresh token');
     t.equal((await probe(url, second.tokens.access_token, `${url}/hub`)).status, 200, 'another login of the client is unaffected');
   });
 
