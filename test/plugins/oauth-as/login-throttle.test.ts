@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { startHub } from '../../../core/server.js';
+import { loginDelayMs } from '../../../plugins/oauth-as/throttle.js';
 import { freePort } from '../../helpers/net.js';
 import { attemptLogin } from './browserless.js';
 import { authorizationUrl, PASSWORD, registerClient } from './flows.js';
@@ -48,4 +49,15 @@ t.test('without TRUSTED_PROXIES, X-Forwarded-For is not believed', async (t) => 
   const attempt = await standalone(t);
   for (let index = 0; index < 10; index++) t.equal((await attempt(`guess ${index}`, `203.0.113.${index}`)).status, 401);
   t.equal((await attempt(PASSWORD, '198.51.100.7')).status, 429, 'the ten failures all counted against the real peer');
+});
+
+t.test('the wait before a password check grows with failures in total, within a cap', async (t) => {
+  t.equal(loginDelayMs(0), 0);
+  t.equal(loginDelayMs(29), 0, 'a few mistakes make nobody wait');
+  t.equal(loginDelayMs(30), 100);
+  t.equal(loginDelayMs(60), 200, 'doubling every 30 failures');
+  t.equal(loginDelayMs(100), Math.round(100 * 2 ** (70 / 30)));
+  t.equal(loginDelayMs(10_000), 10_000, 'never more than 10 s');
+  const shorter = Array.from({ length: 400 }, (_, failures) => failures).filter((failures) => failures > 0 && loginDelayMs(failures) < loginDelayMs(failures - 1));
+  t.same(shorter, [], 'never shorter with more failures');
 });
