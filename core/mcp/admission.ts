@@ -4,6 +4,8 @@ import { msUntilBelow, slidingEstimate, WindowCounter } from '../limits/window-c
 
 /** The JSON-RPC code of a refusal by a limit: implementation-defined server error. */
 const LIMIT_ERROR = -32000;
+/** Refusals of who is asking (host, bearer, limits): the connection is not kept for the rest of their body. */
+const REFUSALS = new Set([401, 403, 429]);
 
 /**
  * The per-client limits of the MCP endpoints, as hooks of their context, after the bearer
@@ -11,9 +13,9 @@ const LIMIT_ERROR = -32000;
  * through the store so that replicas share it. Once the body says what it is:
  * CLIENT_MAX_STREAMS for `subscriptions/listen`, CLIENT_MAX_CONCURRENT for everything
  * else, both counted in this process (they are this process's connections). A hub
- * without an authenticator (loopback only) identifies nobody and limits no one. Any
- * answer given before the body was read closes the connection, so that a refused client
- * cannot keep it by trickling the body.
+ * without an authenticator (loopback only) identifies nobody and limits no one. A refusal
+ * given before the body was read closes the connection, so that a refused client cannot
+ * keep it by trickling the body.
  */
 export function admitClients(mcp: FastifyInstance, hub: Hub): void {
   const { clientCallsPerMinute, clientMaxConcurrent, clientMaxStreams } = hub.settings;
@@ -45,7 +47,7 @@ export function admitClients(mcp: FastifyInstance, hub: Hub): void {
   });
 
   mcp.addHook('onSend', async (request, reply, payload) => {
-    if (!request.raw.complete) reply.header('connection', 'close');
+    if (!request.raw.complete && REFUSALS.has(reply.statusCode)) reply.header('connection', 'close');
     return payload;
   });
 }
