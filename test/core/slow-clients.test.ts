@@ -1,32 +1,20 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import { startHub } from '../../core/server.js';
 import { openStore } from '../../core/store/index.js';
 import { ApiTokens } from '../../plugins/oauth-as/api-tokens.js';
 import { collections } from '../../plugins/oauth-as/records.js';
-import { freePort } from '../helpers/net.js';
+import { startStandaloneHub } from '../helpers/hub.js';
 
 /** Longest any of these tests waits for the hub to act; far above every timeout set below. */
 const BOUND_MS = 20_000;
 
-/** The standalone hub (`startHub`, what the `hub` bin runs) with oauth-as on and no servers. */
+/** A standalone hub, and API tokens minted on its store as `hub-admin tokens mint` does. */
 async function standalone(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}) {
-  const folder = await mkdtemp(join(tmpdir(), 'slow-clients-'));
-  const config = join(folder, 'mcp.json');
-  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'map-tools': false } }));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const dataPath = join(folder, 'data');
-  const started = await startHub({ HOST: '127.0.0.1', PORT: String(port), BASE_URL: baseUrl, DATA_PATH: dataPath, HUB_CONFIG: config, HUB_PASSWORD: 'pw', LOG_LEVEL: 'silent', ...env });
-  t.teardown(() => started.close());
-  /** An API token minted on the hub's store, as `hub-admin tokens mint` does. */
+  const { url, port, dataPath } = await startStandaloneHub(t, env);
   const mint = async () => {
     const store = await openStore({ dataPath });
     try {
-      return (await new ApiTokens(collections(store), baseUrl).mint('slow', 60)).token;
+      return (await new ApiTokens(collections(store), url).mint('slow', 60)).token;
     } finally {
       await store.close();
     }

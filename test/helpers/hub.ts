@@ -1,9 +1,11 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Hub } from '../../core/hub.js';
 import { hub } from '../../core/kernel.js';
+import { startHub } from '../../core/server.js';
+import { freePort } from './net.js';
 
 export interface TestHub {
   app: FastifyInstance;
@@ -57,4 +59,22 @@ function withoutOAuthUnlessEnabled(config: unknown): unknown {
   if (typeof config !== 'object' || config === null) return config;
   const given = config as { plugins?: Record<string, unknown> };
   return { ...given, plugins: { 'oauth-as': false, ...given.plugins } };
+}
+
+/**
+ * The standalone hub (`startHub`, what the `hub` bin runs: the server's timeouts,
+ * connection cap and trusted proxies included) in this process, with oauth-as on and no
+ * servers, on a loopback port of its own with BASE_URL its real address. Closed by the
+ * test's teardown.
+ */
+export async function startStandaloneHub(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}): Promise<{ url: string; port: number; dataPath: string }> {
+  const folder = await mkdtemp(join(tmpdir(), 'standalone-hub-'));
+  const config = join(folder, 'mcp.json');
+  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'map-tools': false } }));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataPath = join(folder, 'data');
+  const started = await startHub({ HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, DATA_PATH: dataPath, HUB_CONFIG: config, HUB_PASSWORD: 'correct horse', LOG_LEVEL: 'silent', ...env });
+  t.teardown(() => started.close());
+  return { url, port, dataPath };
 }

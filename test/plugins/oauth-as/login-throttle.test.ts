@@ -1,22 +1,12 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import { startHub } from '../../../core/server.js';
 import { loginDelayMs } from '../../../plugins/oauth-as/throttle.js';
-import { freePort } from '../../helpers/net.js';
+import { startStandaloneHub } from '../../helpers/hub.js';
 import { attemptLogin } from './browserless.js';
 import { authorizationUrl, PASSWORD, registerClient } from './flows.js';
 
-/** The standalone hub (what the `hub` bin runs), oauth-as on, with the given environment. */
+/** A standalone hub with a registered client; one login attempt as the person at `address`. */
 async function standalone(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}) {
-  const folder = await mkdtemp(join(tmpdir(), 'throttle-'));
-  const config = join(folder, 'mcp.json');
-  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'map-tools': false } }));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const started = await startHub({ HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, DATA_PATH: join(folder, 'data'), HUB_CONFIG: config, HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'silent', ...env });
-  t.teardown(() => started.close());
+  const { url } = await startStandaloneHub(t, env);
   const client = await registerClient(url);
   return (password: string, address?: string) => attemptLogin(authorizationUrl(url, client.client_id, client.redirect_uri), password, address ? { 'x-forwarded-for': address } : {});
 }
