@@ -16,18 +16,20 @@ export async function makePrivateFolder(path: string): Promise<void> {
   await mkdir(path, { recursive: true, mode: PRIVATE_FOLDER_MODE });
 }
 
-/** What the kernel keeps under DATA_PATH: the embedded store and the tool snapshots. */
-export const HUB_DATA_FILES = ['store', 'snapshots'];
+/** Where the kernel keeps secrets under DATA_PATH: the embedded store (keys, token hashes). */
+export const HUB_SECRET_FILES = ['store'];
+/** What else the kernel keeps there, owner-only though not secret: the tool snapshots. */
+export const HUB_PRIVATE_FILES = ['snapshots'];
 
 /**
- * The start-up check of what the hub keeps under DATA_PATH (`entries`: the kernel's and
- * the plugins' `dataFiles`; other files there are the operator's). A file other users may
- * read or write stops the start: it may hold a key or tokens that someone has already
- * copied, which no chmod undoes, so the operator decides (the message names the file and
- * the command that closes everything). A folder open to others only shows file names: it
- * is closed, and logged.
+ * The start-up check of what the hub keeps under DATA_PATH (other files there are the
+ * operator's). A secret file (`secrets`: the kernel's and the plugins' `secretFiles`)
+ * that other users may read or write stops the start: someone may already have copied
+ * the key or tokens in it, which no chmod undoes, so the operator decides (the message
+ * names the file and the command that closes everything). Any other file of the hub's,
+ * and any folder, open to others is closed, and logged.
  */
-export async function checkDataPath(dataPath: string, entries: readonly string[], log: FastifyBaseLogger): Promise<void> {
+export async function checkDataPath(dataPath: string, entries: { secrets: readonly string[]; others: readonly string[] }, log: FastifyBaseLogger): Promise<void> {
   const root = await stat(dataPath).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw new StartupError(`DATA_PATH ${dataPath} cannot be read: ${error.message}`);
@@ -36,28 +38,39 @@ export async function checkDataPath(dataPath: string, entries: readonly string[]
   if (!root.isDirectory()) throw new StartupError(`DATA_PATH ${dataPath} is not a folder`);
   // DATA_PATH itself may be a link to the real folder; nothing inside is followed.
   const folders = [{ path: dataPath, mode: root.mode }];
-  const exposed: { path: string; mode: number }[] = [];
-  const visit = async (path: string) => {
+  const files = { secrets: [] as Entry[], others: [] as Entry[] };
+  const visit = async (path: string, kind: keyof typeof files) => {
     const found = await lstat(path).catch(() => undefined);
     if (found?.isDirectory()) {
       folders.push({ path, mode: found.mode });
-      for (const name of await readdir(path)) await visit(join(path, name));
-    } else if (found?.isFile() && found.mode & 0o066) exposed.push({ path, mode: found.mode });
+      for (const name of await readdir(path)) await visit(join(path, name), kind);
+    } else if (found?.isFile() && found.mode & 0o066) files[kind].push({ path, mode: found.mode });
   };
-  for (const entry of entries) await visit(join(dataPath, entry));
+  for (const kind of ['secrets', 'others'] as const) {
+    for (const entry of entries[kind]) await visit(join(dataPath, entry), kind);
+  }
 
-  const [first] = exposed;
+  const [first] = files.secrets;
   if (first) {
-    const others = exposed.length > 1 ? ` (and ${exposed.length - 1} more)` : '';
+    const more = files.secrets.length > 1 ? ` (and ${files.secrets.length - 1} more)` : '';
     throw new StartupError(
-      `DATA_PATH: ${first.path}${others} can be read or written by other users (mode ${octal(first.mode)}); it may hold keys, tokens or the password, so it should be considered exposed. Run: chmod -R go-rwx ${dataPath}`,
+      `DATA_PATH: ${first.path}${more} can be read or written by other users (mode ${octal(first.mode)}); it holds keys, tokens or the password, so consider them exposed. Run: chmod -R go-rwx ${dataPath}`,
     );
+  }
+  for (const { path, mode } of files.others) {
+    await chmod(path, PRIVATE_FILE_MODE);
+    log.warn({ file: path, was: octal(mode) }, 'a DATA_PATH file was open to other users; it is now 0600');
   }
   for (const { path, mode } of folders) {
     if ((mode & 0o077) === 0) continue;
     await chmod(path, PRIVATE_FOLDER_MODE);
     log.warn({ folder: path, was: octal(mode) }, 'a DATA_PATH folder was open to other users; it is now 0700');
   }
+}
+
+interface Entry {
+  path: string;
+  mode: number;
 }
 
 function octal(mode: number): string {

@@ -8,7 +8,7 @@ import { registerConfiguredServers } from './children/configured.js';
 import { registerMcpEndpoints } from './mcp/endpoints.js';
 import { ChildTimings } from './children/timings.js';
 import { checkConfig, loadConfigFile } from './config/load.js';
-import { checkDataPath, HUB_DATA_FILES } from './data-path.js';
+import { checkDataPath, HUB_SECRET_FILES, HUB_PRIVATE_FILES } from './data-path.js';
 import { StartupError } from './errors.js';
 import { Hub } from './hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
@@ -49,7 +49,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
       : { config: checkConfig(options.config, 'config', env), source: 'config', configDirectory: process.cwd() };
 
   const plugins = await resolvePlugins(config.plugins, { builtinDirectory, configDirectory, source, env });
-  await checkDataPath(settings.dataPath, [...HUB_DATA_FILES, ...plugins.flatMap(({ plugin }) => plugin.dataFiles ?? [])], app.log);
+  await checkDataPath(settings.dataPath, { secrets: [...HUB_SECRET_FILES, ...plugins.flatMap(({ plugin }) => plugin.secretFiles ?? [])], others: HUB_PRIVATE_FILES }, app.log);
   const context = new Hub(settings, config, app.log, configDirectory, env);
   app.decorate('hub', context);
   if (options.children) context.children.configure(options.children);

@@ -22,8 +22,8 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
   publicSchemas?: Readonly<Record<string, TSchema>>;
   /** First path segments this plugin serves; no server may take such a name. */
   reservedPaths?: readonly string[];
-  /** Files and folders this plugin keeps under DATA_PATH: owner-only, checked at start (see core/data-path.ts). */
-  dataFiles?: readonly string[];
+  /** Files and folders under DATA_PATH where this plugin keeps secrets: owner-only, checked at start (see core/data-path.ts). */
+  secretFiles?: readonly string[];
   register(app: FastifyInstance, options: Static<Options>, hub: Hub): Promise<void> | void;
 }
 

@@ -23,7 +23,7 @@ export default definePlugin({
   description: 'Inbound OAuth: the hub as authorization server and resource server for its MCP endpoints.',
   enabledByDefault: true,
   reservedPaths: ['.well-known', 'authorize', 'token', 'register', 'revoke', 'jwks'],
-  dataFiles: ['hub-password'],
+  secretFiles: ['hub-password'],
   options: OAuthAsOptions,
   async register(app, options, hub) {
     const c = collections(hub.store);

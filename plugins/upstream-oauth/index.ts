@@ -18,7 +18,7 @@ export default definePlugin({
   description: 'Outbound OAuth: the hub as OAuth client of remote servers (static, dynamic or metadata-document clients), with an operator login page.',
   enabledByDefault: true,
   reservedPaths: ['upstreams'],
-  dataFiles: ['upstream-key.pem'],
+  secretFiles: ['upstream-key.pem'],
   options: UpstreamOAuthOptions,
   publicSchemas: { 'server-oauth': UpstreamOAuthEntry },
   async register(app, options, hub) {

@@ -78,15 +78,26 @@ t.test('a file under DATA_PATH that other users can read stops the start, naming
   const { app } = await openHub(dataPath);
   await app.close();
   t.pass('after the chmod it starts');
+  for (const secret of ['hub-password', 'upstream-key.pem']) {
+    await writeFile(join(dataPath, secret), 'secret');
+    await chmod(join(dataPath, secret), 0o640);
+    const refused = await openHub(dataPath).then(({ app }) => app.close(), (error: Error) => error.message);
+    t.match(refused, `${join(dataPath, secret)} can be read or written by other users`, `${secret} too`);
+    await chmod(join(dataPath, secret), 0o600);
+  }
 });
 
-t.test('a folder under DATA_PATH open to others is closed at start', async (t) => {
+t.test('a folder, or a file that holds no secret, open to others is closed at start', async (t) => {
   const dataPath = await mkdtemp(join(tmpdir(), 'modes-'));
   await chmod(dataPath, 0o755);
   await mkdir(join(dataPath, 'snapshots'));
   await chmod(join(dataPath, 'snapshots'), 0o775);
+  const snapshot = join(dataPath, 'snapshots', 'files.json');
+  await writeFile(snapshot, '{}');
+  await chmod(snapshot, 0o644);
   const { app } = await openHub(dataPath);
   await app.close();
   t.equal(((await lstat(dataPath)).mode & 0o777).toString(8), '700');
   t.equal(((await lstat(join(dataPath, 'snapshots'))).mode & 0o777).toString(8), '700');
+  t.equal(((await lstat(snapshot)).mode & 0o777).toString(8), '600', 'a tool snapshot is no secret: closed, not refused');
 });
