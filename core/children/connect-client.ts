@@ -1,5 +1,5 @@
 import { Client, type Transport } from '@modelcontextprotocol/client';
-import type { ChildConnection, ConnectContext } from './child-type.js';
+import { ChildEndedError, type ChildConnection, type ConnectContext } from './child-type.js';
 
 export interface ConnectClientOptions {
   clientInfo: { name: string; version: string };
@@ -10,6 +10,11 @@ export interface ConnectClientOptions {
   negotiation: 'legacy' | 'auto';
   /** Says why the connection ended, for status and logs (a process's last words). */
   describeClose?: () => string;
+  /**
+   * The transport closing before the handshake means the child itself ended (a process,
+   * a container): the connect then fails with a ChildEndedError carrying `describeClose`.
+   */
+  endedIsFinal?: boolean;
 }
 
 /**
@@ -21,12 +26,18 @@ export async function connectClient(transport: Transport, context: ConnectContex
   const client = new Client(options.clientInfo, options.negotiation === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
   const onAbort = (): void => void transport.close().catch(() => undefined);
   context.signal.addEventListener('abort', onAbort, { once: true });
-  client.onclose = () => context.onClosed(options.describeClose?.() ?? 'the connection closed');
+  let endedEarly: string | undefined;
+  client.onclose = () => {
+    const reason = options.describeClose?.() ?? 'the connection closed';
+    endedEarly ??= reason;
+    context.onClosed(reason);
+  };
   try {
     if (context.signal.aborted) throw context.signal.reason as Error;
     await client.connect(transport, context.prior === undefined ? undefined : { prior: context.prior });
   } catch (error) {
     await transport.close().catch(() => undefined);
+    if (options.endedIsFinal && endedEarly !== undefined && !context.signal.aborted) throw new ChildEndedError(endedEarly, { cause: error });
     throw error;
   } finally {
     context.signal.removeEventListener('abort', onAbort);

@@ -1,7 +1,5 @@
 import {
   isInputRequiredResult,
-  ProtocolError,
-  ProtocolErrorCode,
   Server,
   type CallToolRequestParams,
   type CallToolResult,
@@ -13,7 +11,7 @@ import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
 import type { CallerRequest } from './caller-request.js';
 import { forwardToolCall } from './forward-call.js';
-import { findKnownTool, knownTools } from './known-tools.js';
+import { findKnownTool, knownTools, unknownToolError } from './known-tools.js';
 import { relayed } from './relayed.js';
 
 /**
@@ -30,7 +28,7 @@ export function createChildServer(hub: Hub, child: Child, era: McpEra): Server {
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const result = await callChildTool(hub, child, era, request.params, ctx);
     // A filtered tool gets the answer of one that never existed, before anything wakes.
-    if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!result) throw unknownToolError(child, request.params.name);
     return result;
   });
 

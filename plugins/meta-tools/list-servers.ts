@@ -1,13 +1,17 @@
+import type { ChildStatus } from '../../core/children/child.js';
 import type { Hub, MetaTool } from '../../core/hub.js';
 import { structured } from '../../core/mcp/tool-results.js';
 import { ListServersOutput, NoInput, type ServerEntry } from './schemas.js';
+
+/** Statuses whose last error is worth telling: the server is not usable as it stands. */
+const PROBLEMS = new Set<ChildStatus>(['down', 'stopped', 'unauthorized']);
 
 /** Every configured server, read from memory: nothing is woken or asked. */
 export function listServers(hub: Hub): MetaTool {
   return {
     name: 'list_servers',
     description:
-      'Start here. Lists the MCP servers behind this hub with their status and tool count. Next, call list_tools with a server name to see its tools. Sleeping servers wake by themselves on call_tool.',
+      'Start here. Lists the MCP servers behind this hub with their status and tool count (absent while not yet known), and why a server is down. Next, call list_tools with a server name to see its tools. Sleeping servers wake by themselves on call_tool.',
     inputSchema: NoInput,
     outputSchema: ListServersOutput,
     annotations: { title: 'List servers', readOnlyHint: true },
@@ -17,7 +21,8 @@ export function listServers(hub: Hub): MetaTool {
           name: child.name,
           description: child.description,
           status: child.status,
-          toolCount: child.tools.length,
+          ...(child.toolsKnown && { toolCount: child.tools.length }),
+          ...(PROBLEMS.has(child.status) && child.lastError !== undefined && { reason: child.lastError }),
           ...(child.hidden && { hidden: true as const }),
         }),
       );
