@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { access, constants, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import NedbModule from '@seald-io/nedb';
 import {
@@ -47,6 +47,7 @@ export async function openEmbeddedStore(directory: string): Promise<Store> {
       }
       return collection as unknown as StoreCollection<T>;
     },
+    ping: () => access(directory, constants.W_OK),
     async close() {
       await Promise.all([...collections.values()].map((collection) => collection.close()));
       collections.clear();
