@@ -87,6 +87,12 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       ...(call && { plain: (auth) => answerPlainCall(call, reply.raw, auth, () => endpointIdentity(hub, child), (params, caller) => callChildTool(hub, child, call.era, params, caller)) }),
     });
   });
+  // A server a reload removed or replaced must not be served from its old endpoint.
+  hub.children.onRemoved((name) => {
+    const removed = endpoints.get(name);
+    endpoints.delete(name);
+    void removed?.gated.close();
+  });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...endpoints.values()].map(({ gated }) => gated.close()));
   });
