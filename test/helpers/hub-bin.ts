@@ -37,7 +37,7 @@ export interface HubBinOptions {
 
 /**
  * The real `hub` CLI in a folder of its own (config file, DATA_PATH), on a free loopback
- * port, logging JSON on stdout; ready once /livez answers. Stopped at teardown.
+ * port, logging JSON on stdout; ready once /health answers. Stopped at teardown.
  */
 export async function startHubBin(t: { teardown(fn: () => unknown): void }, options: HubBinOptions = {}): Promise<HubBin> {
   const folder = await mkdtemp(join(tmpdir(), 'hub-bin-'));
@@ -73,7 +73,7 @@ export async function startHubBin(t: { teardown(fn: () => unknown): void }, opti
       await sleep(50);
     }
   };
-  await waitFor('the hub to serve', () => fetch(`${url}/livez`).then((response) => (response.ok ? true : undefined), () => undefined));
+  await waitFor('the hub to serve', () => fetch(`${url}/health`).then((response) => (response.ok ? true : undefined), () => undefined));
   return {
     url,
     folder,
