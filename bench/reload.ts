@@ -39,17 +39,12 @@ for (let run = 0; run < runs; run += 1) {
   await saveAndWait(['base']);
 }
 await hub.close();
-console.log(
-  JSON.stringify(
-    {
-      runs,
-      fileSaveToAddedMedianMs: Math.round(median(added)),
-      fileSaveToRemovedMedianMs: Math.round(median(removed)),
-      saveThenSighupToAddedMedianMs: Math.round(median(viaSighup)),
-      slowestMs: Math.round(Math.max(...added, ...removed, ...viaSighup)),
-      debounceMs: 300,
-    },
-    null,
-    2,
-  ),
-);
+const figures = {
+  runs,
+  fileSaveToAddedMedianMs: Math.round(median(added)),
+  fileSaveToRemovedMedianMs: Math.round(median(removed)),
+  saveThenSighupToAddedMedianMs: Math.round(median(viaSighup)),
+  slowestMs: Math.round(Math.max(...added, ...removed, ...viaSighup)),
+  debounceMs: 300,
+};
+console.log(JSON.stringify(figures, null, 2));

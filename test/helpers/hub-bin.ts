@@ -17,6 +17,8 @@ export interface HubBin {
   folder: string;
   configFile: string;
   dataPath: string;
+  /** The environment the hub runs with, for `hub-admin` beside it. */
+  env: Record<string, string>;
   /** Everything the process printed on stdout (its JSON log) and stderr so far. */
   stdout(): string;
   stderr(): string;
@@ -32,7 +34,10 @@ export interface HubBin {
 export interface HubBinOptions {
   /** Written to mcp.json in the hub's folder (JSON-encoded unless a string); none when undefined. */
   config?: unknown;
-  env?: Record<string, string>;
+  /** Added to the test's environment; a variable given as undefined is unset. */
+  env?: Record<string, string | undefined>;
+  /** Reuse a data folder, for restarts. */
+  dataPath?: string;
 }
 
 /**
@@ -45,8 +50,8 @@ export async function startHubBin(t: { teardown(fn: () => unknown): void }, opti
   if (options.config !== undefined) await writeFile(configFile, typeof options.config === 'string' ? options.config : JSON.stringify(options.config, null, 2));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataPath = join(folder, 'data');
-  const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), HUB_CONFIG: configFile, DATA_PATH: dataPath, LOG_FORMAT: 'json', ...options.env };
+  const dataPath = options.dataPath ?? join(folder, 'data');
+  const env = defined({ ...process.env, HOST: '127.0.0.1', PORT: String(port), HUB_CONFIG: configFile, DATA_PATH: dataPath, LOG_FORMAT: 'json', ...options.env });
   const child = spawn(process.execPath, [cliPath('hub')], { env, cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -79,6 +84,7 @@ export async function startHubBin(t: { teardown(fn: () => unknown): void }, opti
     folder,
     configFile,
     dataPath,
+    env,
     stdout: () => stdout,
     stderr: () => stderr,
     logs,
@@ -86,4 +92,9 @@ export async function startHubBin(t: { teardown(fn: () => unknown): void }, opti
     signal: (name) => void child.kill(name),
     stop,
   };
+}
+
+/** An environment without the variables set to undefined (unset, not the string "undefined"). */
+function defined(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
