@@ -1,31 +1,17 @@
-import type { AuthInfo, CallToolResult, ClientCapabilities, InputRequiredResult, ServerCapabilities, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ChildRegistry } from './children/registry.js';
 import type { HubConfig } from './config/schema.js';
 import type { CallerRequest } from './mcp/caller-request.js';
 import { QuestionRelay } from './mcp/elicitation.js';
+import type { McpEra } from './mcp/era.js';
 import { Registry } from './registry.js';
 import type { HubSettings } from './settings.js';
 import { openStoreLazily, type Store } from './store/index.js';
 import { HUB_VERSION } from './version.js';
 
-/**
- * One MCP revision the endpoints can speak; the revision plugins register these. Each
- * owns its revision's differences, so the endpoints never test a revision by name.
- */
-export interface McpEra {
-  revision: string;
-  era: 'modern' | 'legacy';
-  /** The child's capabilities narrowed to what the hub carries on this revision. */
-  capabilities(child: ServerCapabilities | undefined): ServerCapabilities;
-  /** A child's tool as advertised on this revision. */
-  presentTool(tool: Tool): Tool;
-  /** A child's call result as delivered on this revision, given the tool as the child declared it. */
-  presentResult(tool: Tool | undefined, result: CallToolResult): CallToolResult;
-  /** Whether a child's question can reach a caller on this revision (see `decideElicitation`). */
-  elicitation: 'carried' | 'not-offered' | 'switched-off';
-}
+export type { McpEra } from './mcp/era.js';
 
 /** What a meta-tool learns about the request it serves. */
 export interface MetaToolContext {

@@ -1,5 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { Client, DiscoverResult, PriorDiscovery, ProtocolEra, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
+import type { Client, DiscoverResult, Implementation, PriorDiscovery, ProtocolEra, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
 import { ChildEndedError, type ChildConnection, type ChildType } from './child-type.js';
@@ -43,8 +43,8 @@ interface Attempt {
 export class Child {
   status: ChildStatus;
   lastError: string | undefined;
-  /** The child's advertised title (or name), for `list_servers`. */
-  title: string | undefined;
+  /** The child's own identity (name, version, title, icons, website) as it last stated it; kept while it sleeps. */
+  serverInfo: Implementation | undefined;
   instructions: string | undefined;
   /** What the child advertised on its last connection; kept while it sleeps. */
   capabilities: ServerCapabilities | undefined;
@@ -112,6 +112,11 @@ export class Child {
     return this.entry.hub === false;
   }
 
+  /** The child's advertised title, for `list_servers`. */
+  get title(): string | undefined {
+    return this.serverInfo?.title;
+  }
+
   get description(): string {
     return this.title ?? this.name;
   }
@@ -122,6 +127,14 @@ export class Child {
    */
   get era(): ProtocolEra | undefined {
     return this.#connection?.client.getProtocolEra() ?? this.#verdict?.kind;
+  }
+
+  /**
+   * Whether the child's questions come back as results (a 2026-07-28 connection), so a
+   * caller can answer them on a retry; a 2025 child asks mid-call, on a held connection.
+   */
+  get asksByResult(): boolean {
+    return this.era === 'modern';
   }
 
   /** The tools that survive the allow/deny filter. */
@@ -150,8 +163,9 @@ export class Child {
 
   /** Adopts what a snapshot on disk says, so a sleeping server answers listing. */
   adoptSnapshot(snapshot: Snapshot): void {
-    this.title = snapshot.title;
+    this.serverInfo = snapshot.serverInfo ?? (snapshot.title === undefined ? undefined : { name: this.name, version: '', title: snapshot.title });
     this.instructions = snapshot.instructions;
+    this.capabilities = snapshot.capabilities;
     this.#tools = snapshot.tools as Tool[];
     this.#toolsKnown = true;
     this.#verdict = snapshot.verdict;
@@ -385,7 +399,7 @@ export class Child {
       if (this.#connection !== connection) return;
       await this.refreshTools().catch((error: Error) => this.log.warn({ err: error.message }, 'tool list refresh failed'));
     });
-    await this.#watch.attach(client);
+    this.#watch.listenTo(client);
     const tools = await listAllTools(client);
     if (signal.aborted) return this.#abandon(attempt, signal);
     if (attempt.closedEarly !== undefined) throw new Error(attempt.closedEarly);
@@ -394,8 +408,7 @@ export class Child {
     attempt.adopted = true;
     this.#connection = connection;
     this.#recordVerdict(client);
-    const server = client.getServerVersion();
-    this.title = server?.title ?? this.title;
+    this.serverInfo = client.getServerVersion() ?? this.serverInfo;
     this.instructions = client.getInstructions() ?? this.instructions;
     this.capabilities = client.getServerCapabilities() ?? this.capabilities;
     this.status = 'up';
@@ -403,6 +416,8 @@ export class Child {
     this.#lastEnded = undefined;
     this.#setTools(tools);
     this.#saveSnapshot();
+    // The watch is a side channel: nothing a caller waits for hangs on its acknowledgement.
+    this.#watch.startWatching(client);
     const timings = this.#environment.timings();
     this.#stopPings = startPings(client, timings.pingIntervalMs, timings.pingTimeoutMs, (reason) => {
       if (this.#connection !== connection) return;
@@ -467,8 +482,9 @@ export class Child {
     void this.#environment.snapshots?.save({
       version: 1,
       name: this.name,
-      ...(this.title === undefined ? {} : { title: this.title }),
+      ...(this.serverInfo === undefined ? {} : { serverInfo: this.serverInfo }),
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+      ...(this.capabilities === undefined ? {} : { capabilities: this.capabilities }),
       tools: this.#tools,
       ...(this.#verdict === undefined ? {} : { verdict: this.#verdict }),
     });

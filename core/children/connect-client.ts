@@ -1,5 +1,6 @@
 import { Client, type Transport } from '@modelcontextprotocol/client';
 import { ChildEndedError, type ChildConnection, type ConnectContext } from './child-type.js';
+import { tolerantTransport } from './tolerant-transport.js';
 
 export interface ConnectClientOptions {
   clientInfo: { name: string; version: string };
@@ -15,6 +16,18 @@ export interface ConnectClientOptions {
    * a container): the connect then fails with a ChildEndedError carrying `describeClose`.
    */
   endedIsFinal?: boolean;
+  /** Told when a result without `resultType` is read as complete; by default logged once per connection. */
+  onRepaired?: () => void;
+}
+
+/** Logs, once, that the server leaves out what 2026-07-28 requires and how the hub reads it. */
+export function warnOnceOfRepairs(context: Pick<ConnectContext, 'log' | 'name'>): () => void {
+  let warned = false;
+  return () => {
+    if (warned) return;
+    warned = true;
+    context.log.warn('the server leaves resultType out of its results, which 2026-07-28 requires; they are read as complete');
+  };
 }
 
 /**
@@ -22,8 +35,9 @@ export interface ConnectClientOptions {
  * abort signal (the transport is closed, which ends a process or socket), passes the
  * remembered era verdict as `prior`, and reports an unasked close to the child.
  */
-export async function connectClient(transport: Transport, context: ConnectContext, options: ConnectClientOptions): Promise<ChildConnection> {
+export async function connectClient(given: Transport, context: ConnectContext, options: ConnectClientOptions): Promise<ChildConnection> {
   const client = new Client(options.clientInfo, options.negotiation === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+  const transport = tolerantTransport(given, { isModern: () => client.getProtocolEra() === 'modern', onRepaired: options.onRepaired ?? warnOnceOfRepairs(context) });
   const onAbort = (): void => void transport.close().catch(() => undefined);
   context.signal.addEventListener('abort', onAbort, { once: true });
   let endedEarly: string | undefined;

@@ -16,14 +16,20 @@ export const EraVerdict = Type.Object({
 export type EraVerdict = Static<typeof EraVerdict>;
 
 /**
- * What a sleeping server answers from: its identity and its full tool list as the child
- * declared it (schemas, output schemas, annotations), before the allow/deny filter.
+ * What a sleeping server answers from: its identity, capabilities and instructions, and its
+ * full tool list as the child declared it (schemas, output schemas, annotations), before
+ * the allow/deny filter.
  */
 export const Snapshot = Type.Object({
   version: Type.Literal(1),
   name: Type.String(),
+  /** Written by earlier versions, before the whole identity was kept. */
   title: Type.Optional(Type.String()),
+  /** The child's own identity, so its endpoint states it while it sleeps. */
+  serverInfo: Type.Optional(Type.Object({ name: Type.String(), version: Type.String() }, { additionalProperties: true })),
   instructions: Type.Optional(Type.String()),
+  /** What the child advertised, so its endpoint offers the same methods while it sleeps. */
+  capabilities: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   tools: Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true })),
   verdict: Type.Optional(EraVerdict),
 });

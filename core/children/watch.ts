@@ -59,15 +59,25 @@ export class ChildWatch {
     };
   }
 
-  /** A new connection: hear its changes. The tools notification is the Child's (it refreshes the list first). */
-  async attach(client: Client): Promise<void> {
+  /**
+   * A new connection: hear what it says unasked. The tools notification is the Child's
+   * (it refreshes the list first).
+   */
+  listenTo(client: Client): void {
     this.#client = client;
     this.#subscription = undefined;
     this.#subscribed = new Set();
     client.setNotificationHandler('notifications/prompts/list_changed', async () => this.#from(client, { kind: 'prompts' }));
     client.setNotificationHandler('notifications/resources/list_changed', async () => this.#from(client, { kind: 'resources' }));
     client.setNotificationHandler('notifications/resources/updated', async (notification) => this.#from(client, { kind: 'resource', uri: notification.params.uri }));
-    await this.#sync(client);
+  }
+
+  /**
+   * Asks the adopted connection for its changes (a listen stream, or subscriptions) in the
+   * background: a child that never acknowledges delays only the watch, never a caller.
+   */
+  startWatching(client: Client): void {
+    if (client === this.#client) this.#scheduleResync();
   }
 
   detach(): void {

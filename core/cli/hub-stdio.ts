@@ -4,8 +4,9 @@ import { dirname } from 'node:path';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { userStateFolder } from '../data-path.js';
 import { openDetachedHub } from '../detached.js';
-import { createHubServer } from '../mcp/hub-server.js';
-import { LegacyOnlyTransport } from '../mcp/legacy-only-stdio.js';
+import type { McpEra } from '../mcp/era.js';
+import { HubEndpoint } from '../mcp/hub-endpoint.js';
+import { StdioRevisionGate } from '../mcp/stdio-gate.js';
 import { loggerOptions } from '../server.js';
 import { settingsFromEnvironment } from '../settings.js';
 import { parseFlags, runCli } from './run.js';
@@ -53,15 +54,12 @@ runCli('hub-stdio', async () => {
   // stdout carries the protocol, so the log goes to stderr.
   const { app, hub } = await openDetachedHub(env, loggerOptions(env, process.stderr));
   app.log.info({ dataPath: dataPath.path }, `data in ${dataPath.path} (${dataPath.why})`);
-  const modern = hub.eras.values().find((era) => era.era === 'modern');
-  const legacy = hub.eras.values().find((era) => era.era === 'legacy');
-  if (modern) {
-    serveStdio(({ era: requested }) => createHubServer(hub, requested === 'legacy' && legacy ? legacy : modern), { legacy: legacy ? 'serve' : 'reject' });
-  } else if (legacy) {
-    serveStdio(() => createHubServer(hub, legacy), { transport: new LegacyOnlyTransport(new StdioServerTransport(), legacy.revision) });
-  } else {
-    throw new Error('no MCP revision plugin is enabled');
-  }
+  const eras = hub.eras.values();
+  if (eras.length === 0) throw new Error('no MCP revision plugin is enabled');
+  const byClass = new Map(eras.map((era) => [era.era, era]));
+  const endpoint = new HubEndpoint(hub);
+  // The SDK serves either class of session; the gate lets through only what an enabled revision claims.
+  serveStdio(({ era }) => endpoint.server(byClass.get(era) as McpEra), { transport: new StdioRevisionGate(new StdioServerTransport(), eras), legacy: 'serve' });
   const shutdown = () => void app.close().finally(() => process.exit(0));
   process.stdin.on('end', shutdown);
   process.on('SIGTERM', shutdown);

@@ -1,7 +1,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, type ClientCapabilities, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Child } from '../children/child.js';
-import type { McpEra } from '../hub.js';
+import type { McpEra } from './era.js';
 import { envelopeOf, type CallerRequest } from './caller-request.js';
 
 /** Whether a child's question reaches the caller, and why (the text `describe_connection` shows). */
@@ -37,7 +37,7 @@ export function decideElicitation(era: McpEra, capabilities: ClientCapabilities 
   if (era.elicitation === 'switched-off') return refuse('the operator switched elicitation off');
   if (!child) return { forward: false, final: false, reason: 'the answer depends on the server: a question is forwarded when the server is up on 2026-07-28' };
   if (child.status !== 'up' || !child.era) return refuse(`server "${child.name}" is ${child.status} and has negotiated no era yet`);
-  if (child.era !== 'modern') return refuse(`server "${child.name}" speaks the 2025 revision, whose questions would need a connection held open`);
+  if (!child.asksByResult) return refuse(`server "${child.name}" speaks the 2025 revision, whose questions would need a connection held open`);
   return { forward: true, final: true, reason: `questions from "${child.name}" come back as the call's result` };
 }
 

@@ -1,119 +1,104 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
-import type { Hub, McpEra } from '../hub.js';
-import { callChildTool, createChildServer, endpointIdentity } from './child-server.js';
-import { createGatedHandler, type GatedHandler } from './era-gate.js';
-import { callHubTool, createHubServer, hubIdentity } from './hub-server.js';
-import { answerPlainCall, plainCallRequest } from './plain-call.js';
+import type { Hub } from '../hub.js';
+import { ChildEndpoint } from './child-endpoint.js';
+import type { McpEndpoint } from './endpoint.js';
+import { HubEndpoint } from './hub-endpoint.js';
+import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
+import { answerPlainCall, plainCallOf } from './plain-call.js';
+import { createRevisionGate, type RevisionGate } from './revision-gate.js';
 
-interface Endpoint {
-  gated: GatedHandler;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller of an MCP request, once the authenticating plugin accepted it. */
+    mcpAuth?: AuthInfo;
+  }
+}
+
+/** An endpoint with the SDK's handler for it, behind the revision gate. */
+interface Served {
+  endpoint: McpEndpoint;
+  gate: RevisionGate;
   node: ReturnType<typeof toNodeHandler>;
 }
 
 /**
- * `/hub` and `/<name>/mcp`: stateless Streamable HTTP on every revision a plugin serves.
- * In front of the SDK's handler: Host and Origin checks (DNS rebinding) and the bearer
- * check of whichever plugin provides one, against the URL the request arrived on.
+ * `/hub` and `/<name>/mcp`: stateless Streamable HTTP on every revision a plugin serves,
+ * in a context of their own where every answer is JSON-RPC. Before a body is read: the
+ * Host and Origin checks (DNS rebinding), then the bearer check of whichever plugin
+ * provides one, against the URL the request arrived on. Then the era whose fast road
+ * takes the request answers it, or the SDK's handler behind the revision gate.
  */
 export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   const eras = hub.eras.values();
-  const modern = eras.find((era) => era.era === 'modern');
-  const legacy = eras.find((era) => era.era === 'legacy');
-  if (!modern && !legacy) return;
-
+  if (eras.length === 0) return;
   const baseHost = bracketed(new URL(hub.settings.baseUrl).hostname);
   const allowedHosts = [...localhostAllowedHostnames(), baseHost, bracketed(hub.settings.host)];
   const allowedOrigins = [...localhostAllowedOrigins(), baseHost];
-  const endpoints = new Map<string, Endpoint>();
+  const served = new Map<string, Served>();
 
-  const endpoint = (key: string, build: (era: McpEra) => Server | Promise<Server>, onCreated?: (gated: GatedHandler) => void): Endpoint => {
-    let existing = endpoints.get(key);
+  const serving = (key: string, create: () => McpEndpoint): Served => {
+    let existing = served.get(key);
     if (!existing) {
-      const gated = createGatedHandler(build, modern, legacy);
-      existing = { gated, node: toNodeHandler(gated) };
-      endpoints.set(key, existing);
-      onCreated?.(gated);
+      const endpoint = create();
+      const gate = createRevisionGate((era) => endpoint.server(era), eras);
+      existing = { endpoint, gate, node: toNodeHandler(gate) };
+      served.set(key, existing);
+      endpoint.child?.onChange((change) => publish(gate, change));
     }
     return existing;
   };
 
-  const serve = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    path: string,
-    target: Endpoint,
-    { onListen, plain }: { onListen?: (uris: string[]) => () => void; plain?: (auth: AuthInfo | undefined) => Promise<boolean> } = {},
-  ): Promise<void> => {
-    const host = validateHostHeader(request.headers.host, allowedHosts);
-    const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
-    if (!host.ok || !origin.ok) {
-      await reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host.ok ? 'Forbidden origin' : 'Forbidden host' } });
-      return;
-    }
-    const auth = hub.authenticator ? await hub.authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${path}`) : undefined;
-    if (hub.authenticator && !auth) return;
+  const serve = async (request: FastifyRequest, reply: FastifyReply, { endpoint, node }: Served): Promise<void> => {
     reply.hijack();
-    if (plain && (await plain(auth))) return;
-    const uris = listenedResources(request.body);
-    if (onListen && uris.length > 0) reply.raw.once('close', onListen(uris));
-    await target.node(Object.assign(request.raw, { auth }), reply.raw, request.body);
+    const plain = plainCallOf(eras, request);
+    if (plain && (await answerPlainCall(endpoint, plain.era, plain.call, reply.raw, request.mcpAuth))) return;
+    const uris = endpoint.child ? eras.flatMap((era) => era.listenedResources(request.body)) : [];
+    if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
+    await node(Object.assign(request.raw, { auth: request.mcpAuth }), reply.raw, request.body);
   };
 
-  app.all('/hub', async (request, reply) => {
-    const call = plainCallRequest(request, modern, legacy);
-    await serve(request, reply, '/hub', endpoint('/hub', (era) => createHubServer(hub, era)), {
-      ...(call && { plain: (auth) => answerPlainCall(call, reply.raw, auth, () => hubIdentity(hub), (params, caller) => callHubTool(hub, call.era, params, caller)) }),
+  void app.register(async (mcp) => {
+    acceptJsonRpcBodies(mcp);
+    mcp.addHook('onRequest', async (request, reply) => {
+      const host = validateHostHeader(request.headers.host, allowedHosts);
+      const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
+      if (!host.ok || !origin.ok) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host.ok ? 'Forbidden origin' : 'Forbidden host' } });
+      if (!hub.authenticator) return undefined;
+      const { server } = request.params as { server?: string };
+      const auth = await hub.authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${server === undefined ? '/hub' : `/${server}/mcp`}`);
+      if (!auth) return reply;
+      request.mcpAuth = auth;
+      return undefined;
     });
-  });
-
-  app.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
-    const child = hub.children.get(request.params.server);
-    if (!child) {
-      await reply.code(404).send({ error: 'not_found', message: `no server named "${request.params.server}" is configured` });
-      return;
-    }
-    const target = endpoint(
-      child.name,
-      (era) => createChildServer(hub, child, era),
-      (gated) => child.onChange((change) => publish(gated, change)),
-    );
-    const call = plainCallRequest(request, modern, legacy);
-    await serve(request, reply, `/${child.name}/mcp`, target, {
-      onListen: (uris) => watchWhileOpen(child, uris),
-      ...(call && { plain: (auth) => answerPlainCall(call, reply.raw, auth, () => endpointIdentity(hub, child), (params, caller) => callChildTool(hub, child, call.era, params, caller)) }),
+    mcp.all('/hub', async (request, reply) => serve(request, reply, serving('/hub', () => new HubEndpoint(hub))));
+    mcp.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
+      const child = hub.children.get(request.params.server);
+      if (!child) return reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `no server named "${request.params.server}" is configured` } });
+      return serve(request, reply, serving(child.name, () => new ChildEndpoint(hub, child)));
     });
   });
   // A server a reload removed or replaced must not be served from its old endpoint.
   hub.children.onRemoved((name) => {
-    const removed = endpoints.get(name);
-    endpoints.delete(name);
-    void removed?.gated.close();
+    const removed = served.get(name);
+    served.delete(name);
+    void removed?.gate.close();
   });
   app.addHook('onClose', async () => {
-    await Promise.allSettled([...endpoints.values()].map(({ gated }) => gated.close()));
+    await Promise.allSettled([...served.values()].map(({ gate }) => gate.close()));
   });
 }
 
-/** Subscribers on the modern revision hear what the child reports; the SDK filters per stream. */
-function publish(gated: GatedHandler, change: ChildChange): void {
-  const notify = gated.notify;
-  if (!notify) return;
+/** Subscribers hear what the child reports; the SDK filters per stream. */
+function publish(gate: RevisionGate, change: ChildChange): void {
+  const notify = gate.notify;
   if (change.kind === 'resource') notify.resourceUpdated(change.uri);
   else if (change.kind === 'tools') notify.toolsChanged();
   else if (change.kind === 'prompts') notify.promptsChanged();
   else notify.resourcesChanged();
-}
-
-/** The resource URIs a `subscriptions/listen` request names, so the child is asked to watch them. */
-function listenedResources(body: unknown): string[] {
-  const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
-  if (message?.method !== 'subscriptions/listen') return [];
-  const uris = message.params?.notifications?.resourceSubscriptions;
-  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : [];
 }
 
 /** Watches the URIs for as long as the listen stream is open, waking the child to ask it. */

@@ -1,5 +1,14 @@
 import type { CallToolRequestParams, CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { CLIENT_CAPABILITIES_META_KEY, isInputRequiredResult, type ClientCapabilities, type InputRequiredResult } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  isInputRequiredResult,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  type ClientCapabilities,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server';
 import type { ChildConnection } from '../children/child-type.js';
 import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
@@ -16,12 +25,17 @@ export interface ForwardContext {
   sessionCapabilities?: ClientCapabilities;
 }
 
+/** How much of a failure's text reaches the caller: enough to read, never a whole page. */
+const FAILURE_TEXT_CHARS = 300;
+
 /**
  * Calls a tool on a child for a caller: wakes the child (which does not idle out during
- * the call), passes progress back to the caller (each update resets the timeout), passes
- * the caller's cancellation on, relays a child's question when the elicitation decision
- * allows, and turns every failure into a tool error that names the server, never a hung
- * request. The child's server identity does not travel with its result.
+ * the call), passes progress back to the caller in order and before the result (each
+ * update resets the timeout), passes the caller's cancellation on, and relays a child's
+ * question when the elicitation decision allows. The child's own protocol error is
+ * thrown as it came, so the caller sees the same error; any other failure becomes a tool
+ * error that names the server, never a hung request. The child's server identity does
+ * not travel with its result.
  */
 export async function forwardToolCall(
   hub: Hub,
@@ -30,53 +44,85 @@ export async function forwardToolCall(
   params: CallToolRequestParams,
   { era, request, sessionCapabilities }: ForwardContext,
 ): Promise<CallToolResult | InputRequiredResult> {
+  const capabilities = callerCapabilities(request, sessionCapabilities);
+  let decision: ElicitationDecision | undefined;
+  let result: CallToolResult | InputRequiredResult;
   try {
-    const capabilities = callerCapabilities(request, sessionCapabilities);
-    const decision = decideElicitation(era, capabilities, child);
-    const result = await child.withConnection(
-      async (connection) => (await plainCall(hub, connection, tool, params, request, decision)) ?? (await sdkCall(hub, connection, params, request, decision, capabilities)),
-    );
-    if (!isInputRequiredResult(result)) return relayed(result);
-    const question = hub.questions.relay(result, decision, request, child);
-    return typeof question === 'string' ? toolError(`Tool call failed: ${question}`) : question;
+    result = await child.withConnection(async (connection) => {
+      // Decided once the child is up: what it can ask depends on the era it speaks.
+      decision = decideElicitation(era, capabilities, child);
+      return (
+        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(hub, connection, params, request) : undefined) ??
+        (await sdkCall(hub, connection, params, request, decision, capabilities))
+      );
+    });
   } catch (error) {
-    return toolError(`Tool call failed: server "${child.name}": ${(error as Error).message}`);
+    if (ProtocolError.isInstance(error)) throw error;
+    return toolError(`Tool call failed: server "${child.name}": ${failureText(error)}`);
   }
+  if (!isInputRequiredResult(result)) return relayed(result);
+  const question = hub.questions.relay(result, decision as ElicitationDecision, request, child);
+  return typeof question === 'string' ? toolError(`Tool call failed: ${question}`) : question;
 }
 
 /**
- * The connection's plain road, when the call needs nothing it lacks: no progress to pass
- * back, no question the caller could answer, no retry's answers, no output schema for the
- * SDK to check. Undefined when the road is closed and the SDK client takes the call.
+ * A request's params as the child gets them when it may ask the caller something: the
+ * caller's elicitation capability declared (and nothing else it could ask), and a retry's
+ * answers and the child's own state passed back untouched.
  */
-async function plainCall(
-  hub: Hub,
-  connection: ChildConnection,
-  tool: Tool,
-  params: CallToolRequestParams,
+export function withQuestionParams<P extends { _meta?: Record<string, unknown> }>(
+  params: P,
   request: CallerRequest,
   decision: ElicitationDecision,
-): Promise<CallToolResult | InputRequiredResult | undefined> {
-  const plain =
-    connection.plainToolCall &&
+  capabilities: ClientCapabilities | undefined,
+): P {
+  const requestState = request.mcpReq.requestState<unknown>();
+  return {
+    ...params,
+    ...(decision.forward && { _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: { elicitation: capabilities?.elicitation } } }),
+    ...(request.mcpReq.inputResponses && { inputResponses: request.mcpReq.inputResponses }),
+    ...(typeof requestState === 'string' && { requestState }),
+  };
+}
+
+/**
+ * The one test for the road toward the child: the connection has a plain road, and the
+ * call needs nothing only the SDK client gives: no progress to pass back, no question
+ * the caller could answer, no retry's answers, no output schema to check.
+ */
+function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerRequest, decision: ElicitationDecision): connection is ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>> {
+  return (
+    connection.plainToolCall !== undefined &&
     request.mcpReq._meta?.progressToken === undefined &&
     !decision.forward &&
     request.mcpReq.inputResponses === undefined &&
     request.mcpReq.requestState() === undefined &&
-    tool.outputSchema === undefined;
-  if (!plain) return undefined;
+    tool.outputSchema === undefined
+  );
+}
+
+/**
+ * The plain road, with the SDK road's timeout and cancellation and the same errors.
+ * Undefined when the road turns out closed for this call (nothing reached the server).
+ */
+async function plainCall(
+  hub: Hub,
+  connection: ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>>,
+  params: CallToolRequestParams,
+  request: CallerRequest,
+): Promise<CallToolResult | InputRequiredResult | undefined> {
   // One controller for the caller's cancellation and the timeout: AbortSignal.any costs
   // more than the call. The timeout's error is made only when it fires (a stack is costly).
   const call = new AbortController();
   let timedOut: Error | undefined;
   const timer = setTimeout(() => {
-    timedOut = new Error(`the call timed out after ${hub.settings.callTimeoutMs} ms`);
+    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: hub.settings.callTimeoutMs });
     call.abort(timedOut);
   }, hub.settings.callTimeoutMs);
   const cancel = (): void => call.abort(request.mcpReq.signal.reason);
   request.mcpReq.signal.addEventListener('abort', cancel, { once: true });
   try {
-    return await connection.plainToolCall?.(params, call.signal);
+    return await connection.plainToolCall(params, call.signal);
   } catch (error) {
     throw timedOut ?? error;
   } finally {
@@ -94,26 +140,32 @@ async function sdkCall(
   capabilities: ClientCapabilities | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const progressToken = request.mcpReq._meta?.progressToken;
-  // The child may ask only what the caller can answer: its elicitation capability, nothing else.
-  const declared = decision.forward ? { _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: { elicitation: capabilities?.elicitation } } } : {};
-  const requestState = request.mcpReq.requestState<unknown>();
-  const result = await connection.client.callTool(
-    {
-      ...params,
-      ...declared,
-      ...(request.mcpReq.inputResponses && { inputResponses: request.mcpReq.inputResponses }),
-      ...(typeof requestState === 'string' && { requestState }),
-    },
-    {
-      timeout: hub.settings.callTimeoutMs,
-      resetTimeoutOnProgress: true,
-      signal: request.mcpReq.signal,
-      allowInputRequired: true,
-      onprogress:
-        progressToken === undefined
-          ? undefined
-          : (progress) => void request.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
-    },
-  );
+  // Progress is passed on in order, and the result waits for the last of it.
+  let progressSent: Promise<void> = Promise.resolve();
+  const result = await connection.client.callTool(withQuestionParams(params, request, decision, capabilities), {
+    timeout: hub.settings.callTimeoutMs,
+    resetTimeoutOnProgress: true,
+    signal: request.mcpReq.signal,
+    allowInputRequired: true,
+    onprogress:
+      progressToken === undefined
+        ? undefined
+        : (progress) => {
+            const notification = { method: 'notifications/progress' as const, params: { ...progress, progressToken } };
+            progressSent = progressSent.then(() => request.mcpReq.notify(notification)).catch(() => undefined);
+          },
+  });
+  await progressSent;
   return isInputRequiredResult(result) ? result : (result as CallToolResult);
+}
+
+/**
+ * A failure's text for the caller, bounded (an HTTP error can quote a whole page) and
+ * naming the HTTP status the SDK keeps beside its message.
+ */
+export function failureText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const bounded = text.length > FAILURE_TEXT_CHARS ? `${text.slice(0, FAILURE_TEXT_CHARS)}…` : text;
+  const status = SdkHttpError.isInstance(error) ? (error.data as { status?: unknown } | undefined)?.status : undefined;
+  return typeof status === 'number' ? `HTTP ${status}: ${bounded}` : bounded;
 }

@@ -1,6 +1,10 @@
-import type { CallToolResult, ServerCapabilities, Tool } from '@modelcontextprotocol/server';
+import { isLegacyRequest, PROTOCOL_VERSION_META_KEY, type CallToolResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/server';
 import { Type } from 'typebox';
+import { isEnvelopedMessage, type HttpRequestView, type PlainCall } from '../../core/mcp/era.js';
+import { isPlainObject, plainParams, toolCallShape } from '../../core/mcp/plain-call.js';
 import { definePlugin } from '../../core/plugin.js';
+
+const REVISION = '2025-11-25';
 
 /**
  * MCP 2025-11-25 on every endpoint, statelessly, chosen by `initialize`. Nothing is
@@ -13,7 +17,24 @@ export default definePlugin({
   description: 'Serves MCP 2025-11-25 (initialize), wrapping non-object structured output.',
   options: Type.Object({}),
   register(_app, _options, hub) {
-    hub.eras.add('2025-11-25', { revision: '2025-11-25', era: 'legacy', capabilities: narrow, presentTool, presentResult, elicitation: 'not-offered' }, 'mcp-2025-11-25');
+    hub.eras.add(
+      REVISION,
+      {
+        revision: REVISION,
+        era: 'legacy',
+        claims: (request, parsedBody) => isLegacyRequest(request, parsedBody),
+        claimsMessage: (message) => !isEnvelopedMessage(message),
+        capabilities: narrow,
+        presentTool,
+        presentResult,
+        elicitation: 'not-offered',
+        plainCall,
+        // Results carry neither the server's identity nor their kind on this revision.
+        frameResult: (result) => result,
+        listenedResources: () => [],
+      },
+      'mcp-2025-11-25',
+    );
   },
 });
 
@@ -40,4 +61,16 @@ function presentTool(tool: Tool): Tool {
 function presentResult(tool: Tool | undefined, result: CallToolResult): CallToolResult {
   if (!needsWrap(tool) || result.structuredContent === undefined) return result;
   return { ...result, structuredContent: { result: result.structuredContent } };
+}
+
+/**
+ * A plain call on this revision: a stateless request naming the revision in its header,
+ * whose `_meta` (passed on to the child as the SDK's road passes it) asks for no progress.
+ */
+function plainCall(request: HttpRequestView): PlainCall | undefined {
+  const shape = toolCallShape(request);
+  if (!shape || request.headers['mcp-protocol-version'] !== REVISION || request.headers['mcp-session-id'] !== undefined) return undefined;
+  const meta = shape.meta;
+  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined || meta[PROTOCOL_VERSION_META_KEY] !== undefined)) return undefined;
+  return { id: shape.id, params: plainParams(shape, meta), envelope: {} };
 }

@@ -1,13 +1,17 @@
-import { isInputRequiredResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
 import type { Hub, MetaTool } from '../../core/hub.js';
 import { forwardToolCall } from '../../core/mcp/forward-call.js';
+import { toolError } from '../../core/mcp/tool-results.js';
 import { findHubServer, findTool } from './lookup.js';
 import { CallToolInput } from './schemas.js';
 
 /**
  * Calls a child's tool and returns its result unchanged, apart from the revision's
- * structured-output wrap, or the child's question when the elicitation decision allows. Waking, progress, cancellation, the timeout and failures are
- * `forwardToolCall`'s, exactly as on the server's own endpoint.
+ * structured-output wrap, or the child's question when the elicitation decision allows.
+ * Waking, progress, cancellation, the timeout and failures are `forwardToolCall`'s,
+ * exactly as on the server's own endpoint, except that the child's protocol error is
+ * told as a tool error (with its code): the caller of `call_tool` called a tool of the
+ * hub, and the model reads tool results.
  */
 export function callTool(hub: Hub): MetaTool {
   return {
@@ -24,7 +28,13 @@ export function callTool(hub: Hub): MetaTool {
       const tool = await findTool(child, name, 'Tool call failed: ');
       if (!tool.ok) return tool.error;
       const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }) };
-      const result = await forwardToolCall(hub, child, tool.value, params, context);
+      let result;
+      try {
+        result = await forwardToolCall(hub, child, tool.value, params, context);
+      } catch (error) {
+        if (!ProtocolError.isInstance(error)) throw error;
+        return toolError(`Tool call failed: server "${child.name}" answered with error ${error.code}: ${error.message}`);
+      }
       // A child's question is the call's result; the answer comes back on the retry of call_tool.
       return isInputRequiredResult(result) ? result : context.era.presentResult(tool.value, result);
     },

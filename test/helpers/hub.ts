@@ -24,9 +24,11 @@ export async function startTestHub(
     setup?: (hub: Hub) => void | Promise<void>;
     /** When given, the hub's log lines (JSON) are collected here. */
     logs?: string[];
+    /** An existing data folder (an earlier hub's); by default a new one. */
+    dataPath?: string;
   } = {},
 ): Promise<TestHub> {
-  const dataPath = await mkdtemp(join(tmpdir(), 'hub-test-'));
+  const dataPath = options.dataPath ?? (await mkdtemp(join(tmpdir(), 'hub-test-')));
   const logs = options.logs;
   const app = Fastify({ logger: logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false });
   let context: Hub | undefined;

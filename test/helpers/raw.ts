@@ -3,6 +3,8 @@ import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_ME
 export interface JsonRpcAnswer<R = Record<string, unknown>> {
   status: number;
   headers: Headers;
+  /** Every message of the answer in order: the notifications of an event stream, then the response. */
+  messages: Array<{ method?: string; params?: Record<string, unknown>; id?: unknown }>;
   result?: R;
   error?: { code: number; message: string; data?: unknown };
 }
@@ -48,6 +50,6 @@ export async function rawRequest<R = Record<string, unknown>>(
     }),
   });
   const text = await response.text();
-  const json = text.startsWith('{') ? text : ([...text.matchAll(/^data: (.*)$/gm)].at(-1)?.[1] ?? '{}');
-  return { status: response.status, headers: response.headers, ...(JSON.parse(json) as Omit<JsonRpcAnswer<R>, 'status' | 'headers'>) };
+  const messages = (text.startsWith('{') ? [text] : [...text.matchAll(/^data: (.*)$/gm)].map((match) => match[1] ?? '{}')).map((json) => JSON.parse(json) as JsonRpcAnswer['messages'][number]);
+  return { status: response.status, headers: response.headers, messages, ...(messages.at(-1) as Omit<JsonRpcAnswer<R>, 'status' | 'headers' | 'messages'>) };
 }

@@ -3,9 +3,9 @@ import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontext
 import { Type, type Static } from 'typebox';
 import type { ServerEntry } from '../../config/schema.js';
 import type { ChildConnection, ChildType } from '../child-type.js';
-import { connectClient } from '../connect-client.js';
+import { connectClient, warnOnceOfRepairs } from '../connect-client.js';
 import type { UpstreamAuth } from './auth.js';
-import { childFetch, type ChildFetch } from './child-fetch.js';
+import { childHttp, type ChildHttp } from './child-http.js';
 import { createPlainToolCall } from './plain-tool-call.js';
 import { fetchWithHeaders } from './headers.js';
 import { SocketTransport } from './socket-transport.js';
@@ -33,25 +33,25 @@ function entryUrl(url: string | undefined, name: string): URL {
  * The transport options of a remote child: its own kept-alive fetch, with the static
  * headers on every request and the plugin-lent auth when there is one.
  */
-function transportOptions(entry: ServerEntry, name: string, upstreamAuth: () => UpstreamAuth | undefined, connections: ChildFetch) {
+function transportOptions(entry: ServerEntry, name: string, upstreamAuth: () => UpstreamAuth | undefined, connections: ChildHttp) {
   const auth = upstreamAuth()?.forServer(name, entry);
   const fetch = fetchWithHeaders(entry.headers, auth?.wrapFetch ? auth.wrapFetch(connections.fetch) : connections.fetch);
   return { fetch, authProvider: auth?.authProvider };
 }
 
 /** Closes the child's kept-alive connections with it, or at once when connecting fails. */
-async function closingConnections(connections: ChildFetch, connecting: Promise<ChildConnection>): Promise<ChildConnection> {
+async function closingConnections(connections: ChildHttp, connecting: Promise<ChildConnection>): Promise<ChildConnection> {
   try {
     const connection = await connecting;
     return {
       client: connection.client,
       async close() {
         await connection.close();
-        connections.close();
+        await connections.close();
       },
     };
   } catch (error) {
-    connections.close();
+    await connections.close();
     throw error;
   }
 }
@@ -71,12 +71,13 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       alwaysRunning,
       async connect(entry, context) {
         const url = entryUrl(entry.url, context.name);
-        const connections = childFetch();
+        const connections = childHttp();
         const options = transportOptions(entry, context.name, upstreamAuth, connections);
-        const connection = await closingConnections(connections, connectClient(new StreamableHTTPClientTransport(url, options), context, { clientInfo, negotiation: 'auto' }));
+        const onRepaired = warnOnceOfRepairs(context);
+        const connection = await closingConnections(connections, connectClient(new StreamableHTTPClientTransport(url, options), context, { clientInfo, negotiation: 'auto', onRepaired }));
         const revision = connection.client.getNegotiatedProtocolVersion();
         if (connection.client.getProtocolEra() !== 'modern' || revision === undefined) return connection;
-        return { ...connection, plainToolCall: createPlainToolCall({ url, request: connections.request, headers: entry.headers, authProvider: options.authProvider, clientInfo, revision }) };
+        return { ...connection, plainToolCall: createPlainToolCall({ url, http: connections, headers: entry.headers, authProvider: options.authProvider, clientInfo, revision, onRepaired }) };
       },
     },
     {
@@ -85,7 +86,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       alwaysRunning,
       connect(entry, context) {
         const url = entryUrl(entry.url, context.name);
-        const connections = childFetch();
+        const connections = childHttp();
         const transport = new SSEClientTransport(url, transportOptions(entry, context.name, upstreamAuth, connections));
         // SSE-only servers predate the 2026 revision; a probe would only cost a round trip.
         return closingConnections(connections, connectClient(transport, context, { clientInfo, negotiation: 'legacy', describeClose: () => 'the SSE stream closed' }));

@@ -44,7 +44,7 @@ t.test('a remote http child with a static header reaches a server that checks it
       },
     },
     env: { TOKEN: 's3cret' },
-    timings: { wakeBudgetMs: 2_000, backoffBaseMs: 200, backoffMaxMs: 400 },
+    timings: { wakeBudgetMs: 10_000, backoffBaseMs: 200, backoffMaxMs: 400 },
   });
   const remote = hub.children.get('remote');
   const wrong = hub.children.get('wrong');

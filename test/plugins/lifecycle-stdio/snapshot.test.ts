@@ -12,8 +12,15 @@ t.test('the snapshot answers listing after a hub restart without starting the ch
   const first = await startHub(t, { config, dataPath });
   await first.hub.children.get('crashy')?.ensureUp();
   await first.app.close();
-  const snapshot = JSON.parse(await readFile(join(dataPath, 'snapshots', 'crashy.json'), 'utf8')) as { title: string; tools: { name: string; annotations?: unknown }[] };
-  t.equal(snapshot.title, 'Fixture crashy');
+  const snapshot = JSON.parse(await readFile(join(dataPath, 'snapshots', 'crashy.json'), 'utf8')) as {
+    serverInfo: unknown;
+    instructions: string;
+    capabilities: { tools?: unknown };
+    tools: { name: string; annotations?: unknown }[];
+  };
+  t.same(snapshot.serverInfo, { name: 'crashy', title: 'Fixture crashy', version: '1.0.0' }, "the child's identity is kept");
+  t.equal(snapshot.instructions, 'Instructions of crashy.', 'and its instructions');
+  t.ok(snapshot.capabilities.tools, 'and its capabilities');
   t.same(snapshot.tools.find((tool) => tool.name === 'echo')?.annotations, { readOnlyHint: true }, 'annotations are kept');
 
   const second = await startHub(t, { config, dataPath });

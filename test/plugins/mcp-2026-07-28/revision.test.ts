@@ -5,7 +5,7 @@ import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
-import { waitFor } from '../children/helpers.js';
+import { waitFor } from '../../core/children/helpers.js';
 
 const setup = (hub: Hub) => void hub.children.addInProcess('sink', createKitchenSink);
 const changingTools = fileURLToPath(new URL('../../fixtures/children/changing-tools.js', import.meta.url));
@@ -18,43 +18,6 @@ t.test('with mcp-2026-07-28 disabled, 2026-07-28 is refused naming what is serve
   t.same((raw.error?.data as { supported: string[] }).supported, ['2025-11-25']);
   const legacy = await connectClient(t, `${url}/sink/mcp`, '2025-11-25');
   t.ok((await legacy.listTools()).tools.length > 0, 'the other revision still works');
-});
-
-t.test('with mcp-2025-11-25 disabled, initialize is refused naming what is served', async (t) => {
-  const { url } = await startTestHub(t, { setup, config: { plugins: { 'mcp-2025-11-25': false } } });
-  await t.rejects(connectClient(t, `${url}/sink/mcp`, '2025-11-25'));
-  const raw = await rawRequest(`${url}/sink/mcp`, '2025-11-25', 'initialize', {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1.0.0' },
-  });
-  t.equal(raw.error?.code, -32022);
-  t.same((raw.error?.data as { supported: string[] }).supported, ['2026-07-28']);
-  const modern = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
-  t.ok((await modern.listTools()).tools.length > 0);
-});
-
-t.test('on 2025-11-25 nothing is pushed: no listChanged, no subscribe, resources/subscribe refused', async (t) => {
-  const { url } = await startTestHub(t, { setup });
-  const legacy = await connectClient(t, `${url}/sink/mcp`, '2025-11-25');
-  const capabilities = legacy.getServerCapabilities();
-  t.notOk(capabilities?.tools?.listChanged);
-  t.notOk(capabilities?.resources?.subscribe);
-  t.notOk(capabilities?.resources?.listChanged);
-  const subscribe = await rawRequest(`${url}/sink/mcp`, '2025-11-25', 'resources/subscribe', { uri: 'memo://readme' });
-  t.equal(subscribe.error?.code, -32601);
-  const modern = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
-  t.equal(modern.getServerCapabilities()?.tools?.listChanged, true, 'the modern revision advertises list changes');
-});
-
-t.test('progress keeps a call alive past the timeout; silence ends it with a tool error', async (t) => {
-  const { url } = await startTestHub(t, { setup, env: { TOOL_CALL_TIMEOUT_MS: '350' } });
-  const client = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
-  const slow = await client.callTool({ name: 'slow_with_progress', arguments: { steps: 6 } }, { onprogress: () => undefined });
-  t.same(slow.content, [{ type: 'text', text: 'done after 6 steps' }], 'six progress steps of 100 ms outlive a 350 ms timeout');
-  const hung = await client.callTool({ name: 'hang', arguments: {} });
-  t.equal(hung.isError, true);
-  t.match((hung.content as Array<{ text: string }>)[0]?.text, /^Tool call failed: server "sink": .*timed out/i);
 });
 
 t.test('a subscription on 2026-07-28 receives tools list-changed and ends when the client closes it', async (t) => {

@@ -10,17 +10,35 @@ import {
 } from '@modelcontextprotocol/server';
 import Value from 'typebox/value';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
-import type { Hub, McpEra } from '../hub.js';
+import type { Hub } from '../hub.js';
 import type { CallerRequest } from './caller-request.js';
+import type { McpEndpoint } from './endpoint.js';
+import type { McpEra } from './era.js';
 import { toolError } from './tool-results.js';
 
 /**
- * The server behind `/hub` for one request: whatever meta-tools the plugins registered.
- * Tool schemas are TypeBox, so they are advertised as they are and arguments are
- * checked with the same schema before a tool runs.
+ * `/hub` (and `hub-stdio`): whatever meta-tools the plugins registered. Tool schemas are
+ * TypeBox, so they are advertised as they are and arguments are checked with the same
+ * schema before a tool runs.
  */
-export function createHubServer(hub: Hub, era: McpEra): Server {
-  const server = new Server(hubIdentity(hub), {
+export class HubEndpoint implements McpEndpoint {
+  constructor(private readonly hub: Hub) {}
+
+  server(era: McpEra): Server {
+    return createHubServer(this.hub, era);
+  }
+
+  identity(): Implementation {
+    return { name: 'mcp-hub', title: 'MCP hub', version: this.hub.version };
+  }
+
+  callTool(era: McpEra, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
+    return callHubTool(this.hub, era, params, caller);
+  }
+}
+
+function createHubServer(hub: Hub, era: McpEra): Server {
+  const server = new Server(new HubEndpoint(hub).identity(), {
     capabilities: { tools: {} },
     // The meta-tools are fixed for the life of the process and the same for every caller.
     cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
@@ -45,16 +63,11 @@ export function createHubServer(hub: Hub, era: McpEra): Server {
   return server;
 }
 
-/** The server identity of `/hub`. */
-export function hubIdentity(hub: Hub): Implementation {
-  return { name: 'mcp-hub', title: 'MCP hub', version: hub.version };
-}
-
 /**
  * A meta-tool call: the schema's defaults filled in and the arguments checked against it
  * before the tool runs. Undefined for a tool no plugin registered.
  */
-export async function callHubTool(
+async function callHubTool(
   hub: Hub,
   era: McpEra,
   params: CallToolRequestParams,

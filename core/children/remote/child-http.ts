@@ -1,0 +1,78 @@
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type FetchLike } from '@modelcontextprotocol/client';
+import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+
+/**
+ * An idle kept-alive connection is closed after this long: below the 5 s that Node
+ * servers keep one open, so the hub seldom sends on a connection the server is closing.
+ * undici believes a server that announces a shorter `Keep-Alive: timeout`.
+ */
+const IDLE_CONNECTION_MS = 4_000;
+
+/** An answer larger than a child may send (the limit a stdio message has). */
+export class AnswerTooLargeError extends Error {
+  override readonly name = 'AnswerTooLargeError';
+  readonly code = 'HUB_ERR_ANSWER_TOO_LARGE';
+}
+
+export interface ChildHttp {
+  /** For the SDK's transports: answers other than event streams are bounded. */
+  fetch: FetchLike;
+  /** The same connections for the plain road, which reads answers itself. */
+  dispatcher: Dispatcher;
+  /** The largest answer (other than an event stream) accepted. */
+  maxBytes: number;
+  /** Closes the connections; for when the child's connection ends. */
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP connections of one remote child: kept alive between calls, shared by the SDK's
+ * transport and the plain road, and closed with the child's connection. undici never
+ * sends a request twice unless it is idempotent, so a POST that met a closing connection
+ * fails instead of running a tool a second time.
+ */
+export function childHttp(maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE): ChildHttp {
+  const agent = new Agent({ keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS });
+  return {
+    fetch: async (input, init) => bounded((await undiciFetch(input as string | URL, { ...(init as object), dispatcher: agent })) as unknown as Response, maxBytes),
+    dispatcher: agent,
+    maxBytes,
+    async close() {
+      await agent.destroy();
+    },
+  };
+}
+
+/** An event stream is passed on as it arrives; any other answer is cut off past `maxBytes`. */
+function bounded(response: Response, maxBytes: number): Response {
+  if (response.body === null || response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    void response.body.cancel();
+    throw new AnswerTooLargeError(`the answer is larger than ${maxBytes} bytes`);
+  }
+  let size = 0;
+  const limit = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      if (size > maxBytes) controller.error(new AnswerTooLargeError(`the answer is larger than ${maxBytes} bytes`));
+      else controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(limit), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** Reads a whole answer body, refusing one past `maxBytes`. */
+export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown }, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      const error = new AnswerTooLargeError(`the answer is larger than ${maxBytes} bytes`);
+      body.destroy(error);
+      throw error;
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}

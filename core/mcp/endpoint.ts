@@ -1,0 +1,20 @@
+import type { CallToolRequestParams, CallToolResult, Implementation, InputRequiredResult, Server } from '@modelcontextprotocol/server';
+import type { Child } from '../children/child.js';
+import type { CallerRequest } from './caller-request.js';
+import type { McpEra } from './era.js';
+
+/**
+ * One MCP endpoint (`/hub`, `/<name>/mcp`), whichever road a request takes: the SDK's
+ * server for the request's revision, or the fast road, which asks for the tool call and
+ * the identity directly.
+ */
+export interface McpEndpoint {
+  /** The SDK server that answers one request on `era`. */
+  server(era: McpEra): Server | Promise<Server>;
+  /** The identity the endpoint states; read after the work, which may have learnt it. */
+  identity(): Implementation;
+  /** A `tools/call` as `era` delivers it; undefined for a tool the endpoint does not offer. */
+  callTool(era: McpEra, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined>;
+  /** The child behind a per-server endpoint, whose changes its subscribers hear. */
+  readonly child?: Child;
+}

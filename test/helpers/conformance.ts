@@ -1,0 +1,201 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`) against a
+ * server URL and reads back its per-scenario result files. The suite needs Node >= 22; it
+ * runs on the Node 22 binary installed beside it, whatever Node runs the tests.
+ */
+
+export type ConformanceRequirements = '2025-11-25' | '2026-07-28';
+export type CheckStatus = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+
+/** One check as the suite writes it to a scenario's `checks.json`. */
+export interface ConformanceCheck {
+  id: string;
+  name: string;
+  status: CheckStatus;
+  description?: string;
+  errorMessage?: string;
+}
+
+export interface CheckOutcome {
+  id: string;
+  name: string;
+  message: string;
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  /** False for what the requirement set runs but never scores (extensions, pending scenarios). */
+  scored: boolean;
+  /** No check failed (warnings allowed), which is how the suite itself marks a scenario passed. */
+  passed: boolean;
+  failures: CheckOutcome[];
+  warnings: CheckOutcome[];
+  checks: ConformanceCheck[];
+}
+
+export interface ConformanceRun {
+  requirements: ConformanceRequirements;
+  url: string;
+  scenarios: ScenarioResult[];
+  passed: string[];
+  failed: string[];
+  /** The overall timeout ended the suite; scenarios it had not finished count as failed. */
+  timedOut: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  /** The end of the suite's own output, for diagnosing a failure. */
+  log: string;
+}
+
+export interface ConformanceOptions {
+  url: string;
+  requirements: ConformanceRequirements;
+  /** The suite's own per-scenario bound (`--timeout`). */
+  scenarioTimeoutMs?: number;
+  /** Bound on the whole run; the suite is killed when it is reached. */
+  timeoutMs?: number;
+}
+
+const LOG_TAIL_CHARS = 20_000;
+
+/**
+ * The suite and its Node 22 live in a package of their own (`npm test` installs it), so
+ * that node binary never shadows the Node the tests run on.
+ */
+const SUITE_PACKAGE = fileURLToPath(new URL('../../../test/conformance/suite/package.json', import.meta.url));
+
+/** The suite's CLI and the Node 22 binary it runs on. */
+function conformanceCommand(): { node: string; cli: string } {
+  const require = createRequire(SUITE_PACKAGE);
+  let cli: string;
+  let node: string;
+  try {
+    cli = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+    node = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
+    accessSync(node, constants.X_OK);
+  } catch (error) {
+    throw new Error(`the conformance suite is not installed in ${dirname(SUITE_PACKAGE)} (npm ci --prefix test/conformance/suite): ${(error as Error).message}`);
+  }
+  return { node, cli };
+}
+
+export async function runConformanceSuite(options: ConformanceOptions): Promise<ConformanceRun> {
+  const { requirements, url, scenarioTimeoutMs = 20_000, timeoutMs = 300_000 } = options;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  const listing = await runSuite(['list', '--requirements', requirements], deadline);
+  if (listing.code !== 0 || listing.timedOut) throw new Error(`conformance list --requirements ${requirements} failed (exit ${String(listing.code)}): ${listing.output}`);
+  const planned = parseScenarioList(listing.output);
+  if (planned.length === 0) throw new Error(`conformance list --requirements ${requirements} named no server scenarios:\n${listing.output}`);
+
+  const outputDir = await mkdtemp(join(tmpdir(), 'conformance-'));
+  try {
+    const run = await runSuite(['server', '--url', url, '--requirements', requirements, '--timeout', String(scenarioTimeoutMs), '-o', outputDir], deadline);
+    const written = await readResultFiles(outputDir);
+    const scenarios = planned.map(({ scenario, scored }) => toResult(scenario, scored, written.get(scenario), run.timedOut));
+    return {
+      requirements,
+      url,
+      scenarios,
+      passed: scenarios.filter((result) => result.passed).map((result) => result.scenario),
+      failed: scenarios.filter((result) => !result.passed).map((result) => result.scenario),
+      timedOut: run.timedOut,
+      exitCode: run.code,
+      durationMs: Date.now() - started,
+      log: run.output.slice(-LOG_TAIL_CHARS),
+    };
+  } finally {
+    await rm(outputDir, { recursive: true, force: true });
+  }
+}
+
+interface SuiteProcess {
+  code: number | null;
+  timedOut: boolean;
+  output: string;
+}
+
+function runSuite(args: string[], deadline: number): Promise<SuiteProcess> {
+  const { node, cli } = conformanceCommand();
+  // The test runner's NODE_OPTIONS (loaders, coverage) belong to the tests, not to the suite.
+  const { NODE_OPTIONS: _options, NODE_V8_COVERAGE: _coverage, ...env } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [cli, ...args], { env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4 * LOG_TAIL_CHARS);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, timedOut, output });
+    });
+  });
+}
+
+/**
+ * The server scenarios of `conformance list --requirements <revision>`: the scored ones
+ * under "Server scenarios", the unscored ones tagged `[server]` after "never scored".
+ * The listing is the only place the suite states which scenarios a set runs.
+ */
+function parseScenarioList(listing: string): Array<{ scenario: string; scored: boolean }> {
+  const scenarios: Array<{ scenario: string; scored: boolean }> = [];
+  let section: 'server' | 'client' | 'unscored' | undefined;
+  for (const line of listing.split('\n')) {
+    if (line.startsWith('Server scenarios')) section = 'server';
+    else if (line.startsWith('Client scenarios')) section = 'client';
+    else if (line.startsWith('Run and reported, but never scored')) section = 'unscored';
+    const item = /^\s+- (\S+)(?: \[(server|client)\])?\s*$/.exec(line);
+    if (!item?.[1]) continue;
+    if (section === 'server') scenarios.push({ scenario: item[1], scored: true });
+    else if (section === 'unscored' && item[2] === 'server') scenarios.push({ scenario: item[1], scored: false });
+  }
+  return scenarios;
+}
+
+/** `<outputDir>/server-<scenario>-<ISO timestamp>/checks.json`, keyed by scenario. */
+async function readResultFiles(outputDir: string): Promise<Map<string, ConformanceCheck[]>> {
+  const results = new Map<string, ConformanceCheck[]>();
+  for (const entry of await readdir(outputDir)) {
+    const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry)?.[1];
+    if (!scenario) continue;
+    try {
+      results.set(scenario, JSON.parse(await readFile(join(outputDir, entry, 'checks.json'), 'utf8')) as ConformanceCheck[]);
+    } catch {
+      // The directory is made before the scenario runs; no checks.json means it never finished.
+    }
+  }
+  return results;
+}
+
+function toResult(scenario: string, scored: boolean, checks: ConformanceCheck[] | undefined, timedOut: boolean): ScenarioResult {
+  if (!checks) {
+    const message = timedOut ? 'the run was stopped by its overall timeout before this scenario finished' : 'the suite wrote no result for this scenario (see the run log)';
+    return { scenario, scored, passed: false, failures: [{ id: 'no-result', name: 'NoResult', message }], warnings: [], checks: [] };
+  }
+  const outcome = (check: ConformanceCheck): CheckOutcome => ({ id: check.id, name: check.name, message: check.errorMessage ?? check.description ?? '' });
+  const failures = checks.filter((check) => check.status === 'FAILURE').map(outcome);
+  const warnings = checks.filter((check) => check.status === 'WARNING').map(outcome);
+  return { scenario, scored, passed: failures.length === 0, failures, warnings, checks };
+}
