@@ -1,13 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
-import type { ChildStatus } from './children/child.js';
 import type { Hub } from './hub.js';
 
 /** A store that has not answered within this long is not reachable, as far as a probe is concerned. */
 const STORE_PING_TIMEOUT_MS = 2_000;
-
-/** Statuses that, with a reason, make the hub degraded: a server that failed and is not serving. */
-const DEGRADED = new Set<ChildStatus>(['down', 'stopped', 'unauthorized']);
 
 /**
  * The probes:
@@ -40,8 +36,8 @@ export function registerHealthRoutes(app: FastifyInstance, hub: Hub): void {
 
   app.get('/health', async (request) => {
     const children = hub.children.all();
-    const troubled = children.filter((child) => DEGRADED.has(child.status) && child.lastError !== undefined);
-    const reasons = isLoopback(request.ip) ? Object.fromEntries(troubled.map((child) => [child.name, child.lastError])) : undefined;
+    const troubled = children.filter((child) => child.problem !== undefined);
+    const reasons = isLoopback(request.ip) ? Object.fromEntries(troubled.map((child) => [child.name, child.problem])) : undefined;
     return {
       status: troubled.length === 0 ? 'ok' : 'degraded',
       servers: Object.fromEntries(children.map((child) => [child.name, child.status])),

@@ -13,6 +13,9 @@ import { ChildWatch, type ChildChange } from './watch.js';
 
 export type ChildStatus = 'starting' | 'up' | 'down' | 'stopped' | 'sleeping' | 'unauthorized';
 
+/** Statuses in which a server with a last error is in trouble rather than resting. */
+const TROUBLED = new Set<ChildStatus>(['down', 'stopped', 'unauthorized']);
+
 /** What the registry hands every child: the current timings and where snapshots go. */
 export interface ChildEnvironment {
   timings(): ChildTimings;
@@ -115,6 +118,11 @@ export class Child {
   /** The child's advertised title, for `list_servers`. */
   get title(): string | undefined {
     return this.serverInfo?.title;
+  }
+
+  /** Why the server is not serving (it failed and is down, parked, or awaits a login), if it is not. */
+  get problem(): string | undefined {
+    return TROUBLED.has(this.status) ? this.lastError : undefined;
   }
 
   get description(): string {

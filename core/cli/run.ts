@@ -31,9 +31,9 @@ export class UsageError extends Error {
  * usage. A flag that spells a setting (`--port`) points at its environment variable,
  * since every setting is read from the environment.
  */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string, allowPositionals = false) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals });
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   } catch (error) {
     const flag = /'(--?[^']+)'/.exec((error as Error).message)?.[1];
     const variable = flag && settingVariable(flag);

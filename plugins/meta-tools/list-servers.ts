@@ -1,10 +1,6 @@
-import type { ChildStatus } from '../../core/children/child.js';
 import type { Hub, MetaTool } from '../../core/hub.js';
 import { structured } from '../../core/mcp/tool-results.js';
 import { ListServersOutput, NoInput, type ServerEntry } from './schemas.js';
-
-/** Statuses whose last error is worth telling: the server is not usable as it stands. */
-const PROBLEMS = new Set<ChildStatus>(['down', 'stopped', 'unauthorized']);
 
 /** Every configured server, read from memory: nothing is woken or asked. */
 export function listServers(hub: Hub): MetaTool {
@@ -22,7 +18,7 @@ export function listServers(hub: Hub): MetaTool {
           description: child.description,
           status: child.status,
           ...(child.toolsKnown && { toolCount: child.tools.length }),
-          ...(PROBLEMS.has(child.status) && child.lastError !== undefined && { reason: child.lastError }),
+          ...(child.problem !== undefined && { reason: child.problem }),
           ...(child.hidden && { hidden: true as const }),
         }),
       );

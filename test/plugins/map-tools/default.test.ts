@@ -18,7 +18,7 @@ t.test('without a config file the map server is the default, answering online', 
 });
 
 t.test('a config file that does not name the map plugin has no map server', async (t) => {
-  const hub = await startHubBin(t, { config: { mcpServers: {} } });
+  const hub = await startHubBin(t, { config: { mcpServers: {}, plugins: { 'oauth-as': false } } });
   t.same(await servers(hub.url), []);
   t.equal((await fetch(`${hub.url}/map/mcp`, { method: 'POST' })).status, 404);
   t.notOk(hub.logs().some((line) => line.server === 'map'), 'nothing about a map in the log');
