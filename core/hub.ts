@@ -63,7 +63,17 @@ export class Hub {
   readonly adminCommands = new Registry<AdminCommand>('admin command');
   /** First path segments taken by the hub or a plugin; no server may use one as its name. */
   authenticator: RequestAuthenticator | undefined;
-  readonly reservedPaths = new Set(['hub', 'mcp', 'register', 'revoke', 'jwks', 'authorize', 'token', 'health', '.well-known']);
+  readonly reservedPaths = new Set(['hub', 'mcp', 'register', 'revoke', 'jwks', 'authorize', 'token', 'health', 'livez', 'readyz', '.well-known']);
+
+  /**
+   * Re-reads the config file and applies it to the configured servers (what SIGHUP and a
+   * change of the file do). False when it was refused, or when the config did not come
+   * from a file; the running config then stays in force.
+   */
+  reloadConfig: (trigger: string) => Promise<boolean> = async (trigger) => {
+    this.log.warn({ trigger }, 'nothing to reload: the config was not read from a file');
+    return false;
+  };
 
   constructor(
     readonly settings: HubSettings,

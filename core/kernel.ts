@@ -4,14 +4,17 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import ipaddr from 'ipaddr.js';
 import { Type, type Static } from 'typebox';
-import { registerConfiguredServers } from './children/configured.js';
+import { ConfiguredServers } from './children/configured.js';
 import { registerMcpEndpoints } from './mcp/endpoints.js';
 import { ChildTimings } from './children/timings.js';
 import { checkConfig, loadConfigFile } from './config/load.js';
-import { checkDataPath, HUB_SECRET_FILES, HUB_PRIVATE_FILES } from './data-path.js';
+import { ConfigReloader } from './config/reload.js';
+import { checkDataPath } from './data-path.js';
+import { registerHealthRoutes } from './health.js';
 import { StartupError } from './errors.js';
 import { Hub } from './hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
+import { checkPrivateFiles, HUB_PRIVATE_FILES, HUB_SECRET_FILES } from './private-files.js';
 import { HubSettings, settingsFromEnvironment } from './settings.js';
 
 export const HubPluginOptions = Type.Object({
@@ -19,6 +22,7 @@ export const HubPluginOptions = Type.Object({
   settings: Type.Optional(Type.Partial(HubSettings)),
   children: Type.Optional(Type.Partial(ChildTimings, { description: 'Child budgets, back-offs and pings; tests shorten them.' })),
   env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'The environment to read; default process.env.' })),
+  watchConfig: Type.Optional(Type.Boolean({ description: 'Reload when the config file changes (default true); SIGHUP reloads either way.' })),
 });
 export type HubPluginOptions = Static<typeof HubPluginOptions> & {
   /**
@@ -35,6 +39,8 @@ declare module 'fastify' {
 }
 
 const builtinDirectory = fileURLToPath(new URL('../plugins/', import.meta.url));
+/** An editor's save is several file events: the reload waits until they have been quiet this long. */
+const CONFIG_DEBOUNCE_MS = 300;
 
 /**
  * The hub as an encapsulated Fastify plugin: `app.register(hub, { config, prefix })`
@@ -43,13 +49,15 @@ const builtinDirectory = fileURLToPath(new URL('../plugins/', import.meta.url));
 export async function hub(app: FastifyInstance, options: HubPluginOptions): Promise<void> {
   const env = options.env ?? process.env;
   const settings = { ...settingsFromEnvironment(env), ...options.settings };
-  const { config, source, configDirectory } =
+  const { config, source, configDirectory, file } =
     options.config === undefined
       ? await fromFile(settings.configFile, env)
-      : { config: checkConfig(options.config, 'config', env), source: 'config', configDirectory: process.cwd() };
+      : { config: checkConfig(options.config, 'config', env), source: 'config', configDirectory: process.cwd(), file: undefined };
+  await checkDataPath(settings.dataPath);
 
-  const plugins = await resolvePlugins(config.plugins, { builtinDirectory, configDirectory, source, env });
-  await checkDataPath(settings.dataPath, { secrets: [...HUB_SECRET_FILES, ...plugins.flatMap(({ plugin }) => plugin.secretFiles ?? [])], others: HUB_PRIVATE_FILES }, app.log);
+  const configured = options.config !== undefined || file !== undefined;
+  const plugins = await resolvePlugins(config.plugins, { builtinDirectory, configDirectory, source, env, configured });
+  await checkPrivateFiles(settings.dataPath, { secrets: [...HUB_SECRET_FILES, ...plugins.flatMap(({ plugin }) => plugin.secretFiles ?? [])], others: HUB_PRIVATE_FILES }, app.log);
   const context = new Hub(settings, config, app.log, configDirectory, env);
   app.decorate('hub', context);
   if (options.children) context.children.configure(options.children);
@@ -71,14 +79,20 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     throw new StartupError(`no plugin authenticates MCP requests (is oauth-as disabled?), which is allowed only when HOST is a loopback address, and HOST is ${settings.host}`);
   }
   await options.setup?.(context);
-  registerConfiguredServers(context, source);
+  const servers = new ConfiguredServers(context);
+  const entries = servers.check(config, source);
+  for (const warning of servers.typos(config)) app.log.warn({ config: source }, warning);
+  servers.add(entries);
   await context.children.loadSnapshots();
   registerMcpEndpoints(app, context);
+  registerHealthRoutes(app, context);
 
-  app.get('/health', async () => ({
-    status: 'ok',
-    servers: Object.fromEntries(context.children.all().map((child) => [child.name, child.status])),
-  }));
+  if (file !== undefined) {
+    const reloader = new ConfigReloader({ file, env, servers, plugins: config.plugins, log: app.log });
+    context.reloadConfig = (trigger) => reloader.reload(trigger);
+    const stopWatching = options.watchConfig === false ? undefined : reloader.watch(CONFIG_DEBOUNCE_MS);
+    if (stopWatching) app.addHook('onClose', async () => stopWatching());
+  }
 
   app.addHook('onReady', async () => {
     for (const child of context.children.all()) {
@@ -98,6 +112,7 @@ async function fromFile(file: string, env: NodeJS.ProcessEnv) {
     config: loaded.config,
     source: loaded.file ?? 'built-in defaults',
     configDirectory: loaded.file ? dirname(loaded.file) : process.cwd(),
+    file: loaded.file,
   };
 }
 

@@ -13,8 +13,11 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
   description: string;
   dependencies?: readonly string[];
   options: Options;
-  /** Whether the plugin runs when the config's `plugins` does not mention it. */
-  enabledByDefault?: boolean | ((env: NodeJS.ProcessEnv) => boolean);
+  /**
+   * Whether the plugin runs when the config's `plugins` does not mention it; a function
+   * decides from the environment and whether the operator wrote a config at all.
+   */
+  enabledByDefault?: boolean | ((env: NodeJS.ProcessEnv, context: DefaultContext) => boolean);
   /**
    * Schemas others rely on (tool outputs, documents), by file name; `npm run schemas`
    * writes them, with the options schema, to `schemas/<plugin>/`.
@@ -22,9 +25,14 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
   publicSchemas?: Readonly<Record<string, TSchema>>;
   /** First path segments this plugin serves; no server may take such a name. */
   reservedPaths?: readonly string[];
-  /** Files and folders under DATA_PATH where this plugin keeps secrets: owner-only, checked at start (see core/data-path.ts). */
+  /** Files and folders under DATA_PATH where this plugin keeps secrets: owner-only, checked at start (see core/private-files.ts). */
   secretFiles?: readonly string[];
   register(app: FastifyInstance, options: Static<Options>, hub: Hub): Promise<void> | void;
+}
+
+export interface DefaultContext {
+  /** A config file exists (or the embedding app handed the hub a config). */
+  configured: boolean;
 }
 
 /** Identity function that keeps the options type tied to the schema. */

@@ -1,19 +1,29 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import pretty from 'pino-pretty';
+import { StartupError } from './errors.js';
+import type { Hub } from './hub.js';
 import { hub } from './kernel.js';
 import { capConnections, serverLimitOptions } from './limits/server-options.js';
-import { settingsFromEnvironment } from './settings.js';
+import { settingsFromEnvironment, type HubSettings } from './settings.js';
 
 /** How long shutdown waits for in-flight requests before cutting them. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface StartedHub {
   app: FastifyInstance;
+  hub: Hub;
   url: string;
   close(): Promise<void>;
 }
 
-/** Logger options: pino, with credentials redacted wherever they could appear. */
-export function loggerOptions(env: NodeJS.ProcessEnv) {
+/**
+ * Logger options: pino, with credentials redacted wherever they could appear. On a
+ * terminal (or with LOG_FORMAT=pretty) records are printed as readable lines; otherwise
+ * one JSON record a line, for log collectors.
+ */
+export function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteStream = process.stdout) {
+  const { logFormat } = settingsFromEnvironment(env);
+  const readable = logFormat === 'pretty' || (logFormat === 'auto' && destination.isTTY === true);
   return {
     level: env.LOG_LEVEL || 'info',
     redact: {
@@ -28,6 +38,7 @@ export function loggerOptions(env: NodeJS.ProcessEnv) {
         remoteAddress: request.ip,
       }),
     },
+    stream: readable ? pretty({ sync: true, destination, colorize: destination.isTTY === true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' }) : destination,
   };
 }
 
@@ -36,20 +47,42 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<St
   const settings = settingsFromEnvironment(env);
   const app = Fastify({ logger: loggerOptions(env), forceCloseConnections: 'idle', bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
   capConnections(app.server, settings);
+  let context: Hub | undefined;
   try {
-    await app.register(hub, { env: env as Record<string, string> });
-    await app.listen({ host: settings.host, port: settings.port });
+    await app.register(hub, { env: env as Record<string, string>, setup: (created) => void (context = created) });
+    await app.listen({ host: settings.host, port: settings.port }).catch((error: NodeJS.ErrnoException) => {
+      throw listenError(error, settings);
+    });
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
+  if (!context) throw new Error('the hub plugin did not call setup');
   return {
     app,
+    hub: context,
     url: `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`,
     close: () => closeWithin(app, SHUTDOWN_GRACE_MS),
   };
+}
+
+/** What an operator can do about a failed listen: the variables to change. */
+function listenError(error: NodeJS.ErrnoException, settings: HubSettings): Error {
+  const where = `${settings.host}:${settings.port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new StartupError(`cannot listen on ${where}: the port is in use (another hub?); set PORT to a free port`);
+    case 'EACCES':
+      return new StartupError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges); set PORT to 1024 or above`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new StartupError(`cannot listen on ${where}: no such local address; set HOST to an address of this machine (127.0.0.1, 0.0.0.0, ::)`);
+    default:
+      return error;
+  }
 }
 
 /** Closes the app; requests still running after `graceMs` are cut. */

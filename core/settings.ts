@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
-import { LimitSettings, limitSettingsFromEnvironment } from './limits/settings.js';
+import { StartupError } from './errors.js';
+import { LimitSettings, trustedProxies } from './limits/settings.js';
 
 export const HubSettings = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'HOST: the address to listen on.' }),
@@ -10,32 +11,121 @@ export const HubSettings = Type.Object({
   configFile: Type.String({ description: 'HUB_CONFIG: path of the config file; default ./mcp.json.' }),
   idleTimeoutMinutes: Type.Number({ minimum: 0, description: 'IDLE_TIMEOUT_MINUTES: an on-demand server sleeps after this long unused; 0 never; default 60.' }),
   callTimeoutMs: Type.Integer({ minimum: 1, description: 'TOOL_CALL_TIMEOUT_MS: a tool call fails after this long without progress; default 300000 (5 minutes).' }),
+  logFormat: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
+    description: 'LOG_FORMAT: pretty (readable lines), json (one JSON record a line), or auto (pretty on a terminal, JSON otherwise); default auto.',
+  }),
   // Limits per client and per process (core/limits/settings.ts).
   ...LimitSettings.properties,
 });
 export type HubSettings = Static<typeof HubSettings>;
 
-/** The operator interface's environment variables, with their documented defaults. */
+/**
+ * One environment variable of the operator interface: its name, the value when it is
+ * unset or empty (which may depend on settings read before it), and the parser of a given
+ * value. A parser throws an Error saying what was expected; the caller names the variable.
+ */
+interface Setting<K extends keyof HubSettings> {
+  key: K;
+  env: string;
+  fallback(read: Partial<HubSettings>, cwd: string): HubSettings[K];
+  parse(raw: string, cwd: string): HubSettings[K];
+}
+
+function setting<K extends keyof HubSettings>(key: K, env: string, fallback: Setting<K>['fallback'], parse: Setting<K>['parse']): Setting<K> {
+  return { key, env, fallback, parse };
+}
+
+/*
+ * Every setting, in the order they are read. A new setting is one more line here (and
+ * one more property in HubSettings); validation and the error naming the variable come
+ * with it.
+ */
+const SETTINGS = [
+  setting('host', 'HOST', () => '127.0.0.1', hostName),
+  setting('port', 'PORT', () => 3000, integer(0, 65535)),
+  setting('baseUrl', 'BASE_URL', (read) => `http://${urlHost(read.host ?? '127.0.0.1')}:${read.port ?? 3000}`, httpUrl),
+  setting('dataPath', 'DATA_PATH', (_read, cwd) => absolute('./data', cwd), absolute),
+  setting('configFile', 'HUB_CONFIG', (_read, cwd) => absolute('./mcp.json', cwd), absolute),
+  setting('idleTimeoutMinutes', 'IDLE_TIMEOUT_MINUTES', () => 60, number(0)),
+  setting('callTimeoutMs', 'TOOL_CALL_TIMEOUT_MS', () => 300_000, integer(1)),
+  setting('logFormat', 'LOG_FORMAT', () => 'auto' as const, oneOf(['auto', 'json', 'pretty'] as const)),
+  // Limits per client and per process (core/limits/settings.ts).
+  setting('clientCallsPerMinute', 'CLIENT_CALLS_PER_MINUTE', () => 1200, integer(1)),
+  setting('clientMaxConcurrent', 'CLIENT_MAX_CONCURRENT', () => 32, integer(1)),
+  setting('clientMaxStreams', 'CLIENT_MAX_STREAMS', () => 16, integer(1)),
+  setting('maxConnections', 'MAX_CONNECTIONS', () => 1024, integer(1)),
+  setting('requestTimeoutMs', 'REQUEST_TIMEOUT_MS', () => 30_000, integer(1)),
+  setting('headersTimeoutMs', 'HEADERS_TIMEOUT_MS', (read) => Math.min(10_000, read.requestTimeoutMs ?? 30_000), integer(1)),
+  setting('keepAliveTimeoutMs', 'KEEP_ALIVE_TIMEOUT_MS', () => 72_000, integer(1)),
+  setting('trustedProxies', 'TRUSTED_PROXIES', () => [], trustedProxies),
+] as const;
+
+/** The environment variable each setting is read from, for messages. */
+export const SETTING_VARIABLES: Readonly<Record<keyof HubSettings, string>> = Object.fromEntries(SETTINGS.map(({ key, env }) => [key, env])) as Record<keyof HubSettings, string>;
+
+/**
+ * The operator interface's environment variables, with their documented defaults. A
+ * value that does not parse stops start-up with one line naming the variable, what was
+ * expected and what was given: a typo never silently becomes a default.
+ */
 export function settingsFromEnvironment(env: NodeJS.ProcessEnv, cwd = process.cwd()): HubSettings {
-  const host = env.HOST || '127.0.0.1';
-  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  return {
-    host,
-    port,
-    baseUrl: (env.BASE_URL || `http://${urlHost}:${port}`).replace(/\/+$/, ''),
-    dataPath: absolute(env.DATA_PATH || './data', cwd),
-    configFile: absolute(env.HUB_CONFIG || './mcp.json', cwd),
-    idleTimeoutMinutes: idleMinutes(env.IDLE_TIMEOUT_MINUTES),
-    callTimeoutMs: Number(env.TOOL_CALL_TIMEOUT_MS) > 0 ? Math.floor(Number(env.TOOL_CALL_TIMEOUT_MS)) : 300_000,
-    ...limitSettingsFromEnvironment(env),
+  const read: Partial<Record<keyof HubSettings, unknown>> = {};
+  for (const { key, env: name, fallback, parse } of SETTINGS) {
+    const raw = env[name]?.trim();
+    try {
+      read[key] = raw === undefined || raw === '' ? fallback(read as Partial<HubSettings>, cwd) : parse(raw, cwd);
+    } catch (error) {
+      throw new StartupError(`${name}: expected ${(error as Error).message} (got ${JSON.stringify(raw)})`);
+    }
+  }
+  return read as HubSettings;
+}
+
+function integer(minimum: number, maximum = Number.MAX_SAFE_INTEGER) {
+  return (raw: string): number => {
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < minimum || value > maximum) {
+      throw new Error(maximum === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${minimum}` : `a whole number from ${minimum} to ${maximum}`);
+    }
+    return value;
   };
 }
 
-/** A malformed value falls back to the default rather than disabling sleep by accident. */
-function idleMinutes(value: string | undefined): number {
-  const minutes = value === undefined || value.trim() === '' ? Number.NaN : Number(value);
-  return Number.isFinite(minutes) && minutes >= 0 ? minutes : 60;
+function number(minimum: number) {
+  return (raw: string): number => {
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < minimum) throw new Error(`a number of at least ${minimum}`);
+    return value;
+  };
+}
+
+function oneOf<const T extends string>(values: readonly T[]) {
+  return (raw: string): T => {
+    const value = values.find((candidate) => candidate === raw.toLowerCase());
+    if (value === undefined) throw new Error(`one of ${values.join(', ')}`);
+    return value;
+  };
+}
+
+function hostName(raw: string): string {
+  if (/[\s/?#@]/.test(raw)) throw new Error('a host name or IP address');
+  return raw;
+}
+
+function httpUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('an absolute http(s) URL such as https://hub.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('an absolute http(s) URL such as https://hub.example.com');
+  if (url.search || url.hash) throw new Error('a URL without query or fragment');
+  return raw.replace(/\/+$/, '');
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 function absolute(path: string, cwd: string): string {

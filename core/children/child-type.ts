@@ -53,3 +53,13 @@ export interface ChildType {
   snapshots?: boolean;
   connect(entry: ServerEntry, context: ConnectContext): Promise<ChildConnection>;
 }
+
+/**
+ * A child that ended before its MCP handshake (its command could not run, or it exited
+ * at once): trying again right away would end the same way, so the start fails at once
+ * with this reason instead of retrying for the whole wake budget.
+ */
+export class ChildEndedError extends Error {
+  override readonly name = 'ChildEndedError';
+  readonly code = 'HUB_CHILD_ENDED_BEFORE_HANDSHAKE';
+}

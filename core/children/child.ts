@@ -2,7 +2,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Client, DiscoverResult, Implementation, PriorDiscovery, ProtocolEra, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
-import type { ChildConnection, ChildType } from './child-type.js';
+import { ChildEndedError, type ChildConnection, type ChildType } from './child-type.js';
 import { LoginRequiredError } from './remote/auth.js';
 import { startPings } from './ping.js';
 import type { EraVerdict, Snapshot, SnapshotStore } from './snapshot.js';
@@ -12,6 +12,9 @@ import { createToolFilter } from './tool-filter.js';
 import { ChildWatch, type ChildChange } from './watch.js';
 
 export type ChildStatus = 'starting' | 'up' | 'down' | 'stopped' | 'sleeping' | 'unauthorized';
+
+/** Statuses in which a server with a last error is in trouble rather than resting. */
+const TROUBLED = new Set<ChildStatus>(['down', 'stopped', 'unauthorized']);
 
 /** What the registry hands every child: the current timings and where snapshots go. */
 export interface ChildEnvironment {
@@ -62,6 +65,10 @@ export class Child {
   #stopPings: () => void = () => undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #inFlight = 0;
+  /** Resolved when the last call in flight ends (see `drain`). */
+  #idle: (() => void)[] = [];
+  /** A start that failed because the child ended before its handshake, and when. */
+  #lastEnded: { error: Error; at: number } | undefined;
   readonly #watch: ChildWatch;
   readonly #isToolAllowed: (toolName: string) => boolean;
   readonly #environment: ChildEnvironment;
@@ -113,6 +120,11 @@ export class Child {
     return this.serverInfo?.title;
   }
 
+  /** Why the server is not serving (it failed and is down, parked, or awaits a login), if it is not. */
+  get problem(): string | undefined {
+    return TROUBLED.has(this.status) ? this.lastError : undefined;
+  }
+
   get description(): string {
     return this.title ?? this.name;
   }
@@ -136,6 +148,11 @@ export class Child {
   /** The tools that survive the allow/deny filter. */
   get tools(): Tool[] {
     return this.#tools.filter((tool) => this.#isToolAllowed(tool.name));
+  }
+
+  /** Whether the tool list was ever seen; until then `tools` is empty without meaning "no tools". */
+  get toolsKnown(): boolean {
+    return this.#toolsKnown;
   }
 
   isToolAllowed(toolName: string): boolean {
@@ -221,14 +238,24 @@ export class Child {
     } finally {
       this.#inFlight -= 1;
       this.touch();
+      if (this.#inFlight === 0) this.#idle.splice(0).forEach((resolve) => resolve());
     }
+  }
+
+  /**
+   * Stops the server once the calls running on it have finished (a reload removed or
+   * changed it; it is already out of the registry, so no new call arrives).
+   */
+  async drain(): Promise<void> {
+    while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#idle.push(resolve));
+    await this.disconnect('stopped');
   }
 
   /** Puts an on-demand server to sleep at once; the next use starts it again. */
   async sleep(): Promise<void> {
     if (this.alwaysRunning) throw new Error(`server "${this.name}" is always running`);
     if (this.status === 'sleeping') return;
-    this.log.info({ server: this.name }, 'server going to sleep');
+    this.log.info('server going to sleep');
     await this.disconnect('sleeping');
   }
 
@@ -255,7 +282,7 @@ export class Child {
     this.#connection = undefined;
     this.#watch.detach();
     this.status = status;
-    await connection?.close().catch((error: Error) => this.log.warn({ server: this.name, err: error.message }, 'closing the child failed'));
+    await connection?.close().catch((error: Error) => this.log.warn({ err: error.message }, 'closing the child failed'));
     await starting?.catch(() => undefined);
   }
 
@@ -266,7 +293,7 @@ export class Child {
    */
   async requireLogin(reason: string): Promise<void> {
     if (this.status === 'unauthorized' && this.#connection === undefined) return;
-    this.log.warn({ server: this.name, reason }, 'server needs an operator login');
+    this.log.warn({ reason }, 'server needs an operator login');
     await this.disconnect('unauthorized');
     this.lastError = reason;
   }
@@ -279,6 +306,10 @@ export class Child {
    */
   #startShared(retry: boolean): Promise<Client> {
     this.supervisor.cancel();
+    // A child that just ended before its handshake would end the same way: callers in the
+    // next moments get that answer instead of each spawning the broken command again.
+    const ended = this.#lastEnded;
+    if (ended && !this.#starting && Date.now() - ended.at < this.#environment.timings().failedStartMemoryMs) return Promise.reject(ended.error);
     if (this.#starting && retry && !this.#startingRetries) return this.#starting.catch(() => this.#startShared(true));
     if (!this.#starting) {
       this.#startingRetries = retry;
@@ -302,17 +333,27 @@ export class Child {
         return await this.#attempt(deadline, generation, stop);
       } catch (error) {
         if (generation !== this.#generation) throw error;
+        if (error instanceof ChildEndedError) {
+          // Trying again within this wake would end the same way: say why at once.
+          this.status = 'down';
+          this.lastError = error.message;
+          this.#verdict = undefined;
+          this.log.warn({ err: error.message }, 'server could not start');
+          const failed = new Error(`server "${this.name}" could not start: ${error.message}`);
+          this.#lastEnded = { error: failed, at: Date.now() };
+          throw failed;
+        }
         if (error instanceof LoginRequiredError) {
           // No retry can help until someone logs in; say so at once instead of after the budget.
           this.status = 'unauthorized';
           this.lastError = error.message;
-          this.log.warn({ server: this.name, reason: error.message }, 'server needs an operator login');
+          this.log.warn({ reason: error.message }, 'server needs an operator login');
           throw new Error(`server "${this.name}" is unauthorized: ${error.message}`);
         }
         reason = (error as Error).message;
         this.lastError = reason;
         this.#verdict = undefined;
-        this.log.warn({ server: this.name, attempt, err: reason }, 'server start failed');
+        this.log.warn({ attempt, err: reason }, 'server start failed');
       }
       // Another try only when it would have time left: the reason reported stays the last real one.
       const wait = backoffDelay(attempt, timings);
@@ -364,7 +405,7 @@ export class Child {
     const { client } = connection;
     client.setNotificationHandler('notifications/tools/list_changed', async () => {
       if (this.#connection !== connection) return;
-      await this.refreshTools().catch((error: Error) => this.log.warn({ server: this.name, err: error.message }, 'tool list refresh failed'));
+      await this.refreshTools().catch((error: Error) => this.log.warn({ err: error.message }, 'tool list refresh failed'));
     });
     this.#watch.listenTo(client);
     const tools = await listAllTools(client);
@@ -380,6 +421,7 @@ export class Child {
     this.capabilities = client.getServerCapabilities() ?? this.capabilities;
     this.status = 'up';
     this.lastError = undefined;
+    this.#lastEnded = undefined;
     this.#setTools(tools);
     this.#saveSnapshot();
     // The watch is a side channel: nothing a caller waits for hangs on its acknowledgement.
@@ -415,7 +457,7 @@ export class Child {
     this.#stopPings();
     this.status = 'down';
     this.lastError = reason;
-    this.log.warn({ server: this.name, reason }, 'child connection closed');
+    this.log.warn({ reason }, 'child connection closed');
     this.supervisor.crashed(reason);
   }
 
@@ -467,7 +509,7 @@ export class Child {
         return;
       }
       if (this.status !== 'up' && this.status !== 'down') return;
-      this.log.info({ server: this.name }, 'server idle');
+      this.log.info('server idle');
       void this.sleep();
     }, idleTimeoutMs);
     this.#idleTimer.unref();

@@ -1,5 +1,5 @@
 import { Client, type Transport } from '@modelcontextprotocol/client';
-import type { ChildConnection, ConnectContext } from './child-type.js';
+import { ChildEndedError, type ChildConnection, type ConnectContext } from './child-type.js';
 import { tolerantTransport } from './tolerant-transport.js';
 
 export interface ConnectClientOptions {
@@ -11,6 +11,11 @@ export interface ConnectClientOptions {
   negotiation: 'legacy' | 'auto';
   /** Says why the connection ended, for status and logs (a process's last words). */
   describeClose?: () => string;
+  /**
+   * The transport closing before the handshake means the child itself ended (a process,
+   * a container): the connect then fails with a ChildEndedError carrying `describeClose`.
+   */
+  endedIsFinal?: boolean;
   /** Told when a result without `resultType` is read as complete; by default logged once per connection. */
   onRepaired?: () => void;
 }
@@ -21,7 +26,7 @@ export function warnOnceOfRepairs(context: Pick<ConnectContext, 'log' | 'name'>)
   return () => {
     if (warned) return;
     warned = true;
-    context.log.warn({ server: context.name }, 'the server leaves resultType out of its results, which 2026-07-28 requires; they are read as complete');
+    context.log.warn('the server leaves resultType out of its results, which 2026-07-28 requires; they are read as complete');
   };
 }
 
@@ -35,12 +40,18 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   const transport = tolerantTransport(given, { isModern: () => client.getProtocolEra() === 'modern', onRepaired: options.onRepaired ?? warnOnceOfRepairs(context) });
   const onAbort = (): void => void transport.close().catch(() => undefined);
   context.signal.addEventListener('abort', onAbort, { once: true });
-  client.onclose = () => context.onClosed(options.describeClose?.() ?? 'the connection closed');
+  let endedEarly: string | undefined;
+  client.onclose = () => {
+    const reason = options.describeClose?.() ?? 'the connection closed';
+    endedEarly ??= reason;
+    context.onClosed(reason);
+  };
   try {
     if (context.signal.aborted) throw context.signal.reason as Error;
     await client.connect(transport, context.prior === undefined ? undefined : { prior: context.prior });
   } catch (error) {
     await transport.close().catch(() => undefined);
+    if (options.endedIsFinal && endedEarly !== undefined && !context.signal.aborted) throw new ChildEndedError(endedEarly, { cause: error });
     throw error;
   } finally {
     context.signal.removeEventListener('abort', onAbort);

@@ -24,6 +24,7 @@ export class ChildRegistry {
   /** Lends remote children their upstream credentials; the upstream-oauth plugin sets it. */
   upstreamAuth: UpstreamAuth | undefined;
   readonly #children = new Map<string, Child>();
+  readonly #removalListeners = new Set<(name: string) => void>();
   readonly #inProcess: ReturnType<typeof createInProcessChildType>;
   #timings: ChildTimings;
 
@@ -75,6 +76,25 @@ export class ChildRegistry {
     return child;
   }
 
+  /**
+   * Takes a server out (a reload removed or changed it): it is no longer found, so no new
+   * call reaches it; the calls already running finish, then it stops. Listeners hear of
+   * the removal at once, so whatever they keep for the name (an endpoint) is dropped.
+   */
+  async remove(name: string): Promise<void> {
+    const child = this.#children.get(name);
+    if (!child) return;
+    this.#children.delete(name);
+    for (const listener of this.#removalListeners) listener(name);
+    await child.drain();
+  }
+
+  /** Called with the name of every server `remove` takes out. Returns the unsubscribe. */
+  onRemoved(listener: (name: string) => void): () => void {
+    this.#removalListeners.add(listener);
+    return () => this.#removalListeners.delete(listener);
+  }
+
   get(name: string): Child | undefined {
     return this.#children.get(name);
   }
@@ -84,14 +104,14 @@ export class ChildRegistry {
   }
 
   /**
-   * Reads every server's snapshot, so sleeping servers answer listing from the first
+   * Reads every server's snapshot (or the given ones'), so sleeping servers answer listing from the first
    * request on. A missing or corrupt snapshot leaves that server's list empty.
    */
-  async loadSnapshots(): Promise<void> {
+  async loadSnapshots(children = this.all()): Promise<void> {
     const store = this.snapshots;
     if (!store) return;
     await Promise.all(
-      this.all()
+      children
         .filter((child) => child.childType.snapshots !== false)
         .map(async (child) => {
           const snapshot = await store.load(child.name);

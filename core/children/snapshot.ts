@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../data-path.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 
 /** The era verdict of an earlier connect, so the next one does not probe again. */
 export const EraVerdict = Type.Object({

@@ -54,12 +54,12 @@ export class Supervisor {
     this.#failures += 1;
     const timings = this.timings();
     if (!this.child.alwaysRunning && this.#failures >= timings.crashLoopLimit) {
-      this.child.log.error({ server: this.child.name, failures: this.#failures, reason }, 'server keeps crashing while unused; parked');
+      this.child.log.error({ failures: this.#failures, reason }, 'server keeps crashing while unused; parked');
       this.child.park(`crash loop: ended ${this.#failures} times in a row while unused; last: ${reason}`);
       return;
     }
     const delay = backoffDelay(this.#failures, timings);
-    this.child.log.warn({ server: this.child.name, failures: this.#failures, delayMs: delay, reason }, 'server ended; restarting');
+    this.child.log.warn({ failures: this.#failures, delayMs: delay, reason }, 'server ended; restarting');
     this.#restartTimer = setTimeout(() => {
       this.#restartTimer = undefined;
       this.child.restart().catch((error: Error) => this.crashed(error.message));

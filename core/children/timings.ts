@@ -13,6 +13,11 @@ export const ChildTimings = Type.Object({
   pingTimeoutMs: Type.Integer({ minimum: 1, default: 10_000, description: 'A ping unanswered for this long counts as a crash.' }),
   crashLoopLimit: Type.Integer({ minimum: 1, default: 5, description: 'Consecutive crashes without a use after which an on-demand server is parked (stopped).' }),
   stableAfterMs: Type.Integer({ minimum: 1, default: 60_000, description: 'A child up this long has its crash count cleared.' }),
+  failedStartMemoryMs: Type.Integer({
+    minimum: 0,
+    default: 2_000,
+    description: 'A child that ended before its handshake is not started again for this long: uses in between get the same error.',
+  }),
 });
 export type ChildTimings = Static<typeof ChildTimings>;
 
@@ -25,6 +30,7 @@ export const DEFAULT_CHILD_TIMINGS: ChildTimings = {
   pingTimeoutMs: 10_000,
   crashLoopLimit: 5,
   stableAfterMs: 60_000,
+  failedStartMemoryMs: 2_000,
 };
 
 /** The delay before restart number `failures` (1-based): base, 2 x base, 4 x base, ... up to max. */

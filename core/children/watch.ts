@@ -37,7 +37,7 @@ export class ChildWatch {
       try {
         listener(change);
       } catch (error) {
-        this.log.warn({ server: this.name, err: (error as Error).message }, 'change listener failed');
+        this.log.warn({ err: (error as Error).message }, 'change listener failed');
       }
     }
   }
@@ -103,7 +103,7 @@ export class ChildWatch {
       if (client.getProtocolEra() === 'modern') await this.#listen(client, uris);
       else await this.#subscribeEach(client, uris);
     } catch (error) {
-      this.log.warn({ server: this.name, err: (error as Error).message }, 'could not watch for changes');
+      this.log.warn({ err: (error as Error).message }, 'could not watch for changes');
     }
   }
 

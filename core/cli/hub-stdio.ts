@@ -1,23 +1,59 @@
 #!/usr/bin/env node
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { userStateFolder } from '../data-path.js';
 import { openDetachedHub } from '../detached.js';
 import type { McpEra } from '../mcp/era.js';
 import { HubEndpoint } from '../mcp/hub-endpoint.js';
 import { StdioRevisionGate } from '../mcp/stdio-gate.js';
 import { loggerOptions } from '../server.js';
-import { runCli, wantsHelp } from './run.js';
+import { settingsFromEnvironment } from '../settings.js';
+import { parseFlags, runCli } from './run.js';
 
-const HELP = `Usage: hub-stdio [--help]
+const help = (dataPath: { path: string; why: string }) => `Usage: hub-stdio [--help]
 
 Serves the /hub meta-tools over stdin/stdout, from the same config (HUB_CONFIG) and
 data (DATA_PATH) as the HTTP hub. No HTTP and no authentication: the local user is the
-trust boundary. Logs go to stderr. Both MCP revisions are served.
+trust boundary. Logs go to stderr. Both MCP revisions are served. SIGHUP (or saving the
+config file) reloads the config.
+
+DATA_PATH, when unset, is ./data when the current folder holds the config file and is
+writable; otherwise (a desktop client starts hub-stdio wherever it likes) the per-user
+state folder. Here and now that is:
+  ${dataPath.path}  (${dataPath.why})
 `;
 
+/**
+ * Where the data goes when DATA_PATH is unset: ./data only when the current folder is
+ * the config's own and writable, since a desktop client starts hub-stdio from a folder of
+ * its choosing (often `/`, sometimes one the user never looks in).
+ */
+function defaultDataPath(env: NodeJS.ProcessEnv): { path: string; why: string } {
+  if (env.DATA_PATH?.trim()) return { path: settingsFromEnvironment(env).dataPath, why: 'DATA_PATH' };
+  const { configFile, dataPath } = settingsFromEnvironment(env);
+  const cwd = process.cwd();
+  if (dirname(configFile) === cwd && existsSync(configFile) && writable(cwd)) return { path: dataPath, why: 'the config file\'s folder' };
+  return { path: userStateFolder(env), why: `the per-user state folder: ${cwd} ${existsSync(configFile) && dirname(configFile) === cwd ? 'is not writable' : 'does not hold the config file'}` };
+}
+
+function writable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 runCli('hub-stdio', async () => {
-  if (wantsHelp(process.argv.slice(2))) return void process.stdout.write(HELP);
+  const dataPath = defaultDataPath(process.env);
+  const { values } = parseFlags(process.argv.slice(2), { help: { type: 'boolean', short: 'h' } }, help(dataPath));
+  if (values.help) return void process.stdout.write(help(dataPath));
+  const env = { ...process.env, DATA_PATH: dataPath.path };
   // stdout carries the protocol, so the log goes to stderr.
-  const { app, hub } = await openDetachedHub(process.env, { ...loggerOptions(process.env), stream: process.stderr });
+  const { app, hub } = await openDetachedHub(env, loggerOptions(env, process.stderr));
+  app.log.info({ dataPath: dataPath.path }, `data in ${dataPath.path} (${dataPath.why})`);
   const eras = hub.eras.values();
   if (eras.length === 0) throw new Error('no MCP revision plugin is enabled');
   const byClass = new Map(eras.map((era) => [era.era, era]));
@@ -28,4 +64,5 @@ runCli('hub-stdio', async () => {
   process.stdin.on('end', shutdown);
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  process.on('SIGHUP', () => void hub.reloadConfig('SIGHUP'));
 });

@@ -1,18 +1,49 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { StartupError } from '../errors.js';
+import { SETTING_VARIABLES } from '../settings.js';
 
 /**
  * Runs a CLI's main function: a start-up problem is one line on stderr and exit code 1,
- * never a stack trace (set DEBUG=1 for one).
+ * never a stack trace (set DEBUG=1 for one). The process then exits, so that nothing a
+ * half-built hub left running (a timer, a file lock) can keep it hanging.
  */
 export function runCli(program: string, main: () => Promise<void>): void {
   main().catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${program}: ${message.split('\n')[0]}\n`);
+    // A usage error ends with the usage; anything else is one line.
+    process.stderr.write(`${program}: ${error instanceof UsageError ? message : message.split('\n')[0]}\n`);
     if (process.env.DEBUG && !(error instanceof StartupError) && error instanceof Error) process.stderr.write(`${error.stack}\n`);
-    process.exitCode = 1;
+    process.exit(error instanceof UsageError ? 2 : 1);
   });
 }
 
 export function wantsHelp(argv: string[]): boolean {
   return argv.includes('--help') || argv.includes('-h');
+}
+
+/** A command line the program does not take; the message carries the usage. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * Parses a bin's flags strictly: an unknown flag or a stray argument is refused with the
+ * usage. A flag that spells a setting (`--port`) points at its environment variable,
+ * since every setting is read from the environment.
+ */
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  } catch (error) {
+    const flag = /'(--?[^']+)'/.exec((error as Error).message)?.[1];
+    const variable = flag && settingVariable(flag);
+    const hint = variable ? `; settings come from the environment: set ${variable}` : '';
+    throw new UsageError(`${flag ? `unknown option ${flag.split('=')[0]}` : (error as Error).message}${hint}\n\n${usage}`);
+  }
+}
+
+function settingVariable(flag: string): string | undefined {
+  const name = flag.replace(/^-+/, '').split('=')[0]?.toUpperCase().replace(/-/g, '_') ?? '';
+  const known = Object.values(SETTING_VARIABLES);
+  return known.find((variable) => variable === name || variable === `HUB_${name}` || variable.replace(/_PATH$/, '') === name);
 }

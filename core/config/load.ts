@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { parse as parseTolerantly, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { StartupError } from '../errors.js';
 import { expandEnvironment } from './expand.js';
 import { HubConfig } from './schema.js';
@@ -24,11 +25,13 @@ export async function loadConfigFile(file: string, env: NodeJS.ProcessEnv): Prom
 
 export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv): HubConfig {
   let raw: unknown;
+  // Editors on some systems start the file with a byte-order mark, which JSON does not allow.
+  const json = text.replace(/^\uFEFF/, '');
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(json);
   } catch (error) {
-    const { line, column } = errorPosition((error as Error).message, text);
-    throw new StartupError(`${source}:${line}:${column}: the config file is not valid JSON (${describeJsonError((error as Error).message)})`);
+    const { line, column, problem } = locateJsonError(json, (error as Error).message);
+    throw new StartupError(`${source}:${line}:${column}: the config file is not valid JSON (${problem})`);
   }
   return checkConfig(raw, source, env);
 }
@@ -48,19 +51,44 @@ export function checkConfig(raw: unknown, source: string, env: NodeJS.ProcessEnv
   return expandEnvironment(raw as HubConfig, env, source);
 }
 
+/** What jsonc-parser's error codes mean, in an operator's words. */
+const JSON_PROBLEMS: Partial<Record<ReturnType<typeof printParseErrorCode>, string>> = {
+  InvalidSymbol: 'not a JSON value: strings need double quotes; true, false and null are lower case',
+  InvalidNumberFormat: 'a malformed number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected a colon after the property name',
+  CommaExpected: 'expected a comma before this',
+  CloseBraceExpected: 'expected } to close the object',
+  CloseBracketExpected: 'expected ] to close the array',
+  EndOfFileExpected: 'more text after the end of the JSON value',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'comments are not allowed in JSON',
+  UnexpectedEndOfString: 'a string is not closed',
+  UnexpectedEndOfNumber: 'a malformed number',
+  InvalidUnicode: 'a malformed \\u escape',
+  InvalidEscapeCharacter: 'a malformed escape in a string',
+  InvalidCharacter: 'a control character in a string (write \\n or \\t)',
+};
+
 /**
- * V8 reports JSON errors either as "... at position N" or, in newer releases, with
- * "(line L column C)"; both are turned into a 1-based line and column.
+ * Where the JSON goes wrong, 1-based. V8 often names no position (or the end of the
+ * text), so jsonc-parser's tolerant scanner finds the first error; a trailing comma,
+ * the commonest mistake in hand-edited config, is reported at the comma itself.
  */
-function errorPosition(message: string, text: string): { line: number; column: number } {
-  const lineColumn = /line (\d+) column (\d+)/.exec(message);
-  if (lineColumn) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
-  const position = /position (\d+)/.exec(message);
-  const offset = position ? Number(position[1]) : text.length;
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+function locateJsonError(text: string, v8Message: string): { line: number; column: number; problem: string } {
+  const errors: ParseError[] = [];
+  parseTolerantly(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return { ...lineAndColumn(text, text.length), problem: v8Message };
+  const before = text.slice(0, first.offset).trimEnd();
+  if (before.endsWith(',') && /^\s*[}\]]/.test(text.slice(first.offset))) {
+    return { ...lineAndColumn(text, before.length - 1), problem: 'a trailing comma: JSON allows none after the last item' };
+  }
+  return { ...lineAndColumn(text, first.offset), problem: JSON_PROBLEMS[printParseErrorCode(first.error)] ?? v8Message };
 }
 
-function describeJsonError(message: string): string {
-  return message.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)/, '');
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }

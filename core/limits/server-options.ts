@@ -10,15 +10,16 @@ import type { LimitSettings } from './settings.js';
  * on its own server.
  */
 export function serverLimitOptions(limits: LimitSettings): { requestTimeout: number; keepAliveTimeout: number; trustProxy: string[] | false; http: ServerOptions } {
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   return {
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     trustProxy: limits.trustedProxies.length > 0 ? limits.trustedProxies : false,
     http: {
-      headersTimeout: limits.headersTimeoutMs,
+      headersTimeout,
       requestTimeout: limits.requestTimeoutMs,
       // Node looks for expired requests at this interval (30 s unless told), so a short timeout needs a short look.
-      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
     },
   };
 }

@@ -84,6 +84,12 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       return serve(request, reply, serving(child.name, () => new ChildEndpoint(hub, child)));
     });
   });
+  // A server a reload removed or replaced must not be served from its old endpoint.
+  hub.children.onRemoved((name) => {
+    const removed = served.get(name);
+    served.delete(name);
+    void removed?.gate.close();
+  });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...served.values()].map(({ gate }) => gate.close()));
   });

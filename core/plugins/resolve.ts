@@ -22,6 +22,8 @@ export interface ResolveContext {
   /** Names the config file in messages. */
   source: string;
   env: NodeJS.ProcessEnv;
+  /** Whether the operator wrote a config, for plugins on by default only without one. */
+  configured: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function resolvePlugins(selection: HubConfig['plugins'], context: R
   const chosen = new Map<string, { plugin: HubPlugin; value: unknown }>();
 
   for (const plugin of builtins.values()) {
-    const enabled = typeof plugin.enabledByDefault === 'function' ? plugin.enabledByDefault(context.env) : plugin.enabledByDefault !== false;
+    const enabled = typeof plugin.enabledByDefault === 'function' ? plugin.enabledByDefault(context.env, { configured: context.configured }) : plugin.enabledByDefault !== false;
     if (enabled) chosen.set(plugin.name, { plugin, value: true });
   }
   for (const [key, value] of Object.entries(selection ?? {})) {

@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
+import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
 import NedbModule from '@seald-io/nedb';
-import { makePrivateFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../data-path.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.js';
 import {
   checkCollectionName,
   DuplicateKeyError,
@@ -47,6 +48,7 @@ export async function openEmbeddedStore(directory: string): Promise<Store> {
       }
       return collection as unknown as StoreCollection<T>;
     },
+    ping: () => access(directory, constants.W_OK),
     async close() {
       await Promise.all([...collections.values()].map((collection) => collection.close()));
       collections.clear();

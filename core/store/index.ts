@@ -13,7 +13,10 @@ export interface StoreSettings {
 }
 
 export function openStore(settings: StoreSettings): Promise<Store> {
-  return settings.mongodbUrl ? openMongoStore(settings.mongodbUrl) : openEmbeddedStore(join(settings.dataPath, 'store'));
+  if (settings.mongodbUrl) return openMongoStore(settings.mongodbUrl);
+  return openEmbeddedStore(join(settings.dataPath, 'store')).catch((error: Error) => {
+    throw new Error(`DATA_PATH (${settings.dataPath}): the embedded store cannot be opened: ${error.message}`, { cause: error });
+  });
 }
 
 /** The store the hub hands its plugins: opened on first use. */

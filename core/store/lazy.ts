@@ -30,6 +30,7 @@ export function lazyStore(kind: string, open: () => Promise<Store>): Store {
         createIndex: async (field: keyof T & string, options?: IndexOptions) => (await collection()).createIndex(field, options),
       };
     },
+    ping: async () => (await store()).ping(),
     async close() {
       const pending = opened;
       opened = undefined;

@@ -36,6 +36,7 @@ export async function openMongoStore(url: string): Promise<Store> {
       }
       return collection as unknown as StoreCollection<T>;
     },
+    ping: async () => void (await database.command({ ping: 1 })),
     close: () => client.close(),
   };
 }

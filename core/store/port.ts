@@ -79,6 +79,8 @@ export interface Store {
   /** Which adapter this is, for logs (`embedded` or `mongodb`). */
   readonly kind: string;
   collection<T extends StoreDocument>(name: string): StoreCollection<T>;
+  /** Resolves when the store can be used now (its folder is writable, its server answers); for readiness checks. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,9 +1,17 @@
 import { resolve } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
-import type { ChildType } from '../../core/children/child-type.js';
+import { ChildEndedError, type ChildType } from '../../core/children/child-type.js';
 import { connectClient } from '../../core/children/connect-client.js';
-import { StderrLog, type StderrLimits } from '../../core/children/stderr-log.js';
+import { StderrLog, type StderrLimits, type StderrMemory } from '../../core/children/stderr-log.js';
+
+/** Why a command could not be started at all, in an operator's words. */
+const SPAWN_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file, or not found on PATH',
+  EACCES: 'permission denied (is it executable?)',
+  ENOTDIR: 'a folder in its path is not a folder',
+  EISDIR: 'it is a folder',
+};
 
 export const StdioEntry = Type.Object(
   {
@@ -30,6 +38,7 @@ export interface StdioTypeOptions {
  * `keepAlive` is true.
  */
 export function createStdioChildType(options: StdioTypeOptions): ChildType {
+  const stderrMemories = new Map<string, StderrMemory>();
   return {
     type: 'stdio',
     entrySchema: StdioEntry,
@@ -44,14 +53,23 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
         ...(cwd === undefined ? {} : { cwd: resolve(options.configDirectory, cwd) }),
         stderr: 'pipe',
       });
-      const stderr = new StderrLog(context.name, context.log, options.stderr);
+      let memory = stderrMemories.get(context.name);
+      if (!memory) stderrMemories.set(context.name, (memory = {}));
+      const stderr = new StderrLog(context.name, context.log, options.stderr, memory);
       transport.stderr?.on('data', (chunk: Buffer) => stderr.write(chunk));
       transport.stderr?.on('end', () => stderr.end());
-      return connectClient(transport, context, {
-        clientInfo: options.clientInfo,
-        negotiation: options.negotiation,
-        describeClose: () => `the process exited${stderr.lastLine === undefined ? '' : ` (last stderr line: ${stderr.lastLine})`}`,
-      });
+      try {
+        return await connectClient(transport, context, {
+          clientInfo: options.clientInfo,
+          negotiation: options.negotiation,
+          endedIsFinal: true,
+          describeClose: () => `the process exited${stderr.cause === undefined ? '' : ` (stderr: ${stderr.cause})`}`,
+        });
+      } catch (error) {
+        const spawn = (error instanceof ChildEndedError ? error.cause : error) as NodeJS.ErrnoException | undefined;
+        if (!spawn?.syscall?.startsWith('spawn')) throw error;
+        throw new ChildEndedError(`cannot run "${command}": ${SPAWN_PROBLEMS[spawn.code ?? ''] ?? spawn.message} (${spawn.message})`, { cause: error });
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin.js';
 import { createMapRuntime } from './runtime.js';
+import type { MapSettings } from './settings.js';
 import { OUTPUT_SCHEMAS } from './schemas.js';
 import { createMapServer } from './server.js';
 
@@ -18,10 +19,16 @@ export default definePlugin({
     },
     { additionalProperties: false },
   ),
-  enabledByDefault: true,
+  // It calls public services: the default only for a hub started without any config.
+  enabledByDefault: (_env, { configured }) => !configured,
   publicSchemas: Object.fromEntries(Object.entries(OUTPUT_SCHEMAS).map(([tool, schema]) => [`${tool}-output`, schema])),
   register(_app, options, hub) {
     const runtime = createMapRuntime({ ...hub.env, ...options.env });
+    const { osmFile } = runtime.settings;
+    hub.log.info(
+      { server: options.name, source: osmFile ?? 'online' },
+      osmFile ? `map server "${options.name}": answers offline from MAP_OSM_FILE ${osmFile}` : `map server "${options.name}": answers from online services (${onlineHosts(runtime.settings).join(', ')}); set MAP_OSM_FILE to answer offline`,
+    );
     hub.children.addInProcess(options.name, () =>
       createMapServer({
         providers: runtime.providers,
@@ -31,3 +38,9 @@ export default definePlugin({
     );
   },
 });
+
+/** The hosts the map tools call when online, for the start-up log. */
+function onlineHosts(settings: MapSettings): string[] {
+  const urls = [settings.nominatimUrl, settings.photonUrl, settings.osrmUrl, settings.valhallaUrl, ...settings.overpassUrls, ...(settings.altRoutingApiKey ? [settings.altRoutingUrl] : [])];
+  return [...new Set(urls.map((url) => URL.canParse(url) ? new URL(url).host : url))];
+}

@@ -7,7 +7,7 @@ export function listServers(hub: Hub): MetaTool {
   return {
     name: 'list_servers',
     description:
-      'Start here. Lists the MCP servers behind this hub with their status and tool count. Next, call list_tools with a server name to see its tools. Sleeping servers wake by themselves on call_tool.',
+      'Start here. Lists the MCP servers behind this hub with their status and tool count (absent while not yet known), and why a server is down. Next, call list_tools with a server name to see its tools. Sleeping servers wake by themselves on call_tool.',
     inputSchema: NoInput,
     outputSchema: ListServersOutput,
     annotations: { title: 'List servers', readOnlyHint: true },
@@ -17,7 +17,8 @@ export function listServers(hub: Hub): MetaTool {
           name: child.name,
           description: child.description,
           status: child.status,
-          toolCount: child.tools.length,
+          ...(child.toolsKnown && { toolCount: child.tools.length }),
+          ...(child.problem !== undefined && { reason: child.problem }),
           ...(child.hidden && { hidden: true as const }),
         }),
       );

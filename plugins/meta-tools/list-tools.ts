@@ -9,7 +9,8 @@ const ONE_LINE_MAX = 120;
 /**
  * One server's tools from the hub's cached list. A sleeping server answers from its
  * snapshot and is started in the background so the call that likely follows is quick;
- * an always-running server has no snapshot, so one that is not up is an error.
+ * one never seen is started first; an always-running server has no snapshot, so one that
+ * is not up is an error.
  */
 export function listTools(hub: Hub): MetaTool {
   return {
@@ -28,8 +29,18 @@ export function listTools(hub: Hub): MetaTool {
         const reason = child.lastError === undefined ? '' : ` (${child.lastError})`;
         return toolError(`Server "${child.name}" is ${child.status}${reason}; it is always running and is not up now, so its tools are unknown. Try again shortly.`);
       }
-      // Pre-warm without waiting: listing itself never waits for a start.
-      if (child.status === 'sleeping') child.ensureUp().catch(() => undefined);
+      if (!child.toolsKnown) {
+        // Never started and no snapshot: an empty list would read as "no tools", so the
+        // first start is awaited (within the wake budget) to learn the real list.
+        try {
+          await child.ensureToolsKnown();
+        } catch (error) {
+          return toolError(`The tools of server "${child.name}" are not known: it has never started and it cannot start now (${(error as Error).message}). Tell the user; list_servers shows its status.`);
+        }
+      } else if (child.status === 'sleeping') {
+        // Pre-warm without waiting: listing a known list never waits for a start.
+        child.ensureUp().catch(() => undefined);
+      }
       return structured({ server: child.name, tools: child.tools.map(toolEntry) } satisfies ListToolsOutput);
     },
   };

@@ -42,7 +42,10 @@ export const ServerEntry = Type.Object({
   name: Type.String(),
   description: Type.String({ description: "The server's title, or its name" }),
   status: Status,
-  toolCount: Type.Integer({ minimum: 0, description: 'Tools offered (sleeping servers: from their last run)' }),
+  toolCount: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Tools offered (sleeping servers: from their last run); absent while not known (never started): list_tools learns it' }),
+  ),
+  reason: Type.Optional(Type.String({ description: 'Why the server is down, stopped or unauthorized' })),
   hidden: Type.Optional(Type.Literal(true, { description: 'Not part of /hub (hub: false): use its own endpoint for tools; wake_server and sleep_server still work' })),
 });
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { AdminCommand } from '../../core/hub.js';
+import type { AdminCommand, Hub } from '../../core/hub.js';
 import type { ApiTokens } from './api-tokens.js';
 import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
@@ -52,12 +52,15 @@ export function clientsCommand(c: Collections, tokens: TokenService): AdminComma
   };
 }
 
-/** `hub-admin tokens mint|revoke`. */
-export function tokensCommand(apiTokens: ApiTokens): AdminCommand {
-  const usage = 'tokens mint [--label <text>] [--expires-in <days>] | tokens revoke <token or id>';
+/** The variables that decide the base URL; when none is set, tokens are for the URL the hub serves on. */
+const BASE_URL_VARIABLES = ['BASE_URL', 'HOST', 'PORT'];
+
+/** `hub-admin tokens mint|list|revoke`. */
+export function tokensCommand(apiTokens: ApiTokens, hub: Hub): AdminCommand {
+  const usage = 'tokens mint [--label <text>] [--expires-in <days>] | tokens list | tokens revoke <token or id>';
   return {
     name: 'tokens',
-    summary: 'mint and revoke API tokens',
+    summary: 'mint, list and revoke API tokens',
     usage,
     async run(args) {
       const [action, ...rest] = args;
@@ -68,9 +71,21 @@ export function tokensCommand(apiTokens: ApiTokens): AdminCommand {
           process.stderr.write('hub-admin: --expires-in takes a positive number of days\n');
           return 2;
         }
-        const minted = await apiTokens.mint(values.label, days === undefined ? undefined : Math.round(days * 86400));
+        const served = await apiTokens.servedBaseUrl();
+        const explicit = BASE_URL_VARIABLES.some((name) => hub.env[name]?.trim());
+        const issuer = explicit || served === undefined ? hub.settings.baseUrl : served;
+        const minted = await apiTokens.mint(values.label, days === undefined ? undefined : Math.round(days * 86400), issuer);
         out(minted.token);
         process.stderr.write(`token id ${minted.id}${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}\n`);
+        process.stderr.write(`for the hub at ${minted.issuer} (${explicit ? 'from BASE_URL, HOST and PORT' : served === undefined ? 'the default; no hub has served with this store yet' : 'where the hub last served with this store'})\n`);
+        if (explicit && served !== undefined && served !== issuer) process.stderr.write(`hub-admin: note: the hub last served at ${served} with this store; there this token is refused\n`);
+        return 0;
+      }
+      if (action === 'list') {
+        for (const token of await apiTokens.list()) {
+          const expires = token.expiresAt ? token.expiresAt.toISOString() : 'never';
+          out([token.id, token.revoked ? 'revoked' : 'active', token.issuedAt.toISOString(), expires, token.issuer, token.label ?? ''].join('\t'));
+        }
         return 0;
       }
       if (action === 'revoke' && rest[0]) {

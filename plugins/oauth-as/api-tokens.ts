@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, decodeJwt, type CryptoKey, type JWK } from 'jose';
+import { decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { DuplicateKeyError } from '../../core/store/index.js';
 import type { Collections } from './records.js';
 
@@ -10,7 +10,22 @@ const FOREVER_MS = 10 * 365 * 24 * 3600 * 1000;
 export interface MintedToken {
   token: string;
   id: string;
+  /** The base URL the token is for: only a hub serving there accepts it. */
+  issuer: string;
   expiresAt?: Date;
+}
+
+/** A verified token, or why it is not valid, in words safe to send to anyone holding it. */
+export type ApiTokenCheck = { ok: true; id: string; label?: string; expiresAt?: number } | { ok: false; reason: string };
+
+/** A minted token as listed: what was recorded, and whether it was revoked since. */
+export interface ListedToken {
+  id: string;
+  label?: string;
+  issuer: string;
+  issuedAt: Date;
+  expiresAt?: Date;
+  revoked: boolean;
 }
 
 /**
@@ -25,36 +40,78 @@ export class ApiTokens {
     private readonly issuer: string,
   ) {}
 
+  /** Notes the base URL this hub serves on, so that `hub-admin` mints tokens it accepts. */
+  async recordServed(): Promise<void> {
+    const served = { baseUrl: this.issuer, at: new Date() };
+    if (!(await this.c.served.findOneAndUpdate({ _id: 'issuer' }, { $set: served }))) {
+      await this.c.served.insertOne({ _id: 'issuer', ...served }).catch((error: unknown) => {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      });
+    }
+  }
+
+  /** The base URL a hub last served on with this store, if one ever did. */
+  async servedBaseUrl(): Promise<string | undefined> {
+    return (await this.c.served.findOne({ _id: 'issuer' }))?.baseUrl;
+  }
+
   get audience(): string {
     return `${this.issuer}#api`;
   }
 
-  async mint(label: string | undefined, expiresInSeconds: number | undefined): Promise<MintedToken> {
+  /** Mints a token for `issuer` (default: this hub's base URL) and records it for `list`. */
+  async mint(label: string | undefined, expiresInSeconds: number | undefined, issuer = this.issuer): Promise<MintedToken> {
     const { privateKey } = await this.#keyPair();
     const id = randomUUID();
     const jwt = new SignJWT({ ...(label ? { label } : {}) })
       .setProtectedHeader({ alg: 'EdDSA', typ: 'hub-api+jwt' })
-      .setIssuer(this.issuer)
-      .setAudience(this.audience)
+      .setIssuer(issuer)
+      .setAudience(`${issuer}#api`)
       .setSubject('hub')
       .setJti(id)
       .setIssuedAt();
     const expiresAt = expiresInSeconds === undefined ? undefined : new Date(Date.now() + expiresInSeconds * 1000);
     if (expiresAt) jwt.setExpirationTime(Math.floor(expiresAt.getTime() / 1000));
-    return { token: await jwt.sign(privateKey), id, ...(expiresAt ? { expiresAt } : {}) };
+    const token = await jwt.sign(privateKey);
+    await this.c.apiTokens.insertOne({ _id: id, ...(label ? { label } : {}), issuer, issuedAt: new Date(), ...(expiresAt ? { expiresAt } : {}) });
+    return { token, id, issuer, ...(expiresAt ? { expiresAt } : {}) };
   }
 
-  /** The token's id and expiry when it verifies and is not revoked. */
-  async verify(token: string): Promise<{ id: string; label?: string; expiresAt?: number } | undefined> {
+  /** The tokens minted and not yet expired, oldest first, revoked ones marked. */
+  async list(): Promise<ListedToken[]> {
+    const records = await this.c.apiTokens.find({}, { sort: { issuedAt: 1 } });
+    return Promise.all(
+      records.map(async ({ _id, ...record }) => ({ id: _id, ...record, revoked: (await this.c.apiTokenRevocations.findOne({ _id })) !== null })),
+    );
+  }
+
+  /**
+   * The token's id and expiry when it verifies and is not revoked; otherwise why not. The
+   * reason names only what the holder could read from the token itself (its issuer, its
+   * expiry) or the fact of a revocation, never a key or another token.
+   */
+  async verify(token: string): Promise<ApiTokenCheck> {
     const { publicKey } = await this.#keyPair();
+    let payload: JWTPayload;
     try {
-      const { payload } = await jwtVerify(token, publicKey, { issuer: this.issuer, audience: this.audience, algorithms: ['EdDSA'], typ: 'hub-api+jwt', requiredClaims: ['jti'] });
-      const id = payload.jti ?? '';
-      if (await this.c.apiTokenRevocations.findOne({ _id: id })) return undefined;
-      return { id, ...(typeof payload.label === 'string' ? { label: payload.label } : {}), ...(payload.exp ? { expiresAt: payload.exp } : {}) };
-    } catch {
-      return undefined;
+      ({ payload } = await jwtVerify(token, publicKey, { issuer: this.issuer, audience: this.audience, algorithms: ['EdDSA'], typ: 'hub-api+jwt', requiredClaims: ['jti'] }));
+    } catch (error) {
+      return { ok: false, reason: this.#whyNot(token, error) };
     }
+    const id = payload.jti ?? '';
+    if (await this.c.apiTokenRevocations.findOne({ _id: id })) return { ok: false, reason: `API token ${id} was revoked` };
+    return { ok: true, id, ...(typeof payload.label === 'string' ? { label: payload.label } : {}), ...(payload.exp ? { expiresAt: payload.exp } : {}) };
+  }
+
+  #whyNot(token: string, error: unknown): string {
+    if (error instanceof joseErrors.JWTExpired) return `the API token expired at ${new Date((error.payload.exp ?? 0) * 1000).toISOString()}`;
+    if (error instanceof joseErrors.JWTClaimValidationFailed && (error.claim === 'iss' || error.claim === 'aud')) {
+      return `the API token is for ${String(error.payload.iss)}, and this hub serves ${this.issuer} (mint tokens with hub-admin's BASE_URL set as the hub's)`;
+    }
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
+      return "the API token was not signed by this hub's key (minted with another DATA_PATH or MONGODB_URL?)";
+    }
+    return token.split('.').length === 3 ? 'the token is not an API token of this hub' : 'the token is malformed';
   }
 
   /** Revokes by token or by id; returns the id. */

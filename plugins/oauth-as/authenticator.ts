@@ -32,7 +32,7 @@ export function createAuthenticator(endpoints: Endpoints, tokens: TokenService, 
 
       if (token.includes('.')) {
         const api = await apiTokens.verify(token);
-        if (!api) return refuse('invalid_token', 'the token is not valid');
+        if (!api.ok) return refuse('invalid_token', `the token is not valid: ${api.reason}`);
         return { token, clientId: `api-token:${api.id}`, scopes: [], resource: new URL(resource), expiresAt: api.expiresAt ?? Number.MAX_SAFE_INTEGER, extra: { subject: SUBJECT } };
       }
       const record = await tokens.verify(token, resource);

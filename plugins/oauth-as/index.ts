@@ -35,7 +35,7 @@ export default definePlugin({
 
     hub.authenticator = createAuthenticator(endpoints, tokens, apiTokens);
     hub.adminCommands.add('clients', clientsCommand(c, tokens), 'oauth-as');
-    hub.adminCommands.add('tokens', tokensCommand(apiTokens), 'oauth-as');
+    hub.adminCommands.add('tokens', tokensCommand(apiTokens, hub), 'oauth-as');
 
     await app.register(formbody);
     oauthErrors(app);
@@ -50,9 +50,11 @@ export default definePlugin({
 
     // TTL indexes also hide expired records from every read (see core/store/ttl.ts).
     app.addHook('onReady', () => createIndexes(c));
-    // Generated and printed by the serving hub, not by hub-admin building the same hub.
+    // Generated and printed by the serving hub, not by hub-admin building the same hub;
+    // the base URL served on is noted for hub-admin to mint tokens for.
     app.addHook('onListen', async () => {
       await password.ensure();
+      await apiTokens.recordServed();
     });
   },
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/data-path.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/private-files.js';
 import type { Hub } from '../../core/hub.js';
 import { hashSecret, secretMatches } from './secrets.js';
 

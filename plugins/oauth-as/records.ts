@@ -91,6 +91,23 @@ export interface ApiTokenRevocationRecord {
   expiresAt: Date;
 }
 
+/** An API token as minted: what `hub-admin tokens list` shows (the token itself is never kept). */
+export interface ApiTokenRecord {
+  _id: string;
+  label?: string;
+  /** The base URL the token is for. */
+  issuer: string;
+  issuedAt: Date;
+  expiresAt?: Date;
+}
+
+/** The base URL the hub last served on with this store (`_id: 'issuer'`), so `hub-admin` mints for it. */
+export interface ServedRecord {
+  _id: string;
+  baseUrl: string;
+  at: Date;
+}
+
 export interface SessionRecord {
   _id: string;
   expiresAt: Date;
@@ -131,6 +148,8 @@ export interface Collections {
   codes: StoreCollection<CodeRecord>;
   clientRevocations: StoreCollection<ClientRevocationRecord>;
   apiTokenRevocations: StoreCollection<ApiTokenRevocationRecord>;
+  apiTokens: StoreCollection<ApiTokenRecord>;
+  served: StoreCollection<ServedRecord>;
   sessions: StoreCollection<SessionRecord>;
   pending: StoreCollection<PendingRecord>;
   seenAssertions: StoreCollection<SeenAssertionRecord>;
@@ -146,6 +165,8 @@ export function collections(store: Store): Collections {
     codes: store.collection('oauth-codes'),
     clientRevocations: store.collection('oauth-client-revocations'),
     apiTokenRevocations: store.collection('api-token-revocations'),
+    apiTokens: store.collection('api-tokens'),
+    served: store.collection('oauth-served'),
     sessions: store.collection('oauth-sessions'),
     pending: store.collection('oauth-pending'),
     seenAssertions: store.collection('oauth-seen-assertions'),
@@ -165,6 +186,7 @@ export async function createIndexes(c: Collections): Promise<void> {
     c.refreshTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.codes.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.apiTokenRevocations.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    c.apiTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.sessions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.pending.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.pending.createIndex('address'),

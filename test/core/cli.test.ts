@@ -25,7 +25,7 @@ t.test('every bin answers --help', async (t) => {
 t.test('hub-stdio serves the meta-tools over stdio on both revisions, logging on stderr only', async (t) => {
   const folder = await mkdtemp(join(tmpdir(), 'hub-stdio-'));
   const config = join(folder, 'mcp.json');
-  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'oauth-as': false } }));
+  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'oauth-as': false, 'map-tools': true } }));
   for (const mode of [{}, { versionNegotiation: { mode: { pin: '2026-07-28' as const } } }]) {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' }, mode);
     const transport = new StdioClientTransport({

@@ -32,3 +32,34 @@ t.test('in-process children answer through the SDK client, with the allow/deny f
   await child.disconnect('stopped');
   t.equal(child.status, 'stopped');
 });
+
+// Issue 18, item 8: probes for load balancers, and /health that says when it is degraded.
+
+t.test('/livez and /readyz answer 200 on a serving hub, waking nothing', async (t) => {
+  const { url, hub } = await startTestHub(t, { config: { plugins: { 'map-tools': false }, mcpServers: { lazy: { command: 'no-such-command-at-all' } } } });
+  t.same(await (await fetch(`${url}/livez`)).json(), { status: 'ok' });
+  const ready = await fetch(`${url}/readyz`);
+  t.equal(ready.status, 200);
+  t.same(await ready.json(), { status: 'ready' });
+  t.equal(hub.children.get('lazy')?.status, 'sleeping', 'no probe woke a server');
+  const health = (await (await fetch(`${url}/health`)).json()) as Record<string, unknown>;
+  t.same(health, { status: 'ok', servers: { lazy: 'sleeping' } }, 'a sleeping server is not a problem');
+});
+
+t.test('/readyz answers 503 with the reason when the store is not reachable', async (t) => {
+  const { url } = await startTestHub(t, { config: { plugins: { 'map-tools': false } }, env: { MONGODB_URL: 'mongodb://127.0.0.1:9/hub?serverSelectionTimeoutMS=500' } });
+  const response = await fetch(`${url}/readyz`);
+  t.equal(response.status, 503);
+  t.match(await response.json(), { status: 'not ready', reasons: [/^the mongodb store is not reachable: /] });
+  t.equal((await fetch(`${url}/livez`)).status, 200, 'the process still serves');
+});
+
+t.test('/health is degraded with the reasons, which only loopback callers see', async (t) => {
+  const { url, app, hub } = await startTestHub(t, { config: { plugins: { 'map-tools': false }, mcpServers: { broken: { command: 'no-such-command-at-all' } } } });
+  await hub.children.get('broken')?.ensureUp().catch(() => undefined);
+  const local = await fetch(`${url}/health`);
+  t.equal(local.status, 200, 'the detailed view answers 200; /readyz is the probe that fails');
+  t.match(await local.json(), { status: 'degraded', servers: { broken: 'down' }, reasons: { broken: /cannot run "no-such-command-at-all"/ } });
+  const remote = await app.inject({ url: '/health', remoteAddress: '203.0.113.5' });
+  t.same(remote.json(), { status: 'degraded', servers: { broken: 'down' } }, 'a remote caller sees the statuses only');
+});

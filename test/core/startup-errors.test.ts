@@ -57,7 +57,7 @@ t.test('a dependency cycle is named', async (t) => {
 t.test('a config file that is not valid JSON names file, line and column', async (t) => {
   const result = await startWith('{\n  "mcpServers": {\n    "a": { "command": "x", }\n  }\n}\n');
   assertOneLineFailure(t, result);
-  t.match(result.stderr, new RegExp(`${result.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:28: the config file is not valid JSON`));
+  t.match(result.stderr, new RegExp(`${result.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:26: the config file is not valid JSON \\(a trailing comma`));
 });
 
 t.test('an invalid server entry names the server, the key and what was expected', async (t) => {

@@ -19,9 +19,9 @@ t.test('back-off doubles from the base up to the maximum', async (t) => {
   t.same([1, 2, 3, 4, 5, 6].map((failures) => backoffDelay(failures, timings)), [100, 200, 400, 800, 1_000, 1_000]);
 });
 
-t.test('IDLE_TIMEOUT_MINUTES reaches the child timings; bad values keep the default', async (t) => {
+t.test('IDLE_TIMEOUT_MINUTES reaches the child timings; bad values are refused, naming it', async (t) => {
   t.equal(settingsFromEnvironment({ IDLE_TIMEOUT_MINUTES: '0' }).idleTimeoutMinutes, 0);
-  t.equal(settingsFromEnvironment({ IDLE_TIMEOUT_MINUTES: 'soon' }).idleTimeoutMinutes, 60);
+  t.throws(() => settingsFromEnvironment({ IDLE_TIMEOUT_MINUTES: 'soon' }), /^IDLE_TIMEOUT_MINUTES: expected a number of at least 0 \(got "soon"\)$/);
   t.equal(settingsFromEnvironment({}).idleTimeoutMinutes, 60);
   const { log } = capturedLog();
   const registry = new ChildRegistry(log, { name: 'test', version: '1' }, { idleTimeoutMinutes: 0.5 });
@@ -59,7 +59,7 @@ t.test('snapshots are written atomically, only when changed, and bad ones are ig
   t.ok(lines.some((line) => line.msg === 'tool snapshot not written'), 'a failed write is logged, not thrown');
 });
 
-t.test('stderr becomes log lines, bounded in size and rate', async (t) => {
+t.test('stderr becomes log records, a burst in one, bounded in size and rate', async (t) => {
   const { log, lines } = capturedLog();
   const stderr = new StderrLog('srv', log, { maxLineLength: 10, linesPerMinute: 3 });
   stderr.write('one\r\ntwo\n\n');
@@ -67,7 +67,27 @@ t.test('stderr becomes log lines, bounded in size and rate', async (t) => {
   stderr.write('x'.repeat(20));
   stderr.end();
   const messages = lines.map((line) => line.msg);
-  t.same(messages.slice(0, 3), ['srv: one', 'srv: two', 'srv: a very lon… (23 characters)']);
+  t.same(messages[0], 'srv: one\ntwo\na very lon… (23 characters)', 'lines that arrive together are one record');
+  t.match(lines[0], { stream: 'stderr', lines: 3 });
   t.match(messages.at(-1), /^srv: 2 stderr lines dropped \(more than 3 a minute\)$/);
   t.equal(stderr.lastLine, 'fivexxxxxx… (24 characters)', 'the last line is kept even when dropped from the log');
+});
+
+t.test('the stderr line that says why is picked out, and a burst repeated by the next start is not logged again', async (t) => {
+  const { log, lines } = capturedLog();
+  const memory = {};
+  const trace = 'node:internal/modules/cjs/loader:1228\n  throw err;\nError: Cannot find module \'/x.js\'\n    at Module._resolveFilename (node:internal)\n}\n\nNode.js v20.20.2\n';
+  for (let start = 0; start < 2; start += 1) {
+    const stderr = new StderrLog('srv', log, { maxLineLength: 200, linesPerMinute: 100 }, memory);
+    stderr.write(trace);
+    stderr.end();
+    t.equal(stderr.cause, "Error: Cannot find module '/x.js'", 'the error line, not the version banner');
+  }
+  t.equal(lines.length, 2);
+  t.match(lines[0]?.msg, /^srv: node:internal[^]*Node\.js v20/);
+  t.equal(lines[1]?.msg, 'srv: the same 6 stderr lines as last time');
+  const plain = new StderrLog('srv', log, { maxLineLength: 200, linesPerMinute: 100 });
+  plain.write('listening\nbye\n');
+  plain.end();
+  t.equal(plain.cause, 'bye', 'without an error line, the last line');
 });

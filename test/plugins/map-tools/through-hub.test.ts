@@ -8,7 +8,7 @@ import { KNOWN_PLACES, MONACO_PBF } from './offline/extract.js';
  * extract through the hub's own endpoint, on both revisions.
  */
 t.test('the map tools answer offline through /map/mcp on both revisions', async (t) => {
-  const { url, hub } = await startTestHub(t, { env: { MAP_OSM_FILE: MONACO_PBF } });
+  const { url, hub } = await startTestHub(t, { config: { plugins: { 'map-tools': true } }, env: { MAP_OSM_FILE: MONACO_PBF } });
   await hub.children.get('map')?.ensureUp();
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/map/mcp`, revision);

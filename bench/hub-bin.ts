@@ -1,0 +1,45 @@
+// The real `hub` CLI under a bench, as an operator runs it: its own folder with mcp.json
+// and DATA_PATH, a free loopback port, no OAuth. `close` stops it and removes the folder.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+export interface BenchHubBin {
+  url: string;
+  configFile: string;
+  signal(name: NodeJS.Signals): void;
+  close(): Promise<void>;
+}
+
+export async function startHubBin(config: Record<string, unknown>): Promise<BenchHubBin> {
+  const folder = await mkdtemp(join(tmpdir(), 'bench-hub-bin-'));
+  const configFile = join(folder, 'mcp.json');
+  await writeFile(configFile, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, ...config }));
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../core/cli/hub.js', import.meta.url))], {
+    env: { ...process.env, PORT: String(port), HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  while (!(await fetch(`${url}/livez`).then((response) => response.ok, () => false))) await sleep(20);
+  return {
+    url,
+    configFile,
+    signal: (name) => void child.kill(name),
+    async close() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}

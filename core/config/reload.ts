@@ -1,0 +1,96 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ConfiguredServers } from '../children/configured.js';
+import { StartupError } from '../errors.js';
+import { loadConfigFile } from './load.js';
+import type { HubConfig } from './schema.js';
+
+export interface ReloadOptions {
+  file: string;
+  env: NodeJS.ProcessEnv;
+  servers: ConfiguredServers;
+  /** The `plugins` the hub started with: plugins are registered once, so changes wait for a restart. */
+  plugins: HubConfig['plugins'];
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Reloads the config file on demand (SIGHUP) and when it changes: a config that fails
+ * validation is refused with its message and the running one stays in force; otherwise
+ * the configured servers are brought in line with it (see `ConfiguredServers.apply`).
+ * Reloads run one at a time; triggers during one are folded into one more.
+ */
+export class ConfigReloader {
+  #running: Promise<boolean> | undefined;
+  #pending: Promise<boolean> | undefined;
+
+  constructor(private readonly options: ReloadOptions) {}
+
+  reload(trigger: string): Promise<boolean> {
+    if (!this.#running) {
+      this.#running = this.#reload(trigger).finally(() => (this.#running = undefined));
+      return this.#running;
+    }
+    this.#pending ??= this.#running.then(() => {
+      this.#pending = undefined;
+      return this.reload(trigger);
+    });
+    return this.#pending;
+  }
+
+  /**
+   * Reloads after the file changes, once writes have been quiet for `debounceMs` (an
+   * editor's save is several events; a save by rename replaces the file, so its folder
+   * is watched). Returns the stop.
+   */
+  watch(debounceMs: number): () => void {
+    const { file, log } = this.options;
+    let timer: NodeJS.Timeout | undefined;
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
+        if (changed !== null && changed !== basename(file)) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => void this.reload('file change'), debounceMs);
+      });
+    } catch (error) {
+      log.warn({ err: (error as Error).message, config: file }, 'cannot watch the config file; reload with SIGHUP');
+      return () => undefined;
+    }
+    watcher.on('error', (error) => log.warn({ err: error.message, config: file }, 'stopped watching the config file; reload with SIGHUP'));
+    return () => {
+      clearTimeout(timer);
+      watcher.close();
+    };
+  }
+
+  async #reload(trigger: string): Promise<boolean> {
+    const { file, env, servers, log } = this.options;
+    let config: HubConfig;
+    let entries;
+    try {
+      const loaded = await loadConfigFile(file, env);
+      if (loaded.file === undefined) throw new StartupError(`${file}: the config file is gone`);
+      config = loaded.config;
+      entries = servers.check(config, file);
+    } catch (error) {
+      const message = error instanceof StartupError ? error.message : `${file}: ${(error as Error).message}`;
+      log.error({ trigger }, `config reload refused, the running config stays in force: ${message}`);
+      return false;
+    }
+    for (const warning of servers.typos(config)) log.warn({ config: file }, warning);
+    if (!isDeepStrictEqual(config.plugins ?? {}, this.options.plugins ?? {})) {
+      log.warn({ trigger, config: file }, 'the "plugins" section changed: plugins and their options take effect at the next restart of the hub');
+    }
+    const { changes, stopped } = await servers.apply(entries);
+    for (const { name, why } of changes.kept) log.warn({ server: name }, `server "${name}" was not reloaded: ${why}`);
+    const { added, removed, restarted, unchanged } = changes;
+    log.info({ trigger, added, removed, restarted, unchanged }, 'config reloaded');
+    if (removed.length + restarted.length > 0) {
+      void stopped.then(() => log.info({ servers: [...removed, ...restarted] }, 'servers taken out by the reload have finished their calls and stopped'));
+    }
+    return true;
+  }
+}

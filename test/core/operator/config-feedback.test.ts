@@ -1,0 +1,84 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { cliPath, runNode } from '../../helpers/cli.js';
+import { startHubBin } from '../../helpers/hub-bin.js';
+import { listenOnLoopback } from '../../helpers/net.js';
+
+// Issue 18, items 3, 4 and 5: typos in the config are warned about, unknown flags and bad
+// settings are refused naming what to change, and bad JSON is located where it is wrong.
+
+async function runHub(config: string | undefined, env: Record<string, string> = {}, args: string[] = []) {
+  const folder = await mkdtemp(join(tmpdir(), 'hub-feedback-'));
+  const file = join(folder, 'mcp.json');
+  if (config !== undefined) await writeFile(file, config);
+  return { ...(await runNode(cliPath('hub'), args, { HUB_CONFIG: file, DATA_PATH: join(folder, 'data'), PORT: '0', ...env })), file };
+}
+
+t.test('a key that looks like a known one is warned about, naming the key and the likely intent', async (t) => {
+  const hub = await startHubBin(t, {
+    config: {
+      plugins: { 'oauth-as': false, 'map-tools': false },
+      mcpServer: {},
+      mcpServers: { github: { command: 'true', denytools: ['delete_all'], keepalive: true, allowTool: ['x'], autoApprove: [], timeout: 5 } },
+    },
+  });
+  const warnings = hub.logs().filter((line) => line.level === 40).map((line) => line.msg);
+  t.ok(warnings.includes('unknown key "mcpServer" (did you mean "mcpServers"?)'), 'a top-level typo');
+  t.ok(warnings.includes('mcpServers.github: unknown key "denytools" (did you mean "denyTools"?)'), 'a known key in the wrong case');
+  t.ok(warnings.includes('mcpServers.github: unknown key "keepalive" (did you mean "keepAlive"?)'));
+  t.ok(warnings.includes('mcpServers.github: unknown key "allowTool" (did you mean "allowTools"?)'), 'one letter off');
+  t.notOk(warnings.some((line) => /autoApprove|timeout/.test(line)), "other clients' own keys stay quietly tolerated");
+});
+
+t.test('unknown flags are refused with the usage; a flag spelling a setting names its variable', async (t) => {
+  for (const bin of ['hub', 'hub-stdio']) {
+    const result = await runNode(cliPath(bin), ['--port', '4000'], { DATA_PATH: await mkdtemp(join(tmpdir(), 'flags-')) });
+    t.equal(result.code, 2, `${bin}: exit code 2`);
+    t.match(result.stderr, `${bin}: unknown option --port; settings come from the environment: set PORT`);
+    t.match(result.stderr, /Usage: /, `${bin}: the usage follows`);
+  }
+  const stray = await runNode(cliPath('hub'), ['serve'], {});
+  t.equal(stray.code, 2);
+  t.match(stray.stderr, /Unexpected argument 'serve'[^]*Usage: hub/);
+});
+
+t.test('every setting is validated, the message naming the variable', async (t) => {
+  for (const [variable, value, expected] of [
+    ['PORT', 'abc', 'a whole number from 0 to 65535'],
+    ['PORT', '70000', 'a whole number from 0 to 65535'],
+    ['BASE_URL', 'hub.example.com', 'an absolute http(s) URL'],
+    ['IDLE_TIMEOUT_MINUTES', 'soon', 'a number of at least 0'],
+    ['TOOL_CALL_TIMEOUT_MS', '-5', 'a whole number of at least 1'],
+    ['LOG_FORMAT', 'fancy', 'one of auto, json, pretty'],
+  ] as const) {
+    const result = await runHub(undefined, { [variable]: value });
+    t.equal(result.code, 1, `${variable}=${value}: exit code 1`);
+    t.equal(result.stderr.trim(), `hub: ${variable}: expected ${expected}${result.stderr.includes('such as') ? ' such as https://hub.example.com' : ''} (got "${value}")`, `${variable}=${value}: one line naming it`);
+  }
+});
+
+t.test('a port in use says so and points at PORT', async (t) => {
+  const port = await listenOnLoopback(t, createServer());
+  const result = await runHub(JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false } }), { PORT: String(port) });
+  t.equal(result.code, 1);
+  t.equal(result.stderr.trim(), `hub: cannot listen on 127.0.0.1:${port}: the port is in use (another hub?); set PORT to a free port`);
+});
+
+t.test('bad JSON is located where it goes wrong, a trailing comma at the comma', async (t) => {
+  const cases: [string, string, RegExp][] = [
+    ['{\n  "mcpServers": {\n    "a": { "command": "x", "args": ["1", "2",] }\n  },\n  "plugins": {}\n}\n', '3:45', /a trailing comma/],
+    ['{\n  "mcpServers": {},\n  "plugins": { "oauth-as": false },\n}\n\n\n\n', '3:35', /a trailing comma/],
+    ['{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": { "command": "y" }\n  }\n}\n', '4:5', /expected a comma/],
+    ['{\n  "plugins": { "oauth-as": False }\n}\n', '2:28', /true, false and null are lower case/],
+    ['{\n  // a comment\n  "plugins": {}\n}\n', '2:3', /comments are not allowed/],
+  ];
+  for (const [text, position, problem] of cases) {
+    const result = await runHub(text);
+    t.equal(result.code, 1);
+    t.match(result.stderr, `${result.file}:${position}: the config file is not valid JSON (`, position);
+    t.match(result.stderr, problem);
+  }
+});

@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import t from 'tap';
+import { connectClient } from '../../helpers/clients.js';
+import { startHubBin } from '../../helpers/hub-bin.js';
+import { fixtureEntry, isAlive, starts, tempDir, waitFor } from '../children/helpers.js';
+
+// Issue 18, item 7: the config reloads on a change of the file and on SIGHUP, without a
+// restart: added servers appear, removed ones stop after their calls, changed ones
+// restart, unchanged ones keep running untouched, and an invalid config is refused while
+// the running one stays in force.
+
+t.test('saving the config file reloads it, touching only what changed', async (t) => {
+  const directory = await tempDir(t);
+  const file = (name: string) => join(directory, name);
+  const plugins = { 'oauth-as': false, 'map-tools': false };
+  const hub = await startHubBin(t, {
+    config: {
+      plugins,
+      mcpServers: {
+        keep: fixtureEntry('crashy', file('keep')),
+        slow: fixtureEntry('slow-start', file('slow'), { env: { START_DELAY_MS: '0' } }),
+        changed: fixtureEntry('crashy', file('changed-1')),
+      },
+    },
+  });
+  const client = await connectClient(t, `${hub.url}/hub`, '2026-07-28');
+  const call = (server: string, tool: string, args: Record<string, unknown> = {}) => client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: args } });
+  const names = async () => ((await client.callTool({ name: 'list_servers', arguments: {} })).structuredContent as { servers: { name: string }[] }).servers.map((server) => server.name).sort();
+  await call('keep', 'echo');
+  await call('changed', 'echo');
+  const direct = await connectClient(t, `${hub.url}/changed/mcp`, '2025-11-25');
+  await direct.callTool({ name: 'echo', arguments: {} });
+
+  // A call in flight on the server about to be removed.
+  const release = file('release');
+  const held = call('slow', 'hold', { path: release });
+  await waitFor('the hold call to reach the child', () => existsSync(`${release}.held`));
+
+  await writeFile(
+    hub.configFile,
+    JSON.stringify({
+      plugins,
+      mcpServers: {
+        keep: fixtureEntry('crashy', file('keep')),
+        changed: fixtureEntry('crashy', file('changed-2')),
+        added: fixtureEntry('crashy', file('added')),
+      },
+    }),
+  );
+  const reloaded = await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
+  t.match(reloaded, { trigger: 'file change', added: ['added'], removed: ['slow'], restarted: ['changed'], unchanged: 1 });
+  t.same(await names(), ['added', 'changed', 'keep'], 'the removed server is gone, the added one is there');
+  t.match((await call('added', 'echo')).content, [{ text: 'ok' }], 'the added server serves');
+
+  const slowPid = starts(file('slow'))[0]?.pid ?? 0;
+  t.ok(isAlive(slowPid), 'the removed server still runs while its call is in flight');
+  await writeFile(release, '');
+  const answer = await held;
+  t.notOk(answer.isError, 'the call in flight finished normally');
+  t.match(answer.content, [{ text: 'released' }]);
+  await hub.waitForLog('the drained servers to stop', (line) => line.msg.startsWith('servers taken out by the reload'));
+  await waitFor('the removed process to end', () => !isAlive(slowPid));
+  t.pass('the removed server stopped once its call was done');
+
+  t.equal(starts(file('keep')).length, 1, 'the unchanged server was not restarted');
+  t.ok(isAlive(starts(file('keep'))[0]?.pid ?? 0), 'the unchanged server still runs');
+  await waitFor('the changed server to restart', () => starts(file('changed-2')).length === 1);
+  t.pass('the changed server, which was up, was started again with its new entry');
+  await waitFor('the old process of the changed server to end', () => !isAlive(starts(file('changed-1'))[0]?.pid ?? 0));
+  await direct.callTool({ name: 'echo', arguments: {} });
+  t.equal(starts(file('changed-1')).length, 1, "its own endpoint does not wake the old entry's process");
+
+  // An invalid config is refused and the running one stays.
+  await writeFile(hub.configFile, JSON.stringify({ plugins, mcpServers: { keep: { command: 5 } } }));
+  const refused = await hub.waitForLog('the refusal', (line) => line.msg.startsWith('config reload refused'));
+  t.match(refused.msg, /the running config stays in force: .*mcp\.json: server "keep": key "command": expected a value of type string/);
+  t.equal(refused.level, 50, 'logged as an error');
+  t.same(await names(), ['added', 'changed', 'keep'], 'the running config is still in force');
+
+  const broken = `${JSON.stringify({ plugins, mcpServers: {} })},`;
+  await writeFile(hub.configFile, broken);
+  await hub.waitForLog('the JSON refusal', (line) => /config reload refused.*not valid JSON/.test(line.msg));
+  t.same(await names(), ['added', 'changed', 'keep'], 'bad JSON changes nothing either');
+});
+
+t.test('SIGHUP reloads without stopping the hub; plugin changes wait for a restart', async (t) => {
+  const directory = await tempDir(t);
+  const hub = await startHubBin(t, { config: { plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { one: fixtureEntry('crashy', join(directory, 'one')) } } });
+  hub.signal('SIGHUP');
+  const reloaded = await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded' && line.trigger === 'SIGHUP');
+  t.match(reloaded, { added: [], removed: [], restarted: [], unchanged: 1 });
+  t.equal((await fetch(`${hub.url}/livez`)).status, 200, 'the hub still serves after SIGHUP');
+
+  await writeFile(hub.configFile, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false, diagnostics: true }, mcpServers: { one: fixtureEntry('crashy', join(directory, 'one')) } }));
+  const warned = await hub.waitForLog('the restart warning', (line) => line.msg.includes('"plugins" section changed'));
+  t.match(warned.msg, /take effect at the next restart/);
+});
