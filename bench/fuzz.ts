@@ -41,7 +41,7 @@ const folder = await mkdtemp(join(tmpdir(), 'fuzz-hub-'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const config = join(folder, 'mcp.json');
-await writeFile(config, JSON.stringify({ mcpServers: {} }));
+await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'map-tools': true } }));
 const env = {
   ...process.env,
   HOST: '127.0.0.1',

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
+import { PRIVATE_FOLDER_MODE } from '../private-files.js';
 
 /** Longest this process keeps the lock while it is busy. */
 const MAX_HOLD_MS = 25;
@@ -62,7 +64,7 @@ export class FileLease {
   }
 
   #take(): Promise<() => Promise<void>> {
-    this.#held ??= lock(this.#path, { realpath: false, stale: 10_000, retries: { retries: 200, minTimeout: 2, maxTimeout: 50 } }).then(
+    this.#held ??= lock(this.#path, { realpath: false, stale: 10_000, retries: { retries: 200, minTimeout: 2, maxTimeout: 50 }, fs: privateLockFolders }).then(
       (release) => {
         this.#heldSince = Date.now();
         return release;
@@ -99,3 +101,6 @@ export class FileLease {
     }
   }
 }
+
+/** The lock is a folder proper-lockfile creates: owner-only like everything under DATA_PATH. */
+const privateLockFolders = { ...fs, mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => fs.mkdir(path, { mode: PRIVATE_FOLDER_MODE }, callback) };
