@@ -57,13 +57,6 @@ const env = {
   CLIENT_MAX_CONCURRENT: String(concurrency * 2),
 };
 
-const token = await new Promise<string>((resolve, reject) => {
-  const admin = spawn(process.execPath, [bin('hub-admin'), 'tokens', 'mint', '--label', 'fuzz'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-  let out = '';
-  admin.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  admin.once('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`hub-admin tokens mint exited ${code}`))));
-});
-
 let hub: ChildProcess | undefined;
 let exits = 0;
 let stopping = false;
@@ -276,6 +269,14 @@ const tally = (key: string): Tally => {
 };
 
 await startHub();
+// Minted once the hub has made its store (hub-admin creates none).
+const token = await new Promise<string>((resolve, reject) => {
+  const admin = spawn(process.execPath, [bin('hub-admin'), 'tokens', 'mint', '--label', 'fuzz'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  admin.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  admin.once('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`hub-admin tokens mint exited ${code}`))));
+});
+
 const pool = new Pool(url, { connections: concurrency, headersTimeout: HANG_MS, bodyTimeout: HANG_MS });
 // Warm up (the offline map data loads on first use), then measure.
 for (const endpoint of ENDPOINTS) {
