@@ -1,28 +1,439 @@
 import { stat } from 'node:fs/promises';
-import { ElementStoreBuilder, type ElementStore } from './elements.js';
-import { readPbf } from './reader.js';
+import { basename } from 'node:path';
+import { E7, FeatureStoreBuilder, type FeatureStore } from './features.js';
+import { buildRoadGraph, type RoadGraph } from './graph.js';
+import { Growable } from './growable.js';
+import { PROFILES, passage } from './profiles.js';
+import { readPbf, type Bounds, type PrimitiveBlock, type Tags } from './reader.js';
+import { StringPool } from './strings.js';
 
-/** Files above this size get progress lines in the log while they load. */
-const PROGRESS_FROM_BYTES = 50 * 1024 * 1024;
+/** Files from this size on get progress lines while they load. */
+export const PROGRESS_FROM_BYTES = 50 * 1024 * 1024;
 
 export type Log = (line: string) => void;
 
-/** Reads an extract into an element store, with progress lines for large files. */
-export async function loadElements(file: string, log: Log): Promise<ElementStore> {
+export interface LoadOptions {
+  log?: Log;
+  signal?: AbortSignal;
+  /** Files from this size on get a progress line per tenth read (default `PROGRESS_FROM_BYTES`). */
+  progressFromBytes?: number;
+}
+
+/** What an extract holds once loaded; the untagged nodes and ways are gone by then. */
+export interface Extract {
+  /** The file's name without its folder, as answers name the extract. */
+  name: string;
+  /** The area the extract covers: the box its header declares, else the box of its nodes. */
+  bounds: Bounds;
+  features: FeatureStore;
+  graph: RoadGraph;
+  /** Elements read from the file. */
+  counts: { nodes: number; ways: number; relations: number };
+}
+
+const NODE = 0;
+const WAY = 1;
+const RELATION = 2;
+
+/** Reads an extract, keeping only what routing, geocoding and POIs need. */
+export async function loadExtract(file: string, options: LoadOptions = {}): Promise<Extract> {
+  const log = options.log ?? (() => {});
   const size = (await stat(file)).size;
-  const builder = new ElementStoreBuilder();
+  const builder = new ExtractBuilder(basename(file));
   let reported = 0;
-  await readPbf(file, {
-    node: (node) => builder.node(node),
-    way: (way) => builder.way(way),
-    relation: (relation) => builder.relation(relation),
-    progress: (fraction) => {
-      const tenth = Math.floor(fraction * 10);
-      if (size >= PROGRESS_FROM_BYTES && tenth > reported) {
-        reported = tenth;
-        log(`offline map: read ${tenth * 10}% of ${file}`);
-      }
+  await readPbf(
+    file,
+    {
+      header: (header) => builder.header(header.bounds),
+      block: (block) => builder.block(block),
+      progress: (bytesRead) => {
+        const tenth = size > 0 ? Math.floor((10 * bytesRead) / size) : 0;
+        if (size >= (options.progressFromBytes ?? PROGRESS_FROM_BYTES) && tenth > reported && tenth < 10) {
+          reported = tenth;
+          log(`offline map: read ${tenth * 10}% of ${file} (${builder.nodeCount} nodes so far)`);
+        }
+      },
     },
-  });
+    options.signal,
+  );
   return builder.finish();
+}
+
+/** How far around the last hit a lookup looks first. */
+const NEAR = 32;
+
+/** Sorted ids, looked up near the last hit first: a way's nodes were mostly created together. */
+export class IdIndex {
+  constructor(
+    readonly ids: Float64Array,
+    readonly count: number,
+  ) {}
+
+  /** The position of `id`, or -1; `near` is where the previous lookup landed, or -1. */
+  find(id: number, near = -1): number {
+    const ids = this.ids;
+    if (near >= 0 && near < this.count) {
+      let low = Math.max(0, near - NEAR);
+      let high = Math.min(this.count - 1, near + NEAR);
+      if (ids[low]! <= id && id <= ids[high]!) {
+        while (low <= high) {
+          const middle = (low + high) >>> 1;
+          const probe = ids[middle]!;
+          if (probe < id) low = middle + 1;
+          else if (probe > id) high = middle - 1;
+          else return middle;
+        }
+        return -1;
+      }
+    }
+    // Without branches to mispredict: the probes' cache misses are the cost left.
+    let base = 0;
+    let length = this.count;
+    if (length === 0) return -1;
+    while (length > 1) {
+      const half = length >>> 1;
+      base = ids[base + half]! <= id ? base + half : base;
+      length -= half;
+    }
+    return ids[base] === id ? base : -1;
+  }
+}
+
+/**
+ * Builds an extract block by block. Every node's position is held (12 bytes a node plus
+ * its id) only until the end of the file; what stays is the tagged elements at their
+ * centres and the road network's vertices.
+ */
+class ExtractBuilder {
+  readonly #pool = new StringPool();
+  readonly #features = new FeatureStoreBuilder(this.#pool);
+  readonly #highway = this.#pool.intern('highway');
+  readonly #name = this.#pool.intern('name');
+  #declared: Bounds | undefined;
+  #phase = NODE;
+  /** A block's string-table index to pool number, -1 until first used. */
+  #toPool = new Int32Array(1024);
+
+  readonly #nodeIds = new Growable(Float64Array, 1 << 16);
+  /** Latitude and longitude of node i at `2i` and `2i + 1`: one cache line serves both. */
+  readonly #nodeCoords = new Growable(Int32Array, 1 << 17);
+  #nodesSorted = true;
+  #nodeIndex = new IdIndex(new Float64Array(0), 0);
+  readonly #data = { south: Infinity, west: Infinity, north: -Infinity, east: -Infinity };
+
+  readonly #wayIds = new Growable(Float64Array, 1 << 14);
+  /** Per way: south, west, north, east in 1e-7 degrees (south > north when no node is in the file). */
+  readonly #wayBoxes = new Growable(Int32Array, 1 << 16);
+  #waysSorted = true;
+  #wayIndex = new IdIndex(new Float64Array(0), 0);
+  /** The resolved nodes of the way at hand. */
+  #wayNodes = new Int32Array(1024);
+
+  readonly #roadFeature = new Growable(Int32Array, 1 << 12);
+  readonly #roadName = new Growable(Int32Array, 1 << 12);
+  readonly #roadNodeStart = new Growable(Uint32Array, 1 << 12);
+  readonly #roadNodes = new Growable(Int32Array, 1 << 16);
+  readonly #roadSpeeds = new Growable(Float32Array, 1 << 14);
+
+  readonly #relationIds = new Growable(Float64Array, 256);
+  readonly #memberStart = new Growable(Uint32Array, 256);
+  readonly #memberKinds = new Growable(Uint8Array, 1024);
+  readonly #memberIds = new Growable(Float64Array, 1024);
+  /** Tagged relations wait for the end of the file, when their members' boxes are known. */
+  readonly #taggedRelations: { relation: number; tags: Uint32Array }[] = [];
+
+  constructor(readonly name: string) {
+    this.#roadNodeStart.push(0);
+    this.#memberStart.push(0);
+  }
+
+  get nodeCount(): number {
+    return this.#nodeIds.length;
+  }
+
+  header(bounds: Bounds | undefined): void {
+    this.#declared = bounds;
+  }
+
+  block(block: PrimitiveBlock): void {
+    if (this.#toPool.length < block.stringCount) this.#toPool = new Int32Array(block.stringCount * 2);
+    this.#toPool.fill(-1, 0, block.stringCount);
+    if (block.nodes.count > 0) this.#nodes(block);
+    if (block.ways.count > 0) this.#ways(block);
+    if (block.relations.count > 0) this.#relations(block);
+  }
+
+  #poolId(block: PrimitiveBlock, index: number): number {
+    let id = this.#toPool[index]!;
+    if (id < 0) {
+      id = this.#pool.intern(block.string(index));
+      this.#toPool[index] = id;
+    }
+    return id;
+  }
+
+  /** Appends an element's tags, as pool numbers, to `into`. */
+  #copyTags(block: PrimitiveBlock, tags: Uint32Array, start: number, end: number, into: Growable<Uint32Array>): void {
+    let at = into.length;
+    const out = into.data.length >= at + end - start ? into.data : into.ensure(end - start);
+    const toPool = this.#toPool;
+    for (let i = start; i < end; i++) {
+      const index = tags[i]!;
+      const id = toPool[index]!;
+      out[at++] = id >= 0 ? id : this.#poolId(block, index);
+    }
+    into.length = at;
+  }
+
+  #enter(phase: number): void {
+    if (phase < this.#phase) throw new Error('the file is not ordered nodes, then ways, then relations; sort it first (osmium sort)');
+    if (phase > NODE && this.#phase === NODE) this.#finishNodes();
+    if (phase > WAY && this.#phase <= WAY) this.#finishWays();
+    this.#phase = phase;
+  }
+
+  #nodes(block: PrimitiveBlock): void {
+    this.#enter(NODE);
+    const nodes = block.nodes;
+    const count = nodes.count;
+    const ids = nodes.ids.data;
+    const lat = nodes.lat.data;
+    const lon = nodes.lon.data;
+    const base = this.#nodeIds.length;
+    const storedIds = this.#nodeIds.ensure(count);
+    const storedCoords = this.#nodeCoords.ensure(2 * count);
+    const data = this.#data;
+    let { south, west, north, east } = data;
+    let previous = base > 0 ? storedIds[base - 1]! : -Infinity;
+    let sorted = this.#nodesSorted;
+    for (let i = 0; i < count; i++) {
+      const id = ids[i]!;
+      const y = lat[i]!;
+      const x = lon[i]!;
+      storedIds[base + i] = id;
+      storedCoords[2 * (base + i)] = y;
+      storedCoords[2 * (base + i) + 1] = x;
+      if (id <= previous) sorted = false;
+      previous = id;
+      if (y < south) south = y;
+      if (y > north) north = y;
+      if (x < west) west = x;
+      if (x > east) east = x;
+    }
+    Object.assign(data, { south, west, north, east });
+    this.#nodesSorted = sorted;
+    this.#nodeIds.length = base + count;
+    this.#nodeCoords.length = 2 * (base + count);
+    const tagStart = nodes.tagStart.data;
+    const tags = nodes.tags.data;
+    for (let i = 0; i < count; i++) {
+      if (tagStart[i + 1] === tagStart[i]) continue;
+      this.#features.add(NODE, ids[i]!, lat[i]!, lon[i]!);
+      this.#copyTags(block, tags, tagStart[i]!, tagStart[i + 1]!, this.#features.tags);
+    }
+  }
+
+  /** Node ids must be sorted for lookups; files almost always are, and are sorted here otherwise. */
+  #finishNodes(): void {
+    if (!this.#nodesSorted) this.#sortNodes();
+    this.#nodeIndex = new IdIndex(this.#nodeIds.data, this.#nodeIds.length);
+  }
+
+  #sortNodes(): void {
+    const ids = this.#nodeIds.view();
+    const order = Uint32Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
+    const sortedIds = ids.slice();
+    const coords = this.#nodeCoords.view().slice();
+    order.forEach((source, target) => {
+      ids[target] = sortedIds[source]!;
+      this.#nodeCoords.data[2 * target] = coords[2 * source]!;
+      this.#nodeCoords.data[2 * target + 1] = coords[2 * source + 1]!;
+    });
+  }
+
+  #ways(block: PrimitiveBlock): void {
+    this.#enter(WAY);
+    const ways = block.ways;
+    const nodeIndex = this.#nodeIndex;
+    const nodeCoords = this.#nodeCoords.data;
+    const refs = ways.refs.data;
+    const refStart = ways.refStart.data;
+    const tagStart = ways.tagStart.data;
+    const tags = ways.tags.data;
+    const highway = this.#highway;
+    const wayIds = this.#wayIds.ensure(ways.count);
+    const boxes = this.#wayBoxes.ensure(4 * ways.count);
+    let at = this.#wayIds.length;
+    let hint = 0;
+    for (let w = 0; w < ways.count; w++, at++) {
+      const id = ways.ids.data[w]!;
+      if (at > 0 && id <= wayIds[at - 1]!) this.#waysSorted = false;
+      wayIds[at] = id;
+      // Extracts cut ways at their border: references to nodes outside the file are dropped.
+      if (this.#wayNodes.length < refStart[w + 1]! - refStart[w]!) this.#wayNodes = new Int32Array(2 * (refStart[w + 1]! - refStart[w]!));
+      const resolved = this.#wayNodes;
+      let south = Infinity;
+      let west = Infinity;
+      let north = -Infinity;
+      let east = -Infinity;
+      let n = 0;
+      for (let r = refStart[w]!; r < refStart[w + 1]!; r++) {
+        const node = nodeIndex.find(refs[r]!, hint);
+        if (node < 0) continue;
+        hint = node;
+        resolved[n++] = node;
+        const y = nodeCoords[2 * node]!;
+        const x = nodeCoords[2 * node + 1]!;
+        if (y < south) south = y;
+        if (y > north) north = y;
+        if (x < west) west = x;
+        if (x > east) east = x;
+      }
+      boxes[4 * at] = n > 0 ? south : 1;
+      boxes[4 * at + 1] = n > 0 ? west : 0;
+      boxes[4 * at + 2] = n > 0 ? north : 0;
+      boxes[4 * at + 3] = n > 0 ? east : 0;
+      if (n === 0 || tagStart[w + 1] === tagStart[w]) continue;
+      const feature = this.#features.add(WAY, id, Math.round((south + north) / 2), Math.round((west + east) / 2));
+      const first = this.#features.tags.length;
+      this.#copyTags(block, tags, tagStart[w]!, tagStart[w + 1]!, this.#features.tags);
+      const pooled = this.#features.tags.data;
+      let isRoad = false;
+      let name = -1;
+      for (let i = first; i < this.#features.tags.length; i += 2) {
+        if (pooled[i] === highway) isRoad = true;
+        else if (pooled[i] === this.#name) name = pooled[i + 1]!;
+      }
+      if (isRoad && n > 1) this.#road(feature, name, pooled.subarray(first, this.#features.tags.length), resolved.subarray(0, n));
+    }
+    this.#wayIds.length = at;
+    this.#wayBoxes.length = 4 * at;
+  }
+
+  /** A highway becomes a road of the graph when some profile may use it, or when it is named (it is still an address). */
+  #road(feature: number, name: number, pooled: Uint32Array, nodes: Int32Array): void {
+    const tags: Tags = {};
+    for (let i = 0; i < pooled.length; i += 2) tags[this.#pool.get(pooled[i]!)] = this.#pool.get(pooled[i + 1]!);
+    const speeds = this.#roadSpeeds.ensure(2 * PROFILES.length);
+    const at = this.#roadSpeeds.length;
+    let open = false;
+    PROFILES.forEach((profile, p) => {
+      const { forward, backward } = passage(tags, profile);
+      speeds[at + 2 * p] = forward;
+      speeds[at + 2 * p + 1] = backward;
+      open ||= forward > 0 || backward > 0;
+    });
+    if (!open && name < 0) return;
+    this.#roadSpeeds.length = at + 2 * PROFILES.length;
+    this.#roadFeature.push(feature);
+    this.#roadName.push(name);
+    const stored = this.#roadNodes.ensure(nodes.length);
+    stored.set(nodes, this.#roadNodes.length);
+    this.#roadNodes.length += nodes.length;
+    this.#roadNodeStart.push(this.#roadNodes.length);
+  }
+
+  #finishWays(): void {
+    if (!this.#waysSorted) this.#sortWays();
+    this.#wayIndex = new IdIndex(this.#wayIds.data, this.#wayIds.length);
+  }
+
+  #sortWays(): void {
+    const ids = this.#wayIds.view();
+    const order = Uint32Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
+    const boxes = this.#wayBoxes.view().slice();
+    order.forEach((source, target) => {
+      this.#wayIds.data[target] = ids[source]!;
+      this.#wayBoxes.data.set(boxes.subarray(4 * source, 4 * source + 4), 4 * target);
+    });
+  }
+
+  #relations(block: PrimitiveBlock): void {
+    this.#enter(RELATION);
+    const relations = block.relations;
+    const memberStart = relations.memberStart.data;
+    const tagStart = relations.tagStart.data;
+    for (let r = 0; r < relations.count; r++) {
+      const relation = this.#relationIds.length;
+      this.#relationIds.push(relations.ids.data[r]!);
+      for (let m = memberStart[r]!; m < memberStart[r + 1]!; m++) {
+        this.#memberKinds.push(relations.memberKinds.data[m]!);
+        this.#memberIds.push(relations.memberIds.data[m]!);
+      }
+      this.#memberStart.push(this.#memberIds.length);
+      if (tagStart[r + 1] === tagStart[r]) continue;
+      const tags = new Growable(Uint32Array, tagStart[r + 1]! - tagStart[r]!);
+      this.#copyTags(block, relations.tags.data, tagStart[r]!, tagStart[r + 1]!, tags);
+      this.#taggedRelations.push({ relation, tags: tags.view() });
+    }
+  }
+
+  /** A relation's box from its members' (nested relations included, each once: they may form cycles). */
+  #relationBox(relation: number, box: { south: number; west: number; north: number; east: number }, seen: Set<number>, relationIndex: IdIndex): void {
+    seen.add(relation);
+    const extend = (south: number, west: number, north: number, east: number) => {
+      if (south > north) return;
+      box.south = Math.min(box.south, south);
+      box.west = Math.min(box.west, west);
+      box.north = Math.max(box.north, north);
+      box.east = Math.max(box.east, east);
+    };
+    for (let m = this.#memberStart.data[relation]!; m < this.#memberStart.data[relation + 1]!; m++) {
+      const id = this.#memberIds.data[m]!;
+      const kind = this.#memberKinds.data[m]!;
+      if (kind === NODE) {
+        const node = this.#nodeIndex.find(id);
+        const coords = this.#nodeCoords.data;
+        if (node >= 0) extend(coords[2 * node]!, coords[2 * node + 1]!, coords[2 * node]!, coords[2 * node + 1]!);
+      } else if (kind === WAY) {
+        const way = this.#wayIndex.find(id);
+        const boxes = this.#wayBoxes.data;
+        if (way >= 0) extend(boxes[4 * way]!, boxes[4 * way + 1]!, boxes[4 * way + 2]!, boxes[4 * way + 3]!);
+      } else {
+        const position = relationIndex.find(id);
+        const nested = position < 0 ? -1 : this.#relationByPosition[position]!;
+        if (nested >= 0 && !seen.has(nested)) this.#relationBox(nested, box, seen, relationIndex);
+      }
+    }
+  }
+
+  #relationByPosition: Uint32Array = new Uint32Array(0);
+
+  finish(): Extract {
+    if (this.#phase < RELATION) this.#enter(RELATION);
+    const relationIds = this.#relationIds.view();
+    this.#relationByPosition = Uint32Array.from(relationIds.keys()).sort((a, b) => relationIds[a]! - relationIds[b]!);
+    const relationIndex = new IdIndex(Float64Array.from(this.#relationByPosition, (r) => relationIds[r]!), relationIds.length);
+    for (const { relation, tags } of this.#taggedRelations) {
+      const box = { south: Infinity, west: Infinity, north: -Infinity, east: -Infinity };
+      this.#relationBox(relation, box, new Set(), relationIndex);
+      if (box.south > box.north) continue;
+      this.#features.add(RELATION, relationIds[relation]!, Math.round((box.south + box.north) / 2), Math.round((box.west + box.east) / 2));
+      this.#features.tags.ensure(tags.length).set(tags, this.#features.tags.length);
+      this.#features.tags.length += tags.length;
+    }
+    const { store, position } = this.#features.finish();
+    const roadFeature = this.#roadFeature.finish();
+    if (position) roadFeature.forEach((feature, road) => (roadFeature[road] = position[feature]!));
+    const graph = buildRoadGraph({
+      nodeCoords: this.#nodeCoords.data,
+      nodeCount: this.#nodeIds.length,
+      roadFeature,
+      roadName: this.#roadName.finish(),
+      roadNodeStart: this.#roadNodeStart.finish(),
+      roadNodes: this.#roadNodes.view(),
+      roadSpeeds: this.#roadSpeeds.view(),
+    });
+    const data = this.#data;
+    const bounds =
+      this.#declared ??
+      (data.south <= data.north ? { south: data.south / E7, west: data.west / E7, north: data.north / E7, east: data.east / E7 } : { south: 0, west: 0, north: 0, east: 0 });
+    return {
+      name: this.name,
+      bounds,
+      features: store,
+      graph,
+      counts: { nodes: this.#nodeIds.length, ways: this.#wayIds.length, relations: this.#relationIds.length },
+    };
+  }
 }
