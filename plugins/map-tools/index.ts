@@ -20,8 +20,11 @@ export default definePlugin({
   ),
   enabledByDefault: true,
   publicSchemas: Object.fromEntries(Object.entries(OUTPUT_SCHEMAS).map(([tool, schema]) => [`${tool}-output`, schema])),
-  register(_app, options, hub) {
-    const runtime = createMapRuntime({ ...hub.env, ...options.env });
+  register(app, options, hub) {
+    const runtime = createMapRuntime({ ...hub.env, ...options.env }, (line) => hub.log.info(line));
+    // An offline extract loads now, not on the first call; tools that need no map answer meanwhile.
+    runtime.start((error) => hub.log.error({ err: error instanceof Error ? error.message : String(error) }, 'map engines failed to start; retried on the next call'));
+    app.addHook('onClose', async () => runtime.close());
     hub.children.addInProcess(options.name, () =>
       createMapServer({
         providers: runtime.providers,
