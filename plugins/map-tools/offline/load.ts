@@ -339,7 +339,7 @@ class ExtractBuilder {
   }
 
   #sortWays(): void {
-    const ids = this.#wayIds.view();
+    const ids = this.#wayIds.view().slice();
     const order = Uint32Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
     const boxes = this.#wayBoxes.view().slice();
     order.forEach((source, target) => {
