@@ -4,7 +4,8 @@ import { E7, FeatureStoreBuilder, type FeatureStore } from './features.js';
 import { buildRoadGraph, type RoadGraph } from './graph.js';
 import { Growable } from './growable.js';
 import { PROFILES, passage } from './profiles.js';
-import { readPbf, type Bounds, type PrimitiveBlock, type Tags } from './reader.js';
+import { readBlocks } from './decoding.js';
+import { BlockStrings, type BlockData, type Bounds, type Tags } from './reader.js';
 import { StringPool } from './strings.js';
 
 /** Files from this size on get progress lines while they load. */
@@ -41,11 +42,11 @@ export async function loadExtract(file: string, options: LoadOptions = {}): Prom
   const size = (await stat(file)).size;
   const builder = new ExtractBuilder(basename(file));
   let reported = 0;
-  await readPbf(
+  await readBlocks(
     file,
     {
-      header: (header) => builder.header(header.bounds),
-      block: (block) => builder.block(block),
+      header: (bounds) => builder.header(bounds),
+      block: (data) => builder.block(data),
       progress: (bytesRead) => {
         const tenth = size > 0 ? Math.floor((10 * bytesRead) / size) : 0;
         if (size >= (options.progressFromBytes ?? PROGRESS_FROM_BYTES) && tenth > reported && tenth < 10) {
@@ -119,7 +120,8 @@ class ExtractBuilder {
   readonly #nodeCoords = new Growable(Int32Array, 1 << 17);
   #nodesSorted = true;
   #nodeIndex = new IdIndex(new Float64Array(0), 0);
-  readonly #data = { south: Infinity, west: Infinity, north: -Infinity, east: -Infinity };
+  /** The box of every node read, in 1e-7 degrees. */
+  readonly #extent = { south: Infinity, west: Infinity, north: -Infinity, east: -Infinity };
 
   readonly #wayIds = new Growable(Float64Array, 1 << 14);
   /** Per way: south, west, north, east in 1e-7 degrees (south > north when no node is in the file). */
@@ -155,32 +157,33 @@ class ExtractBuilder {
     this.#declared = bounds;
   }
 
-  block(block: PrimitiveBlock): void {
-    if (this.#toPool.length < block.stringCount) this.#toPool = new Int32Array(block.stringCount * 2);
-    this.#toPool.fill(-1, 0, block.stringCount);
-    if (block.nodes.count > 0) this.#nodes(block);
-    if (block.ways.count > 0) this.#ways(block);
-    if (block.relations.count > 0) this.#relations(block);
+  block(data: BlockData): void {
+    const strings = new BlockStrings(data);
+    if (this.#toPool.length < strings.count) this.#toPool = new Int32Array(strings.count * 2);
+    this.#toPool.fill(-1, 0, strings.count);
+    if (data.nodes.ids.length > 0) this.#nodes(data, strings);
+    if (data.ways.ids.length > 0) this.#ways(data, strings);
+    if (data.relations.ids.length > 0) this.#relations(data, strings);
   }
 
-  #poolId(block: PrimitiveBlock, index: number): number {
+  #poolId(strings: BlockStrings, index: number): number {
     let id = this.#toPool[index]!;
     if (id < 0) {
-      id = this.#pool.intern(block.string(index));
+      id = this.#pool.intern(strings.get(index));
       this.#toPool[index] = id;
     }
     return id;
   }
 
   /** Appends an element's tags, as pool numbers, to `into`. */
-  #copyTags(block: PrimitiveBlock, tags: Uint32Array, start: number, end: number, into: Growable<Uint32Array>): void {
+  #copyTags(strings: BlockStrings, tags: Uint32Array, start: number, end: number, into: Growable<Uint32Array>): void {
     let at = into.length;
     const out = into.data.length >= at + end - start ? into.data : into.ensure(end - start);
     const toPool = this.#toPool;
     for (let i = start; i < end; i++) {
       const index = tags[i]!;
       const id = toPool[index]!;
-      out[at++] = id >= 0 ? id : this.#poolId(block, index);
+      out[at++] = id >= 0 ? id : this.#poolId(strings, index);
     }
     into.length = at;
   }
@@ -192,18 +195,15 @@ class ExtractBuilder {
     this.#phase = phase;
   }
 
-  #nodes(block: PrimitiveBlock): void {
+  #nodes(data: BlockData, strings: BlockStrings): void {
     this.#enter(NODE);
-    const nodes = block.nodes;
-    const count = nodes.count;
-    const ids = nodes.ids.data;
-    const lat = nodes.lat.data;
-    const lon = nodes.lon.data;
+    const { ids, lat, lon, tagStart, tags } = data.nodes;
+    const count = ids.length;
     const base = this.#nodeIds.length;
     const storedIds = this.#nodeIds.ensure(count);
     const storedCoords = this.#nodeCoords.ensure(2 * count);
-    const data = this.#data;
-    let { south, west, north, east } = data;
+    const extent = this.#extent;
+    let { south, west, north, east } = extent;
     let previous = base > 0 ? storedIds[base - 1]! : -Infinity;
     let sorted = this.#nodesSorted;
     for (let i = 0; i < count; i++) {
@@ -220,16 +220,14 @@ class ExtractBuilder {
       if (x < west) west = x;
       if (x > east) east = x;
     }
-    Object.assign(data, { south, west, north, east });
+    Object.assign(extent, { south, west, north, east });
     this.#nodesSorted = sorted;
     this.#nodeIds.length = base + count;
     this.#nodeCoords.length = 2 * (base + count);
-    const tagStart = nodes.tagStart.data;
-    const tags = nodes.tags.data;
     for (let i = 0; i < count; i++) {
       if (tagStart[i + 1] === tagStart[i]) continue;
       this.#features.add(NODE, ids[i]!, lat[i]!, lon[i]!);
-      this.#copyTags(block, tags, tagStart[i]!, tagStart[i + 1]!, this.#features.tags);
+      this.#copyTags(strings, tags, tagStart[i]!, tagStart[i + 1]!, this.#features.tags);
     }
   }
 
@@ -251,22 +249,19 @@ class ExtractBuilder {
     });
   }
 
-  #ways(block: PrimitiveBlock): void {
+  #ways(data: BlockData, strings: BlockStrings): void {
     this.#enter(WAY);
-    const ways = block.ways;
+    const { ids, refs, refStart, tagStart, tags } = data.ways;
+    const count = ids.length;
     const nodeIndex = this.#nodeIndex;
     const nodeCoords = this.#nodeCoords.data;
-    const refs = ways.refs.data;
-    const refStart = ways.refStart.data;
-    const tagStart = ways.tagStart.data;
-    const tags = ways.tags.data;
     const highway = this.#highway;
-    const wayIds = this.#wayIds.ensure(ways.count);
-    const boxes = this.#wayBoxes.ensure(4 * ways.count);
+    const wayIds = this.#wayIds.ensure(count);
+    const boxes = this.#wayBoxes.ensure(4 * count);
     let at = this.#wayIds.length;
     let hint = 0;
-    for (let w = 0; w < ways.count; w++, at++) {
-      const id = ways.ids.data[w]!;
+    for (let w = 0; w < count; w++, at++) {
+      const id = ids[w]!;
       if (at > 0 && id <= wayIds[at - 1]!) this.#waysSorted = false;
       wayIds[at] = id;
       // Extracts cut ways at their border: references to nodes outside the file are dropped.
@@ -296,7 +291,7 @@ class ExtractBuilder {
       if (n === 0 || tagStart[w + 1] === tagStart[w]) continue;
       const feature = this.#features.add(WAY, id, Math.round((south + north) / 2), Math.round((west + east) / 2));
       const first = this.#features.tags.length;
-      this.#copyTags(block, tags, tagStart[w]!, tagStart[w + 1]!, this.#features.tags);
+      this.#copyTags(strings, tags, tagStart[w]!, tagStart[w + 1]!, this.#features.tags);
       const pooled = this.#features.tags.data;
       let isRoad = false;
       let name = -1;
@@ -348,22 +343,20 @@ class ExtractBuilder {
     });
   }
 
-  #relations(block: PrimitiveBlock): void {
+  #relations(data: BlockData, strings: BlockStrings): void {
     this.#enter(RELATION);
-    const relations = block.relations;
-    const memberStart = relations.memberStart.data;
-    const tagStart = relations.tagStart.data;
-    for (let r = 0; r < relations.count; r++) {
+    const { ids, memberStart, memberKinds, memberIds, tagStart, tags: relationTags } = data.relations;
+    for (let r = 0; r < ids.length; r++) {
       const relation = this.#relationIds.length;
-      this.#relationIds.push(relations.ids.data[r]!);
+      this.#relationIds.push(ids[r]!);
       for (let m = memberStart[r]!; m < memberStart[r + 1]!; m++) {
-        this.#memberKinds.push(relations.memberKinds.data[m]!);
-        this.#memberIds.push(relations.memberIds.data[m]!);
+        this.#memberKinds.push(memberKinds[m]!);
+        this.#memberIds.push(memberIds[m]!);
       }
       this.#memberStart.push(this.#memberIds.length);
       if (tagStart[r + 1] === tagStart[r]) continue;
       const tags = new Growable(Uint32Array, tagStart[r + 1]! - tagStart[r]!);
-      this.#copyTags(block, relations.tags.data, tagStart[r]!, tagStart[r + 1]!, tags);
+      this.#copyTags(strings, relationTags, tagStart[r]!, tagStart[r + 1]!, tags);
       this.#taggedRelations.push({ relation, tags: tags.view() });
     }
   }
@@ -424,10 +417,10 @@ class ExtractBuilder {
       roadNodes: this.#roadNodes.view(),
       roadSpeeds: this.#roadSpeeds.view(),
     });
-    const data = this.#data;
+    const extent = this.#extent;
     const bounds =
       this.#declared ??
-      (data.south <= data.north ? { south: data.south / E7, west: data.west / E7, north: data.north / E7, east: data.east / E7 } : { south: 0, west: 0, north: 0, east: 0 });
+      (extent.south <= extent.north ? { south: extent.south / E7, west: extent.west / E7, north: extent.north / E7, east: extent.east / E7 } : { south: 0, west: 0, north: 0, east: 0 });
     return {
       name: this.name,
       bounds,

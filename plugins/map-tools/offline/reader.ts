@@ -103,9 +103,45 @@ export class RelationColumns extends ElementColumns {
 }
 
 /**
- * One decoded primitive block in columns. The buffers are reused block after block, so
- * a handler copies what it keeps before it returns.
+ * A decoded block as right-sized arrays of its own, so it can be handed to another thread
+ * (its buffers transferred, not copied): the string table's bytes, and per kind of
+ * element the ids, tags (pairs of string-table indices) and what else the kind has.
  */
+export interface BlockData {
+  strings: Uint8Array;
+  /** String i is `strings[stringStart[i] .. stringEnd[i]]` as UTF-8. */
+  stringStart: Uint32Array;
+  stringEnd: Uint32Array;
+  nodes: { ids: Float64Array; lat: Float64Array; lon: Float64Array; tagStart: Uint32Array; tags: Uint32Array };
+  ways: { ids: Float64Array; tagStart: Uint32Array; tags: Uint32Array; refStart: Uint32Array; refs: Float64Array };
+  relations: { ids: Float64Array; tagStart: Uint32Array; tags: Uint32Array; memberStart: Uint32Array; memberIds: Float64Array; memberKinds: Uint8Array };
+}
+
+/** The buffers of a block's arrays, to transfer with it. */
+export function blockBuffers(data: BlockData): ArrayBuffer[] {
+  const arrays = [data.strings, data.stringStart, data.stringEnd, ...Object.values(data.nodes), ...Object.values(data.ways), ...Object.values(data.relations)];
+  return arrays.map((array) => array.buffer as ArrayBuffer);
+}
+
+/** A block's string table, decoded entry by entry as the loader asks for them. */
+export class BlockStrings {
+  readonly #bytes: Buffer;
+
+  constructor(private readonly data: BlockData) {
+    this.#bytes = Buffer.from(data.strings.buffer, data.strings.byteOffset, data.strings.byteLength);
+  }
+
+  get count(): number {
+    return this.data.stringStart.length;
+  }
+
+  get(index: number): string {
+    if (index >= this.count) throw new Error(`string index ${index} is outside the block's table`);
+    return this.#bytes.toString('utf8', this.data.stringStart[index], this.data.stringEnd[index]);
+  }
+}
+
+/** One decoded primitive block in columns, reused block after block; `toData` copies it out. */
 export class PrimitiveBlock {
   readonly nodes = new NodeColumns();
   readonly ways = new WayColumns();
@@ -113,33 +149,41 @@ export class PrimitiveBlock {
   #buf: Buffer = Buffer.alloc(0);
   readonly #stringStart = new Growable(Uint32Array);
   readonly #stringEnd = new Growable(Uint32Array);
-  #strings: (string | undefined)[] = [];
+  /** Where the string table lies in the block. */
+  #table = { start: 0, end: 0 };
   /** One reader per nesting level (group, element, packed field), reset rather than allocated. */
   readonly #group = new ProtoReader(this.#buf);
   readonly #element = new ProtoReader(this.#buf);
   readonly #packed = new ProtoReader(this.#buf);
   #scale: Scale = { granularity: 100, latOffset: 0, lonOffset: 0 };
 
-  get stringCount(): number {
-    return this.#stringStart.length;
-  }
-
-  /** Entry `index` of the block's string table, decoded on first use (most are never needed). */
-  string(index: number): string {
-    let text = this.#strings[index];
-    if (text === undefined) {
-      if (index >= this.#stringStart.length) throw new Error(`string index ${index} is outside the block's table`);
-      text = this.#buf.toString('utf8', this.#stringStart.data[index], this.#stringEnd.data[index]);
-      this.#strings[index] = text;
-    }
-    return text;
+  /** The block as arrays of its own (the string table's offsets made relative to its bytes). */
+  toData(): BlockData {
+    const { start, end } = this.#table;
+    const shift = (offsets: Growable<Uint32Array>) => offsets.view().map((offset) => offset - start);
+    const { nodes, ways, relations } = this;
+    return {
+      strings: new Uint8Array(this.#buf.subarray(start, end)),
+      stringStart: shift(this.#stringStart),
+      stringEnd: shift(this.#stringEnd),
+      nodes: { ids: nodes.ids.finish(), lat: nodes.lat.finish(), lon: nodes.lon.finish(), tagStart: nodes.tagStart.finish(), tags: nodes.tags.finish() },
+      ways: { ids: ways.ids.finish(), tagStart: ways.tagStart.finish(), tags: ways.tags.finish(), refStart: ways.refStart.finish(), refs: ways.refs.finish() },
+      relations: {
+        ids: relations.ids.finish(),
+        tagStart: relations.tagStart.finish(),
+        tags: relations.tags.finish(),
+        memberStart: relations.memberStart.finish(),
+        memberIds: relations.memberIds.finish(),
+        memberKinds: relations.memberKinds.finish(),
+      },
+    };
   }
 
   decode(buf: Buffer): void {
     this.#buf = buf;
     this.#stringStart.clear();
     this.#stringEnd.clear();
-    this.#strings = [];
+    this.#table = { start: 0, end: 0 };
     this.nodes.clear();
     this.ways.clear();
     this.relations.clear();
@@ -148,7 +192,10 @@ export class PrimitiveBlock {
     const scale = { granularity: 100, latOffset: 0, lonOffset: 0 };
     const block = new ProtoReader(buf);
     while (block.next()) {
-      if (block.field === 1 && block.wire === WIRE_BYTES) this.#stringTable(block.bytes(), block.stop);
+      if (block.field === 1 && block.wire === WIRE_BYTES) {
+        this.#table = { start: block.bytes(), end: block.stop };
+        this.#stringTable(this.#table.start, this.#table.end);
+      }
       else if (block.field === 2 && block.wire === WIRE_BYTES) groups.push(block.bytes(), block.stop);
       else if (block.field === 17) scale.granularity = block.varint();
       else if (block.field === 19) scale.latOffset = block.int64();
@@ -332,7 +379,8 @@ function toE7(value: number, granularity: number, offset: number): number {
 export interface PbfHandlers {
   /** The file's header: its declared bounding box, when it has one. */
   header?(header: { bounds?: Bounds }): void;
-  block(block: PrimitiveBlock): void;
+  /** Each block, in file order; the next waits for a returned promise. */
+  block(block: PrimitiveBlock): void | Promise<void>;
   /** Called after each blob with the bytes read so far. */
   progress?(bytesRead: number): void;
 }
@@ -350,7 +398,7 @@ export async function readPbf(file: string, handlers: PbfHandlers, signal?: Abor
       if (type === 'OSMHeader') handlers.header?.(decodeHeader(unpack(blob)));
       else if (type === 'OSMData') {
         block.decode(unpack(blob));
-        handlers.block(block);
+        await handlers.block(block);
       }
       handlers.progress?.(end);
     }
