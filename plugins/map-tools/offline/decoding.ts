@@ -1,22 +1,25 @@
 import { Worker } from 'node:worker_threads';
 import type { BlockData, Bounds } from './reader.js';
 
-export interface BlockHandlers {
-  header(bounds: Bounds | undefined): void;
-  block(data: BlockData): void;
-  progress(bytesRead: number): void;
-}
-
-type Message =
+export type DecoderMessage =
   | { kind: 'header'; bounds: Bounds | undefined }
+  /** A block with its references resolved to positions in file order. */
   | { kind: 'block'; data: BlockData }
   | { kind: 'progress'; bytesRead: number }
   | { kind: 'done' }
   | { kind: 'error'; message: string };
 
+export interface BlockHandlers {
+  header(bounds: Bounds | undefined): void;
+  /** Each block, in file order; its arrays are the handler's only until it returns. */
+  block(data: BlockData): void;
+  progress(bytesRead: number): void;
+}
+
 /**
- * Reads an extract with the inflating and decoding on a thread of its own, so they run
- * while the loader digests the blocks before; handlers run here, in file order.
+ * Reads an extract with the inflating, decoding and reference lookups on a thread of
+ * their own (`./decode-worker.ts`), so they run while the loader digests the blocks
+ * before; the handlers run here, in file order.
  */
 export function readBlocks(file: string, handlers: BlockHandlers, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -34,12 +37,12 @@ export function readBlocks(file: string, handlers: BlockHandlers, signal?: Abort
     };
     const abort = () => finish(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
-    worker.on('message', (message: Message) => {
+    worker.on('message', (message: DecoderMessage) => {
       if (settled) return;
       try {
         if (message.kind === 'block') {
           handlers.block(message.data);
-          worker.postMessage('next');
+          worker.postMessage(message.data.buffer, [message.data.buffer]);
         } else if (message.kind === 'header') handlers.header(message.bounds);
         else if (message.kind === 'progress') handlers.progress(message.bytesRead);
         else if (message.kind === 'done') finish();

@@ -1,5 +1,4 @@
 import { METERS_PER_DEGREE_LAT, metersPerDegreeLon } from './geo.js';
-import { Growable } from './growable.js';
 
 /**
  * A grid of cells over the data's extent holding item numbers (points, or boxes entered
@@ -32,60 +31,64 @@ export class SpatialGrid {
     let north = -Infinity;
     let east = -Infinity;
     for (let i = 0; i < count; i++) {
-      south = Math.min(south, boxes[4 * i]!);
-      west = Math.min(west, boxes[4 * i + 1]!);
-      north = Math.max(north, boxes[4 * i + 2]!);
-      east = Math.max(east, boxes[4 * i + 3]!);
+      if (boxes[4 * i]! < south) south = boxes[4 * i]!;
+      if (boxes[4 * i + 1]! < west) west = boxes[4 * i + 1]!;
+      if (boxes[4 * i + 2]! > north) north = boxes[4 * i + 2]!;
+      if (boxes[4 * i + 3]! > east) east = boxes[4 * i + 3]!;
     }
     if (count === 0) south = west = north = east = 0;
     const rows = Math.max(1, Math.floor((north - south) / cellDeg) + 1);
     const cols = Math.max(1, Math.floor((east - west) / cellDeg) + 1);
-    const row = (lat: number) => Math.floor((lat - south) / cellDeg);
-    const col = (lon: number) => Math.floor((lon - west) / cellDeg);
+    // Each item in every cell its box touches, as (row * cols + column, item).
     let entries = 0;
-    for (let i = 0; i < count; i++) entries += (row(boxes[4 * i + 2]!) - row(boxes[4 * i]!) + 1) * (col(boxes[4 * i + 3]!) - col(boxes[4 * i + 1]!) + 1);
-    const entryRow = new Uint32Array(entries);
-    const entryCol = new Uint32Array(entries);
+    for (let i = 0; i < count; i++) {
+      const height = Math.floor((boxes[4 * i + 2]! - south) / cellDeg) - Math.floor((boxes[4 * i]! - south) / cellDeg) + 1;
+      entries += height * (Math.floor((boxes[4 * i + 3]! - west) / cellDeg) - Math.floor((boxes[4 * i + 1]! - west) / cellDeg) + 1);
+    }
+    const entryCell = new Float64Array(entries);
     const entryItem = new Int32Array(entries);
     let e = 0;
     for (let i = 0; i < count; i++) {
-      const c0 = col(boxes[4 * i + 1]!);
-      const c1 = col(boxes[4 * i + 3]!);
-      for (let r = row(boxes[4 * i]!); r <= row(boxes[4 * i + 2]!); r++) {
+      const r0 = Math.floor((boxes[4 * i]! - south) / cellDeg);
+      const r1 = Math.floor((boxes[4 * i + 2]! - south) / cellDeg);
+      const c0 = Math.floor((boxes[4 * i + 1]! - west) / cellDeg);
+      const c1 = Math.floor((boxes[4 * i + 3]! - west) / cellDeg);
+      for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
-          entryRow[e] = r;
-          entryCol[e] = c;
+          entryCell[e] = r * cols + c;
           entryItem[e++] = i;
         }
       }
     }
-    // Entries in row, then column order: a counting sort by column, then a stable one by row.
-    const byCol = countingOrder(entryCol, cols, Uint32Array.from(entryCol.keys()));
-    const order = countingOrder(entryRow, rows, byCol);
+    // Entries by cell: one counting sort when the cells are few enough to count, else by
+    // column and then (stably) by row, which never needs more counters than rows or columns.
+    const order =
+      rows * cols <= 4 * entries + 65536
+        ? countingOrder(entries, rows * cols, (k) => entryCell[k]!, identity(entries))
+        : countingOrder(entries, rows, (k) => Math.floor(entryCell[k]! / cols), countingOrder(entries, cols, (k) => entryCell[k]! % cols, identity(entries)));
     const rowFirstCell = new Uint32Array(rows + 1);
-    const cellCol = new Growable(Uint32Array);
-    const cellStart = new Growable(Uint32Array);
+    const cellCol = new Uint32Array(entries);
+    const cellStart = new Uint32Array(entries + 1);
     const items = new Int32Array(entries);
-    let lastRow = -1;
-    let lastCol = -1;
+    let cells = 0;
+    let last = -1;
     for (let k = 0; k < entries; k++) {
       const entry = order[k]!;
-      const r = entryRow[entry]!;
-      const c = entryCol[entry]!;
-      if (r !== lastRow || c !== lastCol) {
-        cellCol.push(c);
-        cellStart.push(k);
-        rowFirstCell[r + 1]!++;
-        lastRow = r;
-        lastCol = c;
+      const cell = entryCell[entry]!;
+      if (cell !== last) {
+        const row = Math.floor(cell / cols);
+        cellCol[cells] = cell - row * cols;
+        cellStart[cells++] = k;
+        rowFirstCell[row + 1]!++;
+        last = cell;
       }
       items[k] = entryItem[entry]!;
     }
-    cellStart.push(entries);
+    cellStart[cells] = entries;
     for (let r = 0; r < rows; r++) rowFirstCell[r + 1]! += rowFirstCell[r]!;
     const widestLat = Math.max(Math.abs(south), Math.abs(north));
     const cellMinM = cellDeg * Math.min(METERS_PER_DEGREE_LAT, metersPerDegreeLon(Math.min(89, widestLat)));
-    return new SpatialGrid(south, west, cellDeg, rows, cols, rowFirstCell, cellCol.finish(), cellStart.finish(), items, cellMinM);
+    return new SpatialGrid(south, west, cellDeg, rows, cols, rowFirstCell, cellCol.slice(0, cells), cellStart.slice(0, cells + 1), items, cellMinM);
   }
 
   /**
@@ -132,12 +135,21 @@ export class SpatialGrid {
   }
 }
 
-/** `order` stably sorted by `keys[order[i]]` (keys below `range`). */
-function countingOrder(keys: Uint32Array, range: number, order: Uint32Array): Uint32Array {
+function identity(length: number): Uint32Array {
+  const order = new Uint32Array(length);
+  for (let i = 0; i < length; i++) order[i] = i;
+  return order;
+}
+
+/** `order` (entries 0 .. count) stably sorted by `key(entry)`, a whole number below `range`. */
+function countingOrder(count: number, range: number, key: (entry: number) => number, order: Uint32Array): Uint32Array {
   const counts = new Uint32Array(range + 1);
-  for (const key of keys) counts[key + 1]!++;
-  for (let k = 0; k < range; k++) counts[k + 1]! += counts[k]!;
-  const sorted = new Uint32Array(order.length);
-  for (const entry of order) sorted[counts[keys[entry]!]!++] = entry;
+  for (let k = 0; k < count; k++) counts[key(k) + 1]!++;
+  for (let v = 0; v < range; v++) counts[v + 1]! += counts[v]!;
+  const sorted = new Uint32Array(count);
+  for (let k = 0; k < count; k++) {
+    const entry = order[k]!;
+    sorted[counts[key(entry)]!++] = entry;
+  }
   return sorted;
 }

@@ -3,7 +3,8 @@ import { basename } from 'node:path';
 import { E7, FeatureStoreBuilder, type FeatureStore } from './features.js';
 import { buildRoadGraph, type RoadGraph } from './graph.js';
 import { Growable } from './growable.js';
-import { PROFILES, passage } from './profiles.js';
+import { IdIndex } from './ids.js';
+import { PASSAGE_KEYS, PROFILES, passage } from './profiles.js';
 import { readBlocks } from './decoding.js';
 import { BlockStrings, type BlockData, type Bounds, type Tags } from './reader.js';
 import { StringPool } from './strings.js';
@@ -40,7 +41,8 @@ const RELATION = 2;
 export async function loadExtract(file: string, options: LoadOptions = {}): Promise<Extract> {
   const log = options.log ?? (() => {});
   const size = (await stat(file)).size;
-  const builder = new ExtractBuilder(basename(file));
+  // About 8 bytes a node in a typical extract: size the node columns once (pages never written cost nothing).
+  const builder = new ExtractBuilder(basename(file), Math.ceil(size / 6));
   let reported = 0;
   await readBlocks(
     file,
@@ -60,50 +62,10 @@ export async function loadExtract(file: string, options: LoadOptions = {}): Prom
   return builder.finish();
 }
 
-/** How far around the last hit a lookup looks first. */
-const NEAR = 32;
-
-/** Sorted ids, looked up near the last hit first: a way's nodes were mostly created together. */
-export class IdIndex {
-  constructor(
-    readonly ids: Float64Array,
-    readonly count: number,
-  ) {}
-
-  /** The position of `id`, or -1; `near` is where the previous lookup landed, or -1. */
-  find(id: number, near = -1): number {
-    const ids = this.ids;
-    if (near >= 0 && near < this.count) {
-      let low = Math.max(0, near - NEAR);
-      let high = Math.min(this.count - 1, near + NEAR);
-      if (ids[low]! <= id && id <= ids[high]!) {
-        while (low <= high) {
-          const middle = (low + high) >>> 1;
-          const probe = ids[middle]!;
-          if (probe < id) low = middle + 1;
-          else if (probe > id) high = middle - 1;
-          else return middle;
-        }
-        return -1;
-      }
-    }
-    // Without branches to mispredict: the probes' cache misses are the cost left.
-    let base = 0;
-    let length = this.count;
-    if (length === 0) return -1;
-    while (length > 1) {
-      const half = length >>> 1;
-      base = ids[base + half]! <= id ? base + half : base;
-      length -= half;
-    }
-    return ids[base] === id ? base : -1;
-  }
-}
-
 /**
- * Builds an extract block by block. Every node's position is held (12 bytes a node plus
- * its id) only until the end of the file; what stays is the tagged elements at their
- * centres and the road network's vertices.
+ * Builds an extract block by block. Every node's position is held (8 bytes a node; the
+ * decoding thread holds the ids) only until the end of the file; what stays is the tagged
+ * elements at their centres and the road network's vertices.
  */
 class ExtractBuilder {
   readonly #pool = new StringPool();
@@ -115,20 +77,14 @@ class ExtractBuilder {
   /** A block's string-table index to pool number, -1 until first used. */
   #toPool = new Int32Array(1024);
 
-  readonly #nodeIds = new Growable(Float64Array, 1 << 16);
-  /** Latitude and longitude of node i at `2i` and `2i + 1`: one cache line serves both. */
-  readonly #nodeCoords = new Growable(Int32Array, 1 << 17);
-  #nodesSorted = true;
-  #nodeIndex = new IdIndex(new Float64Array(0), 0);
+  /** Latitude and longitude of node i (in file order) at `2i` and `2i + 1`: one cache line serves both. */
+  readonly #nodeCoords: Growable<Int32Array>;
   /** The box of every node read, in 1e-7 degrees. */
   readonly #extent = { south: Infinity, west: Infinity, north: -Infinity, east: -Infinity };
 
-  readonly #wayIds = new Growable(Float64Array, 1 << 14);
-  /** Per way: south, west, north, east in 1e-7 degrees (south > north when no node is in the file). */
+  /** Per way in file order: south, west, north, east in 1e-7 degrees (south > north when no node is in the file). */
   readonly #wayBoxes = new Growable(Int32Array, 1 << 16);
-  #waysSorted = true;
-  #wayIndex = new IdIndex(new Float64Array(0), 0);
-  /** The resolved nodes of the way at hand. */
+  /** The nodes of the way at hand that are in the file. */
   #wayNodes = new Int32Array(1024);
 
   readonly #roadFeature = new Growable(Int32Array, 1 << 12);
@@ -136,21 +92,29 @@ class ExtractBuilder {
   readonly #roadNodeStart = new Growable(Uint32Array, 1 << 12);
   readonly #roadNodes = new Growable(Int32Array, 1 << 16);
   readonly #roadSpeeds = new Growable(Float32Array, 1 << 14);
+  readonly #passageKeys = new Set(PASSAGE_KEYS.map((key) => this.#pool.intern(key)));
+  readonly #passageCache = new Map<string, Float32Array>();
 
   readonly #relationIds = new Growable(Float64Array, 256);
   readonly #memberStart = new Growable(Uint32Array, 256);
   readonly #memberKinds = new Growable(Uint8Array, 1024);
-  readonly #memberIds = new Growable(Float64Array, 1024);
+  /** A node's or way's position, or for a relation member its id. */
+  readonly #memberRefs = new Growable(Float64Array, 1024);
   /** Tagged relations wait for the end of the file, when their members' boxes are known. */
   readonly #taggedRelations: { relation: number; tags: Uint32Array }[] = [];
 
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    /** Nodes expected, to size the node columns once rather than grow them. */
+    expectedNodes: number,
+  ) {
+    this.#nodeCoords = new Growable(Int32Array, 2 * Math.max(1 << 16, expectedNodes));
     this.#roadNodeStart.push(0);
     this.#memberStart.push(0);
   }
 
   get nodeCount(): number {
-    return this.#nodeIds.length;
+    return this.#nodeCoords.length / 2;
   }
 
   header(bounds: Bounds | undefined): void {
@@ -188,10 +152,26 @@ class ExtractBuilder {
     into.length = at;
   }
 
+  /**
+   * Speeds along and against each profile, worked out once per distinct set of the tags
+   * they depend on: most ways of a class share them.
+   */
+  #passages(pooled: Uint32Array): Float32Array {
+    const relevant: number[] = [];
+    for (let i = 0; i < pooled.length; i += 2) if (this.#passageKeys.has(pooled[i]!)) relevant.push(pooled[i]!, pooled[i + 1]!);
+    const signature = relevant.join(',');
+    let passages = this.#passageCache.get(signature);
+    if (!passages) {
+      const tags: Tags = {};
+      for (let i = 0; i < relevant.length; i += 2) tags[this.#pool.get(relevant[i]!)] = this.#pool.get(relevant[i + 1]!);
+      passages = Float32Array.from(PROFILES.flatMap((profile) => Object.values(passage(tags, profile))));
+      this.#passageCache.set(signature, passages);
+    }
+    return passages;
+  }
+
   #enter(phase: number): void {
     if (phase < this.#phase) throw new Error('the file is not ordered nodes, then ways, then relations; sort it first (osmium sort)');
-    if (phase > NODE && this.#phase === NODE) this.#finishNodes();
-    if (phase > WAY && this.#phase <= WAY) this.#finishWays();
     this.#phase = phase;
   }
 
@@ -199,30 +179,21 @@ class ExtractBuilder {
     this.#enter(NODE);
     const { ids, lat, lon, tagStart, tags } = data.nodes;
     const count = ids.length;
-    const base = this.#nodeIds.length;
-    const storedIds = this.#nodeIds.ensure(count);
-    const storedCoords = this.#nodeCoords.ensure(2 * count);
+    const base = this.nodeCount;
+    const coords = this.#nodeCoords.ensure(2 * count);
     const extent = this.#extent;
     let { south, west, north, east } = extent;
-    let previous = base > 0 ? storedIds[base - 1]! : -Infinity;
-    let sorted = this.#nodesSorted;
     for (let i = 0; i < count; i++) {
-      const id = ids[i]!;
       const y = lat[i]!;
       const x = lon[i]!;
-      storedIds[base + i] = id;
-      storedCoords[2 * (base + i)] = y;
-      storedCoords[2 * (base + i) + 1] = x;
-      if (id <= previous) sorted = false;
-      previous = id;
+      coords[2 * (base + i)] = y;
+      coords[2 * (base + i) + 1] = x;
       if (y < south) south = y;
       if (y > north) north = y;
       if (x < west) west = x;
       if (x > east) east = x;
     }
     Object.assign(extent, { south, west, north, east });
-    this.#nodesSorted = sorted;
-    this.#nodeIds.length = base + count;
     this.#nodeCoords.length = 2 * (base + count);
     for (let i = 0; i < count; i++) {
       if (tagStart[i + 1] === tagStart[i]) continue;
@@ -231,39 +202,15 @@ class ExtractBuilder {
     }
   }
 
-  /** Node ids must be sorted for lookups; files almost always are, and are sorted here otherwise. */
-  #finishNodes(): void {
-    if (!this.#nodesSorted) this.#sortNodes();
-    this.#nodeIndex = new IdIndex(this.#nodeIds.data, this.#nodeIds.length);
-  }
-
-  #sortNodes(): void {
-    const ids = this.#nodeIds.view();
-    const order = Uint32Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
-    const sortedIds = ids.slice();
-    const coords = this.#nodeCoords.view().slice();
-    order.forEach((source, target) => {
-      ids[target] = sortedIds[source]!;
-      this.#nodeCoords.data[2 * target] = coords[2 * source]!;
-      this.#nodeCoords.data[2 * target + 1] = coords[2 * source + 1]!;
-    });
-  }
-
   #ways(data: BlockData, strings: BlockStrings): void {
     this.#enter(WAY);
-    const { ids, refs, refStart, tagStart, tags } = data.ways;
+    const { ids, refStart, tagStart, tags, nodes: positions } = data.ways;
     const count = ids.length;
-    const nodeIndex = this.#nodeIndex;
-    const nodeCoords = this.#nodeCoords.data;
+    const coords = this.#nodeCoords.data;
     const highway = this.#highway;
-    const wayIds = this.#wayIds.ensure(count);
     const boxes = this.#wayBoxes.ensure(4 * count);
-    let at = this.#wayIds.length;
-    let hint = 0;
+    let at = this.#wayBoxes.length / 4;
     for (let w = 0; w < count; w++, at++) {
-      const id = ids[w]!;
-      if (at > 0 && id <= wayIds[at - 1]!) this.#waysSorted = false;
-      wayIds[at] = id;
       // Extracts cut ways at their border: references to nodes outside the file are dropped.
       if (this.#wayNodes.length < refStart[w + 1]! - refStart[w]!) this.#wayNodes = new Int32Array(2 * (refStart[w + 1]! - refStart[w]!));
       const resolved = this.#wayNodes;
@@ -273,12 +220,11 @@ class ExtractBuilder {
       let east = -Infinity;
       let n = 0;
       for (let r = refStart[w]!; r < refStart[w + 1]!; r++) {
-        const node = nodeIndex.find(refs[r]!, hint);
+        const node = positions[r]!;
         if (node < 0) continue;
-        hint = node;
         resolved[n++] = node;
-        const y = nodeCoords[2 * node]!;
-        const x = nodeCoords[2 * node + 1]!;
+        const y = coords[2 * node]!;
+        const x = coords[2 * node + 1]!;
         if (y < south) south = y;
         if (y > north) north = y;
         if (x < west) west = x;
@@ -289,7 +235,7 @@ class ExtractBuilder {
       boxes[4 * at + 2] = n > 0 ? north : 0;
       boxes[4 * at + 3] = n > 0 ? east : 0;
       if (n === 0 || tagStart[w + 1] === tagStart[w]) continue;
-      const feature = this.#features.add(WAY, id, Math.round((south + north) / 2), Math.round((west + east) / 2));
+      const feature = this.#features.add(WAY, ids[w]!, Math.round((south + north) / 2), Math.round((west + east) / 2));
       const first = this.#features.tags.length;
       this.#copyTags(strings, tags, tagStart[w]!, tagStart[w + 1]!, this.#features.tags);
       const pooled = this.#features.tags.data;
@@ -301,25 +247,16 @@ class ExtractBuilder {
       }
       if (isRoad && n > 1) this.#road(feature, name, pooled.subarray(first, this.#features.tags.length), resolved.subarray(0, n));
     }
-    this.#wayIds.length = at;
     this.#wayBoxes.length = 4 * at;
   }
 
   /** A highway becomes a road of the graph when some profile may use it, or when it is named (it is still an address). */
   #road(feature: number, name: number, pooled: Uint32Array, nodes: Int32Array): void {
-    const tags: Tags = {};
-    for (let i = 0; i < pooled.length; i += 2) tags[this.#pool.get(pooled[i]!)] = this.#pool.get(pooled[i + 1]!);
-    const speeds = this.#roadSpeeds.ensure(2 * PROFILES.length);
+    const passages = this.#passages(pooled);
+    if (!passages.some((speed) => speed > 0) && name < 0) return;
     const at = this.#roadSpeeds.length;
-    let open = false;
-    PROFILES.forEach((profile, p) => {
-      const { forward, backward } = passage(tags, profile);
-      speeds[at + 2 * p] = forward;
-      speeds[at + 2 * p + 1] = backward;
-      open ||= forward > 0 || backward > 0;
-    });
-    if (!open && name < 0) return;
-    this.#roadSpeeds.length = at + 2 * PROFILES.length;
+    this.#roadSpeeds.ensure(passages.length).set(passages, at);
+    this.#roadSpeeds.length = at + passages.length;
     this.#roadFeature.push(feature);
     this.#roadName.push(name);
     const stored = this.#roadNodes.ensure(nodes.length);
@@ -328,32 +265,17 @@ class ExtractBuilder {
     this.#roadNodeStart.push(this.#roadNodes.length);
   }
 
-  #finishWays(): void {
-    if (!this.#waysSorted) this.#sortWays();
-    this.#wayIndex = new IdIndex(this.#wayIds.data, this.#wayIds.length);
-  }
-
-  #sortWays(): void {
-    const ids = this.#wayIds.view().slice();
-    const order = Uint32Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
-    const boxes = this.#wayBoxes.view().slice();
-    order.forEach((source, target) => {
-      this.#wayIds.data[target] = ids[source]!;
-      this.#wayBoxes.data.set(boxes.subarray(4 * source, 4 * source + 4), 4 * target);
-    });
-  }
-
   #relations(data: BlockData, strings: BlockStrings): void {
     this.#enter(RELATION);
-    const { ids, memberStart, memberKinds, memberIds, tagStart, tags: relationTags } = data.relations;
+    const { ids, memberStart, memberKinds, memberIds, tagStart, tags: relationTags, positions } = data.relations;
     for (let r = 0; r < ids.length; r++) {
       const relation = this.#relationIds.length;
       this.#relationIds.push(ids[r]!);
       for (let m = memberStart[r]!; m < memberStart[r + 1]!; m++) {
         this.#memberKinds.push(memberKinds[m]!);
-        this.#memberIds.push(memberIds[m]!);
+        this.#memberRefs.push(memberKinds[m] === RELATION ? memberIds[m]! : positions[m]!);
       }
-      this.#memberStart.push(this.#memberIds.length);
+      this.#memberStart.push(this.#memberRefs.length);
       if (tagStart[r + 1] === tagStart[r]) continue;
       const tags = new Growable(Uint32Array, tagStart[r + 1]! - tagStart[r]!);
       this.#copyTags(strings, relationTags, tagStart[r]!, tagStart[r + 1]!, tags);
@@ -362,7 +284,7 @@ class ExtractBuilder {
   }
 
   /** A relation's box from its members' (nested relations included, each once: they may form cycles). */
-  #relationBox(relation: number, box: { south: number; west: number; north: number; east: number }, seen: Set<number>, relationIndex: IdIndex): void {
+  #relationBox(relation: number, box: { south: number; west: number; north: number; east: number }, seen: Set<number>, relations: IdIndex): void {
     seen.add(relation);
     const extend = (south: number, west: number, north: number, east: number) => {
       if (south > north) return;
@@ -371,35 +293,30 @@ class ExtractBuilder {
       box.north = Math.max(box.north, north);
       box.east = Math.max(box.east, east);
     };
+    const coords = this.#nodeCoords.data;
+    const boxes = this.#wayBoxes.data;
     for (let m = this.#memberStart.data[relation]!; m < this.#memberStart.data[relation + 1]!; m++) {
-      const id = this.#memberIds.data[m]!;
+      const ref = this.#memberRefs.data[m]!;
       const kind = this.#memberKinds.data[m]!;
       if (kind === NODE) {
-        const node = this.#nodeIndex.find(id);
-        const coords = this.#nodeCoords.data;
-        if (node >= 0) extend(coords[2 * node]!, coords[2 * node + 1]!, coords[2 * node]!, coords[2 * node + 1]!);
+        if (ref >= 0) extend(coords[2 * ref]!, coords[2 * ref + 1]!, coords[2 * ref]!, coords[2 * ref + 1]!);
       } else if (kind === WAY) {
-        const way = this.#wayIndex.find(id);
-        const boxes = this.#wayBoxes.data;
-        if (way >= 0) extend(boxes[4 * way]!, boxes[4 * way + 1]!, boxes[4 * way + 2]!, boxes[4 * way + 3]!);
+        if (ref >= 0) extend(boxes[4 * ref]!, boxes[4 * ref + 1]!, boxes[4 * ref + 2]!, boxes[4 * ref + 3]!);
       } else {
-        const position = relationIndex.find(id);
-        const nested = position < 0 ? -1 : this.#relationByPosition[position]!;
-        if (nested >= 0 && !seen.has(nested)) this.#relationBox(nested, box, seen, relationIndex);
+        const found = relations.find(ref);
+        const nested = found < 0 ? -1 : relations.position(found);
+        if (nested >= 0 && !seen.has(nested)) this.#relationBox(nested, box, seen, relations);
       }
     }
   }
 
-  #relationByPosition: Uint32Array = new Uint32Array(0);
-
   finish(): Extract {
-    if (this.#phase < RELATION) this.#enter(RELATION);
+    this.#enter(RELATION);
     const relationIds = this.#relationIds.view();
-    this.#relationByPosition = Uint32Array.from(relationIds.keys()).sort((a, b) => relationIds[a]! - relationIds[b]!);
-    const relationIndex = new IdIndex(Float64Array.from(this.#relationByPosition, (r) => relationIds[r]!), relationIds.length);
+    const relations = new IdIndex(relationIds);
     for (const { relation, tags } of this.#taggedRelations) {
       const box = { south: Infinity, west: Infinity, north: -Infinity, east: -Infinity };
-      this.#relationBox(relation, box, new Set(), relationIndex);
+      this.#relationBox(relation, box, new Set(), relations);
       if (box.south > box.north) continue;
       this.#features.add(RELATION, relationIds[relation]!, Math.round((box.south + box.north) / 2), Math.round((box.west + box.east) / 2));
       this.#features.tags.ensure(tags.length).set(tags, this.#features.tags.length);
@@ -410,7 +327,7 @@ class ExtractBuilder {
     if (position) roadFeature.forEach((feature, road) => (roadFeature[road] = position[feature]!));
     const graph = buildRoadGraph({
       nodeCoords: this.#nodeCoords.data,
-      nodeCount: this.#nodeIds.length,
+      nodeCount: this.nodeCount,
       roadFeature,
       roadName: this.#roadName.finish(),
       roadNodeStart: this.#roadNodeStart.finish(),
@@ -426,7 +343,7 @@ class ExtractBuilder {
       bounds,
       features: store,
       graph,
-      counts: { nodes: this.#nodeIds.length, ways: this.#wayIds.length, relations: this.#relationIds.length },
+      counts: { nodes: this.nodeCount, ways: this.#wayBoxes.length / 4, relations: this.#relationIds.length },
     };
   }
 }

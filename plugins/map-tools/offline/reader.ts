@@ -103,24 +103,45 @@ export class RelationColumns extends ElementColumns {
 }
 
 /**
- * A decoded block as right-sized arrays of its own, so it can be handed to another thread
- * (its buffers transferred, not copied): the string table's bytes, and per kind of
- * element the ids, tags (pairs of string-table indices) and what else the kind has.
+ * A decoded block as right-sized arrays in one buffer of its own, so it can be handed to
+ * another thread (the buffer transferred, not copied) and the buffer handed back for the
+ * next block: the string table's bytes, and per kind of element the ids, tags (pairs of
+ * string-table indices) and what else the kind has. `ways.nodes` and `relations.positions`
+ * are room for the references resolved to positions in file order (see `decode-worker.ts`).
  */
 export interface BlockData {
+  buffer: ArrayBuffer;
   strings: Uint8Array;
   /** String i is `strings[stringStart[i] .. stringEnd[i]]` as UTF-8. */
   stringStart: Uint32Array;
   stringEnd: Uint32Array;
   nodes: { ids: Float64Array; lat: Float64Array; lon: Float64Array; tagStart: Uint32Array; tags: Uint32Array };
-  ways: { ids: Float64Array; tagStart: Uint32Array; tags: Uint32Array; refStart: Uint32Array; refs: Float64Array };
-  relations: { ids: Float64Array; tagStart: Uint32Array; tags: Uint32Array; memberStart: Uint32Array; memberIds: Float64Array; memberKinds: Uint8Array };
+  ways: { ids: Float64Array; tagStart: Uint32Array; tags: Uint32Array; refStart: Uint32Array; refs: Float64Array; nodes: Int32Array };
+  relations: { ids: Float64Array; tagStart: Uint32Array; tags: Uint32Array; memberStart: Uint32Array; memberIds: Float64Array; memberKinds: Uint8Array; positions: Int32Array };
 }
 
-/** The buffers of a block's arrays, to transfer with it. */
-export function blockBuffers(data: BlockData): ArrayBuffer[] {
-  const arrays = [data.strings, data.stringStart, data.stringEnd, ...Object.values(data.nodes), ...Object.values(data.ways), ...Object.values(data.relations)];
-  return arrays.map((array) => array.buffer as ArrayBuffer);
+type Column = Float64Array | Uint32Array | Int32Array | Uint8Array;
+type ColumnType = Float64ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor;
+
+/**
+ * Copies columns into one buffer, one after another, each aligned to its element size
+ * (`spare` when it is large enough). A column given as a length is filled with -1.
+ */
+function pack(spare: ArrayBuffer | undefined, columns: readonly [ColumnType, ArrayLike<number> | number][]): { buffer: ArrayBuffer; views: Column[] } {
+  let size = 0;
+  const offsets = columns.map(([type, source]) => {
+    const offset = Math.ceil(size / type.BYTES_PER_ELEMENT) * type.BYTES_PER_ELEMENT;
+    size = offset + (typeof source === 'number' ? source : source.length) * type.BYTES_PER_ELEMENT;
+    return offset;
+  });
+  const buffer = spare && spare.byteLength >= size ? spare : new ArrayBuffer(Math.ceil(size * 1.25));
+  const views = columns.map(([type, source], i) => {
+    const view = new type(buffer, offsets[i]!, typeof source === 'number' ? source : source.length);
+    if (typeof source === 'number') view.fill(-1);
+    else view.set(source);
+    return view;
+  });
+  return { buffer, views };
 }
 
 /** A block's string table, decoded entry by entry as the loader asks for them. */
@@ -157,25 +178,47 @@ export class PrimitiveBlock {
   readonly #packed = new ProtoReader(this.#buf);
   #scale: Scale = { granularity: 100, latOffset: 0, lonOffset: 0 };
 
-  /** The block as arrays of its own (the string table's offsets made relative to its bytes). */
-  toData(): BlockData {
+  /**
+   * The block copied out into one buffer (the string table's offsets made relative to its
+   * bytes); `spare` is reused when it is large enough.
+   */
+  toData(spare?: ArrayBuffer): BlockData {
     const { start, end } = this.#table;
-    const shift = (offsets: Growable<Uint32Array>) => offsets.view().map((offset) => offset - start);
     const { nodes, ways, relations } = this;
+    const { buffer, views } = pack(spare, [
+      [Uint8Array, this.#buf.subarray(start, end)],
+      [Uint32Array, this.#stringStart.view().map((offset) => offset - start)],
+      [Uint32Array, this.#stringEnd.view().map((offset) => offset - start)],
+      [Float64Array, nodes.ids.view()],
+      [Float64Array, nodes.lat.view()],
+      [Float64Array, nodes.lon.view()],
+      [Uint32Array, nodes.tagStart.view()],
+      [Uint32Array, nodes.tags.view()],
+      [Float64Array, ways.ids.view()],
+      [Uint32Array, ways.tagStart.view()],
+      [Uint32Array, ways.tags.view()],
+      [Uint32Array, ways.refStart.view()],
+      [Float64Array, ways.refs.view()],
+      [Int32Array, ways.refs.length],
+      [Float64Array, relations.ids.view()],
+      [Uint32Array, relations.tagStart.view()],
+      [Uint32Array, relations.tags.view()],
+      [Uint32Array, relations.memberStart.view()],
+      [Float64Array, relations.memberIds.view()],
+      [Uint8Array, relations.memberKinds.view()],
+      [Int32Array, relations.memberIds.length],
+    ]);
+    let next = 0;
+    // Taken in the order packed: object literals evaluate in source order.
+    const take = <T extends Column>() => views[next++] as T;
     return {
-      strings: new Uint8Array(this.#buf.subarray(start, end)),
-      stringStart: shift(this.#stringStart),
-      stringEnd: shift(this.#stringEnd),
-      nodes: { ids: nodes.ids.finish(), lat: nodes.lat.finish(), lon: nodes.lon.finish(), tagStart: nodes.tagStart.finish(), tags: nodes.tags.finish() },
-      ways: { ids: ways.ids.finish(), tagStart: ways.tagStart.finish(), tags: ways.tags.finish(), refStart: ways.refStart.finish(), refs: ways.refs.finish() },
-      relations: {
-        ids: relations.ids.finish(),
-        tagStart: relations.tagStart.finish(),
-        tags: relations.tags.finish(),
-        memberStart: relations.memberStart.finish(),
-        memberIds: relations.memberIds.finish(),
-        memberKinds: relations.memberKinds.finish(),
-      },
+      buffer,
+      strings: take(),
+      stringStart: take(),
+      stringEnd: take(),
+      nodes: { ids: take(), lat: take(), lon: take(), tagStart: take(), tags: take() },
+      ways: { ids: take(), tagStart: take(), tags: take(), refStart: take(), refs: take(), nodes: take() },
+      relations: { ids: take(), tagStart: take(), tags: take(), memberStart: take(), memberIds: take(), memberKinds: take(), positions: take() },
     };
   }
 

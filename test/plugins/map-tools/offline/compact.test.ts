@@ -5,7 +5,8 @@ import { createOSMStream } from 'osm-pbf-parser-node';
 import t from 'tap';
 import { haversineM } from '../../../../plugins/map-tools/offline/geo.js';
 import { SpatialGrid } from '../../../../plugins/map-tools/offline/grid.js';
-import { IdIndex, loadExtract, type Extract } from '../../../../plugins/map-tools/offline/load.js';
+import { IdIndex } from '../../../../plugins/map-tools/offline/ids.js';
+import { loadExtract, type Extract } from '../../../../plugins/map-tools/offline/load.js';
 import { invert } from '../../../../plugins/map-tools/offline/places.js';
 import { ProtoReader, readDeltas } from '../../../../plugins/map-tools/offline/protobuf.js';
 import { MONACO_PBF } from './extract.js';
@@ -53,28 +54,31 @@ t.test('protobuf: varints up to 2^53, zigzag, negative int64, packed deltas', as
   t.throws(() => new ProtoReader(Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])).varint(), /malformed varint/);
 });
 
-t.test('IdIndex finds every id, near a hint or not, and nothing else', async (t) => {
+t.test('IdIndex finds every id, near a hint or not, in file order too, and nothing else', async (t) => {
   const next = random(7);
   const set = new Set<number>();
   // Ids in clusters far apart, as tiles or old and new edits give them.
   while (set.size < 20_000) set.add(Math.floor(next() * 4) * 1e10 + Math.floor(next() * 1e6));
   const ids = Float64Array.from(set).sort();
-  const index = new IdIndex(ids, ids.length);
+  const index = new IdIndex(ids);
   let wrong = 0;
   let near = -1;
   ids.forEach((id, position) => {
     const found = index.find(id, near);
-    if (found !== position || index.find(id) !== position) wrong++;
+    if (found !== position || index.find(id) !== position || index.position(found) !== position) wrong++;
     near = Math.floor(next() * 2) === 0 ? found : Math.floor(next() * ids.length);
   });
   t.equal(wrong, 0, 'every id at its position');
+  const shuffled = Float64Array.from(ids).sort((a, b) => ((a * 7919) % 1000) - ((b * 7919) % 1000));
+  const unsorted = new IdIndex(shuffled);
+  t.ok(shuffled.every((id, position) => unsorted.position(unsorted.find(id)) === position), 'unsorted ids give their file positions');
   let phantom = 0;
   for (let i = 0; i < 5000; i++) {
     const id = Math.floor(next() * 4) * 1e10 + Math.floor(next() * 1e6) + 0.5;
     if (index.find(id, Math.floor(next() * ids.length)) !== -1) phantom++;
   }
   t.equal(phantom, 0, 'absent ids are not found');
-  t.equal(new IdIndex(new Float64Array(0), 0).find(1), -1);
+  t.equal(new IdIndex(new Float64Array(0)).find(1), -1);
 });
 
 t.test('SpatialGrid visits every item within the radius, over a sparse extent', async (t) => {
