@@ -297,6 +297,13 @@ function inCountries(tags: Readonly<Record<string, string>>, countries: readonly
   return code === undefined || countries.includes(code);
 }
 
+/** 0, 1, 2, … `length - 1`: the row starts of a relation with one value per row. */
+function identity(length: number): Uint32Array {
+  const values = new Uint32Array(length);
+  for (let i = 0; i < length; i++) values[i] = i;
+  return values;
+}
+
 /** The transpose of a compressed sparse row relation: for each value below `range`, the rows holding it, sorted. */
 export function invert(rowStart: Uint32Array, values: Uint32Array, range: number): [Uint32Array, Uint32Array] {
   const start = new Uint32Array(range + 1);
@@ -380,10 +387,14 @@ class PlaceBuilder {
 
   /** Whether a feature has a name or a house number (most features, buildings, have neither). */
   #searchable(feature: number): boolean {
-    const store = this.features;
-    for (let i = store.tagStart[feature]!; i < store.tagStart[feature + 1]!; i += 2) {
-      const key = store.tags[i]!;
-      if (key === this.#key.housenumber || this.#nameKindOf(key) !== 0) return true;
+    const { tagStart, tags } = this.features;
+    const housenumber = this.#key.housenumber;
+    const known = this.#nameKind;
+    const end = tagStart[feature + 1]!;
+    for (let i = tagStart[feature]!; i < end; i += 2) {
+      const key = tags[i]!;
+      const kind = known[key]!;
+      if (kind > 0 || key === housenumber || (kind < 0 && this.#nameKindOf(key) > 0)) return true;
     }
     return false;
   }
@@ -414,48 +425,42 @@ class PlaceBuilder {
       }
     }
     this.#joinCloseEnds(parent, root);
-    const members = new Map<number, number[]>();
-    for (let road = 0; road < g.roadCount; road++) {
-      if (g.roadName[road]! < 0) continue;
-      const group = members.get(root(road));
-      if (group) group.push(road);
-      else members.set(root(road), [road]);
-    }
+    const roots = new Uint32Array(g.roadCount);
+    for (let road = 0; road < g.roadCount; road++) roots[road] = g.roadName[road]! < 0 ? g.roadCount : root(road);
+    const [groupStart, members] = invert(identity(g.roadCount + 1), roots, g.roadCount + 1);
     const featureStreet = new Int32Array(this.features.count).fill(-1);
     const list: { feature: number; lat: number; lon: number; features: number[] }[] = [];
-    // A road's vertices: the first of each segment, and the last one's end.
-    const eachVertex = (road: number, visit: (vertex: number) => void) => {
-      const first = g.roadFirstSegment[road]!;
-      const end = g.roadFirstSegment[road + 1]!;
-      for (let s = first; s < end; s++) visit(g.segmentFrom[s]!);
-      if (end > first) visit(g.segmentTo[end - 1]!);
-    };
-    for (const roads of members.values()) {
+    for (let group = 0; group < g.roadCount; group++) {
+      const roads = members.subarray(groupStart[group]!, groupStart[group + 1]!);
+      if (roads.length === 0) continue;
       // The street's point: its vertex nearest the middle of its box, so it lies on the street.
       let south = Infinity;
       let west = Infinity;
       let north = -Infinity;
       let east = -Infinity;
       for (const road of roads) {
-        eachVertex(road, (v) => {
-          south = Math.min(south, g.vertexLat[v]!);
-          north = Math.max(north, g.vertexLat[v]!);
-          west = Math.min(west, g.vertexLon[v]!);
-          east = Math.max(east, g.vertexLon[v]!);
-        });
+        for (let s = g.roadFirstSegment[road]!; s < g.roadFirstSegment[road + 1]!; s++) {
+          const v = g.segmentFrom[s]!;
+          const w = g.segmentTo[s]!;
+          south = Math.min(south, g.vertexLat[v]!, g.vertexLat[w]!);
+          north = Math.max(north, g.vertexLat[v]!, g.vertexLat[w]!);
+          west = Math.min(west, g.vertexLon[v]!, g.vertexLon[w]!);
+          east = Math.max(east, g.vertexLon[v]!, g.vertexLon[w]!);
+        }
       }
       const middleLat = (south + north) / 2;
       const middleLon = (west + east) / 2;
       // Degrees of longitude shrink with latitude; the comparison needs no more than that.
       const squeeze = Math.cos((middleLat * Math.PI) / 180) ** 2;
-      let best = { road: roads[0]!, vertex: -1, distance: Infinity };
+      let best = { road: roads[0]!, vertex: g.segmentFrom[g.roadFirstSegment[roads[0]!]!]!, distance: Infinity };
       for (const road of roads) {
-        eachVertex(road, (v) => {
+        for (let s = g.roadFirstSegment[road]!; s < g.roadFirstSegment[road + 1]!; s++) {
+          const v = g.segmentTo[s]!;
           const distance = (g.vertexLat[v]! - middleLat) ** 2 + squeeze * (g.vertexLon[v]! - middleLon) ** 2;
           if (distance < best.distance) best = { road, vertex: v, distance };
-        });
+        }
       }
-      const features = roads.map((road) => g.roadFeature[road]!).sort((a, b) => a - b);
+      const features = Array.from(roads, (road) => g.roadFeature[road]!).sort((a, b) => a - b);
       for (const feature of features) featureStreet[feature] = list.length;
       list.push({ feature: g.roadFeature[best.road]!, lat: g.vertexLat[best.vertex]!, lon: g.vertexLon[best.vertex]!, features });
     }
@@ -465,25 +470,32 @@ class PlaceBuilder {
   /** Joins named roads whose ends lie within `SAME_STREET_M`: ends sorted by name, then latitude, and swept. */
   #joinCloseEnds(parent: Int32Array, root: (road: number) => number): void {
     const g = this.graph;
-    const ends: number[] = [];
+    const endVertex: number[] = [];
+    const endRoad: number[] = [];
     for (let road = 0; road < g.roadCount; road++) {
       const first = g.roadFirstSegment[road]!;
       const end = g.roadFirstSegment[road + 1]!;
-      if (g.roadName[road]! >= 0 && end > first) ends.push(road, g.segmentFrom[first]!, road, g.segmentTo[end - 1]!);
+      if (g.roadName[road]! < 0 || end === first) continue;
+      endRoad.push(road, road);
+      endVertex.push(g.segmentFrom[first]!, g.segmentTo[end - 1]!);
     }
-    const order = Uint32Array.from({ length: ends.length / 2 }, (_, i) => i).sort(
-      (a, b) => g.roadName[ends[2 * a]!]! - g.roadName[ends[2 * b]!]! || g.vertexLat[ends[2 * a + 1]!]! - g.vertexLat[ends[2 * b + 1]!]!,
-    );
+    // The ends grouped by name, each group swept in order of latitude.
+    const names = Uint32Array.from(endRoad, (road) => g.roadName[road]!);
+    const [nameStart, byName] = invert(identity(names.length + 1), names, this.features.pool.size);
     const spanLat = SAME_STREET_M / METERS_PER_DEGREE_LAT;
-    for (let i = 0; i < order.length; i++) {
-      const road = ends[2 * order[i]!]!;
-      const vertex = ends[2 * order[i]! + 1]!;
-      for (let j = i + 1; j < order.length; j++) {
-        const other = ends[2 * order[j]!]!;
-        const otherVertex = ends[2 * order[j]! + 1]!;
-        if (g.roadName[other] !== g.roadName[road] || g.vertexLat[otherVertex]! - g.vertexLat[vertex]! > spanLat) break;
-        if (root(other) === root(road)) continue;
-        if (haversineM(g.vertexLat[vertex]!, g.vertexLon[vertex]!, g.vertexLat[otherVertex]!, g.vertexLon[otherVertex]!) <= SAME_STREET_M) parent[root(other)] = root(road);
+    const lat = (end: number) => g.vertexLat[endVertex[end]!]!;
+    for (let name = 0; name < this.features.pool.size; name++) {
+      if (nameStart[name + 1]! - nameStart[name]! < 2) continue;
+      const ends = Array.from(byName.subarray(nameStart[name]!, nameStart[name + 1]!)).sort((a, b) => lat(a) - lat(b));
+      for (let i = 0; i < ends.length; i++) {
+        const vertex = endVertex[ends[i]!]!;
+        for (let j = i + 1; j < ends.length && lat(ends[j]!) - lat(ends[i]!) <= spanLat; j++) {
+          const road = endRoad[ends[i]!]!;
+          const other = endRoad[ends[j]!]!;
+          const otherVertex = endVertex[ends[j]!]!;
+          if (root(other) === root(road)) continue;
+          if (haversineM(g.vertexLat[vertex]!, g.vertexLon[vertex]!, g.vertexLat[otherVertex]!, g.vertexLon[otherVertex]!) <= SAME_STREET_M) parent[root(other)] = root(road);
+        }
       }
     }
   }
