@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { OfflineMap } from '../../../../plugins/map-tools/offline/engine.js';
+import { createMapRuntime } from '../../../../plugins/map-tools/runtime.js';
 import { startOfflineMap } from '../helpers.js';
 import { KNOWN_PLACES, MONACO_PBF } from './extract.js';
 
@@ -65,6 +66,16 @@ t.test('the standalone map-server loads the extract at start too, logging to sta
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   t.ok(await eventually(() => (LOADED.test(stderr) ? true : undefined)), 'loaded with no request on stdin');
+});
+
+t.test('an extract that cannot be read fails start-up with the cause', async (t) => {
+  t.throws(() => createMapRuntime({ MAP_OSM_FILE: '/nonexistent/extract.osm.pbf' }, () => {}), /MAP_OSM_FILE: cannot read "\/nonexistent\/extract\.osm\.pbf" \(ENOENT\)/);
+  const logs: string[] = [];
+  const runtime = createMapRuntime({ MAP_OSM_FILE: fileURLToPath(import.meta.url) }, (line) => logs.push(line));
+  const failures: unknown[] = [];
+  runtime.start((error) => failures.push(error));
+  await t.rejects(runtime.providers(), /is not a readable OSM PBF extract/, 'a file that is no extract fails when loaded');
+  t.match(String(failures[0]), /is not a readable OSM PBF extract/, 'and the start reports it');
 });
 
 t.test('large extracts log their progress', async (t) => {
