@@ -1,13 +1,15 @@
 import { Worker } from 'node:worker_threads';
-import type { BlockData, Bounds } from './reader.js';
+import { unpackBlock, type BlockData, type Bounds, type PackedBlock } from './reader.js';
 
 export type DecoderMessage =
   | { kind: 'header'; bounds: Bounds | undefined }
-  /** A block with its references resolved to positions in file order. */
-  | { kind: 'block'; data: BlockData }
-  | { kind: 'progress'; bytesRead: number }
-  | { kind: 'done' }
+  /** A block, and the bytes of the file read before it. */
+  | { kind: 'block'; block: PackedBlock; bytesRead: number }
+  | { kind: 'done'; bytesRead: number }
   | { kind: 'error'; message: string };
+
+/** Buffers handed back per message: half of what the decoding thread may have out. */
+const RETURN_EVERY = 2;
 
 export interface BlockHandlers {
   header(bounds: Bounds | undefined): void;
@@ -19,12 +21,14 @@ export interface BlockHandlers {
 /**
  * Reads an extract with the inflating, decoding and reference lookups on a thread of
  * their own (`./decode-worker.ts`), so they run while the loader digests the blocks
- * before; the handlers run here, in file order.
+ * before; the handlers run here, in file order. `expectedNodes` sizes the id column.
  */
-export function readBlocks(file: string, handlers: BlockHandlers, signal?: AbortSignal): Promise<void> {
+export function readBlocks(file: string, expectedNodes: number, handlers: BlockHandlers, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./decode-worker.js', import.meta.url), { workerData: { file } });
+    const worker = new Worker(new URL('./decode-worker.js', import.meta.url), { workerData: { file, expectedNodes } });
     let settled = false;
+    /** Buffers done with, handed back to the decoding thread together. */
+    let done: ArrayBuffer[] = [];
     const finish = (error?: unknown) => {
       if (settled) return;
       settled = true;
@@ -41,12 +45,18 @@ export function readBlocks(file: string, handlers: BlockHandlers, signal?: Abort
       if (settled) return;
       try {
         if (message.kind === 'block') {
-          handlers.block(message.data);
-          worker.postMessage(message.data.buffer, [message.data.buffer]);
+          handlers.progress(message.bytesRead);
+          handlers.block(unpackBlock(message.block));
+          done.push(message.block.buffer);
+          if (done.length >= RETURN_EVERY) {
+            worker.postMessage(done, done);
+            done = [];
+          }
         } else if (message.kind === 'header') handlers.header(message.bounds);
-        else if (message.kind === 'progress') handlers.progress(message.bytesRead);
-        else if (message.kind === 'done') finish();
-        else finish(new Error(message.message));
+        else if (message.kind === 'done') {
+          handlers.progress(message.bytesRead);
+          finish();
+        } else finish(new Error(message.message));
       } catch (error) {
         finish(error);
       }

@@ -42,10 +42,12 @@ export async function loadExtract(file: string, options: LoadOptions = {}): Prom
   const log = options.log ?? (() => {});
   const size = (await stat(file)).size;
   // About 8 bytes a node in a typical extract: size the node columns once (pages never written cost nothing).
-  const builder = new ExtractBuilder(basename(file), Math.ceil(size / 6));
+  const expectedNodes = Math.ceil(size / 6);
+  const builder = new ExtractBuilder(basename(file), expectedNodes);
   let reported = 0;
   await readBlocks(
     file,
+    expectedNodes,
     {
       header: (bounds) => builder.header(bounds),
       block: (data) => builder.block(data),

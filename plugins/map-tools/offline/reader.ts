@@ -123,25 +123,41 @@ export interface BlockData {
 type Column = Float64Array | Uint32Array | Int32Array | Uint8Array;
 type ColumnType = Float64ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor;
 
+/** The columns of a packed block, in order (see `BlockData` for their meaning). */
+const COLUMNS: readonly ColumnType[] = [
+  Uint8Array, Uint32Array, Uint32Array,
+  Float64Array, Float64Array, Float64Array, Uint32Array, Uint32Array,
+  Float64Array, Uint32Array, Uint32Array, Uint32Array, Float64Array, Int32Array,
+  Float64Array, Uint32Array, Uint32Array, Uint32Array, Float64Array, Uint8Array, Int32Array,
+];
+
 /**
- * Copies columns into one buffer, one after another, each aligned to its element size
- * (`spare` when it is large enough). A column given as a length is filled with -1.
+ * A block as it crosses between threads: one buffer and where each column lies in it
+ * (byte offset and length, by turns). Plain numbers cost less to post than array views.
  */
-function pack(spare: ArrayBuffer | undefined, columns: readonly [ColumnType, ArrayLike<number> | number][]): { buffer: ArrayBuffer; views: Column[] } {
-  let size = 0;
-  const offsets = columns.map(([type, source]) => {
-    const offset = Math.ceil(size / type.BYTES_PER_ELEMENT) * type.BYTES_PER_ELEMENT;
-    size = offset + (typeof source === 'number' ? source : source.length) * type.BYTES_PER_ELEMENT;
-    return offset;
-  });
-  const buffer = spare && spare.byteLength >= size ? spare : new ArrayBuffer(Math.ceil(size * 1.25));
-  const views = columns.map(([type, source], i) => {
-    const view = new type(buffer, offsets[i]!, typeof source === 'number' ? source : source.length);
-    if (typeof source === 'number') view.fill(-1);
-    else view.set(source);
-    return view;
-  });
-  return { buffer, views };
+export interface PackedBlock {
+  buffer: ArrayBuffer;
+  layout: number[];
+}
+
+/** The block's columns as views over its buffer. */
+export function unpackBlock({ buffer, layout }: PackedBlock): BlockData {
+  let next = 0;
+  // Taken in the order packed: object literals evaluate in source order.
+  const take = <T extends Column>() => {
+    const view = new COLUMNS[next]!(buffer, layout[2 * next]!, layout[2 * next + 1]!);
+    next++;
+    return view as T;
+  };
+  return {
+    buffer,
+    strings: take(),
+    stringStart: take(),
+    stringEnd: take(),
+    nodes: { ids: take(), lat: take(), lon: take(), tagStart: take(), tags: take() },
+    ways: { ids: take(), tagStart: take(), tags: take(), refStart: take(), refs: take(), nodes: take() },
+    relations: { ids: take(), tagStart: take(), tags: take(), memberStart: take(), memberIds: take(), memberKinds: take(), positions: take() },
+  };
 }
 
 /** A block's string table, decoded entry by entry as the loader asks for them. */
@@ -162,7 +178,7 @@ export class BlockStrings {
   }
 }
 
-/** One decoded primitive block in columns, reused block after block; `toData` copies it out. */
+/** One decoded primitive block in columns, reused block after block; `pack` copies it out. */
 export class PrimitiveBlock {
   readonly nodes = new NodeColumns();
   readonly ways = new WayColumns();
@@ -179,47 +195,37 @@ export class PrimitiveBlock {
   #scale: Scale = { granularity: 100, latOffset: 0, lonOffset: 0 };
 
   /**
-   * The block copied out into one buffer (the string table's offsets made relative to its
-   * bytes); `spare` is reused when it is large enough.
+   * The block copied out into one buffer, each column aligned to its element size (the
+   * string table's offsets made relative to its bytes; the resolved references -1 until
+   * resolved). `spare` is reused when it is large enough.
    */
-  toData(spare?: ArrayBuffer): BlockData {
+  pack(spare?: ArrayBuffer): PackedBlock {
     const { start, end } = this.#table;
     const { nodes, ways, relations } = this;
-    const { buffer, views } = pack(spare, [
-      [Uint8Array, this.#buf.subarray(start, end)],
-      [Uint32Array, this.#stringStart.view().map((offset) => offset - start)],
-      [Uint32Array, this.#stringEnd.view().map((offset) => offset - start)],
-      [Float64Array, nodes.ids.view()],
-      [Float64Array, nodes.lat.view()],
-      [Float64Array, nodes.lon.view()],
-      [Uint32Array, nodes.tagStart.view()],
-      [Uint32Array, nodes.tags.view()],
-      [Float64Array, ways.ids.view()],
-      [Uint32Array, ways.tagStart.view()],
-      [Uint32Array, ways.tags.view()],
-      [Uint32Array, ways.refStart.view()],
-      [Float64Array, ways.refs.view()],
-      [Int32Array, ways.refs.length],
-      [Float64Array, relations.ids.view()],
-      [Uint32Array, relations.tagStart.view()],
-      [Uint32Array, relations.tags.view()],
-      [Uint32Array, relations.memberStart.view()],
-      [Float64Array, relations.memberIds.view()],
-      [Uint8Array, relations.memberKinds.view()],
-      [Int32Array, relations.memberIds.length],
-    ]);
-    let next = 0;
-    // Taken in the order packed: object literals evaluate in source order.
-    const take = <T extends Column>() => views[next++] as T;
-    return {
-      buffer,
-      strings: take(),
-      stringStart: take(),
-      stringEnd: take(),
-      nodes: { ids: take(), lat: take(), lon: take(), tagStart: take(), tags: take() },
-      ways: { ids: take(), tagStart: take(), tags: take(), refStart: take(), refs: take(), nodes: take() },
-      relations: { ids: take(), tagStart: take(), tags: take(), memberStart: take(), memberIds: take(), memberKinds: take(), positions: take() },
-    };
+    const sources: (ArrayLike<number> | number)[] = [
+      this.#buf.subarray(start, end),
+      this.#stringStart.view().map((offset) => offset - start),
+      this.#stringEnd.view().map((offset) => offset - start),
+      nodes.ids.view(), nodes.lat.view(), nodes.lon.view(), nodes.tagStart.view(), nodes.tags.view(),
+      ways.ids.view(), ways.tagStart.view(), ways.tags.view(), ways.refStart.view(), ways.refs.view(), ways.refs.length,
+      relations.ids.view(), relations.tagStart.view(), relations.tags.view(), relations.memberStart.view(), relations.memberIds.view(),
+      relations.memberKinds.view(), relations.memberIds.length,
+    ];
+    let size = 0;
+    const layout = sources.flatMap((source, i) => {
+      const bytes = COLUMNS[i]!.BYTES_PER_ELEMENT;
+      const offset = Math.ceil(size / bytes) * bytes;
+      const length = typeof source === 'number' ? source : source.length;
+      size = offset + length * bytes;
+      return [offset, length];
+    });
+    const buffer = spare && spare.byteLength >= size ? spare : new ArrayBuffer(Math.ceil(size * 1.25));
+    sources.forEach((source, i) => {
+      const view = new COLUMNS[i]!(buffer, layout[2 * i]!, layout[2 * i + 1]!);
+      if (typeof source === 'number') view.fill(-1);
+      else view.set(source);
+    });
+    return { buffer, layout };
   }
 
   decode(buf: Buffer): void {
