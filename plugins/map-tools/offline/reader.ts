@@ -244,8 +244,7 @@ export class PrimitiveBlock {
       if (block.field === 1 && block.wire === WIRE_BYTES) {
         this.#table = { start: block.bytes(), end: block.stop };
         this.#stringTable(this.#table.start, this.#table.end);
-      }
-      else if (block.field === 2 && block.wire === WIRE_BYTES) groups.push(block.bytes(), block.stop);
+      } else if (block.field === 2 && block.wire === WIRE_BYTES) groups.push(block.bytes(), block.stop);
       else if (block.field === 17) scale.granularity = block.varint();
       else if (block.field === 19) scale.latOffset = block.int64();
       else if (block.field === 20) scale.lonOffset = block.int64();
