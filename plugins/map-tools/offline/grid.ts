@@ -1,4 +1,5 @@
 import { METERS_PER_DEGREE_LAT, metersPerDegreeLon } from './geo.js';
+import { lowerBound, sequence } from './growable.js';
 
 /**
  * A grid of cells over the data's extent holding item numbers (points, or boxes entered
@@ -64,8 +65,8 @@ export class SpatialGrid {
     // column and then (stably) by row, which never needs more counters than rows or columns.
     const order =
       rows * cols <= 4 * entries + 65536
-        ? countingOrder(entries, rows * cols, (k) => entryCell[k]!, identity(entries))
-        : countingOrder(entries, rows, (k) => Math.floor(entryCell[k]! / cols), countingOrder(entries, cols, (k) => entryCell[k]! % cols, identity(entries)));
+        ? countingOrder(entries, rows * cols, (k) => entryCell[k]!, sequence(entries))
+        : countingOrder(entries, rows, (k) => Math.floor(entryCell[k]! / cols), countingOrder(entries, cols, (k) => entryCell[k]! % cols, sequence(entries)));
     const rowFirstCell = new Uint32Array(rows + 1);
     const cellCol = new Uint32Array(entries);
     const cellStart = new Uint32Array(entries + 1);
@@ -120,25 +121,12 @@ export class SpatialGrid {
 
   /** The items of row r's cells with columns c0..c1. */
   #visitRow(r: number, c0: number, c1: number, visit: (item: number) => void): void {
-    let low = this.rowFirstCell[r]!;
-    let high = this.rowFirstCell[r + 1]!;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.cellCol[middle]! < c0) low = middle + 1;
-      else high = middle;
-    }
     const end = this.rowFirstCell[r + 1]!;
-    for (let cell = low; cell < end && this.cellCol[cell]! <= c1; cell++) {
+    for (let cell = lowerBound(this.cellCol, c0, this.rowFirstCell[r]!, end); cell < end && this.cellCol[cell]! <= c1; cell++) {
       const last = this.cellStart[cell + 1]!;
       for (let i = this.cellStart[cell]!; i < last; i++) visit(this.items[i]!);
     }
   }
-}
-
-function identity(length: number): Uint32Array {
-  const order = new Uint32Array(length);
-  for (let i = 0; i < length; i++) order[i] = i;
-  return order;
 }
 
 /** `order` (entries 0 .. count) stably sorted by `key(entry)`, a whole number below `range`. */

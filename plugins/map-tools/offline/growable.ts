@@ -1,3 +1,4 @@
+/** Typed-array columns: growing ones, and the few helpers the indexes share. */
 type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
 type TypedArrayConstructor<T extends TypedArray> = new (length: number) => T;
 
@@ -46,4 +47,21 @@ export class Growable<T extends TypedArray> {
   finish(): T {
     return this.data.slice(0, this.length) as T;
   }
+}
+
+/** 0, 1, 2, … `length - 1`: an order to sort, or the row starts of a relation with one value per row. */
+export function sequence(length: number): Uint32Array {
+  const values = new Uint32Array(length);
+  for (let i = 0; i < length; i++) values[i] = i;
+  return values;
+}
+
+/** The first position in `sorted[low .. high)` whose value is not below `value` (`high` when none). */
+export function lowerBound(sorted: Uint32Array, value: number, low: number, high: number): number {
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

@@ -1,7 +1,7 @@
 import type { FeatureStore } from './features.js';
 import { haversineM, METERS_PER_DEGREE_LAT } from './geo.js';
 import type { RoadGraph } from './graph.js';
-import { Growable } from './growable.js';
+import { Growable, lowerBound, sequence } from './growable.js';
 import { placeLabel } from './labels.js';
 import { normalize, similarity, tokens, trigrams } from './text.js';
 
@@ -264,14 +264,9 @@ export class PlaceIndex {
 
   /** Whether the place has a word numbered in `[first, end)` (its words are sorted). */
   #has(place: number, first: number, end: number): boolean {
-    let low = this.wordStart[place]!;
-    let high = this.wordStart[place + 1]!;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.words[middle]! < first) low = middle + 1;
-      else high = middle;
-    }
-    return low < this.wordStart[place + 1]! && this.words[low]! < end;
+    const last = this.wordStart[place + 1]!;
+    const at = lowerBound(this.words, first, this.wordStart[place]!, last);
+    return at < last && this.words[at]! < end;
   }
 
   /** Best first, one result per place on the ground, within the country filter, trimmed to the limit. */
@@ -295,13 +290,6 @@ export class PlaceIndex {
 function inCountries(tags: Readonly<Record<string, string>>, countries: readonly string[]): boolean {
   const code = (tags['addr:country'] ?? tags['is_in:country_code'] ?? tags['ISO3166-1'] ?? tags['ISO3166-1:alpha2'])?.toLowerCase();
   return code === undefined || countries.includes(code);
-}
-
-/** 0, 1, 2, … `length - 1`: the row starts of a relation with one value per row. */
-function identity(length: number): Uint32Array {
-  const values = new Uint32Array(length);
-  for (let i = 0; i < length; i++) values[i] = i;
-  return values;
 }
 
 /** The transpose of a compressed sparse row relation: for each value below `range`, the rows holding it, sorted. */
@@ -427,7 +415,7 @@ class PlaceBuilder {
     this.#joinCloseEnds(parent, root);
     const roots = new Uint32Array(g.roadCount);
     for (let road = 0; road < g.roadCount; road++) roots[road] = g.roadName[road]! < 0 ? g.roadCount : root(road);
-    const [groupStart, members] = invert(identity(g.roadCount + 1), roots, g.roadCount + 1);
+    const [groupStart, members] = invert(sequence(g.roadCount + 1), roots, g.roadCount + 1);
     const featureStreet = new Int32Array(this.features.count).fill(-1);
     const list: { feature: number; lat: number; lon: number; features: number[] }[] = [];
     for (let group = 0; group < g.roadCount; group++) {
@@ -481,7 +469,7 @@ class PlaceBuilder {
     }
     // The ends grouped by name, each group swept in order of latitude.
     const names = Uint32Array.from(endRoad, (road) => g.roadName[road]!);
-    const [nameStart, byName] = invert(identity(names.length + 1), names, this.features.pool.size);
+    const [nameStart, byName] = invert(sequence(names.length + 1), names, this.features.pool.size);
     const spanLat = SAME_STREET_M / METERS_PER_DEGREE_LAT;
     const lat = (end: number) => g.vertexLat[endVertex[end]!]!;
     for (let name = 0; name < this.features.pool.size; name++) {

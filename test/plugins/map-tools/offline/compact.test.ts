@@ -12,15 +12,10 @@ import { ProtoReader, readDeltas } from '../../../../plugins/map-tools/offline/p
 import { MONACO_PBF } from './extract.js';
 import { Proto, writeExtract, type ExtractOptions, type TestNode, type TestRelation, type TestWay } from './pbf-writer.js';
 
-/** A small seeded generator, so a failure can be replayed. */
+/** A seeded generator in [0, 1) (Park and Miller's), so a failure can be replayed. */
 function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
+  let state = seed;
+  return () => (state = (state * 16807) % 2147483647) / 2147483647;
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'map-compact-'));

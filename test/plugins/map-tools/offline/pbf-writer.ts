@@ -183,35 +183,30 @@ function nodeGroup(nodes: readonly TestNode[], table: StringTable, options: Extr
   return group;
 }
 
+/** A way or relation message begun: its id, then its keys and values as string-table indices. */
+function element(id: number, tags: Record<string, string> | undefined, table: StringTable): Proto {
+  const entries = Object.entries(tags ?? {});
+  return new Proto()
+    .uint(1, id)
+    .packed(2, entries.map(([key]) => table.index(key)))
+    .packed(3, entries.map(([, value]) => table.index(value)));
+}
+
 function wayGroup(ways: readonly TestWay[], table: StringTable): Proto {
   const group = new Proto();
-  for (const way of ways) {
-    const tags = Object.entries(way.tags ?? {});
-    group.bytes(
-      3,
-      new Proto()
-        .uint(1, way.id)
-        .packed(2, tags.map(([key]) => table.index(key)))
-        .packed(3, tags.map(([, value]) => table.index(value)))
-        .packed(8, way.refs, { sint: true, delta: true }),
-    );
-  }
+  for (const way of ways) group.bytes(3, element(way.id, way.tags, table).packed(8, way.refs, { sint: true, delta: true }));
   return group;
 }
 
 function relationGroup(relations: readonly TestRelation[], table: StringTable): Proto {
   const group = new Proto();
-  for (const relation of relations) {
-    const tags = Object.entries(relation.tags ?? {});
+  for (const { id, tags, members } of relations) {
     group.bytes(
       4,
-      new Proto()
-        .uint(1, relation.id)
-        .packed(2, tags.map(([key]) => table.index(key)))
-        .packed(3, tags.map(([, value]) => table.index(value)))
-        .packed(8, relation.members.map((member) => table.index(member.role ?? '')))
-        .packed(9, relation.members.map((member) => member.ref), { sint: true, delta: true })
-        .packed(10, relation.members.map((member) => ['node', 'way', 'relation'].indexOf(member.type))),
+      element(id, tags, table)
+        .packed(8, members.map((member) => table.index(member.role ?? '')))
+        .packed(9, members.map((member) => member.ref), { sint: true, delta: true })
+        .packed(10, members.map((member) => ['node', 'way', 'relation'].indexOf(member.type))),
     );
   }
   return group;
