@@ -40,6 +40,7 @@ const RELATION = 2;
 /** Reads an extract, keeping only what routing, geocoding and POIs need. */
 export async function loadExtract(file: string, options: LoadOptions = {}): Promise<Extract> {
   const log = options.log ?? (() => {});
+  options.signal?.throwIfAborted();
   const size = (await stat(file)).size;
   // About 8 bytes a node in a typical extract: size the node columns once (pages never written cost nothing).
   const expectedNodes = Math.ceil(size / 6);
