@@ -31,13 +31,14 @@ runCli('map-server', async () => {
   if (argv.includes('--version')) return void process.stdout.write(`${HUB_VERSION}\n`);
   const port = optionValue(argv, '--http');
   const host = optionValue(argv, '--host') ?? '127.0.0.1';
-  const runtime = createMapRuntime(process.env);
+  const runtime = createMapRuntime(process.env, (line) => process.stderr.write(`${line}\n`));
   const factory = () =>
     createMapServer({
       providers: runtime.providers,
       tools: runtime.tools,
       onInternalError: (tool, error) => process.stderr.write(`map-server: ${tool} failed: ${error instanceof Error ? error.message : String(error)}\n`),
     });
+  runtime.start((error) => process.stderr.write(`map-server: the map engines failed to start (retried on the next call): ${error instanceof Error ? error.message : String(error)}\n`));
 
   if (port === undefined) {
     const handle = serveStdio(factory);

@@ -22,13 +22,16 @@ export default definePlugin({
   // It calls public services: the default only for a hub started without any config.
   enabledByDefault: (_env, { configured }) => !configured,
   publicSchemas: Object.fromEntries(Object.entries(OUTPUT_SCHEMAS).map(([tool, schema]) => [`${tool}-output`, schema])),
-  register(_app, options, hub) {
-    const runtime = createMapRuntime({ ...hub.env, ...options.env });
+  register(app, options, hub) {
+    const runtime = createMapRuntime({ ...hub.env, ...options.env }, (line) => hub.log.info(line));
     const { osmFile } = runtime.settings;
     hub.log.info(
       { server: options.name, source: osmFile ?? 'online' },
       osmFile ? `map server "${options.name}": answers offline from MAP_OSM_FILE ${osmFile}` : `map server "${options.name}": answers from online services (${onlineHosts(runtime.settings).join(', ')}); set MAP_OSM_FILE to answer offline`,
     );
+    // An offline extract loads now, not on the first call; tools that need no map answer meanwhile.
+    runtime.start((error) => hub.log.error({ err: error instanceof Error ? error.message : String(error) }, 'map engines failed to start; retried on the next call'));
+    app.addHook('onClose', async () => runtime.close());
     hub.children.addInProcess(options.name, () =>
       createMapServer({
         providers: runtime.providers,

@@ -1,6 +1,6 @@
 import { InputError } from './errors.js';
 import { roundTo } from './geo.js';
-import type { Geocoder, LatLon } from './providers/types.js';
+import type { Geocoder, LatLon, ProviderSet } from './providers/types.js';
 
 /** A place input as the tools resolved it, echoed so the caller sees what was used. */
 export interface ResolvedPlace extends LatLon {
@@ -34,4 +34,15 @@ export async function resolvePlace(input: string, language: string, geocoder: Ge
 
 export function resolvePlaces(inputs: readonly string[], language: string, geocoder: Geocoder): Promise<ResolvedPlace[]> {
   return Promise.all(inputs.map((input) => resolvePlace(input, language, geocoder)));
+}
+
+/**
+ * geocoder_a, waited for only when a name needs it: literal coordinates resolve without
+ * the engines (an offline extract may still be loading).
+ */
+export function deferredGeocoder(providers: () => Promise<ProviderSet>): Geocoder {
+  return {
+    search: async (query, options) => (await providers()).geocoders.geocoder_a.search(query, options),
+    reverse: async (point, options) => (await providers()).geocoders.geocoder_a.reverse(point, options),
+  };
 }

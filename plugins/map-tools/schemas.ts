@@ -262,7 +262,9 @@ export const PoiDetailsOutput = Type.Object({
   latitude: Latitude,
   longitude: Longitude,
   coordinates_are_center: Type.Boolean({ description: 'true for ways and relations, whose position is a centre' }),
-  tags: Type.Record(Type.String(), Type.String({ maxLength: 501 }), { description: 'at most 60 tags, values cut at 500 characters' }),
+  tags: Type.Record(Type.String(), Type.String({ maxLength: 501 }), {
+    description: 'at most 60 tags, values cut at 500 characters: the core tags first (name, kind, address, contact, wiki links), then the others by key, translations (name:xx) last',
+  }),
   tag_count: Type.Integer({ minimum: 0, description: 'tags of the record before the cap' }),
   tags_truncated: Type.Boolean(),
   map_url: Type.String(),

@@ -9,7 +9,7 @@ import { MAP_TOOLS } from './tools/index.js';
 import type { MapTool } from './tools/tool.js';
 
 export interface MapServerOptions {
-  /** The engines, created once and shared by every server instance. */
+  /** The engines, created once and shared by every server instance; tools ask for them only when they need them. */
   providers: () => Promise<ProviderSet>;
   tools: readonly ToolName[];
   /** Where unexpected failures are reported; their details never reach a result. */
@@ -47,7 +47,7 @@ export function createMapServer(options: MapServerOptions): McpServer {
 async function runTool(tool: MapTool, inputSchema: TSchema, outputSchema: TSchema, args: unknown, options: MapServerOptions): Promise<CallToolResult> {
   try {
     const input = Value.Default(inputSchema, structuredClone(args ?? {}));
-    const { summary, body } = await tool.run(input as never, await options.providers());
+    const { summary, body } = await tool.run(input as never, options.providers);
     const output = { ...body, untrusted: true, source: SOURCE };
     if (!Value.Check(outputSchema, output)) {
       const first = Value.Errors(outputSchema, output)[0];

@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { HUB_VERSION } from '../../core/version.js';
 
 /** The map tools' environment, read once; every name is documented in the README. */
@@ -58,8 +59,19 @@ export function mapSettingsFromEnvironment(env: NodeJS.ProcessEnv): MapSettings 
     overpassConcurrency: Math.max(1, Math.min(2, number('MAP_OVERPASS_CONCURRENCY', 2))),
     allowTools: env.MAP_ALLOW_TOOLS,
     denyTools: env.MAP_DENY_TOOLS,
-    osmFile: env.MAP_OSM_FILE?.trim() || undefined,
+    osmFile: readableFile('MAP_OSM_FILE', env.MAP_OSM_FILE?.trim() || undefined),
   };
+}
+
+/** The path when it can be read; a missing or unreadable extract fails start-up with the cause, not the first call. */
+function readableFile(name: string, path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (error) {
+    throw new Error(`${name}: cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+  }
+  return path;
 }
 
 function stripSlash(url: string): string {

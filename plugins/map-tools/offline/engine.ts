@@ -1,11 +1,11 @@
-import type { ElementRef, ElementStore } from './elements.js';
+import type { FeatureStore } from './features.js';
 import { bearingDeg, COMPASS, compassOf, haversineM, type Compass } from './geo.js';
-import { buildRoadGraph, type RoadGraph } from './graph.js';
-import { loadElements, type Log } from './load.js';
+import type { RoadGraph } from './graph.js';
+import { loadExtract, type Extract, type LoadOptions } from './load.js';
 import { PlaceIndex, type PlaceMatch } from './places.js';
 import { PoiIndex, type PoiHit, type TagCondition } from './pois.js';
 import type { Profile } from './profiles.js';
-import type { ElementKind, Tags } from './reader.js';
+import type { Bounds, ElementKind, Tags } from './reader.js';
 import { ReverseGeocoder, type ReverseMatch } from './reverse.js';
 import { GraphSearch, type Metric, type Path, type Snap } from './search.js';
 import { maneuvers, type Maneuver } from './steps.js';
@@ -13,6 +13,8 @@ import { solveTrip } from './trip.js';
 
 /** Points farther than this from any road the profile may use are not routable (at sea, say). */
 export const MAX_SNAP_M = 1000;
+/** How far to look for the nearest road when telling a caller how far off the network a point is. */
+const NEAREST_ROAD_SEARCH_M = 50_000;
 /** Angular resolution of isochrone outlines: a multiple of 8, so compass directions span whole sectors. */
 const OUTLINE_SECTORS = 72;
 
@@ -54,58 +56,65 @@ export interface ElementDetails extends Point {
   tags: Tags;
 }
 
+/** Why a point cannot be routed: it lies outside the extract, or too far from every road the profile may use. */
+export type Unroutable = { reason: 'outside'; extract: string; bounds: Bounds } | { reason: 'off-road'; extract: string; nearestRoadM: number | undefined };
+
 export interface LoadStats {
+  /** Elements read from the file. */
   nodes: number;
   ways: number;
   relations: number;
+  /** What was kept: tagged elements, routing vertices and edges, places. */
+  features: number;
   vertices: number;
   edges: number;
   places: number;
-  pois: number;
   loadMs: number;
 }
 
 /**
- * The offline map: an OSM extract loaded once into an element store, a routable graph
- * for the three profiles, a place index, a POI grid and a reverse geocoder.
+ * The offline map: an OSM extract loaded once into features (the tagged elements), a
+ * road graph for the three profiles, a place index, a POI grid and a reverse geocoder.
  */
 export class OfflineMap {
+  readonly features: FeatureStore;
+  readonly graph: RoadGraph;
+  readonly places: PlaceIndex;
+  readonly pois: PoiIndex;
   readonly #search: GraphSearch;
   readonly #reverse: ReverseGeocoder;
 
   private constructor(
-    readonly store: ElementStore,
-    readonly graph: RoadGraph,
-    readonly places: PlaceIndex,
-    readonly pois: PoiIndex,
+    readonly extract: Extract,
     readonly stats: LoadStats,
   ) {
-    this.#search = new GraphSearch(graph);
-    this.#reverse = new ReverseGeocoder(store, graph, places.places);
+    this.features = extract.features;
+    this.graph = extract.graph;
+    this.places = new PlaceIndex(this.features, this.graph);
+    this.pois = new PoiIndex(this.features);
+    this.#search = new GraphSearch(this.graph);
+    this.#reverse = new ReverseGeocoder(this.features, this.graph, this.places);
   }
 
-  static async load(file: string, log: Log = () => {}): Promise<OfflineMap> {
+  static async load(file: string, options: LoadOptions = {}): Promise<OfflineMap> {
+    const log = options.log ?? (() => {});
     const started = performance.now();
     log(`offline map: loading ${file}`);
-    const store = await loadElements(file, log);
-    const graph = buildRoadGraph(store);
-    const places = new PlaceIndex(store);
-    const pois = new PoiIndex(store);
+    const extract = await loadExtract(file, options);
     const stats: LoadStats = {
-      nodes: store.nodeCount,
-      ways: store.wayCount,
-      relations: store.relationCount,
-      vertices: graph.vertexCount,
-      edges: graph.edgeCount,
-      places: places.places.length,
-      pois: pois.size,
+      ...extract.counts,
+      features: extract.features.count,
+      vertices: extract.graph.vertexCount,
+      edges: extract.graph.edgeCount,
+      places: 0,
       loadMs: 0,
     };
-    const map = new OfflineMap(store, graph, places, pois, stats);
+    const map = new OfflineMap(extract, stats);
+    stats.places = map.places.size;
     stats.loadMs = Math.round(performance.now() - started);
     log(
-      `offline map: ${stats.nodes} nodes, ${stats.ways} ways, ${stats.relations} relations; ` +
-        `${stats.vertices} routing vertices, ${stats.edges} edges, ${stats.places} places, ${stats.pois} POIs in ${stats.loadMs} ms`,
+      `offline map: loaded ${extract.name}: ${stats.nodes} nodes, ${stats.ways} ways, ${stats.relations} relations; ` +
+        `kept ${stats.features} tagged elements, ${stats.vertices} routing vertices, ${stats.edges} edges, ${stats.places} places in ${stats.loadMs} ms`,
     );
     return map;
   }
@@ -120,6 +129,14 @@ export class OfflineMap {
 
   snap(point: Point, profile: Profile): Snap | undefined {
     return this.#search.snap(point.lat, point.lon, profile, MAX_SNAP_M);
+  }
+
+  /** Why no route can start or end at a point, or undefined when one can. */
+  unroutable(point: Point, profile: Profile): Unroutable | undefined {
+    if (this.snap(point, profile)) return undefined;
+    const { name, bounds } = this.extract;
+    if (point.lat < bounds.south || point.lat > bounds.north || point.lon < bounds.west || point.lon > bounds.east) return { reason: 'outside', extract: name, bounds };
+    return { reason: 'off-road', extract: name, nearestRoadM: this.#search.snap(point.lat, point.lon, profile, NEAREST_ROAD_SEARCH_M)?.distanceM };
   }
 
   /** The fastest route through the waypoints in order, or undefined when a leg has none. */
@@ -172,23 +189,21 @@ export class OfflineMap {
     return this.pois.nearby(center.lat, center.lon, radiusM, conditions, max);
   }
 
-  /** Any node, way or relation of the file with its tags and position (a centre for ways and relations). */
+  /** A tagged node, way or relation of the file with its tags and position (a centre for ways and relations). */
   element(kind: ElementKind, id: number): ElementDetails | undefined {
-    const index = this.store.find(kind, id);
-    if (index < 0) return undefined;
-    const ref: ElementRef = { kind, index };
-    const centre = this.store.centre(ref);
-    return centre && { kind, id, tags: { ...this.store.tagsOf(ref) }, lat: centre.lat, lon: centre.lon };
+    const feature = this.features.find(kind, id);
+    if (feature < 0) return undefined;
+    return { kind, id, tags: this.features.tagsOf(feature), lat: this.features.lat(feature), lon: this.features.lon(feature) };
   }
 
   #leg(path: Path, profile: Profile, options: { steps: boolean; language: string }): EngineLeg {
     const wayIds: number[] = [];
     for (const piece of path.pieces) {
-      const id = this.store.wayIds[this.graph.edgeWay[piece.edge]!]!;
+      const id = this.features.ids[this.graph.roadFeature[this.graph.edgeRoad[piece.edge]!]!]!;
       if (wayIds[wayIds.length - 1] !== id) wayIds.push(id);
     }
     const leg: EngineLeg = { distanceM: path.distanceM, durationS: path.durationS, wayIds };
-    if (options.steps) leg.maneuvers = maneuvers(this.store, this.graph, this.graph.edgeTime[profile], path, options.language);
+    if (options.steps) leg.maneuvers = maneuvers(this.features, this.graph, this.graph.edgeTime[profile], path, options.language);
     return leg;
   }
 }

@@ -1,18 +1,34 @@
-import type { ElementStore } from './elements.js';
+import { E7 } from './features.js';
 import { haversineM } from './geo.js';
-import { GridEntries, SpatialGrid } from './grid.js';
-import { Growable } from './growable.js';
-import { PROFILES, passage, type Profile } from './profiles.js';
+import { SpatialGrid } from './grid.js';
+import { PROFILES, type Profile } from './profiles.js';
 
 /** About 220 m: a few dozen segments per cell in a dense town. */
 const SEGMENT_CELL_DEG = 0.002;
 
+/** The roads as the loader hands them over: node lists into its (temporary) node columns. */
+export interface RoadInput {
+  /** Latitude and longitude of node i in 1e-7 degrees at `2i` and `2i + 1`. */
+  nodeCoords: Int32Array;
+  nodeCount: number;
+  /** The feature of each road. */
+  roadFeature: Int32Array;
+  /** The pool number of each road's `name`, -1 when unnamed. */
+  roadName: Int32Array;
+  /** Road r's nodes are `roadNodes[roadNodeStart[r] .. roadNodeStart[r + 1])`. */
+  roadNodeStart: Uint32Array;
+  roadNodes: Int32Array;
+  /** Per road, per profile (in `PROFILES` order): km/h along and against the node order, 0 where closed. */
+  roadSpeeds: Float32Array;
+}
+
 /**
- * The routable network shared by all profiles: one vertex per OSM node on a routable
- * way, directed edges in compressed sparse rows (the out-edges of vertex v are
- * `firstEdge[v] .. firstEdge[v + 1]`), and per profile the travel time of each edge in
- * seconds (Infinity where that profile may not go that way). Each undirected segment
- * also knows its two directed edges, for snapping points onto the network.
+ * The road network shared by all profiles: one vertex per node on a road, directed edges
+ * in compressed sparse rows (the out-edges of vertex v are `firstEdge[v] .. firstEdge[v + 1]`),
+ * and per profile the travel time of each edge in seconds (Infinity where that profile
+ * may not go that way). Roads closed to every profile are kept when named, for reverse
+ * geocoding. Each undirected segment knows its two directed edges, for snapping; a road's
+ * segments are consecutive.
  */
 export class RoadGraph {
   constructor(
@@ -21,7 +37,7 @@ export class RoadGraph {
     readonly firstEdge: Uint32Array,
     readonly edgeSource: Int32Array,
     readonly edgeTarget: Int32Array,
-    readonly edgeWay: Int32Array,
+    readonly edgeRoad: Int32Array,
     readonly edgeLength: Float32Array,
     readonly edgeTime: Readonly<Record<Profile, Float32Array>>,
     /** Fastest speed of any edge per profile in m/s, for an admissible A* heuristic. */
@@ -32,6 +48,10 @@ export class RoadGraph {
     readonly segmentForward: Int32Array,
     readonly segmentBackward: Int32Array,
     readonly segments: SpatialGrid,
+    readonly roadFeature: Int32Array,
+    readonly roadName: Int32Array,
+    /** Road r's segments are `roadFirstSegment[r] .. roadFirstSegment[r + 1]`. */
+    readonly roadFirstSegment: Uint32Array,
   ) {}
 
   get vertexCount(): number {
@@ -43,77 +63,74 @@ export class RoadGraph {
   get segmentCount(): number {
     return this.segmentFrom.length;
   }
+  get roadCount(): number {
+    return this.roadFeature.length;
+  }
+  /** The road a segment belongs to. */
+  segmentRoad(segment: number): number {
+    return this.edgeRoad[this.segmentForward[segment]!]!;
+  }
 }
 
-export function buildRoadGraph(store: ElementStore): RoadGraph {
-  const vertexOfNode = new Int32Array(store.nodeCount).fill(-1);
-  const vertexNode = new Growable(Int32Array);
-  const segFrom = new Growable(Int32Array);
-  const segTo = new Growable(Int32Array);
-  const segWay = new Growable(Int32Array);
-  const segSpeeds = new Growable(Float64Array);
-  const vertex = (node: number) => {
-    let v = vertexOfNode[node]!;
-    if (v < 0) {
-      v = vertexNode.length;
-      vertexOfNode[node] = v;
-      vertexNode.push(node);
-    }
-    return v;
-  };
-
-  for (let way = 0; way < store.wayCount; way++) {
-    const tags = store.tagsOf({ kind: 'way', index: way });
-    if (!tags?.highway) continue;
-    const passages = PROFILES.map((profile) => passage(tags, profile));
-    if (passages.every((p) => p.forward === 0 && p.backward === 0)) continue;
-    const start = store.wayOffsets[way]!;
-    const end = store.wayOffsets[way + 1]!;
-    for (let i = start + 1; i < end; i++) {
-      const a = store.wayNodes[i - 1]!;
-      const b = store.wayNodes[i]!;
-      if (a === b) continue;
-      segFrom.push(vertex(a));
-      segTo.push(vertex(b));
-      segWay.push(way);
-      for (const p of passages) {
-        segSpeeds.push(p.forward);
-        segSpeeds.push(p.backward);
+export function buildRoadGraph(input: RoadInput): RoadGraph {
+  const { roadNodeStart, roadNodes, roadSpeeds } = input;
+  const roadCount = input.roadFeature.length;
+  const vertexOfNode = new Int32Array(input.nodeCount).fill(-1);
+  let vertexCount = 0;
+  const bound = Math.max(0, roadNodes.length - roadCount);
+  const segFrom = new Int32Array(bound);
+  const segTo = new Int32Array(bound);
+  const segRoad = new Int32Array(bound);
+  const roadFirstSegment = new Uint32Array(roadCount + 1);
+  let segmentCount = 0;
+  for (let road = 0; road < roadCount; road++) {
+    roadFirstSegment[road] = segmentCount;
+    let previous = -1;
+    for (let i = roadNodeStart[road]!; i < roadNodeStart[road + 1]!; i++) {
+      const node = roadNodes[i]!;
+      let v = vertexOfNode[node]!;
+      if (v < 0) v = vertexOfNode[node] = vertexCount++;
+      if (previous >= 0 && previous !== v) {
+        segFrom[segmentCount] = previous;
+        segTo[segmentCount] = v;
+        segRoad[segmentCount++] = road;
       }
+      previous = v;
     }
   }
+  roadFirstSegment[roadCount] = segmentCount;
 
-  const nodes = vertexNode.finish();
-  const vertexLat = Float64Array.from(nodes, (node) => store.lat(node));
-  const vertexLon = Float64Array.from(nodes, (node) => store.lon(node));
-  const from = segFrom.finish();
-  const to = segTo.finish();
-  const ways = segWay.finish();
-  const speeds = segSpeeds.finish();
-  const vertexCount = nodes.length;
-  const segmentCount = from.length;
+  const vertexLat = new Float64Array(vertexCount);
+  const vertexLon = new Float64Array(vertexCount);
+  for (let node = 0; node < input.nodeCount; node++) {
+    const v = vertexOfNode[node]!;
+    if (v < 0) continue;
+    vertexLat[v] = input.nodeCoords[2 * node]! / E7;
+    vertexLon[v] = input.nodeCoords[2 * node + 1]! / E7;
+  }
 
   const firstEdge = new Uint32Array(vertexCount + 1);
   for (let s = 0; s < segmentCount; s++) {
-    firstEdge[from[s]! + 1]!++;
-    firstEdge[to[s]! + 1]!++;
+    firstEdge[segFrom[s]! + 1]!++;
+    firstEdge[segTo[s]! + 1]!++;
   }
   for (let v = 0; v < vertexCount; v++) firstEdge[v + 1]! += firstEdge[v]!;
   const edgeCount = 2 * segmentCount;
   const fill = firstEdge.slice(0, vertexCount);
   const edgeSource = new Int32Array(edgeCount);
   const edgeTarget = new Int32Array(edgeCount);
-  const edgeWay = new Int32Array(edgeCount);
+  const edgeRoad = new Int32Array(edgeCount);
   const edgeLength = new Float32Array(edgeCount);
-  const edgeTime = { foot: new Float32Array(edgeCount), car: new Float32Array(edgeCount), bike: new Float32Array(edgeCount) };
-  const maxSpeed = { foot: 0, car: 0, bike: 0 };
+  const times = PROFILES.map(() => new Float32Array(edgeCount));
+  const fastest = PROFILES.map(() => 0);
   const segmentForward = new Int32Array(segmentCount);
   const segmentBackward = new Int32Array(segmentCount);
-  const entries = new GridEntries();
+  const boxes = new Float64Array(4 * segmentCount);
 
   for (let s = 0; s < segmentCount; s++) {
-    const a = from[s]!;
-    const b = to[s]!;
+    const a = segFrom[s]!;
+    const b = segTo[s]!;
+    const road = segRoad[s]!;
     const aLat = vertexLat[a]!;
     const aLon = vertexLon[a]!;
     const bLat = vertexLat[b]!;
@@ -125,32 +142,39 @@ export function buildRoadGraph(store: ElementStore): RoadGraph {
     segmentBackward[s] = backward;
     edgeSource[forward] = edgeTarget[backward] = a;
     edgeSource[backward] = edgeTarget[forward] = b;
-    edgeWay[forward] = edgeWay[backward] = ways[s]!;
+    edgeRoad[forward] = edgeRoad[backward] = road;
     edgeLength[forward] = edgeLength[backward] = length;
-    PROFILES.forEach((profile, p) => {
-      const forwardKmh = speeds[6 * s + 2 * p]!;
-      const backwardKmh = speeds[6 * s + 2 * p + 1]!;
-      edgeTime[profile][forward] = forwardKmh > 0 ? length / (forwardKmh / 3.6) : Infinity;
-      edgeTime[profile][backward] = backwardKmh > 0 ? length / (backwardKmh / 3.6) : Infinity;
-      maxSpeed[profile] = Math.max(maxSpeed[profile], forwardKmh / 3.6, backwardKmh / 3.6);
-    });
-    entries.add(s, Math.min(aLat, bLat), Math.min(aLon, bLon), Math.max(aLat, bLat), Math.max(aLon, bLon));
+    for (let p = 0; p < PROFILES.length; p++) {
+      const forwardKmh = roadSpeeds[2 * PROFILES.length * road + 2 * p]!;
+      const backwardKmh = roadSpeeds[2 * PROFILES.length * road + 2 * p + 1]!;
+      times[p]![forward] = forwardKmh > 0 ? length / (forwardKmh / 3.6) : Infinity;
+      times[p]![backward] = backwardKmh > 0 ? length / (backwardKmh / 3.6) : Infinity;
+      fastest[p] = Math.max(fastest[p]!, forwardKmh / 3.6, backwardKmh / 3.6);
+    }
+    boxes[4 * s] = Math.min(aLat, bLat);
+    boxes[4 * s + 1] = Math.min(aLon, bLon);
+    boxes[4 * s + 2] = Math.max(aLat, bLat);
+    boxes[4 * s + 3] = Math.max(aLon, bLon);
   }
 
+  const byProfile = <T>(values: readonly T[]) => Object.fromEntries(PROFILES.map((profile, p) => [profile, values[p]!])) as Record<Profile, T>;
   return new RoadGraph(
     vertexLat,
     vertexLon,
     firstEdge,
     edgeSource,
     edgeTarget,
-    edgeWay,
+    edgeRoad,
     edgeLength,
-    edgeTime,
-    maxSpeed,
-    from,
-    to,
+    byProfile(times),
+    byProfile(fastest),
+    segFrom.slice(0, segmentCount),
+    segTo.slice(0, segmentCount),
     segmentForward,
     segmentBackward,
-    SpatialGrid.build(SEGMENT_CELL_DEG, entries),
+    SpatialGrid.build(SEGMENT_CELL_DEG, boxes),
+    input.roadFeature,
+    input.roadName,
+    roadFirstSegment,
   );
 }

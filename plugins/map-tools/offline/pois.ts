@@ -1,7 +1,6 @@
-import type { ElementRef, ElementStore } from './elements.js';
+import type { FeatureStore } from './features.js';
 import { haversineM } from './geo.js';
-import { GridEntries, SpatialGrid } from './grid.js';
-import type { Tags } from './reader.js';
+import { SpatialGrid } from './grid.js';
 
 /** About 110 m: a radius of a few hundred meters touches a few dozen cells. */
 const POI_CELL_DEG = 0.001;
@@ -11,63 +10,58 @@ export interface TagCondition {
   value?: string;
 }
 
+/** A condition with its key and value as pool numbers (-1 for a value the extract never uses). */
+interface PooledCondition {
+  key: number;
+  value: number;
+  text: string | undefined;
+}
+
 export interface PoiHit {
-  ref: ElementRef;
-  lat: number;
-  lon: number;
-  tags: Tags;
+  feature: number;
   distanceM: number;
 }
 
-/** Every tagged element at its position (centres for ways and relations) in a spatial grid. */
+/** Every feature at its point in a spatial grid, matched on tags by their pool numbers. */
 export class PoiIndex {
-  readonly #refs: ElementRef[] = [];
-  readonly #lat: Float64Array;
-  readonly #lon: Float64Array;
   readonly #grid: SpatialGrid;
 
-  constructor(private readonly store: ElementStore) {
-    const lat: number[] = [];
-    const lon: number[] = [];
-    const entries = new GridEntries();
-    const add = (ref: ElementRef) => {
-      const centre = store.centre(ref);
-      if (!centre) return;
-      entries.add(this.#refs.length, centre.lat, centre.lon, centre.lat, centre.lon);
-      this.#refs.push(ref);
-      lat.push(centre.lat);
-      lon.push(centre.lon);
-    };
-    for (const [index] of store.taggedNodes()) add({ kind: 'node', index });
-    for (let index = 0; index < store.wayCount; index++) if (store.tagsOf({ kind: 'way', index })) add({ kind: 'way', index });
-    for (let index = 0; index < store.relationCount; index++) if (store.tagsOf({ kind: 'relation', index })) add({ kind: 'relation', index });
-    this.#lat = Float64Array.from(lat);
-    this.#lon = Float64Array.from(lon);
-    this.#grid = SpatialGrid.build(POI_CELL_DEG, entries);
+  constructor(private readonly features: FeatureStore) {
+    const boxes = new Float64Array(4 * features.count);
+    for (let f = 0; f < features.count; f++) {
+      const lat = features.lat(f);
+      const lon = features.lon(f);
+      boxes[4 * f] = boxes[4 * f + 2] = lat;
+      boxes[4 * f + 1] = boxes[4 * f + 3] = lon;
+    }
+    this.#grid = SpatialGrid.build(POI_CELL_DEG, boxes);
   }
 
-  get size(): number {
-    return this.#refs.length;
-  }
-
-  /** Elements within the radius matching any condition, nearest first, at most `max`. */
+  /** Features within the radius matching any condition, nearest first, at most `max`. */
   nearby(lat: number, lon: number, radiusM: number, conditions: readonly TagCondition[], max: number): PoiHit[] {
+    const pool = this.features.pool;
+    // A key or value the extract never uses matches nothing: such conditions drop out here.
+    const wanted = conditions.flatMap((condition): PooledCondition[] => {
+      const key = pool.id(condition.key);
+      if (key < 0) return [];
+      return [{ key, value: condition.value === undefined ? -1 : pool.id(condition.value), text: condition.value }];
+    });
+    if (wanted.length === 0) return [];
     const hits: PoiHit[] = [];
-    this.#grid.search(lat, lon, radiusM, (item) => {
-      const ref = this.#refs[item]!;
-      const tags = this.store.tagsOf(ref);
-      if (!tags || !conditions.some((condition) => matches(tags, condition))) return;
-      const distanceM = haversineM(lat, lon, this.#lat[item]!, this.#lon[item]!);
-      if (distanceM <= radiusM) hits.push({ ref, lat: this.#lat[item]!, lon: this.#lon[item]!, tags, distanceM });
+    this.#grid.search(lat, lon, radiusM, (feature) => {
+      if (!wanted.some((condition) => this.#matches(feature, condition))) return;
+      const distanceM = haversineM(lat, lon, this.features.lat(feature), this.features.lon(feature));
+      if (distanceM <= radiusM) hits.push({ feature, distanceM });
     });
     return hits.sort((a, b) => a.distanceM - b.distanceM).slice(0, max);
   }
-}
 
-/** `key` present, or equal to `value`; a multi-valued tag (`a;b`) matches any of its values. */
-function matches(tags: Tags, condition: TagCondition): boolean {
-  const actual = tags[condition.key];
-  if (actual === undefined) return false;
-  if (condition.value === undefined) return true;
-  return actual === condition.value || actual.split(';').some((part) => part.trim() === condition.value);
+  /** `key` present, or equal to `value`; a multi-valued tag (`a;b`) matches any of its values. */
+  #matches(feature: number, condition: PooledCondition): boolean {
+    const actual = this.features.valueId(feature, condition.key);
+    if (actual < 0) return false;
+    if (condition.text === undefined || actual === condition.value) return true;
+    const value = this.features.pool.get(actual);
+    return value.includes(';') && value.split(';').some((part) => part.trim() === condition.text);
+  }
 }

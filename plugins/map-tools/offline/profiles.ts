@@ -73,6 +73,12 @@ const ACCESS_KEYS: Readonly<Record<Profile, readonly string[]>> = {
   bike: ['access', 'vehicle', 'bicycle'],
 };
 
+/** Every key `passage` reads: two ways that agree on these pass alike (the loader caches on them). */
+export const PASSAGE_KEYS: readonly string[] = [
+  'highway', 'area', 'access', 'foot', 'vehicle', 'motor_vehicle', 'motorcar', 'bicycle', 'oneway', 'oneway:foot', 'oneway:bicycle',
+  'cycleway', 'cycleway:left', 'cycleway:right', 'junction', 'maxspeed', 'sidewalk',
+];
+
 /** true/false where a tag decides, undefined where the highway class's default applies. */
 function tagged(tags: Tags, profile: Profile): boolean | undefined {
   let verdict: boolean | undefined;

@@ -2,6 +2,7 @@ import { describeManeuver } from '../providers/instructions.js';
 import type {
   Budget,
   CostTable,
+  Coverage,
   ElementId,
   GeoMatch,
   GeocodeOptions,
@@ -18,9 +19,10 @@ import type {
   Router,
   TagFilter,
   TripResult,
+  Unroutable,
 } from '../providers/types.js';
-import { OfflineMap, type EngineLeg, type EngineRoute } from './engine.js';
-import type { Log } from './load.js';
+import { MAX_SNAP_M, OfflineMap, type EngineLeg, type EngineRoute } from './engine.js';
+import type { LoadOptions } from './load.js';
 import type { ElementKind } from './reader.js';
 
 const ELEMENT_ID = /^(node|way|relation)\/(\d{1,19})$/;
@@ -35,16 +37,12 @@ export class OfflineGeocoder implements Geocoder {
   async search(query: string, options: GeocodeOptions): Promise<GeoMatch[]> {
     return this.map
       .geocode(query, { fuzzy: this.fuzzy, limit: options.limit, language: options.language, ...(options.countryCodes && { countryCodes: options.countryCodes }) })
-      .map((match) => ({ lat: match.place.lat, lon: match.place.lon, label: match.label, elementId: this.#id(match.place.ref.kind, this.map.store.osmId(match.place.ref)) }));
+      .map((match) => ({ lat: match.lat, lon: match.lon, label: match.label, elementId: this.map.features.elementId(match.feature) }));
   }
 
   async reverse(point: LatLon, options: { language: string }): Promise<GeoMatch | undefined> {
     const match = this.map.reverse(point, options.language);
-    return match && { lat: match.lat, lon: match.lon, label: match.label, elementId: this.#id(match.ref.kind, this.map.store.osmId(match.ref)) };
-  }
-
-  #id(kind: ElementKind, id: number): ElementId {
-    return `${kind}/${id}`;
+    return match && { lat: match.lat, lon: match.lon, label: match.label, elementId: this.map.features.elementId(match.feature) };
   }
 }
 
@@ -88,7 +86,10 @@ export class OfflinePois implements PoiSource {
   constructor(private readonly map: OfflineMap) {}
 
   async nearby(center: LatLon, radiusM: number, filters: readonly TagFilter[], max: number): Promise<MapElement[]> {
-    return this.map.nearby(center, radiusM, filters, max).map((hit) => ({ id: `${hit.ref.kind}/${this.map.store.osmId(hit.ref)}`, lat: hit.lat, lon: hit.lon, tags: { ...hit.tags } }));
+    const features = this.map.features;
+    return this.map
+      .nearby(center, radiusM, filters, max)
+      .map((hit) => ({ id: features.elementId(hit.feature), lat: features.lat(hit.feature), lon: features.lon(hit.feature), tags: features.tagsOf(hit.feature) }));
   }
 
   async element(id: ElementId): Promise<MapElement | undefined> {
@@ -115,6 +116,16 @@ function toLeg(leg: EngineLeg, withSteps: boolean): RouteLeg {
   return result;
 }
 
+/** Where routes can start and end: on the extract, near a road. */
+export class OfflineCoverage implements Coverage {
+  constructor(private readonly map: OfflineMap) {}
+
+  async unroutable(point: LatLon, profile: Profile): Promise<Unroutable | undefined> {
+    const why = this.map.unroutable(point, profile);
+    return why && (why.reason === 'outside' ? why : { ...why, maxSnapM: MAX_SNAP_M });
+  }
+}
+
 /** Every provider answered from one extract, for a set-up with no network. */
 export function offlineProviders(map: OfflineMap, file: string): ProviderSet {
   const router = new OfflineRouter(map);
@@ -124,15 +135,15 @@ export function offlineProviders(map: OfflineMap, file: string): ProviderSet {
     routes: router,
     isochrone: new OfflineIsochrones(map),
     pois: new OfflinePois(map),
+    coverage: new OfflineCoverage(map),
     description: `offline from ${file} (${map.stats.vertices} routing vertices, ${map.stats.places} places)`,
   };
 }
 
 /**
- * Loads the extract (once, at start-up) and returns every provider answered from it.
- * The map-tools plugin imports it lazily, only when `MAP_OSM_FILE` is set. Progress goes
- * to standard error by default, which stays clean of the stdio transport's messages.
+ * Loads the extract and returns every provider answered from it. The map-tools plugin
+ * imports this lazily, only when `MAP_OSM_FILE` is set, and calls it at start-up.
  */
-export async function createOfflineProviders(file: string, log: Log = (line) => process.stderr.write(`${line}\n`)): Promise<ProviderSet> {
-  return offlineProviders(await OfflineMap.load(file, log), file);
+export async function createOfflineProviders(file: string, options: LoadOptions = {}): Promise<ProviderSet> {
+  return offlineProviders(await OfflineMap.load(file, options), file);
 }

@@ -1,17 +1,18 @@
-import type { ElementRef, ElementStore } from './elements.js';
+import type { FeatureStore } from './features.js';
 import { haversineM, projectOnSegment } from './geo.js';
 import type { RoadGraph } from './graph.js';
-import { GridEntries, SpatialGrid } from './grid.js';
+import { SpatialGrid } from './grid.js';
 import { localName, placeLabel } from './labels.js';
-import type { Place } from './places.js';
+import { ADDRESS, type PlaceIndex } from './places.js';
 
 /** An address this close wins over a street that is not closer still. */
 const ADDRESS_RADIUS_M = 40;
 const STREET_RADIUS_M = 150;
 const PLACE_RADIUS_M = 1000;
+const POINT_CELL_DEG = 0.001;
 
 export interface ReverseMatch {
-  ref: ElementRef;
+  feature: number;
   lat: number;
   lon: number;
   label: string;
@@ -21,91 +22,109 @@ export interface ReverseMatch {
 
 /**
  * Coordinates to the nearest address (house number and street), else the nearest named
- * street, else the nearest named place.
+ * street (private ones included: a private street is still the address), else the
+ * nearest named place.
  */
 export class ReverseGeocoder {
-  readonly #addresses: Place[];
-  readonly #named: Place[];
+  readonly #addresses: Uint32Array;
+  readonly #named: Uint32Array;
   readonly #addressGrid: SpatialGrid;
   readonly #namedGrid: SpatialGrid;
 
   constructor(
-    private readonly store: ElementStore,
+    private readonly features: FeatureStore,
     private readonly graph: RoadGraph,
-    places: readonly Place[],
+    private readonly places: PlaceIndex,
   ) {
-    this.#addresses = places.filter((place) => place.tags['addr:housenumber'] !== undefined);
-    this.#named = places.filter((place) => place.tags.name !== undefined && place.tags.highway === undefined);
-    this.#addressGrid = pointGrid(this.#addresses);
-    this.#namedGrid = pointGrid(this.#named);
+    const name = features.pool.id('name');
+    const highway = features.pool.id('highway');
+    const addresses: number[] = [];
+    const named: number[] = [];
+    for (let place = 0; place < places.size; place++) {
+      const feature = places.feature[place]!;
+      let kinds = 0;
+      for (let k = places.keyStart[place]!; k < places.keyStart[place + 1]!; k++) kinds |= 1 << places.keyKinds[k]!;
+      if (kinds & (1 << ADDRESS)) addresses.push(place);
+      else if (features.valueId(feature, name) >= 0 && features.valueId(feature, highway) < 0) named.push(place);
+    }
+    this.#addresses = Uint32Array.from(addresses);
+    this.#named = Uint32Array.from(named);
+    this.#addressGrid = this.#pointGrid(this.#addresses);
+    this.#namedGrid = this.#pointGrid(this.#named);
   }
 
   reverse(lat: number, lon: number, language: string): ReverseMatch | undefined {
-    const address = nearest(this.#addressGrid, this.#addresses, lat, lon, ADDRESS_RADIUS_M);
+    const address = this.#nearest(this.#addressGrid, this.#addresses, lat, lon, ADDRESS_RADIUS_M);
     const street = this.#nearestStreet(lat, lon, language);
+    const { places, features } = this;
     if (address && (!street || address.distanceM < street.distanceM)) {
-      const { place } = address;
-      return { ref: place.ref, lat: place.lat, lon: place.lon, label: placeLabel(place.tags, language), ...(street && { street: street.name }) };
+      const feature = places.feature[address.place]!;
+      return { feature, lat: places.lat[address.place]!, lon: places.lon[address.place]!, label: placeLabel(features.tagsOf(feature), language), ...(street && { street: street.name }) };
     }
     if (street) {
-      const context = nearest(this.#addressGrid, this.#addresses, lat, lon, STREET_RADIUS_M * 2)?.place.tags;
-      const city = context && [context['addr:postcode'], context['addr:city']].filter(Boolean).join(' ');
-      return { ref: street.ref, lat: street.lat, lon: street.lon, label: [street.name, city].filter(Boolean).join(', '), street: street.name };
+      const context = this.#nearest(this.#addressGrid, this.#addresses, lat, lon, STREET_RADIUS_M * 2);
+      const tags = context && features.tagsOf(places.feature[context.place]!);
+      const city = tags && [tags['addr:postcode'], tags['addr:city']].filter(Boolean).join(' ');
+      return { feature: street.feature, lat: street.lat, lon: street.lon, label: [street.name, city].filter(Boolean).join(', '), street: street.name };
     }
-    const named = nearest(this.#namedGrid, this.#named, lat, lon, PLACE_RADIUS_M);
-    return named && { ref: named.place.ref, lat: named.place.lat, lon: named.place.lon, label: placeLabel(named.place.tags, language) };
+    const named = this.#nearest(this.#namedGrid, this.#named, lat, lon, PLACE_RADIUS_M);
+    if (!named) return undefined;
+    const feature = places.feature[named.place]!;
+    return { feature, lat: places.lat[named.place]!, lon: places.lon[named.place]!, label: placeLabel(features.tagsOf(feature), language) };
   }
 
-  /** The closest point of any named highway, with the way's name in the asked language. */
-  #nearestStreet(lat: number, lon: number, language: string): { ref: ElementRef; name: string; lat: number; lon: number; distanceM: number } | undefined {
+  /** The closest point of any named road, with the road's name in the asked language. */
+  #nearestStreet(lat: number, lon: number, language: string): { feature: number; name: string; lat: number; lon: number; distanceM: number } | undefined {
     const g = this.graph;
-    let best: { segment: number; way: number; fraction: number; distanceM: number } | undefined;
+    let best: { segment: number; fraction: number; distanceM: number } | undefined;
     g.segments.search(
       lat,
       lon,
       STREET_RADIUS_M,
       (segment) => {
-        const way = g.edgeWay[g.segmentForward[segment]!]!;
-        if (!this.store.tagsOf({ kind: 'way', index: way })?.name) return;
+        if (g.roadName[g.segmentRoad(segment)]! < 0) return;
         const a = g.segmentFrom[segment]!;
         const b = g.segmentTo[segment]!;
         const { fraction, distanceM } = projectOnSegment(lat, lon, g.vertexLat[a]!, g.vertexLon[a]!, g.vertexLat[b]!, g.vertexLon[b]!);
-        if (distanceM <= STREET_RADIUS_M && (!best || distanceM < best.distanceM)) best = { segment, way, fraction, distanceM };
+        if (distanceM <= STREET_RADIUS_M && (!best || distanceM < best.distanceM)) best = { segment, fraction, distanceM };
       },
       () => best?.distanceM ?? Infinity,
     );
     if (!best) return undefined;
-    const ref: ElementRef = { kind: 'way', index: best.way };
+    const feature = g.roadFeature[g.segmentRoad(best.segment)]!;
     const a = g.segmentFrom[best.segment]!;
     const b = g.segmentTo[best.segment]!;
     return {
-      ref,
-      name: localName(this.store.tagsOf(ref) ?? {}, language) ?? '',
+      feature,
+      name: localName(this.features.tagsOf(feature), language) ?? '',
       lat: g.vertexLat[a]! + best.fraction * (g.vertexLat[b]! - g.vertexLat[a]!),
       lon: g.vertexLon[a]! + best.fraction * (g.vertexLon[b]! - g.vertexLon[a]!),
       distanceM: best.distanceM,
     };
   }
-}
 
-function pointGrid(places: readonly Place[]): SpatialGrid {
-  const entries = new GridEntries();
-  places.forEach((place, i) => entries.add(i, place.lat, place.lon, place.lat, place.lon));
-  return SpatialGrid.build(0.001, entries);
-}
+  #pointGrid(places: Uint32Array): SpatialGrid {
+    const boxes = new Float64Array(4 * places.length);
+    places.forEach((place, i) => {
+      boxes[4 * i] = boxes[4 * i + 2] = this.places.lat[place]!;
+      boxes[4 * i + 1] = boxes[4 * i + 3] = this.places.lon[place]!;
+    });
+    return SpatialGrid.build(POINT_CELL_DEG, boxes);
+  }
 
-function nearest(grid: SpatialGrid, places: readonly Place[], lat: number, lon: number, radiusM: number): { place: Place; distanceM: number } | undefined {
-  let best: { place: Place; distanceM: number } | undefined;
-  grid.search(
-    lat,
-    lon,
-    radiusM,
-    (item) => {
-      const place = places[item]!;
-      const distanceM = haversineM(lat, lon, place.lat, place.lon);
-      if (distanceM <= radiusM && (!best || distanceM < best.distanceM)) best = { place, distanceM };
-    },
-    () => best?.distanceM ?? Infinity,
-  );
-  return best;
+  #nearest(grid: SpatialGrid, places: Uint32Array, lat: number, lon: number, radiusM: number): { place: number; distanceM: number } | undefined {
+    let best: { place: number; distanceM: number } | undefined;
+    grid.search(
+      lat,
+      lon,
+      radiusM,
+      (item) => {
+        const place = places[item]!;
+        const distanceM = haversineM(lat, lon, this.places.lat[place]!, this.places.lon[place]!);
+        if (distanceM <= radiusM && (!best || distanceM < best.distanceM)) best = { place, distanceM };
+      },
+      () => best?.distanceM ?? Infinity,
+    );
+    return best;
+  }
 }

@@ -1,4 +1,4 @@
-import type { ElementStore } from './elements.js';
+import type { FeatureStore } from './features.js';
 import { bearingDeg } from './geo.js';
 import type { RoadGraph } from './graph.js';
 import { localName } from './labels.js';
@@ -30,11 +30,11 @@ const DIRECTIONS = ['north', 'northeast', 'east', 'southeast', 'south', 'southwe
  * stretch; a stretch begins with a turn whose modifier comes from the change of
  * bearing; a roundabout and the street it is left by form one manoeuvre.
  */
-export function maneuvers(store: ElementStore, graph: RoadGraph, time: Float32Array, path: Path, language: string): Maneuver[] {
+export function maneuvers(features: FeatureStore, graph: RoadGraph, time: Float32Array, path: Path, language: string): Maneuver[] {
   const stretches: Stretch[] = [];
   for (const piece of path.pieces) {
     const share = piece.end - piece.start;
-    const tags = store.tagsOf({ kind: 'way', index: graph.edgeWay[piece.edge]! }) ?? {};
+    const tags = features.tagsOf(graph.roadFeature[graph.edgeRoad[piece.edge]!]!);
     const name = localName(tags, language) ?? tags.ref ?? '';
     const roundabout = tags.junction === 'roundabout' || tags.junction === 'circular';
     const source = graph.edgeSource[piece.edge]!;

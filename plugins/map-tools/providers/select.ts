@@ -15,15 +15,22 @@ import { ValhallaIsochrones } from './valhalla.js';
  * otherwise.
  */
 export interface OfflineModule {
-  createOfflineProviders(file: string): Promise<ProviderSet>;
+  createOfflineProviders(file: string, options: StartOptions): Promise<ProviderSet>;
+}
+
+export interface StartOptions {
+  /** Where start-up and progress lines go. */
+  log: (line: string) => void;
+  /** Stops a load under way (the server is closing). */
+  signal?: AbortSignal;
 }
 
 /** The one place that decides which engines answer the tools. */
-export async function selectProviders(settings: MapSettings): Promise<ProviderSet> {
+export async function selectProviders(settings: MapSettings, options: StartOptions): Promise<ProviderSet> {
   if (settings.osmFile) {
     const specifier = '../offline/index.js';
     const offline = (await import(specifier)) as OfflineModule;
-    return offline.createOfflineProviders(settings.osmFile);
+    return offline.createOfflineProviders(settings.osmFile, options);
   }
   return webProviders(settings);
 }

@@ -137,6 +137,19 @@ export interface PoiSource {
   element(id: ElementId): Promise<MapElement | undefined>;
 }
 
+/** Why routes cannot start or end at a point, as an engine with a bounded area knows it. */
+export type Unroutable =
+  /** The point lies outside the area the engine's data covers. */
+  | { reason: 'outside'; extract: string; bounds: { south: number; west: number; north: number; east: number } }
+  /** The point lies in the area, too far from every road the profile may use (`nearestRoadM` undefined: none nearby at all). */
+  | { reason: 'off-road'; extract: string; nearestRoadM: number | undefined; maxSnapM: number };
+
+/** The area an engine can route in; the offline engine has one, the web services do not say. */
+export interface Coverage {
+  /** Undefined when routes can start and end at the point. */
+  unroutable(point: LatLon, profile: Profile): Promise<Unroutable | undefined>;
+}
+
 /** The geocoder names a caller can pick. */
 export type GeocoderName = 'geocoder_a' | 'geocoder_b';
 
@@ -153,6 +166,8 @@ export interface ProviderSet {
   pois: PoiSource;
   /** True when `routes` and `isochrone` are the alternative routing service; results say so. */
   alternativeRouting?: boolean;
+  /** Where routes can start and end, when the engines know it (they cover one extract, say). */
+  coverage?: Coverage;
   /** A short description of the engines in use, for logs and the CLI banner. */
   description: string;
 }

@@ -10,8 +10,9 @@ export const findNearbyPois = defineTool({
   title: 'Find points of interest nearby',
   description:
     'Find points of interest near a place, nearest first. category is a shortcut (restaurant, cafe, bar, hotel, museum, supermarket, pharmacy, atm, parking, toilets, bus_stop, train_station, park, … about 45) or any raw map tag "key" or "key=value". Each result has name, distance, coordinates, osm_id and core tags.',
-  async run(input: Defaulted<'find_nearby_pois', 'radius_m' | 'limit' | 'language'>, providers) {
+  async run(input: Defaulted<'find_nearby_pois', 'radius_m' | 'limit' | 'language'>, engines) {
     const filters = categoryFilters(input.category);
+    const providers = await engines();
     const near = await resolvePlace(input.near, input.language, providers.geocoders.geocoder_a);
     const found = await findNearby(providers.pois, near, input.category, input.radius_m);
     const pois = found.slice(0, input.limit).map((element) => poiOutput(element, input.language));

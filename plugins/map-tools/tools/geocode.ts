@@ -12,7 +12,8 @@ export const geocode = defineTool({
   title: 'Geocode a place',
   description:
     'Convert a place name or address to coordinates. Returns matching places with latitude/longitude, a display label and the map element id (osm_id). provider geocoder_a (default) is best for addresses and honours countrycodes; geocoder_b is typo-tolerant.',
-  async run(input: Defaulted<'geocode', 'provider' | 'limit' | 'language'>, providers) {
+  async run(input: Defaulted<'geocode', 'provider' | 'limit' | 'language'>, engines) {
+    const providers = await engines();
     const countryCodes = input.countrycodes?.split(',').map((code) => code.trim().toLowerCase());
     const matches = await providers.geocoders[input.provider].search(input.query.trim(), { limit: input.limit, language: input.language, countryCodes });
     if (matches.length === 0) throw new InputError(`No place found for "${input.query}". Try another spelling, a more specific address, or the other provider.`);

@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { COMPASS, bearingDegrees, compassOf, formatDistance, haversineMeters, roundTo, type Compass } from '../geo.js';
+import { requireRoutable } from './coverage.js';
 import { resolvePlace } from '../places.js';
 import type { LatLon } from '../providers/types.js';
 import { defineTool, type Defaulted } from './tool.js';
@@ -10,11 +11,13 @@ export const isochrone = defineTool({
   title: 'Reachable area',
   description:
     'Compact summary of the area reachable from a place within a time (minutes, 1 to 120) or distance (kilometers, 0.1 to 100) budget: give exactly one. Returns the bounding box and the straight-line reach in meters per compass direction.',
-  async run(input: Defaulted<'isochrone', 'language'>, providers) {
+  async run(input: Defaulted<'isochrone', 'language'>, engines) {
     if ((input.minutes === undefined) === (input.kilometers === undefined)) {
       throw new InputError('Give exactly one of "minutes" or "kilometers".');
     }
+    const providers = await engines();
     const center = await resolvePlace(input.center, input.language, providers.geocoders.geocoder_a);
+    await requireRoutable(providers, [center], input.profile);
     const budget = input.minutes !== undefined ? { seconds: input.minutes * 60 } : { meters: (input.kilometers ?? 0) * 1000 };
     const points = (await providers.isochrone.reachable(center, input.profile, budget)).flat();
     const reach = reachByDirection(center, points);

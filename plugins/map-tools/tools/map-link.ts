@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
 import { DIRECTIONS_ENGINES, directionsLink, markerLink } from '../links.js';
-import { resolvePlace, resolvePlaces } from '../places.js';
+import { deferredGeocoder, resolvePlace, resolvePlaces } from '../places.js';
 import { defineTool, type Defaulted } from './tool.js';
 import { placeOutput } from './output.js';
 
@@ -9,8 +9,8 @@ export const mapLink = defineTool({
   title: 'Map website link',
   description:
     'Build a link on openstreetmap.org: a marker link for "place", or a directions link when "from" and "to" are given (the directions engine matches the profile, default foot). Provide either place, or both from and to.',
-  async run(input: Defaulted<'map_link', 'profile' | 'language'>, providers) {
-    const geocoder = providers.geocoders.geocoder_a;
+  async run(input: Defaulted<'map_link', 'profile' | 'language'>, engines) {
+    const geocoder = deferredGeocoder(engines);
     const directions = input.from !== undefined || input.to !== undefined;
     if (input.place !== undefined && directions) throw new InputError('Provide either "place", or "from" and "to", not both.');
     if (input.place !== undefined) {

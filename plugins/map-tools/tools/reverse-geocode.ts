@@ -6,8 +6,8 @@ export const reverseGeocode = defineTool({
   name: 'reverse_geocode',
   title: 'Reverse geocode coordinates',
   description: 'Convert coordinates to the nearest address or place name.',
-  async run(input: Defaulted<'reverse_geocode', 'language'>, providers) {
-    const match = await providers.geocoders.geocoder_a.reverse({ lat: input.latitude, lon: input.longitude }, { language: input.language });
+  async run(input: Defaulted<'reverse_geocode', 'language'>, engines) {
+    const match = await (await engines()).geocoders.geocoder_a.reverse({ lat: input.latitude, lon: input.longitude }, { language: input.language });
     if (!match) throw new InputError(`No address or place found near ${input.latitude},${input.longitude} (open sea or an empty area?).`);
     return {
       summary: `${input.latitude},${input.longitude} is ${match.label}`,

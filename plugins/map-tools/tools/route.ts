@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { resolvePlaces } from '../places.js';
+import { requireRoutable } from './coverage.js';
 import { defineTool, type Defaulted } from './tool.js';
 import { amountOutput, legsOutput, placeOutput } from './output.js';
 
@@ -11,8 +12,10 @@ export const route = defineTool({
   title: 'Route between places',
   description:
     'Real-world travel distance and time between two or more places (names, addresses or "lat,lon"), visited in the given order. Returns readable and raw (meters, seconds) totals, per-leg summaries for more than two waypoints, and optionally the first 100 turn-by-turn steps.',
-  async run(input: Defaulted<'route', 'include_steps' | 'language'>, providers) {
+  async run(input: Defaulted<'route', 'include_steps' | 'language'>, engines) {
+    const providers = await engines();
     const places = await resolvePlaces(input.waypoints, input.language, providers.geocoders.geocoder_a);
+    await requireRoutable(providers, places, input.profile);
     const result = await providers.routes.route(places, input.profile, { steps: input.include_steps, language: input.language });
     if (!result) throw new InputError(`No ${input.profile} route connects ${places.map((place) => `"${place.label}"`).join(' → ')}.`);
     const totals = amountOutput(result.distanceM, result.durationS);

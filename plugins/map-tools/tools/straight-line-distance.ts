@@ -1,5 +1,5 @@
 import { DISTANCE_ACCURACY, DISTANCE_FORMULA, bearingDegrees, formatDistance, haversineMeters, roundTo } from '../geo.js';
-import { resolvePlaces } from '../places.js';
+import { deferredGeocoder, resolvePlaces } from '../places.js';
 import { defineTool, type Defaulted } from './tool.js';
 import { placeOutput } from './output.js';
 
@@ -8,8 +8,8 @@ export const straightLineDistance = defineTool({
   title: 'Straight-line distance',
   description:
     'Great-circle ("as the crow flies") distance between two places, independent of roads. Literal "lat,lon" inputs are computed fully offline; names are geocoded first. Uses the haversine formula on a sphere, within about 0.5 % of the ellipsoidal distance.',
-  async run(input: Defaulted<'straight_line_distance', 'language'>, providers) {
-    const [from, to] = await resolvePlaces([input.from, input.to], input.language, providers.geocoders.geocoder_a);
+  async run(input: Defaulted<'straight_line_distance', 'language'>, engines) {
+    const [from, to] = await resolvePlaces([input.from, input.to], input.language, deferredGeocoder(engines));
     if (!from || !to) throw new Error('two places were resolved as one');
     const meters = haversineMeters(from, to);
     return {

@@ -2,6 +2,7 @@ import { InputError } from '../errors.js';
 import { formatDistance, geographicMidpoint, roundTo } from '../geo.js';
 import { elementLink } from '../links.js';
 import { resolvePlaces } from '../places.js';
+import { requireRoutable } from './coverage.js';
 import { defineTool, type Defaulted } from './tool.js';
 import { placeOutput } from './output.js';
 import { displayName, findNearby } from './pois.js';
@@ -15,8 +16,10 @@ export const suggestMeetingPoint = defineTool({
   title: 'Suggest a fair meeting point',
   description:
     'Find venues (default cafe) around the geographic midpoint of 2 to 8 starting points and pick the fairest: smallest worst-case travel time first, total time as tie-breaker. Returns the venue with per-person travel times and up to three alternatives.',
-  async run(input: Defaulted<'suggest_meeting_point', 'profile' | 'venue_category' | 'search_radius_m' | 'language'>, providers) {
+  async run(input: Defaulted<'suggest_meeting_point', 'profile' | 'venue_category' | 'search_radius_m' | 'language'>, engines) {
+    const providers = await engines();
     const locations = await resolvePlaces(input.locations, input.language, providers.geocoders.geocoder_a);
+    await requireRoutable(providers, locations, input.profile);
     const midpoint = geographicMidpoint(locations);
     const venues = await findNearby(providers.pois, midpoint, input.venue_category, input.search_radius_m);
     if (venues.length === 0) {

@@ -4,6 +4,12 @@ import type { ToolInput, ToolName, ToolOutput } from '../schemas.js';
 /** A tool's input after the schema defaults are applied: the defaulted keys are present. */
 export type Defaulted<Name extends ToolName, Keys extends keyof ToolInput<Name>> = ToolInput<Name> & Required<Pick<ToolInput<Name>, Keys>>;
 
+/**
+ * The engines, as a tool asks for them: only tools that need them wait for them (an
+ * offline extract may still be loading while coordinates need no map at all).
+ */
+export type Providers = () => Promise<ProviderSet>;
+
 /** What a tool computes; the runner adds `untrusted` and `source` and validates it. */
 export type ToolBody<Name extends ToolName> = Omit<ToolOutput<Name>, 'untrusted' | 'source'>;
 
@@ -12,7 +18,7 @@ export interface MapTool<Name extends ToolName = ToolName> {
   title: string;
   description: string;
   /** `input` has been validated against the input schema and its defaults applied. */
-  run(input: never, providers: ProviderSet): Promise<{ summary: string; body: ToolBody<Name> }>;
+  run(input: never, providers: Providers): Promise<{ summary: string; body: ToolBody<Name> }>;
 }
 
 /** Ties a tool's `run` to its schemas' types. */
@@ -20,7 +26,7 @@ export function defineTool<Name extends ToolName, Input extends ToolInput<Name>>
   name: Name;
   title: string;
   description: string;
-  run(input: Input, providers: ProviderSet): Promise<{ summary: string; body: ToolBody<Name> }>;
+  run(input: Input, providers: Providers): Promise<{ summary: string; body: ToolBody<Name> }>;
 }): MapTool<Name> {
   return tool as MapTool<Name>;
 }

@@ -4,19 +4,21 @@ import { haversineM } from '../../../../plugins/map-tools/offline/geo.js';
 import { AT_SEA, KNOWN_PLACES, MONACO_PBF } from './extract.js';
 
 const lines: string[] = [];
-const map = await OfflineMap.load(MONACO_PBF, (line) => lines.push(line));
+const map = await OfflineMap.load(MONACO_PBF, { log: (line) => lines.push(line) });
 
-/** A point at `share` of the way along a way's node list (by node count), read from the file. */
+/** A point at `share` of the way along a road's vertices (by count), from the road graph. */
 function alongWay(wayId: number, share: number): { lat: number; lon: number } {
-  const store = map.store;
-  const way = store.find('way', wayId);
-  const start = store.wayOffsets[way]!;
-  const count = store.wayOffsets[way + 1]! - start;
-  const position = share * (count - 1);
-  const a = store.wayNodes[start + Math.floor(position)]!;
-  const b = store.wayNodes[start + Math.ceil(position)]!;
+  const g = map.graph;
+  const feature = map.features.find('way', wayId);
+  const road = g.roadFeature.indexOf(feature);
+  const first = g.roadFirstSegment[road]!;
+  const end = g.roadFirstSegment[road + 1]!;
+  const vertices = [...Array.from(g.segmentFrom.subarray(first, end)), g.segmentTo[end - 1]!];
+  const position = share * (vertices.length - 1);
+  const a = vertices[Math.floor(position)]!;
+  const b = vertices[Math.ceil(position)]!;
   const f = position - Math.floor(position);
-  return { lat: store.lat(a) + f * (store.lat(b) - store.lat(a)), lon: store.lon(a) + f * (store.lon(b) - store.lon(a)) };
+  return { lat: g.vertexLat[a]! + f * (g.vertexLat[b]! - g.vertexLat[a]!), lon: g.vertexLon[a]! + f * (g.vertexLon[b]! - g.vertexLon[a]!) };
 }
 
 function highwayOf(wayId: number): string | undefined {
@@ -28,14 +30,15 @@ t.test('loading reports the extract and builds every index', async (t) => {
   t.equal(map.stats.ways, 27_377);
   t.equal(map.stats.relations, 212);
   t.ok(map.stats.vertices > 10_000 && map.stats.edges > 2 * map.stats.vertices * 0.9, 'a routable graph');
-  t.match(lines.at(-1), /180118 nodes, 27377 ways, 212 relations/);
+  t.ok(map.stats.features > 3000 && map.stats.features < map.stats.nodes / 2, 'only tagged elements are kept as features');
+  t.match(lines.at(-1), /loaded monaco\.osm\.pbf: 180118 nodes, 27377 ways, 212 relations/);
 });
 
 t.test('geocoder_a finds the stadium, the museum and the square within 150 m of where they are', async (t) => {
   for (const [what, place] of Object.entries(KNOWN_PLACES)) {
     const [first] = map.geocode(place.query, { fuzzy: false, limit: 3, language: 'en' });
     t.ok(first, `${what} found`);
-    if (first) t.ok(haversineM(first.place.lat, first.place.lon, place.lat, place.lon) < 150, `${what} within 150 m`);
+    if (first) t.ok(haversineM(first.lat, first.lon, place.lat, place.lon) < 150, `${what} within 150 m`);
   }
   const museum = map.geocode('oceanographic museum', { fuzzy: false, limit: 1, language: 'en' })[0];
   t.match(museum?.label, /^Oceanographic Museum/, 'names in other languages are searchable, and the label follows the language');
@@ -44,7 +47,7 @@ t.test('geocoder_a finds the stadium, the museum and the square within 150 m of 
   const prefix = map.geocode('Stade Lou', { fuzzy: false, limit: 1, language: 'en' })[0];
   t.equal(prefix?.label, 'Stade Louis II', 'the last word may be a prefix');
   const withContext = map.geocode('Place du Casino, Monaco', { fuzzy: false, limit: 1, language: 'en' })[0];
-  t.ok(withContext && haversineM(withContext.place.lat, withContext.place.lon, KNOWN_PLACES.square.lat, KNOWN_PLACES.square.lon) < 150, 'later comma parts only rank');
+  t.ok(withContext && haversineM(withContext.lat, withContext.lon, KNOWN_PLACES.square.lat, KNOWN_PLACES.square.lon) < 150, 'later comma parts only rank');
   t.same(map.geocode('Stade Luis II', { fuzzy: false, limit: 3, language: 'en' }), [], 'geocoder_a is not typo-tolerant');
   t.same(map.geocode(' , ', { fuzzy: false, limit: 3, language: 'en' }), []);
 });
@@ -64,7 +67,7 @@ t.test('geocoder_b tolerates typos', async (t) => {
     ['Plase du Casino', KNOWN_PLACES.square],
   ] as const) {
     const [first] = map.geocode(typo, { fuzzy: true, limit: 3, language: 'en' });
-    t.ok(first && haversineM(first.place.lat, first.place.lon, place.lat, place.lon) < 150, `${typo} finds ${place.query}`);
+    t.ok(first && haversineM(first.lat, first.lon, place.lat, place.lon) < 150, `${typo} finds ${place.query}`);
   }
   t.same(map.geocode('zzzzqqqq', { fuzzy: true, limit: 3, language: 'en' }), [], 'nothing close');
   t.same(map.geocode('!!', { fuzzy: true, limit: 3, language: 'en' }), []);
@@ -79,7 +82,7 @@ t.test('reverse geocoding a point in a named street names the street', async (t)
   t.match(match?.label, street ?? '');
   t.equal(map.reverse(AT_SEA, 'en'), undefined, 'nothing at sea');
   const house = map.geocode('10 Avenue Princesse Grace', { fuzzy: false, limit: 1, language: 'en' })[0];
-  if (house) t.match(map.reverse(house.place, 'en')?.label, /10 Avenue Princesse Grace/, 'standing at an address gives the address');
+  if (house) t.match(map.reverse(house, 'en')?.label, /10 Avenue Princesse Grace/, 'standing at an address gives the address');
 });
 
 t.test('a car respects a one-way street that a pedestrian walks against', async (t) => {
@@ -184,13 +187,13 @@ t.test('cafes near the square come back sorted by distance', async (t) => {
   const cafes = map.nearby(square, 500, [{ key: 'amenity', value: 'cafe' }], 10);
   t.ok(cafes.length >= 2);
   for (const cafe of cafes) {
-    t.equal(cafe.tags.amenity, 'cafe');
+    t.equal(map.features.tagsOf(cafe.feature).amenity, 'cafe');
     t.ok(cafe.distanceM <= 500);
   }
   t.same(cafes.map((cafe) => cafe.distanceM), [...cafes.map((cafe) => cafe.distanceM)].sort((a, b) => a - b));
   t.equal(map.nearby(square, 500, [{ key: 'amenity', value: 'cafe' }], 1).length, 1, 'capped');
   const anyShop = map.nearby(square, 300, [{ key: 'shop' }], 25);
-  t.ok(anyShop.every((hit) => hit.tags.shop !== undefined), 'a bare key matches any value');
+  t.ok(anyShop.length > 0 && anyShop.every((hit) => map.features.tagsOf(hit.feature).shop !== undefined), 'a bare key matches any value');
 });
 
 t.test('details of any element: tags and a centre', async (t) => {
@@ -200,7 +203,7 @@ t.test('details of any element: tags and a centre', async (t) => {
   t.ok(stadium && haversineM(stadium.lat, stadium.lon, KNOWN_PLACES.stadium.lat, KNOWN_PLACES.stadium.lon) < 150, 'the centre is on the stadium');
   const monaco = map.element('relation', 1124039);
   t.ok(monaco && monaco.lat > 43.7 && monaco.lat < 43.76, 'a relation has a centre from its members');
-  const node = map.element('node', map.store.nodeIds[0]!);
-  t.same(node?.tags, {}, 'an untagged node has empty tags');
+  t.same(map.element('node', 21911886)?.tags, { highway: 'crossing', crossing_ref: 'zebra' }, 'a tagged node');
+  t.equal(map.element('node', 21911863), undefined, 'an untagged node is geometry only, and not kept');
   t.equal(map.element('way', 1), undefined);
 });

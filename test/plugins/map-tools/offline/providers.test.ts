@@ -4,7 +4,7 @@ import { haversineM } from '../../../../plugins/map-tools/offline/geo.js';
 import { AT_SEA, KNOWN_PLACES, MONACO_PBF } from './extract.js';
 
 const lines: string[] = [];
-const providers = await createOfflineProviders(MONACO_PBF, (line) => lines.push(line));
+const providers = await createOfflineProviders(MONACO_PBF, { log: (line) => lines.push(line) });
 const { stadium, museum, square } = KNOWN_PLACES;
 
 t.test('the provider set answers offline with the shared shapes', async (t) => {

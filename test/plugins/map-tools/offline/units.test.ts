@@ -1,7 +1,7 @@
 import t from 'tap';
 import { solveTrip, tourCost } from '../../../../plugins/map-tools/offline/trip.js';
 import { editDistance, normalize, similarity, trigrams } from '../../../../plugins/map-tools/offline/text.js';
-import { parseMaxspeed, passage } from '../../../../plugins/map-tools/offline/profiles.js';
+import { PASSAGE_KEYS, PROFILES, parseMaxspeed, passage } from '../../../../plugins/map-tools/offline/profiles.js';
 import { MinHeap } from '../../../../plugins/map-tools/offline/heap.js';
 import { compassOf } from '../../../../plugins/map-tools/offline/geo.js';
 
@@ -45,6 +45,33 @@ t.test('profiles read highway classes, access, oneway and maxspeed', async (t) =
   t.equal(parseMaxspeed('signals'), undefined);
   t.equal(parseMaxspeed('0'), undefined);
   t.equal(parseMaxspeed(undefined), undefined);
+});
+
+t.test('passage reads only PASSAGE_KEYS (the loader caches on them)', async (t) => {
+  const values: Record<string, string[]> = {
+    highway: ['residential', 'footway', 'motorway', 'steps', 'service', 'cycleway', 'pedestrian'],
+    access: ['private', 'yes', 'no'],
+    foot: ['yes', 'no'],
+    bicycle: ['yes', 'no', 'designated'],
+    oneway: ['yes', '-1', 'no'],
+    maxspeed: ['30', '50 mph', 'FR:urban'],
+    area: ['yes'],
+    sidewalk: ['both', 'no'],
+    cycleway: ['opposite_lane'],
+    junction: ['roundabout'],
+    surface: ['asphalt', 'gravel'],
+    name: ['Rue', 'Road'],
+    lanes: ['2'],
+  };
+  let seed = 5;
+  const pick = <T>(items: readonly T[]) => items[(seed = (seed * 16807) % 2147483647) % items.length]!;
+  let differing = 0;
+  for (let i = 0; i < 500; i++) {
+    const tags = Object.fromEntries(Object.entries(values).filter(() => pick([true, false])).map(([key, options]) => [key, pick(options)]));
+    const relevant = Object.fromEntries(Object.entries(tags).filter(([key]) => PASSAGE_KEYS.includes(key)));
+    for (const profile of PROFILES) if (JSON.stringify(passage(tags, profile)) !== JSON.stringify(passage(relevant, profile))) differing++;
+  }
+  t.equal(differing, 0);
 });
 
 t.test('the visiting order: exact below the limit, 2-opt above, both start at stop 0', async (t) => {
