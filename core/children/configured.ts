@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { SERVER_NAME_PATTERN, type HubConfig, type ServerEntry } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import { likelyTypos, propertyNames } from '../config/typos.js';
@@ -34,31 +34,32 @@ export class ConfiguredServers {
     const entries = new Map<string, ServerEntry>();
     for (const [name, entry] of Object.entries(config.mcpServers ?? {})) {
       if (!serverName.test(name)) {
-        throw new StartupError(`${source}: server "${name}": the name must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`);
+        throw new StartupError(`${source}: server "${name}": the name must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       }
       if (this.hub.reservedPaths.has(name.toLowerCase())) {
-        throw new StartupError(`${source}: server "${name}": the name is reserved for the hub's own paths (${[...this.hub.reservedPaths].sort().join(', ')})`);
+        throw new StartupError(`${source}: server "${name}": the name is reserved for the hub's own paths (${[...this.hub.reservedPaths].sort().join(', ')})`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       }
       if (this.hub.children.get(name) && !this.#entries.has(name)) {
-        throw new StartupError(`${source}: server "${name}": the name is already taken by a server a plugin provides`);
+        throw new StartupError(`${source}: server "${name}": the name is already taken by a server a plugin provides`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       }
       const type = inferType(entry);
       const childType = this.hub.childTypes.get(type);
       if (!childType) {
         throw new StartupError(
           `${source}: server "${name}": key "type": expected one of ${this.hub.childTypes.names().map((known) => `"${known}"`).join(', ')} (got "${type}"; is the plugin that adds it enabled?)`,
+          { code: HUB_ERROR_CODES.CONFIG_INVALID },
         );
       }
       const problem = firstSchemaProblem(childType.entrySchema, entry);
       if (problem) {
-        throw new StartupError(`${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`);
+        throw new StartupError(`${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       }
       for (const [key, { schema }] of this.hub.serverKeys) {
         const value = (entry as Record<string, unknown>)[key];
         const keyProblem = value === undefined ? undefined : firstSchemaProblem(schema, value);
         if (keyProblem) {
           const path = pointerToPath(keyProblem.path);
-          throw new StartupError(`${source}: server "${name}": key "${key}${path ? `.${path}` : ''}": expected ${keyProblem.expected}`);
+          throw new StartupError(`${source}: server "${name}": key "${key}${path ? `.${path}` : ''}": expected ${keyProblem.expected}`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
         }
       }
       entries.set(name, entry);

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError, StartupError } from '../errors.js';
 import { SETTING_VARIABLES } from '../settings.js';
 
 /**
@@ -22,8 +22,12 @@ export function wantsHelp(argv: string[]): boolean {
 }
 
 /** A command line the program does not take; the message carries the usage. */
-export class UsageError extends Error {
+export class UsageError extends HubError {
   override readonly name = 'UsageError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(HUB_ERROR_CODES.USAGE, message, options);
+  }
 }
 
 /**
