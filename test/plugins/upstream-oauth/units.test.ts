@@ -30,19 +30,20 @@ t.test('the authorization-side fetch refuses what the upstream should not make t
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const strict = guardedFetch({ allowLoopback: false, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
-  await t.rejects(strict(`${base}/`), /only https/, 'plain http is refused without the development switch');
-  await t.rejects(strict(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`), /non-public address \(127\.0\.0\.1\)/, 'a loopback literal is refused');
-  await t.rejects(strict('https://10.1.2.3/'), /non-public address/, 'a private address is refused');
-  await t.rejects(strict('https://localhost:1/'), /non-public address/, 'a name resolving to loopback is refused at connect time');
-  await t.rejects(strict('https://user:pw@example.com/'), /credentials/);
+  const blocked = (because: RegExp) => ({ code: 'HUB_ERR_FETCH_BLOCKED', message: because });
+  await t.rejects(strict(`${base}/`), blocked(/only https/), 'plain http is refused without the development switch');
+  await t.rejects(strict(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`), blocked(/non-public address \(127\.0\.0\.1\)/), 'a loopback literal is refused');
+  await t.rejects(strict('https://10.1.2.3/'), blocked(/non-public address/), 'a private address is refused');
+  await t.rejects(strict('https://localhost:1/'), blocked(/non-public address/), 'a name resolving to loopback is refused at connect time');
+  await t.rejects(strict('https://user:pw@example.com/'), blocked(/credentials/));
 
   const development = guardedFetch({ allowLoopback: true, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
   t.same(await (await development(`${base}/`)).json(), { ok: true }, 'the switch allows a loopback authorization server');
-  await t.rejects(development('http://192.168.1.1/'), /non-public address/, 'the switch does not open private networks');
+  await t.rejects(development('http://192.168.1.1/'), blocked(/non-public address/), 'the switch does not open private networks');
   const redirected = await development(`${base}/redirect`, { method: 'POST', headers: { authorization: 'Basic c2VjcmV0' }, body: new URLSearchParams({ a: 'b' }) });
   t.equal(redirected.status, 307, 'a redirect is handed back, not followed');
   t.same(hits, [], 'the other origin never saw the credentials');
-  await t.rejects(development(`${base}/big`), /too large/);
+  await t.rejects(development(`${base}/big`), { code: 'HUB_ERR_FETCH_LIMIT' });
 });
 
 t.test('the outbound key: Ed25519, owner-only, created once, verifiable assertions', async (t) => {
