@@ -42,7 +42,7 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(ar
     const flag = /'(--?[^']+)'/.exec((error as Error).message)?.[1];
     const variable = flag && settingVariable(flag);
     const hint = variable ? `; settings come from the environment: set ${variable}` : '';
-    throw new UsageError(`${flag ? `unknown option ${flag.split('=')[0]}` : (error as Error).message}${hint}\n\n${usage}`);
+    throw new UsageError(`${flag ? `unknown option ${flag.split('=')[0]}` : (error as Error).message}${hint}\n\n${usage}`, { cause: error });
   }
 }
 

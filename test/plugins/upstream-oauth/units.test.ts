@@ -1,5 +1,6 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
@@ -61,6 +62,10 @@ t.test('the outbound key: Ed25519, owner-only, created once, verifiable assertio
   const { payload } = await jwtVerify(assertion, await importJWK(keys[0] ?? {}, 'EdDSA'), { issuer: 'client-1', subject: 'client-1', audience: 'https://as.example' });
   t.ok(payload.jti && payload.exp && payload.iat, 'jti, iat and exp are set');
   t.not(decodeJwt(await key.assertion('client-1', 'https://as.example')).jti, payload.jti, 'each assertion is fresh');
+
+  const rsa = join(dataPath, 'rsa.pem');
+  await writeFile(rsa, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  await t.rejects(new UpstreamKey(rsa).jwks(), { code: 'HUB_ERR_UPSTREAM_OAUTH_KEY_INVALID' }, 'a key of another kind is refused');
 });
 
 t.test('client authentication puts the credentials where each method says', async (t) => {
@@ -85,4 +90,7 @@ t.test('client authentication puts the credentials where each method says', asyn
   t.equal(jwt.params.get('client_assertion_type'), 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
   t.match(decodeJwt(jwt.params.get('client_assertion') ?? ''), { iss: 'id:with space', aud: 'https://as.example/token' });
   t.notOk(jwt.params.has('client_secret'));
+
+  const unregistered = clientAuthentication('client_secret_post', async () => undefined, key);
+  await t.rejects(async () => unregistered(new Headers(), new URLSearchParams(), 'https://as.example/token', undefined), { code: 'HUB_ERR_UPSTREAM_OAUTH_NO_CLIENT' });
 });
