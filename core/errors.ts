@@ -39,7 +39,7 @@ export const HUB_ERROR_CODES = {
   LISTEN: 'HUB_ERR_LISTEN',
   /** `hub-stdio` with no MCP revision plugin enabled. */
   NO_REVISION: 'HUB_ERR_NO_REVISION',
-  /** A command line a CLI does not take; the message carries the usage. */
+  /** A command line a CLI does not take (`UsageError`, whose message then carries the usage). */
   USAGE: 'HUB_ERR_USAGE',
   /** The store cannot be opened (the embedded store's files, hub-admin finding none). */
   STORE_UNAVAILABLE: 'HUB_ERR_STORE_UNAVAILABLE',
