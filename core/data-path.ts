@@ -1,7 +1,7 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { StartupError } from './errors.js';
+import { HUB_ERROR_CODES, StartupError } from './errors.js';
 
 /**
  * Checks, creating nothing, that DATA_PATH is a folder the hub can write or can be
@@ -10,27 +10,37 @@ import { StartupError } from './errors.js';
  * `ENOTDIR … mkdir` (or hanging on a lock that can never be taken).
  */
 export async function checkDataPath(path: string): Promise<void> {
-  let existing = path;
+  let problem: string | undefined;
+  let cause: unknown;
   try {
-    for (;;) {
-      const found = await stat(existing).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-        return undefined;
-      });
-      if (found) {
-        if (!found.isDirectory()) throw new Error(existing === path ? 'it is a file' : `${existing} is a file`);
-        break;
-      }
-      if (dirname(existing) === existing) throw new Error('no folder above it exists');
-      existing = dirname(existing);
-    }
-    await access(existing, constants.W_OK | constants.X_OK).catch(() => {
-      throw new Error(existing === path ? 'it is not writable' : `it does not exist and ${existing} is not writable`);
-    });
+    problem = await dataPathProblem(path);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'a folder in its path is a file' : (error as Error).message;
-    throw new StartupError(`DATA_PATH (${path}) is not a folder the hub can write: ${reason}; set DATA_PATH to one`);
+    cause = error;
+    problem = (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'a folder in its path is a file' : (error as Error).message;
   }
+  if (problem !== undefined) {
+    throw new StartupError(`DATA_PATH (${path}) is not a folder the hub can write: ${problem}; set DATA_PATH to one`, { code: HUB_ERROR_CODES.DATA_PATH, cause });
+  }
+}
+
+/** Why `path` cannot be used as DATA_PATH, or undefined when it can; throws what `stat` throws besides ENOENT. */
+async function dataPathProblem(path: string): Promise<string | undefined> {
+  let existing = path;
+  for (;;) {
+    const found = await stat(existing).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      return undefined;
+    });
+    if (found) {
+      if (!found.isDirectory()) return existing === path ? 'it is a file' : `${existing} is a file`;
+      break;
+    }
+    if (dirname(existing) === existing) return 'no folder above it exists';
+    existing = dirname(existing);
+  }
+  const writable = await access(existing, constants.W_OK | constants.X_OK).then(() => true, () => false);
+  if (writable) return undefined;
+  return existing === path ? 'it is not writable' : `it does not exist and ${existing} is not writable`;
 }
 
 /**

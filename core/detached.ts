@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { HUB_ERROR_CODES, HubError } from './errors.js';
 import type { Hub } from './hub.js';
 import { hub } from './kernel.js';
 
@@ -11,6 +12,6 @@ export async function openDetachedHub(env: NodeJS.ProcessEnv, logger: FastifySer
   let context: Hub | undefined;
   await app.register(hub, { env: env as Record<string, string>, setup: (created) => void (context = created) });
   await app.ready();
-  if (!context) throw new Error('the hub plugin did not call setup');
+  if (!context) throw new HubError(HUB_ERROR_CODES.INTERNAL, 'the hub plugin did not call setup');
   return { app, hub: context };
 }

@@ -2,6 +2,87 @@
 export type HubErrorCode = `HUB_ERR_${string}`;
 
 /**
+ * The kernel's error codes, in one list. A code keeps its meaning once published; the
+ * message beside it is for people and may change. Plugins keep their own codes
+ * (`HUB_ERR_<PLUGIN>_...`) beside their errors and list them in their READMEs, and may
+ * throw these where they mean the same thing (a child type's closed connection).
+ */
+export const HUB_ERROR_CODES = {
+  // Start-up: thrown as `StartupError`, printed as one line by the CLIs.
+  /** A start-up problem that no more specific code names. */
+  STARTUP: 'HUB_ERR_STARTUP',
+  /** An environment setting (PORT, BASE_URL, IDLE_TIMEOUT_MINUTES, ...) does not parse. */
+  SETTING_INVALID: 'HUB_ERR_SETTING_INVALID',
+  /** The config file exists but cannot be read, or is gone at a reload. */
+  CONFIG_UNREADABLE: 'HUB_ERR_CONFIG_UNREADABLE',
+  /** The config is not JSON, has a key of the wrong shape, names an unset `${VAR}` or a server name the hub refuses. */
+  CONFIG_INVALID: 'HUB_ERR_CONFIG_INVALID',
+  /** DATA_PATH is not a folder the hub can read and write. */
+  DATA_PATH: 'HUB_ERR_DATA_PATH',
+  /** A secret file under DATA_PATH is open to other users: the operator decides. */
+  SECRETS_EXPOSED: 'HUB_ERR_SECRETS_EXPOSED',
+  /** A plugin named in the config is neither built in nor found as a file or package. */
+  PLUGIN_NOT_FOUND: 'HUB_ERR_PLUGIN_NOT_FOUND',
+  /** A module does not export a hub plugin, or its name is already taken. */
+  PLUGIN_INVALID: 'HUB_ERR_PLUGIN_INVALID',
+  /** A plugin's module threw while it was imported (the `cause`). */
+  PLUGIN_LOAD_FAILED: 'HUB_ERR_PLUGIN_LOAD_FAILED',
+  /** A plugin depends on one that is disabled or unknown, or dependencies form a cycle. */
+  PLUGIN_DEPENDENCY: 'HUB_ERR_PLUGIN_DEPENDENCY',
+  /** A plugin's options do not match its schema. */
+  PLUGIN_OPTIONS_INVALID: 'HUB_ERR_PLUGIN_OPTIONS_INVALID',
+  /** Two plugins register the same name (a meta-tool, a child type, a revision, an admin command). */
+  REGISTERED_TWICE: 'HUB_ERR_REGISTERED_TWICE',
+  /** No plugin authenticates MCP requests and HOST is not a loopback address. */
+  UNAUTHENTICATED_HOST: 'HUB_ERR_UNAUTHENTICATED_HOST',
+  /** The HTTP server cannot listen (port in use, no privilege, no such address). */
+  LISTEN: 'HUB_ERR_LISTEN',
+  /** `hub-stdio` with no MCP revision plugin enabled. */
+  NO_REVISION: 'HUB_ERR_NO_REVISION',
+  /** A command line a CLI does not take (`UsageError`, whose message then carries the usage). */
+  USAGE: 'HUB_ERR_USAGE',
+  /** The store cannot be opened (the embedded store's files, hub-admin finding none). */
+  STORE_UNAVAILABLE: 'HUB_ERR_STORE_UNAVAILABLE',
+
+  // Children.
+  /** A server name added twice to the children. */
+  SERVER_EXISTS: 'HUB_ERR_SERVER_EXISTS',
+  /** A server's child type is not registered (its plugin is disabled). */
+  CHILD_TYPE_UNKNOWN: 'HUB_ERR_CHILD_TYPE_UNKNOWN',
+  /** An in-process server was configured but nothing provides it. */
+  IN_PROCESS_UNKNOWN: 'HUB_ERR_IN_PROCESS_UNKNOWN',
+  /** A child ended before its MCP handshake (`ChildEndedError`): retrying at once would end the same way. */
+  CHILD_ENDED: 'HUB_ERR_CHILD_ENDED',
+  /** A message was sent on a child connection that is already closed. */
+  CONNECTION_CLOSED: 'HUB_ERR_CONNECTION_CLOSED',
+  /** A remote child's answer is larger than a child may send (`AnswerTooLargeError`). */
+  ANSWER_TOO_LARGE: 'HUB_ERR_ANSWER_TOO_LARGE',
+  /** Only an operator login at the upstream can fix a remote child's credentials (`LoginRequiredError`). */
+  LOGIN_REQUIRED: 'HUB_ERR_LOGIN_REQUIRED',
+  /** A tool snapshot on disk is not one of this server (ignored and logged). */
+  SNAPSHOT_INVALID: 'HUB_ERR_SNAPSHOT_INVALID',
+
+  // Fetching on someone else's say-so (`guardedFetch`).
+  /** The URL or the address it resolves to is not allowed (`BlockedRequestError`). */
+  FETCH_BLOCKED: 'HUB_ERR_FETCH_BLOCKED',
+  /** The answer is too large or not complete in time (`FetchLimitError`). */
+  FETCH_LIMIT: 'HUB_ERR_FETCH_LIMIT',
+
+  // The store.
+  /** An insert or update would break a unique index (`DuplicateKeyError`). */
+  DUPLICATE_KEY: 'HUB_ERR_DUPLICATE_KEY',
+  /** A collection name that is not a safe file and collection name. */
+  STORE_NAME_INVALID: 'HUB_ERR_STORE_NAME_INVALID',
+
+  // MCP requests.
+  /** A request body the MCP routes refuse (empty, not JSON, too deep, a prototype key). */
+  JSON_RPC_BODY: 'HUB_ERR_JSON_RPC_BODY',
+
+  /** Something the hub itself got wrong: a bug to report. */
+  INTERNAL: 'HUB_ERR_INTERNAL',
+} as const satisfies Record<string, HubErrorCode>;
+
+/**
  * The hub's one error family, as Fastify's `FST_ERR_*`: a stable `code` to branch on, the
  * underlying `cause` kept, and a message written for people that may change. Text for a
  * client or an operator is made from it at the edge (a JSON-RPC error, a tool error, a log
@@ -27,6 +108,11 @@ export class StartupError extends HubError {
   override readonly name = 'StartupError';
 
   constructor(message: string, options?: { cause?: unknown; code?: HubErrorCode }) {
-    super(options?.code ?? 'HUB_ERR_STARTUP', message, options);
+    super(options?.code ?? HUB_ERROR_CODES.STARTUP, message, options);
   }
+}
+
+/** The code of a hub error, or undefined for any other value: for wrapping without losing it. */
+export function hubErrorCode(error: unknown): HubErrorCode | undefined {
+  return error instanceof HubError ? error.code : undefined;
 }

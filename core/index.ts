@@ -9,4 +9,4 @@ export type { Hub } from './hub.js';
 export { HubConfig, ServerEntry } from './config/schema.js';
 export { HubSettings } from './settings.js';
 export { definePlugin, type HubPlugin } from './plugin.js';
-export { HubError, StartupError, type HubErrorCode } from './errors.js';
+export { HUB_ERROR_CODES, HubError, hubErrorCode, StartupError, type HubErrorCode } from './errors.js';

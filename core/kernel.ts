@@ -11,7 +11,7 @@ import { checkConfig, loadConfigFile } from './config/load.js';
 import { ConfigReloader } from './config/reload.js';
 import { checkDataPath } from './data-path.js';
 import { registerHealthRoutes } from './health.js';
-import { StartupError } from './errors.js';
+import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { Hub } from './hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
 import { checkPrivateFiles, HUB_PRIVATE_FILES, HUB_SECRET_FILES } from './private-files.js';
@@ -77,7 +77,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
 
   // Open MCP endpoints are tolerable on a loopback bind only (the oauth-as plugin sets the authenticator).
   if (!context.authenticator && !isLoopbackHost(settings.host)) {
-    throw new StartupError(`no plugin authenticates MCP requests (is oauth-as disabled?), which is allowed only when HOST is a loopback address, and HOST is ${settings.host}`);
+    throw new StartupError(`no plugin authenticates MCP requests (is oauth-as disabled?), which is allowed only when HOST is a loopback address, and HOST is ${settings.host}`, { code: HUB_ERROR_CODES.UNAUTHENTICATED_HOST });
   }
   await options.setup?.(context);
   const servers = new ConfiguredServers(context);

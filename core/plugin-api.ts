@@ -7,7 +7,7 @@
 // A plugin, and the hub it is handed.
 export { definePlugin, type HubPlugin } from './plugin.js';
 export type { AdminCommand, Hub, MetaTool, MetaToolContext, RequestAuthenticator } from './hub.js';
-export { HubError, StartupError, type HubErrorCode } from './errors.js';
+export { HUB_ERROR_CODES, HubError, hubErrorCode, StartupError, type HubErrorCode } from './errors.js';
 export { HUB_VERSION } from './version.js';
 export { runCli, wantsHelp } from './cli/run.js';
 export { firstSchemaProblem, pointerToPath } from './config/schema-errors.js';

@@ -1,7 +1,7 @@
 import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { StartupError } from './errors.js';
+import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { PASSWORD_FILE } from './operator/password.js';
 
 /**
@@ -33,10 +33,10 @@ export const HUB_PRIVATE_FILES = ['snapshots'];
 export async function checkPrivateFiles(dataPath: string, entries: { secrets: readonly string[]; others: readonly string[] }, log: FastifyBaseLogger): Promise<void> {
   const root = await stat(dataPath).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
-    throw new StartupError(`DATA_PATH ${dataPath} cannot be read: ${error.message}`);
+    throw new StartupError(`DATA_PATH ${dataPath} cannot be read: ${error.message}`, { code: HUB_ERROR_CODES.DATA_PATH, cause: error });
   });
   if (!root) return;
-  if (!root.isDirectory()) throw new StartupError(`DATA_PATH ${dataPath} is not a folder`);
+  if (!root.isDirectory()) throw new StartupError(`DATA_PATH ${dataPath} is not a folder`, { code: HUB_ERROR_CODES.DATA_PATH });
   // DATA_PATH itself may be a link to the real folder; nothing inside is followed.
   const folders = [{ path: dataPath, mode: root.mode }];
   const files = { secrets: [] as Entry[], others: [] as Entry[] };
@@ -56,6 +56,7 @@ export async function checkPrivateFiles(dataPath: string, entries: { secrets: re
     const more = files.secrets.length > 1 ? ` (and ${files.secrets.length - 1} more)` : '';
     throw new StartupError(
       `DATA_PATH: ${first.path}${more} can be read or written by other users (mode ${octal(first.mode)}); it holds keys, tokens or the password, so consider them exposed. Run: chmod -R go-rwx ${dataPath}`,
+      { code: HUB_ERROR_CODES.SECRETS_EXPOSED },
     );
   }
   for (const { path, mode } of files.others) {

@@ -1,3 +1,5 @@
+import { HUB_ERROR_CODES, HubError } from './errors.js';
+
 /**
  * A named registry that plugins fill and the rest of the hub reads. Names are unique:
  * registering a name twice is a programming error in one of two plugins, so it throws
@@ -11,7 +13,7 @@ export class Registry<T> {
   add(name: string, value: T, owner = 'core'): void {
     const existing = this.#entries.get(name);
     if (existing) {
-      throw new Error(`${this.kind} "${name}" is registered twice (by ${existing.owner} and by ${owner})`);
+      throw new HubError(HUB_ERROR_CODES.REGISTERED_TWICE, `${this.kind} "${name}" is registered twice (by ${existing.owner} and by ${owner})`);
     }
     this.#entries.set(name, { value, owner });
   }

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import pretty from 'pino-pretty';
-import { StartupError } from './errors.js';
+import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
 import type { Hub } from './hub.js';
 import { hub } from './kernel.js';
 import { capConnections, serverLimitOptions } from './limits/server-options.js';
@@ -59,7 +59,7 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<St
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
-  if (!context) throw new Error('the hub plugin did not call setup');
+  if (!context) throw new HubError(HUB_ERROR_CODES.INTERNAL, 'the hub plugin did not call setup');
   return {
     app,
     hub: context,
@@ -73,13 +73,13 @@ function listenError(error: NodeJS.ErrnoException, settings: HubSettings): Error
   const where = `${settings.host}:${settings.port}`;
   switch (error.code) {
     case 'EADDRINUSE':
-      return new StartupError(`cannot listen on ${where}: the port is in use (another hub?); set PORT to a free port`);
+      return new StartupError(`cannot listen on ${where}: the port is in use (another hub?); set PORT to a free port`, { code: HUB_ERROR_CODES.LISTEN, cause: error });
     case 'EACCES':
-      return new StartupError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges); set PORT to 1024 or above`);
+      return new StartupError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges); set PORT to 1024 or above`, { code: HUB_ERROR_CODES.LISTEN, cause: error });
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new StartupError(`cannot listen on ${where}: no such local address; set HOST to an address of this machine (127.0.0.1, 0.0.0.0, ::)`);
+      return new StartupError(`cannot listen on ${where}: no such local address; set HOST to an address of this machine (127.0.0.1, 0.0.0.0, ::)`, { code: HUB_ERROR_CODES.LISTEN, cause: error });
     default:
       return error;
   }

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
-import { StartupError } from './errors.js';
+import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
 import { LimitSettings, trustedProxies } from './limits/settings.js';
 
 export const HubSettings = Type.Object({
@@ -75,17 +75,22 @@ export function settingsFromEnvironment(env: NodeJS.ProcessEnv, cwd = process.cw
     try {
       read[key] = raw === undefined || raw === '' ? fallback(read as Partial<HubSettings>, cwd) : parse(raw, cwd);
     } catch (error) {
-      throw new StartupError(`${name}: expected ${(error as Error).message} (got ${JSON.stringify(raw)})`);
+      throw new StartupError(`${name}: expected ${(error as Error).message} (got ${JSON.stringify(raw)})`, { code: HUB_ERROR_CODES.SETTING_INVALID, cause: error });
     }
   }
   return read as HubSettings;
+}
+
+/** A raw value that does not parse; the message says what was expected, for the start-up line. */
+function invalid(expected: string): HubError {
+  return new HubError(HUB_ERROR_CODES.SETTING_INVALID, expected);
 }
 
 function integer(minimum: number, maximum = Number.MAX_SAFE_INTEGER) {
   return (raw: string): number => {
     const value = Number(raw);
     if (!/^\d+$/.test(raw) || value < minimum || value > maximum) {
-      throw new Error(maximum === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${minimum}` : `a whole number from ${minimum} to ${maximum}`);
+      throw invalid(maximum === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${minimum}` : `a whole number from ${minimum} to ${maximum}`);
     }
     return value;
   };
@@ -94,7 +99,7 @@ function integer(minimum: number, maximum = Number.MAX_SAFE_INTEGER) {
 function number(minimum: number) {
   return (raw: string): number => {
     const value = Number(raw);
-    if (!Number.isFinite(value) || value < minimum) throw new Error(`a number of at least ${minimum}`);
+    if (!Number.isFinite(value) || value < minimum) throw invalid(`a number of at least ${minimum}`);
     return value;
   };
 }
@@ -102,13 +107,13 @@ function number(minimum: number) {
 function oneOf<const T extends string>(values: readonly T[]) {
   return (raw: string): T => {
     const value = values.find((candidate) => candidate === raw.toLowerCase());
-    if (value === undefined) throw new Error(`one of ${values.join(', ')}`);
+    if (value === undefined) throw invalid(`one of ${values.join(', ')}`);
     return value;
   };
 }
 
 function hostName(raw: string): string {
-  if (/[\s/?#@]/.test(raw)) throw new Error('a host name or IP address');
+  if (/[\s/?#@]/.test(raw)) throw invalid('a host name or IP address');
   return raw;
 }
 
@@ -117,10 +122,10 @@ function httpUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new Error('an absolute http(s) URL such as https://hub.example.com');
+    throw invalid('an absolute http(s) URL such as https://hub.example.com');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('an absolute http(s) URL such as https://hub.example.com');
-  if (url.search || url.hash) throw new Error('a URL without query or fragment');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('an absolute http(s) URL such as https://hub.example.com');
+  if (url.search || url.hash) throw invalid('a URL without query or fragment');
   return raw.replace(/\/+$/, '');
 }
 

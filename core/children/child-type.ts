@@ -2,6 +2,7 @@ import type { CallToolRequestParams, CallToolResult, Client, InputRequiredResult
 import type { FastifyBaseLogger } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { ServerEntry } from '../config/schema.js';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
 /** A live MCP connection to one child, as a child type hands it to the kernel. */
 export interface ChildConnection {
@@ -59,7 +60,10 @@ export interface ChildType {
  * at once): trying again right away would end the same way, so the start fails at once
  * with this reason instead of retrying for the whole wake budget.
  */
-export class ChildEndedError extends Error {
+export class ChildEndedError extends HubError {
   override readonly name = 'ChildEndedError';
-  readonly code = 'HUB_CHILD_ENDED_BEFORE_HANDSHAKE';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(HUB_ERROR_CODES.CHILD_ENDED, message, options);
+  }
 }

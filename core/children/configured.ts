@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { SERVER_NAME_PATTERN, type HubConfig, type ServerEntry } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import { likelyTypos, propertyNames } from '../config/typos.js';
@@ -34,31 +34,31 @@ export class ConfiguredServers {
     const entries = new Map<string, ServerEntry>();
     for (const [name, entry] of Object.entries(config.mcpServers ?? {})) {
       if (!serverName.test(name)) {
-        throw new StartupError(`${source}: server "${name}": the name must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`);
+        throw refused(`${source}: server "${name}": the name must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`);
       }
       if (this.hub.reservedPaths.has(name.toLowerCase())) {
-        throw new StartupError(`${source}: server "${name}": the name is reserved for the hub's own paths (${[...this.hub.reservedPaths].sort().join(', ')})`);
+        throw refused(`${source}: server "${name}": the name is reserved for the hub's own paths (${[...this.hub.reservedPaths].sort().join(', ')})`);
       }
       if (this.hub.children.get(name) && !this.#entries.has(name)) {
-        throw new StartupError(`${source}: server "${name}": the name is already taken by a server a plugin provides`);
+        throw refused(`${source}: server "${name}": the name is already taken by a server a plugin provides`);
       }
       const type = inferType(entry);
       const childType = this.hub.childTypes.get(type);
       if (!childType) {
-        throw new StartupError(
+        throw refused(
           `${source}: server "${name}": key "type": expected one of ${this.hub.childTypes.names().map((known) => `"${known}"`).join(', ')} (got "${type}"; is the plugin that adds it enabled?)`,
         );
       }
       const problem = firstSchemaProblem(childType.entrySchema, entry);
       if (problem) {
-        throw new StartupError(`${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`);
+        throw refused(`${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`);
       }
       for (const [key, { schema }] of this.hub.serverKeys) {
         const value = (entry as Record<string, unknown>)[key];
         const keyProblem = value === undefined ? undefined : firstSchemaProblem(schema, value);
         if (keyProblem) {
           const path = pointerToPath(keyProblem.path);
-          throw new StartupError(`${source}: server "${name}": key "${key}${path ? `.${path}` : ''}": expected ${keyProblem.expected}`);
+          throw refused(`${source}: server "${name}": key "${key}${path ? `.${path}` : ''}": expected ${keyProblem.expected}`);
         }
       }
       entries.set(name, entry);
@@ -130,4 +130,9 @@ export class ConfiguredServers {
     }
     return { changes, stopped: Promise.all(stopping).then(() => undefined) };
   }
+}
+
+/** A server entry the hub will not run: one start-up line naming the file, the server and the key. */
+function refused(message: string): StartupError {
+  return new StartupError(message, { code: HUB_ERROR_CODES.CONFIG_INVALID });
 }

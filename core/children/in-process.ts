@@ -1,6 +1,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
 import { Type } from 'typebox';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildType } from './child-type.js';
 import { connectClient } from './connect-client.js';
 
@@ -26,7 +27,7 @@ export function createInProcessChildType(clientInfo: { name: string; version: st
     },
     async connect(_entry, context) {
       const factory = factories.get(context.name);
-      if (!factory) throw new Error(`no in-process server is provided under the name "${context.name}"`);
+      if (!factory) throw new HubError(HUB_ERROR_CODES.IN_PROCESS_UNKNOWN, `no in-process server is provided under the name "${context.name}"`);
       const handler = createMcpHandler(factory);
       const transport = new StreamableHTTPClientTransport(new URL(`http://in-process.invalid/${encodeURIComponent(context.name)}/mcp`), {
         fetch: (url, init) => handler.fetch(new Request(url, init)),

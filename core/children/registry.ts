@@ -1,6 +1,7 @@
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { Registry } from '../registry.js';
 import { Child } from './child.js';
 import type { ChildType } from './child-type.js';
@@ -64,10 +65,10 @@ export class ChildRegistry {
 
   /** Adds a validated entry; the caller has checked the name and the type. */
   add(name: string, entry: ServerEntry): Child {
-    if (this.#children.has(name)) throw new Error(`server "${name}" is configured twice`);
+    if (this.#children.has(name)) throw new HubError(HUB_ERROR_CODES.SERVER_EXISTS, `server "${name}" is configured twice`);
     const type = entry.type ?? inferType(entry);
     const childType = this.types.get(type);
-    if (!childType) throw new Error(`server "${name}": child type "${type}" is not registered`);
+    if (!childType) throw new HubError(HUB_ERROR_CODES.CHILD_TYPE_UNKNOWN, `server "${name}": child type "${type}" is not registered`);
     const child = new Child(name, { ...entry, type }, childType, this.log.child({ server: name }), {
       timings: () => this.#timings,
       ...(childType.snapshots === false || !this.snapshots ? {} : { snapshots: this.snapshots }),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 
 /** The era verdict of an earlier connect, so the next one does not probe again. */
@@ -70,7 +71,7 @@ export class SnapshotStore {
     }
     try {
       const parsed: unknown = JSON.parse(text);
-      if (!Value.Check(Snapshot, parsed) || parsed.name !== name) throw new Error('not a snapshot of this server');
+      if (!Value.Check(Snapshot, parsed) || parsed.name !== name) throw new HubError(HUB_ERROR_CODES.SNAPSHOT_INVALID, 'not a snapshot of this server');
       this.#written.set(name, JSON.stringify(parsed));
       return parsed;
     } catch (error) {

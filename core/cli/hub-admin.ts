@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDetachedHub } from '../detached.js';
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { settingsFromEnvironment } from '../settings.js';
 import { runCli, wantsHelp } from './run.js';
 
@@ -51,5 +51,5 @@ function refuseNewStore(env: NodeJS.ProcessEnv): void {
   const store = join(dataPath, 'store');
   if (existsSync(store)) return;
   const how = env.DATA_PATH?.trim() ? `DATA_PATH is ${env.DATA_PATH}` : `DATA_PATH is unset, so ./data of the current folder ${process.cwd()}`;
-  throw new StartupError(`no hub store at ${store} (${how}); run hub-admin with the hub's DATA_PATH (and HUB_CONFIG, BASE_URL), or start the hub once to create the store`);
+  throw new StartupError(`no hub store at ${store} (${how}); run hub-admin with the hub's DATA_PATH (and HUB_CONFIG, BASE_URL), or start the hub once to create the store`, { code: HUB_ERROR_CODES.STORE_UNAVAILABLE });
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { userStateFolder } from '../data-path.js';
 import { openDetachedHub } from '../detached.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import type { McpEra } from '../mcp/era.js';
 import { HubEndpoint } from '../mcp/hub-endpoint.js';
 import { StdioRevisionGate } from '../mcp/stdio-gate.js';
@@ -55,7 +56,7 @@ runCli('hub-stdio', async () => {
   const { app, hub } = await openDetachedHub(env, loggerOptions(env, process.stderr));
   app.log.info({ dataPath: dataPath.path }, `data in ${dataPath.path} (${dataPath.why})`);
   const eras = hub.eras.values();
-  if (eras.length === 0) throw new Error('no MCP revision plugin is enabled');
+  if (eras.length === 0) throw new StartupError('no MCP revision plugin is enabled', { code: HUB_ERROR_CODES.NO_REVISION });
   const byClass = new Map(eras.map((era) => [era.era, era]));
   const endpoint = new HubEndpoint(hub);
   // The SDK serves either class of session; the gate lets through only what an enabled revision claims.

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError, StartupError } from '../errors.js';
 import { SETTING_VARIABLES } from '../settings.js';
 
 /**
@@ -22,8 +22,12 @@ export function wantsHelp(argv: string[]): boolean {
 }
 
 /** A command line the program does not take; the message carries the usage. */
-export class UsageError extends Error {
+export class UsageError extends HubError {
   override readonly name = 'UsageError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(HUB_ERROR_CODES.USAGE, message, options);
+  }
 }
 
 /**
@@ -38,7 +42,7 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(ar
     const flag = /'(--?[^']+)'/.exec((error as Error).message)?.[1];
     const variable = flag && settingVariable(flag);
     const hint = variable ? `; settings come from the environment: set ${variable}` : '';
-    throw new UsageError(`${flag ? `unknown option ${flag.split('=')[0]}` : (error as Error).message}${hint}\n\n${usage}`);
+    throw new UsageError(`${flag ? `unknown option ${flag.split('=')[0]}` : (error as Error).message}${hint}\n\n${usage}`, { cause: error });
   }
 }
 

@@ -1,4 +1,4 @@
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
@@ -13,7 +13,7 @@ export function expandEnvironment<T>(value: T, env: NodeJS.ProcessEnv, source: s
       const resolved = env[name];
       if (resolved !== undefined && resolved !== '') return resolved;
       if (fallback !== undefined) return fallback;
-      throw new StartupError(`${source}: environment variable ${name} is not set (used at ${path || 'the top level'}); set it or write \${${name}:-default}`);
+      throw new StartupError(`${source}: environment variable ${name} is not set (used at ${path || 'the top level'}); set it or write \${${name}:-default}`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
     }) as T;
   }
   if (Array.isArray(value)) {

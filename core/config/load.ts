@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseTolerantly, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { expandEnvironment } from './expand.js';
 import { HubConfig } from './schema.js';
 import { firstSchemaProblem, pointerToPath } from './schema-errors.js';
@@ -18,7 +18,7 @@ export async function loadConfigFile(file: string, env: NodeJS.ProcessEnv): Prom
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: {}, file: undefined };
-    throw new StartupError(`${file}: cannot read the config file (${(error as Error).message})`);
+    throw new StartupError(`${file}: cannot read the config file (${(error as Error).message})`, { code: HUB_ERROR_CODES.CONFIG_UNREADABLE, cause: error });
   }
   return { config: parseConfig(text, file, env), file };
 }
@@ -31,7 +31,7 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
     raw = JSON.parse(json);
   } catch (error) {
     const { line, column, problem } = locateJsonError(json, (error as Error).message);
-    throw new StartupError(`${source}:${line}:${column}: the config file is not valid JSON (${problem})`);
+    throw new StartupError(`${source}:${line}:${column}: the config file is not valid JSON (${problem})`, { code: HUB_ERROR_CODES.CONFIG_INVALID, cause: error });
   }
   return checkConfig(raw, source, env);
 }
@@ -44,9 +44,9 @@ export function checkConfig(raw: unknown, source: string, env: NodeJS.ProcessEnv
     const segments = path.split('.');
     if (segments[0] === 'mcpServers' && segments.length >= 2) {
       const [, server, ...rest] = segments;
-      throw new StartupError(`${source}: server "${server}": key "${rest.join('.') || '(entry)'}": expected ${problem.expected}`);
+      throw new StartupError(`${source}: server "${server}": key "${rest.join('.') || '(entry)'}": expected ${problem.expected}`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
     }
-    throw new StartupError(`${source}: ${path ? `key "${path}"` : 'the config'}: expected ${problem.expected}`);
+    throw new StartupError(`${source}: ${path ? `key "${path}"` : 'the config'}: expected ${problem.expected}`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
   }
   return expandEnvironment(raw as HubConfig, env, source);
 }

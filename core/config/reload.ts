@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfiguredServers } from '../children/configured.js';
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { loadConfigFile } from './load.js';
 import type { HubConfig } from './schema.js';
 
@@ -72,7 +72,7 @@ export class ConfigReloader {
     let entries;
     try {
       const loaded = await loadConfigFile(file, env);
-      if (loaded.file === undefined) throw new StartupError(`${file}: the config file is gone`);
+      if (loaded.file === undefined) throw new StartupError(`${file}: the config file is gone`, { code: HUB_ERROR_CODES.CONFIG_UNREADABLE });
       config = loaded.config;
       entries = servers.check(config, file);
     } catch (error) {

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { Type, type Static } from 'typebox';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
 /**
  * The limits an operator sets in the environment (read and checked with the other
@@ -24,10 +25,13 @@ export type LimitSettings = Static<typeof LimitSettings>;
 /** Names proxy-addr (Fastify's trustProxy) accepts besides addresses and ranges. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
-/** TRUSTED_PROXIES: comma-separated addresses, CIDR ranges or proxy-addr's range names. */
+/**
+ * TRUSTED_PROXIES: comma-separated addresses, CIDR ranges or proxy-addr's range names; a
+ * wrong entry throws, its message saying what was expected.
+ */
 export function trustedProxies(raw: string): string[] {
   const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   const wrong = entries.find((entry) => !PROXY_RANGE_NAMES.includes(entry) && !ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry));
-  if (wrong !== undefined) throw new Error(`addresses or CIDR ranges, or ${PROXY_RANGE_NAMES.join(', ')}, separated by commas ("${wrong}" is none of them)`);
+  if (wrong !== undefined) throw new HubError(HUB_ERROR_CODES.SETTING_INVALID, `addresses or CIDR ranges, or ${PROXY_RANGE_NAMES.join(', ')}, separated by commas ("${wrong}" is none of them)`);
   return entries;
 }

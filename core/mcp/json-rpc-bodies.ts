@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
 /**
  * Deeper JSON is refused before it is parsed: nothing an MCP client sends nests this far,
@@ -14,15 +15,17 @@ const INTERNAL_ERROR = -32603;
 /** The SDK's answer to a body that is not JSON: HTTP 415 with the generic server error code. */
 const UNSUPPORTED_MEDIA = -32000;
 
-class JsonRpcBodyError extends Error {
-  readonly code = 'HUB_ERR_JSON_RPC_BODY';
+/** A body the MCP routes refuse, with the HTTP status and JSON-RPC code it is answered with. */
+class JsonRpcBodyError extends HubError {
+  override readonly name = 'JsonRpcBodyError';
 
   constructor(
     readonly statusCode: number,
     readonly rpcCode: number,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(HUB_ERROR_CODES.JSON_RPC_BODY, message, options);
   }
 }
 
@@ -60,8 +63,8 @@ export function parseJsonRpcBody(text: string): unknown {
   } catch (error) {
     const forbidden = (error as Error).message.includes('forbidden prototype');
     throw forbidden
-      ? new JsonRpcBodyError(400, INVALID_REQUEST, 'Invalid Request: the body carries a forbidden prototype property')
-      : new JsonRpcBodyError(400, PARSE_ERROR, `Parse error: ${(error as Error).message}`);
+      ? new JsonRpcBodyError(400, INVALID_REQUEST, 'Invalid Request: the body carries a forbidden prototype property', { cause: error })
+      : new JsonRpcBodyError(400, PARSE_ERROR, `Parse error: ${(error as Error).message}`, { cause: error });
   }
 }
 

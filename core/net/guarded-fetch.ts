@@ -3,14 +3,24 @@ import type { LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import ipaddr from 'ipaddr.js';
 import { Agent, request, type Dispatcher } from 'undici';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
 /** An answer over the size limit, or one not complete within the time limit. */
-export class FetchLimitError extends Error {
+export class FetchLimitError extends HubError {
   override readonly name = 'FetchLimitError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(HUB_ERROR_CODES.FETCH_LIMIT, message, options);
+  }
 }
 
-export class BlockedRequestError extends Error {
+/** A URL, or the address it resolves to, that the guarded fetch does not request. */
+export class BlockedRequestError extends HubError {
   override readonly name = 'BlockedRequestError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(HUB_ERROR_CODES.FETCH_BLOCKED, message, options);
+  }
 }
 
 export interface GuardedFetchOptions {

@@ -1,4 +1,4 @@
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import type { HubPlugin } from '../plugin.js';
 
 /**
@@ -15,7 +15,7 @@ export function orderByDependencies(plugins: HubPlugin[]): HubPlugin[] {
     if (done.has(plugin.name)) return;
     const cycleStart = path.indexOf(plugin.name);
     if (cycleStart !== -1) {
-      throw new StartupError(`plugin dependency cycle: ${[...path.slice(cycleStart), plugin.name].join(' -> ')}`);
+      throw new StartupError(`plugin dependency cycle: ${[...path.slice(cycleStart), plugin.name].join(' -> ')}`, { code: HUB_ERROR_CODES.PLUGIN_DEPENDENCY });
     }
     path.push(plugin.name);
     for (const dependency of plugin.dependencies ?? []) {

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import Value from 'typebox/value';
 import type { HubConfig } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
-import { StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { isHubPlugin, type HubPlugin } from '../plugin.js';
 import { orderByDependencies } from './order.js';
 
@@ -47,7 +47,7 @@ export async function resolvePlugins(selection: HubConfig['plugins'], context: R
     }
     const plugin = builtin ?? (await loadThirdParty(key, context, [...builtins.keys()]));
     if (chosen.has(plugin.name) && !builtin) {
-      throw new StartupError(`${context.source}: plugin "${key}" is named "${plugin.name}", which another plugin already uses`);
+      throw new StartupError(`${context.source}: plugin "${key}" is named "${plugin.name}", which another plugin already uses`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
     }
     chosen.set(plugin.name, { plugin, value });
   }
@@ -56,7 +56,7 @@ export async function resolvePlugins(selection: HubConfig['plugins'], context: R
     for (const dependency of plugin.dependencies ?? []) {
       if (chosen.has(dependency)) continue;
       const why = builtins.has(dependency) ? 'which is disabled' : 'which is not a known plugin';
-      throw new StartupError(`plugin "${plugin.name}" depends on plugin "${dependency}", ${why}; enable "${dependency}" or disable "${plugin.name}"`);
+      throw new StartupError(`plugin "${plugin.name}" depends on plugin "${dependency}", ${why}; enable "${dependency}" or disable "${plugin.name}"`, { code: HUB_ERROR_CODES.PLUGIN_DEPENDENCY });
     }
   }
 
@@ -70,7 +70,7 @@ function validateOptions(plugin: HubPlugin, value: unknown): unknown {
   const problem = firstSchemaProblem(plugin.options, options);
   if (problem) {
     const path = pointerToPath(problem.path);
-    throw new StartupError(`plugin "${plugin.name}": ${path ? `option "${path}"` : 'options'}: expected ${problem.expected}`);
+    throw new StartupError(`plugin "${plugin.name}": ${path ? `option "${path}"` : 'options'}: expected ${problem.expected}`, { code: HUB_ERROR_CODES.PLUGIN_OPTIONS_INVALID });
   }
   return options;
 }
@@ -87,7 +87,7 @@ export async function loadBuiltins(directory: string): Promise<Map<string, HubPl
     const entry = join(directory, folder, 'index.js');
     if (!existsSync(entry)) continue;
     const module = (await import(pathToFileURL(entry).href)) as { default?: unknown };
-    if (!isHubPlugin(module.default)) throw new Error(`built-in plugin folder "${folder}" does not export a plugin as default`);
+    if (!isHubPlugin(module.default)) throw new StartupError(`built-in plugin folder "${folder}" does not export a plugin as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
     builtins.set(module.default.name, module.default);
   }
   return builtins;
@@ -104,7 +104,7 @@ async function loadThirdParty(key: string, context: ResolveContext, builtinNames
     const module = (await import(url)) as { default?: unknown; plugin?: unknown };
     const plugin = module.default ?? module.plugin;
     if (!isHubPlugin(plugin)) {
-      throw new StartupError(`${context.source}: plugin "${key}" does not export a hub plugin (a value with name, options and register) as default`);
+      throw new StartupError(`${context.source}: plugin "${key}" does not export a hub plugin (a value with name, options and register) as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
     }
     return plugin;
   } catch (error) {
@@ -113,8 +113,9 @@ async function loadThirdParty(key: string, context: ResolveContext, builtinNames
     if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
       throw new StartupError(
         `${context.source}: unknown plugin "${key}": not a built-in plugin (${builtinNames.join(', ') || 'none'}) and no ${isPath ? 'file' : 'package'} of that name was found`,
+        { code: HUB_ERROR_CODES.PLUGIN_NOT_FOUND, cause: error },
       );
     }
-    throw new StartupError(`${context.source}: plugin "${key}" failed to load: ${(error as Error).message}`);
+    throw new StartupError(`${context.source}: plugin "${key}" failed to load: ${(error as Error).message}`, { code: HUB_ERROR_CODES.PLUGIN_LOAD_FAILED, cause: error });
   }
 }

@@ -190,7 +190,7 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
 
 function translate(error: unknown): unknown {
   if (typeof error === 'object' && error !== null && (error as { errorType?: unknown }).errorType === 'uniqueViolated') {
-    return new DuplicateKeyError((error as Error).message);
+    return new DuplicateKeyError((error as Error).message, { cause: error });
   }
   return error;
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { openEmbeddedStore } from './embedded.js';
 import { lazyStore } from './lazy.js';
 import { openMongoStore } from './mongodb.js';
@@ -15,7 +16,7 @@ export interface StoreSettings {
 export function openStore(settings: StoreSettings): Promise<Store> {
   if (settings.mongodbUrl) return openMongoStore(settings.mongodbUrl);
   return openEmbeddedStore(join(settings.dataPath, 'store')).catch((error: Error) => {
-    throw new Error(`DATA_PATH (${settings.dataPath}): the embedded store cannot be opened: ${error.message}`, { cause: error });
+    throw new HubError(HUB_ERROR_CODES.STORE_UNAVAILABLE, `DATA_PATH (${settings.dataPath}): the embedded store cannot be opened: ${error.message}`, { cause: error });
   });
 }
 

@@ -107,7 +107,7 @@ async function duplicates<R>(operation: () => Promise<R>): Promise<R> {
   try {
     return await operation();
   } catch (error) {
-    if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new DuplicateKeyError(error.message);
+    if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new DuplicateKeyError(error.message, { cause: error });
     throw error;
   }
 }

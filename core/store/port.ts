@@ -1,3 +1,5 @@
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
+
 /**
  * The store port: a small Mongo-shaped document interface that both adapters (the
  * embedded file store and MongoDB) implement with the same semantics, checked by one
@@ -85,13 +87,17 @@ export interface Store {
 }
 
 /** Raised by inserts and updates that would break a unique index. */
-export class DuplicateKeyError extends Error {
+export class DuplicateKeyError extends HubError {
   override readonly name = 'DuplicateKeyError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(HUB_ERROR_CODES.DUPLICATE_KEY, message, options);
+  }
 }
 
 /** Collection names become file names and MongoDB collection names. */
 export const COLLECTION_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
 
 export function checkCollectionName(name: string): void {
-  if (!COLLECTION_NAME_PATTERN.test(name)) throw new Error(`invalid store collection name "${name}"`);
+  if (!COLLECTION_NAME_PATTERN.test(name)) throw new HubError(HUB_ERROR_CODES.STORE_NAME_INVALID, `invalid store collection name "${name}"`);
 }

@@ -3,7 +3,8 @@ import { Writable } from 'node:stream';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type Docker from 'dockerode';
 import { removeContainer } from './engine.js';
-import { readMessages, type StderrLog } from '../../core/plugin-api.js';
+import { DOCKER_ERROR_CODES } from './errors.js';
+import { HUB_ERROR_CODES, HubError, readMessages, type StderrLog } from '../../core/plugin-api.js';
 
 export interface ContainerTransportOptions {
   docker: Docker;
@@ -47,7 +48,7 @@ export class ContainerTransport implements Transport {
     this.#stream = stream;
     if (this.#closing) {
       stream.destroy();
-      throw new Error('the connection was closed while starting');
+      throw new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the connection was closed while starting');
     }
     const stdout = new Writable({
       write: (chunk: Buffer, _encoding, done) => {
@@ -77,7 +78,7 @@ export class ContainerTransport implements Transport {
     return new Promise((resolve, reject) => {
       const stream = this.#stream;
       if (!stream || this.#closing || stream.destroyed) {
-        reject(new Error('the container connection is closed'));
+        reject(new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the container connection is closed'));
         return;
       }
       stream.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
@@ -99,9 +100,9 @@ export class ContainerTransport implements Transport {
       rest = rest.subarray(piece.length);
       try {
         this.#buffer.append(piece);
-      } catch {
+      } catch (error) {
         this.ended = `the container was cut off: it sent more than ${this.#options.maxMessageBytes} bytes without ending a message`;
-        this.onerror?.(new Error(this.ended));
+        this.onerror?.(new HubError(DOCKER_ERROR_CODES.MESSAGE_TOO_LARGE, this.ended, { cause: error }));
         void this.close().catch(() => undefined);
         return;
       }

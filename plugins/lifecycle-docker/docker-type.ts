@@ -2,8 +2,9 @@ import type Docker from 'dockerode';
 import { ContainerTransport } from './container-transport.js';
 import { DockerEntry } from './entry.js';
 import type { Engine } from './engine.js';
+import { DOCKER_ERROR_CODES } from './errors.js';
 import { containerSpec, type SpecContext } from './spec.js';
-import { type ChildType, connectClient, type StderrLimits, StderrLog } from '../../core/plugin-api.js';
+import { type ChildType, connectClient, HubError, type StderrLimits, StderrLog } from '../../core/plugin-api.js';
 
 export interface DockerTypeOptions {
   engine: Engine;
@@ -57,11 +58,11 @@ async function create(docker: Docker, spec: Docker.ContainerCreateOptions, addre
     return await docker.createContainer(spec);
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode === 404) {
-      throw new Error(`the image ${spec.Image} is not on the Docker engine at ${address}; the hub does not pull images: pull it first`);
+      throw new HubError(DOCKER_ERROR_CODES.IMAGE_MISSING, `the image ${spec.Image} is not on the Docker engine at ${address}; the hub does not pull images: pull it first`, { cause: error });
     }
     const code = (error as { code?: string }).code;
     if (code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES') {
-      throw new Error(`the Docker engine at ${address} cannot be reached (${code}); set DOCKER_HOST`);
+      throw new HubError(DOCKER_ERROR_CODES.ENGINE_UNREACHABLE, `the Docker engine at ${address} cannot be reached (${code}); set DOCKER_HOST`, { cause: error });
     }
     throw error;
   }

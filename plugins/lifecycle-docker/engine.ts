@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
+import { DOCKER_ERROR_CODES } from './errors.js';
+import { HubError } from '../../core/plugin-api.js';
 
 /** Labels on every container the hub creates, so that it can find its own again. */
 export const LABELS = {
@@ -48,7 +50,7 @@ export function engineFromEnvironment(env: NodeJS.ProcessEnv): Engine {
       address,
     };
   }
-  throw new Error(`DOCKER_HOST "${address}": only unix:// and tcp:// addresses are supported`);
+  throw new HubError(DOCKER_ERROR_CODES.HOST_INVALID, `DOCKER_HOST "${address}": only unix:// and tcp:// addresses are supported`);
 }
 
 /** This hub's owner label value: stable for one DATA_PATH, distinct between hubs. */

@@ -1,4 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { DOCKER_ERROR_CODES } from './errors.js';
+import { HubError } from '../../core/plugin-api.js';
 
 const Volume = Type.Object(
   {
@@ -37,7 +39,7 @@ const UNITS: Record<string, number> = { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 
 export function parseMemory(value: number | string): number {
   if (typeof value === 'number') return value;
   const match = /^([0-9]+(?:\.[0-9]+)?)([bkmg]?)$/i.exec(value);
-  if (!match) throw new Error(`"${value}" is not a size such as "512m"`);
+  if (!match) throw new HubError(DOCKER_ERROR_CODES.MEMORY_INVALID, `"${value}" is not a size such as "512m"`);
   const [, amount = '0', unit = ''] = match;
   return Math.floor(Number(amount) * (UNITS[unit.toLowerCase()] ?? 1));
 }

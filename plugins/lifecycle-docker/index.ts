@@ -6,7 +6,7 @@ import { DockerEntry, isPinned } from './entry.js';
 import { engineFromEnvironment, ownerOf, type Engine } from './engine.js';
 import { removeLive, removeOrphans } from './orphans.js';
 import { containerSpec, type SpecContext } from './spec.js';
-import { definePlugin, StartupError } from '../../core/plugin-api.js';
+import { definePlugin, hubErrorCode, StartupError } from '../../core/plugin-api.js';
 
 export const LifecycleDockerOptions = Type.Object(
   {
@@ -35,7 +35,7 @@ export default definePlugin({
       engine = engineFromEnvironment(hub.env);
     } catch (error) {
       // A hub without docker servers has no use for DOCKER_HOST, whatever it says.
-      if (entries.length > 0) throw new StartupError((error as Error).message);
+      if (entries.length > 0) throw new StartupError((error as Error).message, { code: hubErrorCode(error), cause: error });
       hub.log.debug({ err: (error as Error).message }, 'lifecycle-docker: no docker child type');
       return;
     }
@@ -86,7 +86,7 @@ function checkEntry(name: string, entry: unknown, spec: SpecContext, log: { warn
   try {
     containerSpec(name, entry, spec);
   } catch (error) {
-    throw new StartupError(`server "${name}": ${(error as Error).message}`);
+    throw new StartupError(`server "${name}": ${(error as Error).message}`, { code: hubErrorCode(error), cause: error });
   }
   if (!isPinned(entry.image)) {
     log.warn({ server: name, image: entry.image }, `server "${name}": the image ${entry.image} is not pinned by digest (name@sha256:...); what runs can change under the same name`);

@@ -1,6 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { DockerEntry } from './entry.js';
+import { DOCKER_ERROR_CODES } from './errors.js';
+import { HubError } from '../../core/plugin-api.js';
 
 /** Where Docker-compatible engines usually listen, beside the one DOCKER_HOST names. */
 const WELL_KNOWN_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock', '/var/run/podman/podman.sock'];
@@ -33,7 +35,7 @@ export function bindMounts(entry: DockerEntry, configDirectory: string, protecte
     const source = canonical(resolve(configDirectory, volume.source));
     for (const { path, what } of guarded) {
       if (within(source, path) || within(path, source)) {
-        throw new Error(`the volume ${volume.source} -> ${volume.target} is refused: it would expose ${what} (${path}) to the container`);
+        throw new HubError(DOCKER_ERROR_CODES.SANDBOX_REFUSED, `the volume ${volume.source} -> ${volume.target} is refused: it would expose ${what} (${path}) to the container`);
       }
     }
     return { source, target: volume.target, readOnly: volume.readOnly ?? true };

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { parseMemory, type DockerEntry } from './entry.js';
+import { DOCKER_ERROR_CODES } from './errors.js';
 import { LABELS } from './engine.js';
 import { bindMounts, type ProtectedPaths } from './mounts.js';
+import { HubError } from '../../core/plugin-api.js';
 
 export interface SpecDefaults {
   memory: string;
@@ -28,7 +30,7 @@ export interface SpecContext {
 export function containerSpec(name: string, entry: DockerEntry, context: SpecContext): Docker.ContainerCreateOptions {
   const network = entry.network ?? 'none';
   if (network === 'host' || network.startsWith('container:')) {
-    throw new Error(`network "${network}" is refused: it would share a network namespace outside the sandbox`);
+    throw new HubError(DOCKER_ERROR_CODES.SANDBOX_REFUSED, `network "${network}" is refused: it would share a network namespace outside the sandbox`);
   }
   const memory = parseMemory(entry.memory ?? context.defaults.memory);
   const mounts = bindMounts(entry, context.configDirectory, context.protectedPaths);

@@ -6,7 +6,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createMapRuntime } from './runtime.js';
 import { createMapServer } from './server.js';
-import { HUB_VERSION, runCli, wantsHelp } from '../../core/plugin-api.js';
+import { HUB_ERROR_CODES, HUB_VERSION, runCli, StartupError, wantsHelp } from '../../core/plugin-api.js';
 
 const HELP = `Usage: map-server [--http <port>] [--host <address>] [--help] [--version]
 
@@ -49,7 +49,7 @@ runCli('map-server', async () => {
   }
 
   const number = Number(port);
-  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new Error(`--http expects a port number, got "${port}"`);
+  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new StartupError(`--http expects a port number, got "${port}"`, { code: HUB_ERROR_CODES.USAGE });
   const handler = createMcpHandler(factory);
   const nodeHandler = toNodeHandler(handler);
   const validateHost = localhostHostValidation();
@@ -82,6 +82,6 @@ function optionValue(argv: readonly string[], name: string): string | undefined 
   const index = argv.indexOf(name);
   if (index < 0) return undefined;
   const value = argv[index + 1];
-  if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value`);
+  if (value === undefined || value.startsWith('--')) throw new StartupError(`${name} needs a value`, { code: HUB_ERROR_CODES.USAGE });
   return value;
 }

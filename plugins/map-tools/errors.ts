@@ -1,21 +1,29 @@
+import { MAP_ERROR_CODES } from './error-codes.js';
+import { HubError } from '../../core/plugin-api.js';
+
 /**
  * The two kinds of failure a tool reports as an `isError` result: the caller's input
  * (fix the arguments) and an upstream service (retry later or pick another provider).
  * Anything else is a bug and is reported without its details.
  */
-export class InputError extends Error {
+export class InputError extends HubError {
   override readonly name = 'InputError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(MAP_ERROR_CODES.INPUT, message, options);
+  }
 }
 
-export class UpstreamError extends Error {
+export class UpstreamError extends HubError {
   override readonly name = 'UpstreamError';
   constructor(
     readonly service: string,
     /** The HTTP status, or undefined for a network failure or timeout. */
     readonly status: number | undefined,
     detail: string,
+    options?: { cause?: unknown },
   ) {
-    super(`${service} ${status === undefined ? 'failed' : `answered HTTP ${status}`}: ${detail}`);
+    super(MAP_ERROR_CODES.UPSTREAM, `${service} ${status === undefined ? 'failed' : `answered HTTP ${status}`}: ${detail}`, options);
   }
 }
 

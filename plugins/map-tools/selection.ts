@@ -1,4 +1,6 @@
+import { MAP_ERROR_CODES } from './error-codes.js';
 import { ESSENTIAL_TOOLS, TOOL_NAMES, type ToolName } from './schemas.js';
+import { StartupError } from '../../core/plugin-api.js';
 
 /**
  * The tools to register: `MAP_ALLOW_TOOLS` narrows the set (all when unset),
@@ -21,7 +23,7 @@ function parseList(variable: string, value: string | undefined): Set<ToolName> |
   for (const item of items) {
     if (item === 'essential') ESSENTIAL_TOOLS.forEach((name) => names.add(name));
     else if ((TOOL_NAMES as readonly string[]).includes(item)) names.add(item as ToolName);
-    else throw new Error(`${variable}: unknown map tool "${item}"; known: essential, ${TOOL_NAMES.join(', ')}`);
+    else throw new StartupError(`${variable}: unknown map tool "${item}"; known: essential, ${TOOL_NAMES.join(', ')}`, { code: MAP_ERROR_CODES.SETTING_INVALID });
   }
   return names;
 }

@@ -6,7 +6,7 @@ import type { ProviderSet } from './providers/types.js';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, SOURCE, type ToolName } from './schemas.js';
 import { MAP_TOOLS } from './tools/index.js';
 import type { MapTool } from './tools/tool.js';
-import { HUB_VERSION } from '../../core/plugin-api.js';
+import { HUB_ERROR_CODES, HUB_VERSION, HubError } from '../../core/plugin-api.js';
 
 export interface MapServerOptions {
   /** The engines, created once and shared by every server instance; tools ask for them only when they need them. */
@@ -51,7 +51,7 @@ async function runTool(tool: MapTool, inputSchema: TSchema, outputSchema: TSchem
     const output = { ...body, untrusted: true, source: SOURCE };
     if (!Value.Check(outputSchema, output)) {
       const first = Value.Errors(outputSchema, output)[0];
-      throw new Error(`the result did not match the output schema${first ? ` at ${first.instancePath || '/'}: ${first.message}` : ''}`);
+      throw new HubError(HUB_ERROR_CODES.INTERNAL, `the result did not match the output schema${first ? ` at ${first.instancePath || '/'}: ${first.message}` : ''}`);
     }
     return { content: [{ type: 'text', text: `${summary}\n${JSON.stringify(output)}` }], structuredContent: output };
   } catch (error) {

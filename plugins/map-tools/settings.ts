@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
-import { HUB_VERSION } from '../../core/plugin-api.js';
+import { MAP_ERROR_CODES } from './error-codes.js';
+import { HUB_VERSION, StartupError } from '../../core/plugin-api.js';
 
 /** The map tools' environment, read once; every name is documented in the README. */
 export interface MapSettings {
@@ -37,7 +38,7 @@ export function mapSettingsFromEnvironment(env: NodeJS.ProcessEnv): MapSettings 
     const raw = env[name]?.trim();
     if (!raw) return fallback;
     const value = Number(raw);
-    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+    if (!Number.isFinite(value) || value < 0) throw new StartupError(`${name} must be a non-negative number, got "${raw}"`, { code: MAP_ERROR_CODES.SETTING_INVALID });
     return value;
   };
   return {
@@ -69,7 +70,7 @@ function readableFile(name: string, path: string | undefined): string | undefine
   try {
     accessSync(path, constants.R_OK);
   } catch (error) {
-    throw new Error(`${name}: cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+    throw new StartupError(`${name}: cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { code: MAP_ERROR_CODES.EXTRACT_UNREADABLE, cause: error });
   }
   return path;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import { OAUTH_ERROR_CODES } from './errors.js';
 import type { Collections } from './records.js';
-import { DuplicateKeyError } from '../../core/plugin-api.js';
+import { DuplicateKeyError, HubError } from '../../core/plugin-api.js';
 
 const KEY_ID = 'api-token-signing';
 /** A revocation marker outlives any token it could concern: ten years for tokens without expiry. */
@@ -153,7 +154,7 @@ export class ApiTokens {
         stored = await this.c.keys.findOne({ _id: KEY_ID });
       }
     }
-    if (!stored) throw new Error('the API token key could not be stored');
+    if (!stored) throw new HubError(OAUTH_ERROR_CODES.API_TOKEN_KEY, 'the API token key could not be stored');
     return {
       privateKey: (await importJWK(stored.privateJwk as JWK, 'EdDSA')) as CryptoKey,
       publicKey: (await importJWK(stored.publicJwk as JWK, 'EdDSA')) as CryptoKey,

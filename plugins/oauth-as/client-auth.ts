@@ -48,7 +48,7 @@ export class ClientAuthenticator {
           },
         };
       } catch (error) {
-        if (error instanceof MetadataDocumentError) throw new OAuthError('invalid_client', error.message, 401);
+        if (error instanceof MetadataDocumentError) throw new OAuthError('invalid_client', error.message, 401, { cause: error });
         throw error;
       }
     }
@@ -104,7 +104,7 @@ export class ClientAuthenticator {
         maxTokenAge: '10 minutes',
       }));
     } catch (error) {
-      throw new OAuthError('invalid_client', `client assertion refused: ${(error as Error).message}`, 401);
+      throw new OAuthError('invalid_client', `client assertion refused: ${(error as Error).message}`, 401, { cause: error });
     }
     try {
       await this.c.seenAssertions.insertOne({
@@ -112,7 +112,7 @@ export class ClientAuthenticator {
         expiresAt: new Date(((payload.exp ?? 0) + 60) * 1000),
       });
     } catch (error) {
-      if (error instanceof DuplicateKeyError) throw new OAuthError('invalid_client', 'client assertion replayed (jti already used)', 401);
+      if (error instanceof DuplicateKeyError) throw new OAuthError('invalid_client', 'client assertion replayed (jti already used)', 401, { cause: error });
       throw error;
     }
   }

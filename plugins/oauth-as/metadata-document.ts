@@ -2,8 +2,9 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { LRUCache } from 'lru-cache';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
+import { OAUTH_ERROR_CODES } from './errors.js';
 import { redirectUriProblem } from './redirects.js';
-import { BlockedRequestError, FetchLimitError, guardedFetch } from '../../core/plugin-api.js';
+import { BlockedRequestError, FetchLimitError, guardedFetch, HubError } from '../../core/plugin-api.js';
 
 const MAX_BYTES = 64 * 1024;
 const TIMEOUT_MS = 5_000;
@@ -25,8 +26,13 @@ export const MetadataDocument = Type.Object({
 });
 export type MetadataDocument = Static<typeof MetadataDocument>;
 
-export class MetadataDocumentError extends Error {
+/** Why a client ID metadata document cannot be used; a failed fetch is its `cause`. */
+export class MetadataDocumentError extends HubError {
   override readonly name = 'MetadataDocumentError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(OAUTH_ERROR_CODES.METADATA_DOCUMENT, message, options);
+  }
 }
 
 /** Whether a client_id is a metadata-document URL rather than an id the hub issued. */
@@ -56,8 +62,8 @@ export class MetadataDocumentFetcher {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
-    } catch {
-      throw new MetadataDocumentError('the client metadata document is not JSON');
+    } catch (error) {
+      throw new MetadataDocumentError('the client metadata document is not JSON', { cause: error });
     }
     if (!Value.Check(MetadataDocument, parsed)) throw new MetadataDocumentError('the client metadata document lacks client_id or redirect_uris, or has fields of the wrong type');
     if (parsed.client_id !== clientId) throw new MetadataDocumentError('the client metadata document\'s client_id is not its own URL');
@@ -71,8 +77,8 @@ export class MetadataDocumentFetcher {
     let url: URL;
     try {
       url = new URL(clientId);
-    } catch {
-      throw new MetadataDocumentError('the client_id is not a URL');
+    } catch (error) {
+      throw new MetadataDocumentError('the client_id is not a URL', { cause: error });
     }
     const loopbackHttp = url.protocol === 'http:' && this.allowLoopback;
     if (url.protocol !== 'https:' && !loopbackHttp) throw new MetadataDocumentError('a metadata-document client_id must be an https URL');
@@ -88,7 +94,8 @@ export class MetadataDocumentFetcher {
       response = await this.#guarded(url, { headers: { accept: 'application/json' } });
     } catch (error) {
       const reason = (error as Error).message;
-      throw new MetadataDocumentError(error instanceof BlockedRequestError || error instanceof FetchLimitError ? `the client metadata document: ${reason}` : `fetching the client metadata document failed: ${reason}`);
+      const refused = error instanceof BlockedRequestError || error instanceof FetchLimitError;
+      throw new MetadataDocumentError(refused ? `the client metadata document: ${reason}` : `fetching the client metadata document failed: ${reason}`, { cause: error });
     }
     const status = response.status;
     if (status !== 200) {

@@ -1,7 +1,9 @@
 import type { AddClientAuthentication } from '@modelcontextprotocol/client';
+import { UPSTREAM_OAUTH_ERROR_CODES } from './errors.js';
 import type { UpstreamKey } from './key.js';
 import type { ClientAuthMethod } from './options.js';
 import type { UpstreamClient } from './records.js';
+import { HubError } from '../../core/plugin-api.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -13,7 +15,7 @@ const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 export function clientAuthentication(method: ClientAuthMethod, client: () => Promise<UpstreamClient | undefined>, key: UpstreamKey): AddClientAuthentication {
   return async (headers, params, url, metadata) => {
     const info = await client();
-    if (!info) throw new Error('no client identity at the upstream yet');
+    if (!info) throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.NO_CLIENT, 'no client identity at the upstream yet');
     const id = info.client_id;
     switch (method) {
       case 'client_secret_basic': {

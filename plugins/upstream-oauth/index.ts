@@ -7,7 +7,7 @@ import { UpstreamOAuthEntry, UpstreamOAuthOptions } from './options.js';
 import { collections, createIndexes } from './records.js';
 import { registerRoutes } from './routes.js';
 import { Upstream } from './upstream.js';
-import { definePlugin, guardedFetch, StartupError } from '../../core/plugin-api.js';
+import { definePlugin, guardedFetch, HUB_ERROR_CODES, StartupError } from '../../core/plugin-api.js';
 
 export default definePlugin({
   name: 'upstream-oauth',
@@ -28,18 +28,18 @@ export default definePlugin({
       // The kernel checked the key against UpstreamOAuthEntry (this plugin's serverKeys).
       const settings = (entry as { oauth?: unknown }).oauth;
       if (settings === undefined || !Value.Check(UpstreamOAuthEntry, settings)) continue;
-      if (settings.mode === 'static' && settings.clientId === undefined) throw new StartupError(`server "${name}": key "oauth.clientId": mode static needs the client_id the upstream issued`);
+      if (settings.mode === 'static' && settings.clientId === undefined) throw new StartupError(`server "${name}": key "oauth.clientId": mode static needs the client_id the upstream issued`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       if (settings.clientSecretEnv !== undefined && !hub.env[settings.clientSecretEnv]) {
-        throw new StartupError(`server "${name}": key "oauth.clientSecretEnv": the environment variable ${settings.clientSecretEnv} is not set`);
+        throw new StartupError(`server "${name}": key "oauth.clientSecretEnv": the environment variable ${settings.clientSecretEnv} is not set`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       }
       if (entry.url === undefined || (entry.type !== undefined && entry.type !== 'http' && entry.type !== 'sse')) {
-        throw new StartupError(`server "${name}": key "oauth": upstream OAuth applies to remote servers (type http or sse with a url)`);
+        throw new StartupError(`server "${name}": key "oauth": upstream OAuth applies to remote servers (type http or sse with a url)`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       }
       let url: URL;
       try {
         url = new URL(entry.url);
-      } catch {
-        throw new StartupError(`server "${name}": key "url": expected a URL`);
+      } catch (error) {
+        throw new StartupError(`server "${name}": key "url": expected a URL`, { code: HUB_ERROR_CODES.CONFIG_INVALID, cause: error });
       }
       upstreams.set(name, new Upstream(name, url, settings, { hub, c, key, fetch, baseUrl: hub.settings.baseUrl, log: app.log }));
     }

@@ -2,7 +2,8 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, typ
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { calculateJwkThumbprint, SignJWT, type JWK } from 'jose';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/plugin-api.js';
+import { UPSTREAM_OAUTH_ERROR_CODES } from './errors.js';
+import { HubError, makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/plugin-api.js';
 
 interface Loaded {
   privateKey: KeyObject;
@@ -63,7 +64,7 @@ export class UpstreamKey {
       }
     }
     const privateKey = createPrivateKey(pem);
-    if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`${this.file} is not an Ed25519 key`);
+    if (privateKey.asymmetricKeyType !== 'ed25519') throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.KEY_INVALID, `${this.file} is not an Ed25519 key`);
     const exported = createPublicKey(privateKey).export({ format: 'jwk' }) as JWK;
     const kid = await calculateJwkThumbprint(exported);
     return { privateKey, publicJwk: { ...exported, kid, alg: 'EdDSA', use: 'sig' } };

@@ -11,10 +11,11 @@ import {
 } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { clientAuthentication } from './client-auth.js';
+import { UPSTREAM_OAUTH_ERROR_CODES } from './errors.js';
 import type { UpstreamKey } from './key.js';
 import type { ClientAuthMethod, UpstreamOAuthEntry } from './options.js';
 import { UpstreamState, type Collections, type UpstreamClient } from './records.js';
-import { hashSecret, type Hub, LoginRequiredError, newSecret, type RemoteTransportAuth } from '../../core/plugin-api.js';
+import { hashSecret, type Hub, HubError, LoginRequiredError, newSecret, type RemoteTransportAuth } from '../../core/plugin-api.js';
 
 const LOGIN_SECONDS = 10 * 60;
 /** Longer than any refresh takes; a process that dies holding it only delays the others this long. */
@@ -135,14 +136,14 @@ export class Upstream {
    * publishes RFC 9728). The verifier waits in the store for the callback.
    */
   async startLogin(): Promise<URL> {
-    if (this.grant !== 'authorization_code') throw new Error(`server "${this.name}" uses client_credentials and needs no login`);
+    if (this.grant !== 'authorization_code') throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.NO_LOGIN_NEEDED, `server "${this.name}" uses client_credentials and needs no login`);
     const login: LoginCapture = { state: newSecret('ust') };
     const resourceMetadataUrl = await this.#probe();
     await this.#serialized(async () => {
       await this.state.set('discovery', undefined);
       await this.#authorize({ resourceMetadataUrl, login, forceReauthorization: true });
     });
-    if (!login.url || !login.verifier) throw new Error(`the upstream of "${this.name}" did not start an authorization`);
+    if (!login.url || !login.verifier) throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.LOGIN_FAILED, `the upstream of "${this.name}" did not start an authorization`);
     await this.deps.c.pending.insertOne({
       _id: hashSecret(login.state),
       server: this.name,
@@ -155,12 +156,12 @@ export class Upstream {
   /** Completes a login from the callback's query (`code`, `iss`), then starts the server. */
   async finishLogin(query: URLSearchParams, verifier: string): Promise<void> {
     const code = query.get('code');
-    if (!code) throw new Error('the authorization server sent no code');
+    if (!code) throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.LOGIN_FAILED, 'the authorization server sent no code');
     const iss = query.get('iss') ?? undefined;
     const login: LoginCapture = { state: '', verifier };
     await this.#serialized(async () => {
       const result = await this.#authorize({ authorizationCode: code, ...(iss === undefined ? {} : { iss }), login });
-      if (result !== 'AUTHORIZED') throw new Error('the code exchange did not authorize');
+      if (result !== 'AUTHORIZED') throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.LOGIN_FAILED, 'the code exchange did not authorize');
     });
     this.deps.log.info({ server: this.name }, 'upstream login completed');
     this.#restartChild();
@@ -188,7 +189,7 @@ export class Upstream {
             const headers = new Headers({ accept: 'application/json' });
             await this.#addClientAuthentication(headers, params, revocation, metadata);
             const response = await this.deps.fetch(revocation, { method: 'POST', headers, body: params });
-            if (!response.ok) throw new Error(`the revocation endpoint answered ${response.status}`);
+            if (!response.ok) throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.ENDPOINT_REFUSED, `the revocation endpoint answered ${response.status}`);
           });
         }
       }
@@ -198,7 +199,7 @@ export class Upstream {
         const token = registration.registration_access_token;
         await this.#bestEffort('deleting the registration', async () => {
           const response = await this.deps.fetch(uri, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
-          if (response.status !== 204 && !response.ok) throw new Error(`the registration endpoint answered ${response.status}`);
+          if (response.status !== 204 && !response.ok) throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.ENDPOINT_REFUSED, `the registration endpoint answered ${response.status}`);
         });
       }
       await this.state.clear();
@@ -266,7 +267,7 @@ export class Upstream {
   async #register(): Promise<void> {
     const discovery = await this.state.discovery();
     const endpoint = discovery?.authorizationServerMetadata?.registration_endpoint;
-    if (!endpoint) throw new Error(`the authorization server of "${this.name}" offers no dynamic registration (oauth.mode dcr)`);
+    if (!endpoint) throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.REGISTRATION_FAILED, `the authorization server of "${this.name}" offers no dynamic registration (oauth.mode dcr)`);
     const response = await this.deps.fetch(endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -274,9 +275,9 @@ export class Upstream {
     });
     const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     if (response.status !== 201 && response.status !== 200) {
-      throw new Error(`dynamic registration at the upstream of "${this.name}" failed (${response.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''})`);
+      throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.REGISTRATION_FAILED, `dynamic registration at the upstream of "${this.name}" failed (${response.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''})`);
     }
-    if (typeof body?.client_id !== 'string') throw new Error(`dynamic registration at the upstream of "${this.name}" returned no client_id`);
+    if (typeof body?.client_id !== 'string') throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.REGISTRATION_FAILED, `dynamic registration at the upstream of "${this.name}" returned no client_id`);
     const text = (key: string): string | undefined => (typeof body[key] === 'string' ? body[key] : undefined);
     const client: UpstreamClient = { client_id: body.client_id };
     for (const key of ['client_secret', 'registration_access_token', 'registration_client_uri'] as const) {
@@ -316,7 +317,7 @@ export class Upstream {
         if (login) login.verifier = verifier;
       },
       codeVerifier: () => {
-        if (!login?.verifier) throw new Error('no PKCE verifier for this login');
+        if (!login?.verifier) throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.LOGIN_FAILED, 'no PKCE verifier for this login');
         return login.verifier;
       },
       addClientAuthentication: (headers, params, url, metadata) => this.#addClientAuthentication(headers, params, url, metadata),
@@ -368,7 +369,7 @@ export class Upstream {
   async #leased<T>(work: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + LEASE_MS;
     while (!(await this.state.tryLease(LEASE_MS))) {
-      if (Date.now() > deadline) throw new Error(`another hub process kept the credentials of "${this.name}" busy for ${LEASE_MS / 1000} s`);
+      if (Date.now() > deadline) throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.BUSY, `another hub process kept the credentials of "${this.name}" busy for ${LEASE_MS / 1000} s`);
       await sleep(50);
     }
     try {

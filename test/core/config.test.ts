@@ -2,7 +2,6 @@ import t from 'tap';
 import { expandEnvironment } from '../../core/config/expand.js';
 import { checkConfig, parseConfig } from '../../core/config/load.js';
 import { pointerToPath } from '../../core/config/schema-errors.js';
-import { StartupError } from '../../core/errors.js';
 import { settingsFromEnvironment } from '../../core/settings.js';
 
 t.test('Claude Code entries copy 1:1 and unknown keys are kept', async (t) => {
@@ -21,18 +20,18 @@ t.test('${VAR} and ${VAR:-default} expand from the environment everywhere', asyn
     'mcp.json',
   );
   t.same(expanded, { url: 'https://example.org/mcp', headers: { Authorization: 'Bearer none' }, args: ['example.org', 'plain'] });
-  t.throws(() => expandEnvironment({ a: ['${NOPE}'] }, {}, 'mcp.json'), { message: /NOPE is not set \(used at a\[0\]\)/ });
-  t.throws(() => expandEnvironment('${NOPE}', {}, 'mcp.json'), { message: /used at the top level/ });
+  t.throws(() => expandEnvironment({ a: ['${NOPE}'] }, {}, 'mcp.json'), { code: 'HUB_ERR_CONFIG_INVALID', message: /NOPE is not set \(used at a\[0\]\)/ });
+  t.throws(() => expandEnvironment('${NOPE}', {}, 'mcp.json'), { code: 'HUB_ERR_CONFIG_INVALID', message: /used at the top level/ });
 });
 
 t.test('a config that is not an object is refused with what was expected', async (t) => {
-  t.throws(() => checkConfig([], 'config', {}), StartupError);
-  t.throws(() => checkConfig({ plugins: { x: 3 } }, 'config', {}), { message: /key "plugins\.x": expected/ });
-  t.throws(() => checkConfig({ mcpServers: { a: 'npx' } }, 'config', {}), { message: /server "a": key "\(entry\)": expected a value of type object/ });
+  t.throws(() => checkConfig([], 'config', {}), { name: 'StartupError', code: 'HUB_ERR_CONFIG_INVALID' });
+  t.throws(() => checkConfig({ plugins: { x: 3 } }, 'config', {}), { code: 'HUB_ERR_CONFIG_INVALID', message: /key "plugins\.x": expected/ });
+  t.throws(() => checkConfig({ mcpServers: { a: 'npx' } }, 'config', {}), { code: 'HUB_ERR_CONFIG_INVALID', message: /server "a": key "\(entry\)": expected a value of type object/ });
 });
 
 t.test('JSON errors at the end of the file still get a position', async (t) => {
-  t.throws(() => parseConfig('{"a": ', 'cfg.json', {}), { message: /^cfg\.json:1:\d+: the config file is not valid JSON/ });
+  t.throws(() => parseConfig('{"a": ', 'cfg.json', {}), { code: 'HUB_ERR_CONFIG_INVALID', message: /^cfg\.json:1:\d+: the config file is not valid JSON/ });
 });
 
 t.test('JSON pointers read as paths', async (t) => {

@@ -82,9 +82,9 @@ t.test('limit settings: defaults, and a malformed value stops the start naming i
     ['HEADERS_TIMEOUT_MS', 'soon'],
     ['KEEP_ALIVE_TIMEOUT_MS', 'forever'],
   ] as const) {
-    t.throws(() => settingsFromEnvironment({ [name]: value }), { name: 'StartupError', message: `${name}: expected a whole number of at least 1 (got "${value}")` });
+    t.throws(() => settingsFromEnvironment({ [name]: value }), { name: 'StartupError', code: 'HUB_ERR_SETTING_INVALID', message: `${name}: expected a whole number of at least 1 (got "${value}")` });
   }
-  t.throws(() => settingsFromEnvironment({ TRUSTED_PROXIES: '10.0.0.1,proxy.example' }), { name: 'StartupError', message: /^TRUSTED_PROXIES: expected addresses or CIDR ranges.*"proxy.example"/ });
+  t.throws(() => settingsFromEnvironment({ TRUSTED_PROXIES: '10.0.0.1,proxy.example' }), { name: 'StartupError', code: 'HUB_ERR_SETTING_INVALID', message: /^TRUSTED_PROXIES: expected addresses or CIDR ranges.*"proxy.example"/ });
 });
 
 t.test('the server options follow the settings', async (t) => {

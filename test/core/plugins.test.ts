@@ -32,7 +32,10 @@ t.test('a plugin set to false is not loaded', async (t) => {
 t.test('registries refuse a name registered twice, naming both owners', async (t) => {
   const registry = new Registry<number>('meta-tool');
   registry.add('list_servers', 1, 'meta-tools');
-  t.throws(() => registry.add('list_servers', 2, 'other'), { message: 'meta-tool "list_servers" is registered twice (by meta-tools and by other)' });
+  t.throws(() => registry.add('list_servers', 2, 'other'), {
+    code: 'HUB_ERR_REGISTERED_TWICE',
+    message: 'meta-tool "list_servers" is registered twice (by meta-tools and by other)',
+  });
   t.same(registry.names(), ['list_servers']);
   t.same(registry.values(), [1]);
   t.ok(registry.has('list_servers'));

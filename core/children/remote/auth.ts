@@ -1,5 +1,6 @@
 import type { AuthProvider, FetchLike } from '@modelcontextprotocol/client';
 import type { ServerEntry } from '../../config/schema.js';
+import { HUB_ERROR_CODES, HubError } from '../../errors.js';
 
 /**
  * What a plugin lends a remote (`http`/`sse`) child's transport so the hub can
@@ -24,6 +25,10 @@ export interface UpstreamAuth {
  * Thrown from an `AuthProvider` when only the operator can fix the credentials (a login
  * at the upstream). The child then shows status `unauthorized` instead of retrying.
  */
-export class LoginRequiredError extends Error {
+export class LoginRequiredError extends HubError {
   override readonly name = 'LoginRequiredError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(HUB_ERROR_CODES.LOGIN_REQUIRED, message, options);
+  }
 }

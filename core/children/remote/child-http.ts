@@ -1,5 +1,6 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type FetchLike } from '@modelcontextprotocol/client';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { HUB_ERROR_CODES, HubError } from '../../errors.js';
 
 /**
  * An idle kept-alive connection is closed after this long: below the 5 s that Node
@@ -9,9 +10,12 @@ import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 const IDLE_CONNECTION_MS = 4_000;
 
 /** An answer larger than a child may send (the limit a stdio message has). */
-export class AnswerTooLargeError extends Error {
+export class AnswerTooLargeError extends HubError {
   override readonly name = 'AnswerTooLargeError';
-  readonly code = 'HUB_ERR_ANSWER_TOO_LARGE';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(HUB_ERROR_CODES.ANSWER_TOO_LARGE, message, options);
+  }
 }
 
 export interface ChildHttp {

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { HUB_ERROR_CODES, HubError } from '../../errors.js';
 import { readMessages } from '../read-messages.js';
 
 /**
@@ -35,7 +36,7 @@ export class SocketTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       if (this.#closed || this.socket.destroyed) {
-        reject(new Error('the socket is closed'));
+        reject(new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the socket is closed'));
         return;
       }
       this.socket.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));

@@ -2,6 +2,7 @@ import { connect as connectSocket } from 'node:net';
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Type, type Static } from 'typebox';
 import type { ServerEntry } from '../../config/schema.js';
+import { HUB_ERROR_CODES, HubError } from '../../errors.js';
 import type { ChildConnection, ChildType } from '../child-type.js';
 import { connectClient, warnOnceOfRepairs } from '../connect-client.js';
 import type { UpstreamAuth } from './auth.js';
@@ -24,8 +25,8 @@ const TcpEntry = Type.Object(
 function entryUrl(url: string | undefined, name: string): URL {
   try {
     return new URL(url ?? '');
-  } catch {
-    throw new Error(`server "${name}": "${url}" is not a URL`);
+  } catch (error) {
+    throw new HubError(HUB_ERROR_CODES.CONFIG_INVALID, `server "${name}": "${url}" is not a URL`, { cause: error });
   }
 }
 

@@ -9,7 +9,9 @@
  * of a millisecond), so progress rides on the blocks.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { MAP_ERROR_CODES } from '../error-codes.js';
 import type { DecoderMessage } from './decoding.js';
+import { ExtractFault } from './extract-fault.js';
 import { References } from './ids.js';
 import { readPbf, unpackBlock } from './reader.js';
 
@@ -47,6 +49,7 @@ try {
   });
   post({ kind: 'done', bytesRead });
 } catch (error) {
-  post({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+  const code = error instanceof ExtractFault ? error.code : MAP_ERROR_CODES.EXTRACT_INVALID;
+  post({ kind: 'error', code, message: error instanceof Error ? error.message : String(error) });
 }
 port.close();

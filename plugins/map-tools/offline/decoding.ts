@@ -1,12 +1,15 @@
 import { Worker } from 'node:worker_threads';
+import { MAP_ERROR_CODES } from '../error-codes.js';
+import { ExtractFault } from './extract-fault.js';
 import { unpackBlock, type BlockData, type Bounds, type PackedBlock } from './reader.js';
+import { HubError } from '../../../core/plugin-api.js';
 
 export type DecoderMessage =
   | { kind: 'header'; bounds: Bounds | undefined }
   /** A block, and the bytes of the file read before it. */
   | { kind: 'block'; block: PackedBlock; bytesRead: number }
   | { kind: 'done'; bytesRead: number }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; code: ExtractFault['code']; message: string };
 
 /** Buffers handed back per message: half of what the decoding thread may have out. */
 const RETURN_EVERY = 2;
@@ -56,12 +59,12 @@ export function readBlocks(file: string, expectedNodes: number, handlers: BlockH
         else if (message.kind === 'done') {
           handlers.progress(message.bytesRead);
           finish();
-        } else finish(new Error(message.message));
+        } else finish(new HubError(message.code, message.message));
       } catch (error) {
-        finish(error);
+        finish(error instanceof ExtractFault ? new HubError(error.code, error.message, { cause: error }) : error);
       }
     });
     worker.on('error', (error) => finish(error));
-    worker.on('exit', (code) => finish(new Error(`the decoding thread of ${file} stopped (exit code ${code})`)));
+    worker.on('exit', (code) => finish(new HubError(MAP_ERROR_CODES.DECODER_STOPPED, `the decoding thread of ${file} stopped (exit code ${code})`)));
   });
 }

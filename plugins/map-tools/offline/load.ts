@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { MAP_ERROR_CODES } from '../error-codes.js';
 import { E7, FeatureStoreBuilder, type FeatureStore } from './features.js';
 import { buildRoadGraph, type RoadGraph } from './graph.js';
 import { Growable } from './growable.js';
@@ -8,6 +9,7 @@ import { PASSAGE_KEYS, PROFILES, passage } from './profiles.js';
 import { readBlocks } from './decoding.js';
 import { BlockStrings, type BlockData, type Bounds, type Tags } from './reader.js';
 import { StringPool } from './strings.js';
+import { HubError } from '../../../core/plugin-api.js';
 
 /** Files from this size on get progress lines while they load. */
 export const PROGRESS_FROM_BYTES = 50 * 1024 * 1024;
@@ -174,7 +176,7 @@ class ExtractBuilder {
   }
 
   #enter(phase: number): void {
-    if (phase < this.#phase) throw new Error('the file is not ordered nodes, then ways, then relations; sort it first (osmium sort)');
+    if (phase < this.#phase) throw new HubError(MAP_ERROR_CODES.EXTRACT_UNSORTED, 'the file is not ordered nodes, then ways, then relations; sort it first (osmium sort)');
     this.#phase = phase;
   }
 

@@ -4,6 +4,9 @@
  * typed columns, never building an object per element; building those objects is where
  * a general parser spends its time, and the loader's rate depends on not doing it.
  */
+import { MAP_ERROR_CODES } from '../error-codes.js';
+import { ExtractFault } from './extract-fault.js';
+
 export const WIRE_VARINT = 0;
 export const WIRE_FIXED64 = 1;
 export const WIRE_BYTES = 2;
@@ -67,7 +70,7 @@ export class ProtoReader {
       if (byte < 0x80) return value;
       scale *= 128;
     }
-    throw new Error('malformed varint');
+    throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'malformed varint');
   }
 
   /** A zigzag-encoded signed varint (`sint32`, `sint64`). */
@@ -101,7 +104,7 @@ export class ProtoReader {
     const length = this.varint();
     const start = this.pos;
     this.pos += length;
-    if (this.pos > this.end) throw new Error('a field runs past the end of its message');
+    if (this.pos > this.end) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'a field runs past the end of its message');
     this.stop = this.pos;
     return start;
   }
@@ -111,7 +114,7 @@ export class ProtoReader {
     else if (this.wire === WIRE_BYTES) this.bytes();
     else if (this.wire === WIRE_FIXED64) this.pos += 8;
     else if (this.wire === WIRE_FIXED32) this.pos += 4;
-    else throw new Error(`unsupported protobuf wire type ${this.wire}`);
+    else throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, `unsupported protobuf wire type ${this.wire}`);
   }
 }
 
@@ -139,7 +142,7 @@ export function readDeltas(buf: Uint8Array, start: number, end: number, out: Flo
           if (byte >= 0x80) {
             let scale = TWO_POW_28;
             do {
-              if (pos >= end) throw new Error('malformed varint');
+              if (pos >= end) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'malformed varint');
               byte = buf[pos++]!;
               value += (byte & 0x7f) * scale;
               scale *= 128;
@@ -154,6 +157,6 @@ export function readDeltas(buf: Uint8Array, start: number, end: number, out: Flo
     sum += (value >>> 1) ^ -(value & 1);
     out[at++] = sum;
   }
-  if (pos > end) throw new Error('a packed field runs past its end');
+  if (pos > end) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'a packed field runs past its end');
   return at;
 }

@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { inflateSync } from 'node:zlib';
+import { MAP_ERROR_CODES } from '../error-codes.js';
+import { ExtractFault } from './extract-fault.js';
 import { Growable } from './growable.js';
 import { ProtoReader, readDeltas, WIRE_BYTES } from './protobuf.js';
 
@@ -173,7 +175,7 @@ export class BlockStrings {
   }
 
   get(index: number): string {
-    if (index >= this.count) throw new Error(`string index ${index} is outside the block's table`);
+    if (index >= this.count) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, `string index ${index} is outside the block's table`);
     return this.#bytes.toString('utf8', this.data.stringStart[index], this.data.stringEnd[index]);
   }
 }
@@ -298,9 +300,9 @@ export class PrimitiveBlock {
       [8, nodes.lat, this.#scale.latOffset],
       [9, nodes.lon, this.#scale.lonOffset],
     ] as const) {
-      if (ranges[2 * field] === undefined) throw new Error('dense nodes without coordinates');
+      if (ranges[2 * field] === undefined) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'dense nodes without coordinates');
       const values = column.ensure(count);
-      if (readDeltas(buf, ranges[2 * field]!, ranges[2 * field + 1]!, values, first, end) !== end) throw new Error('dense nodes have fewer coordinates than ids');
+      if (readDeltas(buf, ranges[2 * field]!, ranges[2 * field + 1]!, values, first, end) !== end) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'dense nodes have fewer coordinates than ids');
       const { granularity } = this.#scale;
       if (granularity !== 100 || offset !== 0) for (let i = first; i < end; i++) values[i] = toE7(values[i]!, granularity, offset);
       column.length = end;
@@ -391,7 +393,7 @@ export class PrimitiveBlock {
       } else relation.skip();
     }
     const members = relations.memberIds.length;
-    if (relations.memberKinds.length !== members) throw new Error(`relation ${id} has ${members - memberBase} member ids but ${relations.memberKinds.length - memberBase} member types`);
+    if (relations.memberKinds.length !== members) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, `relation ${id} has ${members - memberBase} member ids but ${relations.memberKinds.length - memberBase} member types`);
     relations.ids.push(id);
     relations.tagStart.push(relations.tags.length);
     relations.memberStart.push(members);
@@ -452,7 +454,8 @@ export async function readPbf(file: string, handlers: PbfHandlers, signal?: Abor
     }
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new Error(`${file} is not a readable OSM PBF extract (near byte ${offset}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    const code = error instanceof ExtractFault ? error.code : MAP_ERROR_CODES.EXTRACT_INVALID;
+    throw new ExtractFault(code, `${file} is not a readable OSM PBF extract (near byte ${offset}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 
@@ -469,7 +472,7 @@ async function* blobs(file: string, signal?: AbortSignal): AsyncGenerator<{ type
       const next = await chunks.next();
       if (next.done) {
         if (size === 0) return undefined;
-        throw new Error(`the file ends in the middle of a block (${size} of ${length} bytes)`);
+        throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, `the file ends in the middle of a block (${size} of ${length} bytes)`);
       }
       const chunk = next.value as Buffer;
       buffered.push(chunk);
@@ -487,7 +490,7 @@ async function* blobs(file: string, signal?: AbortSignal): AsyncGenerator<{ type
     const prefix = await take(4);
     if (!prefix) return;
     const headerLength = prefix.readUInt32BE(0);
-    if (headerLength > MAX_HEADER_BYTES) throw new Error(`a blob header claims ${headerLength} bytes (at most ${MAX_HEADER_BYTES})`);
+    if (headerLength > MAX_HEADER_BYTES) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, `a blob header claims ${headerLength} bytes (at most ${MAX_HEADER_BYTES})`);
     const header = new ProtoReader((await take(headerLength))!);
     let type = '';
     let dataSize = -1;
@@ -498,9 +501,9 @@ async function* blobs(file: string, signal?: AbortSignal): AsyncGenerator<{ type
       } else if (header.field === 3) dataSize = header.varint();
       else header.skip();
     }
-    if (dataSize < 0 || dataSize > MAX_BLOB_BYTES) throw new Error(`a blob claims ${dataSize} bytes (at most ${MAX_BLOB_BYTES})`);
+    if (dataSize < 0 || dataSize > MAX_BLOB_BYTES) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, `a blob claims ${dataSize} bytes (at most ${MAX_BLOB_BYTES})`);
     const blob = await take(dataSize);
-    if (!blob) throw new Error('the file ends after a blob header');
+    if (!blob) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'the file ends after a blob header');
     yield { type, blob, end: consumed };
   }
 }
@@ -521,10 +524,10 @@ function unpack(blob: Buffer): Buffer {
     }
     else if (reader.field >= 4 && reader.field <= 7) {
       const name = ['lzma', 'bzip2', 'lz4', 'zstd'][reader.field - 4];
-      throw new Error(`a blob is compressed with ${name}, which this reader does not support (write the file with zlib)`);
+      throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_UNSUPPORTED, `a blob is compressed with ${name}, which this reader does not support (write the file with zlib)`);
     } else reader.skip();
   }
-  throw new Error('a blob holds no data');
+  throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'a blob holds no data');
 }
 
 function decodeHeader(data: Buffer): { bounds?: Bounds } {
@@ -542,7 +545,7 @@ function decodeHeader(data: Buffer): { bounds?: Bounds } {
       if (south < north && west < east) bounds = { south, west, north, east };
     } else if (header.field === 4 && header.wire === WIRE_BYTES) {
       const feature = data.toString('utf8', header.bytes(), header.stop);
-      if (!KNOWN_FEATURES.has(feature)) throw new Error(`the file requires the feature "${feature}", which this reader does not support`);
+      if (!KNOWN_FEATURES.has(feature)) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_UNSUPPORTED, `the file requires the feature "${feature}", which this reader does not support`);
     } else header.skip();
   }
   return bounds ? { bounds } : {};

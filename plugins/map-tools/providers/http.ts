@@ -72,7 +72,7 @@ export class ServiceClient {
       });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new UpstreamError(service, undefined, timedOut ? `no answer within ${timeoutMs} ms` : 'the service could not be reached');
+      throw new UpstreamError(service, undefined, timedOut ? `no answer within ${timeoutMs} ms` : 'the service could not be reached', { cause: error });
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
@@ -84,8 +84,8 @@ export class ServiceClient {
     }
     try {
       return JSON.parse(text) as unknown;
-    } catch {
-      throw new UpstreamError(service, response.status, 'the answer was not JSON');
+    } catch (error) {
+      throw new UpstreamError(service, response.status, 'the answer was not JSON', { cause: error });
     }
   }
 
@@ -124,7 +124,7 @@ export class ServiceClient {
 async function readText(response: Response, service: string, timeoutMs: number): Promise<string> {
   try {
     return await response.text();
-  } catch {
-    throw new UpstreamError(service, response.status, `the answer was cut off or took longer than ${timeoutMs} ms`);
+  } catch (error) {
+    throw new UpstreamError(service, response.status, `the answer was cut off or took longer than ${timeoutMs} ms`, { cause: error });
   }
 }

@@ -3,6 +3,7 @@ import { DIRECTIONS_ENGINES, directionsLink, markerLink } from '../links.js';
 import { deferredGeocoder, resolvePlace, resolvePlaces } from '../places.js';
 import { defineTool, type Defaulted } from './tool.js';
 import { placeOutput } from './output.js';
+import { HUB_ERROR_CODES, HubError } from '../../../core/plugin-api.js';
 
 export const mapLink = defineTool({
   name: 'map_link',
@@ -19,7 +20,7 @@ export const mapLink = defineTool({
     }
     if (input.from === undefined || input.to === undefined) throw new InputError('Provide either "place", or both "from" and "to".');
     const [from, to] = await resolvePlaces([input.from, input.to], input.language, geocoder);
-    if (!from || !to) throw new Error('two places were resolved as one');
+    if (!from || !to) throw new HubError(HUB_ERROR_CODES.INTERNAL, 'two places were resolved as one');
     const url = directionsLink(from, to, input.profile);
     return {
       summary: `${input.profile} directions from ${from.label} to ${to.label}: ${url}`,

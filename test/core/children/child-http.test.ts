@@ -66,5 +66,5 @@ t.test('an event-stream answer is passed on as it arrives; other answers are bou
   const reader = (events.body as ReadableStream<Uint8Array>).getReader();
   t.equal(new TextDecoder().decode((await reader.read()).value), 'data: first\n\n', 'the first event arrives while the stream stays open');
   await reader.cancel();
-  await t.rejects(connectionsOfChild.fetch(`http://127.0.0.1:${port}/big`), /larger than/, 'an answer over the message limit is refused');
+  await t.rejects(connectionsOfChild.fetch(`http://127.0.0.1:${port}/big`), { code: 'HUB_ERR_ANSWER_TOO_LARGE' }, 'an answer over the message limit is refused');
 });

@@ -42,5 +42,5 @@ t.test('an entry that does not fit the type schema fails start-up naming the key
   const directory = await installedExample(t);
   const configFile = join(directory, 'mcp.json');
   await writeFile(configFile, JSON.stringify({ plugins: { 'hub-child-type-canned': true }, mcpServers: { faq: { type: 'canned', tools: { ok: 3 } } } }));
-  await t.rejects(startHub(t, { config: undefined, env: { HUB_CONFIG: configFile } }), /server "faq": key "tools/);
+  await t.rejects(startHub(t, { config: undefined, env: { HUB_CONFIG: configFile } }), { code: 'HUB_ERR_CONFIG_INVALID', message: /server "faq": key "tools/ });
 });

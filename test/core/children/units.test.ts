@@ -21,7 +21,10 @@ t.test('back-off doubles from the base up to the maximum', async (t) => {
 
 t.test('IDLE_TIMEOUT_MINUTES reaches the child timings; bad values are refused, naming it', async (t) => {
   t.equal(settingsFromEnvironment({ IDLE_TIMEOUT_MINUTES: '0' }).idleTimeoutMinutes, 0);
-  t.throws(() => settingsFromEnvironment({ IDLE_TIMEOUT_MINUTES: 'soon' }), /^IDLE_TIMEOUT_MINUTES: expected a number of at least 0 \(got "soon"\)$/);
+  t.throws(() => settingsFromEnvironment({ IDLE_TIMEOUT_MINUTES: 'soon' }), {
+    code: 'HUB_ERR_SETTING_INVALID',
+    message: /^IDLE_TIMEOUT_MINUTES: expected a number of at least 0 \(got "soon"\)$/,
+  });
   t.equal(settingsFromEnvironment({}).idleTimeoutMinutes, 60);
   const { log } = capturedLog();
   const registry = new ChildRegistry(log, { name: 'test', version: '1' }, { idleTimeoutMinutes: 0.5 });

@@ -166,6 +166,6 @@ export function storeContract(t: Test, target: ContractTarget): void {
   });
 
   t.test('collection names are checked', async (t) => {
-    t.throws(() => store.collection('../escape'), /invalid store collection name/);
+    t.throws(() => store.collection('../escape'), { code: 'HUB_ERR_STORE_NAME_INVALID' });
   });
 }

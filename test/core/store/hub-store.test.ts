@@ -24,8 +24,8 @@ t.test('a store that cannot open fails the operation, and the next operation tri
   await writeFile(blocked, '');
   const store = openStoreLazily({ dataPath: blocked });
   const things = store.collection<{ _id: string }>('things');
-  await t.rejects(things.findOne({ _id: 'x' }));
-  await t.rejects(things.insertOne({ _id: 'x' }));
+  await t.rejects(things.findOne({ _id: 'x' }), { code: 'HUB_ERR_STORE_UNAVAILABLE' });
+  await t.rejects(things.insertOne({ _id: 'x' }), { code: 'HUB_ERR_STORE_UNAVAILABLE' });
   await store.close();
   await store.close();
 });

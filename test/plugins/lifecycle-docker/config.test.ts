@@ -14,7 +14,7 @@ t.test('sizes and pinned references', async (t) => {
   t.equal(parseMemory('1.5G'), 1.5 * 1024 ** 3);
   t.equal(parseMemory('4096'), 4096);
   t.equal(parseMemory(8_388_608), 8_388_608);
-  t.throws(() => parseMemory('lots'), /"lots" is not a size/);
+  t.throws(() => parseMemory('lots'), { code: 'HUB_ERR_DOCKER_MEMORY_INVALID' });
   t.ok(isPinned(`example/server@${DIGEST}`));
   t.ok(isPinned(DIGEST), 'an image ID is content-addressed too');
   t.notOk(isPinned('example/server:latest'));
@@ -29,7 +29,7 @@ t.test('volumes that expose the hub data or the Docker socket are refused at sta
   const env = { DOCKER_HOST: `unix://${join(elsewhere, 'engine.sock')}` };
   const refused = async (source: string, what: RegExp) => {
     const entry = pinned({ volumes: [{ source, target: '/data' }] });
-    await t.rejects(startHub(t, { config: { mcpServers: { box: entry } }, dataPath, env }), what, source);
+    await t.rejects(startHub(t, { config: { mcpServers: { box: entry } }, dataPath, env }), { code: 'HUB_ERR_DOCKER_SANDBOX_REFUSED', message: what }, source);
   };
   await refused(dataPath, /^server "box": the volume .* -> \/data is refused: it would expose the hub's DATA_PATH/);
   await refused(join(dataPath, 'snapshots'), /expose the hub's DATA_PATH/);
@@ -45,10 +45,10 @@ t.test('volumes that expose the hub data or the Docker socket are refused at sta
 });
 
 t.test('a network namespace outside the sandbox is refused; a bad entry names its key', async (t) => {
-  await t.rejects(startHub(t, { config: { mcpServers: { box: pinned({ network: 'host' }) } } }), /^server "box": network "host" is refused/);
-  await t.rejects(startHub(t, { config: { mcpServers: { box: pinned({ network: 'container:abc' }) } } }), /network "container:abc" is refused/);
-  await t.rejects(startHub(t, { config: { mcpServers: { box: { type: 'docker' } } } }), /server "box": key "image"/);
-  await t.rejects(startHub(t, { config: { mcpServers: { box: pinned({ memory: 'lots' }) } } }), /server "box": key "memory"/);
+  await t.rejects(startHub(t, { config: { mcpServers: { box: pinned({ network: 'host' }) } } }), { code: 'HUB_ERR_DOCKER_SANDBOX_REFUSED', message: /^server "box": network "host"/ });
+  await t.rejects(startHub(t, { config: { mcpServers: { box: pinned({ network: 'container:abc' }) } } }), { code: 'HUB_ERR_DOCKER_SANDBOX_REFUSED', message: /network "container:abc"/ });
+  await t.rejects(startHub(t, { config: { mcpServers: { box: { type: 'docker' } } } }), { code: 'HUB_ERR_CONFIG_INVALID', message: /server "box": key "image"/ });
+  await t.rejects(startHub(t, { config: { mcpServers: { box: pinned({ memory: 'lots' }) } } }), { code: 'HUB_ERR_CONFIG_INVALID', message: /server "box": key "memory"/ });
 });
 
 t.test('an image that is not pinned by digest is started with a warning', async (t) => {
@@ -64,7 +64,7 @@ t.test('an image that is not pinned by digest is started with a warning', async 
 t.test('DOCKER_HOST: an unsupported address stops a hub with docker servers only', async (t) => {
   await t.rejects(
     startHub(t, { config: { mcpServers: { box: pinned() } }, env: { DOCKER_HOST: 'ssh://user@example' } }),
-    /DOCKER_HOST "ssh:\/\/user@example": only unix:\/\/ and tcp:\/\/ addresses are supported/,
+    { code: 'HUB_ERR_DOCKER_HOST_INVALID', message: /DOCKER_HOST "ssh:\/\/user@example"/ },
   );
   const { hub } = await startHub(t, { config: {}, env: { DOCKER_HOST: 'ssh://user@example' } });
   t.notOk(hub.childTypes.get('docker'), 'without docker servers the type is simply not added');

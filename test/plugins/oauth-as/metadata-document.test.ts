@@ -34,16 +34,18 @@ t.test('refusals', async (t) => {
     '/ok': (b) => ({ headers: { 'cache-control': 'max-age=60' }, body: JSON.stringify({ client_id: `${b}/ok`, redirect_uris: ['http://127.0.0.1/cb'], client_name: 'Doc' }) }),
   });
   const strict = new MetadataDocumentFetcher(false);
-  await t.rejects(strict.get(`${base}/ok`), /https/, 'http and loopback need the dev switch');
-  await t.rejects(strict.get('https://127.0.0.1/doc'), /non-public/);
-  await t.rejects(strict.get('https://10.1.2.3/doc'), /non-public/);
-  await t.rejects(strict.get('https://localhost/doc'), /non-public/, 'names are checked on the resolved address');
-  await t.rejects(strict.get('https://example.com/'), /path/);
+  const refused = { code: 'HUB_ERR_OAUTH_METADATA_DOCUMENT' };
+  const blocked = { ...refused, cause: { code: 'HUB_ERR_FETCH_BLOCKED' } };
+  await t.rejects(strict.get(`${base}/ok`), { ...refused, message: /https/ }, 'http and loopback need the dev switch');
+  await t.rejects(strict.get('https://127.0.0.1/doc'), blocked);
+  await t.rejects(strict.get('https://10.1.2.3/doc'), blocked);
+  await t.rejects(strict.get('https://localhost/doc'), blocked, 'names are checked on the resolved address');
+  await t.rejects(strict.get('https://example.com/'), { ...refused, message: /path/ });
 
   const dev = new MetadataDocumentFetcher(true);
-  await t.rejects(dev.get(`${base}/redirect`), /302 \(redirects are not followed\)/);
-  await t.rejects(dev.get(`${base}/big`), /too large/);
-  await t.rejects(dev.get(`${base}/other`), /not its own URL/);
+  await t.rejects(dev.get(`${base}/redirect`), { ...refused, message: /302 \(redirects are not followed\)/ });
+  await t.rejects(dev.get(`${base}/big`), { ...refused, cause: { code: 'HUB_ERR_FETCH_LIMIT' } });
+  await t.rejects(dev.get(`${base}/other`), { ...refused, message: /not its own URL/ });
   t.match(await dev.get(`${base}/ok`), { client_name: 'Doc' });
 });
 

@@ -1,5 +1,6 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
@@ -30,19 +31,20 @@ t.test('the authorization-side fetch refuses what the upstream should not make t
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const strict = guardedFetch({ allowLoopback: false, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
-  await t.rejects(strict(`${base}/`), /only https/, 'plain http is refused without the development switch');
-  await t.rejects(strict(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`), /non-public address \(127\.0\.0\.1\)/, 'a loopback literal is refused');
-  await t.rejects(strict('https://10.1.2.3/'), /non-public address/, 'a private address is refused');
-  await t.rejects(strict('https://localhost:1/'), /non-public address/, 'a name resolving to loopback is refused at connect time');
-  await t.rejects(strict('https://user:pw@example.com/'), /credentials/);
+  const blocked = (because: RegExp) => ({ code: 'HUB_ERR_FETCH_BLOCKED', message: because });
+  await t.rejects(strict(`${base}/`), blocked(/only https/), 'plain http is refused without the development switch');
+  await t.rejects(strict(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`), blocked(/non-public address \(127\.0\.0\.1\)/), 'a loopback literal is refused');
+  await t.rejects(strict('https://10.1.2.3/'), blocked(/non-public address/), 'a private address is refused');
+  await t.rejects(strict('https://localhost:1/'), blocked(/non-public address/), 'a name resolving to loopback is refused at connect time');
+  await t.rejects(strict('https://user:pw@example.com/'), blocked(/credentials/));
 
   const development = guardedFetch({ allowLoopback: true, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
   t.same(await (await development(`${base}/`)).json(), { ok: true }, 'the switch allows a loopback authorization server');
-  await t.rejects(development('http://192.168.1.1/'), /non-public address/, 'the switch does not open private networks');
+  await t.rejects(development('http://192.168.1.1/'), blocked(/non-public address/), 'the switch does not open private networks');
   const redirected = await development(`${base}/redirect`, { method: 'POST', headers: { authorization: 'Basic c2VjcmV0' }, body: new URLSearchParams({ a: 'b' }) });
   t.equal(redirected.status, 307, 'a redirect is handed back, not followed');
   t.same(hits, [], 'the other origin never saw the credentials');
-  await t.rejects(development(`${base}/big`), /too large/);
+  await t.rejects(development(`${base}/big`), { code: 'HUB_ERR_FETCH_LIMIT' });
 });
 
 t.test('the outbound key: Ed25519, owner-only, created once, verifiable assertions', async (t) => {
@@ -60,6 +62,10 @@ t.test('the outbound key: Ed25519, owner-only, created once, verifiable assertio
   const { payload } = await jwtVerify(assertion, await importJWK(keys[0] ?? {}, 'EdDSA'), { issuer: 'client-1', subject: 'client-1', audience: 'https://as.example' });
   t.ok(payload.jti && payload.exp && payload.iat, 'jti, iat and exp are set');
   t.not(decodeJwt(await key.assertion('client-1', 'https://as.example')).jti, payload.jti, 'each assertion is fresh');
+
+  const rsa = join(dataPath, 'rsa.pem');
+  await writeFile(rsa, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  await t.rejects(new UpstreamKey(rsa).jwks(), { code: 'HUB_ERR_UPSTREAM_OAUTH_KEY_INVALID' }, 'a key of another kind is refused');
 });
 
 t.test('client authentication puts the credentials where each method says', async (t) => {
@@ -84,4 +90,7 @@ t.test('client authentication puts the credentials where each method says', asyn
   t.equal(jwt.params.get('client_assertion_type'), 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
   t.match(decodeJwt(jwt.params.get('client_assertion') ?? ''), { iss: 'id:with space', aud: 'https://as.example/token' });
   t.notOk(jwt.params.has('client_secret'));
+
+  const unregistered = clientAuthentication('client_secret_post', async () => undefined, key);
+  await t.rejects(async () => unregistered(new Headers(), new URLSearchParams(), 'https://as.example/token', undefined), { code: 'HUB_ERR_UPSTREAM_OAUTH_NO_CLIENT' });
 });

@@ -69,13 +69,16 @@ t.test('the standalone map-server loads the extract at start too, logging to sta
 });
 
 t.test('an extract that cannot be read fails start-up with the cause', async (t) => {
-  t.throws(() => createMapRuntime({ MAP_OSM_FILE: '/nonexistent/extract.osm.pbf' }, () => {}), /MAP_OSM_FILE: cannot read "\/nonexistent\/extract\.osm\.pbf" \(ENOENT\)/);
+  t.throws(() => createMapRuntime({ MAP_OSM_FILE: '/nonexistent/extract.osm.pbf' }, () => {}), {
+    code: 'HUB_ERR_MAP_EXTRACT_UNREADABLE',
+    message: /MAP_OSM_FILE: cannot read "\/nonexistent\/extract\.osm\.pbf" \(ENOENT\)/,
+  });
   const logs: string[] = [];
   const runtime = createMapRuntime({ MAP_OSM_FILE: fileURLToPath(import.meta.url) }, (line) => logs.push(line));
   const failures: unknown[] = [];
   runtime.start((error) => failures.push(error));
-  await t.rejects(runtime.providers(), /is not a readable OSM PBF extract/, 'a file that is no extract fails when loaded');
-  t.match(String(failures[0]), /is not a readable OSM PBF extract/, 'and the start reports it');
+  await t.rejects(runtime.providers(), { code: 'HUB_ERR_MAP_EXTRACT_INVALID' }, 'a file that is no extract fails when loaded');
+  t.match(failures[0], { code: 'HUB_ERR_MAP_EXTRACT_INVALID' }, 'and the start reports it');
 });
 
 t.test('large extracts log their progress', async (t) => {

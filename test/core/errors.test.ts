@@ -1,0 +1,111 @@
+import { writeFile } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import t from 'tap';
+import { ChildEndedError } from '../../core/children/child-type.js';
+import { ChildRegistry } from '../../core/children/registry.js';
+import { LoginRequiredError } from '../../core/children/remote/auth.js';
+import { AnswerTooLargeError } from '../../core/children/remote/child-http.js';
+import { SocketTransport } from '../../core/children/remote/socket-transport.js';
+import { parseFlags, UsageError } from '../../core/cli/run.js';
+import { checkDataPath } from '../../core/data-path.js';
+import { HUB_ERROR_CODES, HubError, hubErrorCode, StartupError } from '../../core/errors.js';
+import { parseJsonRpcBody } from '../../core/mcp/json-rpc-bodies.js';
+import { BlockedRequestError, FetchLimitError } from '../../core/net/guarded-fetch.js';
+import { Registry } from '../../core/registry.js';
+import { settingsFromEnvironment } from '../../core/settings.js';
+import { openEmbeddedStore } from '../../core/store/embedded.js';
+import { DuplicateKeyError } from '../../core/store/port.js';
+import { DOCKER_ERROR_CODES } from '../../plugins/lifecycle-docker/errors.js';
+import { MAP_ERROR_CODES } from '../../plugins/map-tools/error-codes.js';
+import { OAUTH_ERROR_CODES } from '../../plugins/oauth-as/errors.js';
+import { UPSTREAM_OAUTH_ERROR_CODES } from '../../plugins/upstream-oauth/errors.js';
+
+const CODE = /^HUB_ERR_[A-Z0-9]+(?:_[A-Z0-9]+)*$/;
+
+t.test('codes are HUB_ERR_ and upper-case words, unique across the kernel and the plugins, each plugin under its prefix', async (t) => {
+  const lists = {
+    kernel: { codes: HUB_ERROR_CODES, prefix: 'HUB_ERR_' },
+    'lifecycle-docker': { codes: DOCKER_ERROR_CODES, prefix: 'HUB_ERR_DOCKER_' },
+    'map-tools': { codes: MAP_ERROR_CODES, prefix: 'HUB_ERR_MAP_' },
+    'oauth-as': { codes: OAUTH_ERROR_CODES, prefix: 'HUB_ERR_OAUTH_' },
+    'upstream-oauth': { codes: UPSTREAM_OAUTH_ERROR_CODES, prefix: 'HUB_ERR_UPSTREAM_OAUTH_' },
+  };
+  const owners = new Map<string, string[]>();
+  for (const [owner, { codes, prefix }] of Object.entries(lists)) {
+    for (const code of Object.values(codes)) {
+      t.match(code, CODE, `${owner}: ${code}`);
+      t.ok(code.startsWith(prefix), `${owner}: ${code} starts with ${prefix}`);
+      owners.set(code, [...(owners.get(code) ?? []), owner]);
+    }
+  }
+  t.same([...owners].filter(([, by]) => by.length > 1), [], 'no code has two meanings');
+  const kernelPrefixes = ['HUB_ERR_DOCKER_', 'HUB_ERR_MAP_', 'HUB_ERR_OAUTH_', 'HUB_ERR_UPSTREAM_OAUTH_'];
+  t.same(
+    Object.values(HUB_ERROR_CODES).filter((code) => kernelPrefixes.some((prefix) => code.startsWith(prefix))),
+    [],
+    'the kernel takes no plugin prefix',
+  );
+});
+
+t.test('each kernel error class carries its code and cause, and stays itself', async (t) => {
+  const cause = new Error('underneath');
+  const classes = [
+    [ChildEndedError, HUB_ERROR_CODES.CHILD_ENDED],
+    [AnswerTooLargeError, HUB_ERROR_CODES.ANSWER_TOO_LARGE],
+    [LoginRequiredError, HUB_ERROR_CODES.LOGIN_REQUIRED],
+    [UsageError, HUB_ERROR_CODES.USAGE],
+    [DuplicateKeyError, HUB_ERROR_CODES.DUPLICATE_KEY],
+    [FetchLimitError, HUB_ERROR_CODES.FETCH_LIMIT],
+    [BlockedRequestError, HUB_ERROR_CODES.FETCH_BLOCKED],
+    [StartupError, HUB_ERROR_CODES.STARTUP],
+  ] as const;
+  for (const [ErrorClass, code] of classes) {
+    const error = new ErrorClass('what a person reads', { cause });
+    t.ok(error instanceof ErrorClass && error instanceof HubError && error instanceof Error, `${ErrorClass.name} is a HubError`);
+    t.match(error, { name: ErrorClass.name, code, message: 'what a person reads' }, ErrorClass.name);
+    t.equal(error.cause, cause, `${ErrorClass.name} keeps its cause`);
+    t.equal(hubErrorCode(error), code);
+  }
+  t.equal(new StartupError('x', { code: HUB_ERROR_CODES.LISTEN }).code, HUB_ERROR_CODES.LISTEN, 'a start-up error may name what stopped the start');
+  t.equal(hubErrorCode(new Error('plain')), undefined, 'other errors have no hub code');
+  t.equal(hubErrorCode('text'), undefined);
+});
+
+t.test('what the kernel throws carries a code', async (t) => {
+  t.throws(() => parseJsonRpcBody(''), { code: HUB_ERROR_CODES.JSON_RPC_BODY, statusCode: 400, rpcCode: -32700 });
+  t.throws(() => parseJsonRpcBody('{"a":'), { code: HUB_ERROR_CODES.JSON_RPC_BODY, rpcCode: -32700, cause: { name: 'SyntaxError' } });
+  t.throws(() => parseJsonRpcBody('{"__proto__":{}}'), { code: HUB_ERROR_CODES.JSON_RPC_BODY, rpcCode: -32600 });
+
+  t.throws(() => settingsFromEnvironment({ PORT: 'eighty' }), {
+    name: 'StartupError',
+    code: HUB_ERROR_CODES.SETTING_INVALID,
+    cause: { code: HUB_ERROR_CODES.SETTING_INVALID },
+  });
+  t.throws(() => parseFlags(['--nope'], {}, 'usage: test'), { name: 'UsageError', code: HUB_ERROR_CODES.USAGE, cause: { code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' } });
+
+  const registry = new Registry<number>('thing');
+  registry.add('one', 1, 'first');
+  t.throws(() => registry.add('one', 2, 'second'), { code: HUB_ERROR_CODES.REGISTERED_TWICE });
+
+  const children = new ChildRegistry(Fastify({ logger: false }).log, { name: 'test', version: '1' });
+  t.throws(() => children.add('odd', { type: 'carrier-pigeon' }), { code: HUB_ERROR_CODES.CHILD_TYPE_UNKNOWN });
+  children.add('remote', { type: 'http', url: 'http://127.0.0.1:1/mcp' });
+  t.throws(() => children.add('remote', { type: 'http', url: 'http://127.0.0.1:1/mcp' }), { code: HUB_ERROR_CODES.SERVER_EXISTS });
+
+  const file = join(t.testdir(), 'a-file');
+  await writeFile(file, '');
+  await t.rejects(checkDataPath(file), { name: 'StartupError', code: HUB_ERROR_CODES.DATA_PATH });
+  await t.rejects(checkDataPath(join(file, 'below')), { code: HUB_ERROR_CODES.DATA_PATH, cause: { code: 'ENOTDIR' } });
+
+  const transport = new SocketTransport(new Socket());
+  await transport.close();
+  await t.rejects(transport.send({ jsonrpc: '2.0', method: 'ping', id: 1 }), { code: HUB_ERROR_CODES.CONNECTION_CLOSED });
+
+  const store = await openEmbeddedStore(join(t.testdir(), 'store'));
+  t.teardown(() => store.close());
+  const things = store.collection<{ _id: string }>('things');
+  await things.insertOne({ _id: 'x' });
+  await t.rejects(things.insertOne({ _id: 'x' }), { name: 'DuplicateKeyError', code: HUB_ERROR_CODES.DUPLICATE_KEY, cause: { errorType: 'uniqueViolated' } });
+});

@@ -1,0 +1,22 @@
+import t from 'tap';
+import { HubError } from '../../../core/errors.js';
+import { InputError, UpstreamError } from '../../../plugins/map-tools/errors.js';
+import { selectTools } from '../../../plugins/map-tools/selection.js';
+import { mapSettingsFromEnvironment } from '../../../plugins/map-tools/settings.js';
+
+t.test('the two tool failures are hub errors with their codes', async (t) => {
+  const input = new InputError('name a place');
+  t.ok(input instanceof HubError);
+  t.match(input, { name: 'InputError', code: 'HUB_ERR_MAP_INPUT', message: 'name a place' });
+  const cause = new TypeError('fetch failed');
+  const upstream = new UpstreamError('geocoder_a (Nominatim)', undefined, 'the service could not be reached', { cause });
+  t.ok(upstream instanceof HubError);
+  t.match(upstream, { name: 'UpstreamError', code: 'HUB_ERR_MAP_UPSTREAM', status: undefined, message: 'geocoder_a (Nominatim) failed: the service could not be reached' });
+  t.equal(upstream.cause, cause);
+  t.match(new UpstreamError('osrm', 503, 'busy'), { code: 'HUB_ERR_MAP_UPSTREAM', status: 503, message: 'osrm answered HTTP 503: busy' });
+});
+
+t.test('map settings that do not parse stop the start with a code', async (t) => {
+  t.throws(() => mapSettingsFromEnvironment({ MAP_TIMEOUT_MS: '-5' }), { name: 'StartupError', code: 'HUB_ERR_MAP_SETTING_INVALID', message: /MAP_TIMEOUT_MS/ });
+  t.throws(() => selectTools('route,teleport', undefined), { name: 'StartupError', code: 'HUB_ERR_MAP_SETTING_INVALID', message: /"teleport"/ });
+});
