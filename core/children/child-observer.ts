@@ -1,0 +1,33 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Child } from './child.js';
+import type { ChildTransition } from './child-states.js';
+
+/** Why a start began: someone needed the server (a call, a listing, a reload, the boot of an always-running one), or supervision after a crash. */
+export type StartReason = 'wake' | 'restart';
+
+/** A start that ended: how, and how long it took from its beginning. */
+export interface ChildStartEvent {
+  readonly reason: StartReason;
+  /** `cancelled` when the server was put to sleep, stopped or logged out while it started. */
+  readonly outcome: 'up' | 'failed' | 'cancelled';
+  readonly durationMs: number;
+}
+
+/**
+ * Hears every child's lifecycle (metrics, audit). Called synchronously as things happen;
+ * an observer that throws is logged and the child goes on.
+ */
+export interface ChildObserver {
+  transition?(child: Child, event: ChildTransition): void;
+  start?(child: Child, event: ChildStartEvent): void;
+}
+
+export function notifyObservers(observers: ReadonlySet<ChildObserver>, log: FastifyBaseLogger, tell: (observer: ChildObserver) => void): void {
+  for (const observer of observers) {
+    try {
+      tell(observer);
+    } catch (error) {
+      log.warn({ err: (error as Error).message }, 'child observer failed');
+    }
+  }
+}

@@ -1,0 +1,309 @@
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { Client, DiscoverResult, PriorDiscovery, ProtocolEra, Tool } from '@modelcontextprotocol/client';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerEntry } from '../config/schema.js';
+import { HubError } from '../errors.js';
+import { ChildEndedError, type ChildConnection, type ChildType } from './child-type.js';
+import type { ChildStartEvent, StartReason } from './child-observer.js';
+import type { ChildStatus, RestingStatus } from './child-states.js';
+import { LoginRequiredError } from './remote/auth.js';
+import { startPings } from './ping.js';
+import type { EraVerdict } from './snapshot.js';
+import { Supervisor } from './supervisor.js';
+import { backoffDelay, type ChildTimings } from './timings.js';
+
+/**
+ * A legacy verdict is trusted for a day: an upgraded server still answers `initialize`,
+ * so only age ever retires it (see the SDK's gateway guide).
+ */
+const LEGACY_VERDICT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** What starting needs from the child it starts. */
+export interface StartHost {
+  readonly name: string;
+  readonly entry: ServerEntry;
+  readonly childType: ChildType;
+  readonly log: FastifyBaseLogger;
+  readonly alwaysRunning: boolean;
+  readonly status: ChildStatus;
+  timings(): ChildTimings;
+  transition(to: ChildStatus, reason?: string): void;
+  /** Supervision gives up on a crash-looping child: it is parked as `stopped` with this reason. */
+  park(reason: string): void;
+  /** Readies a connection before its first request (handlers for what the child announces). */
+  prepare(connection: ChildConnection): void;
+  /** Takes a client that connected and listed its tools: the child is up. */
+  adopt(client: Client, tools: Tool[]): void;
+  /** The adopted connection ended without being asked to (it closed, or stopped answering pings). */
+  closed(reason: string): void;
+  started(event: ChildStartEvent): void;
+}
+
+/** One connect attempt: what it produced so far, so an abort can end exactly that. */
+interface Attempt {
+  connection: ChildConnection | undefined;
+  closedEarly: string | undefined;
+  adopted: boolean;
+  discarded: boolean;
+}
+
+/**
+ * Brings one child up and holds the connection it got: the single-flight wake within the
+ * budget, each attempt's connect and tool listing, adopting the connection or closing what
+ * a failed attempt opened, the fail-fast rules (a child that ends before its handshake or
+ * wants a login is not retried), the era verdict handed to the next connect as its prior,
+ * the pings that tell a live connection from a hung one, and the supervisor that restarts
+ * a child that ended on its own.
+ */
+export class ChildStarter {
+  readonly supervisor: Supervisor;
+  /** The adopted connection, until it ends or is released. */
+  connection: ChildConnection | undefined;
+  #stopPings: () => void = noop;
+  #starting: Promise<Client> | undefined;
+  #startingReason: StartReason = 'wake';
+  /** Era verdict of the last connect (or the snapshot's), handed to the next as its prior. */
+  verdict: EraVerdict | undefined;
+  /** Bumped by every cancel, so a start that began before it does not commit. */
+  #generation = 0;
+  #stopSignal = new AbortController();
+  /** A start that failed because the child ended before its handshake, and when. */
+  #lastEnded: { error: Error; at: number } | undefined;
+
+  constructor(private readonly host: StartHost) {
+    this.supervisor = new Supervisor(
+      {
+        name: host.name,
+        alwaysRunning: host.alwaysRunning,
+        log: host.log,
+        restart: async () => {
+          // A use brought it up meanwhile.
+          if (this.connection) return;
+          try {
+            await this.start('restart');
+          } catch (error) {
+            // A server waiting for a login is not crashing: nothing restarts it but a login.
+            if (host.status !== 'unauthorized') throw error;
+          }
+        },
+        park: (reason) => host.park(reason),
+      },
+      host.timings,
+    );
+  }
+
+  /** The era spoken: the live connection's, otherwise the verdict remembered from the last connect. */
+  get era(): ProtocolEra | undefined {
+    return this.connection?.client.getProtocolEra() ?? this.verdict?.kind;
+  }
+
+  /**
+   * The one start under way, or a new one. A wake keeps trying for the whole budget; a
+   * supervision restart makes a single attempt, because the supervisor does its own
+   * back-off and counts the failures. A wake that finds a restart under way waits for it
+   * and, if it fails, goes on with a full wake.
+   */
+  start(reason: StartReason): Promise<Client> {
+    this.supervisor.cancel();
+    // A child that just ended before its handshake would end the same way: callers in the
+    // next moments get that answer instead of each spawning the broken command again.
+    const ended = this.#lastEnded;
+    if (ended && !this.#starting && Date.now() - ended.at < this.host.timings().failedStartMemoryMs) return Promise.reject(ended.error);
+    if (this.#starting && reason === 'wake' && this.#startingReason === 'restart') return this.#starting.catch(() => this.start('wake'));
+    if (!this.#starting) {
+      this.#startingReason = reason;
+      this.#starting = this.#observed(reason).finally(() => {
+        this.#starting = undefined;
+      });
+    }
+    return this.#starting;
+  }
+
+  /**
+   * Ends the connection and any start under way: the child is being put to rest as
+   * `status`. What was running is told to end now; the promise resolves once it has.
+   */
+  release(status: RestingStatus): Promise<void> {
+    this.#generation += 1;
+    this.#stopSignal.abort(new HubError('HUB_ERR_CHILD_START_CANCELLED', `server "${this.host.name}" was ${status === 'sleeping' ? 'put to sleep' : 'stopped'} while starting`));
+    this.#stopSignal = new AbortController();
+    this.#stopPings();
+    const { connection } = this;
+    this.connection = undefined;
+    const closing = connection?.close().catch((error: Error) => this.host.log.warn({ err: error.message }, 'closing the child failed'));
+    const starting = this.#starting;
+    return (async () => {
+      await closing;
+      await starting?.catch(noop);
+    })();
+  }
+
+  async #observed(reason: StartReason): Promise<Client> {
+    const generation = this.#generation;
+    const began = performance.now();
+    const report = (outcome: ChildStartEvent['outcome']): void => this.host.started({ reason, outcome, durationMs: performance.now() - began });
+    try {
+      const client = await this.#wake(reason === 'wake');
+      report('up');
+      return client;
+    } catch (error) {
+      report(generation === this.#generation ? 'failed' : 'cancelled');
+      throw error;
+    }
+  }
+
+  /** Brings the child up within the wake budget, trying again after a back-off when `retry`. */
+  async #wake(retry: boolean): Promise<Client> {
+    const { host } = this;
+    const generation = this.#generation;
+    const stop = this.#stopSignal.signal;
+    const timings = host.timings();
+    const deadline = Date.now() + timings.wakeBudgetMs;
+    host.transition('starting');
+    let reason = 'it did not start';
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#attempt(deadline, generation, stop);
+      } catch (error) {
+        if (generation !== this.#generation) throw error;
+        if (error instanceof ChildEndedError) {
+          // Trying again within this wake would end the same way: say why at once.
+          this.verdict = undefined;
+          host.log.warn({ err: error.message }, 'server could not start');
+          host.transition('down', error.message);
+          const failed = new HubError('HUB_ERR_CHILD_START_FAILED', `server "${host.name}" could not start: ${error.message}`, { cause: error });
+          this.#lastEnded = { error: failed, at: Date.now() };
+          throw failed;
+        }
+        if (error instanceof LoginRequiredError) {
+          // No retry can help until someone logs in; say so at once instead of after the budget.
+          host.log.warn({ reason: error.message }, 'server needs an operator login');
+          host.transition('unauthorized', error.message);
+          throw new HubError('HUB_ERR_CHILD_UNAUTHORIZED', `server "${host.name}" is unauthorized: ${error.message}`, { cause: error });
+        }
+        reason = (error as Error).message;
+        this.verdict = undefined;
+        host.log.warn({ attempt, err: reason }, 'server start failed');
+      }
+      // Another try only when it would have time left: the reason reported stays the last real one.
+      const wait = backoffDelay(attempt, timings);
+      if (!retry || Date.now() + wait >= deadline) break;
+      host.transition('starting', reason);
+      await sleepFor(wait, undefined, { signal: stop }).catch(() => undefined);
+      if (generation !== this.#generation) throw stop.reason as Error;
+    }
+    host.transition('down', reason);
+    throw new HubError('HUB_ERR_CHILD_START_TIMEOUT', `server "${host.name}" did not start within ${formatSeconds(timings.wakeBudgetMs)}: ${reason}`);
+  }
+
+  /** One connect and tool listing, bounded by the deadline and ended by a cancel. */
+  async #attempt(deadline: number, generation: number, stop: AbortSignal): Promise<Client> {
+    const controller = new AbortController();
+    const budget = Math.max(0, deadline - Date.now());
+    const timer = setTimeout(() => controller.abort(new HubError('HUB_ERR_CHILD_NO_ANSWER', `no answer within ${formatSeconds(budget)}`)), budget);
+    const onStop = (): void => controller.abort(stop.reason);
+    stop.addEventListener('abort', onStop, { once: true });
+    const attempt: Attempt = { connection: undefined, closedEarly: undefined, adopted: false, discarded: false };
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        if (controller.signal.aborted) reject(controller.signal.reason as Error);
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
+      });
+      return await Promise.race([this.#connectAndList(attempt, controller.signal, generation), aborted]);
+    } catch (error) {
+      await this.#discard(attempt);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', onStop);
+    }
+  }
+
+  async #connectAndList(attempt: Attempt, signal: AbortSignal, generation: number): Promise<Client> {
+    const { host } = this;
+    const connection = await host.childType.connect(host.entry, {
+      name: host.name,
+      log: host.log,
+      signal,
+      prior: this.#prior(),
+      onClosed: (reason) => {
+        if (attempt.adopted) this.#closed(connection, reason);
+        else attempt.closedEarly ??= reason;
+      },
+    });
+    attempt.connection = connection;
+    if (signal.aborted) return this.#abandon(attempt, signal);
+    host.prepare(connection);
+    const tools = await listAllTools(connection.client);
+    if (signal.aborted) return this.#abandon(attempt, signal);
+    if (attempt.closedEarly !== undefined) throw new HubError('HUB_ERR_CHILD_CLOSED', attempt.closedEarly);
+    if (generation !== this.#generation) throw new HubError('HUB_ERR_CHILD_START_CANCELLED', `server "${host.name}" was stopped while starting`);
+
+    attempt.adopted = true;
+    const { client } = connection;
+    this.connection = connection;
+    this.#recordVerdict(client);
+    this.#lastEnded = undefined;
+    host.adopt(client, tools);
+    const timings = host.timings();
+    this.#stopPings = startPings(client, timings.pingIntervalMs, timings.pingTimeoutMs, (reason) => {
+      if (connection !== this.connection) return;
+      this.#closed(connection, reason);
+      void connection.close().catch(noop);
+    });
+    return client;
+  }
+
+  #closed(connection: ChildConnection, reason: string): void {
+    if (connection !== this.connection) return;
+    this.connection = undefined;
+    this.#stopPings();
+    this.host.closed(reason);
+  }
+
+  async #abandon(attempt: Attempt, signal: AbortSignal): Promise<never> {
+    await this.#discard(attempt);
+    throw signal.reason as Error;
+  }
+
+  /** Closes what an unsuccessful attempt opened, once. */
+  async #discard(attempt: Attempt): Promise<void> {
+    if (attempt.adopted || attempt.discarded || !attempt.connection) return;
+    attempt.discarded = true;
+    await attempt.connection.close().catch(() => undefined);
+  }
+
+  #prior(): PriorDiscovery | undefined {
+    const { verdict } = this;
+    if (!verdict) return undefined;
+    if (verdict.kind === 'modern') return verdict.discover ? { kind: 'modern', discover: verdict.discover as DiscoverResult } : undefined;
+    return Date.now() - verdict.at < LEGACY_VERDICT_TTL_MS ? { kind: 'legacy' } : undefined;
+  }
+
+  #recordVerdict(client: Client): void {
+    const discover = client.getDiscoverResult();
+    if (discover) {
+      this.verdict = { kind: 'modern', discover: discover as Record<string, unknown>, at: Date.now() };
+    } else if (this.verdict?.kind !== 'legacy' || this.#prior() === undefined) {
+      this.verdict = { kind: 'legacy', at: Date.now() };
+    }
+  }
+}
+
+/** The child's whole tool list, all pages. */
+export async function listAllTools(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+function noop(): void {}
