@@ -59,6 +59,24 @@ export const HUB_ERROR_CODES = {
   ANSWER_TOO_LARGE: 'HUB_ERR_ANSWER_TOO_LARGE',
   /** Only an operator login at the upstream can fix a remote child's credentials (`LoginRequiredError`). */
   LOGIN_REQUIRED: 'HUB_ERR_LOGIN_REQUIRED',
+  /** A server's start failed because the child ended before its handshake; the `cause` says how. */
+  CHILD_START_FAILED: 'HUB_ERR_CHILD_START_FAILED',
+  /** A server did not come up within its wake budget; the message carries the last reason. */
+  CHILD_START_TIMEOUT: 'HUB_ERR_CHILD_START_TIMEOUT',
+  /** A start attempt had no answer before the wake budget ran out. */
+  CHILD_NO_ANSWER: 'HUB_ERR_CHILD_NO_ANSWER',
+  /** A start was ended because the server was put to sleep or stopped meanwhile. */
+  CHILD_START_CANCELLED: 'HUB_ERR_CHILD_START_CANCELLED',
+  /** The child's connection closed while it was starting. */
+  CHILD_CLOSED: 'HUB_ERR_CHILD_CLOSED',
+  /** A server that needs an operator login at its upstream before it can start. */
+  CHILD_UNAUTHORIZED: 'HUB_ERR_CHILD_UNAUTHORIZED',
+  /** The connection to a server was gone when a call was about to use it. */
+  CHILD_DISCONNECTED: 'HUB_ERR_CHILD_DISCONNECTED',
+  /** An always-running server was asked to sleep. */
+  CHILD_ALWAYS_RUNNING: 'HUB_ERR_CHILD_ALWAYS_RUNNING',
+  /** A status change the lifecycle table does not allow: a bug in the hub. */
+  CHILD_TRANSITION: 'HUB_ERR_CHILD_TRANSITION',
   /** A tool snapshot on disk is not one of this server (ignored and logged). */
   SNAPSHOT_INVALID: 'HUB_ERR_SNAPSHOT_INVALID',
 

@@ -15,6 +15,8 @@ export type { ServerEntry } from './config/schema.js';
 
 // Child types: how to reach a kind of server.
 export type { Child, ChildStatus } from './children/child.js';
+export type { ChildObserver, ChildStartEvent, StartReason } from './children/child-observer.js';
+export { CHILD_STATUSES, type ChildTransition } from './children/child-states.js';
 export { ChildEndedError, type ChildConnection, type ChildType, type ConnectContext, type PlainToolCall } from './children/child-type.js';
 export { connectClient, type ConnectClientOptions } from './children/connect-client.js';
 export { readMessages } from './children/read-messages.js';

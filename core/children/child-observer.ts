@@ -22,7 +22,9 @@ export interface ChildObserver {
   start?(child: Child, event: ChildStartEvent): void;
 }
 
-export function notifyObservers(observers: ReadonlySet<ChildObserver>, log: FastifyBaseLogger, tell: (observer: ChildObserver) => void): void {
+/** Tells the observers, if there are any: without them nothing is called. */
+export function notifyObservers(observers: ReadonlySet<ChildObserver> | undefined, log: FastifyBaseLogger, tell: (observer: ChildObserver) => void): void {
+  if (observers === undefined || observers.size === 0) return;
   for (const observer of observers) {
     try {
       tell(observer);

@@ -2,7 +2,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Client, DiscoverResult, PriorDiscovery, ProtocolEra, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
-import { HubError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { ChildEndedError, type ChildConnection, type ChildType } from './child-type.js';
 import type { ChildStartEvent, StartReason } from './child-observer.js';
 import type { ChildStatus, RestingStatus } from './child-states.js';
@@ -125,7 +125,7 @@ export class ChildStarter {
    */
   release(status: RestingStatus): Promise<void> {
     this.#generation += 1;
-    this.#stopSignal.abort(new HubError('HUB_ERR_CHILD_START_CANCELLED', `server "${this.host.name}" was ${status === 'sleeping' ? 'put to sleep' : 'stopped'} while starting`));
+    this.#stopSignal.abort(new HubError(HUB_ERROR_CODES.CHILD_START_CANCELLED, `server "${this.host.name}" was ${status === 'sleeping' ? 'put to sleep' : 'stopped'} while starting`));
     this.#stopSignal = new AbortController();
     this.#stopPings();
     const { connection } = this;
@@ -171,7 +171,7 @@ export class ChildStarter {
           this.verdict = undefined;
           host.log.warn({ err: error.message }, 'server could not start');
           host.transition('down', error.message);
-          const failed = new HubError('HUB_ERR_CHILD_START_FAILED', `server "${host.name}" could not start: ${error.message}`, { cause: error });
+          const failed = new HubError(HUB_ERROR_CODES.CHILD_START_FAILED, `server "${host.name}" could not start: ${error.message}`, { cause: error });
           this.#lastEnded = { error: failed, at: Date.now() };
           throw failed;
         }
@@ -179,7 +179,7 @@ export class ChildStarter {
           // No retry can help until someone logs in; say so at once instead of after the budget.
           host.log.warn({ reason: error.message }, 'server needs an operator login');
           host.transition('unauthorized', error.message);
-          throw new HubError('HUB_ERR_CHILD_UNAUTHORIZED', `server "${host.name}" is unauthorized: ${error.message}`, { cause: error });
+          throw new HubError(HUB_ERROR_CODES.CHILD_UNAUTHORIZED, `server "${host.name}" is unauthorized: ${error.message}`, { cause: error });
         }
         reason = (error as Error).message;
         this.verdict = undefined;
@@ -193,14 +193,14 @@ export class ChildStarter {
       if (generation !== this.#generation) throw stop.reason as Error;
     }
     host.transition('down', reason);
-    throw new HubError('HUB_ERR_CHILD_START_TIMEOUT', `server "${host.name}" did not start within ${formatSeconds(timings.wakeBudgetMs)}: ${reason}`);
+    throw new HubError(HUB_ERROR_CODES.CHILD_START_TIMEOUT, `server "${host.name}" did not start within ${formatSeconds(timings.wakeBudgetMs)}: ${reason}`);
   }
 
   /** One connect and tool listing, bounded by the deadline and ended by a cancel. */
   async #attempt(deadline: number, generation: number, stop: AbortSignal): Promise<Client> {
     const controller = new AbortController();
     const budget = Math.max(0, deadline - Date.now());
-    const timer = setTimeout(() => controller.abort(new HubError('HUB_ERR_CHILD_NO_ANSWER', `no answer within ${formatSeconds(budget)}`)), budget);
+    const timer = setTimeout(() => controller.abort(new HubError(HUB_ERROR_CODES.CHILD_NO_ANSWER, `no answer within ${formatSeconds(budget)}`)), budget);
     const onStop = (): void => controller.abort(stop.reason);
     stop.addEventListener('abort', onStop, { once: true });
     const attempt: Attempt = { connection: undefined, closedEarly: undefined, adopted: false, discarded: false };
@@ -236,8 +236,8 @@ export class ChildStarter {
     host.prepare(connection);
     const tools = await listAllTools(connection.client);
     if (signal.aborted) return this.#abandon(attempt, signal);
-    if (attempt.closedEarly !== undefined) throw new HubError('HUB_ERR_CHILD_CLOSED', attempt.closedEarly);
-    if (generation !== this.#generation) throw new HubError('HUB_ERR_CHILD_START_CANCELLED', `server "${host.name}" was stopped while starting`);
+    if (attempt.closedEarly !== undefined) throw new HubError(HUB_ERROR_CODES.CHILD_CLOSED, attempt.closedEarly);
+    if (generation !== this.#generation) throw new HubError(HUB_ERROR_CODES.CHILD_START_CANCELLED, `server "${host.name}" was stopped while starting`);
 
     attempt.adopted = true;
     const { client } = connection;

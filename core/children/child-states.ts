@@ -1,4 +1,4 @@
-import { HubError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
 /** Where a configured server is in its life. */
 export type ChildStatus = 'starting' | 'up' | 'down' | 'stopped' | 'sleeping' | 'unauthorized';
@@ -49,7 +49,7 @@ export interface ChildTransition {
  */
 export function nextChildState(server: string, state: ChildState, to: ChildStatus, reason?: string): ChildState {
   if (!CHILD_TRANSITIONS[state.status].includes(to)) {
-    throw new HubError('HUB_ERR_CHILD_TRANSITION', `server "${server}" cannot go from ${state.status} to ${to}`);
+    throw new HubError(HUB_ERROR_CODES.CHILD_TRANSITION, `server "${server}" cannot go from ${state.status} to ${to}`);
   }
   return { status: to, lastError: to === 'up' ? undefined : (reason ?? state.lastError) };
 }

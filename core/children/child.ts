@@ -1,7 +1,7 @@
 import type { Client, ProtocolEra, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
-import { HubError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildConnection, ChildType } from './child-type.js';
 import { notifyObservers, type ChildObserver } from './child-observer.js';
 import { ChildProfile } from './child-profile.js';
@@ -37,7 +37,6 @@ export class Child extends ChildProfile {
   readonly #starter: ChildStarter;
   #idleTimer: NodeJS.Timeout | undefined;
   #inFlight = 0;
-  /** Resolved when the last call in flight ends (see `drain`). */
   #idle: (() => void)[] = [];
   readonly #watch: ChildWatch;
   readonly #environment: ChildEnvironment;
@@ -69,7 +68,7 @@ export class Child extends ChildProfile {
       prepare: (connection) => this.#prepare(connection),
       adopt: (client, tools) => this.#adopt(client, tools),
       closed: (reason) => this.#onClosed(reason),
-      started: (event) => this.#notify((observer) => observer.start?.(this, event)),
+      started: (event) => notifyObservers(this.#environment.observers, this.log, (observer) => observer.start?.(this, event)),
     });
     this.supervisor = this.#starter.supervisor;
   }
@@ -118,11 +117,7 @@ export class Child extends ChildProfile {
     this.#starter.verdict = snapshot.verdict;
   }
 
-  /**
-   * Starts a server whose tool list was never seen (no snapshot, never up): its first
-   * listing or call is its first use. Once a list is known, answers come from the cache
-   * and nothing wakes for them.
-   */
+  /** Starts a server whose tool list was never seen (its first use); once known, the cache answers. */
   async ensureToolsKnown(): Promise<void> {
     if (!this.toolsKnown) await this.ensureUp();
   }
@@ -136,10 +131,7 @@ export class Child extends ChildProfile {
     return this.#watch.onChange(listener);
   }
 
-  /**
-   * Asks the child for updates of `uri` (a caller's subscription named it) until the
-   * returned release is called. A sleeping child is asked when it next comes up.
-   */
+  /** Asks the child for updates of `uri` until released; a sleeping child is asked when it next comes up. */
   watchResource(uri: string): () => void {
     return this.#watch.watchResource(uri);
   }
@@ -171,7 +163,7 @@ export class Child extends ChildProfile {
   async withConnection<T>(work: (connection: ChildConnection) => Promise<T>): Promise<T> {
     await this.ensureUp();
     const connection = this.#starter.connection;
-    if (!connection) throw new HubError('HUB_ERR_CHILD_DISCONNECTED', `server "${this.name}" disconnected`);
+    if (!connection) throw new HubError(HUB_ERROR_CODES.CHILD_DISCONNECTED, `server "${this.name}" disconnected`);
     this.#inFlight += 1;
     try {
       return await work(connection);
@@ -193,7 +185,7 @@ export class Child extends ChildProfile {
 
   /** Puts an on-demand server to sleep at once; the next use starts it again. */
   async sleep(): Promise<void> {
-    if (this.alwaysRunning) throw new HubError('HUB_ERR_CHILD_ALWAYS_RUNNING', `server "${this.name}" is always running`);
+    if (this.alwaysRunning) throw new HubError(HUB_ERROR_CODES.CHILD_ALWAYS_RUNNING, `server "${this.name}" is always running`);
     if (this.#status === 'sleeping') return;
     this.log.info('server going to sleep');
     await this.disconnect('sleeping');
@@ -234,7 +226,7 @@ export class Child extends ChildProfile {
     const from = this.#status;
     ({ status: this.#status, lastError: this.#lastError } = nextChildState(this.name, { status: from, lastError: this.#lastError }, to, reason));
     this.log.debug({ from, to, reason }, 'server status changed');
-    this.#notify((observer) => observer.transition?.(this, { from, to, reason }));
+    notifyObservers(this.#environment.observers, this.log, (observer) => observer.transition?.(this, { from, to, reason }));
     if (to === 'up') {
       this.supervisor.up();
       this.#armIdleTimer();
@@ -244,12 +236,6 @@ export class Child extends ChildProfile {
       this.supervisor.cancel();
       clearTimeout(this.#idleTimer);
     }
-  }
-
-  /** Tells the observers, if there are any: without them nothing is built or called. */
-  #notify(tell: (observer: ChildObserver) => void): void {
-    const observers = this.#environment.observers;
-    if (observers !== undefined && observers.size > 0) notifyObservers(observers, this.log, tell);
   }
 
   /** Ends the connection and any start under way, and puts the server in `status`. */

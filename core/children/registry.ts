@@ -4,6 +4,7 @@ import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { Registry } from '../registry.js';
 import { Child } from './child.js';
+import type { ChildObserver } from './child-observer.js';
 import type { ChildType } from './child-type.js';
 import { createInProcessChildType, IN_PROCESS_TYPE } from './in-process.js';
 import type { UpstreamAuth } from './remote/auth.js';
@@ -26,6 +27,7 @@ export class ChildRegistry {
   upstreamAuth: UpstreamAuth | undefined;
   readonly #children = new Map<string, Child>();
   readonly #removalListeners = new Set<(name: string) => void>();
+  readonly #observers = new Set<ChildObserver>();
   readonly #inProcess: ReturnType<typeof createInProcessChildType>;
   #timings: ChildTimings;
 
@@ -71,6 +73,7 @@ export class ChildRegistry {
     if (!childType) throw new HubError(HUB_ERROR_CODES.CHILD_TYPE_UNKNOWN, `server "${name}": child type "${type}" is not registered`);
     const child = new Child(name, { ...entry, type }, childType, this.log.child({ server: name }), {
       timings: () => this.#timings,
+      observers: this.#observers,
       ...(childType.snapshots === false || !this.snapshots ? {} : { snapshots: this.snapshots }),
     });
     this.#children.set(name, child);
@@ -88,6 +91,15 @@ export class ChildRegistry {
     this.#children.delete(name);
     for (const listener of this.#removalListeners) listener(name);
     await child.drain();
+  }
+
+  /**
+   * Hears every server's status changes and starts, also of servers added later (metrics,
+   * audit). Returns the unsubscribe.
+   */
+  observe(observer: ChildObserver): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
   }
 
   /** Called with the name of every server `remove` takes out. Returns the unsubscribe. */

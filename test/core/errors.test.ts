@@ -1,6 +1,7 @@
-import { writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import t from 'tap';
 import { ChildEndedError } from '../../core/children/child-type.js';
@@ -108,4 +109,20 @@ t.test('what the kernel throws carries a code', async (t) => {
   const things = store.collection<{ _id: string }>('things');
   await things.insertOne({ _id: 'x' });
   await t.rejects(things.insertOne({ _id: 'x' }), { name: 'DuplicateKeyError', code: HUB_ERROR_CODES.DUPLICATE_KEY, cause: { errorType: 'uniqueViolated' } });
+});
+
+t.test('no bare errors: everything the kernel and the plugins throw is of the family', async (t) => {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+  const bare: string[] = [];
+  for (const folder of ['core', 'plugins']) {
+    for (const entry of await readdir(join(root, folder), { withFileTypes: true, recursive: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+      const file = join(entry.parentPath, entry.name);
+      const text = await readFile(file, 'utf8');
+      for (const match of text.matchAll(/throw new Error\(|class \w+ extends Error\b/g)) {
+        if (!(folder === 'core' && entry.name === 'errors.js' && match[0].startsWith('class HubError'))) bare.push(`${relative(root, file)}: ${match[0]}`);
+      }
+    }
+  }
+  t.same(bare, [], 'no `throw new Error(` and no error class outside HubError');
 });
