@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { Type } from 'typebox';
-import Value from 'typebox/value';
 import type { ClientAuthenticator, KnownClient } from './client-auth.js';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
@@ -10,18 +9,37 @@ import { consentPage, loginPage, type FormContext } from './pages.js';
 import { makeRoomForPending } from './pending.js';
 import type { Collections, PendingRecord } from './records.js';
 import { redirectAllowed, redirectUriProblem } from './redirects.js';
+import { KeywordParameter, SecretParameter, UrlParameter, type Routes } from './validation.js';
 import { addressKey, escapeHtml, hashSecret, newSecret, type OperatorLogin, secretMatches, sendPage, tooManyAttemptsPage } from '../../core/plugin-api.js';
 
 const CSRF_COOKIE = 'hub_csrf';
 const SESSION_COOKIE = 'hub_session';
 const PENDING_SECONDS = 15 * 60;
 
-const AuthorizeQuery = Type.Record(Type.String(), Type.String());
+/**
+ * The parameters of an authorization request (RFC 6749 section 4.1.1, RFC 7636, RFC 8707),
+ * bounded: they are kept with the pending request. The schema says only what each must be
+ * to be read at all; which values the hub accepts (response_type, PKCE, resource) the
+ * handler checks, because once the client and its redirect URI are known such an error is
+ * sent to the client by redirect, as section 4.1.2.1 asks. A request the schema refuses is
+ * shown to the person instead (the redirect target is not trusted yet).
+ */
+const AuthorizeQuery = Type.Object({
+  client_id: Type.Optional(UrlParameter),
+  redirect_uri: Type.Optional(UrlParameter),
+  response_type: Type.Optional(KeywordParameter),
+  code_challenge: Type.Optional(KeywordParameter),
+  code_challenge_method: Type.Optional(KeywordParameter),
+  resource: Type.Optional(UrlParameter),
+  scope: Type.Optional(Type.String({ maxLength: 1000 })),
+  state: Type.Optional(Type.String({ maxLength: 2000 })),
+});
 const AuthorizeForm = Type.Object({
-  request_id: Type.String(),
-  csrf: Type.String(),
+  request_id: SecretParameter,
+  csrf: SecretParameter,
   step: Type.Union([Type.Literal('login'), Type.Literal('approve'), Type.Literal('deny')]),
-  password: Type.Optional(Type.String()),
+  // Longer than any password a person types; keeps what is hashed per attempt small.
+  password: Type.Optional(Type.String({ maxLength: 1024 })),
 });
 
 interface Dependencies {
@@ -38,12 +56,12 @@ interface Dependencies {
  * or, for a logged-in browser, the consent page. The forms POST back with the pending
  * request's id and a CSRF token that must match a cookie only this browser holds.
  */
-export function registerAuthorize(app: FastifyInstance, deps: Dependencies): void {
+export function registerAuthorize(app: Routes, deps: Dependencies): void {
   const { c, endpoints, options } = deps;
   const secure = endpoints.issuer.startsWith('https:');
 
-  app.get('/authorize', async (request, reply) => {
-    const query = Value.Check(AuthorizeQuery, request.query) ? request.query : {};
+  app.get('/authorize', { schema: { querystring: AuthorizeQuery }, errorHandler: whenRefused((reply, error) => sendPage(reply, 400, 'Cannot authorize', `<p>The application sent a malformed request: ${escapeHtml(error.message)}.</p>`)) }, async (request, reply) => {
+    const query = request.query;
     let client: KnownClient;
     try {
       client = await deps.clients.find(query.client_id ?? '');
@@ -86,14 +104,12 @@ export function registerAuthorize(app: FastifyInstance, deps: Dependencies): voi
     return (await hasSession(request)) ? consentPage(reply, context) : loginPage(reply, context);
   });
 
-  app.post('/authorize', async (request, reply) => {
+  app.post('/authorize', { schema: { body: AuthorizeForm }, errorHandler: whenRefused(requestExpired) }, async (request, reply) => {
     const form = request.body;
     const cookies = parseCookie(request.headers.cookie ?? '');
-    const pending = Value.Check(AuthorizeForm, form) ? await c.pending.findOne({ _id: form.request_id }) : null;
+    const pending = await c.pending.findOne({ _id: form.request_id });
     const csrfCookie = cookies[CSRF_COOKIE];
-    if (!Value.Check(AuthorizeForm, form) || !pending || !csrfCookie || csrfCookie !== form.csrf || !secretMatches(form.csrf, pending.csrfHash)) {
-      return sendPage(reply, 403, 'Request expired', '<p>This approval request is no longer valid. Start again from the application.</p>');
-    }
+    if (!pending || !csrfCookie || csrfCookie !== form.csrf || !secretMatches(form.csrf, pending.csrfHash)) return requestExpired(reply);
     const context = formContext(pending, form.csrf);
 
     if (form.step === 'login') {
@@ -143,6 +159,21 @@ export function registerAuthorize(app: FastifyInstance, deps: Dependencies): voi
       resource: pending.resource,
     };
   }
+}
+
+/**
+ * The answer of a browser-facing route to a request its schema refuses: a page, never
+ * JSON for a person to read; any other error goes on to the plugin's handler.
+ */
+function whenRefused(page: (reply: FastifyReply, error: FastifyError) => FastifyReply) {
+  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (!error.validation) throw error;
+    return page(reply, error);
+  };
+}
+
+function requestExpired(reply: FastifyReply): FastifyReply {
+  return sendPage(reply, 403, 'Request expired', '<p>This approval request is no longer valid. Start again from the application.</p>');
 }
 
 function redirectWith(reply: FastifyReply, redirectUri: string, parameters: Record<string, string | undefined>): FastifyReply {

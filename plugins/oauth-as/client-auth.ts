@@ -1,8 +1,10 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
+import { Type, type Static } from 'typebox';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import { isMetadataDocumentUrl, MetadataDocumentError, type MetadataDocumentFetcher } from './metadata-document.js';
 import type { ClientMetadata, Collections } from './records.js';
+import { KeywordParameter, SecretParameter, UrlParameter } from './validation.js';
 import { DuplicateKeyError, hashSecret, secretMatches } from '../../core/plugin-api.js';
 
 export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -15,13 +17,16 @@ export interface KnownClient {
   metadata: ClientMetadata;
 }
 
-/** The client credentials of a token or revocation request, from the form body only. */
-export interface ClientCredentials {
-  client_id?: string | undefined;
-  client_secret?: string | undefined;
-  client_assertion_type?: string | undefined;
-  client_assertion?: string | undefined;
-}
+/** The client credentials of a token or revocation request, from the form body only: fields of both bodies' schemas. */
+export const ClientCredentialFields = {
+  client_id: Type.Optional(UrlParameter),
+  client_secret: Type.Optional(SecretParameter),
+  client_assertion_type: Type.Optional(KeywordParameter),
+  // A signed JWT: a few hundred bytes to a few kilobytes with a certificate chain in its header.
+  client_assertion: Type.Optional(Type.String({ maxLength: 16_384 })),
+};
+const ClientCredentials = Type.Object(ClientCredentialFields);
+export type ClientCredentials = Static<typeof ClientCredentials>;
 
 /** Finds clients (issued or metadata-document) and checks how they authenticate. */
 export class ClientAuthenticator {

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Endpoints } from './endpoints.js';
 import { ASSERTION_ALGORITHMS } from './client-auth.js';
+import type { Routes } from './validation.js';
 
 /** RFC 8414 metadata: computed once and served as the same bytes everywhere it appears. */
 export function authorizationServerMetadata(endpoints: Endpoints, dynamicRegistration: boolean): string {
@@ -28,7 +29,7 @@ export function authorizationServerMetadata(endpoints: Endpoints, dynamicRegistr
  * alias with identical bytes, RFC 9728 for `/hub` and every `/<name>/mcp`, and an empty
  * key set (access tokens are opaque; nothing a third party could verify).
  */
-export function registerDiscovery(app: FastifyInstance, endpoints: Endpoints, dynamicRegistration: boolean): void {
+export function registerDiscovery(app: Routes, endpoints: Endpoints, dynamicRegistration: boolean): void {
   const metadata = authorizationServerMetadata(endpoints, dynamicRegistration);
   const json = (body: string) => async (_request: unknown, reply: import('fastify').FastifyReply) =>
     reply.type('application/json').header('access-control-allow-origin', '*').header('cache-control', 'max-age=300').send(body);
@@ -52,7 +53,7 @@ export function registerDiscovery(app: FastifyInstance, endpoints: Endpoints, dy
   };
   app.get('/.well-known/oauth-protected-resource', protectedResource('/hub'));
   app.get('/.well-known/oauth-protected-resource/hub', protectedResource('/hub'));
-  app.get<{ Params: { name: string } }>('/.well-known/oauth-protected-resource/:name/mcp', (request, reply) =>
+  app.get('/.well-known/oauth-protected-resource/:name/mcp', { schema: { params: Type.Object({ name: Type.String() }) } }, (request, reply) =>
     protectedResource(`/${request.params.name}/mcp`)(request, reply),
   );
 

@@ -13,6 +13,7 @@ import { registerRegistration } from './registration.js';
 import { registerRevocation } from './revocation.js';
 import { oauthErrors, registerTokenEndpoint } from './token-endpoint.js';
 import { TokenService } from './tokens.js';
+import { typeBoxRoutes } from './validation.js';
 import { definePlugin, WindowCounter } from '../../core/plugin-api.js';
 
 export default definePlugin({
@@ -34,13 +35,14 @@ export default definePlugin({
 
     await app.register(formbody);
     oauthErrors(app);
-    registerDiscovery(app, endpoints, options.dynamicRegistration);
-    registerAuthorize(app, { c, clients, endpoints, login: hub.operatorLogin, options });
-    registerTokenEndpoint(app, c, clients, tokens, endpoints);
-    registerRevocation(app, clients, tokens);
+    const routes = typeBoxRoutes(app);
+    registerDiscovery(routes, endpoints, options.dynamicRegistration);
+    registerAuthorize(routes, { c, clients, endpoints, login: hub.operatorLogin, options });
+    registerTokenEndpoint(routes, c, clients, tokens, endpoints);
+    registerRevocation(routes, clients, tokens);
     if (options.dynamicRegistration) {
       const { maxDynamicClients, unusedClientSeconds } = options;
-      registerRegistration(app, c, endpoints, tokens, { maxDynamicClients, unusedClientSeconds, perAddress: new WindowCounter(hub.store, 'registrations', 3600_000) });
+      registerRegistration(routes, c, endpoints, tokens, { maxDynamicClients, unusedClientSeconds, perAddress: new WindowCounter(hub.store, 'registrations', 3600_000) });
     }
 
     // TTL indexes also hide expired records from every read (see core/store/ttl.ts).

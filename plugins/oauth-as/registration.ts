@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import type { Endpoints } from './endpoints.js';
@@ -7,6 +7,7 @@ import { OAuthError } from './errors.js';
 import type { ClientMetadata, ClientRecord, Collections } from './records.js';
 import { redirectUriProblem } from './redirects.js';
 import type { TokenService } from './tokens.js';
+import { refusedAs, type Routes } from './validation.js';
 import { addressKey, firstSchemaProblem, hashSecret, msUntilBelow, newSecret, pointerToPath, secretMatches, slidingEstimate, type WindowCounter } from '../../core/plugin-api.js';
 
 const Uri = Type.String({ minLength: 1, maxLength: 2000 });
@@ -43,12 +44,21 @@ export interface RegistrationLimits {
 }
 type RegistrationRequest = Static<typeof RegistrationRequest>;
 
-/** Checks requested metadata and fills in defaults; used by DCR and `hub-admin clients add`. */
+/** The client a management request names (an id the hub issued: well under this bound). */
+const ManagementParams = Type.Object({ clientId: Type.String({ maxLength: 200 }) });
+type ManagementParams = Static<typeof ManagementParams>;
+
+/** Checks metadata `hub-admin clients add` puts together, then as `requestedMetadata` does. */
 export function clientMetadata(body: unknown): ClientMetadata {
   const problem = firstSchemaProblem(RegistrationRequest, body);
   if (problem || !Value.Check(RegistrationRequest, body)) {
     throw new OAuthError('invalid_client_metadata', `${pointerToPath(problem?.path ?? '') || 'the request'}: expected ${problem?.expected ?? 'client metadata with redirect_uris'}`);
   }
+  return requestedMetadata(body);
+}
+
+/** What the hub supports of metadata its schema admits, with defaults filled in. */
+function requestedMetadata(body: RegistrationRequest): ClientMetadata {
   const method = body.token_endpoint_auth_method ?? 'client_secret_post';
   if (method !== 'none' && method !== 'client_secret_post') {
     throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method ${method} is not supported; use client_secret_post or none`);
@@ -102,7 +112,7 @@ export async function issueClient(c: Collections, metadata: ClientMetadata, sour
  * what registrations can grow is bounded: per address an hour, in total, and in time (a
  * registration that never obtains a token goes after `unusedClientSeconds`).
  */
-export function registerRegistration(app: FastifyInstance, c: Collections, endpoints: Endpoints, tokens: TokenService, limits: RegistrationLimits): void {
+export function registerRegistration(app: Routes, c: Collections, endpoints: Endpoints, tokens: TokenService, limits: RegistrationLimits): void {
   const response = (record: ClientRecord, extra: { secret?: string; registrationToken?: string } = {}) => ({
     client_id: record._id,
     client_id_issued_at: record.issuedAt,
@@ -112,8 +122,13 @@ export function registerRegistration(app: FastifyInstance, c: Collections, endpo
     ...record.metadata,
   });
 
-  app.post('/register', { bodyLimit: REGISTRATION_BODY_LIMIT }, async (request, reply) => {
-    const metadata = clientMetadata(request.body);
+  // RFC 7591 section 3.2.2: metadata the schema refuses is invalid_client_metadata; the route parameter is the request's.
+  const refused = refusedAs('invalid_client_metadata');
+  const invalid = refusedAs('invalid_request');
+  const schemaErrorFormatter: typeof refused = (errors, part) => (part === 'body' ? refused : invalid)(errors, part);
+
+  app.post('/register', { bodyLimit: REGISTRATION_BODY_LIMIT, schema: { body: RegistrationRequest }, schemaErrorFormatter }, async (request, reply) => {
+    const metadata = requestedMetadata(request.body);
     const address = addressKey(request.ip);
     const count = await limits.perAddress.count(address);
     if (slidingEstimate(count) >= REGISTRATIONS_PER_ADDRESS_HOUR) {
@@ -128,28 +143,39 @@ export function registerRegistration(app: FastifyInstance, c: Collections, endpo
     return reply.code(201).header('cache-control', 'no-store').send(response(issued.record, issued));
   });
 
-  /** RFC 7592: the registration access token, as a bearer, names the one client it manages. */
-  async function managed(request: FastifyRequest<{ Params: { clientId: string } }>): Promise<ClientRecord> {
+  /**
+   * RFC 7592: the registration access token, as a bearer, names the one client it manages.
+   * Checked when the request arrives, before its body is read or validated: a caller
+   * without the token learns nothing about what it sent.
+   */
+  const managedClients = new WeakMap<FastifyRequest, ClientRecord>();
+  async function authenticateManagement(request: FastifyRequest<{ Params: ManagementParams }>): Promise<void> {
     const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const record = await c.clients.findOne({ _id: request.params.clientId });
     if (!token || !record?.registrationTokenHash || !secretMatches(token, record.registrationTokenHash)) {
       throw new OAuthError('invalid_token', 'a valid registration access token is required', 401);
     }
+    managedClients.set(request, record);
+  }
+  function managed(request: FastifyRequest): ClientRecord {
+    const record = managedClients.get(request);
+    if (!record) throw new Error('a registration management route ran without its onRequest check');
     return record;
   }
+  const management = { onRequest: authenticateManagement, schema: { params: ManagementParams } };
 
-  app.get<{ Params: { clientId: string } }>('/register/:clientId', async (request, reply) => {
-    return reply.header('cache-control', 'no-store').send(response(await managed(request)));
+  app.get('/register/:clientId', management, async (request, reply) => {
+    return reply.header('cache-control', 'no-store').send(response(managed(request)));
   });
 
-  app.put<{ Params: { clientId: string } }>('/register/:clientId', { bodyLimit: REGISTRATION_BODY_LIMIT }, async (request, reply) => {
-    const record = await managed(request);
-    const body = request.body as RegistrationRequest;
-    if (body?.client_id !== record._id) throw new OAuthError('invalid_request', 'client_id in the body must be the client being updated');
+  app.put('/register/:clientId', { ...management, bodyLimit: REGISTRATION_BODY_LIMIT, schema: { params: ManagementParams, body: RegistrationRequest }, schemaErrorFormatter }, async (request, reply) => {
+    const record = managed(request);
+    const body = request.body;
+    if (body.client_id !== record._id) throw new OAuthError('invalid_request', 'client_id in the body must be the client being updated');
     if (body.client_secret !== undefined && (!record.secretHash || !secretMatches(body.client_secret, record.secretHash))) {
       throw new OAuthError('invalid_request', 'client_secret does not match');
     }
-    const metadata = clientMetadata(body);
+    const metadata = requestedMetadata(body);
     if ((metadata.token_endpoint_auth_method === 'none') !== (record.metadata.token_endpoint_auth_method === 'none')) {
       throw new OAuthError('invalid_client_metadata', 'a client cannot switch between public and confidential');
     }
@@ -157,8 +183,8 @@ export function registerRegistration(app: FastifyInstance, c: Collections, endpo
     return reply.header('cache-control', 'no-store').send(response(updated ?? record));
   });
 
-  app.delete<{ Params: { clientId: string } }>('/register/:clientId', async (request, reply) => {
-    const record = await managed(request);
+  app.delete('/register/:clientId', management, async (request, reply) => {
+    const record = managed(request);
     await c.clients.deleteOne({ _id: record._id });
     await tokens.revokeClient(record._id);
     return reply.code(204).send();

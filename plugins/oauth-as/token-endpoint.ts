@@ -1,26 +1,24 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import Value from 'typebox/value';
-import type { ClientAuthenticator } from './client-auth.js';
+import { ClientCredentialFields, type ClientAuthenticator } from './client-auth.js';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
 import type { TokenService } from './tokens.js';
+import { KeywordParameter, SecretParameter, UrlParameter, type Routes } from './validation.js';
 import { hashSecret } from '../../core/plugin-api.js';
 
+/** RFC 6749 section 4.1.3 and 6, RFC 7636 (a verifier has 43 to 128 characters), RFC 8707. */
 const TokenRequest = Type.Object({
-  grant_type: Type.String(),
-  code: Type.Optional(Type.String()),
-  redirect_uri: Type.Optional(Type.String()),
-  code_verifier: Type.Optional(Type.String()),
-  refresh_token: Type.Optional(Type.String()),
-  resource: Type.Optional(Type.String()),
-  scope: Type.Optional(Type.String()),
-  client_id: Type.Optional(Type.String()),
-  client_secret: Type.Optional(Type.String()),
-  client_assertion_type: Type.Optional(Type.String()),
-  client_assertion: Type.Optional(Type.String()),
+  grant_type: KeywordParameter,
+  code: Type.Optional(SecretParameter),
+  redirect_uri: Type.Optional(UrlParameter),
+  code_verifier: Type.Optional(Type.String({ maxLength: 128 })),
+  refresh_token: Type.Optional(SecretParameter),
+  resource: Type.Optional(UrlParameter),
+  scope: Type.Optional(Type.String({ maxLength: 1000 })),
+  ...ClientCredentialFields,
 });
 type TokenRequest = Static<typeof TokenRequest>;
 
@@ -36,10 +34,9 @@ export function oauthErrors(app: FastifyInstance): void {
 }
 
 /** The token endpoint: authorization_code with PKCE S256, and rotating refresh. */
-export function registerTokenEndpoint(app: FastifyInstance, c: Collections, clients: ClientAuthenticator, tokens: TokenService, endpoints: Endpoints): void {
-  app.post('/token', async (request, reply) => {
+export function registerTokenEndpoint(app: Routes, c: Collections, clients: ClientAuthenticator, tokens: TokenService, endpoints: Endpoints): void {
+  app.post('/token', { schema: { body: TokenRequest } }, async (request, reply) => {
     const body = request.body;
-    if (!Value.Check(TokenRequest, body)) throw new OAuthError('invalid_request', 'the token request must be a form with grant_type');
     const client = await clients.authenticate(body, request.headers.authorization);
     const resource = body.resource === undefined ? undefined : endpoints.resource(body.resource);
     if (body.resource !== undefined && !resource) throw new OAuthError('invalid_target', 'resource is not an MCP endpoint of this hub');

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { Type } from 'typebox';
-import Value from 'typebox/value';
 import { listPage, passwordPage } from './pages.js';
 import type { Collections } from './records.js';
 import type { Upstream } from './upstream.js';
@@ -12,10 +12,24 @@ const SESSION_COOKIE = 'hub_upstreams_session';
 const CSRF_COOKIE = 'hub_upstreams_csrf';
 const PASSWORD_FORM_SECONDS = 15 * 60;
 
-const PasswordForm = Type.Object({ csrf: Type.String(), password: Type.String() });
-const ActionForm = Type.Object({ csrf: Type.String() }, { additionalProperties: true });
+// The hub's own secrets (CSRF tokens, states) are about 50 characters, never near this bound.
+const Secret = Type.String({ maxLength: 512 });
+const PasswordForm = Type.Object({ csrf: Secret, password: Type.String({ maxLength: 1024 }) });
+// The pressed button's own field (`action`) comes along and is ignored.
+const ActionForm = Type.Object({ csrf: Secret });
 const NameParams = Type.Object({ name: Type.String() });
-const ActionParams = Type.Object({ name: Type.String(), action: Type.String() });
+const ActionParams = Type.Object({ name: Type.String(), action: Type.Union([Type.Literal('login'), Type.Literal('logout')]) });
+/**
+ * What the upstream's authorization server sends back (RFC 6749 section 4.1.2, RFC 9207):
+ * each parameter at most once (a second `iss` or `code` is refused, not chosen from), the
+ * rest (error_description, session_state, ...) ignored.
+ */
+const CallbackQuery = Type.Object({
+  state: Secret,
+  code: Type.Optional(Type.String({ maxLength: 8192 })),
+  iss: Type.Optional(Type.String({ maxLength: 2000 })),
+  error: Type.Optional(Type.String({ maxLength: 200 })),
+});
 
 interface Dependencies {
   hub: Hub;
@@ -32,9 +46,14 @@ interface Dependencies {
  * be framed (sendPage's headers). Also the OAuth callback and the per-upstream Client ID
  * Metadata Documents.
  */
-export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
+export function registerRoutes(plugin: FastifyInstance, deps: Dependencies): void {
   const { c, upstreams } = deps;
   const secure = deps.hub.settings.baseUrl.startsWith('https:');
+  // TypeBox's compiler validates the routes' schemas in this plugin's context whatever the
+  // embedding app's Ajv options: nothing coerced or removed, unknown fields left alone.
+  // Every refusal is answered with a page (whenRefused): people use these forms.
+  plugin.setValidatorCompiler(TypeBoxValidatorCompiler);
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/upstreams', async (request, reply) => {
     const session = await currentSession(request);
@@ -42,10 +61,10 @@ export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
     return listPage(reply, await rows(), csrfFor(session));
   });
 
-  app.post('/upstreams/session', async (request, reply) => {
+  app.post('/upstreams/session', { schema: { body: PasswordForm }, errorHandler: whenRefused(expired) }, async (request, reply) => {
     const form = request.body;
     const cookie = parseCookie(request.headers.cookie ?? '')[CSRF_COOKIE];
-    if (!Value.Check(PasswordForm, form) || !cookie || !sameText(cookie, form.csrf)) return expired(reply);
+    if (!cookie || !sameText(cookie, form.csrf)) return expired(reply);
     const attempt = await deps.login.attempt(request.ip, form.password);
     if (attempt.refused) return tooManyAttemptsPage(reply, attempt.retryAfterSeconds);
     if (!attempt.matched) return passwordPage(reply, form.csrf, 'Wrong password.');
@@ -58,14 +77,23 @@ export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
     return reply.redirect('/upstreams', 303);
   });
 
-  app.post('/upstreams/:name/:action', async (request, reply) => {
-    const params = Value.Check(ActionParams, request.params) ? request.params : { name: '', action: '' };
+  // The session is checked as the request arrives, before its form is read or validated.
+  const sessions = new WeakMap<FastifyRequest, string>();
+  const requireSession = async (request: FastifyRequest, reply: FastifyReply) => {
     const session = await currentSession(request);
+    if (!session) return showPasswordPage(reply);
+    sessions.set(request, session);
+  };
+  const actionRefused = whenRefused((reply, error) => (error.validationContext === 'params' ? notFound(reply) : expired(reply)));
+
+  app.post('/upstreams/:name/:action', { onRequest: requireSession, schema: { params: ActionParams, body: ActionForm }, errorHandler: actionRefused }, async (request, reply) => {
+    const params = request.params;
+    const session = sessions.get(request);
     const form = request.body;
     if (!session) return showPasswordPage(reply);
-    if (!Value.Check(ActionForm, form) || !sameText(form.csrf, csrfFor(session))) return expired(reply);
+    if (!sameText(form.csrf, csrfFor(session))) return expired(reply);
     const upstream = upstreams.get(params.name);
-    if (!upstream || (params.action !== 'login' && params.action !== 'logout')) return sendPage(reply, 404, 'Not found', '<p>No such upstream or action.</p>');
+    if (!upstream) return notFound(reply);
     try {
       if (params.action === 'login') return reply.header('cache-control', 'no-store').redirect((await upstream.startLogin()).href, 303);
       await upstream.logout();
@@ -76,20 +104,19 @@ export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
     }
   });
 
-  app.get('/upstreams/callback', async (request, reply) => {
-    const query = new URLSearchParams(Value.Check(Type.Record(Type.String(), Type.String()), request.query) ? request.query : {});
-    const state = query.get('state');
-    const pending = state ? await c.pending.findOne({ _id: hashSecret(state) }) : null;
+  app.get('/upstreams/callback', { schema: { querystring: CallbackQuery }, errorHandler: whenRefused(expired) }, async (request, reply) => {
+    const query = request.query;
+    const pending = await c.pending.findOne({ _id: hashSecret(query.state) });
     // One use per login: whoever deletes the pending record finishes it.
     if (!pending || (await c.pending.deleteOne({ _id: pending._id })) !== 1) return expired(reply);
     const upstream = upstreams.get(pending.server);
     if (!upstream) return expired(reply);
-    if (query.has('error')) {
+    if (query.error !== undefined) {
       // The error text comes from whoever sent the browser here: it is not shown.
       return sendPage(reply, 400, 'Login not completed', `<p>The authorization server of ${escapeHtml(upstream.name)} did not grant access.</p><p><a href="/upstreams">Back</a></p>`);
     }
     try {
-      await upstream.finishLogin(query, pending.verifier);
+      await upstream.finishLogin(new URLSearchParams({ code: query.code ?? '', ...(query.iss === undefined ? {} : { iss: query.iss }) }), pending.verifier);
     } catch (error) {
       request.log.warn({ server: upstream.name, err: (error as Error).message }, 'upstream login failed');
       return sendPage(reply, 502, 'Login failed', `<p>${escapeHtml((error as Error).message)}</p><p><a href="/upstreams">Back</a></p>`);
@@ -97,9 +124,8 @@ export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
     return sendPage(reply, 200, 'Logged in', `<p>The hub is now logged in to <strong>${escapeHtml(upstream.name)}</strong>.</p><p><a href="/upstreams">Back to the upstreams</a></p>`);
   });
 
-  app.get('/upstreams/:name/client.json', async (request, reply) => {
-    const { name } = Value.Check(NameParams, request.params) ? request.params : { name: '' };
-    const upstream = upstreams.get(name);
+  app.get('/upstreams/:name/client.json', { schema: { params: NameParams } }, async (request, reply) => {
+    const upstream = upstreams.get(request.params.name);
     if (!upstream || upstream.settings.mode !== 'cimd') return reply.code(404).send({ error: 'not_found' });
     return reply.header('cache-control', 'public, max-age=300').send({ client_id: upstream.metadataDocumentUrl, ...(await upstream.clientMetadata()) });
   });
@@ -137,6 +163,18 @@ function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** A refused request's answer is a page: a person reads it, never Fastify's JSON. Other errors go on. */
+function whenRefused(page: (reply: FastifyReply, error: FastifyError) => FastifyReply) {
+  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (!error.validation) throw error;
+    return page(reply, error);
+  };
+}
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return sendPage(reply, 404, 'Not found', '<p>No such upstream or action.</p>');
 }
 
 function expired(reply: FastifyReply): FastifyReply {
