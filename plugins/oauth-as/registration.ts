@@ -8,7 +8,7 @@ import type { ClientMetadata, ClientRecord, Collections } from './records.js';
 import { redirectUriProblem } from './redirects.js';
 import type { TokenService } from './tokens.js';
 import { refusedAs, type Routes } from './validation.js';
-import { addressKey, firstSchemaProblem, hashSecret, msUntilBelow, newSecret, pointerToPath, secretMatches, slidingEstimate, type WindowCounter } from '../../core/plugin-api.js';
+import { addressKey, HUB_ERROR_CODES, HubError, firstSchemaProblem, hashSecret, msUntilBelow, newSecret, pointerToPath, secretMatches, slidingEstimate, type WindowCounter } from '../../core/plugin-api.js';
 
 const Uri = Type.String({ minLength: 1, maxLength: 2000 });
 const Text = Type.String({ maxLength: 200 });
@@ -159,7 +159,7 @@ export function registerRegistration(app: Routes, c: Collections, endpoints: End
   }
   function managed(request: FastifyRequest): ClientRecord {
     const record = managedClients.get(request);
-    if (!record) throw new Error('a registration management route ran without its onRequest check');
+    if (!record) throw new HubError(HUB_ERROR_CODES.INTERNAL, 'a registration management route ran without its onRequest check');
     return record;
   }
   const management = { onRequest: authenticateManagement, schema: { params: ManagementParams } };

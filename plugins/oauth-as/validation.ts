@@ -9,7 +9,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import { Type } from 'typebox';
-import { OAuthError } from './errors.js';
+import { OAuthError, type OAuthErrorName } from './errors.js';
 import { pointerToPath } from '../../core/plugin-api.js';
 
 /** The plugin's Fastify instance as its routes see it: request parts typed from their TypeBox schemas. */
@@ -43,7 +43,7 @@ export function typeBoxRoutes(app: FastifyInstance): Routes {
 }
 
 /** A schema error formatter that makes a refused request the OAuth error `code` (status 400). */
-export function refusedAs(code: string): (errors: FastifySchemaValidationError[], part: Part) => OAuthError {
+export function refusedAs(code: OAuthErrorName): (errors: FastifySchemaValidationError[], part: Part) => OAuthError {
   return (errors, part) => new OAuthError(code, describeRefusal(errors, part));
 }
 

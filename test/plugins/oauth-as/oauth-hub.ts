@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Hub } from '../../../core/hub.js';
 import { hub } from '../../../core/kernel.js';
 import { freePort } from '../../helpers/net.js';
@@ -27,12 +27,14 @@ export async function startOAuthHub(
     config?: Record<string, unknown>;
     /** Fastify's `trustProxy`, as the standalone hub sets it from TRUSTED_PROXIES. */
     trustProxy?: string;
+    /** The embedding app's own Ajv options, which must not change what the hub's routes accept. */
+    ajv?: FastifyServerOptions['ajv'];
   } = {},
 ): Promise<OAuthTestHub> {
   const dataPath = await mkdtemp(join(tmpdir(), 'oauth-test-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const app = Fastify({ logger: false, ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }) });
+  const app = Fastify({ logger: false, ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }), ...(options.ajv && { ajv: options.ajv }) });
   let context: Hub | undefined;
   await app.register(hub, {
     config: { ...options.config, plugins: { 'oauth-as': options.plugin ?? true } },

@@ -72,12 +72,17 @@ export class Operator {
 
   constructor(private readonly base: string) {}
 
-  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  /** `form` as fields, or `body` as a raw urlencoded form (to send a field twice). */
+  async request(path: string, init: { method?: string; form?: Record<string, string>; body?: string } = {}): Promise<Response> {
+    const body = init.body ?? (init.form ? new URLSearchParams(init.form).toString() : undefined);
     const response = await fetch(new URL(path, this.base), {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      method: init.method ?? (body === undefined ? 'GET' : 'POST'),
       redirect: 'manual',
-      headers: { cookie: [...this.#jar].map(([name, value]) => `${name}=${value}`).join('; ') },
-      ...(init.form ? { body: new URLSearchParams(init.form) } : {}),
+      headers: {
+        cookie: [...this.#jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+      },
+      ...(body === undefined ? {} : { body }),
     });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
