@@ -40,4 +40,4 @@ export { makePrivateFolder, PRIVATE_FILE_MODE } from './private-files.js';
 export { derivedSecret, hashSecret, newSecret, secretMatches } from './secrets.js';
 export type { OperatorLogin } from './operator/login.js';
 export type { LoginAttempt } from './operator/login-throttle.js';
-export { escapeHtml, sendPage, tooManyAttemptsPage } from './operator/page.js';
+export { escapeHtml, pageWhenRefused, sendPage, tooManyAttemptsPage } from './operator/page.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#111}
 h1{font-size:1.3rem}input,button{font:inherit;padding:.6rem;width:100%;box-sizing:border-box;margin:.3rem 0}
@@ -33,4 +33,16 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
 /** The answer to a password attempt from an address with too many wrong ones. */
 export function tooManyAttemptsPage(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
   return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, 'Too many attempts', '<p>Too many wrong passwords from this address. Try again later.</p>');
+}
+
+/**
+ * A route's error handler for the pages people use: a request its schema refuses is
+ * answered with `page`, never JSON for a person to read; any other error goes on to the
+ * plugin's handler.
+ */
+export function pageWhenRefused(page: (reply: FastifyReply, error: FastifyError) => FastifyReply) {
+  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (!error.validation) throw error;
+    return page(reply, error);
+  };
 }

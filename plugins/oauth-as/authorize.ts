@@ -10,7 +10,7 @@ import { makeRoomForPending } from './pending.js';
 import type { Collections, PendingRecord } from './records.js';
 import { redirectAllowed, redirectUriProblem } from './redirects.js';
 import { KeywordParameter, SecretParameter, UrlParameter, type Routes } from './validation.js';
-import { addressKey, escapeHtml, hashSecret, newSecret, type OperatorLogin, secretMatches, sendPage, tooManyAttemptsPage } from '../../core/plugin-api.js';
+import { addressKey, escapeHtml, hashSecret, newSecret, type OperatorLogin, pageWhenRefused, secretMatches, sendPage, tooManyAttemptsPage } from '../../core/plugin-api.js';
 
 const CSRF_COOKIE = 'hub_csrf';
 const SESSION_COOKIE = 'hub_session';
@@ -60,7 +60,7 @@ export function registerAuthorize(app: Routes, deps: Dependencies): void {
   const { c, endpoints, options } = deps;
   const secure = endpoints.issuer.startsWith('https:');
 
-  app.get('/authorize', { schema: { querystring: AuthorizeQuery }, errorHandler: whenRefused((reply, error) => sendPage(reply, 400, 'Cannot authorize', `<p>The application sent a malformed request: ${escapeHtml(error.message)}.</p>`)) }, async (request, reply) => {
+  app.get('/authorize', { schema: { querystring: AuthorizeQuery }, errorHandler: pageWhenRefused((reply, error) => sendPage(reply, 400, 'Cannot authorize', `<p>The application sent a malformed request: ${escapeHtml(error.message)}.</p>`)) }, async (request, reply) => {
     const query = request.query;
     let client: KnownClient;
     try {
@@ -104,7 +104,7 @@ export function registerAuthorize(app: Routes, deps: Dependencies): void {
     return (await hasSession(request)) ? consentPage(reply, context) : loginPage(reply, context);
   });
 
-  app.post('/authorize', { schema: { body: AuthorizeForm }, errorHandler: whenRefused(requestExpired) }, async (request, reply) => {
+  app.post('/authorize', { schema: { body: AuthorizeForm }, errorHandler: pageWhenRefused(requestExpired) }, async (request, reply) => {
     const form = request.body;
     const cookies = parseCookie(request.headers.cookie ?? '');
     const pending = await c.pending.findOne({ _id: form.request_id });
@@ -161,16 +161,6 @@ export function registerAuthorize(app: Routes, deps: Dependencies): void {
   }
 }
 
-/**
- * The answer of a browser-facing route to a request its schema refuses: a page, never
- * JSON for a person to read; any other error goes on to the plugin's handler.
- */
-function whenRefused(page: (reply: FastifyReply, error: FastifyError) => FastifyReply) {
-  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    if (!error.validation) throw error;
-    return page(reply, error);
-  };
-}
 
 function requestExpired(reply: FastifyReply): FastifyReply {
   return sendPage(reply, 403, 'Request expired', '<p>This approval request is no longer valid. Start again from the application.</p>');

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { listPage, passwordPage } from './pages.js';
 import type { Collections } from './records.js';
 import type { Upstream } from './upstream.js';
-import { escapeHtml, hashSecret, type Hub, newSecret, type OperatorLogin, sendPage, tooManyAttemptsPage } from '../../core/plugin-api.js';
+import { escapeHtml, hashSecret, type Hub, newSecret, type OperatorLogin, pageWhenRefused, sendPage, tooManyAttemptsPage } from '../../core/plugin-api.js';
 
 const SESSION_COOKIE = 'hub_upstreams_session';
 const CSRF_COOKIE = 'hub_upstreams_csrf';
@@ -51,7 +51,7 @@ export function registerRoutes(plugin: FastifyInstance, deps: Dependencies): voi
   const secure = deps.hub.settings.baseUrl.startsWith('https:');
   // TypeBox's compiler validates the routes' schemas in this plugin's context whatever the
   // embedding app's Ajv options: nothing coerced or removed, unknown fields left alone.
-  // Every refusal is answered with a page (whenRefused): people use these forms.
+  // Every refusal is answered with a page (pageWhenRefused): people use these forms.
   plugin.setValidatorCompiler(TypeBoxValidatorCompiler);
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -61,7 +61,7 @@ export function registerRoutes(plugin: FastifyInstance, deps: Dependencies): voi
     return listPage(reply, await rows(), csrfFor(session));
   });
 
-  app.post('/upstreams/session', { schema: { body: PasswordForm }, errorHandler: whenRefused(expired) }, async (request, reply) => {
+  app.post('/upstreams/session', { schema: { body: PasswordForm }, errorHandler: pageWhenRefused(expired) }, async (request, reply) => {
     const form = request.body;
     const cookie = parseCookie(request.headers.cookie ?? '')[CSRF_COOKIE];
     if (!cookie || !sameText(cookie, form.csrf)) return expired(reply);
@@ -84,7 +84,7 @@ export function registerRoutes(plugin: FastifyInstance, deps: Dependencies): voi
     if (!session) return showPasswordPage(reply);
     sessions.set(request, session);
   };
-  const actionRefused = whenRefused((reply, error) => (error.validationContext === 'params' ? notFound(reply) : expired(reply)));
+  const actionRefused = pageWhenRefused((reply, error) => (error.validationContext === 'params' ? notFound(reply) : expired(reply)));
 
   app.post('/upstreams/:name/:action', { onRequest: requireSession, schema: { params: ActionParams, body: ActionForm }, errorHandler: actionRefused }, async (request, reply) => {
     const params = request.params;
@@ -104,7 +104,7 @@ export function registerRoutes(plugin: FastifyInstance, deps: Dependencies): voi
     }
   });
 
-  app.get('/upstreams/callback', { schema: { querystring: CallbackQuery }, errorHandler: whenRefused(expired) }, async (request, reply) => {
+  app.get('/upstreams/callback', { schema: { querystring: CallbackQuery }, errorHandler: pageWhenRefused(expired) }, async (request, reply) => {
     const query = request.query;
     const pending = await c.pending.findOne({ _id: hashSecret(query.state) });
     // One use per login: whoever deletes the pending record finishes it.
@@ -166,12 +166,6 @@ function sameText(a: string, b: string): boolean {
 }
 
 /** A refused request's answer is a page: a person reads it, never Fastify's JSON. Other errors go on. */
-function whenRefused(page: (reply: FastifyReply, error: FastifyError) => FastifyReply) {
-  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    if (!error.validation) throw error;
-    return page(reply, error);
-  };
-}
 
 function notFound(reply: FastifyReply): FastifyReply {
   return sendPage(reply, 404, 'Not found', '<p>No such upstream or action.</p>');
