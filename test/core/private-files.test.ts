@@ -10,12 +10,19 @@ import { ApiTokens } from '../../plugins/oauth-as/api-tokens.js';
 import { collections } from '../../plugins/oauth-as/records.js';
 import { UpstreamKey } from '../../plugins/upstream-oauth/key.js';
 
-/** Every file and folder under `root` with its permission bits. */
-async function modes(root: string): Promise<Map<string, number>> {
-  const found = new Map<string, number>([[root, (await lstat(root)).mode & 0o777]]);
-  for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
-    const path = join(entry.parentPath, entry.name);
-    found.set(path, (await lstat(path)).mode & 0o777);
+/**
+ * Every file and folder under `root` with its permission bits and kind, read once: the
+ * store's lock folder comes and goes with the lock, so it is judged as it was listed.
+ */
+async function modes(root: string): Promise<Map<string, { mode: number; isFolder: boolean }>> {
+  const read = async (path: string) => {
+    const stats = await lstat(path).catch(() => undefined);
+    return stats && { mode: stats.mode & 0o777, isFolder: stats.isDirectory() };
+  };
+  const found = new Map<string, { mode: number; isFolder: boolean }>();
+  for (const path of [root, ...(await readdir(root, { recursive: true })).map((name) => join(root, name))]) {
+    const entry = await read(path);
+    if (entry) found.set(path, entry);
   }
   return found;
 }
@@ -51,8 +58,7 @@ t.test('everything the hub writes under DATA_PATH is 0600 in 0700 folders, whate
   for (const name of ['upstream-key.pem', 'hub-password', 'store/oauth-keys.db', 'snapshots/files.json']) {
     t.ok(found.has(join(dataPath, name)), `${name} was written`);
   }
-  for (const [path, mode] of found) {
-    const isFolder = (await lstat(path)).isDirectory();
+  for (const [path, { mode, isFolder }] of found) {
     t.equal(mode.toString(8), isFolder ? '700' : '600', `${path.slice(dataPath.length) || 'DATA_PATH'}`);
   }
 });
