@@ -39,3 +39,18 @@ export { derivedSecret, hashSecret, newSecret, secretMatches } from './secrets.j
 export type { OperatorLogin } from './operator/login.js';
 export type { LoginAttempt } from './operator/login-throttle.js';
 export { escapeHtml, sendPage, tooManyAttemptsPage } from './operator/page.js';
+
+// Observing the hub: what it publishes on node:diagnostics_channel.
+export {
+  observe,
+  Topic,
+  traceContextOf,
+  TRACE_CONTEXT_KEYS,
+  type AuthFailureEvent,
+  type ChildStatusEvent,
+  type HttpRequestEvent,
+  type HubEvent,
+  type McpRequestEvent,
+  type ToolCallEvent,
+  type ToolCallOutcome,
+} from './observe.js';

@@ -2,6 +2,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Client, DiscoverResult, Implementation, PriorDiscovery, ProtocolEra, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
+import { observe } from '../observe.js';
 import { ChildEndedError, type ChildConnection, type ChildType } from './child-type.js';
 import { LoginRequiredError } from './remote/auth.js';
 import { startPings } from './ping.js';
@@ -44,7 +45,7 @@ interface Attempt {
  * answers about children reads this object, never the wire, unless it is a call.
  */
 export class Child {
-  status: ChildStatus;
+  #status: ChildStatus | undefined;
   lastError: string | undefined;
   /** The child's own identity (name, version, title, icons, website) as it last stated it; kept while it sleeps. */
   serverInfo: Implementation | undefined;
@@ -104,6 +105,17 @@ export class Child {
       },
       environment.timings,
     );
+  }
+
+  get status(): ChildStatus {
+    return this.#status as ChildStatus;
+  }
+
+  /** Every change of status is published (core/observe.ts): metrics and the status page follow it. */
+  set status(status: ChildStatus) {
+    const from = this.#status;
+    this.#status = status;
+    if (from !== status && observe.childStatus.active) observe.childStatus.publish({ child: this, from, to: status });
   }
 
   get alwaysRunning(): boolean {

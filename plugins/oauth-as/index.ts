@@ -28,15 +28,15 @@ export default definePlugin({
     const apiTokens = new ApiTokens(c, endpoints.issuer);
     const clients = new ClientAuthenticator(c, new MetadataDocumentFetcher(options.allowLoopbackMetadataDocuments), endpoints);
 
-    hub.authenticator = createAuthenticator(endpoints, tokens, apiTokens);
+    hub.authenticator = createAuthenticator(hub, endpoints, tokens, apiTokens);
     hub.adminCommands.add('clients', clientsCommand(c, tokens), 'oauth-as');
     hub.adminCommands.add('tokens', tokensCommand(apiTokens, hub), 'oauth-as');
 
     await app.register(formbody);
-    oauthErrors(app);
+    oauthErrors(app, hub);
     registerDiscovery(app, endpoints, options.dynamicRegistration);
     registerAuthorize(app, { c, clients, endpoints, login: hub.operatorLogin, options });
-    registerTokenEndpoint(app, c, clients, tokens, endpoints);
+    registerTokenEndpoint(app, hub, c, clients, tokens, endpoints);
     registerRevocation(app, clients, tokens);
     if (options.dynamicRegistration) {
       const { maxDynamicClients, unusedClientSeconds } = options;

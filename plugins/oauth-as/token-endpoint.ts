@@ -7,7 +7,7 @@ import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
 import type { TokenService } from './tokens.js';
-import { hashSecret } from '../../core/plugin-api.js';
+import { hashSecret, type Hub, observe } from '../../core/plugin-api.js';
 
 const TokenRequest = Type.Object({
   grant_type: Type.String(),
@@ -25,9 +25,10 @@ const TokenRequest = Type.Object({
 type TokenRequest = Static<typeof TokenRequest>;
 
 /** Sends an OAuth error; anything else is a bug and goes to Fastify's handler. */
-export function oauthErrors(app: FastifyInstance): void {
+export function oauthErrors(app: FastifyInstance, hub: Hub): void {
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof OAuthError) {
+      if (error.status === 401 && observe.authFailure.active) observe.authFailure.publish({ hub, reason: error.body.error });
       if (error.status === 401) reply.header('www-authenticate', 'Bearer error="invalid_client"');
       return reply.code(error.status).header('cache-control', 'no-store').send(error.body);
     }
@@ -36,7 +37,7 @@ export function oauthErrors(app: FastifyInstance): void {
 }
 
 /** The token endpoint: authorization_code with PKCE S256, and rotating refresh. */
-export function registerTokenEndpoint(app: FastifyInstance, c: Collections, clients: ClientAuthenticator, tokens: TokenService, endpoints: Endpoints): void {
+export function registerTokenEndpoint(app: FastifyInstance, hub: Hub, c: Collections, clients: ClientAuthenticator, tokens: TokenService, endpoints: Endpoints): void {
   app.post('/token', async (request, reply) => {
     const body = request.body;
     if (!Value.Check(TokenRequest, body)) throw new OAuthError('invalid_request', 'the token request must be a form with grant_type');
@@ -50,6 +51,7 @@ export function registerTokenEndpoint(app: FastifyInstance, c: Collections, clie
       if (!body.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is missing');
       if (!client.metadata.grant_types.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'this client may not refresh');
       response = await tokens.refresh(body.refresh_token, client.clientId, resource);
+      if (observe.tokenRotation.active) observe.tokenRotation.publish({ hub });
     } else throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type} is not supported`);
     return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(response);
   });
