@@ -45,7 +45,7 @@ export async function forwardToolCall(
   params: CallToolRequestParams,
   context: ForwardContext,
 ): Promise<CallToolResult | InputRequiredResult> {
-  if (!observe.toolCallStart.active) return carryToolCall(hub, child, tool, params, context, undefined);
+  if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) return carryToolCall(hub, child, tool, params, context, undefined);
   const event: ToolCallEvent = {
     hub,
     child,
