@@ -5,8 +5,8 @@ const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:2r
 h1{font-size:1.3rem}input,button{font:inherit;padding:.6rem;width:100%;box-sizing:border-box;margin:.3rem 0}
 button{cursor:pointer}.deny{background:#eee}.error{color:#a00}code{word-break:break-all}`;
 /** Added for pages that show tables (the status page): wider, and one card per row on a phone. */
-const WIDE_STYLE = `body{max-width:72rem}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #ccc;vertical-align:top}
-th{background:#f3f3f3}.num{text-align:right;font-variant-numeric:tabular-nums}.bad{color:#a00;font-weight:600}.ok{color:#060}
+const WIDE_STYLE = `body{max-width:72rem}h1{font-size:1.6rem}h2{font-size:1.2rem}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #ccc;vertical-align:top}
+th{background:#f3f3f3}.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.bad{color:#a00;font-weight:600}.ok{color:#060}
 [role=alert]{border:2px solid #a00;background:#fff4f4;padding:.6rem 1rem;border-radius:.3rem}
 .primary{display:inline-block;background:#1a56db;color:#fff;border:0;border-radius:.3rem;padding:.6rem 1.2rem;text-decoration:none;font-weight:600}
 .primary:focus{outline:3px solid #f59e0b}nav{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin:1rem 0}

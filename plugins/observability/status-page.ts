@@ -94,7 +94,7 @@ function statusPage(reply: FastifyReply, hub: Hub, sources: StatusSources, refre
       : `<section role="alert" aria-labelledby="attention"><h2 id="attention">${troubled.length === 1 ? '1 server needs' : `${troubled.length} servers need`} attention</h2><ul>${troubled
           .map((child) => `<li><a href="#server-${escapeHtml(child.name)}">${escapeHtml(child.name)}</a>: ${escapeHtml(child.status)}${child.problem ? ` (${escapeHtml(child.problem)})` : ''}</li>`)
           .join('')}</ul></section>`;
-  const rows = children.map((child) => row(child, sources.recent(child.name)?.figures(now), sources.times(child.name))).join('\n');
+  const rows = children.map((child) => row(child, sources.recent(child.name)?.figures(now), sources.times(child.name), now)).join('\n');
   const body = `<nav aria-label="Status page"><a class="primary" href="/status">Refresh now</a><span>Refreshes every ${refreshSeconds} s. Updated <time datetime="${new Date(now).toISOString()}">${formatTime(now)}</time>.</span>${
     upstreams ? '<a href="/upstreams">Upstream logins</a>' : ''
   }</nav>
@@ -110,20 +110,20 @@ ${
   return sendPage(reply, 200, 'Hub status', body, { wide: true, refreshSeconds });
 }
 
-function row(child: Child, figures: RecentFigures | undefined, times: ServerTimes | undefined): string {
+function row(child: Child, figures: RecentFigures | undefined, times: ServerTimes | undefined, now: number): string {
   const cell = (label: string, content: string, className?: string) => `<td data-label="${label}"${className ? ` class="${className}"` : ''}>${content}</td>`;
   const troubled = TROUBLED.has(child.status);
   const status = `<span class="status ${troubled ? 'bad' : child.status === 'up' ? 'ok' : ''}">${escapeHtml(child.status)}</span>${child.problem ? `<br><span class="reason">${escapeHtml(child.problem)}</span>` : ''}`;
   const errors = figures?.errors ?? 0;
-  const upstream = !('oauth' in child.entry) ? 'none' : child.status === 'unauthorized' ? '<span class="bad">login needed</span>' : 'configured';
+  const upstream = !('oauth' in child.entry) ? 'not used' : child.status === 'unauthorized' ? '<span class="bad">login needed</span>' : 'configured';
   return `<tr id="server-${escapeHtml(child.name)}"><th scope="row" data-label="Server">${escapeHtml(child.name)}</th>${cell('Status', status)}${cell('Tools', child.toolsKnown ? String(child.tools.length) : 'not yet known', 'num tools')}${cell(
     'Calls (1 h)',
     String(figures?.calls ?? 0),
     'num calls',
   )}${cell('Errors (1 h)', String(errors), `num errors${errors > 0 ? ' bad' : ''}`)}${cell('p50', milliseconds(figures?.p50Ms), 'num')}${cell('p99', milliseconds(figures?.p99Ms), 'num')}${cell(
     'Last start',
-    times?.lastStart ? `${formatTime(times.lastStart.at)} (${times.lastStart.reason})` : 'not since the hub started',
-  )}${cell('Last up', times?.lastUp ? `${formatTime(times.lastUp.at)} after ${times.lastUp.seconds.toFixed(2)} s` : 'not since the hub started')}${cell('Upstream login', upstream)}</tr>`;
+    times?.lastStart ? `${shortTime(times.lastStart.at, now)} (${times.lastStart.reason})` : 'not yet',
+  )}${cell('Last up', times?.lastUp ? `${shortTime(times.lastUp.at, now)} after ${times.lastUp.seconds.toFixed(2)} s` : 'not yet')}${cell('Upstream login', upstream)}</tr>`;
 }
 
 function milliseconds(value: number | undefined): string {
@@ -133,6 +133,13 @@ function milliseconds(value: number | undefined): string {
 
 function formatTime(at: number): string {
   return `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** The time of day for today's events, the date too for older ones; the full time is in `datetime`. */
+function shortTime(at: number, now: number): string {
+  const iso = new Date(at).toISOString();
+  const shown = iso.slice(0, 10) === new Date(now).toISOString().slice(0, 10) ? `${iso.slice(11, 19)} UTC` : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  return `<time datetime="${iso}">${shown}</time>`;
 }
 
 function sameText(a: string, b: string): boolean {
