@@ -12,7 +12,9 @@ import { bestOf, loadFromProcess, startHttpChild, type LoadFigures } from './mea
 
 const calls = Number(process.argv[2] ?? '3000');
 const child = await startHttpChild();
-const benchHub = await startBenchHub({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { echo: { type: 'http', url: child.url } } });
+// CARRIAGE_OBSERVABILITY=off measures the hub without the observability plugin (metrics and the call log).
+const observability = process.env.CARRIAGE_OBSERVABILITY !== 'off';
+const benchHub = await startBenchHub({ plugins: { 'oauth-as': false, 'map-tools': false, observability }, mcpServers: { echo: { type: 'http', url: child.url } } });
 const hubUrl = `${benchHub.url}/echo/mcp`;
 const bare = await startBareProxy(child.url);
 
@@ -73,4 +75,4 @@ const legacyCaller = {
 await benchHub.close();
 bare.server.close();
 child.stop();
-console.log(JSON.stringify({ calls, results, legacyCaller, targets: { addedP50Ms: 1, throughputRatio: 0.7 } }, null, 2));
+console.log(JSON.stringify({ calls, observability, results, legacyCaller, targets: { addedP50Ms: 1, throughputRatio: 0.7 } }, null, 2));

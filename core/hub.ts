@@ -107,7 +107,7 @@ export class Hub {
    * operates the hub; created on first use.
    */
   get operatorLogin(): OperatorLogin {
-    this.#operatorLogin ??= new OperatorLogin(this.settings.dataPath, this.env, this.store);
+    this.#operatorLogin ??= new OperatorLogin(this.settings.dataPath, this.env, this.store, this);
     return this.#operatorLogin;
   }
 

@@ -13,6 +13,7 @@ import { checkDataPath } from './data-path.js';
 import { registerHealthRoutes } from './health.js';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { Hub } from './hub.js';
+import { observe } from './observe.js';
 import { resolvePlugins } from './plugins/resolve.js';
 import { checkPrivateFiles, HUB_PRIVATE_FILES, HUB_SECRET_FILES } from './private-files.js';
 import { HubSettings, settingsFromEnvironment } from './settings.js';
@@ -60,6 +61,11 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   await checkPrivateFiles(settings.dataPath, { secrets: [...HUB_SECRET_FILES, ...plugins.flatMap(({ plugin }) => plugin.secretFiles ?? [])], others: HUB_PRIVATE_FILES }, app.log);
   const context = new Hub(settings, config, app.log, configDirectory, env);
   app.decorate('hub', context);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!observe.httpRequest.active) return;
+    // The raw response: hijacked replies (the MCP endpoints) skip Fastify's own onResponse.
+    reply.raw.once('close', () => observe.httpRequest.publish({ hub: context, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
+  });
   if (options.children) context.children.configure(options.children);
 
   for (const { plugin, options: pluginOptions } of plugins) {

@@ -40,4 +40,18 @@ export { makePrivateFolder, PRIVATE_FILE_MODE } from './private-files.js';
 export { derivedSecret, hashSecret, newSecret, secretMatches } from './secrets.js';
 export type { OperatorLogin } from './operator/login.js';
 export type { LoginAttempt } from './operator/login-throttle.js';
-export { escapeHtml, pageWhenRefused, sendPage, tooManyAttemptsPage } from './operator/page.js';
+export { escapeHtml, pageWhenRefused, sendPage, tooManyAttemptsPage, type PageOptions } from './operator/page.js';
+
+// Observing the hub: what it publishes on node:diagnostics_channel.
+export {
+  observe,
+  Topic,
+  traceContextOf,
+  TRACE_CONTEXT_KEYS,
+  type AuthFailureEvent,
+  type HttpRequestEvent,
+  type HubEvent,
+  type McpRequestEvent,
+  type ToolCallEvent,
+  type ToolCallOutcome,
+} from './observe.js';

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Hub } from '../hub.js';
+import { observe } from '../observe.js';
 import { msUntilBelow, slidingEstimate, WindowCounter } from '../limits/window-counter.js';
 
 /** The JSON-RPC code of a refusal by a limit: implementation-defined server error. */
@@ -29,7 +30,7 @@ export function admitClients(mcp: FastifyInstance, hub: Hub): void {
     const count = await calls.count(client);
     if (slidingEstimate(count) >= clientCallsPerMinute) {
       const seconds = Math.max(1, Math.ceil(msUntilBelow(clientCallsPerMinute, count) / 1000));
-      return refuse(reply, null, seconds, `Rate limit exceeded: this client may make ${clientCallsPerMinute} MCP requests a minute; retry in ${seconds} s`);
+      return refuse(hub, reply, null, seconds, `Rate limit exceeded: this client may make ${clientCallsPerMinute} MCP requests a minute; retry in ${seconds} s`);
     }
     calls.add(client);
     return undefined;
@@ -41,7 +42,7 @@ export function admitClients(mcp: FastifyInstance, hub: Hub): void {
     const [occupancy, limit, message] = isListen(request.body)
       ? [streams, clientMaxStreams, `Too many open subscription streams: this client may hold ${clientMaxStreams}`]
       : [inFlight, clientMaxConcurrent, `Too many concurrent requests: this client may have ${clientMaxConcurrent} in flight`];
-    if (!occupancy.take(client, limit)) return refuse(reply, requestId(request.body), 1, message);
+    if (!occupancy.take(client, limit)) return refuse(hub, reply, requestId(request.body), 1, message);
     reply.raw.once('close', () => occupancy.release(client));
     return undefined;
   });
@@ -70,7 +71,8 @@ class Occupancy {
   }
 }
 
-function refuse(reply: FastifyReply, id: string | number | null, retryAfterSeconds: number, message: string): FastifyReply {
+function refuse(hub: Hub, reply: FastifyReply, id: string | number | null, retryAfterSeconds: number, message: string): FastifyReply {
+  if (observe.rateLimited.active) observe.rateLimited.publish({ hub });
   return reply
     .code(429)
     .header('retry-after', String(retryAfterSeconds))

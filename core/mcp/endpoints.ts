@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
 import type { Hub } from '../hub.js';
+import { observe, type McpRequestEvent } from '../observe.js';
 import { admitClients } from './admission.js';
 import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
@@ -54,9 +55,19 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     return existing;
   };
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply, { endpoint, node }: Served): Promise<void> => {
+  const serve = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
     reply.hijack();
     const plain = plainCallOf(eras, request);
+    if (!observe.mcpRequest.active) return carry(request, reply, served, plain);
+    const event: McpRequestEvent = { hub, endpoint: name, body: request.body, revision: plain?.era.revision ?? namedRevision(request), clientId: request.mcpAuth?.clientId, status: undefined };
+    reply.raw.once('close', () => {
+      event.status = reply.raw.statusCode;
+      observe.mcpRequestEnd.publish(event);
+    });
+    return observe.mcpRequest.run(event, () => carry(request, reply, served, plain));
+  };
+
+  const carry = async (request: FastifyRequest, reply: FastifyReply, { endpoint, node }: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
     if (plain && (await answerPlainCall(endpoint, plain.era, plain.call, reply.raw, request.mcpAuth))) return;
     const uris = endpoint.child ? eras.flatMap((era) => era.listenedResources(request.body)) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
@@ -77,11 +88,11 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       return undefined;
     });
     admitClients(mcp, hub);
-    mcp.all('/hub', async (request, reply) => serve(request, reply, serving('/hub', () => new HubEndpoint(hub))));
+    mcp.all('/hub', async (request, reply) => serve(request, reply, serving('/hub', () => new HubEndpoint(hub)), 'hub'));
     mcp.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
       const child = hub.children.get(request.params.server);
       if (!child) return reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `no server named "${request.params.server}" is configured` } });
-      return serve(request, reply, serving(child.name, () => new ChildEndpoint(hub, child)));
+      return serve(request, reply, serving(child.name, () => new ChildEndpoint(hub, child)), child.name);
     });
   });
   // A server a reload removed or replaced must not be served from its old endpoint.
@@ -110,6 +121,15 @@ function watchWhileOpen(child: Child, uris: string[]): () => void {
   // Only a child that can watch (or whose capabilities were never seen) is worth waking.
   if (child.capabilities === undefined || child.capabilities.resources?.subscribe) void child.ensureUp().catch(() => undefined);
   return () => releases.forEach((release) => release());
+}
+
+/** The revision a request names: its header, or the one `initialize` asks for. */
+function namedRevision(request: FastifyRequest): string | undefined {
+  const header = request.headers['mcp-protocol-version'];
+  if (typeof header === 'string') return header;
+  const body = request.body as { method?: unknown; params?: { protocolVersion?: unknown } } | null;
+  const asked = body?.method === 'initialize' ? body.params?.protocolVersion : undefined;
+  return typeof asked === 'string' ? asked : undefined;
 }
 
 function bracketed(hostname: string): string {

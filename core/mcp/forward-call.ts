@@ -12,6 +12,7 @@ import {
 import type { ChildConnection } from '../children/child-type.js';
 import type { Child } from '../children/child.js';
 import type { Hub, McpEra } from '../hub.js';
+import { observe, type ToolCallEvent } from '../observe.js';
 import type { CallerRequest } from './caller-request.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import { relayed } from './relayed.js';
@@ -42,7 +43,48 @@ export async function forwardToolCall(
   child: Child,
   tool: Tool,
   params: CallToolRequestParams,
+  context: ForwardContext,
+): Promise<CallToolResult | InputRequiredResult> {
+  if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) return carryToolCall(hub, child, tool, params, context, undefined);
+  const event: ToolCallEvent = {
+    hub,
+    child,
+    tool: tool.name,
+    revision: context.era.revision,
+    clientId: context.request.http?.authInfo?.clientId,
+    params,
+    request: context.request,
+    startedAt: performance.now(),
+    forwardMeta: {},
+    sentAt: undefined,
+    outcome: undefined,
+    errorCode: undefined,
+    result: undefined,
+    endedAt: undefined,
+  };
+  observe.toolCallStart.publish(event);
+  try {
+    const result = await carryToolCall(hub, child, tool, params, context, event);
+    event.result = result;
+    event.outcome ??= !isInputRequiredResult(result) && result.isError === true ? 'tool_error' : 'ok';
+    return result;
+  } catch (error) {
+    event.outcome = 'protocol_error';
+    event.errorCode = errorCode(error);
+    throw error;
+  } finally {
+    event.endedAt = performance.now();
+    observe.toolCallEnd.publish(event);
+  }
+}
+
+async function carryToolCall(
+  hub: Hub,
+  child: Child,
+  tool: Tool,
+  params: CallToolRequestParams,
   { era, request, sessionCapabilities }: ForwardContext,
+  event: ToolCallEvent | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const capabilities = callerCapabilities(request, sessionCapabilities);
   let decision: ElicitationDecision | undefined;
@@ -51,18 +93,37 @@ export async function forwardToolCall(
     result = await child.withConnection(async (connection) => {
       // Decided once the child is up: what it can ask depends on the era it speaks.
       decision = decideElicitation(era, capabilities, child);
+      const sent = event ? sending(event, params) : params;
       return (
-        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(hub, connection, params, request) : undefined) ??
-        (await sdkCall(hub, connection, params, request, decision, capabilities))
+        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(hub, connection, sent, request) : undefined) ??
+        (await sdkCall(hub, connection, sent, request, decision, capabilities))
       );
     });
   } catch (error) {
     if (ProtocolError.isInstance(error)) throw error;
+    if (event) {
+      // Never sent: the server could not be woken (down, unauthorized, failed start).
+      event.outcome = event.sentAt === undefined ? 'refused' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
+      event.errorCode = errorCode(error);
+    }
     return toolError(`Tool call failed: server "${child.name}": ${failureText(error)}`);
   }
   if (!isInputRequiredResult(result)) return relayed(result);
   const question = hub.questions.relay(result, decision as ElicitationDecision, request, child);
   return typeof question === 'string' ? toolError(`Tool call failed: ${question}`) : question;
+}
+
+/** The call is going out: observers may add to its `_meta` (a trace context). */
+function sending(event: ToolCallEvent, params: CallToolRequestParams): CallToolRequestParams {
+  event.sentAt = performance.now();
+  observe.toolCallSent.publish(event);
+  const added = event.forwardMeta;
+  return Object.keys(added).length === 0 ? params : { ...params, _meta: { ...params._meta, ...added } };
+}
+
+function errorCode(error: unknown): number | string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' || typeof code === 'string' ? code : undefined;
 }
 
 /**

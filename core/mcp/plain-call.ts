@@ -65,7 +65,7 @@ export async function answerPlainCall(endpoint: McpEndpoint, era: McpEra, call: 
   };
   response.once('close', cancel);
   const caller: CallerRequest = {
-    mcpReq: { _meta: undefined, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, requestState: () => undefined, inputResponses: undefined },
+    mcpReq: { _meta: call.params._meta, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, requestState: () => undefined, inputResponses: undefined },
     http: { authInfo },
   };
   let message: Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { observe } from '../observe.js';
 import type { Store } from '../store/index.js';
 import { LoginThrottle, type LoginAttempt } from './login-throttle.js';
 import { SharedPassword } from './password.js';
@@ -11,13 +12,21 @@ export class OperatorLogin {
   readonly password: SharedPassword;
   readonly #throttle: LoginThrottle;
 
-  constructor(dataPath: string, env: NodeJS.ProcessEnv, store: Store) {
+  constructor(
+    dataPath: string,
+    env: NodeJS.ProcessEnv,
+    store: Store,
+    /** The hub whose operator this is, named in the auth failures it publishes. */
+    private readonly hub: object = {},
+  ) {
     this.password = new SharedPassword(dataPath, env);
     this.#throttle = new LoginThrottle(store);
   }
 
   /** A password presented from `ip`: refused while that address has too many wrong ones, else checked. */
-  attempt(ip: string, presented: string): Promise<LoginAttempt> {
-    return this.#throttle.attempt(ip, () => this.password.matches(presented));
+  async attempt(ip: string, presented: string): Promise<LoginAttempt> {
+    const attempt = await this.#throttle.attempt(ip, () => this.password.matches(presented));
+    if (observe.authFailure.active && (attempt.refused || !attempt.matched)) observe.authFailure.publish({ hub: this.hub, reason: attempt.refused ? 'login_throttled' : 'wrong_password' });
+    return attempt;
   }
 }

@@ -1,7 +1,7 @@
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
 import { findHubServer, findTool } from './lookup.js';
 import { CallToolInput } from './schemas.js';
-import { forwardToolCall, type Hub, type MetaTool, toolError } from '../../core/plugin-api.js';
+import { forwardToolCall, type Hub, type MetaTool, toolError, traceContextOf } from '../../core/plugin-api.js';
 
 /**
  * Calls a child's tool and returns its result unchanged, apart from the revision's
@@ -25,7 +25,8 @@ export function callTool(hub: Hub): MetaTool {
       const child = found.value;
       const tool = await findTool(child, name, 'Tool call failed: ');
       if (!tool.ok) return tool.error;
-      const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }) };
+      const trace = traceContextOf(context.request.mcpReq._meta);
+      const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }), ...(trace && { _meta: trace }) };
       let result;
       try {
         result = await forwardToolCall(hub, child, tool.value, params, context);

@@ -29,16 +29,16 @@ export default definePlugin({
     const apiTokens = new ApiTokens(c, endpoints.issuer);
     const clients = new ClientAuthenticator(c, new MetadataDocumentFetcher(options.allowLoopbackMetadataDocuments), endpoints);
 
-    hub.authenticator = createAuthenticator(endpoints, tokens, apiTokens);
+    hub.authenticator = createAuthenticator(hub, endpoints, tokens, apiTokens);
     hub.adminCommands.add('clients', clientsCommand(c, tokens), 'oauth-as');
     hub.adminCommands.add('tokens', tokensCommand(apiTokens, hub), 'oauth-as');
 
     await app.register(formbody);
-    oauthErrors(app);
+    oauthErrors(app, hub);
     const routes = typeBoxRoutes(app);
     registerDiscovery(routes, endpoints, options.dynamicRegistration);
     registerAuthorize(routes, { c, clients, endpoints, login: hub.operatorLogin, options });
-    registerTokenEndpoint(routes, c, clients, tokens, endpoints);
+    registerTokenEndpoint(routes, hub, c, clients, tokens, endpoints);
     registerRevocation(routes, clients, tokens);
     if (options.dynamicRegistration) {
       const { maxDynamicClients, unusedClientSeconds } = options;

@@ -1,0 +1,144 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import diagnostics from 'node:diagnostics_channel';
+import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { Child } from './children/child.js';
+import type { CallerRequest } from './mcp/caller-request.js';
+
+/**
+ * What the kernel tells observers (metrics, traces, audit logs), published on
+ * `node:diagnostics_channel`: the kernel imports no observer, any plugin or APM agent can
+ * listen, and with nobody listening a publish point costs one `hasSubscribers` check.
+ * Channels are process-wide: several hubs in one process publish on the same ones, so
+ * every event names the hub (or the child) it comes from and an observer keeps to its own.
+ */
+
+/** How a tool call ended, as metrics and the call log count it. */
+export type ToolCallOutcome = 'ok' | 'tool_error' | 'protocol_error' | 'timeout' | 'refused';
+
+/**
+ * One tool call carried to a child (`/<name>/mcp` or `/hub` `call_tool`), the same object
+ * at its start, when it is sent and at its end.
+ */
+export interface ToolCallEvent {
+  readonly hub: object;
+  readonly child: Child;
+  readonly tool: string;
+  readonly revision: string;
+  /** The caller: an OAuth client id or `api-token:<id>`; undefined on an open (loopback) hub. */
+  readonly clientId: string | undefined;
+  /** The call as the caller made it, its `_meta` included. */
+  readonly params: CallToolRequestParams;
+  readonly request: CallerRequest;
+  /** `performance.now()` at the start. */
+  readonly startedAt: number;
+  /**
+   * Keys observers add to the `_meta` of the request sent to the child, at `sent` (a
+   * tracer's `traceparent`); they win over the caller's keys of the same name.
+   */
+  readonly forwardMeta: Record<string, unknown>;
+  /** Set when the child was up and the call went out; a call that never got there was refused. */
+  sentAt: number | undefined;
+  outcome: ToolCallOutcome | undefined;
+  /** A JSON-RPC error code, or the code of the failure that ended the call. */
+  errorCode: number | string | undefined;
+  result: CallToolResult | InputRequiredResult | undefined;
+  endedAt: number | undefined;
+}
+
+/** One request on an MCP endpoint, before it is answered; the same object when its response closes. */
+export interface McpRequestEvent {
+  readonly hub: object;
+  /** `hub` for `/hub`, else the server's name. */
+  readonly endpoint: string;
+  /** The parsed JSON-RPC body, unchecked. */
+  readonly body: unknown;
+  /** The revision when the request names one (its header, or `initialize`'s `protocolVersion`), unchecked. */
+  readonly revision: string | undefined;
+  readonly clientId: string | undefined;
+  status: number | undefined;
+}
+
+/** One HTTP request the hub answered. `route` is the route's pattern, never the URL. */
+export interface HttpRequestEvent {
+  readonly hub: object;
+  readonly route: string | undefined;
+  readonly method: string;
+  readonly status: number;
+}
+
+export interface AuthFailureEvent {
+  readonly hub: object;
+  /** A short fixed word: `missing_token`, `invalid_token`, `wrong_password`, an OAuth error code. */
+  readonly reason: string;
+}
+
+export interface HubEvent {
+  readonly hub: object;
+}
+
+/** A typed channel. */
+export class Topic<Event extends object> {
+  readonly #channel: diagnostics.Channel;
+
+  constructor(readonly name: string) {
+    this.#channel = diagnostics.channel(name);
+  }
+
+  /** Whether anyone listens: publish points build their event only then. */
+  get active(): boolean {
+    return this.#channel.hasSubscribers;
+  }
+
+  publish(event: Event): void {
+    this.#channel.publish(event);
+  }
+
+  /** Runs `work` with `event` in the stores observers bound to this channel (their async context), publishing it first. */
+  run<T>(event: Event, work: () => T): T {
+    return this.#channel.runStores(event, work);
+  }
+
+  /** Listens; returns the unsubscribe. */
+  subscribe(listener: (event: Event) => void): () => void {
+    const handler = (message: unknown): void => listener(message as Event);
+    diagnostics.subscribe(this.name, handler);
+    return () => void diagnostics.unsubscribe(this.name, handler);
+  }
+
+  /** Binds an AsyncLocalStorage to the channel: inside `run`, the store holds what `transform` makes of the event. */
+  bindStore<T>(store: AsyncLocalStorage<T>, transform: (event: Event) => T): () => void {
+    this.#channel.bindStore(store, (message: unknown) => transform(message as Event));
+    return () => void this.#channel.unbindStore(store);
+  }
+}
+
+/** The kernel's channels (`mcp-switchyard:<what>`). */
+export const observe = {
+  toolCallStart: new Topic<ToolCallEvent>('mcp-switchyard:tool-call:start'),
+  /** The child is up and the call is about to go out: observers fill `forwardMeta` here. */
+  toolCallSent: new Topic<ToolCallEvent>('mcp-switchyard:tool-call:sent'),
+  toolCallEnd: new Topic<ToolCallEvent>('mcp-switchyard:tool-call:end'),
+  mcpRequest: new Topic<McpRequestEvent>('mcp-switchyard:mcp-request'),
+  mcpRequestEnd: new Topic<McpRequestEvent>('mcp-switchyard:mcp-request:end'),
+  httpRequest: new Topic<HttpRequestEvent>('mcp-switchyard:http-request'),
+  authFailure: new Topic<AuthFailureEvent>('mcp-switchyard:auth-failure'),
+  tokenRotation: new Topic<HubEvent>('mcp-switchyard:token-rotation'),
+  rateLimited: new Topic<HubEvent>('mcp-switchyard:rate-limited'),
+} as const;
+
+/** The W3C trace context keys that travel in a request's `_meta` (the MCP convention for trace propagation). */
+export const TRACE_CONTEXT_KEYS = ['traceparent', 'tracestate'] as const;
+
+/**
+ * The trace context of a caller's `_meta`, for a request the hub makes on the caller's
+ * behalf (`call_tool`'s call to the child), so a trace continues whether or not the hub
+ * itself traces. Undefined when there is none.
+ */
+export function traceContextOf(meta: Record<string, unknown> | undefined): Record<string, string> | undefined {
+  let context: Record<string, string> | undefined;
+  for (const key of TRACE_CONTEXT_KEYS) {
+    const value = meta?.[key];
+    if (typeof value === 'string') (context ??= {})[key] = value;
+  }
+  return context;
+}

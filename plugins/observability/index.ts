@@ -1,0 +1,67 @@
+import formbody from '@fastify/formbody';
+import { definePlugin, observe } from '../../core/plugin-api.js';
+import { createCallLog } from './call-log.js';
+import { Lifecycle } from './lifecycle.js';
+import { HubMetrics } from './metrics.js';
+import { registerMetricsRoute } from './metrics-route.js';
+import { ObservabilityOptions } from './options.js';
+import { RecentCalls } from './recent.js';
+import { registerStatusPage } from './status-page.js';
+import { startTracing, tracesUrl } from './tracing.js';
+
+/**
+ * Metrics, traces, the call log and the status page, all fed by what the kernel publishes
+ * (core/observe.ts); with this plugin off nothing listens and the kernel builds no event.
+ */
+export default definePlugin({
+  name: 'observability',
+  description: 'Prometheus /metrics, OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT) through _meta, a call log and the /status page.',
+  enabledByDefault: true,
+  reservedPaths: ['metrics', 'status'],
+  options: ObservabilityOptions,
+  async register(app, options, hub) {
+    const unsubscribe: Array<() => void> = [];
+    const metrics = options.metrics ? new HubMetrics(hub) : undefined;
+    const recent = new Map<string, RecentCalls>();
+    const lifecycle = new Lifecycle(hub, metrics ? [metrics] : []);
+    const callLog = options.callLog ? createCallLog(hub.log.child({ plugin: 'observability' }), options.callLogPayloads) : undefined;
+    const mine = (event: { hub: object }): boolean => event.hub === hub;
+
+    unsubscribe.push(
+      lifecycle.listen(),
+      observe.toolCallEnd.subscribe((event) => {
+        if (!mine(event)) return;
+        metrics?.toolCall(event);
+        callLog?.(event);
+        const server = event.child.name;
+        let calls = recent.get(server);
+        if (!calls) recent.set(server, (calls = new RecentCalls()));
+        calls.record(Date.now(), (event.endedAt ?? event.startedAt) - event.startedAt, event.outcome !== 'ok');
+      }),
+    );
+    // A removed server's figures go with it (a reload may add another of the same name).
+    unsubscribe.push(hub.children.onRemoved((name) => recent.delete(name)));
+    if (metrics) {
+      unsubscribe.push(
+        observe.mcpRequest.subscribe((event) => mine(event) && metrics.mcpRequest(event.endpoint, event.body, event.revision)),
+        observe.httpRequest.subscribe((event) => mine(event) && metrics.httpRequest(event.route, event.status)),
+        observe.authFailure.subscribe((event) => mine(event) && metrics.authFailure(event.reason)),
+        observe.tokenRotation.subscribe((event) => mine(event) && metrics.tokenRotation()),
+        observe.rateLimited.subscribe((event) => mine(event) && metrics.rateLimited()),
+      );
+      registerMetricsRoute(app, hub, metrics);
+    }
+    const url = tracesUrl(hub.env);
+    const stopTracing = url === undefined ? undefined : startTracing(hub, url);
+    if (url !== undefined) hub.log.info({ url }, 'tracing: spans go to the OTLP/HTTP endpoint');
+
+    if (options.statusPage) {
+      await app.register(formbody);
+      registerStatusPage(app, hub, { recent: (server) => recent.get(server), times: (server) => lifecycle.times.get(server) }, options.statusRefreshSeconds);
+    }
+    app.addHook('onClose', async () => {
+      unsubscribe.forEach((stop) => stop());
+      await stopTracing?.();
+    });
+  },
+});

@@ -1,0 +1,67 @@
+import type { Child, ChildStartEvent, ChildStatus, Hub } from '../../core/plugin-api.js';
+
+/** Why a server started: its first start, a wake from sleep, or a restart after it went down. */
+export type StartReason = 'start' | 'wake' | 'restart';
+
+export interface ServerTimes {
+  /** When the last start began and why (ms since the epoch). */
+  lastStart?: { at: number; reason: StartReason };
+  /** When the server last came up, and how long that start took. */
+  lastUp?: { at: number; seconds: number };
+}
+
+export interface LifecycleListener {
+  started(server: string, reason: StartReason): void;
+  up(server: string, seconds: number, reason: StartReason): void;
+}
+
+/**
+ * Follows the hub's servers through `hub.children.observe`: a change to `starting` begins
+ * a start (a wake from sleep, a restart of a server that was up before, or its first
+ * start), and the kernel's start report says when one came up and how long it took.
+ */
+export class Lifecycle {
+  readonly times = new Map<string, ServerTimes>();
+  readonly #reasons = new Map<string, StartReason>();
+  readonly #everUp = new Set<string>();
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly listeners: LifecycleListener[],
+  ) {}
+
+  /** Subscribes; returns the unsubscribe. */
+  listen(): () => void {
+    return this.hub.children.observe({
+      transition: (child, { from, to }) => this.#changed(child, from, to),
+      start: (child, event) => this.#started(child, event),
+    });
+  }
+
+  #timesOf(server: string): ServerTimes {
+    const times = this.times.get(server) ?? {};
+    this.times.set(server, times);
+    return times;
+  }
+
+  #changed(child: Child, from: ChildStatus, to: ChildStatus): void {
+    const server = child.name;
+    // A failed attempt within one wake is `starting` again: still the same start.
+    if (to !== 'starting' || from === 'starting') return;
+    const reason: StartReason = from === 'sleeping' ? 'wake' : this.#everUp.has(server) ? 'restart' : 'start';
+    this.#reasons.set(server, reason);
+    this.#timesOf(server).lastStart = { at: Date.now(), reason };
+    for (const listener of this.listeners) listener.started(server, reason);
+  }
+
+  #started(child: Child, event: ChildStartEvent): void {
+    const server = child.name;
+    const reason = this.#reasons.get(server);
+    this.#reasons.delete(server);
+    if (event.outcome !== 'up' || reason === undefined) return;
+    this.#everUp.add(server);
+    const seconds = event.durationMs / 1000;
+    this.#timesOf(server).lastUp = { at: Date.now(), seconds };
+    for (const listener of this.listeners) listener.up(server, seconds, reason);
+  }
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
+import { hashSecret, type Hub, secretMatches } from '../../core/plugin-api.js';
+import type { HubMetrics } from './metrics.js';
+
+/**
+ * `GET /metrics`. Open when the hub listens on loopback only (whoever can reach it is on
+ * this machine); otherwise it takes `Authorization: Bearer` with METRICS_TOKEN (for a
+ * scraper that should hold nothing more) or an operator API token, checked before
+ * anything is gathered.
+ */
+export function registerMetricsRoute(app: FastifyInstance, hub: Hub, metrics: HubMetrics): void {
+  const open = isLoopbackHost(hub.settings.host);
+  const metricsToken = hub.env.METRICS_TOKEN?.trim();
+  const metricsTokenHash = metricsToken ? hashSecret(metricsToken) : undefined;
+
+  const allowed = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer !== undefined && metricsTokenHash !== undefined && secretMatches(bearer, metricsTokenHash)) return true;
+    if (hub.authenticator && bearer !== undefined) {
+      const caller = await hub.authenticator.authenticate(request, reply, `${hub.settings.baseUrl}/metrics`);
+      if (caller === undefined) return false;
+      if (caller.clientId.startsWith('api-token:')) return true;
+    }
+    void reply
+      .code(401)
+      .header('www-authenticate', 'Bearer')
+      .header('cache-control', 'no-store')
+      .send({ error: 'unauthorized', error_description: 'metrics need METRICS_TOKEN or an API token (hub-admin tokens create) as a bearer token' });
+    return false;
+  };
+
+  app.get('/metrics', async (request, reply) => {
+    if (!open && !(await allowed(request, reply))) return reply;
+    const text = await metrics.registry.metrics();
+    return reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(text);
+  });
+}
+
+function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+}

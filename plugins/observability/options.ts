@@ -1,0 +1,17 @@
+import { Type, type Static } from 'typebox';
+
+export const ObservabilityOptions = Type.Object(
+  {
+    metrics: Type.Boolean({ default: true, description: 'Serve GET /metrics (Prometheus text format).' }),
+    callLog: Type.Boolean({ default: true, description: 'Log one structured line per tool call (server, tool, caller, revision, duration, outcome, error code).' }),
+    callLogPayloads: Type.Array(Type.String({ minLength: 1 }), {
+      default: [],
+      maxItems: 1000,
+      description: "Servers whose call log lines also carry the call's arguments and result. Off for every server unless named here: arguments and results can hold personal data.",
+    }),
+    statusPage: Type.Boolean({ default: true, description: 'Serve the operator status page at /status, behind the hub password.' }),
+    statusRefreshSeconds: Type.Integer({ default: 15, minimum: 5, maximum: 3600, description: 'How often the status page reloads itself.' }),
+  },
+  { additionalProperties: false },
+);
+export type ObservabilityOptions = Static<typeof ObservabilityOptions>;

@@ -1,0 +1,60 @@
+import t from 'tap';
+import { ApiTokens } from '../../../plugins/oauth-as/api-tokens.js';
+import { collections } from '../../../plugins/oauth-as/records.js';
+import { connectClient } from '../../helpers/clients.js';
+import { startTestHub } from '../../helpers/hub.js';
+import { everythingEntry } from './helpers.js';
+
+const SECRET_ARGUMENT = 'private-words-in-an-argument';
+
+/** The hub's `tool call` log records. */
+const callLines = (logs: string[]) => logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record.msg === 'tool call');
+
+async function loggedHub(t: Parameters<typeof startTestHub>[0], observability: Record<string, unknown> = {}) {
+  const logs: string[] = [];
+  const { url, hub } = await startTestHub(t, {
+    logs,
+    config: { mcpServers: { everything: everythingEntry() }, plugins: { 'oauth-as': true, 'map-tools': false, observability } },
+    env: { HUB_PASSWORD: 'pw' },
+  });
+  const minted = await new ApiTokens(collections(hub.store), hub.settings.baseUrl).mint('audited', 600);
+  return { url, logs, minted, headers: { authorization: `Bearer ${minted.token}` } };
+}
+
+t.test('one line per tool call, with who, what, how long and how it ended, and no secret', async (t) => {
+  const { url, logs, minted, headers } = await loggedHub(t);
+  const direct = await connectClient(t, `${url}/everything/mcp`, '2026-07-28', headers);
+  await direct.callTool({ name: 'echo', arguments: { message: SECRET_ARGUMENT } });
+  const legacy = await connectClient(t, `${url}/hub`, '2025-11-25', headers);
+  await legacy.callTool({ name: 'call_tool', arguments: { server: 'everything', tool: 'echo', arguments: { message: SECRET_ARGUMENT } } });
+  await legacy.callTool({ name: 'call_tool', arguments: { server: 'everything', tool: 'echo', arguments: { message: 7 } } });
+
+  const lines = callLines(logs);
+  t.equal(lines.length, 3, 'one line per call');
+  const [first, second, third] = lines;
+  t.match(first, { server: 'everything', tool: 'echo', client: `api-token:${minted.id}`, revision: '2026-07-28', outcome: 'ok', plugin: 'observability' });
+  t.match(second, { server: 'everything', tool: 'echo', client: `api-token:${minted.id}`, revision: '2025-11-25', outcome: 'ok' });
+  t.type(first?.durationMs, 'number', 'the duration is logged');
+  t.not(third?.outcome, 'ok', 'a failed call says how it failed');
+  t.notOk('arguments' in (first ?? {}) || 'result' in (first ?? {}), 'no arguments or results by default');
+  const all = logs.join('\n');
+  t.notOk(all.includes(SECRET_ARGUMENT), 'no argument (nor the result echoing it) is anywhere in the log');
+  t.notOk(all.includes(minted.token), 'the bearer token is not in the log');
+  t.notOk(all.includes(minted.token.split('.')[2] ?? minted.token), 'not even its signature');
+});
+
+t.test('arguments and results are logged only for the servers the operator names', async (t) => {
+  const { url, logs, headers } = await loggedHub(t, { callLogPayloads: ['everything'] });
+  const client = await connectClient(t, `${url}/everything/mcp`, '2026-07-28', headers);
+  await client.callTool({ name: 'echo', arguments: { message: 'logged on purpose' } });
+  const [line] = callLines(logs);
+  t.same(line?.arguments, { message: 'logged on purpose' }, 'the arguments');
+  t.match(JSON.stringify(line?.result), /logged on purpose/, 'the result');
+});
+
+t.test('callLog: false logs no call', async (t) => {
+  const { url, logs, headers } = await loggedHub(t, { callLog: false });
+  const client = await connectClient(t, `${url}/everything/mcp`, '2026-07-28', headers);
+  await client.callTool({ name: 'echo', arguments: { message: 'quiet' } });
+  t.equal(callLines(logs).length, 0);
+});
