@@ -103,6 +103,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
           clientInfo,
           negotiation: 'auto',
           describeClose: () => `the socket ${path} closed`,
+          plainToolCalls: true,
         });
       },
     },
@@ -116,6 +117,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
           clientInfo,
           negotiation: 'auto',
           describeClose: () => `the connection to ${host}:${port} closed`,
+          plainToolCalls: true,
         });
       },
     },
