@@ -5,6 +5,7 @@ import { ChildRegistry } from './children/registry.js';
 import type { HubConfig } from './config/schema.js';
 import type { CallerRequest } from './mcp/caller-request.js';
 import { QuestionRelay } from './mcp/elicitation.js';
+import { OperatorLogin } from './operator/login.js';
 import type { McpEra } from './mcp/era.js';
 import { Registry } from './registry.js';
 import type { HubSettings } from './settings.js';
@@ -61,9 +62,12 @@ export class Hub {
   readonly eras = new Registry<McpEra>('MCP era');
   readonly metaTools = new Registry<MetaTool>('meta-tool');
   readonly adminCommands = new Registry<AdminCommand>('admin command');
-  /** First path segments taken by the hub or a plugin; no server may use one as its name. */
   authenticator: RequestAuthenticator | undefined;
-  readonly reservedPaths = new Set(['hub', 'mcp', 'register', 'revoke', 'jwks', 'authorize', 'token', 'health', 'livez', 'readyz', '.well-known']);
+  /** First path segments taken by the kernel or a plugin (its `reservedPaths`); no server may use one as its name. */
+  readonly reservedPaths = new Set(['hub', 'mcp', 'health', 'livez', 'readyz']);
+  /** Server entry keys the plugins add (their `serverKeys`), with each key's schema and plugin. */
+  readonly serverKeys = new Map<string, { schema: TSchema; plugin: string }>();
+  #operatorLogin: OperatorLogin | undefined;
 
   /**
    * Re-reads the config file and applies it to the configured servers (what SIGHUP and a
@@ -97,6 +101,20 @@ export class Hub {
 
   /** Relays children's questions to callers, and logs each drop once per client, server and reason. */
   readonly questions: QuestionRelay;
+
+  /**
+   * The operator's password and login throttle, for every page that asks a person who
+   * operates the hub; created on first use.
+   */
+  get operatorLogin(): OperatorLogin {
+    this.#operatorLogin ??= new OperatorLogin(this.settings.dataPath, this.env, this.store);
+    return this.#operatorLogin;
+  }
+
+  /** Whether a plugin asked for the operator login: the serving hub then makes sure a password exists. */
+  get operatorLoginUsed(): boolean {
+    return this.#operatorLogin !== undefined;
+  }
 
   get childTypes(): ChildRegistry['types'] {
     return this.children.types;

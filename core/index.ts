@@ -1,8 +1,12 @@
+/**
+ * The kernel's entry (`mcp-switchyard`): what an app needs to run the hub or embed it in a
+ * Fastify app of its own. What a plugin may use is the plugin surface,
+ * `mcp-switchyard/plugin`.
+ */
 export { hub, HubPluginOptions } from './kernel.js';
-export { Hub, type McpEra, type MetaTool, type AdminCommand } from './hub.js';
-export { definePlugin, type HubPlugin } from './plugin.js';
-export { Child, type ChildStatus } from './children/child.js';
-export type { ChildType, ChildConnection, ConnectContext } from './children/child-type.js';
-export { StartupError } from './errors.js';
+export { startHub, type StartedHub } from './server.js';
+export type { Hub } from './hub.js';
 export { HubConfig, ServerEntry } from './config/schema.js';
-export { startHub } from './server.js';
+export { HubSettings } from './settings.js';
+export { definePlugin, type HubPlugin } from './plugin.js';
+export { HubError, StartupError, type HubErrorCode } from './errors.js';

@@ -64,6 +64,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
 
   for (const { plugin, options: pluginOptions } of plugins) {
     plugin.reservedPaths?.forEach((path) => context.reservedPaths.add(path));
+    for (const [key, schema] of Object.entries(plugin.serverKeys ?? {})) context.serverKeys.set(key, { schema, plugin: plugin.name });
     await app.register(
       fp(async (instance: FastifyInstance) => plugin.register(instance, pluginOptions as never, context), {
         name: plugin.name,
@@ -99,6 +100,10 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
       if (!child.alwaysRunning) continue;
       child.ensureUp().catch((error: Error) => child.log.warn({ err: error.message }, 'always-running server did not start'));
     }
+  });
+  // Generated and printed by the serving hub only, not by hub-admin building the same hub.
+  app.addHook('onListen', async () => {
+    if (context.operatorLoginUsed) await context.operatorLogin.password.ensure();
   });
   app.addHook('onClose', async () => {
     await context.children.stopAll();

@@ -25,6 +25,12 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
   publicSchemas?: Readonly<Record<string, TSchema>>;
   /** First path segments this plugin serves; no server may take such a name. */
   reservedPaths?: readonly string[];
+  /**
+   * Keys this plugin adds to every `mcpServers` entry, with their schemas. The kernel checks
+   * them with the rest of the entry and knows them when it warns of likely typos; the plugin
+   * sets them up at start, so a reload keeps a change to one for the next restart.
+   */
+  serverKeys?: Readonly<Record<string, TSchema>>;
   /** Files and folders under DATA_PATH where this plugin keeps secrets: owner-only, checked at start (see core/private-files.ts). */
   secretFiles?: readonly string[];
   register(app: FastifyInstance, options: Static<Options>, hub: Hub): Promise<void> | void;

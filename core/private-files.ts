@@ -2,6 +2,7 @@ import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { StartupError } from './errors.js';
+import { PASSWORD_FILE } from './operator/password.js';
 
 /**
  * What the hub creates under DATA_PATH is for its own user only: the store (with the
@@ -16,8 +17,8 @@ export async function makePrivateFolder(path: string): Promise<void> {
   await mkdir(path, { recursive: true, mode: PRIVATE_FOLDER_MODE });
 }
 
-/** Where the kernel keeps secrets under DATA_PATH: the embedded store (keys, token hashes). */
-export const HUB_SECRET_FILES = ['store'];
+/** Where the kernel keeps secrets under DATA_PATH: the embedded store (keys, token hashes), the generated password. */
+export const HUB_SECRET_FILES = ['store', PASSWORD_FILE];
 /** What else the kernel keeps there, owner-only though not secret: the tool snapshots. */
 export const HUB_PRIVATE_FILES = ['snapshots'];
 

@@ -53,6 +53,14 @@ export class ConfiguredServers {
       if (problem) {
         throw new StartupError(`${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`);
       }
+      for (const [key, { schema }] of this.hub.serverKeys) {
+        const value = (entry as Record<string, unknown>)[key];
+        const keyProblem = value === undefined ? undefined : firstSchemaProblem(schema, value);
+        if (keyProblem) {
+          const path = pointerToPath(keyProblem.path);
+          throw new StartupError(`${source}: server "${name}": key "${key}${path ? `.${path}` : ''}": expected ${keyProblem.expected}`);
+        }
+      }
       entries.set(name, entry);
     }
     return entries;
@@ -62,7 +70,7 @@ export class ConfiguredServers {
   typos(config: HubConfig): string[] {
     return likelyTypos(config, (_name, entry) => {
       const schema = this.hub.childTypes.get(inferType(entry))?.entrySchema;
-      return schema ? propertyNames(schema) : [];
+      return [...(schema ? propertyNames(schema) : []), ...this.hub.serverKeys.keys()];
     });
   }
 
@@ -75,8 +83,8 @@ export class ConfiguredServers {
   /**
    * At a reload: added servers are created, removed ones are stopped once their calls
    * finish, changed ones are replaced (stopped the same way, then created anew), and
-   * unchanged ones are left running untouched. An entry with outbound OAuth is set up by
-   * its plugin at start, so a change to one is kept for the next restart. Resolves once
+   * unchanged ones are left running untouched. An entry with a key a plugin sets up at
+   * start (its `serverKeys`) is kept as it runs until the next restart. Resolves once
    * the new set serves; `stopped` once the old servers' calls have finished.
    */
   async apply(entries: Map<string, ServerEntry>): Promise<{ changes: ServerChanges; stopped: Promise<void> }> {
@@ -97,8 +105,9 @@ export class ConfiguredServers {
         next.set(name, before);
         continue;
       }
-      if (entry.oauth !== undefined || before?.oauth !== undefined) {
-        changes.kept.push({ name, why: 'outbound OAuth is set up at start; restart the hub for this change' });
+      const setUp = [...this.hub.serverKeys].find(([key]) => (entry as Record<string, unknown>)[key] !== undefined || (before as Record<string, unknown> | undefined)?.[key] !== undefined);
+      if (setUp) {
+        changes.kept.push({ name, why: `"${setUp[0]}" is set up by ${setUp[1].plugin} at start; restart the hub for this change` });
         if (before !== undefined) next.set(name, before);
         continue;
       }

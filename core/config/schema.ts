@@ -6,31 +6,11 @@ import { Type, type Static } from 'typebox';
  */
 export const SERVER_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$';
 
-export const OAuthSettings = Type.Object(
-  {
-    mode: Type.Union([Type.Literal('static'), Type.Literal('dcr'), Type.Literal('cimd')], {
-      description: 'How the hub obtains a client identity at the upstream.',
-    }),
-    clientId: Type.Optional(Type.String({ minLength: 1, description: 'Client identifier issued by the upstream (mode static).' })),
-    clientAuth: Type.Optional(
-      Type.Union(
-        [
-          Type.Literal('client_secret_post'),
-          Type.Literal('client_secret_basic'),
-          Type.Literal('none'),
-          Type.Literal('private_key_jwt'),
-        ],
-        { description: 'Client authentication toward the upstream.' },
-      ),
-    ),
-  },
-  { additionalProperties: true },
-);
-
 /**
- * One entry of `mcpServers`. Claude Code's keys copy 1:1; the hub's own keys are typed
+ * One entry of `mcpServers`. Claude Code's keys copy 1:1; the kernel's own keys are typed
  * here. Unknown keys are kept and ignored so the file stays interchangeable; keys that a
- * child type needs (`command`, `url`, ...) are checked again by that type's own schema.
+ * child type needs (`command`, `url`, ...) are checked again by that type's own schema, and
+ * keys a plugin adds (`oauth`, ...) by that plugin's `serverKeys`.
  */
 export const ServerEntry = Type.Object(
   {
@@ -45,7 +25,6 @@ export const ServerEntry = Type.Object(
     allowTools: Type.Optional(Type.Array(Type.String(), { description: 'Only these tools are exposed.' })),
     denyTools: Type.Optional(Type.Array(Type.String(), { description: 'These tools are hidden.' })),
     keepAlive: Type.Optional(Type.Boolean({ description: 'Always running: never slept for idleness.' })),
-    oauth: Type.Optional(OAuthSettings),
   },
   { additionalProperties: true },
 );

@@ -3,7 +3,11 @@ import type { LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import ipaddr from 'ipaddr.js';
 import { Agent, request, type Dispatcher } from 'undici';
-import { FetchLimitError } from './node-fetch.js';
+
+/** An answer over the size limit, or one not complete within the time limit. */
+export class FetchLimitError extends Error {
+  override readonly name = 'FetchLimitError';
+}
 
 export class BlockedRequestError extends Error {
   override readonly name = 'BlockedRequestError';

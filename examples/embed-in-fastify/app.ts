@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-// Inside another project this import is `from 'mcp-hub'`.
-import { hub } from '../../core/index.js';
+import { hub } from 'mcp-switchyard';
 
 /**
  * An existing Fastify application with a route of its own, and the hub mounted

@@ -1,9 +1,11 @@
-// A third-party hub plugin, loaded by path or package name from the config's `plugins`.
-// It adds the child type "canned": a server whose tools each answer a fixed text, e.g.
+// A third-party hub plugin, published as a package of its own and loaded by its package
+// name (or a path) from the config's `plugins`. It adds the child type "canned": a server
+// whose tools each answer a fixed text, e.g.
 //   "mcpServers": { "faq": { "type": "canned", "tools": { "opening_hours": "9 to 5" } } }
-// It touches nothing in the hub's core: it fills the child-type registry the hub hands it.
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+// It imports the hub only through the published plugin surface, `mcp-switchyard/plugin`.
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
+import { connectClient, definePlugin } from 'mcp-switchyard/plugin';
 import { Type } from 'typebox';
 
 const CannedEntry = Type.Object(
@@ -23,34 +25,33 @@ function cannedServer(name, entry) {
   return server;
 }
 
-/** @type {import('../../core/children/child-type.js').ChildType} */
+/** @type {import('mcp-switchyard/plugin').ChildType} */
 const cannedType = {
   type: 'canned',
   entrySchema: CannedEntry,
   alwaysRunning: () => true,
   snapshots: false,
   async connect(entry, context) {
-    const server = cannedServer(context.name, /** @type {any} */ (entry));
+    const server = cannedServer(context.name, /** @type {{ tools: Record<string, string>, title?: string }} */ (entry));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
-    const client = new Client({ name: 'mcp-hub', version: '1' });
-    client.onclose = () => context.onClosed('the canned server closed');
-    await client.connect(clientSide);
+    // The kernel's helper: honours the start's abort signal and reports an unasked close.
+    const connection = await connectClient(clientSide, context, { clientInfo: { name: 'canned-client', version: '1.0.0' }, negotiation: 'auto' });
     return {
-      client,
+      client: connection.client,
       async close() {
-        await client.close();
+        await connection.close();
         await server.close();
       },
     };
   },
 };
 
-export default {
+export default definePlugin({
   name: 'canned-child-type',
   description: 'Adds the "canned" child type: tools that answer fixed texts.',
   options: Type.Object({}, { additionalProperties: false }),
   register(_app, _options, hub) {
     hub.childTypes.add(cannedType.type, cannedType, 'canned-child-type');
   },
-};
+});

@@ -1,7 +1,5 @@
-import type { Hub, MetaTool } from '../../core/hub.js';
-import { callerCapabilities, decideElicitation } from '../../core/mcp/elicitation.js';
-import { structured, toolError } from '../../core/mcp/tool-results.js';
 import { ConnectionReport, DescribeConnectionInput } from './schemas.js';
+import { callerCapabilities, decideElicitation, type Hub, type MetaTool, structured, toolError } from '../../core/plugin-api.js';
 
 /**
  * Reports what this connection negotiated and whether a child's question would reach the

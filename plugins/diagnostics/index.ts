@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { definePlugin } from '../../core/plugin.js';
 import { describeConnection } from './describe-connection.js';
 import { ConnectionReport } from './schemas.js';
+import { definePlugin } from '../../core/plugin-api.js';
 
 /**
  * `describe_connection` on `/hub` and hub-stdio: a seventh meta-tool, on when

@@ -1,10 +1,9 @@
 import type { Duplex } from 'node:stream';
 import { Writable } from 'node:stream';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { readMessages } from '../../core/children/read-messages.js';
 import type Docker from 'dockerode';
-import type { StderrLog } from '../../core/children/stderr-log.js';
 import { removeContainer } from './engine.js';
+import { readMessages, type StderrLog } from '../../core/plugin-api.js';
 
 export interface ContainerTransportOptions {
   docker: Docker;

@@ -1,11 +1,9 @@
 import type Docker from 'dockerode';
-import type { ChildType } from '../../core/children/child-type.js';
-import { connectClient } from '../../core/children/connect-client.js';
-import { StderrLog, type StderrLimits } from '../../core/children/stderr-log.js';
 import { ContainerTransport } from './container-transport.js';
 import { DockerEntry } from './entry.js';
 import type { Engine } from './engine.js';
 import { containerSpec, type SpecContext } from './spec.js';
+import { type ChildType, connectClient, type StderrLimits, StderrLog } from '../../core/plugin-api.js';
 
 export interface DockerTypeOptions {
   engine: Engine;

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from 'typebox';
 import Value from 'typebox/value';
-import { StartupError } from '../../core/errors.js';
-import { definePlugin } from '../../core/plugin.js';
 import { createDockerChildType } from './docker-type.js';
 import { DockerEntry, isPinned } from './entry.js';
 import { engineFromEnvironment, ownerOf, type Engine } from './engine.js';
 import { removeLive, removeOrphans } from './orphans.js';
 import { containerSpec, type SpecContext } from './spec.js';
+import { definePlugin, StartupError } from '../../core/plugin-api.js';
 
 export const LifecycleDockerOptions = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { definePlugin } from '../../core/plugin.js';
 import { createStdioChildType } from './stdio-type.js';
+import { definePlugin } from '../../core/plugin-api.js';
 
 export const LifecycleStdioOptions = Type.Object(
   {

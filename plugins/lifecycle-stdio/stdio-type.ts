@@ -1,9 +1,7 @@
 import { resolve } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
-import { ChildEndedError, type ChildType } from '../../core/children/child-type.js';
-import { connectClient } from '../../core/children/connect-client.js';
-import { StderrLog, type StderrLimits, type StderrMemory } from '../../core/children/stderr-log.js';
+import { ChildEndedError, type ChildType, connectClient, type StderrLimits, StderrLog, type StderrMemory } from '../../core/plugin-api.js';
 
 /** Why a command could not be started at all, in an operator's words. */
 const SPAWN_PROBLEMS: Record<string, string> = {

@@ -4,10 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { runCli, wantsHelp } from '../../core/cli/run.js';
-import { HUB_VERSION } from '../../core/version.js';
 import { createMapRuntime } from './runtime.js';
 import { createMapServer } from './server.js';
+import { HUB_VERSION, runCli, wantsHelp } from '../../core/plugin-api.js';
 
 const HELP = `Usage: map-server [--http <port>] [--host <address>] [--help] [--version]
 

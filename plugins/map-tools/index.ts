@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { definePlugin } from '../../core/plugin.js';
 import { createMapRuntime } from './runtime.js';
 import type { MapSettings } from './settings.js';
 import { OUTPUT_SCHEMAS } from './schemas.js';
 import { createMapServer } from './server.js';
+import { definePlugin } from '../../core/plugin-api.js';
 
 export default definePlugin({
   name: 'map-tools',

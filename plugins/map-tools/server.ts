@@ -1,12 +1,12 @@
 import { fromJsonSchema, McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { HUB_VERSION } from '../../core/version.js';
 import { InputError, UpstreamError } from './errors.js';
 import type { ProviderSet } from './providers/types.js';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, SOURCE, type ToolName } from './schemas.js';
 import { MAP_TOOLS } from './tools/index.js';
 import type { MapTool } from './tools/tool.js';
+import { HUB_VERSION } from '../../core/plugin-api.js';
 
 export interface MapServerOptions {
   /** The engines, created once and shared by every server instance; tools ask for them only when they need them. */

@@ -1,5 +1,5 @@
 import { accessSync, constants } from 'node:fs';
-import { HUB_VERSION } from '../../core/version.js';
+import { HUB_VERSION } from '../../core/plugin-api.js';
 
 /** The map tools' environment, read once; every name is documented in the README. */
 export interface MapSettings {

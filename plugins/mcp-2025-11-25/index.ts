@@ -1,8 +1,6 @@
 import { isLegacyRequest, PROTOCOL_VERSION_META_KEY, type CallToolResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/server';
 import { Type } from 'typebox';
-import { isEnvelopedMessage, type HttpRequestView, type PlainCall } from '../../core/mcp/era.js';
-import { isPlainObject, plainParams, toolCallShape } from '../../core/mcp/plain-call.js';
-import { definePlugin } from '../../core/plugin.js';
+import { definePlugin, type HttpRequestView, isEnvelopedMessage, isPlainObject, type PlainCall, plainParams, toolCallShape } from '../../core/plugin-api.js';
 
 const REVISION = '2025-11-25';
 

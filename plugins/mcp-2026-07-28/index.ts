@@ -9,9 +9,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 import { Type } from 'typebox';
-import { isEnvelopedMessage, type HttpRequestView, type PlainCall } from '../../core/mcp/era.js';
-import { isPlainObject, plainParams, toolCallShape } from '../../core/mcp/plain-call.js';
-import { definePlugin } from '../../core/plugin.js';
+import { definePlugin, type HttpRequestView, isEnvelopedMessage, isPlainObject, type PlainCall, plainParams, toolCallShape } from '../../core/plugin-api.js';
 
 const REVISION = '2026-07-28';
 

@@ -1,9 +1,7 @@
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
-import type { Hub, MetaTool } from '../../core/hub.js';
-import { forwardToolCall } from '../../core/mcp/forward-call.js';
-import { toolError } from '../../core/mcp/tool-results.js';
 import { findHubServer, findTool } from './lookup.js';
 import { CallToolInput } from './schemas.js';
+import { forwardToolCall, type Hub, type MetaTool, toolError } from '../../core/plugin-api.js';
 
 /**
  * Calls a child's tool and returns its result unchanged, apart from the revision's

@@ -1,7 +1,6 @@
-import type { Hub, MetaTool } from '../../core/hub.js';
 import { findHubServer, findTool } from './lookup.js';
-import { structured } from '../../core/mcp/tool-results.js';
 import { ToolInput, ToolSchemaOutput } from './schemas.js';
+import { type Hub, type MetaTool, structured } from '../../core/plugin-api.js';
 
 /**
  * One tool's full record from the cached list. The output schema is the one `call_tool`

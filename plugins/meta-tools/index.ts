@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import { definePlugin } from '../../core/plugin.js';
 import { callTool } from './call-tool.js';
 import { getToolSchema } from './get-tool-schema.js';
 import { sleepServer, wakeServer } from './lifecycle.js';
 import { listServers } from './list-servers.js';
 import { listTools } from './list-tools.js';
 import { ListServersOutput, ListToolsOutput, SleepServerOutput, ToolSchemaOutput, WakeServerOutput } from './schemas.js';
+import { definePlugin } from '../../core/plugin-api.js';
 
 /**
  * The six tools of `/hub` (and of hub-stdio): discovery, schema lookup, calls and

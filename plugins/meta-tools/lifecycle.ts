@@ -1,7 +1,6 @@
-import type { Hub, MetaTool } from '../../core/hub.js';
 import { findServer } from './lookup.js';
-import { structured, toolError } from '../../core/mcp/tool-results.js';
 import { ServerInput, SleepServerOutput, WakeServerOutput } from './schemas.js';
+import { type Hub, type MetaTool, structured, toolError } from '../../core/plugin-api.js';
 
 const LIFECYCLE_ANNOTATIONS = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 

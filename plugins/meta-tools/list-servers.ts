@@ -1,6 +1,5 @@
-import type { Hub, MetaTool } from '../../core/hub.js';
-import { structured } from '../../core/mcp/tool-results.js';
 import { ListServersOutput, NoInput, type ServerEntry } from './schemas.js';
+import { type Hub, type MetaTool, structured } from '../../core/plugin-api.js';
 
 /** Every configured server, read from memory: nothing is woken or asked. */
 export function listServers(hub: Hub): MetaTool {

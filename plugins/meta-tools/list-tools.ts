@@ -1,8 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { Hub, MetaTool } from '../../core/hub.js';
 import { findHubServer } from './lookup.js';
-import { structured, toolError } from '../../core/mcp/tool-results.js';
 import { ListToolsOutput, ServerInput, type ToolEntry } from './schemas.js';
+import { type Hub, type MetaTool, structured, toolError } from '../../core/plugin-api.js';
 
 const ONE_LINE_MAX = 120;
 

@@ -1,7 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import type { Child } from '../../core/children/child.js';
-import type { Hub } from '../../core/hub.js';
-import { toolError } from '../../core/mcp/tool-results.js';
+import { type Child, type Hub, toolError } from '../../core/plugin-api.js';
 
 /** Either what was looked up, or the tool error that answers the caller instead. */
 export type Lookup<T> = { ok: true; value: T } | { ok: false; error: CallToolResult };

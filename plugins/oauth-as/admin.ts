@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import type { AdminCommand, Hub } from '../../core/hub.js';
 import type { ApiTokens } from './api-tokens.js';
 import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
 import { clientMetadata, issueClient } from './registration.js';
 import type { TokenService } from './tokens.js';
+import type { AdminCommand, Hub } from '../../core/plugin-api.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 

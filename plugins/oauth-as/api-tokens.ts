@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
-import { DuplicateKeyError } from '../../core/store/index.js';
 import type { Collections } from './records.js';
+import { DuplicateKeyError } from '../../core/plugin-api.js';
 
 const KEY_ID = 'api-token-signing';
 /** A revocation marker outlives any token it could concern: ten years for tokens without expiry. */

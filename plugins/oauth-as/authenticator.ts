@@ -1,9 +1,9 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestAuthenticator } from '../../core/hub.js';
 import type { ApiTokens } from './api-tokens.js';
 import type { Endpoints } from './endpoints.js';
 import type { TokenService } from './tokens.js';
+import type { RequestAuthenticator } from '../../core/plugin-api.js';
 
 /** The one subject of every token: there is one shared password and no per-user identity. */
 export const SUBJECT = 'hub';

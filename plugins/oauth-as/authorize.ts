@@ -2,18 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { Type } from 'typebox';
 import Value from 'typebox/value';
-import { addressKey } from '../../core/limits/address.js';
 import type { ClientAuthenticator, KnownClient } from './client-auth.js';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import type { OAuthAsOptions } from './options.js';
-import { consentPage, loginPage, sendPage, escapeHtml, tooManyAttemptsPage, type FormContext } from './pages.js';
-import type { SharedPassword } from './password.js';
+import { consentPage, loginPage, type FormContext } from './pages.js';
 import { makeRoomForPending } from './pending.js';
 import type { Collections, PendingRecord } from './records.js';
 import { redirectAllowed, redirectUriProblem } from './redirects.js';
-import { hashSecret, newSecret, secretMatches } from './secrets.js';
-import type { LoginThrottle } from './throttle.js';
+import { addressKey, escapeHtml, hashSecret, newSecret, type OperatorLogin, secretMatches, sendPage, tooManyAttemptsPage } from '../../core/plugin-api.js';
 
 const CSRF_COOKIE = 'hub_csrf';
 const SESSION_COOKIE = 'hub_session';
@@ -31,8 +28,7 @@ interface Dependencies {
   c: Collections;
   clients: ClientAuthenticator;
   endpoints: Endpoints;
-  password: SharedPassword;
-  throttle: LoginThrottle;
+  login: OperatorLogin;
   options: OAuthAsOptions;
 }
 
@@ -101,7 +97,7 @@ export function registerAuthorize(app: FastifyInstance, deps: Dependencies): voi
     const context = formContext(pending, form.csrf);
 
     if (form.step === 'login') {
-      const attempt = await deps.throttle.attempt(request.ip, () => deps.password.matches(form.password ?? ''));
+      const attempt = await deps.login.attempt(request.ip, form.password ?? '');
       if (attempt.refused) return tooManyAttemptsPage(reply, attempt.retryAfterSeconds);
       if (!attempt.matched) return loginPage(reply, context, 'Wrong password.');
       const session = newSecret('ses');

@@ -1,10 +1,9 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
-import { DuplicateKeyError } from '../../core/store/index.js';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import { isMetadataDocumentUrl, MetadataDocumentError, type MetadataDocumentFetcher } from './metadata-document.js';
 import type { ClientMetadata, Collections } from './records.js';
-import { hashSecret, secretMatches } from './secrets.js';
+import { DuplicateKeyError, hashSecret, secretMatches } from '../../core/plugin-api.js';
 
 export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

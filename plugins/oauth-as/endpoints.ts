@@ -1,4 +1,4 @@
-import type { Hub } from '../../core/hub.js';
+import type { Hub } from '../../core/plugin-api.js';
 
 /** The URLs the authorization server publishes, all under the hub's public base URL. */
 export class Endpoints {

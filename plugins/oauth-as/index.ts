@@ -1,6 +1,4 @@
 import formbody from '@fastify/formbody';
-import { WindowCounter } from '../../core/limits/window-counter.js';
-import { definePlugin } from '../../core/plugin.js';
 import { createAuthenticator } from './authenticator.js';
 import { clientsCommand, tokensCommand } from './admin.js';
 import { ApiTokens } from './api-tokens.js';
@@ -10,20 +8,18 @@ import { registerDiscovery } from './discovery.js';
 import { Endpoints } from './endpoints.js';
 import { MetadataDocumentFetcher } from './metadata-document.js';
 import { OAuthAsOptions } from './options.js';
-import { SharedPassword } from './password.js';
 import { collections, createIndexes } from './records.js';
 import { registerRegistration } from './registration.js';
 import { registerRevocation } from './revocation.js';
 import { oauthErrors, registerTokenEndpoint } from './token-endpoint.js';
-import { LoginThrottle } from './throttle.js';
 import { TokenService } from './tokens.js';
+import { definePlugin, WindowCounter } from '../../core/plugin-api.js';
 
 export default definePlugin({
   name: 'oauth-as',
   description: 'Inbound OAuth: the hub as authorization server and resource server for its MCP endpoints.',
   enabledByDefault: true,
   reservedPaths: ['.well-known', 'authorize', 'token', 'register', 'revoke', 'jwks'],
-  secretFiles: ['hub-password'],
   options: OAuthAsOptions,
   async register(app, options, hub) {
     const c = collections(hub.store);
@@ -31,7 +27,6 @@ export default definePlugin({
     const tokens = new TokenService(c, options);
     const apiTokens = new ApiTokens(c, endpoints.issuer);
     const clients = new ClientAuthenticator(c, new MetadataDocumentFetcher(options.allowLoopbackMetadataDocuments), endpoints);
-    const password = new SharedPassword(hub);
 
     hub.authenticator = createAuthenticator(endpoints, tokens, apiTokens);
     hub.adminCommands.add('clients', clientsCommand(c, tokens), 'oauth-as');
@@ -40,7 +35,7 @@ export default definePlugin({
     await app.register(formbody);
     oauthErrors(app);
     registerDiscovery(app, endpoints, options.dynamicRegistration);
-    registerAuthorize(app, { c, clients, endpoints, password, throttle: new LoginThrottle(hub.store), options });
+    registerAuthorize(app, { c, clients, endpoints, login: hub.operatorLogin, options });
     registerTokenEndpoint(app, c, clients, tokens, endpoints);
     registerRevocation(app, clients, tokens);
     if (options.dynamicRegistration) {
@@ -50,10 +45,8 @@ export default definePlugin({
 
     // TTL indexes also hide expired records from every read (see core/store/ttl.ts).
     app.addHook('onReady', () => createIndexes(c));
-    // Generated and printed by the serving hub, not by hub-admin building the same hub;
-    // the base URL served on is noted for hub-admin to mint tokens for.
+    // The base URL served on is noted for hub-admin to mint tokens for.
     app.addHook('onListen', async () => {
-      await password.ensure();
       await apiTokens.recordServed();
     });
   },

@@ -2,9 +2,8 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { LRUCache } from 'lru-cache';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
-import { BlockedRequestError, guardedFetch } from '../../core/net/guarded-fetch.js';
-import { FetchLimitError } from '../../core/net/node-fetch.js';
 import { redirectUriProblem } from './redirects.js';
+import { BlockedRequestError, FetchLimitError, guardedFetch } from '../../core/plugin-api.js';
 
 const MAX_BYTES = 64 * 1024;
 const TIMEOUT_MS = 5_000;

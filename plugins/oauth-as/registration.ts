@@ -2,15 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
-import { firstSchemaProblem, pointerToPath } from '../../core/config/schema-errors.js';
-import { addressKey } from '../../core/limits/address.js';
-import { msUntilBelow, slidingEstimate, type WindowCounter } from '../../core/limits/window-counter.js';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import type { ClientMetadata, ClientRecord, Collections } from './records.js';
 import { redirectUriProblem } from './redirects.js';
-import { hashSecret, newSecret, secretMatches } from './secrets.js';
 import type { TokenService } from './tokens.js';
+import { addressKey, firstSchemaProblem, hashSecret, msUntilBelow, newSecret, pointerToPath, secretMatches, slidingEstimate, type WindowCounter } from '../../core/plugin-api.js';
 
 const Uri = Type.String({ minLength: 1, maxLength: 2000 });
 const Text = Type.String({ maxLength: 200 });

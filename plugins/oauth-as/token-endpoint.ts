@@ -6,8 +6,8 @@ import type { ClientAuthenticator } from './client-auth.js';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
-import { hashSecret } from './secrets.js';
 import type { TokenService } from './tokens.js';
+import { hashSecret } from '../../core/plugin-api.js';
 
 const TokenRequest = Type.Object({
   grant_type: Type.String(),

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError } from '../../core/store/index.js';
 import type { OAuthAsOptions } from './options.js';
 import { OAuthError } from './errors.js';
 import type { AccessTokenRecord, Collections, FamilyRecord } from './records.js';
-import { derivedSecret, hashSecret, newSecret } from './secrets.js';
+import { derivedSecret, DuplicateKeyError, hashSecret, newSecret } from '../../core/plugin-api.js';
 
 export interface TokenResponse {
   access_token: string;

@@ -1,5 +1,5 @@
-import type { AdminCommand, Hub } from '../../core/hub.js';
 import type { Upstream } from './upstream.js';
+import type { AdminCommand, Hub } from '../../core/plugin-api.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 

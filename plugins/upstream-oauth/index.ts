@@ -1,17 +1,13 @@
 import { join } from 'node:path';
 import formbody from '@fastify/formbody';
 import Value from 'typebox/value';
-import { StartupError } from '../../core/errors.js';
-import { firstSchemaProblem, pointerToPath } from '../../core/config/schema-errors.js';
-import { definePlugin } from '../../core/plugin.js';
-import { SharedPassword } from '../oauth-as/password.js';
 import { upstreamsCommand } from './admin.js';
 import { UpstreamKey } from './key.js';
 import { UpstreamOAuthEntry, UpstreamOAuthOptions } from './options.js';
 import { collections, createIndexes } from './records.js';
 import { registerRoutes } from './routes.js';
-import { guardedFetch } from '../../core/net/guarded-fetch.js';
 import { Upstream } from './upstream.js';
+import { definePlugin, guardedFetch, StartupError } from '../../core/plugin-api.js';
 
 export default definePlugin({
   name: 'upstream-oauth',
@@ -21,6 +17,7 @@ export default definePlugin({
   secretFiles: ['upstream-key.pem'],
   options: UpstreamOAuthOptions,
   publicSchemas: { 'server-oauth': UpstreamOAuthEntry },
+  serverKeys: { oauth: UpstreamOAuthEntry },
   async register(app, options, hub) {
     const c = collections(hub.store);
     const key = new UpstreamKey(join(hub.settings.dataPath, 'upstream-key.pem'));
@@ -28,12 +25,9 @@ export default definePlugin({
     const fetch = guardedFetch({ allowLoopback: options.allowLoopbackAuthorizationServers, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
     const upstreams = new Map<string, Upstream>();
     for (const [name, entry] of Object.entries(hub.config.mcpServers ?? {})) {
-      if (entry.oauth === undefined) continue;
-      const problem = firstSchemaProblem(UpstreamOAuthEntry, entry.oauth);
-      if (problem || !Value.Check(UpstreamOAuthEntry, entry.oauth)) {
-        throw new StartupError(`server "${name}": key "oauth${problem ? pointerToPath(problem.path).replace(/^(?=.)/, '.') : ''}": expected ${problem?.expected ?? 'an oauth object'}`);
-      }
-      const settings = entry.oauth;
+      // The kernel checked the key against UpstreamOAuthEntry (this plugin's serverKeys).
+      const settings = (entry as { oauth?: unknown }).oauth;
+      if (settings === undefined || !Value.Check(UpstreamOAuthEntry, settings)) continue;
       if (settings.mode === 'static' && settings.clientId === undefined) throw new StartupError(`server "${name}": key "oauth.clientId": mode static needs the client_id the upstream issued`);
       if (settings.clientSecretEnv !== undefined && !hub.env[settings.clientSecretEnv]) {
         throw new StartupError(`server "${name}": key "oauth.clientSecretEnv": the environment variable ${settings.clientSecretEnv} is not set`);
@@ -58,7 +52,7 @@ export default definePlugin({
     // Without an OAuth upstream there is nothing to log in to, and the store stays unopened.
     if (upstreams.size === 0) return;
     await app.register(formbody);
-    registerRoutes(app, { hub, c, upstreams, password: new SharedPassword(hub), sessionSeconds: options.loginSessionSeconds });
+    registerRoutes(app, { hub, c, upstreams, login: hub.operatorLogin, sessionSeconds: options.loginSessionSeconds });
     app.addHook('onReady', () => createIndexes(c));
   },
 });

@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, typ
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { calculateJwkThumbprint, SignJWT, type JWK } from 'jose';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/private-files.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/plugin-api.js';
 
 interface Loaded {
   privateKey: KeyObject;

@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { ChildStatus } from '../../core/children/child.js';
-import { escapeHtml, sendPage } from '../oauth-as/pages.js';
+import { type ChildStatus, escapeHtml, sendPage } from '../../core/plugin-api.js';
 
 export interface UpstreamRow {
   name: string;

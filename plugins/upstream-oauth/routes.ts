@@ -3,14 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { Type } from 'typebox';
 import Value from 'typebox/value';
-import type { Hub } from '../../core/hub.js';
-import { escapeHtml, sendPage, tooManyAttemptsPage } from '../oauth-as/pages.js';
-import type { SharedPassword } from '../oauth-as/password.js';
-import { hashSecret, newSecret } from '../oauth-as/secrets.js';
-import { LoginThrottle } from '../oauth-as/throttle.js';
 import { listPage, passwordPage } from './pages.js';
 import type { Collections } from './records.js';
 import type { Upstream } from './upstream.js';
+import { escapeHtml, hashSecret, type Hub, newSecret, type OperatorLogin, sendPage, tooManyAttemptsPage } from '../../core/plugin-api.js';
 
 const SESSION_COOKIE = 'hub_upstreams_session';
 const CSRF_COOKIE = 'hub_upstreams_csrf';
@@ -25,7 +21,7 @@ interface Dependencies {
   hub: Hub;
   c: Collections;
   upstreams: Map<string, Upstream>;
-  password: SharedPassword;
+  login: OperatorLogin;
   sessionSeconds: number;
 }
 
@@ -38,7 +34,6 @@ interface Dependencies {
  */
 export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
   const { c, upstreams } = deps;
-  const throttle = new LoginThrottle(deps.hub.store);
   const secure = deps.hub.settings.baseUrl.startsWith('https:');
 
   app.get('/upstreams', async (request, reply) => {
@@ -51,7 +46,7 @@ export function registerRoutes(app: FastifyInstance, deps: Dependencies): void {
     const form = request.body;
     const cookie = parseCookie(request.headers.cookie ?? '')[CSRF_COOKIE];
     if (!Value.Check(PasswordForm, form) || !cookie || !sameText(cookie, form.csrf)) return expired(reply);
-    const attempt = await throttle.attempt(request.ip, () => deps.password.matches(form.password));
+    const attempt = await deps.login.attempt(request.ip, form.password);
     if (attempt.refused) return tooManyAttemptsPage(reply, attempt.retryAfterSeconds);
     if (!attempt.matched) return passwordPage(reply, form.csrf, 'Wrong password.');
     const session = newSecret('ups');

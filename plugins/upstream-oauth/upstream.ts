@@ -10,13 +10,11 @@ import {
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Hub } from '../../core/hub.js';
-import { LoginRequiredError, type RemoteTransportAuth } from '../../core/children/remote/auth.js';
-import { hashSecret, newSecret } from '../oauth-as/secrets.js';
 import { clientAuthentication } from './client-auth.js';
 import type { UpstreamKey } from './key.js';
 import type { ClientAuthMethod, UpstreamOAuthEntry } from './options.js';
 import { UpstreamState, type Collections, type UpstreamClient } from './records.js';
+import { hashSecret, type Hub, LoginRequiredError, newSecret, type RemoteTransportAuth } from '../../core/plugin-api.js';
 
 const LOGIN_SECONDS = 10 * 60;
 /** Longer than any refresh takes; a process that dies holding it only delays the others this long. */

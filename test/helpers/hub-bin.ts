@@ -38,6 +38,10 @@ export interface HubBinOptions {
   env?: Record<string, string | undefined>;
   /** Reuse a data folder, for restarts. */
   dataPath?: string;
+  /** The folder the hub runs in and its mcp.json is written to; a new one by default. */
+  folder?: string;
+  /** The hub CLI to run; this checkout's by default. */
+  bin?: string;
 }
 
 /**
@@ -45,14 +49,14 @@ export interface HubBinOptions {
  * port, logging JSON on stdout; ready once /health answers. Stopped at teardown.
  */
 export async function startHubBin(t: { teardown(fn: () => unknown): void }, options: HubBinOptions = {}): Promise<HubBin> {
-  const folder = await mkdtemp(join(tmpdir(), 'hub-bin-'));
+  const folder = options.folder ?? (await mkdtemp(join(tmpdir(), 'hub-bin-')));
   const configFile = join(folder, 'mcp.json');
   if (options.config !== undefined) await writeFile(configFile, typeof options.config === 'string' ? options.config : JSON.stringify(options.config, null, 2));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataPath = options.dataPath ?? join(folder, 'data');
   const env = defined({ ...process.env, HOST: '127.0.0.1', PORT: String(port), HUB_CONFIG: configFile, DATA_PATH: dataPath, LOG_FORMAT: 'json', ...options.env });
-  const child = spawn(process.execPath, [cliPath('hub')], { env, cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.bin ?? cliPath('hub')], { env, cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

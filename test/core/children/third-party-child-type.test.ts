@@ -1,20 +1,32 @@
+import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { startHub, tempDir, waitFor } from './helpers.js';
 
-const example = fileURLToPath(new URL('../../../../examples/third-party-child-type/index.js', import.meta.url));
+const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 
-t.test('a separately packaged plugin adds a child type, loaded by path from a config file', async (t) => {
+/**
+ * A folder laid out as a user's: the example plugin installed under its package name, the
+ * hub (this checkout) as `mcp-switchyard`, and the SDK and TypeBox the example peers on.
+ */
+async function installedExample(t: { teardown(fn: () => unknown): void }): Promise<string> {
   const directory = await tempDir(t);
+  const modules = join(directory, 'node_modules');
+  mkdirSync(modules);
+  cpSync(join(repo, 'examples', 'third-party-child-type'), join(modules, 'hub-child-type-canned'), { recursive: true });
+  symlinkSync(repo, join(modules, 'mcp-switchyard'));
+  for (const peer of ['@modelcontextprotocol', 'typebox']) symlinkSync(join(repo, 'node_modules', peer), join(modules, peer));
+  return directory;
+}
+
+t.test('a plugin packaged on its own adds a child type, loaded by package name from a config file', async (t) => {
+  const directory = await installedExample(t);
   const configFile = join(directory, 'mcp.json');
   await writeFile(
     configFile,
-    JSON.stringify({
-      plugins: { [relative(directory, example)]: true },
-      mcpServers: { faq: { type: 'canned', title: 'FAQ', tools: { opening_hours: '9 to 5' } } },
-    }),
+    JSON.stringify({ plugins: { 'hub-child-type-canned': true }, mcpServers: { faq: { type: 'canned', title: 'FAQ', tools: { opening_hours: '9 to 5' } } } }),
   );
   const { hub } = await startHub(t, { config: undefined, env: { HUB_CONFIG: configFile } });
   t.ok(hub.childTypes.has('canned'), 'the type is registered');
@@ -27,8 +39,8 @@ t.test('a separately packaged plugin adds a child type, loaded by path from a co
 });
 
 t.test('an entry that does not fit the type schema fails start-up naming the key', async (t) => {
-  const directory = await tempDir(t);
+  const directory = await installedExample(t);
   const configFile = join(directory, 'mcp.json');
-  await writeFile(configFile, JSON.stringify({ plugins: { [example]: true }, mcpServers: { faq: { type: 'canned', tools: { ok: 3 } } } }));
+  await writeFile(configFile, JSON.stringify({ plugins: { 'hub-child-type-canned': true }, mcpServers: { faq: { type: 'canned', tools: { ok: 3 } } } }));
   await t.rejects(startHub(t, { config: undefined, env: { HUB_CONFIG: configFile } }), /server "faq": key "tools/);
 });

@@ -35,7 +35,7 @@ export async function startMap(t: Test, env: Record<string, string> = {}, fakeOp
  * configured at all; its log lines are collected in `logs` when given.
  */
 export async function startOfflineMap(t: Test, file: string, logs?: string[]): Promise<ToolCaller & { hub: Hub }> {
-  const { hub } = await startTestHub(t, { env: { MAP_OSM_FILE: file }, ...(logs && { logs }) });
+  const { hub } = await startTestHub(t, { config: { plugins: { 'map-tools': true } }, env: { MAP_OSM_FILE: file }, ...(logs && { logs }) });
   return { hub, ...(await mapCaller(hub)) };
 }
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loginDelayMs } from '../../../plugins/oauth-as/throttle.js';
+import { loginDelayMs } from '../../../core/operator/login-throttle.js';
 import { startStandaloneHub } from '../../helpers/hub.js';
 import { attemptLogin } from './browserless.js';
 import { authorizationUrl, PASSWORD, registerClient } from './flows.js';

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/private-files.js';
-import type { Hub } from '../../core/hub.js';
-import { hashSecret, secretMatches } from './secrets.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
+import { hashSecret, secretMatches } from '../secrets.js';
+
+/** Where the generated password is kept, under DATA_PATH. */
+export const PASSWORD_FILE = 'hub-password';
 
 /**
  * The shared approval password: HUB_PASSWORD, or one generated at first start, kept in
@@ -13,10 +15,13 @@ import { hashSecret, secretMatches } from './secrets.js';
 export class SharedPassword {
   #hash: Promise<string> | undefined;
 
-  constructor(private readonly hub: Hub) {}
+  constructor(
+    private readonly dataPath: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   get file(): string {
-    return join(this.hub.settings.dataPath, 'hub-password');
+    return join(this.dataPath, PASSWORD_FILE);
   }
 
   ensure(): Promise<string> {
@@ -32,7 +37,7 @@ export class SharedPassword {
   }
 
   async #load(): Promise<string> {
-    const fromEnvironment = this.hub.env.HUB_PASSWORD;
+    const fromEnvironment = this.env.HUB_PASSWORD;
     if (fromEnvironment) return hashSecret(fromEnvironment);
     try {
       return hashSecret((await readFile(this.file, 'utf8')).trim());
@@ -40,7 +45,7 @@ export class SharedPassword {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     const password = randomBytes(18).toString('base64url');
-    await makePrivateFolder(this.hub.settings.dataPath);
+    await makePrivateFolder(this.dataPath);
     try {
       await writeFile(this.file, `${password}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     } catch (error) {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addressKey } from '../../core/limits/address.js';
-import { msUntilBelow, slidingEstimate, WindowCounter } from '../../core/limits/window-counter.js';
-import type { Store } from '../../core/store/index.js';
+import { addressKey } from '../limits/address.js';
+import { msUntilBelow, slidingEstimate, WindowCounter } from '../limits/window-counter.js';
+import type { Store } from '../store/index.js';
 
 const WINDOW_MS = 15 * 60 * 1000;
 /** Wrong passwords after which an address is refused, within the window. */

@@ -1,0 +1,75 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import t from 'tap';
+import { connectClient, REVISIONS } from '../helpers/clients.js';
+import { startHubBin } from '../helpers/hub-bin.js';
+
+// The package as a user gets it: `npm pack`, installed into a fresh app beside a
+// third-party plugin packaged on its own, which imports only `mcp-switchyard/plugin`.
+const run = promisify(execFile);
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const text = (result: unknown) => ((result as CallToolResult).content[0] as { text?: string } | undefined)?.text;
+
+/** Packs `folder` into `into`, without building (npm test built the project). Resolves with the tarball's path. */
+async function pack(folder: string, into: string): Promise<string> {
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', into], { cwd: folder });
+  return join(into, stdout.trim().split('\n').at(-1) as string);
+}
+
+t.test('the packed package, installed in a fresh app', async (t) => {
+  const work = await mkdtemp(join(tmpdir(), 'hub-pack-'));
+  t.teardown(() => rm(work, { recursive: true, force: true }));
+  const hubPackage = await pack(repo, work);
+  const pluginPackage = await pack(join(repo, 'examples', 'third-party-child-type'), work);
+  const app = join(work, 'app');
+  await mkdir(app);
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=dev', '--loglevel=error', hubPackage, pluginPackage], { cwd: app, timeout: 600_000 });
+  const installed = join(app, 'node_modules', 'mcp-switchyard');
+
+  await t.test('a third-party child type loaded by package name is reached through /hub and /<name>/mcp on both revisions', async (t) => {
+    const hub = await startHubBin(t, {
+      folder: app,
+      bin: join(installed, 'dist', 'core', 'cli', 'hub.js'),
+      config: { plugins: { 'hub-child-type-canned': true, 'oauth-as': false }, mcpServers: { faq: { type: 'canned', title: 'FAQ', tools: { opening_hours: '9 to 5' } } } },
+    });
+    for (const revision of REVISIONS) {
+      const own = await connectClient(t, `${hub.url}/faq/mcp`, revision);
+      t.equal(text(await own.callTool({ name: 'opening_hours', arguments: {} })), '9 to 5', `${revision}: /faq/mcp`);
+      const aggregate = await connectClient(t, `${hub.url}/hub`, revision);
+      t.equal(text(await aggregate.callTool({ name: 'call_tool', arguments: { server: 'faq', tool: 'opening_hours' } })), '9 to 5', `${revision}: /hub call_tool`);
+    }
+  });
+
+  await t.test('the kernel embedded in a Fastify app with one register', async (t) => {
+    const program = join(app, 'embed.mjs');
+    await writeFile(
+      program,
+      `import Fastify from 'fastify';
+import { hub } from 'mcp-switchyard';
+const app = Fastify();
+app.get('/hello', async () => ({ hello: 'app' }));
+await app.register(hub, { prefix: '/tools', env: { DATA_PATH: ${JSON.stringify(join(work, 'embed-data'))} }, config: { mcpServers: {}, plugins: { 'oauth-as': false } } });
+await app.listen({ host: '127.0.0.1', port: 0 });
+process.stdout.write(\`http://127.0.0.1:\${app.server.address().port}\\n\`);
+`,
+    );
+    const child = spawn(process.execPath, [program], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    t.teardown(() => child.kill());
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+      child.once('exit', (code) => reject(new Error(`the app exited (${String(code)}): ${stderr}`)));
+    });
+    t.same(await (await fetch(`${url}/hello`)).json(), { hello: 'app' }, "the app's own route");
+    t.equal((await fetch(`${url}/tools/health`)).status, 200, "the hub's, under its prefix");
+    const client = await connectClient(t, `${url}/tools/hub`, '2026-07-28');
+    t.ok((await client.listTools()).tools.some((tool) => tool.name === 'list_servers'), 'the meta-tools');
+  });
+});
