@@ -1,78 +1,165 @@
-// tools/call of a trivial tool through the hub's /<name>/mcp versus straight to the same
-// child over its own HTTP endpoint, on 2026-07-28 at 1 and 16 concurrent callers, and on
-// 2025-11-25 at one caller. The child, the hub (this process) and the callers each run in
-// their own process. Direct and proxied rounds alternate so load hits both alike; the best
-// of three rounds is kept. A bare forwarding proxy (no MCP) runs beside them: what any
-// extra HTTP hop costs here. The hub's and the bare proxy's CPU per call is this
+// tools/call through the hub against the floors of this machine, in one run:
+//
+// - the bare HTTP floor: a `node:http` server answering a fixed tool result (http-floor.ts),
+//   driven by the same load client as everything else;
+// - the stdio floor: server-everything's `echo` straight over its own stdio (stdio-floor.ts);
+// - the HTTP child (http-child.ts) called directly and through a bare forwarding proxy
+//   (bare-proxy.ts), the floor of any extra HTTP hop;
+// - the hub (this process) with bearer verification on (oauth-as, an API token) and the
+//   per-client limits on, in front of server-everything as a keepAlive stdio child
+//   (`everything`) and of the HTTP child (`web`): `/<name>/mcp` and `/hub` `call_tool`, on
+//   both revisions.
+//
+// At 1 and 16 callers in a closed loop. The floors, the children and the callers each run
+// in their own process. Every subject is measured once per round, in turn, so load from
+// elsewhere hits them alike; of the rounds, the best is kept (lowest p50 at one caller,
+// highest calls/s beyond) and the range of calls/s is printed beside it. Hub figures are
+// given as a ratio to the HTTP floor of the same revision and caller count (and, with the
+// HTTP child, to the bare proxy); the hub's and the bare proxy's CPU per call is this
 // process's, measured around their rounds.
-// Run: npx tsc -p . && node dist/bench/carriage.js [calls-per-round]
+//
+// Run: npx tsc -p . && node dist/bench/carriage.js [--calls 3000] [--rounds 3] [--callers 1,16] [--only <text>]
+// `--only` keeps the subjects whose label contains the text (floors always run, for the
+// ratios); `node --cpu-prof dist/bench/carriage.js --only hub` profiles the hub alone.
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ApiTokens } from '../plugins/oauth-as/api-tokens.js';
+import { collections } from '../plugins/oauth-as/records.js';
 import { startBareProxy } from './bare-proxy.js';
 import { startBenchHub } from './bench-hub.js';
-import { bestOf, loadFromProcess, startHttpChild, type LoadFigures } from './measure.js';
+import { loadFromProcess, startHttpChild, startHttpFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
 
-const calls = Number(process.argv[2] ?? '3000');
+const { values, positionals } = parseArgs({
+  options: { calls: { type: 'string' }, rounds: { type: 'string', default: '3' }, callers: { type: 'string', default: '1,16' }, only: { type: 'string' } },
+  allowPositionals: true,
+});
+const calls = Number(values.calls ?? positionals[0] ?? '3000');
+const rounds = Number(values.rounds);
+const callerCounts = values.callers.split(',').map(Number);
+const REVISIONS = ['2026-07-28', '2025-11-25'] as const;
+type Revision = (typeof REVISIONS)[number];
+
+const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const floor = await startHttpFloor();
 const child = await startHttpChild();
 // CARRIAGE_OBSERVABILITY=off measures the hub without the observability plugin (metrics and the call log).
 const observability = process.env.CARRIAGE_OBSERVABILITY !== 'off';
-const benchHub = await startBenchHub({ plugins: { 'oauth-as': false, 'map-tools': false, observability }, mcpServers: { echo: { type: 'http', url: child.url } } });
-const hubUrl = `${benchHub.url}/echo/mcp`;
 const bare = await startBareProxy(child.url);
+const benchHub = await startBenchHub(
+  {
+    plugins: { 'oauth-as': true, 'map-tools': false, observability },
+    mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'], keepAlive: true }, web: { type: 'http', url: child.url } },
+  },
+  // The limit stays on: counted for every call, high enough never to refuse one here.
+  { HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
+);
+for (const name of ['everything', 'web']) await benchHub.hub.children.get(name)?.ensureUp();
+const { token } = await new ApiTokens(collections(benchHub.hub.store), benchHub.hub.settings.baseUrl).mint('carriage bench', 3600);
 
-/** A round's figures plus the CPU this process (the hub, or the bare proxy) spent per call. */
-const withCpu = async (round: Promise<LoadFigures>): Promise<LoadFigures & { cpuMsPerCall: number }> => {
+type Kind = 'floor' | 'direct' | 'bare' | 'hub';
+interface Subject {
+  label: string;
+  kind: Kind;
+  revision: Revision | 'stdio';
+  /** The child behind it, for hub subjects. */
+  child?: 'stdio' | 'http';
+  run(callers: number, count: number): Promise<LoadFigures>;
+}
+
+const echoStdio = { message: 'hi' };
+const echoHttp = { text: 'hi' };
+const subjects: Subject[] = [{ label: 'floor stdio (server-everything)', kind: 'floor', revision: 'stdio', run: stdioFloorFromProcess }];
+for (const revision of REVISIONS) {
+  const load = (url: string, tool: string, args: Record<string, unknown>, bearer?: string) => (callers: number, count: number) => loadFromProcess(url, callers, count, tool, args, revision, bearer);
+  const hub = (path: string) => `${benchHub.url}${path}`;
+  subjects.push(
+    { label: 'floor http', kind: 'floor', revision, run: load(floor.url, 'echo', echoStdio) },
+    { label: 'http child direct', kind: 'direct', revision, run: load(child.url, 'echo', echoHttp) },
+    { label: 'http child via bare proxy', kind: 'bare', revision, run: load(bare.url, 'echo', echoHttp) },
+    { label: 'hub stdio /everything/mcp', kind: 'hub', child: 'stdio', revision, run: load(hub('/everything/mcp'), 'echo', echoStdio, token) },
+    { label: 'hub stdio /hub call_tool', kind: 'hub', child: 'stdio', revision, run: load(hub('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echoStdio }, token) },
+    { label: 'hub http /web/mcp', kind: 'hub', child: 'http', revision, run: load(hub('/web/mcp'), 'echo', echoHttp, token) },
+    { label: 'hub http /hub call_tool', kind: 'hub', child: 'http', revision, run: load(hub('/hub'), 'call_tool', { server: 'web', tool: 'echo', arguments: echoHttp }, token) },
+  );
+}
+const chosen = subjects.filter((subject) => subject.kind === 'floor' || values.only === undefined || subject.label.includes(values.only));
+
+interface Measured extends LoadFigures {
+  /** This process's CPU per call (the hub's or the bare proxy's); absent for subjects in other processes. */
+  cpuMsPerCall?: number;
+}
+
+async function measure(subject: Subject, callers: number, count: number): Promise<Measured> {
   const before = process.cpuUsage();
-  const figures = await round;
+  const figures = await subject.run(callers, count);
+  if (subject.kind !== 'hub' && subject.kind !== 'bare') return figures;
   const used = process.cpuUsage(before);
   return { ...figures, cpuMsPerCall: Number(((used.user + used.system) / 1000 / figures.calls).toFixed(3)) };
-};
+}
 
-const results = [];
-for (const callers of [1, 16]) {
-  await loadFromProcess(child.url, callers, 300);
-  await loadFromProcess(hubUrl, callers, 300);
-  await loadFromProcess(bare.url, callers, 300);
-  const direct: LoadFigures[] = [];
-  const proxied: Array<LoadFigures & { cpuMsPerCall: number }> = [];
-  const forwarded: Array<LoadFigures & { cpuMsPerCall: number }> = [];
-  for (let round = 0; round < 3; round += 1) {
-    direct.push(await loadFromProcess(child.url, callers, calls));
-    proxied.push(await withCpu(loadFromProcess(hubUrl, callers, calls)));
-    forwarded.push(await withCpu(loadFromProcess(bare.url, callers, calls)));
+interface Row {
+  subject: Subject;
+  callers: number;
+  best: Measured;
+  callsPerSecondRange: [number, number];
+}
+
+const rows: Row[] = [];
+for (const callers of callerCounts) {
+  for (const subject of chosen) await measure(subject, callers, 300);
+  const measured = new Map<Subject, Measured[]>(chosen.map((subject) => [subject, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const subject of chosen) measured.get(subject)?.push(await measure(subject, callers, calls));
   }
-  const d = bestOf(direct);
-  const p = bestOf(proxied);
-  const f = bestOf(forwarded);
-  results.push({
-    callers,
-    direct: d,
-    throughHub: p,
-    throughBareProxy: f,
-    addedP50Ms: Number((p.p50Ms - d.p50Ms).toFixed(3)),
-    throughputRatio: Number((p.callsPerSecond / d.callsPerSecond).toFixed(2)),
-    bareProxyAddedP50Ms: Number((f.p50Ms - d.p50Ms).toFixed(3)),
-    bareProxyThroughputRatio: Number((f.callsPerSecond / d.callsPerSecond).toFixed(2)),
-  });
+  for (const [subject, figures] of measured) {
+    const best = figures.reduce((a, b) => (callers === 1 ? (b.p50Ms < a.p50Ms ? b : a) : b.callsPerSecond > a.callsPerSecond ? b : a));
+    const speeds = figures.map((figure) => figure.callsPerSecond);
+    rows.push({ subject, callers, best, callsPerSecondRange: [Math.min(...speeds), Math.max(...speeds)] });
+  }
 }
-// The same at one caller for a 2025-11-25 client, which the hub serves beside 2026-07-28.
-const legacy = (url: string) => loadFromProcess(url, 1, calls, 'echo', { text: 'hi' }, '2025-11-25');
-await legacy(child.url);
-await legacy(hubUrl);
-const legacyDirect: LoadFigures[] = [];
-const legacyProxied: LoadFigures[] = [];
-for (let round = 0; round < 3; round += 1) {
-  legacyDirect.push(await legacy(child.url));
-  legacyProxied.push(await legacy(hubUrl));
-}
-const ld = bestOf(legacyDirect);
-const lp = bestOf(legacyProxied);
-const legacyCaller = {
-  revision: '2025-11-25',
-  direct: ld,
-  throughHub: lp,
-  addedP50Ms: Number((lp.p50Ms - ld.p50Ms).toFixed(3)),
-  throughputRatio: Number((lp.callsPerSecond / ld.callsPerSecond).toFixed(2)),
-};
 await benchHub.close();
 bare.server.close();
 child.stop();
-console.log(JSON.stringify({ calls, observability, results, legacyCaller, targets: { addedP50Ms: 1, throughputRatio: 0.7 } }, null, 2));
+floor.stop();
+
+const find = (callers: number, kind: Kind, revision: Row['subject']['revision']) => rows.find((row) => row.callers === callers && row.subject.kind === kind && row.subject.revision === revision);
+const ratio = (a: number, b: number | undefined) => (b === undefined ? Number.NaN : Number((a / b).toFixed(2)));
+const pad = (value: unknown, width: number) => String(value).padStart(width);
+
+console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds, observability ${observability ? "on" : "off"}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it`);
+for (const callers of callerCounts) {
+  console.log(`\n${callers} caller${callers === 1 ? '' : 's'}`);
+  console.log(`${'subject'.padEnd(34)}${'revision'.padEnd(12)}${pad('calls/s', 8)} ${'[range]'.padEnd(13)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('cpu ms', 8)}${pad('x floor', 9)}${pad('+p50', 8)}${pad('x bare', 8)}`);
+  for (const row of rows.filter((candidate) => candidate.callers === callers)) {
+    const { best, subject } = row;
+    const httpFloor = subject.revision === 'stdio' ? undefined : find(callers, 'floor', subject.revision)?.best;
+    const bareProxy = subject.revision === 'stdio' ? undefined : find(callers, 'bare', subject.revision)?.best;
+    const overFloor = subject.kind === 'floor' || !httpFloor ? '' : ratio(best.callsPerSecond, httpFloor.callsPerSecond);
+    const added = subject.kind === 'floor' || !httpFloor ? '' : (best.p50Ms - httpFloor.p50Ms).toFixed(3);
+    const overBare = subject.child === 'http' && bareProxy ? ratio(best.callsPerSecond, bareProxy.callsPerSecond) : '';
+    console.log(
+      `${subject.label.padEnd(34)}${subject.revision.padEnd(12)}${pad(best.callsPerSecond, 8)} ${`[${row.callsPerSecondRange.join('-')}]`.padEnd(13)}${pad(best.p50Ms.toFixed(3), 8)}${pad(best.p99Ms.toFixed(3), 8)}${pad(best.cpuMsPerCall?.toFixed(3) ?? '', 8)}${pad(overFloor, 9)}${pad(added, 8)}${pad(overBare, 8)}`,
+    );
+  }
+}
+
+// The issue's targets, each with the figures it was judged on.
+const verdicts: string[] = [];
+const hubRows = rows.filter((row) => row.subject.kind === 'hub');
+for (const row of hubRows) {
+  const { subject, callers, best } = row;
+  const revision = subject.revision as Revision;
+  const httpFloor = find(callers, 'floor', revision)?.best;
+  if (!httpFloor) continue;
+  if (callers === 16 && subject.child === 'stdio') verdicts.push(verdict(`${subject.label} ${revision}: x floor >= 0.5`, ratio(best.callsPerSecond, httpFloor.callsPerSecond) >= 0.5));
+  if (callers === 16 && subject.child === 'http') {
+    const bareProxy = find(callers, 'bare', revision)?.best;
+    verdicts.push(verdict(`${subject.label} ${revision}: x bare proxy >= 0.9`, ratio(best.callsPerSecond, bareProxy?.callsPerSecond) >= 0.9));
+  }
+  if (callers === 1 && subject.child === 'stdio') verdicts.push(verdict(`${subject.label} ${revision}: +p50 <= 0.3 ms at one caller`, best.p50Ms - httpFloor.p50Ms <= 0.3));
+}
+if (verdicts.length > 0) console.log(`\ntargets\n${verdicts.join('\n')}`);
+
+function verdict(text: string, met: boolean): string {
+  return `${met ? 'met    ' : 'not met'}  ${text}`;
+}

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 export interface BenchHubBin {
   url: string;
+  /** The hub process, for figures read from outside it (its RSS). */
+  pid: number;
   configFile: string;
   signal(name: NodeJS.Signals): void;
   close(): Promise<void>;
@@ -34,6 +36,7 @@ export async function startHubBin(config: Record<string, unknown>): Promise<Benc
   while (!(await fetch(`${url}/livez`).then((response) => response.ok, () => false))) await sleep(20);
   return {
     url,
+    pid: child.pid ?? 0,
     configFile,
     signal: (name) => void child.kill(name),
     async close() {

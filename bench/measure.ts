@@ -1,6 +1,7 @@
 // Shared by the carriage and meta-tools benches: a load loop and its latency figures.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadFigures {
@@ -44,27 +45,50 @@ export async function runLoad(callers: number, calls: number, makeCaller: () => 
 }
 
 /** The trivial HTTP MCP server of `http-child.ts`, in its own process. */
-export async function startHttpChild(): Promise<{ url: string; stop(): void }> {
-  const script = fileURLToPath(new URL('./http-child.js', import.meta.url));
+export function startHttpChild(): Promise<{ url: string; stop(): void }> {
+  return startPortServer('./http-child.js');
+}
+
+/** The bare HTTP floor of `http-floor.ts` (no MCP library), in its own process. */
+export function startHttpFloor(): Promise<{ url: string; stop(): void }> {
+  return startPortServer('./http-floor.js');
+}
+
+/** A bench server script that prints its loopback port and exits when its stdin closes. */
+async function startPortServer(relative: string): Promise<{ url: string; stop(): void }> {
+  const script = fileURLToPath(new URL(relative, import.meta.url));
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
   return { url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`, stop: () => child.stdin.end() };
 }
 
-/** `runLoad` of `tools/call` `tool` against `url` on `revision`, from a separate process (see load-client.ts). */
-export async function loadFromProcess(
+/** `tools/call` of server-everything's `echo` straight over its stdio, from a separate process (see stdio-floor.ts). */
+export function stdioFloorFromProcess(callers: number, calls: number): Promise<LoadFigures> {
+  return figuresOf(spawn(process.execPath, [fileURLToPath(new URL('./stdio-floor.js', import.meta.url)), String(callers), String(calls)], { stdio: ['ignore', 'pipe', 'inherit'] }), 'the stdio floor');
+}
+
+/**
+ * `runLoad` of `tools/call` `tool` against `url` on `revision`, from a separate process
+ * (see load-client.ts); with `bearer`, every request carries it.
+ */
+export function loadFromProcess(
   url: string,
   callers: number,
   calls: number,
   tool = 'echo',
   toolArguments: Record<string, unknown> = { text: 'hi' },
   revision = '2026-07-28',
+  bearer?: string,
 ): Promise<LoadFigures> {
   const script = fileURLToPath(new URL('./load-client.js', import.meta.url));
-  const child = spawn(process.execPath, [script, url, String(callers), String(calls), tool, JSON.stringify(toolArguments), revision], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = bearer === undefined ? process.env : { ...process.env, BENCH_BEARER: bearer };
+  return figuresOf(spawn(process.execPath, [script, url, String(callers), String(calls), tool, JSON.stringify(toolArguments), revision], { env, stdio: ['ignore', 'pipe', 'inherit'] }), 'the load client');
+}
+
+async function figuresOf(child: ChildProcessByStdio<null, Readable, null>, what: string): Promise<LoadFigures> {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`the load client exited with ${code}`);
+  if (code !== 0) throw new Error(`${what} exited with ${code}`);
   return JSON.parse(output) as LoadFigures;
 }

@@ -1,5 +1,6 @@
-import { Client, type Transport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import { ChildEndedError, type ChildConnection, type ConnectContext } from './child-type.js';
+import { PlainCallClient } from './plain-call-client.js';
 import { tolerantTransport } from './tolerant-transport.js';
 
 export interface ConnectClientOptions {
@@ -18,6 +19,11 @@ export interface ConnectClientOptions {
   endedIsFinal?: boolean;
   /** Told when a result without `resultType` is read as complete; by default logged once per connection. */
   onRepaired?: () => void;
+  /**
+   * The transport carries whole JSON-RPC messages both ways (stdio, a socket), so a plain
+   * `tools/call` can share it with the SDK client (see plain-call-client.ts).
+   */
+  plainToolCalls?: boolean;
 }
 
 /** Logs, once, that the server leaves out what 2026-07-28 requires and how the hub reads it. */
@@ -36,7 +42,7 @@ export function warnOnceOfRepairs(context: Pick<ConnectContext, 'log' | 'name'>)
  * remembered era verdict as `prior`, and reports an unasked close to the child.
  */
 export async function connectClient(given: Transport, context: ConnectContext, options: ConnectClientOptions): Promise<ChildConnection> {
-  const client = new Client(options.clientInfo, options.negotiation === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
+  const client = new PlainCallClient(options.clientInfo, options.negotiation === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
   const transport = tolerantTransport(given, { isModern: () => client.getProtocolEra() === 'modern', onRepaired: options.onRepaired ?? warnOnceOfRepairs(context) });
   const onAbort = (): void => void transport.close().catch(() => undefined);
   context.signal.addEventListener('abort', onAbort, { once: true });
@@ -56,5 +62,9 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   } finally {
     context.signal.removeEventListener('abort', onAbort);
   }
-  return { client, close: () => client.close() };
+  return {
+    client,
+    close: () => client.close(),
+    ...(options.plainToolCalls && { plainToolCall: (params, signal) => client.plainToolCall(params, signal) }),
+  };
 }

@@ -61,6 +61,7 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
           clientInfo: options.clientInfo,
           negotiation: options.negotiation,
           endedIsFinal: true,
+          plainToolCalls: true,
           describeClose: () => `the process exited${stderr.cause === undefined ? '' : ` (stderr: ${stderr.cause})`}`,
         });
       } catch (error) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { OAUTH_ERROR_CODES } from './errors.js';
 import type { Collections } from './records.js';
@@ -7,6 +8,8 @@ import { DuplicateKeyError, HubError } from '../../core/plugin-api.js';
 const KEY_ID = 'api-token-signing';
 /** A revocation marker outlives any token it could concern: ten years for tokens without expiry. */
 const FOREVER_MS = 10 * 365 * 24 * 3600 * 1000;
+/** Tokens whose signature this process has checked; a client sends the same one with every request. */
+const VERIFIED_TOKENS = 1000;
 
 export interface MintedToken {
   token: string;
@@ -18,6 +21,7 @@ export interface MintedToken {
 
 /** A verified token, or why it is not valid, in words safe to send to anyone holding it. */
 export type ApiTokenCheck = { ok: true; id: string; label?: string; expiresAt?: number } | { ok: false; reason: string };
+type VerifiedToken = Extract<ApiTokenCheck, { ok: true }>;
 
 /** A minted token as listed: what was recorded, and whether it was revoked since. */
 export interface ListedToken {
@@ -35,6 +39,12 @@ export interface ListedToken {
  */
 export class ApiTokens {
   #keys: Promise<{ privateKey: CryptoKey; publicKey: CryptoKey }> | undefined;
+  /**
+   * A token's signature and claims, once checked, hold for its lifetime: the check (an
+   * EdDSA verification, the largest cost of an MCP request) is not repeated for every
+   * request. The revocation lookup and the expiry are still checked on each.
+   */
+  readonly #verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
 
   constructor(
     private readonly c: Collections,
@@ -92,6 +102,21 @@ export class ApiTokens {
    * expiry) or the fact of a revocation, never a key or another token.
    */
   async verify(token: string): Promise<ApiTokenCheck> {
+    const verified = this.#stillVerified(token) ?? (await this.#verifySignature(token));
+    if (!verified.ok) return verified;
+    if (await this.c.apiTokenRevocations.findOne({ _id: verified.id })) return { ok: false, reason: `API token ${verified.id} was revoked` };
+    return verified;
+  }
+
+  /** A checked token not yet expired (as jose counts it: expired from its `exp` second on); an expired one is checked again, for jose's reason. */
+  #stillVerified(token: string): VerifiedToken | undefined {
+    const verified = this.#verified.get(token);
+    if (verified?.expiresAt === undefined || verified.expiresAt > Math.floor(Date.now() / 1000)) return verified;
+    this.#verified.delete(token);
+    return undefined;
+  }
+
+  async #verifySignature(token: string): Promise<ApiTokenCheck> {
     const { publicKey } = await this.#keyPair();
     let payload: JWTPayload;
     try {
@@ -99,9 +124,10 @@ export class ApiTokens {
     } catch (error) {
       return { ok: false, reason: this.#whyNot(token, error) };
     }
-    const id = payload.jti ?? '';
-    if (await this.c.apiTokenRevocations.findOne({ _id: id })) return { ok: false, reason: `API token ${id} was revoked` };
-    return { ok: true, id, ...(typeof payload.label === 'string' ? { label: payload.label } : {}), ...(payload.exp ? { expiresAt: payload.exp } : {}) };
+    const verified: VerifiedToken = { ok: true, id: payload.jti ?? '', ...(typeof payload.label === 'string' ? { label: payload.label } : {}), ...(payload.exp ? { expiresAt: payload.exp } : {}) };
+    // A token that becomes valid only later (none is minted so) is checked every time.
+    if (payload.nbf === undefined) this.#verified.set(token, verified);
+    return verified;
   }
 
   #whyNot(token: string, error: unknown): string {

@@ -104,6 +104,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
           clientInfo,
           negotiation: 'auto',
           describeClose: () => `the socket ${path} closed`,
+          plainToolCalls: true,
         });
       },
     },
@@ -117,6 +118,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
           clientInfo,
           negotiation: 'auto',
           describeClose: () => `the connection to ${host}:${port} closed`,
+          plainToolCalls: true,
         });
       },
     },

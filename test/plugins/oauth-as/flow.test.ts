@@ -180,5 +180,12 @@ t.test('API tokens', async (t) => {
   t.equal(accepted.status, 200);
   t.equal(accepted.body.clientId, `api-token:${minted.id}`);
   t.equal(await hub.adminCommands.get('tokens')?.run(['revoke', minted.id]), 0);
-  t.equal((await probe(url, minted.token, `${url}/hub`)).status, 401);
+  t.equal((await probe(url, minted.token, `${url}/hub`)).status, 401, 'a token accepted before is refused once revoked');
+
+  const shortLived = await apiTokens.mint('brief', 1);
+  t.equal((await probe(url, shortLived.token, `${url}/hub`)).status, 200, 'a token is accepted while it lasts');
+  await new Promise((resolve) => setTimeout(resolve, shortLived.expiresAt ? shortLived.expiresAt.getTime() - Date.now() + 1100 : 0));
+  const expired = await probe(url, shortLived.token, `${url}/hub`);
+  t.equal(expired.status, 401, 'a token accepted before is refused once it expired');
+  t.match(expired.challenge, /the API token expired at/, 'with the reason');
 });
