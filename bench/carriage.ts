@@ -126,7 +126,7 @@ const find = (callers: number, kind: Kind, revision: Row['subject']['revision'])
 const ratio = (a: number, b: number | undefined) => (b === undefined ? Number.NaN : Number((a / b).toFixed(2)));
 const pad = (value: unknown, width: number) => String(value).padStart(width);
 
-console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds, observability ${observability ? "on" : "off"}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it`);
+console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds, observability ${observability ? 'on' : 'off'}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it`);
 for (const callers of callerCounts) {
   console.log(`\n${callers} caller${callers === 1 ? '' : 's'}`);
   console.log(`${'subject'.padEnd(34)}${'revision'.padEnd(12)}${pad('calls/s', 8)} ${'[range]'.padEnd(13)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('cpu ms', 8)}${pad('x floor', 9)}${pad('+p50', 8)}${pad('x bare', 8)}`);
