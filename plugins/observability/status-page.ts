@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { Type } from 'typebox';
-import Value from 'typebox/value';
-import { type Child, escapeHtml, hashSecret, type Hub, newSecret, sendPage, type StoreCollection, tooManyAttemptsPage } from '../../core/plugin-api.js';
+import { type Child, escapeHtml, hashSecret, type Hub, newSecret, pageWhenRefused, sendPage, type StoreCollection, tooManyAttemptsPage } from '../../core/plugin-api.js';
 import type { ServerTimes } from './lifecycle.js';
 import type { RecentCalls, RecentFigures } from './recent.js';
 
@@ -14,7 +14,8 @@ const PASSWORD_FORM_SECONDS = 15 * 60;
 const SESSION_SECONDS = 12 * 3600;
 const TROUBLED = new Set(['down', 'stopped', 'unauthorized']);
 
-const PasswordForm = Type.Object({ csrf: Type.String(), password: Type.String() });
+// The hub's CSRF tokens are about 50 characters, never near this bound.
+const PasswordForm = Type.Object({ csrf: Type.String({ maxLength: 512 }), password: Type.String({ maxLength: 1024 }) });
 
 interface StatusSession {
   _id: string;
@@ -33,27 +34,35 @@ export interface StatusSources {
  * and came up, and whether it waits for an upstream login. The page reloads itself and
  * works without scripts, on a phone too.
  */
-export function registerStatusPage(app: FastifyInstance, hub: Hub, sources: StatusSources, refreshSeconds: number): void {
+export function registerStatusPage(plugin: FastifyInstance, hub: Hub, sources: StatusSources, refreshSeconds: number): void {
   const sessions: StoreCollection<StatusSession> = hub.store.collection<StatusSession>('observability_status_sessions');
   const secure = hub.settings.baseUrl.startsWith('https:');
   const login = hub.operatorLogin;
-  app.addHook('onReady', () => sessions.createIndex('expiresAt', { expireAfterSeconds: 0 }));
+  // Made before the first session is kept, not at start: a hub nobody logs in to never touches its store for this.
+  let indexed: Promise<void> | undefined;
+  const ensureIndex = (): Promise<void> => (indexed ??= sessions.createIndex('expiresAt', { expireAfterSeconds: 0 }).catch((error: unknown) => {
+    indexed = undefined;
+    throw error;
+  }));
+  // TypeBox's compiler in this plugin's context, whatever the embedding app's Ajv does.
+  plugin.setValidatorCompiler(TypeBoxValidatorCompiler);
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const expired = (reply: FastifyReply): FastifyReply => sendPage(reply, 403, 'Request expired', '<p role="alert">This form is no longer valid. <a href="/status">Start again</a>.</p>');
 
   app.get('/status', async (request, reply) => {
     if (!(await hasSession(request))) return showPasswordPage(reply);
     return statusPage(reply, hub, sources, refreshSeconds);
   });
 
-  app.post('/status/session', async (request, reply) => {
+  app.post('/status/session', { schema: { body: PasswordForm }, errorHandler: pageWhenRefused(expired) }, async (request, reply) => {
     const form = request.body;
     const cookie = parseCookie(request.headers.cookie ?? '')[CSRF_COOKIE];
-    if (!Value.Check(PasswordForm, form) || !cookie || !sameText(cookie, form.csrf)) {
-      return sendPage(reply, 403, 'Request expired', '<p role="alert">This form is no longer valid. <a href="/status">Start again</a>.</p>');
-    }
+    if (!cookie || !sameText(cookie, form.csrf)) return expired(reply);
     const attempt = await login.attempt(request.ip, form.password);
     if (attempt.refused) return tooManyAttemptsPage(reply, attempt.retryAfterSeconds);
     if (!attempt.matched) return passwordPage(reply, form.csrf, 'Wrong password.');
     const session = newSecret('sts');
+    await ensureIndex();
     await sessions.insertOne({ _id: hashSecret(session), expiresAt: new Date(Date.now() + SESSION_SECONDS * 1000) });
     reply.header('set-cookie', stringifySetCookie({ name: SESSION_COOKIE, value: session, httpOnly: true, sameSite: 'lax', secure, path: '/status', maxAge: SESSION_SECONDS }));
     return reply.redirect('/status', 303);
@@ -61,7 +70,9 @@ export function registerStatusPage(app: FastifyInstance, hub: Hub, sources: Stat
 
   async function hasSession(request: FastifyRequest): Promise<boolean> {
     const session = parseCookie(request.headers.cookie ?? '')[SESSION_COOKIE];
-    return session !== undefined && (await sessions.findOne({ _id: hashSecret(session) })) !== null;
+    if (session === undefined) return false;
+    const record = await sessions.findOne({ _id: hashSecret(session) });
+    return record !== null && record.expiresAt.getTime() > Date.now();
   }
 
   function showPasswordPage(reply: FastifyReply): FastifyReply {
