@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { listenAndReportPort } from './report-port.js';
 
 const handler = createMcpHandler(() => {
   const server = new McpServer({ name: 'bench-child', version: '1.0.0' });
@@ -13,10 +14,4 @@ const handler = createMcpHandler(() => {
 });
 const node = toNodeHandler(handler);
 const server = createServer((request, response) => void node(request, response));
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(`${typeof address === 'object' && address ? address.port : 0}\n`);
-});
-process.stdin.on('end', () => process.exit(0));
-process.stdin.resume();
+listenAndReportPort(server);

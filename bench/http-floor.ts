@@ -4,6 +4,7 @@
 // load client makes (2026-07-28's `server/discover`, 2025-11-25's `initialize`), so the
 // same load client drives it. In its own process; prints its port, exits when stdin closes.
 import { createServer } from 'node:http';
+import { listenAndReportPort } from './report-port.js';
 
 const serverInfo = { name: 'floor', version: '1.0.0' };
 const MODERN = '2026-07-28';
@@ -34,10 +35,4 @@ const server = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
   });
 });
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(`${typeof address === 'object' && address ? address.port : 0}\n`);
-});
-process.stdin.on('end', () => process.exit(0));
-process.stdin.resume();
+listenAndReportPort(server);
