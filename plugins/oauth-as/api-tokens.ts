@@ -49,6 +49,8 @@ export class ApiTokens {
   constructor(
     private readonly c: Collections,
     private readonly issuer: string,
+    /** The time in ms since the epoch; tests pass their own to cross an expiry without waiting. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Notes the base URL this hub serves on, so that `hub-admin` mints tokens it accepts. */
@@ -80,8 +82,8 @@ export class ApiTokens {
       .setAudience(`${issuer}#api`)
       .setSubject('hub')
       .setJti(id)
-      .setIssuedAt();
-    const expiresAt = expiresInSeconds === undefined ? undefined : new Date(Date.now() + expiresInSeconds * 1000);
+      .setIssuedAt(Math.floor(this.now() / 1000));
+    const expiresAt = expiresInSeconds === undefined ? undefined : new Date(this.now() + expiresInSeconds * 1000);
     if (expiresAt) jwt.setExpirationTime(Math.floor(expiresAt.getTime() / 1000));
     const token = await jwt.sign(privateKey);
     await this.c.apiTokens.insertOne({ _id: id, ...(label ? { label } : {}), issuer, issuedAt: new Date(), ...(expiresAt ? { expiresAt } : {}) });
@@ -111,7 +113,7 @@ export class ApiTokens {
   /** A checked token not yet expired (as jose counts it: expired from its `exp` second on); an expired one is checked again, for jose's reason. */
   #stillVerified(token: string): VerifiedToken | undefined {
     const verified = this.#verified.get(token);
-    if (verified?.expiresAt === undefined || verified.expiresAt > Math.floor(Date.now() / 1000)) return verified;
+    if (verified?.expiresAt === undefined || verified.expiresAt > Math.floor(this.now() / 1000)) return verified;
     this.#verified.delete(token);
     return undefined;
   }
@@ -120,7 +122,7 @@ export class ApiTokens {
     const { publicKey } = await this.#keyPair();
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, publicKey, { issuer: this.issuer, audience: this.audience, algorithms: ['EdDSA'], typ: 'hub-api+jwt', requiredClaims: ['jti'] }));
+      ({ payload } = await jwtVerify(token, publicKey, { issuer: this.issuer, audience: this.audience, algorithms: ['EdDSA'], typ: 'hub-api+jwt', requiredClaims: ['jti'], currentDate: new Date(this.now()) }));
     } catch (error) {
       return { ok: false, reason: this.#whyNot(token, error) };
     }
