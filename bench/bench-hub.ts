@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Hub } from '../core/hub.js';
-import { hub } from '../core/kernel.js';
+import { hub, onKernel } from '../core/kernel.js';
 
 export interface BenchHub {
   app: FastifyInstance;
@@ -20,7 +20,7 @@ export async function startBenchHub(config: Record<string, unknown>, env: Record
   const dataPath = await mkdtemp(join(tmpdir(), 'bench-hub-'));
   const app = Fastify({ logger: false });
   let context: Hub | undefined;
-  await app.register(hub, { config, env: { DATA_PATH: dataPath, ...env }, settings: { dataPath }, setup: (created) => void (context = created) });
+  await app.register(hub, { config, env: { DATA_PATH: dataPath, ...env }, settings: { dataPath }, [onKernel]: (created) => void (context = created) });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   if (!context) throw new Error('the hub plugin did not call setup');
   return {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import type { Hub } from '../core/hub.js';
-import { hub } from '../core/kernel.js';
+import { hub, onKernel } from '../core/kernel.js';
 
 const self = fileURLToPath(import.meta.url);
 const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
@@ -37,7 +37,7 @@ if (process.argv[2] === '--measure') {
   // One real snapshot (server-everything's full tool list), copied under every name.
   const app = Fastify({ logger: false });
   let first: Hub | undefined;
-  await app.register(hub, { config: config(1), env: { DATA_PATH: dataPath }, settings: { dataPath }, setup: (created) => void (first = created) });
+  await app.register(hub, { config: config(1), env: { DATA_PATH: dataPath }, settings: { dataPath }, [onKernel]: (created) => void (first = created) });
   await app.ready();
   await first?.children.get('s0')?.ensureUp();
   await app.close();

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { HUB_ERROR_CODES, HubError } from './errors.js';
 import type { Hub } from './hub.js';
-import { hub } from './kernel.js';
+import { hub, onKernel } from './kernel.js';
 
 /**
  * The hub built from the same config and environment as the HTTP server, but not
@@ -10,7 +10,7 @@ import { hub } from './kernel.js';
 export async function openDetachedHub(env: NodeJS.ProcessEnv, logger: FastifyServerOptions['logger'] = false): Promise<{ app: FastifyInstance; hub: Hub }> {
   const app = Fastify({ logger });
   let context: Hub | undefined;
-  await app.register(hub, { env: env as Record<string, string>, setup: (created) => void (context = created) });
+  await app.register(hub, { env: env as Record<string, string>, [onKernel]: (created) => void (context = created) });
   await app.ready();
   if (!context) throw new HubError(HUB_ERROR_CODES.INTERNAL, 'the hub plugin did not call setup');
   return { app, hub: context };

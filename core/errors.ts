@@ -33,6 +33,8 @@ export const HUB_ERROR_CODES = {
   PLUGIN_OPTIONS_INVALID: 'HUB_ERR_PLUGIN_OPTIONS_INVALID',
   /** Two plugins register the same name (a meta-tool, a child type, a revision, an admin command). */
   REGISTERED_TWICE: 'HUB_ERR_REGISTERED_TWICE',
+  /** Two plugins provide a service only one may provide (the request authenticator, the upstream credentials). */
+  SLOT_TAKEN: 'HUB_ERR_SLOT_TAKEN',
   /** No plugin authenticates MCP requests and HOST is not a loopback address. */
   UNAUTHENTICATED_HOST: 'HUB_ERR_UNAUTHENTICATED_HOST',
   /** The HTTP server cannot listen (port in use, no privilege, no such address). */
@@ -47,6 +49,8 @@ export const HUB_ERROR_CODES = {
   // Children.
   /** A server name added twice to the children. */
   SERVER_EXISTS: 'HUB_ERR_SERVER_EXISTS',
+  /** A server a plugin asked for is not configured (a reload removed it). */
+  SERVER_UNKNOWN: 'HUB_ERR_SERVER_UNKNOWN',
   /** A server's child type is not registered (its plugin is disabled). */
   CHILD_TYPE_UNKNOWN: 'HUB_ERR_CHILD_TYPE_UNKNOWN',
   /** An in-process server was configured but nothing provides it. */

@@ -1,68 +1,40 @@
-import type { AuthInfo, CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { AdminCommand } from './cli/admin-command.js';
 import { ChildRegistry } from './children/registry.js';
+import type { UpstreamAuth } from './children/upstream-auth.js';
+import { childWires } from './children/wires.js';
 import type { HubConfig } from './config/schema.js';
-import type { CallerRequest } from './mcp/caller-request.js';
+import type { RequestAuthenticator } from './mcp/authenticator.js';
 import { QuestionRelay } from './mcp/elicitation.js';
+import type { MetaTool } from './mcp/meta-tool.js';
+import type { McpRevision } from './mcp/revision.js';
 import { OperatorLogin } from './operator/login.js';
-import type { McpEra } from './mcp/era.js';
-import { Registry } from './registry.js';
+import type { OperatorPage } from './operator/pages.js';
+import { Registry, Slot } from './registry.js';
 import type { HubSettings } from './settings.js';
 import { openStoreLazily, type Store } from './store/index.js';
 import { HUB_VERSION } from './version.js';
 
-export type { McpEra } from './mcp/era.js';
-
-/** What a meta-tool learns about the request it serves. */
-export interface MetaToolContext {
-  era: McpEra;
-  /** The caller's request: progress, cancellation, the request's `_meta`. */
-  request: CallerRequest;
-  /** What a 2025 stdio session declared at `initialize`; on 2026-07-28 capabilities travel per request. */
-  sessionCapabilities?: ClientCapabilities;
-}
-
-/** A tool of `/hub`; the meta-tools and diagnostics plugins register these. */
-export interface MetaTool {
-  name: string;
-  description: string;
-  inputSchema: TSchema;
-  outputSchema?: TSchema;
-  annotations?: ToolAnnotations;
-  /** `args` has been checked against `inputSchema`. */
-  call(args: Record<string, unknown>, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult>;
-}
-
-/** A `hub-admin` subcommand group (`clients`, `tokens`, ...). */
-export interface AdminCommand {
-  name: string;
-  summary: string;
-  usage: string;
-  run(args: string[]): Promise<number>;
-}
-
 /**
- * Checks the caller of an MCP request. The oauth-as plugin provides one; without it the
- * endpoints are open (allowed only on a loopback bind). `resource` is the absolute URL
- * of the endpoint the request arrived on (RFC 8707 audience).
- */
-export interface RequestAuthenticator {
-  /** The caller, or undefined when a 401/403 was already sent on `reply`. */
-  authenticate(request: FastifyRequest, reply: FastifyReply, resource: string): Promise<AuthInfo | undefined>;
-}
-
-/**
- * What the kernel hands every plugin: the settings, the config and the registries that
- * plugins fill and read. It holds no protocol, OAuth or child-type knowledge of its own.
+ * The kernel's own state: the settings, the config, the registries plugins fill and the
+ * services they share. Plugins never get this object: each is handed a `PluginHub`
+ * (plugin-hub.ts) made from it, which registers in its name and shows servers as views.
+ * It holds no protocol, OAuth or child-type knowledge of its own.
  */
 export class Hub {
   readonly version = HUB_VERSION;
+  /** What this hub's events carry, so that observers keep to their own hub (channels are process-wide). */
+  readonly identity: object = Object.freeze({});
   readonly children: ChildRegistry;
-  readonly eras = new Registry<McpEra>('MCP era');
+  readonly revisions = new Registry<McpRevision>('MCP revision');
   readonly metaTools = new Registry<MetaTool>('meta-tool');
   readonly adminCommands = new Registry<AdminCommand>('admin command');
-  authenticator: RequestAuthenticator | undefined;
+  readonly pages = new Registry<OperatorPage>('operator page');
+  /** The bearer check of the MCP endpoints (oauth-as); without one they are open, on a loopback bind only. */
+  readonly authenticator = new Slot<RequestAuthenticator>('the request authenticator of the MCP endpoints');
+  /** The credentials lent to remote children (upstream-oauth). */
+  readonly upstreamAuth = new Slot<UpstreamAuth>('the upstream credentials of remote servers');
   /** First path segments taken by the kernel or a plugin (its `reservedPaths`); no server may use one as its name. */
   readonly reservedPaths = new Set(['hub', 'mcp', 'health', 'livez', 'readyz']);
   /** Server entry keys the plugins add (their `serverKeys`), with each key's schema and plugin. */
@@ -91,6 +63,7 @@ export class Hub {
     this.children = new ChildRegistry(log, { name: 'mcp-hub', version: HUB_VERSION }, {
       dataPath: settings.dataPath,
       idleTimeoutMinutes: settings.idleTimeoutMinutes,
+      wires: childWires(() => this.revisions.values()),
     });
     this.questions = new QuestionRelay(log);
     this.store = openStoreLazily({ dataPath: settings.dataPath, mongodbUrl: env.MONGODB_URL });
@@ -107,7 +80,7 @@ export class Hub {
    * operates the hub; created on first use.
    */
   get operatorLogin(): OperatorLogin {
-    this.#operatorLogin ??= new OperatorLogin(this.settings.dataPath, this.env, this.store, this);
+    this.#operatorLogin ??= new OperatorLogin(this.settings.dataPath, this.env, this.store, this.identity);
     return this.#operatorLogin;
   }
 

@@ -5,7 +5,7 @@
  */
 export { hub, HubPluginOptions } from './kernel.js';
 export { startHub, type StartedHub } from './server.js';
-export type { Hub } from './hub.js';
+export type { PluginHub } from './plugin-hub.js';
 export { HubConfig, ServerEntry } from './config/schema.js';
 export { HubSettings } from './settings.js';
 export { definePlugin, type HubPlugin } from './plugin.js';

@@ -14,6 +14,7 @@ import { registerHealthRoutes } from './health.js';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { Hub } from './hub.js';
 import { observe } from './observe.js';
+import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
 import { checkPrivateFiles, HUB_PRIVATE_FILES, HUB_SECRET_FILES } from './private-files.js';
 import { HubSettings, settingsFromEnvironment } from './settings.js';
@@ -25,19 +26,24 @@ export const HubPluginOptions = Type.Object({
   env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'The environment to read; default process.env.' })),
   watchConfig: Type.Optional(Type.Boolean({ description: 'Reload when the config file changes (default true); SIGHUP reloads either way.' })),
 });
+/**
+ * Hands the kernel's own `Hub` to code of the kernel's (the standalone server, the CLIs,
+ * the tests), which import it from core; it is no part of the package's entries.
+ */
+export const onKernel = Symbol('onKernel');
+
 export type HubPluginOptions = Static<typeof HubPluginOptions> & {
   /**
    * Called once the plugins are registered and before the configured servers are added:
-   * where an embedding app adds its own in-process servers or reads the registries.
+   * where an embedding app adds its own in-process servers or reads the registries, with
+   * the hub as plugins see it (what it registers is the app's).
    */
-  setup?: (hub: Hub) => void | Promise<void>;
+  setup?: (hub: PluginHub) => void | Promise<void>;
+  [onKernel]?: (hub: Hub) => void;
 };
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    hub: Hub;
-  }
-}
+/** The name under which an embedding app's `setup` registers. */
+const APP_OWNER = 'app';
 
 const builtinDirectory = fileURLToPath(new URL('../plugins/', import.meta.url));
 /** An editor's save is several file events: the reload waits until they have been quiet this long. */
@@ -60,11 +66,11 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   const plugins = await resolvePlugins(config.plugins, { builtinDirectory, configDirectory, source, env, configured });
   await checkPrivateFiles(settings.dataPath, { secrets: [...HUB_SECRET_FILES, ...plugins.flatMap(({ plugin }) => plugin.secretFiles ?? [])], others: HUB_PRIVATE_FILES }, app.log);
   const context = new Hub(settings, config, app.log, configDirectory, env);
-  app.decorate('hub', context);
+  options[onKernel]?.(context);
   app.addHook('onRequest', async (request, reply) => {
     if (!observe.httpRequest.active) return;
     // The raw response: hijacked replies (the MCP endpoints) skip Fastify's own onResponse.
-    reply.raw.once('close', () => observe.httpRequest.publish({ hub: context, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
+    reply.raw.once('close', () => observe.httpRequest.publish({ hub: context.identity, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
   });
   if (options.children) context.children.configure(options.children);
 
@@ -72,7 +78,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     plugin.reservedPaths?.forEach((path) => context.reservedPaths.add(path));
     for (const [key, schema] of Object.entries(plugin.serverKeys ?? {})) context.serverKeys.set(key, { schema, plugin: plugin.name });
     await app.register(
-      fp(async (instance: FastifyInstance) => plugin.register(instance, pluginOptions as never, context), {
+      fp(async (instance: FastifyInstance) => plugin.register(instance, pluginOptions as never, pluginHub(context, plugin.name)), {
         name: plugin.name,
         dependencies: [...(plugin.dependencies ?? [])],
         fastify: '5.x',
@@ -82,10 +88,10 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   }
 
   // Open MCP endpoints are tolerable on a loopback bind only (the oauth-as plugin sets the authenticator).
-  if (!context.authenticator && !isLoopbackHost(settings.host)) {
+  if (!context.authenticator.value && !isLoopbackHost(settings.host)) {
     throw new StartupError(`no plugin authenticates MCP requests (is oauth-as disabled?), which is allowed only when HOST is a loopback address, and HOST is ${settings.host}`, { code: HUB_ERROR_CODES.UNAUTHENTICATED_HOST });
   }
-  await options.setup?.(context);
+  await options.setup?.(pluginHub(context, APP_OWNER));
   const servers = new ConfiguredServers(context);
   const entries = servers.check(config, source);
   for (const warning of servers.typos(config)) app.log.warn({ config: source }, warning);

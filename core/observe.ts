@@ -1,7 +1,7 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
 import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import type { Child } from './children/child.js';
+import type { ServerView } from './children/server-view.js';
 import type { CallerRequest } from './mcp/caller-request.js';
 
 /**
@@ -9,7 +9,8 @@ import type { CallerRequest } from './mcp/caller-request.js';
  * `node:diagnostics_channel`: the kernel imports no observer, any plugin or APM agent can
  * listen, and with nobody listening a publish point costs one `hasSubscribers` check.
  * Channels are process-wide: several hubs in one process publish on the same ones, so
- * every event names the hub (or the child) it comes from and an observer keeps to its own.
+ * every event names the hub it comes from (its `identity`); a plugin reads and publishes
+ * its own hub's through `hub.observe` (`topicsOf`), which keeps to it.
  */
 
 /** How a tool call ended, as metrics and the call log count it. */
@@ -21,7 +22,7 @@ export type ToolCallOutcome = 'ok' | 'tool_error' | 'protocol_error' | 'timeout'
  */
 export interface ToolCallEvent {
   readonly hub: object;
-  readonly child: Child;
+  readonly child: ServerView;
   readonly tool: string;
   readonly revision: string;
   /** The caller: an OAuth client id or `api-token:<id>`; undefined on an open (loopback) hub. */
@@ -141,4 +142,31 @@ export function traceContextOf(meta: Record<string, unknown> | undefined): Recor
     if (typeof value === 'string') (context ??= {})[key] = value;
   }
   return context;
+}
+
+/** A channel as a plugin sees it: its own hub's events only, and what it publishes marked as its hub's. */
+export interface HubTopic<Event extends { readonly hub: object }> {
+  /** Whether anyone listens: publish points build their event only then. */
+  readonly active: boolean;
+  publish(event: Omit<Event, 'hub'>): void;
+  /** Listens to this hub's events; returns the unsubscribe. */
+  subscribe(listener: (event: Event) => void): () => void;
+  /** Binds an AsyncLocalStorage to the channel for this hub's events (see `Topic.bindStore`). */
+  bindStore<T>(store: AsyncLocalStorage<T | undefined>, transform: (event: Event) => T): () => void;
+}
+
+/** The kernel's channels, each as `HubTopic`. */
+export type HubTopics = { readonly [Name in keyof typeof observe]: (typeof observe)[Name] extends Topic<infer Event extends { readonly hub: object }> ? HubTopic<Event> : never };
+
+/** The channels seen from the hub whose events carry `identity`. */
+export function topicsOf(identity: object): HubTopics {
+  const scoped = <Event extends { readonly hub: object }>(topic: Topic<Event>): HubTopic<Event> => ({
+    get active() {
+      return topic.active;
+    },
+    publish: (event) => topic.publish({ ...event, hub: identity } as Event),
+    subscribe: (listener) => topic.subscribe((event) => event.hub === identity && listener(event)),
+    bindStore: (store, transform) => topic.bindStore(store, (event) => (event.hub === identity ? transform(event) : undefined)),
+  });
+  return Object.fromEntries(Object.entries(observe).map(([name, topic]) => [name, scoped(topic as Topic<{ hub: object }>)])) as unknown as HubTopics;
 }

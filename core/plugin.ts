@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import type { Hub } from './hub.js';
+import type { PluginHub } from './plugin-hub.js';
 
 /**
  * A hub plugin is a value. The kernel validates `options` against the schema (applying
@@ -8,9 +8,11 @@ import type { Hub } from './hub.js';
  * each with `fastify-plugin` metadata so Fastify checks the dependencies as well.
  */
 export interface HubPlugin<Options extends TSchema = TSchema> {
+  /** What other plugins' `dependencies` name, and what logs and errors say; the config selects a plugin by its package name or path. */
   name: string;
   /** One line for the README and `hub --help`. */
   description: string;
+  /** Every plugin whose service this one uses: ordered before it, and checked by the kernel and by Fastify. */
   dependencies?: readonly string[];
   options: Options;
   /**
@@ -33,7 +35,8 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
   serverKeys?: Readonly<Record<string, TSchema>>;
   /** Files and folders under DATA_PATH where this plugin keeps secrets: owner-only, checked at start (see core/private-files.ts). */
   secretFiles?: readonly string[];
-  register(app: FastifyInstance, options: Static<Options>, hub: Hub): Promise<void> | void;
+  /** Runs in the plugin's own encapsulated Fastify context, with the hub as plugins see it. */
+  register(app: FastifyInstance, options: Static<Options>, hub: PluginHub): Promise<void> | void;
 }
 
 export interface DefaultContext {

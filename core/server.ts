@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import pretty from 'pino-pretty';
 import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
-import type { Hub } from './hub.js';
 import { hub } from './kernel.js';
+import type { PluginHub } from './plugin-hub.js';
 import { capConnections, serverLimitOptions } from './limits/server-options.js';
 import { settingsFromEnvironment, type HubSettings } from './settings.js';
 
@@ -11,7 +11,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface StartedHub {
   app: FastifyInstance;
-  hub: Hub;
+  /** The hub as plugins and an embedding app see it. */
+  hub: PluginHub;
   url: string;
   close(): Promise<void>;
 }
@@ -47,7 +48,7 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<St
   const settings = settingsFromEnvironment(env);
   const app = Fastify({ logger: loggerOptions(env), forceCloseConnections: 'idle', bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
   capConnections(app.server, settings);
-  let context: Hub | undefined;
+  let context: PluginHub | undefined;
   try {
     await app.register(hub, { env: env as Record<string, string>, setup: (created) => void (context = created) });
     await app.listen({ host: settings.host, port: settings.port }).catch((error: NodeJS.ErrnoException) => {

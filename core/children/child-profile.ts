@@ -1,12 +1,13 @@
 import type { Client, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { ServerEntry } from '../config/schema.js';
-import type { EraVerdict, Snapshot, SnapshotStore } from './snapshot.js';
+import type { RememberedNegotiation } from '../mcp/revision.js';
+import type { Snapshot, SnapshotStore } from './snapshot.js';
 import { createToolFilter } from './tool-filter.js';
 
 /**
  * What a configured server said about itself, kept while it sleeps: its identity and its
  * tool list, seen through the entry's allow/deny filter. The on-disk snapshot is this
- * (with the era verdict), so a hub that restarts answers listing without waking anything.
+ * (with the negotiation remembered), so a hub that restarts answers listing without waking anything.
  * `Child` adds the lifecycle.
  */
 export class ChildProfile {
@@ -85,7 +86,7 @@ export class ChildProfile {
     return changed;
   }
 
-  protected saveSnapshot(verdict: EraVerdict | undefined): void {
+  protected saveSnapshot(negotiation: RememberedNegotiation | undefined): void {
     void this.#snapshots?.save({
       version: 1,
       name: this.name,
@@ -93,7 +94,7 @@ export class ChildProfile {
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
       ...(this.capabilities === undefined ? {} : { capabilities: this.capabilities }),
       tools: this.#tools,
-      ...(verdict === undefined ? {} : { verdict }),
+      ...(negotiation === undefined ? {} : { negotiation }),
     });
   }
 }

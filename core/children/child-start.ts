@@ -1,22 +1,17 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { Client, DiscoverResult, PriorDiscovery, ProtocolEra, Tool } from '@modelcontextprotocol/client';
+import type { Client, PriorDiscovery, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { ChildEndedError, type ChildConnection, type ChildType } from './child-type.js';
 import type { ChildStartEvent, StartReason } from './child-observer.js';
 import type { ChildStatus, RestingStatus } from './child-states.js';
-import { LoginRequiredError } from './remote/auth.js';
+import type { ChildWire, RememberedNegotiation } from '../mcp/revision.js';
 import { startPings } from './ping.js';
-import type { EraVerdict } from './snapshot.js';
 import { Supervisor } from './supervisor.js';
 import { backoffDelay, type ChildTimings } from './timings.js';
-
-/**
- * A legacy verdict is trusted for a day: an upgraded server still answers `initialize`,
- * so only age ever retires it (see the SDK's gateway guide).
- */
-const LEGACY_VERDICT_TTL_MS = 24 * 60 * 60 * 1000;
+import { LoginRequiredError } from './upstream-auth.js';
+import type { ChildWires } from './wires.js';
 
 /** What starting needs from the child it starts. */
 export interface StartHost {
@@ -26,12 +21,14 @@ export interface StartHost {
   readonly log: FastifyBaseLogger;
   readonly alwaysRunning: boolean;
   readonly status: ChildStatus;
+  /** The revisions the hub speaks to children. */
+  readonly wires: ChildWires;
   timings(): ChildTimings;
   transition(to: ChildStatus, reason?: string): void;
   /** Supervision gives up on a crash-looping child: it is parked as `stopped` with this reason. */
   park(reason: string): void;
-  /** Readies a connection before its first request (handlers for what the child announces). */
-  prepare(connection: ChildConnection): void;
+  /** Readies a connection before its first request (handlers for what the child announces), on the revision it negotiated. */
+  prepare(connection: ChildConnection, wire: ChildWire): void;
   /** Takes a client that connected and listed its tools: the child is up. */
   adopt(client: Client, tools: Tool[]): void;
   /** The adopted connection ended without being asked to (it closed, or stopped answering pings). */
@@ -51,7 +48,7 @@ interface Attempt {
  * Brings one child up and holds the connection it got: the single-flight wake within the
  * budget, each attempt's connect and tool listing, adopting the connection or closing what
  * a failed attempt opened, the fail-fast rules (a child that ends before its handshake or
- * wants a login is not retried), the era verdict handed to the next connect as its prior,
+ * wants a login is not retried), the negotiation handed to the next connect as its prior,
  * the pings that tell a live connection from a hung one, and the supervisor that restarts
  * a child that ended on its own.
  */
@@ -62,8 +59,8 @@ export class ChildStarter {
   #stopPings: () => void = noop;
   #starting: Promise<Client> | undefined;
   #startingReason: StartReason = 'wake';
-  /** Era verdict of the last connect (or the snapshot's), handed to the next as its prior. */
-  verdict: EraVerdict | undefined;
+  /** What the last connect (or the snapshot) negotiated, handed to the next as its prior. */
+  negotiation: RememberedNegotiation | undefined;
   /** Bumped by every cancel, so a start that began before it does not commit. */
   #generation = 0;
   #stopSignal = new AbortController();
@@ -92,9 +89,13 @@ export class ChildStarter {
     );
   }
 
-  /** The era spoken: the live connection's, otherwise the verdict remembered from the last connect. */
-  get era(): ProtocolEra | undefined {
-    return this.connection?.client.getProtocolEra() ?? this.verdict?.kind;
+  get wires(): ChildWires {
+    return this.host.wires;
+  }
+
+  /** The revision spoken: the live connection's, otherwise the one remembered from the last connect. */
+  get revision(): string | undefined {
+    return this.connection?.client.getNegotiatedProtocolVersion() ?? this.negotiation?.revision;
   }
 
   /**
@@ -168,7 +169,7 @@ export class ChildStarter {
         if (generation !== this.#generation) throw error;
         if (error instanceof ChildEndedError) {
           // Trying again within this wake would end the same way: say why at once.
-          this.verdict = undefined;
+          this.negotiation = undefined;
           host.log.warn({ err: error.message }, 'server could not start');
           host.transition('down', error.message);
           const failed = new HubError(HUB_ERROR_CODES.CHILD_START_FAILED, `server "${host.name}" could not start: ${error.message}`, { cause: error });
@@ -182,7 +183,7 @@ export class ChildStarter {
           throw new HubError(HUB_ERROR_CODES.CHILD_UNAUTHORIZED, `server "${host.name}" is unauthorized: ${error.message}`, { cause: error });
         }
         reason = (error as Error).message;
-        this.verdict = undefined;
+        this.negotiation = undefined;
         host.log.warn({ attempt, err: reason }, 'server start failed');
       }
       // Another try only when it would have time left: the reason reported stays the last real one.
@@ -226,6 +227,7 @@ export class ChildStarter {
       log: host.log,
       signal,
       prior: this.#prior(),
+      wires: host.wires,
       onClosed: (reason) => {
         if (attempt.adopted) this.#closed(connection, reason);
         else attempt.closedEarly ??= reason;
@@ -233,7 +235,13 @@ export class ChildStarter {
     });
     attempt.connection = connection;
     if (signal.aborted) return this.#abandon(attempt, signal);
-    host.prepare(connection);
+    const wire = host.wires.wireFor(connection.client.getNegotiatedProtocolVersion());
+    if (!wire) {
+      // Connecting again would negotiate the same revision: the start fails at once.
+      const spoken = connection.client.getNegotiatedProtocolVersion() ?? 'no revision';
+      throw new ChildEndedError(`it speaks MCP ${spoken}, which no enabled revision plugin speaks to servers (the hub speaks ${host.wires.names.join(', ') || 'none'})`);
+    }
+    host.prepare(connection, wire);
     const tools = await listAllTools(connection.client);
     if (signal.aborted) return this.#abandon(attempt, signal);
     if (attempt.closedEarly !== undefined) throw new HubError(HUB_ERROR_CODES.CHILD_CLOSED, attempt.closedEarly);
@@ -242,11 +250,11 @@ export class ChildStarter {
     attempt.adopted = true;
     const { client } = connection;
     this.connection = connection;
-    this.#recordVerdict(client);
+    this.negotiation = wire.remember(client, this.negotiation, Date.now());
     this.#lastEnded = undefined;
     host.adopt(client, tools);
     const timings = host.timings();
-    this.#stopPings = startPings(client, timings.pingIntervalMs, timings.pingTimeoutMs, (reason) => {
+    this.#stopPings = startPings(client, wire, timings.pingIntervalMs, timings.pingTimeoutMs, (reason) => {
       if (connection !== this.connection) return;
       this.#closed(connection, reason);
       void connection.close().catch(noop);
@@ -274,19 +282,9 @@ export class ChildStarter {
   }
 
   #prior(): PriorDiscovery | undefined {
-    const { verdict } = this;
-    if (!verdict) return undefined;
-    if (verdict.kind === 'modern') return verdict.discover ? { kind: 'modern', discover: verdict.discover as DiscoverResult } : undefined;
-    return Date.now() - verdict.at < LEGACY_VERDICT_TTL_MS ? { kind: 'legacy' } : undefined;
-  }
-
-  #recordVerdict(client: Client): void {
-    const discover = client.getDiscoverResult();
-    if (discover) {
-      this.verdict = { kind: 'modern', discover: discover as Record<string, unknown>, at: Date.now() };
-    } else if (this.verdict?.kind !== 'legacy' || this.#prior() === undefined) {
-      this.verdict = { kind: 'legacy', at: Date.now() };
-    }
+    const { negotiation } = this;
+    if (!negotiation) return undefined;
+    return this.host.wires.wireFor(negotiation.revision)?.prior(negotiation, Date.now());
   }
 }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
+import type { ChildWires } from './wires.js';
 
 /** A live MCP connection to one child, as a child type hands it to the kernel. */
 export interface ChildConnection {
@@ -30,11 +31,13 @@ export interface ConnectContext {
    */
   signal: AbortSignal;
   /**
-   * The era verdict of an earlier connect to this server, for `client.connect(transport,
-   * { prior })`, so a restart does not probe again. Undefined when none is known (or it
-   * went stale); a type that always speaks one era may ignore it.
+   * What an earlier connect to this server negotiated, for `client.connect(transport,
+   * { prior })`, so a restart does not ask again. Undefined when none is known (or it went
+   * stale); a type whose transport carries one revision only may ignore it.
    */
   prior: PriorDiscovery | undefined;
+  /** The revisions the hub speaks to children (`connectClient` negotiates among them). */
+  wires: ChildWires;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Client, ProtocolEra, Tool } from '@modelcontextprotocol/client';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
@@ -7,10 +7,13 @@ import { notifyObservers, type ChildObserver } from './child-observer.js';
 import { ChildProfile } from './child-profile.js';
 import { ChildStarter, listAllTools } from './child-start.js';
 import { isTroubled, nextChildState, type ChildStatus, type RestingStatus } from './child-states.js';
-import type { Snapshot, SnapshotStore } from './snapshot.js';
+import type { ChildWire } from '../mcp/revision.js';
+import { ChildView } from './server-view.js';
+import { negotiationOf, type Snapshot, type SnapshotStore } from './snapshot.js';
 import type { Supervisor } from './supervisor.js';
 import { DEFAULT_CHILD_TIMINGS, type ChildTimings } from './timings.js';
 import { ChildWatch, type ChildChange } from './watch.js';
+import { childWires, type ChildWires } from './wires.js';
 
 export type { ChildStatus } from './child-states.js';
 
@@ -21,6 +24,8 @@ export interface ChildEnvironment {
   snapshots?: SnapshotStore;
   /** Told of every transition and start; read each time, so observers added later are heard. */
   observers?: ReadonlySet<ChildObserver>;
+  /** The revisions the hub speaks to children; by default none (only tests build a child without). */
+  wires?: ChildWires;
 }
 
 /**
@@ -40,6 +45,7 @@ export class Child extends ChildProfile {
   #idle: (() => void)[] = [];
   readonly #watch: ChildWatch;
   readonly #environment: ChildEnvironment;
+  #view: ChildView | undefined;
 
   constructor(
     name: string,
@@ -62,10 +68,11 @@ export class Child extends ChildProfile {
       get status() {
         return child.#status;
       },
+      wires: environment.wires ?? childWires(() => []),
       timings: environment.timings,
       transition: (to, reason) => this.#transition(to, reason),
       park: (reason) => void this.#rest('stopped', reason),
-      prepare: (connection) => this.#prepare(connection),
+      prepare: (connection, wire) => this.#prepare(connection, wire),
       adopt: (client, tools) => this.#adopt(client, tools),
       closed: (reason) => this.#onClosed(reason),
       started: (event) => notifyObservers(this.#environment.observers, this.log, (observer) => observer.start?.(this, event)),
@@ -96,25 +103,35 @@ export class Child extends ChildProfile {
     return isTroubled(this.#status) ? this.#lastError : undefined;
   }
 
-  /**
-   * The MCP era spoken with the child: the live connection's, otherwise the verdict
-   * remembered from the last connect (also across restarts, through the snapshot).
-   */
-  get era(): ProtocolEra | undefined {
-    return this.#starter.era;
+  /** What plugins see of this server. */
+  get view(): ChildView {
+    return (this.#view ??= new ChildView(this));
   }
 
   /**
-   * Whether the child's questions come back as results (a 2026-07-28 connection), so a
-   * caller can answer them on a retry; a 2025 child asks mid-call, on a held connection.
+   * The MCP revision spoken with the child: the live connection's, otherwise the one
+   * remembered from the last connect (also across restarts, through the snapshot).
+   */
+  get revision(): string | undefined {
+    return this.#starter.revision;
+  }
+
+  /** How the hub speaks to the child on that revision. */
+  get wire(): ChildWire | undefined {
+    return this.#starter.wires.wireFor(this.revision);
+  }
+
+  /**
+   * Whether the child's questions come back as results on the revision it speaks, so a
+   * caller can answer them on a retry (otherwise it asks mid-call, on a held connection).
    */
   get asksByResult(): boolean {
-    return this.era === 'modern';
+    return this.wire?.asksByResult ?? false;
   }
 
   override adoptSnapshot(snapshot: Snapshot): void {
     super.adoptSnapshot(snapshot);
-    this.#starter.verdict = snapshot.verdict;
+    this.#starter.negotiation = negotiationOf(snapshot);
   }
 
   /** Starts a server whose tool list was never seen (its first use); once known, the cache answers. */
@@ -246,19 +263,19 @@ export class Child extends ChildProfile {
     await released;
   }
 
-  #prepare(connection: ChildConnection): void {
+  #prepare(connection: ChildConnection, wire: ChildWire): void {
     connection.client.setNotificationHandler('notifications/tools/list_changed', async () => {
       if (this.#starter.connection !== connection) return;
       await this.refreshTools().catch((error: Error) => this.log.warn({ err: error.message }, 'tool list refresh failed'));
     });
-    this.#watch.listenTo(connection.client);
+    this.#watch.listenTo(connection.client, wire);
   }
 
   #adopt(client: Client, tools: Tool[]): void {
     this.adoptIdentity(client);
     this.#transition('up');
     this.#setTools(tools);
-    this.saveSnapshot(this.#starter.verdict);
+    this.saveSnapshot(this.#starter.negotiation);
     // The watch is a side channel: nothing a caller waits for hangs on its acknowledgement.
     this.#watch.startWatching(client);
   }
@@ -272,7 +289,7 @@ export class Child extends ChildProfile {
 
   #setTools(tools: Tool[]): void {
     if (!this.updateTools(tools)) return;
-    this.saveSnapshot(this.#starter.verdict);
+    this.saveSnapshot(this.#starter.negotiation);
     this.#watch.emit({ kind: 'tools' });
   }
 

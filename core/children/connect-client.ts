@@ -1,4 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/client';
+import type { ChildWire } from '../mcp/revision.js';
 import { ChildEndedError, type ChildConnection, type ConnectContext } from './child-type.js';
 import { PlainCallClient } from './plain-call-client.js';
 import { tolerantTransport } from './tolerant-transport.js';
@@ -6,8 +7,10 @@ import { tolerantTransport } from './tolerant-transport.js';
 export interface ConnectClientOptions {
   clientInfo: { name: string; version: string };
   /**
-   * `legacy` runs the 2025 `initialize` handshake and never probes; `auto` probes with
-   * `server/discover` unless the context brings a remembered verdict.
+   * `auto` lets the SDK client probe for the revisions found only by probing (when the hub
+   * speaks one to children), and remembers what it found; `legacy` runs the plain
+   * handshake only, for a transport that carries nothing else (the old HTTP+SSE) or where a
+   * probe costs too much (a stdio start).
    */
   negotiation: 'legacy' | 'auto';
   /** Says why the connection ended, for status and logs (a process's last words). */
@@ -17,7 +20,7 @@ export interface ConnectClientOptions {
    * a container): the connect then fails with a ChildEndedError carrying `describeClose`.
    */
   endedIsFinal?: boolean;
-  /** Told when a result without `resultType` is read as complete; by default logged once per connection. */
+  /** Told when a result the child left incomplete is repaired; by default logged once per connection. */
   onRepaired?: () => void;
   /**
    * The transport carries whole JSON-RPC messages both ways (stdio, a socket), so a plain
@@ -26,24 +29,36 @@ export interface ConnectClientOptions {
   plainToolCalls?: boolean;
 }
 
-/** Logs, once, that the server leaves out what 2026-07-28 requires and how the hub reads it. */
+/** Logs, once, that the server leaves out of its results what its revision requires, and how the hub reads them. */
 export function warnOnceOfRepairs(context: Pick<ConnectContext, 'log' | 'name'>): () => void {
   let warned = false;
   return () => {
     if (warned) return;
     warned = true;
-    context.log.warn('the server leaves resultType out of its results, which 2026-07-28 requires; they are read as complete');
+    context.log.warn("the server's results leave out what its MCP revision requires (their kind); they are read as complete results");
   };
 }
 
 /**
- * Connects an SDK client over `transport` on behalf of a child type: honours the start's
- * abort signal (the transport is closed, which ends a process or socket), passes the
- * remembered era verdict as `prior`, and reports an unasked close to the child.
+ * Connects an SDK client over `transport` on behalf of a child type: negotiates among the
+ * revisions the hub speaks to children, honours the start's abort signal (the transport is
+ * closed, which ends a process or socket), passes the remembered negotiation as `prior`,
+ * reads results through the negotiated revision's repair, and reports an unasked close to
+ * the child.
  */
 export async function connectClient(given: Transport, context: ConnectContext, options: ConnectClientOptions): Promise<ChildConnection> {
-  const client = new PlainCallClient(options.clientInfo, options.negotiation === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {});
-  const transport = tolerantTransport(given, { isModern: () => client.getProtocolEra() === 'modern', onRepaired: options.onRepaired ?? warnOnceOfRepairs(context) });
+  const probe = options.negotiation === 'auto' && context.wires.probe;
+  const client = new PlainCallClient(options.clientInfo, probe ? { versionNegotiation: { mode: 'auto' } } : {});
+  const onRepaired = options.onRepaired ?? warnOnceOfRepairs(context);
+  let wire: ChildWire | undefined;
+  client.repair = (result) => {
+    // Found once the handshake has negotiated a revision; before, nothing is repaired.
+    wire ??= context.wires.wireFor(client.getNegotiatedProtocolVersion());
+    const repaired = wire?.repair(result);
+    if (repaired !== undefined) onRepaired();
+    return repaired;
+  };
+  const transport = tolerantTransport(given, client.repair);
   const onAbort = (): void => void transport.close().catch(() => undefined);
   context.signal.addEventListener('abort', onAbort, { once: true });
   let endedEarly: string | undefined;
@@ -54,7 +69,7 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   };
   try {
     if (context.signal.aborted) throw context.signal.reason as Error;
-    await client.connect(transport, context.prior === undefined ? undefined : { prior: context.prior });
+    await client.connect(transport, context.prior === undefined || !probe ? undefined : { prior: context.prior });
   } catch (error) {
     await transport.close().catch(() => undefined);
     if (options.endedIsFinal && endedEarly !== undefined && !context.signal.aborted) throw new ChildEndedError(endedEarly, { cause: error });

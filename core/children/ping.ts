@@ -1,20 +1,20 @@
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
+import type { ChildWire } from '../mcp/revision.js';
 
 /**
- * Pings a connected child every `intervalMs`; a ping that times out or fails on the
- * transport calls `onFailure` once and stops. An error answer (a JSON-RPC error) still
- * proves the child alive. The 2026 era defines no ping, so a modern connection is probed
- * with `server/discover`, which every modern server answers.
+ * Probes a connected child every `intervalMs`, as its revision probes (`ChildWire.probe`);
+ * a probe that times out or fails on the transport calls `onFailure` once and stops. An
+ * error answer (a JSON-RPC error) still proves the child alive.
  */
-export function startPings(client: Client, intervalMs: number, timeoutMs: number, onFailure: (reason: string) => void): () => void {
+export function startPings(client: Client, wire: ChildWire, intervalMs: number, timeoutMs: number, onFailure: (reason: string) => void): () => void {
   if (intervalMs === 0) return () => undefined;
   let stopped = false;
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    const probe = client.getProtocolEra() === 'modern' ? client.discover({ timeout: timeoutMs }) : client.ping({ timeout: timeoutMs });
-    probe
+    wire
+      .probe(client, timeoutMs)
       .then(
         () => undefined,
         (error: Error) => {

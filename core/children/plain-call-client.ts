@@ -8,8 +8,11 @@ import {
   type CallToolResult,
   type InputRequiredResult,
   type JSONRPCErrorResponse,
+  type JSONRPCMessage,
   type JSONRPCResponse,
+  type JSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
+import { repairedMessage, type ResultRepair } from './tolerant-transport.js';
 
 /** The plain road's request ids: strings, where the SDK client numbers its own requests. */
 const PLAIN_ID_PREFIX = 'hub-';
@@ -21,16 +24,28 @@ type Answer = JSONRPCResponse | JSONRPCErrorResponse | SdkError;
  * call on a transport that carries whole messages (stdio, a socket). The SDK's road costs
  * more CPU than the child's own work: a per-request timer and abort wiring, a lookup in its
  * response cache, promise hops, and the result validated on the way through. Here
- * `tools/call` goes out on the same transport exactly as the SDK sends it (the era's
- * envelope from the SDK itself), and the answer is read with the SDK's own era codec: the
- * same decoding, the same validation and the same error classes and texts. The hub's
- * timeout and the caller's cancellation come in as one signal; cancelling tells the child
- * as the SDK does. Written against the SDK's documented subclass seams (`_onresponse`,
- * `_onclose`, `_wireCodec`, `_outboundMetaEnvelope`), so everything else is the SDK's.
+ * `tools/call` goes out on the same transport exactly as the SDK sends it (the revision's
+ * envelope from the SDK itself), and the answer is read by `decodeToolAnswer`, the one
+ * decoder of a child's tool answer on every road outside the SDK's own: the revision's
+ * repair, then the SDK's codec, with the same validation and the same error classes and
+ * texts. The hub's timeout and the caller's cancellation come in as one signal; cancelling
+ * tells the child as the SDK does. Written against the SDK's documented subclass seams
+ * (`_onresponse`, `_onclose`, `_wireCodec`, `_outboundMetaEnvelope`), so everything else
+ * is the SDK's.
  */
 export class PlainCallClient extends Client {
   readonly #pending = new Map<string, (answer: Answer) => void>();
   #nextId = 0;
+  /** The negotiated revision's repair of a child's results (see tolerant-transport.ts); set by `connectClient`. */
+  repair: ResultRepair = () => undefined;
+
+  /**
+   * The per-request `_meta` envelope the SDK attaches on this connection's revision, for a
+   * request sent outside the SDK (undefined on a revision without one).
+   */
+  plainEnvelope(): Record<string, unknown> | undefined {
+    return this._outboundMetaEnvelope() as Record<string, unknown> | undefined;
+  }
 
   /**
    * `tools/call` for a caller that needs nothing only the SDK's road gives (no progress, no
@@ -62,7 +77,7 @@ export class PlainCallClient extends Client {
         if (answer instanceof Error) reject(answer);
         else {
           try {
-            resolve(this.#decode(answer));
+            resolve(this.decodeToolAnswer(answer));
           } catch (error) {
             reject(error as Error);
           }
@@ -98,20 +113,18 @@ export class PlainCallClient extends Client {
     }
   }
 
-  /** The answer as the SDK's request funnel reads a `tools/call` answer (with `allowInputRequired`). */
-  #decode(answer: JSONRPCResponse | JSONRPCErrorResponse): CallToolResult | InputRequiredResult {
-    if (isJSONRPCErrorResponse(answer)) throw ProtocolError.fromError(answer.error.code, answer.error.message, answer.error.data);
+  /**
+   * A child's answer to `tools/call` as the SDK's request funnel reads it (with
+   * `allowInputRequired`): the child's error as the same protocol error, a question as the
+   * child put it, a result validated by the revision's codec.
+   */
+  decodeToolAnswer(message: JSONRPCMessage): CallToolResult | InputRequiredResult {
+    if (isJSONRPCErrorResponse(message)) throw ProtocolError.fromError(message.error.code, message.error.message, message.error.data);
+    const answer = repairedMessage(message, this.repair) as JSONRPCResultResponse;
     const codec = this._wireCodec();
     const decoded = codec.decodeResult('tools/call', answer.result);
     if (decoded.kind === 'invalid') throw decoded.error;
-    if (decoded.kind === 'input_required') {
-      return {
-        resultType: 'input_required',
-        inputRequests: decoded.inputRequests,
-        ...(decoded.requestState !== undefined && { requestState: decoded.requestState }),
-        ...(decoded._meta !== undefined && { _meta: decoded._meta }),
-      } as InputRequiredResult;
-    }
+    if (decoded.kind === 'input_required') return answer.result as InputRequiredResult;
     const checked = codec.validateResult('tools/call', decoded.result);
     if (!checked.ok) throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${checked.reason === 'invalid' ? checked.message : 'not-in-era: tools/call'}`);
     return checked.value as CallToolResult;
@@ -121,4 +134,28 @@ export class PlainCallClient extends Client {
 /** What the SDK's road rejects a cancelled request with. */
 function cancelled(reason: unknown): SdkError {
   return reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
+}
+
+/**
+ * What a child type's own plain road needs of a connection `connectClient` made: the
+ * revision and the per-request envelope to send, and the one decoder of the answer
+ * (`PlainCallClient.decodeToolAnswer`).
+ */
+export interface PlainRoad {
+  revision: string;
+  envelope: Record<string, unknown>;
+  decode(message: JSONRPCMessage): CallToolResult | InputRequiredResult;
+}
+
+/**
+ * The plain road of a connection, or undefined when its revision sends no per-request
+ * envelope (its requests belong to the session the SDK client holds) or the client is not
+ * one `connectClient` made.
+ */
+export function plainRoadOf(client: Client): PlainRoad | undefined {
+  if (!(client instanceof PlainCallClient)) return undefined;
+  const revision = client.getNegotiatedProtocolVersion();
+  const envelope = client.plainEnvelope();
+  if (revision === undefined || envelope === undefined) return undefined;
+  return { revision, envelope, decode: (message) => client.decodeToolAnswer(message) };
 }

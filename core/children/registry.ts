@@ -7,24 +7,24 @@ import { Child } from './child.js';
 import type { ChildObserver } from './child-observer.js';
 import type { ChildType } from './child-type.js';
 import { createInProcessChildType, IN_PROCESS_TYPE } from './in-process.js';
-import type { UpstreamAuth } from './remote/auth.js';
-import { createRemoteChildTypes } from './remote/types.js';
 import { SnapshotStore } from './snapshot.js';
 import { DEFAULT_CHILD_TIMINGS, type ChildTimings } from './timings.js';
+import { childWires, type ChildWires } from './wires.js';
 
 export interface ChildRegistryOptions {
   /** Where `snapshots/` lives; without it no snapshot is read or written. */
   dataPath?: string;
   /** IDLE_TIMEOUT_MINUTES; 0 never sleeps a server. */
   idleTimeoutMinutes?: number;
+  /** The revisions spoken to children; none by default. */
+  wires?: ChildWires;
 }
 
 /** The configured servers by name, and the child types that can run them. */
 export class ChildRegistry {
   readonly types = new Registry<ChildType>('child type');
   readonly snapshots: SnapshotStore | undefined;
-  /** Lends remote children their upstream credentials; the upstream-oauth plugin sets it. */
-  upstreamAuth: UpstreamAuth | undefined;
+  readonly wires: ChildWires;
   readonly #children = new Map<string, Child>();
   readonly #removalListeners = new Set<(name: string) => void>();
   readonly #observers = new Set<ChildObserver>();
@@ -38,7 +38,7 @@ export class ChildRegistry {
   ) {
     this.#inProcess = createInProcessChildType(clientInfo);
     this.types.add(IN_PROCESS_TYPE, this.#inProcess);
-    for (const type of createRemoteChildTypes(clientInfo, () => this.upstreamAuth)) this.types.add(type.type, type);
+    this.wires = options.wires ?? childWires(() => []);
     this.snapshots = options.dataPath === undefined ? undefined : new SnapshotStore(options.dataPath, log);
     this.#timings = {
       ...DEFAULT_CHILD_TIMINGS,
@@ -74,6 +74,7 @@ export class ChildRegistry {
     const child = new Child(name, { ...entry, type }, childType, this.log.child({ server: name }), {
       timings: () => this.#timings,
       observers: this.#observers,
+      wires: this.wires,
       ...(childType.snapshots === false || !this.snapshots ? {} : { snapshots: this.snapshots }),
     });
     this.#children.set(name, child);

@@ -7,15 +7,17 @@ import Value from 'typebox/value';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 
-/** The era verdict of an earlier connect, so the next one does not probe again. */
-export const EraVerdict = Type.Object({
-  kind: Type.Union([Type.Literal('modern'), Type.Literal('legacy')]),
-  /** The server's `server/discover` advertisement (modern verdicts only). */
-  discover: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  /** When the verdict was obtained (epoch ms): a legacy verdict is trusted only for a while. */
+/**
+ * What the last connect negotiated (`RememberedNegotiation`), so the next one need not ask
+ * again; the revision spoken decides how long it is trusted.
+ */
+export const Negotiation = Type.Object({
+  revision: Type.String({ minLength: 1 }),
+  /** What the server advertised, on a revision that has such an advertisement. */
+  advertisement: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** When it was learnt (epoch ms). */
   at: Type.Number(),
 });
-export type EraVerdict = Static<typeof EraVerdict>;
 
 /**
  * What a sleeping server answers from: its identity, capabilities and instructions, and its
@@ -33,9 +35,15 @@ export const Snapshot = Type.Object({
   /** What the child advertised, so its endpoint offers the same methods while it sleeps. */
   capabilities: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   tools: Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true })),
-  verdict: Type.Optional(EraVerdict),
+  /** Checked apart from the rest (`negotiationOf`): one written by an earlier version is dropped, the tools kept. */
+  negotiation: Type.Optional(Type.Unknown()),
 });
 export type Snapshot = Static<typeof Snapshot>;
+
+/** The snapshot's remembered negotiation, when it is one this version reads. */
+export function negotiationOf(snapshot: Snapshot): Static<typeof Negotiation> | undefined {
+  return Value.Check(Negotiation, snapshot.negotiation) ? snapshot.negotiation : undefined;
+}
 
 /**
  * `<DATA_PATH>/snapshots/<name>.json`, written atomically (a temporary file renamed over

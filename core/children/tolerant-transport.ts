@@ -1,20 +1,22 @@
 import { isJSONRPCResponse, isJSONRPCResultResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 
-export interface ToleranceOptions {
-  /** Whether the connection speaks 2026-07-28, where a result must state its `resultType`. */
-  isModern(): boolean;
-  /** Told each time a result without `resultType` is read as complete. */
-  onRepaired(): void;
+/** A result as the connection's revision requires it, or undefined when nothing is missing (`ChildWire.repair`). */
+export type ResultRepair = (result: Record<string, unknown>) => Record<string, unknown> | undefined;
+
+/** The response with its result repaired, or the message as it came. */
+export function repairedMessage(message: JSONRPCMessage, repair: ResultRepair): JSONRPCMessage {
+  if (!isJSONRPCResultResponse(message)) return message;
+  const result = repair(message.result as Record<string, unknown>);
+  return result === undefined ? message : { ...message, result: result as typeof message.result };
 }
 
 /**
  * The SDK client's transport, as the hub reads a child through it, tolerant of two known
  * faults that would make the hub visible to its callers:
  *
- * - A 2026-07-28 server must state each result's `resultType`, and the SDK client refuses a
- *   result without one. Some servers leave it out while everything else is right; a direct
- *   2025 client never notices. On a 2026 connection such a result is read as the complete
- *   result it evidently is (as the SDK's bridge reads every 2025 result).
+ * - A child may leave out of its results what its revision requires while everything else
+ *   is right (a direct client of the other revision never notices); the revision reads such
+ *   a result as it evidently means (`repair`).
  * - The SDK client dispatches a notification one microtask late but a response at once,
  *   and forgets the request's progress handler with the response: a progress notification
  *   that arrives in the same read as its response (the last one, over stdio) is dropped.
@@ -23,12 +25,7 @@ export interface ToleranceOptions {
  * The proxy keeps the transport's own methods and `instanceof`, so the SDK client sees the
  * transport it was given.
  */
-export function tolerantTransport<T extends Transport>(transport: T, { isModern, onRepaired }: ToleranceOptions): T {
-  const repair = (message: JSONRPCMessage): JSONRPCMessage => {
-    if (!isJSONRPCResultResponse(message) || 'resultType' in message.result || !isModern()) return message;
-    onRepaired();
-    return { ...message, result: { ...message.result, resultType: 'complete' } };
-  };
+export function tolerantTransport<T extends Transport>(transport: T, repair: ResultRepair): T {
   return new Proxy(transport, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
@@ -39,7 +36,7 @@ export function tolerantTransport<T extends Transport>(transport: T, { isModern,
       const deliver = value as NonNullable<Transport['onmessage']>;
       const onmessage: Transport['onmessage'] = (message, extra) => {
         if (!isJSONRPCResponse(message)) return deliver(message, extra);
-        queueMicrotask(() => deliver(repair(message), extra));
+        queueMicrotask(() => deliver(repairedMessage(message, repair), extra));
       };
       return Reflect.set(target, property, onmessage, target);
     },

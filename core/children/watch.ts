@@ -1,5 +1,6 @@
-import type { Client, McpSubscription } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ChildWatching, ChildWire } from '../mcp/revision.js';
 
 /** A change a child reported: a list changed, or one resource was updated. */
 export type ChildChange = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
@@ -10,16 +11,14 @@ export const MAX_WATCHED_RESOURCES = 1_000;
 /**
  * What the hub hears from one child between connections: the listeners, and the resource
  * URIs callers' subscriptions named (counted, so two subscribers share one upstream
- * watch). On a 2026-07-28 connection everything arrives on one `subscriptions/listen`
- * stream the hub opens, re-opened when the watched URIs change; on a 2025 connection list
- * changes arrive unasked and each URI is a `resources/subscribe`.
+ * watch). How a connection is asked for its changes is its revision's (`ChildWire.watch`);
+ * whatever it sends arrives through the notification handlers set here.
  */
 export class ChildWatch {
   readonly #listeners = new Set<(change: ChildChange) => void>();
   readonly #watched = new Map<string, number>();
   #client: Client | undefined;
-  #subscription: McpSubscription | undefined;
-  #subscribed = new Set<string>();
+  #watching: ChildWatching | undefined;
   #resync: Promise<void> = Promise.resolve();
 
   constructor(
@@ -63,10 +62,9 @@ export class ChildWatch {
    * A new connection: hear what it says unasked. The tools notification is the Child's
    * (it refreshes the list first).
    */
-  listenTo(client: Client): void {
+  listenTo(client: Client, wire: ChildWire): void {
     this.#client = client;
-    this.#subscription = undefined;
-    this.#subscribed = new Set();
+    this.#watching = wire.watch(client);
     client.setNotificationHandler('notifications/prompts/list_changed', async () => this.#from(client, { kind: 'prompts' }));
     client.setNotificationHandler('notifications/resources/list_changed', async () => this.#from(client, { kind: 'resources' }));
     client.setNotificationHandler('notifications/resources/updated', async (notification) => this.#from(client, { kind: 'resource', uri: notification.params.uri }));
@@ -82,8 +80,7 @@ export class ChildWatch {
 
   detach(): void {
     this.#client = undefined;
-    this.#subscription = undefined;
-    this.#subscribed = new Set();
+    this.#watching = undefined;
   }
 
   #from(client: Client, change: ChildChange): void {
@@ -100,38 +97,9 @@ export class ChildWatch {
     const capabilities = client.getServerCapabilities();
     const uris = capabilities?.resources?.subscribe ? [...this.#watched.keys()] : [];
     try {
-      if (client.getProtocolEra() === 'modern') await this.#listen(client, uris);
-      else await this.#subscribeEach(client, uris);
+      await this.#watching?.update(uris);
     } catch (error) {
       this.log.warn({ err: (error as Error).message }, 'could not watch for changes');
-    }
-  }
-
-  /** One stream with everything the child can tell; replaced when the URIs change. */
-  async #listen(client: Client, uris: string[]): Promise<void> {
-    const capabilities = client.getServerCapabilities();
-    const filter = {
-      ...(capabilities?.tools?.listChanged && { toolsListChanged: true }),
-      ...(capabilities?.prompts?.listChanged && { promptsListChanged: true }),
-      ...(capabilities?.resources?.listChanged && { resourcesListChanged: true }),
-      ...(uris.length > 0 && { resourceSubscriptions: uris }),
-    };
-    const previous = this.#subscription;
-    this.#subscription = Object.keys(filter).length > 0 ? await client.listen(filter) : undefined;
-    await previous?.close();
-  }
-
-  async #subscribeEach(client: Client, uris: string[]): Promise<void> {
-    const wanted = new Set(uris);
-    for (const uri of wanted) {
-      if (this.#subscribed.has(uri)) continue;
-      await client.subscribeResource({ uri });
-      this.#subscribed.add(uri);
-    }
-    for (const uri of this.#subscribed) {
-      if (wanted.has(uri)) continue;
-      this.#subscribed.delete(uri);
-      await client.unsubscribeResource({ uri });
     }
   }
 }

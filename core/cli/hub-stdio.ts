@@ -5,12 +5,13 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import { userStateFolder } from '../data-path.js';
 import { openDetachedHub } from '../detached.js';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import type { McpEra } from '../mcp/era.js';
 import { HubEndpoint } from '../mcp/hub-endpoint.js';
+import { servedRevisions } from '../mcp/served-revision.js';
 import { StdioRevisionGate } from '../mcp/stdio-gate.js';
 import { loggerOptions } from '../server.js';
 import { settingsFromEnvironment } from '../settings.js';
-import { parseFlags, runCli } from './run.js';
+import { parseFlags } from './flags.js';
+import { runCli } from './run.js';
 
 const help = (dataPath: { path: string; why: string }) => `Usage: hub-stdio [--help]
 
@@ -55,12 +56,14 @@ runCli('hub-stdio', async () => {
   // stdout carries the protocol, so the log goes to stderr.
   const { app, hub } = await openDetachedHub(env, loggerOptions(env, process.stderr));
   app.log.info({ dataPath: dataPath.path }, `data in ${dataPath.path} (${dataPath.why})`);
-  const eras = hub.eras.values();
-  if (eras.length === 0) throw new StartupError('no MCP revision plugin is enabled', { code: HUB_ERROR_CODES.NO_REVISION });
-  const byClass = new Map(eras.map((era) => [era.era, era]));
+  const revisions = servedRevisions(hub.revisions.values());
+  const [first] = revisions;
+  if (!first) throw new StartupError('no MCP revision plugin is enabled', { code: HUB_ERROR_CODES.NO_REVISION });
   const endpoint = new HubEndpoint(hub);
-  // The SDK serves either class of session; the gate lets through only what an enabled revision claims.
-  serveStdio(({ era }) => endpoint.server(byClass.get(era) as McpEra), { transport: new StdioRevisionGate(new StdioServerTransport(), eras), legacy: 'serve' });
+  // The SDK serves whichever kind of session opens; the gate lets through only what a served
+  // revision claims, and the session's server is built for the revision that claimed it.
+  const gate = new StdioRevisionGate(new StdioServerTransport(), revisions);
+  serveStdio(() => endpoint.server(gate.revision ?? first), { transport: gate, legacy: 'serve' });
   const shutdown = () => void app.close().finally(() => process.exit(0));
   process.stdin.on('end', shutdown);
   process.on('SIGTERM', shutdown);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { startHub } from '../server.js';
 import { HUB_VERSION } from '../version.js';
-import { parseFlags, runCli } from './run.js';
+import { parseFlags } from './flags.js';
+import { runCli } from './run.js';
 
 const HELP = `Usage: hub [--help] [--version]
 

@@ -1,6 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HUB_ERROR_CODES, HubError, StartupError } from '../errors.js';
-import { SETTING_VARIABLES } from '../settings.js';
 
 /**
  * Runs a CLI's main function: a start-up problem is one line on stderr and exit code 1,
@@ -28,26 +26,4 @@ export class UsageError extends HubError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(HUB_ERROR_CODES.USAGE, message, options);
   }
-}
-
-/**
- * Parses a bin's flags strictly: an unknown flag or a stray argument is refused with the
- * usage. A flag that spells a setting (`--port`) points at its environment variable,
- * since every setting is read from the environment.
- */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
-  try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false });
-  } catch (error) {
-    const flag = /'(--?[^']+)'/.exec((error as Error).message)?.[1];
-    const variable = flag && settingVariable(flag);
-    const hint = variable ? `; settings come from the environment: set ${variable}` : '';
-    throw new UsageError(`${flag ? `unknown option ${flag.split('=')[0]}` : (error as Error).message}${hint}\n\n${usage}`, { cause: error });
-  }
-}
-
-function settingVariable(flag: string): string | undefined {
-  const name = flag.replace(/^-+/, '').split('=')[0]?.toUpperCase().replace(/-/g, '_') ?? '';
-  const known = Object.values(SETTING_VARIABLES);
-  return known.find((variable) => variable === name || variable === `HUB_${name}` || variable.replace(/_PATH$/, '') === name);
 }

@@ -11,7 +11,7 @@ import { HUB_ERROR_CODES, HubError } from '../errors.js';
 export const LimitSettings = Type.Object({
   clientCallsPerMinute: Type.Integer({ minimum: 1, description: 'CLIENT_CALLS_PER_MINUTE: MCP requests per client per minute (sliding); over it HTTP 429 with Retry-After; default 1200.' }),
   clientMaxConcurrent: Type.Integer({ minimum: 1, description: 'CLIENT_MAX_CONCURRENT: MCP requests of one client in flight at once; default 32.' }),
-  clientMaxStreams: Type.Integer({ minimum: 1, description: 'CLIENT_MAX_STREAMS: open subscriptions/listen streams per client; default 16.' }),
+  clientMaxStreams: Type.Integer({ minimum: 1, description: 'CLIENT_MAX_STREAMS: open long-lived notification streams per client; default 16.' }),
   maxConnections: Type.Integer({ minimum: 1, description: 'MAX_CONNECTIONS: open connections to the hub; further ones are closed at once; default 1024.' }),
   requestTimeoutMs: Type.Integer({ minimum: 1, description: 'REQUEST_TIMEOUT_MS: time allowed to send a whole request, headers and body; default 30000.' }),
   headersTimeoutMs: Type.Integer({ minimum: 1, description: 'HEADERS_TIMEOUT_MS: time allowed to send the headers; at most REQUEST_TIMEOUT_MS; default 10000.' }),

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Hub } from '../hub.js';
 import { observe } from '../observe.js';
 import { msUntilBelow, slidingEstimate, WindowCounter } from '../limits/window-counter.js';
+import type { ServedRevision } from './served-revision.js';
 
 /** The JSON-RPC code of a refusal by a limit: implementation-defined server error. */
 const LIMIT_ERROR = -32000;
@@ -12,13 +13,14 @@ const REFUSALS = new Set([401, 403, 429]);
  * The per-client limits of the MCP endpoints, as hooks of their context, after the bearer
  * check (`request.mcpAuth`). Before the body is read: CLIENT_CALLS_PER_MINUTE, counted
  * through the store so that replicas share it. Once the body says what it is:
- * CLIENT_MAX_STREAMS for `subscriptions/listen`, CLIENT_MAX_CONCURRENT for everything
+ * CLIENT_MAX_STREAMS for a request that opens a long-lived stream (its revision says
+ * which), CLIENT_MAX_CONCURRENT for everything
  * else, both counted in this process (they are this process's connections). A hub
  * without an authenticator (loopback only) identifies nobody and limits no one. A refusal
  * given before the body was read closes the connection, so that a refused client cannot
  * keep it by trickling the body.
  */
-export function admitClients(mcp: FastifyInstance, hub: Hub): void {
+export function admitClients(mcp: FastifyInstance, hub: Hub, revisions: readonly ServedRevision[]): void {
   const { clientCallsPerMinute, clientMaxConcurrent, clientMaxStreams } = hub.settings;
   const calls = new WindowCounter(hub.store, 'mcp-calls', 60_000);
   const inFlight = new Occupancy();
@@ -39,7 +41,7 @@ export function admitClients(mcp: FastifyInstance, hub: Hub): void {
   mcp.addHook('preHandler', async (request, reply) => {
     const client = request.mcpAuth?.clientId;
     if (client === undefined) return undefined;
-    const [occupancy, limit, message] = isListen(request.body)
+    const [occupancy, limit, message] = revisions.some((revision) => revision.opensStream(request.body))
       ? [streams, clientMaxStreams, `Too many open subscription streams: this client may hold ${clientMaxStreams}`]
       : [inFlight, clientMaxConcurrent, `Too many concurrent requests: this client may have ${clientMaxConcurrent} in flight`];
     if (!occupancy.take(client, limit)) return refuse(hub, reply, requestId(request.body), 1, message);
@@ -72,15 +74,11 @@ class Occupancy {
 }
 
 function refuse(hub: Hub, reply: FastifyReply, id: string | number | null, retryAfterSeconds: number, message: string): FastifyReply {
-  if (observe.rateLimited.active) observe.rateLimited.publish({ hub });
+  if (observe.rateLimited.active) observe.rateLimited.publish({ hub: hub.identity });
   return reply
     .code(429)
     .header('retry-after', String(retryAfterSeconds))
     .send({ jsonrpc: '2.0', id, error: { code: LIMIT_ERROR, message, data: { retryAfterSeconds } } });
-}
-
-function isListen(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';
 }
 
 function requestId(body: unknown): string | number | null {

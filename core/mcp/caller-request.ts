@@ -1,15 +1,36 @@
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { ServerContext, ServerNotification } from '@modelcontextprotocol/server';
+import type { ServedRevision } from './served-revision.js';
 
 /**
- * What forwarding a call needs of the caller's request: the SDK's `ServerContext` fits it,
- * and so does the per-server endpoint's plain road, which has no SDK server behind it.
+ * What forwarding a call needs of the caller's request, whichever road it came by: the
+ * SDK's server (`callerRequestOf` reads its context) or the fast road, which has no SDK
+ * server behind it.
  */
 export interface CallerRequest {
-  mcpReq: Pick<ServerContext['mcpReq'], '_meta' | 'envelope' | 'signal' | 'notify' | 'requestState' | 'inputResponses'>;
-  http?: { authInfo?: { clientId: string } | undefined } | undefined;
+  /** The request's `_meta`, as the caller sent it. */
+  readonly meta: Record<string, unknown> | undefined;
+  /** The per-request envelope the revision lifted from `_meta` (`{}` on a revision without one). */
+  readonly envelope: Record<string, unknown>;
+  /** Aborted when the caller cancels or goes away. */
+  readonly signal: AbortSignal;
+  /** Sends the caller a notification related to this request (progress). */
+  notify(notification: ServerNotification): Promise<void>;
+  /** What a retry carries back to the child (its answers to the child's question), as the caller's revision reads it. */
+  readonly answers: Record<string, unknown> | undefined;
+  /** The caller: an OAuth client id or `api-token:<id>`; undefined on an open (loopback) hub. */
+  readonly clientId: string | undefined;
 }
 
-/** The SDK types the lifted envelope as an empty object; its keys are the reserved `_meta` names. */
-export function envelopeOf(request: CallerRequest): Record<string, unknown> {
-  return (request.mcpReq.envelope ?? {}) as Record<string, unknown>;
+/** The caller's request as the SDK's server hands it to a handler on `revision`. */
+export function callerRequestOf(revision: ServedRevision, context: ServerContext): CallerRequest {
+  const { mcpReq } = context;
+  return {
+    meta: mcpReq._meta as Record<string, unknown> | undefined,
+    // The SDK types the lifted envelope as an empty object; its keys are the reserved `_meta` names.
+    envelope: (mcpReq.envelope ?? {}) as Record<string, unknown>,
+    signal: mcpReq.signal,
+    notify: (notification) => mcpReq.notify(notification),
+    answers: revision.answersOf(mcpReq),
+    clientId: context.http?.authInfo?.clientId,
+  };
 }

@@ -1,8 +1,8 @@
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, type ClientCapabilities, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Child } from '../children/child.js';
-import type { McpEra } from './era.js';
-import { envelopeOf, type CallerRequest } from './caller-request.js';
+import type { ServerView } from '../children/server-view.js';
+import type { CallerRequest } from './caller-request.js';
+import type { ServedRevision } from './served-revision.js';
 
 /** Whether a child's question reaches the caller, and why (the text `describe_connection` shows). */
 export interface ElicitationDecision {
@@ -18,9 +18,9 @@ const CARRIED_INPUT_REQUEST = 'elicitation/create';
 /** Distinct (client, server, reason) triples remembered for the once-only log; beyond it, the oldest are forgotten. */
 const REMEMBERED_DROPS = 10_000;
 
-/** The capabilities the caller declared: per request on 2026-07-28, at `initialize` on a 2025 stdio session. */
+/** The capabilities the caller declared: in the request's envelope, else when its stdio session opened. */
 export function callerCapabilities(request: CallerRequest, sessionCapabilities?: ClientCapabilities): ClientCapabilities | undefined {
-  const declared = envelopeOf(request)[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  const declared = request.envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   return declared ?? sessionCapabilities;
 }
 
@@ -28,16 +28,16 @@ export function callerCapabilities(request: CallerRequest, sessionCapabilities?:
  * The single decision whether a child's question is forwarded to the caller, used by the
  * per-server endpoint, `call_tool` and `describe_connection` alike. All four must hold:
  * the caller is on a revision that carries elicitation, this request declared the
- * capability, the operator allows it, and the child is up on an era that asks by result
- * (a 2025 child pushes its question mid-call, which would need a connection held open).
+ * capability, the operator allows it, and the child is up on a revision whose questions
+ * come as results (one that asks mid-call would need a connection held open).
  */
-export function decideElicitation(era: McpEra, capabilities: ClientCapabilities | undefined, child: Child | undefined): ElicitationDecision {
-  if (era.elicitation === 'not-offered') return refuse(`the hub does not offer elicitation on ${era.revision}; a child takes its own fallback`);
+export function decideElicitation(revision: ServedRevision, capabilities: ClientCapabilities | undefined, child: ServerView | undefined): ElicitationDecision {
+  if (revision.elicitation === 'not-offered') return refuse(`the hub does not offer elicitation on ${revision.revision}; a child takes its own fallback`);
   if (capabilities?.elicitation === undefined) return refuse('this request did not declare the elicitation capability');
-  if (era.elicitation === 'switched-off') return refuse('the operator switched elicitation off');
-  if (!child) return { forward: false, final: false, reason: 'the answer depends on the server: a question is forwarded when the server is up on 2026-07-28' };
-  if (child.status !== 'up' || !child.era) return refuse(`server "${child.name}" is ${child.status} and has negotiated no era yet`);
-  if (!child.asksByResult) return refuse(`server "${child.name}" speaks the 2025 revision, whose questions would need a connection held open`);
+  if (revision.elicitation === 'switched-off') return refuse('the operator switched elicitation off');
+  if (!child) return { forward: false, final: false, reason: 'the answer depends on the server: a question is forwarded when the server is up on a revision that asks by result' };
+  if (child.status !== 'up' || !child.revision) return refuse(`server "${child.name}" is ${child.status} and has negotiated no revision yet`);
+  if (!child.asksByResult) return refuse(`server "${child.name}" speaks MCP ${child.revision}, whose questions would need a connection held open`);
   return { forward: true, final: true, reason: `questions from "${child.name}" come back as the call's result` };
 }
 
@@ -55,26 +55,18 @@ export class QuestionRelay {
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
-  relay(question: InputRequiredResult, decision: ElicitationDecision, request: CallerRequest, child: Child): InputRequiredResult | string {
+  relay(question: InputRequiredResult, revision: ServedRevision, decision: ElicitationDecision, request: CallerRequest, child: ServerView): InputRequiredResult | string {
     const client = callerName(request);
     if (!decision.forward) {
       this.#dropped(client, child, decision.reason, Object.keys(question.inputRequests ?? {}));
       return `server "${child.name}" asked a question that cannot be forwarded: ${decision.reason}`;
     }
-    const kept: NonNullable<InputRequiredResult['inputRequests']> = {};
-    const dropped = new Map<string, string[]>();
-    for (const [key, embedded] of Object.entries(question.inputRequests ?? {})) {
-      if (embedded.method === CARRIED_INPUT_REQUEST) kept[key] = embedded;
-      else dropped.set(embedded.method, [...(dropped.get(embedded.method) ?? []), key]);
-    }
-    for (const [method, keys] of dropped) this.#dropped(client, child, `embedded ${method} is not carried by the hub`, keys);
-    if (Object.keys(kept).length === 0 && question.requestState === undefined) {
-      return `server "${child.name}" asked only for input the hub does not carry (${[...dropped.keys()].join(', ')})`;
-    }
-    return { ...question, inputRequests: kept };
+    const relayed = revision.relayQuestion(question, (method) => method === CARRIED_INPUT_REQUEST);
+    for (const [method, keys] of relayed.dropped) this.#dropped(client, child, `embedded ${method} is not carried by the hub`, keys);
+    return relayed.question ?? `server "${child.name}" asked only for input the hub does not carry (${[...relayed.dropped.keys()].join(', ')})`;
   }
 
-  #dropped(client: string, child: Child, reason: string, keys: string[]): void {
+  #dropped(client: string, child: ServerView, reason: string, keys: string[]): void {
     const once = JSON.stringify([client, child.name, reason]);
     if (this.#logged.has(once)) return;
     if (this.#logged.size >= REMEMBERED_DROPS) this.#logged.delete(this.#logged.values().next().value as string);
@@ -85,6 +77,6 @@ export class QuestionRelay {
 
 /** Who asked, for the once-per-client log: the OAuth client, else the name the client gave. */
 function callerName(request: CallerRequest): string {
-  const clientInfo = envelopeOf(request)[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
-  return request.http?.authInfo?.clientId ?? (typeof clientInfo?.name === 'string' ? clientInfo.name : 'an unnamed client');
+  const clientInfo = request.envelope[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+  return request.clientId ?? (typeof clientInfo?.name === 'string' ? clientInfo.name : 'an unnamed client');
 }

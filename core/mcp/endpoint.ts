@@ -1,7 +1,7 @@
 import type { CallToolRequestParams, CallToolResult, Implementation, InputRequiredResult, Server } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 import type { CallerRequest } from './caller-request.js';
-import type { McpEra } from './era.js';
+import type { ServedRevision } from './served-revision.js';
 
 /**
  * One MCP endpoint (`/hub`, `/<name>/mcp`), whichever road a request takes: the SDK's
@@ -9,12 +9,12 @@ import type { McpEra } from './era.js';
  * the identity directly.
  */
 export interface McpEndpoint {
-  /** The SDK server that answers one request on `era`. */
-  server(era: McpEra): Server | Promise<Server>;
+  /** The SDK server that answers one request on `revision`. */
+  server(revision: ServedRevision): Server | Promise<Server>;
   /** The identity the endpoint states; read after the work, which may have learnt it. */
   identity(): Implementation;
-  /** A `tools/call` as `era` delivers it; undefined for a tool the endpoint does not offer. */
-  callTool(era: McpEra, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined>;
+  /** A `tools/call` as `revision` delivers it; undefined for a tool the endpoint does not offer. */
+  callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined>;
   /** The child behind a per-server endpoint, whose changes its subscribers hear. */
   readonly child?: Child;
 }

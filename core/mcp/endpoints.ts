@@ -1,4 +1,3 @@
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Child } from '../children/child.js';
@@ -11,7 +10,8 @@ import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
 import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
 import { answerPlainCall, plainCallOf } from './plain-call.js';
-import { createRevisionGate, type RevisionGate } from './revision-gate.js';
+import { requestedRevision, RevisionGate } from './revision-gate.js';
+import { servedRevisions, type ServedRevision } from './served-revision.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,11 +20,10 @@ declare module 'fastify' {
   }
 }
 
-/** An endpoint with the SDK's handler for it, behind the revision gate. */
+/** An endpoint with its revisions' handlers. */
 interface Served {
   endpoint: McpEndpoint;
   gate: RevisionGate;
-  node: ReturnType<typeof toNodeHandler>;
 }
 
 /**
@@ -32,12 +31,12 @@ interface Served {
  * in a context of their own where every answer is JSON-RPC. Before a body is read: the
  * Host and Origin checks (DNS rebinding), then the bearer check of whichever plugin
  * provides one, against the URL the request arrived on, and the client's limits
- * (admission.ts). Then the era whose fast road takes the request answers it, or the
- * SDK's handler behind the revision gate.
+ * (admission.ts). Then the revision whose fast road takes the request answers it, or the
+ * SDK handler of the revision that serves it.
  */
 export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
-  const eras = hub.eras.values();
-  if (eras.length === 0) return;
+  const revisions = servedRevisions(hub.revisions.values());
+  if (revisions.length === 0) return;
   const baseHost = bracketed(new URL(hub.settings.baseUrl).hostname);
   const allowedHosts = [...localhostAllowedHostnames(), baseHost, bracketed(hub.settings.host)];
   const allowedOrigins = [...localhostAllowedOrigins(), baseHost];
@@ -47,8 +46,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     let existing = served.get(key);
     if (!existing) {
       const endpoint = create();
-      const gate = createRevisionGate((era) => endpoint.server(era), eras);
-      existing = { endpoint, gate, node: toNodeHandler(gate) };
+      const gate = new RevisionGate(endpoint, revisions);
+      existing = { endpoint, gate };
       served.set(key, existing);
       endpoint.child?.onChange((change) => publish(gate, change));
     }
@@ -57,9 +56,17 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
 
   const serve = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
     reply.hijack();
-    const plain = plainCallOf(eras, request);
+    try {
+      await observed(request, reply, served, name);
+    } catch (error) {
+      answerFailure(request, reply, error);
+    }
+  };
+
+  const observed = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
+    const plain = plainCallOf(revisions, request);
     if (!observe.mcpRequest.active) return carry(request, reply, served, plain);
-    const event: McpRequestEvent = { hub, endpoint: name, body: request.body, revision: plain?.era.revision ?? namedRevision(request), clientId: request.mcpAuth?.clientId, status: undefined };
+    const event: McpRequestEvent = { hub: hub.identity, endpoint: name, body: request.body, revision: plain?.revision.revision ?? requestedRevision(request, revisions), clientId: request.mcpAuth?.clientId, status: undefined };
     reply.raw.once('close', () => {
       event.status = reply.raw.statusCode;
       observe.mcpRequestEnd.publish(event);
@@ -67,11 +74,12 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     return observe.mcpRequest.run(event, () => carry(request, reply, served, plain));
   };
 
-  const carry = async (request: FastifyRequest, reply: FastifyReply, { endpoint, node }: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
-    if (plain && (await answerPlainCall(endpoint, plain.era, plain.call, reply.raw, request.mcpAuth))) return;
-    const uris = endpoint.child ? eras.flatMap((era) => era.listenedResources(request.body)) : [];
+  const carry = async (request: FastifyRequest, reply: FastifyReply, { endpoint, gate }: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
+    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId))) return;
+    const revision = plain?.revision ?? gate.revisionFor(request);
+    const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
-    await node(Object.assign(request.raw, { auth: request.mcpAuth }), reply.raw, request.body);
+    await gate.serve(revision, request, Object.assign(request.raw, { auth: request.mcpAuth }), reply.raw);
   };
 
   void app.register(async (mcp) => {
@@ -80,14 +88,15 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       const host = validateHostHeader(request.headers.host, allowedHosts);
       const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
       if (!host.ok || !origin.ok) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host.ok ? 'Forbidden origin' : 'Forbidden host' } });
-      if (!hub.authenticator) return undefined;
+      const authenticator = hub.authenticator.value;
+      if (!authenticator) return undefined;
       const { server } = request.params as { server?: string };
-      const auth = await hub.authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${server === undefined ? '/hub' : `/${server}/mcp`}`);
+      const auth = await authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${server === undefined ? '/hub' : `/${server}/mcp`}`);
       if (!auth) return reply;
       request.mcpAuth = auth;
       return undefined;
     });
-    admitClients(mcp, hub);
+    admitClients(mcp, hub, revisions);
     mcp.all('/hub', async (request, reply) => serve(request, reply, serving('/hub', () => new HubEndpoint(hub)), 'hub'));
     mcp.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
       const child = hub.children.get(request.params.server);
@@ -108,11 +117,12 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
 
 /** Subscribers hear what the child reports; the SDK filters per stream. */
 function publish(gate: RevisionGate, change: ChildChange): void {
-  const notify = gate.notify;
-  if (change.kind === 'resource') notify.resourceUpdated(change.uri);
-  else if (change.kind === 'tools') notify.toolsChanged();
-  else if (change.kind === 'prompts') notify.promptsChanged();
-  else notify.resourcesChanged();
+  for (const notify of gate.notifiers) {
+    if (change.kind === 'resource') notify.resourceUpdated(change.uri);
+    else if (change.kind === 'tools') notify.toolsChanged();
+    else if (change.kind === 'prompts') notify.promptsChanged();
+    else notify.resourcesChanged();
+  }
 }
 
 /** Watches the URIs for as long as the listen stream is open, waking the child to ask it. */
@@ -123,13 +133,23 @@ function watchWhileOpen(child: Child, uris: string[]): () => void {
   return () => releases.forEach((release) => release());
 }
 
-/** The revision a request names: its header, or the one `initialize` asks for. */
-function namedRevision(request: FastifyRequest): string | undefined {
-  const header = request.headers['mcp-protocol-version'];
-  if (typeof header === 'string') return header;
-  const body = request.body as { method?: unknown; params?: { protocolVersion?: unknown } } | null;
-  const asked = body?.method === 'initialize' ? body.params?.protocolVersion : undefined;
-  return typeof asked === 'string' ? asked : undefined;
+/**
+ * A request the hub itself failed on (a bug, a plugin's throw): the reply is hijacked, so
+ * without an answer here the caller would wait forever. The error is logged; the caller
+ * gets a JSON-RPC internal error, or a closed connection when the answer had begun.
+ */
+function answerFailure(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
+  request.log.error({ err: error }, 'the hub failed on an MCP request');
+  const response = reply.raw;
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const body = request.body as { id?: unknown } | null | undefined;
+  const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : null;
+  const text = JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
+  response.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
 }
 
 function bracketed(hostname: string): string {

@@ -8,21 +8,23 @@ import {
   SdkHttpError,
   type ClientCapabilities,
   type InputRequiredResult,
+  type ProgressToken,
 } from '@modelcontextprotocol/server';
 import type { ChildConnection } from '../children/child-type.js';
 import type { Child } from '../children/child.js';
-import type { Hub, McpEra } from '../hub.js';
+import type { Hub } from '../hub.js';
 import { observe, type ToolCallEvent } from '../observe.js';
 import type { CallerRequest } from './caller-request.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
-import { relayed } from './relayed.js';
+import type { ServedRevision } from './served-revision.js';
 import { toolError } from './tool-results.js';
 
 export interface ForwardContext {
-  era: McpEra;
+  /** The revision the caller speaks. */
+  revision: ServedRevision;
   /** The caller's request: progress, cancellation, `_meta`, and a retry's answers. */
   request: CallerRequest;
-  /** What a 2025 stdio session declared at `initialize`; per-request capabilities win. */
+  /** What a stdio session declared when it opened; per-request capabilities win. */
   sessionCapabilities?: ClientCapabilities;
 }
 
@@ -35,8 +37,8 @@ const FAILURE_TEXT_CHARS = 300;
  * update resets the timeout), passes the caller's cancellation on, and relays a child's
  * question when the elicitation decision allows. The child's own protocol error is
  * thrown as it came, so the caller sees the same error; any other failure becomes a tool
- * error that names the server, never a hung request. The child's server identity does
- * not travel with its result.
+ * error that names the server, never a hung request. The result comes back as the
+ * caller's revision delivers it, without the child's server identity.
  */
 export async function forwardToolCall(
   hub: Hub,
@@ -47,11 +49,11 @@ export async function forwardToolCall(
 ): Promise<CallToolResult | InputRequiredResult> {
   if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) return carryToolCall(hub, child, tool, params, context, undefined);
   const event: ToolCallEvent = {
-    hub,
-    child,
+    hub: hub.identity,
+    child: child.view,
     tool: tool.name,
-    revision: context.era.revision,
-    clientId: context.request.http?.authInfo?.clientId,
+    revision: context.revision.revision,
+    clientId: context.request.clientId,
     params,
     request: context.request,
     startedAt: performance.now(),
@@ -83,7 +85,7 @@ async function carryToolCall(
   child: Child,
   tool: Tool,
   params: CallToolRequestParams,
-  { era, request, sessionCapabilities }: ForwardContext,
+  { revision, request, sessionCapabilities }: ForwardContext,
   event: ToolCallEvent | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const capabilities = callerCapabilities(request, sessionCapabilities);
@@ -91,8 +93,8 @@ async function carryToolCall(
   let result: CallToolResult | InputRequiredResult;
   try {
     result = await child.withConnection(async (connection) => {
-      // Decided once the child is up: what it can ask depends on the era it speaks.
-      decision = decideElicitation(era, capabilities, child);
+      // Decided once the child is up: what it can ask depends on the revision it speaks.
+      decision = decideElicitation(revision, capabilities, child.view);
       const sent = event ? sending(event, params) : params;
       return (
         (plainRoadOpen(connection, tool, request, decision) ? await plainCall(hub, connection, sent, request) : undefined) ??
@@ -108,8 +110,8 @@ async function carryToolCall(
     }
     return toolError(`Tool call failed: server "${child.name}": ${failureText(error)}`);
   }
-  if (!isInputRequiredResult(result)) return relayed(result);
-  const question = hub.questions.relay(result, decision as ElicitationDecision, request, child);
+  if (!isInputRequiredResult(result)) return revision.presentResult(tool, child.wire?.withoutIdentity(result) ?? result);
+  const question = hub.questions.relay(result, revision, decision as ElicitationDecision, request, child.view);
   return typeof question === 'string' ? toolError(`Tool call failed: ${question}`) : question;
 }
 
@@ -128,8 +130,8 @@ function errorCode(error: unknown): number | string | undefined {
 
 /**
  * A request's params as the child gets them when it may ask the caller something: the
- * caller's elicitation capability declared (and nothing else it could ask), and a retry's
- * answers and the child's own state passed back untouched.
+ * caller's elicitation capability declared (and nothing else it could ask), and what a
+ * retry carries back (the answers, the child's own state) passed on untouched.
  */
 export function withQuestionParams<P extends { _meta?: Record<string, unknown> }>(
   params: P,
@@ -137,12 +139,10 @@ export function withQuestionParams<P extends { _meta?: Record<string, unknown> }
   decision: ElicitationDecision,
   capabilities: ClientCapabilities | undefined,
 ): P {
-  const requestState = request.mcpReq.requestState<unknown>();
   return {
     ...params,
     ...(decision.forward && { _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: { elicitation: capabilities?.elicitation } } }),
-    ...(request.mcpReq.inputResponses && { inputResponses: request.mcpReq.inputResponses }),
-    ...(typeof requestState === 'string' && { requestState }),
+    ...request.answers,
   };
 }
 
@@ -154,10 +154,9 @@ export function withQuestionParams<P extends { _meta?: Record<string, unknown> }
 function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerRequest, decision: ElicitationDecision): connection is ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>> {
   return (
     connection.plainToolCall !== undefined &&
-    request.mcpReq._meta?.progressToken === undefined &&
+    request.meta?.progressToken === undefined &&
     !decision.forward &&
-    request.mcpReq.inputResponses === undefined &&
-    request.mcpReq.requestState() === undefined &&
+    request.answers === undefined &&
     tool.outputSchema === undefined
   );
 }
@@ -180,15 +179,15 @@ async function plainCall(
     timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: hub.settings.callTimeoutMs });
     call.abort(timedOut);
   }, hub.settings.callTimeoutMs);
-  const cancel = (): void => call.abort(request.mcpReq.signal.reason);
-  request.mcpReq.signal.addEventListener('abort', cancel, { once: true });
+  const cancel = (): void => call.abort(request.signal.reason);
+  request.signal.addEventListener('abort', cancel, { once: true });
   try {
     return await connection.plainToolCall(params, call.signal);
   } catch (error) {
     throw timedOut ?? error;
   } finally {
     clearTimeout(timer);
-    request.mcpReq.signal.removeEventListener('abort', cancel);
+    request.signal.removeEventListener('abort', cancel);
   }
 }
 
@@ -200,20 +199,20 @@ async function sdkCall(
   decision: ElicitationDecision,
   capabilities: ClientCapabilities | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const progressToken = request.mcpReq._meta?.progressToken;
+  const progressToken = request.meta?.progressToken as ProgressToken | undefined;
   // Progress is passed on in order, and the result waits for the last of it.
   let progressSent: Promise<void> = Promise.resolve();
   const result = await connection.client.callTool(withQuestionParams(params, request, decision, capabilities), {
     timeout: hub.settings.callTimeoutMs,
     resetTimeoutOnProgress: true,
-    signal: request.mcpReq.signal,
+    signal: request.signal,
     allowInputRequired: true,
     onprogress:
       progressToken === undefined
         ? undefined
         : (progress) => {
             const notification = { method: 'notifications/progress' as const, params: { ...progress, progressToken } };
-            progressSent = progressSent.then(() => request.mcpReq.notify(notification)).catch(() => undefined);
+            progressSent = progressSent.then(() => request.notify(notification)).catch(() => undefined);
           },
   });
   await progressSent;

@@ -11,9 +11,9 @@ import {
 import Value from 'typebox/value';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import type { Hub } from '../hub.js';
-import type { CallerRequest } from './caller-request.js';
+import { callerRequestOf, type CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
-import type { McpEra } from './era.js';
+import type { ServedRevision } from './served-revision.js';
 import { toolError } from './tool-results.js';
 
 /**
@@ -24,25 +24,26 @@ import { toolError } from './tool-results.js';
 export class HubEndpoint implements McpEndpoint {
   constructor(private readonly hub: Hub) {}
 
-  server(era: McpEra): Server {
-    return createHubServer(this.hub, era);
+  server(revision: ServedRevision): Server {
+    return createHubServer(this.hub, revision);
   }
 
   identity(): Implementation {
     return { name: 'mcp-hub', title: 'MCP hub', version: this.hub.version };
   }
 
-  callTool(era: McpEra, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
-    return callHubTool(this.hub, era, params, caller);
+  callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
+    return callHubTool(this.hub, revision, params, caller);
   }
 }
 
-function createHubServer(hub: Hub, era: McpEra): Server {
+function createHubServer(hub: Hub, revision: ServedRevision): Server {
   const server = new Server(new HubEndpoint(hub).identity(), {
     capabilities: { tools: {} },
     // The meta-tools are fixed for the life of the process and the same for every caller.
     cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
     instructions: 'Start with list_servers, then list_tools(server), then get_tool_schema(server, tool), then call_tool.',
+    ...revision.serverOptions,
   });
 
   server.setRequestHandler('tools/list', async () => ({
@@ -56,7 +57,7 @@ function createHubServer(hub: Hub, era: McpEra): Server {
   }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const result = await callHubTool(hub, era, request.params, ctx, server.getClientCapabilities());
+    const result = await callHubTool(hub, revision, request.params, callerRequestOf(revision, ctx), server.getClientCapabilities());
     if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     return result;
   });
@@ -69,7 +70,7 @@ function createHubServer(hub: Hub, era: McpEra): Server {
  */
 async function callHubTool(
   hub: Hub,
-  era: McpEra,
+  revision: ServedRevision,
   params: CallToolRequestParams,
   caller: CallerRequest,
   sessionCapabilities?: ClientCapabilities,
@@ -82,5 +83,5 @@ async function callHubTool(
     const path = pointerToPath(problem.path);
     return toolError(`Invalid arguments for ${tool.name}: ${path ? `"${path}"` : 'arguments'}: expected ${problem.expected}`);
   }
-  return tool.call(args, { era, request: caller, ...(sessionCapabilities && { sessionCapabilities }) });
+  return tool.call(args, { revision, request: caller, ...(sessionCapabilities && { sessionCapabilities }) });
 }

@@ -2,7 +2,8 @@ import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolR
 import type { ServerResponse } from 'node:http';
 import type { CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
-import type { HttpRequestView, McpEra, PlainCall } from './era.js';
+import type { HttpRequestView, PlainCall } from './revision.js';
+import type { ServedRevision } from './served-revision.js';
 import { toolError } from './tool-results.js';
 
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
@@ -42,43 +43,40 @@ export function plainParams(shape: ToolCallShape, meta: Record<string, unknown> 
   };
 }
 
-/** The first era whose fast road takes the request. */
-export function plainCallOf(eras: readonly McpEra[], request: HttpRequestView): { era: McpEra; call: PlainCall } | undefined {
-  for (const era of eras) {
-    const call = era.plainCall(request);
-    if (call) return { era, call };
+/** The first revision whose fast road takes the request. */
+export function plainCallOf(revisions: readonly ServedRevision[], request: HttpRequestView): { revision: ServedRevision; call: PlainCall } | undefined {
+  for (const revision of revisions) {
+    const call = revision.plainCall(request);
+    if (call) return { revision, call };
   }
   return undefined;
 }
 
 /**
- * Answers a plain call as the SDK would: the same result, framed by the era, with the
+ * Answers a plain call as the SDK would: the same result, framed by the revision, with the
  * endpoint's identity (read after the call, which may have connected the server and
  * learnt it), or the same JSON-RPC error. The caller closing its connection cancels the
  * call. False when the endpoint has no such tool and nothing was written (the SDK
  * answers that, with its error).
  */
-export async function answerPlainCall(endpoint: McpEndpoint, era: McpEra, call: PlainCall, response: ServerResponse, authInfo: { clientId: string } | undefined): Promise<boolean> {
+export async function answerPlainCall(endpoint: McpEndpoint, revision: ServedRevision, call: PlainCall, response: ServerResponse, clientId: string | undefined): Promise<boolean> {
   const cancelled = new AbortController();
   const cancel = (): void => {
     if (!response.writableFinished) cancelled.abort();
   };
   response.once('close', cancel);
-  const caller: CallerRequest = {
-    mcpReq: { _meta: call.params._meta, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, requestState: () => undefined, inputResponses: undefined },
-    http: { authInfo },
-  };
+  const caller: CallerRequest = { meta: call.params._meta, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, answers: undefined, clientId };
   let message: Record<string, unknown>;
   let status = 200;
   try {
-    const answer = await endpoint.callTool(era, call.params, caller);
+    const answer = await endpoint.callTool(revision, call.params, caller);
     if (answer === undefined) {
       response.off('close', cancel);
       return false;
     }
     // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
     const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
-    message = { jsonrpc: '2.0', id: call.id, result: era.frameResult(result, endpoint.identity()) };
+    message = { jsonrpc: '2.0', id: call.id, result: revision.frameResult(result, endpoint.identity()) };
   } catch (error) {
     if (!ProtocolError.isInstance(error)) throw error;
     // As the SDK's server answers an error its handler threw: in band, except a missing capability (HTTP 400).

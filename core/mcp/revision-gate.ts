@@ -1,46 +1,85 @@
-import {
-  createMcpHandler,
-  PROTOCOL_VERSION_META_KEY,
-  UnsupportedProtocolVersionError,
-  type JSONRPCErrorResponse,
-  type McpHandlerRequestOptions,
-  type McpHttpHandler,
-  type RequestId,
-  type Server,
-} from '@modelcontextprotocol/server';
-import type { McpEra } from './era.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { UnsupportedProtocolVersionError, type JSONRPCErrorResponse, type McpHttpHandler, type RequestId } from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpEndpoint } from './endpoint.js';
+import type { HttpRequestView } from './revision.js';
+import type { ServedRevision } from './served-revision.js';
 
-export interface RevisionGate {
-  fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response>;
-  /** Publishes change events to open subscription streams (on revisions that have them). */
-  notify: McpHttpHandler['notify'];
+/** A revision's handler on one endpoint, in the shape Node serves it. */
+interface Handling {
   close(): Promise<void>;
+  notify: McpHttpHandler['notify'] | undefined;
+  node: ReturnType<typeof toNodeHandler>;
 }
 
 /**
- * One endpoint's HTTP handler over the revisions the enabled plugins serve: the SDK's
- * dual-era handler behind a gate where each registered era claims its requests. A request
- * no era claims (its revision's plugin is disabled) is refused with the SDK's
+ * One endpoint's HTTP handling over the revisions the enabled plugins serve: the revision
+ * that serves a request answers it with its own SDK handler (made on first use). A
+ * request no revision serves (its plugin is disabled) is refused with the SDK's
  * unsupported-protocol-version error naming what is served.
  */
-export function createRevisionGate(build: (era: McpEra) => Server | Promise<Server>, eras: readonly McpEra[]): RevisionGate {
-  const byClass = new Map(eras.map((era) => [era.era, era]));
-  const handler = createMcpHandler(({ era }) => build(byClass.get(era) as McpEra), { legacy: 'stateless' });
-  return {
-    async fetch(request, options) {
-      for (const era of eras) if (await era.claims(request, options?.parsedBody)) return handler.fetch(request, options);
-      return Response.json(unsupportedRevisionAnswer(options?.parsedBody, request.headers.get('mcp-protocol-version'), eras), { status: 400 });
-    },
-    notify: handler.notify,
-    close: () => handler.close(),
-  };
+export class RevisionGate {
+  readonly #handlings = new Map<ServedRevision, Handling>();
+
+  constructor(
+    private readonly endpoint: McpEndpoint,
+    private readonly revisions: readonly ServedRevision[],
+  ) {}
+
+  /**
+   * The revision that serves the request, if one does. A request that names no revision
+   * and that none claims (not JSON-RPC, say) is answered by the first, which refuses it in
+   * the SDK's own words.
+   */
+  revisionFor(request: HttpRequestView): ServedRevision | undefined {
+    return this.revisions.find((revision) => revision.serves(request)) ?? (requestedRevision(request, this.revisions) === undefined ? this.revisions[0] : undefined);
+  }
+
+  /** Serves the request on `revision`, or refuses it when none was found. */
+  async serve(revision: ServedRevision | undefined, view: HttpRequestView, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!revision) {
+      const text = JSON.stringify(unsupportedRevisionAnswer(view, this.revisions));
+      response.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      response.end(text);
+      return;
+    }
+    await this.#handling(revision).node(request, response, view.body);
+  }
+
+  /** Tells every open stream of every revision about a change (the SDK filters per stream). */
+  get notifiers(): McpHttpHandler['notify'][] {
+    return [...this.#handlings.values()].flatMap(({ notify }) => (notify ? [notify] : []));
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#handlings.values()].map((handling) => handling.close()));
+    this.#handlings.clear();
+  }
+
+  #handling(revision: ServedRevision): Handling {
+    let handling = this.#handlings.get(revision);
+    if (!handling) {
+      const handler = revision.createHandler(() => this.endpoint.server(revision));
+      handling = { close: () => handler.close(), notify: handler.notify, node: toNodeHandler(handler) };
+      this.#handlings.set(revision, handling);
+    }
+    return handling;
+  }
+}
+
+/** The revision a request names, asked of every revision's own mechanism. */
+export function requestedRevision(request: HttpRequestView, revisions: readonly ServedRevision[]): string | undefined {
+  for (const revision of revisions) {
+    const named = revision.requestedRevision(request);
+    if (named !== undefined) return named;
+  }
+  return undefined;
 }
 
 /** The SDK's unsupported-protocol-version error for a request on a revision no plugin serves. */
-export function unsupportedRevisionAnswer(body: unknown, headerVersion: string | null | undefined, eras: readonly McpEra[]): JSONRPCErrorResponse {
-  const message = typeof body === 'object' && body !== null ? (body as { id?: unknown; params?: { protocolVersion?: unknown; _meta?: Record<string, unknown> } }) : {};
-  const named = message.params?._meta?.[PROTOCOL_VERSION_META_KEY] ?? message.params?.protocolVersion ?? headerVersion;
-  const error = new UnsupportedProtocolVersionError({ supported: eras.map((era) => era.revision), requested: typeof named === 'string' ? named : 'unknown' });
-  const id = typeof message.id === 'string' || typeof message.id === 'number' ? (message.id as RequestId) : null;
+export function unsupportedRevisionAnswer(request: HttpRequestView, revisions: readonly ServedRevision[]): JSONRPCErrorResponse {
+  const error = new UnsupportedProtocolVersionError({ supported: revisions.map(({ revision }) => revision), requested: requestedRevision(request, revisions) ?? 'unknown' });
+  const body = request.body as { id?: unknown } | null | undefined;
+  const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? (body.id as RequestId) : null;
   return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, data: error.data } } as JSONRPCErrorResponse;
 }

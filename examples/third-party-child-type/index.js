@@ -5,7 +5,8 @@
 // It imports the hub only through the published plugin surface, `mcp-switchyard/plugin`.
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
-import { connectClient, definePlugin } from 'mcp-switchyard/plugin';
+import { definePlugin } from 'mcp-switchyard/plugin';
+import { connectClient } from 'mcp-switchyard/plugin/child-type';
 import { Type } from 'typebox';
 
 const CannedEntry = Type.Object(
@@ -25,7 +26,7 @@ function cannedServer(name, entry) {
   return server;
 }
 
-/** @type {import('mcp-switchyard/plugin').ChildType} */
+/** @type {import('mcp-switchyard/plugin/child-type').ChildType} */
 const cannedType = {
   type: 'canned',
   entrySchema: CannedEntry,
@@ -52,6 +53,6 @@ export default definePlugin({
   description: 'Adds the "canned" child type: tools that answer fixed texts.',
   options: Type.Object({}, { additionalProperties: false }),
   register(_app, _options, hub) {
-    hub.childTypes.add(cannedType.type, cannedType, 'canned-child-type');
+    hub.childTypes.add(cannedType.type, cannedType);
   },
 });

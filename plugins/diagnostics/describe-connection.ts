@@ -1,12 +1,13 @@
 import { ConnectionReport, DescribeConnectionInput } from './schemas.js';
-import { callerCapabilities, decideElicitation, type Hub, type MetaTool, structured, toolError } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { callerCapabilities, decideElicitation, type MetaTool, structured, toolError } from '../../core/plugin/meta-tool.js';
 
 /**
  * Reports what this connection negotiated and whether a child's question would reach the
  * caller, by the same decision `call_tool` takes. It reads state only: a sleeping server
- * stays asleep, and the reason says it has negotiated no era.
+ * stays asleep, and the reason says it has negotiated no revision.
  */
-export function describeConnection(hub: Hub): MetaTool {
+export function describeConnection(hub: PluginHub): MetaTool {
   return {
     name: 'describe_connection',
     description:
@@ -14,15 +15,15 @@ export function describeConnection(hub: Hub): MetaTool {
     inputSchema: DescribeConnectionInput,
     outputSchema: ConnectionReport,
     annotations: { title: 'Describe connection', readOnlyHint: true, openWorldHint: false },
-    async call(args, { era, request, sessionCapabilities }) {
+    async call(args, { revision, request, sessionCapabilities }) {
       const { server } = args as DescribeConnectionInput;
-      const child = server === undefined ? undefined : hub.children.get(server);
+      const child = server === undefined ? undefined : hub.servers.get(server);
       if (server !== undefined && !child) return toolError(`Unknown server: ${server}. Call list_servers to see the configured servers.`);
       const capabilities = callerCapabilities(request, sessionCapabilities);
-      const decision = decideElicitation(era, capabilities, child);
+      const decision = decideElicitation(revision, capabilities, child);
       const report: ConnectionReport = {
-        era: era.era,
-        revision: era.revision,
+        era: revision.era,
+        revision: revision.revision,
         hubVersion: hub.version,
         caller: { declaresElicitation: capabilities?.elicitation !== undefined },
         elicitation: { ...(child && { wouldForward: decision.forward }), reason: decision.reason },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { describeConnection } from './describe-connection.js';
 import { ConnectionReport } from './schemas.js';
-import { definePlugin } from '../../core/plugin-api.js';
+import { definePlugin } from '../../core/plugin/index.js';
 
 /**
  * `describe_connection` on `/hub` and hub-stdio: a seventh meta-tool, on when
@@ -17,6 +17,6 @@ export default definePlugin({
   publicSchemas: { 'describe_connection-output': ConnectionReport },
   register(_app, _options, hub) {
     const tool = describeConnection(hub);
-    hub.metaTools.add(tool.name, tool, 'diagnostics');
+    hub.metaTools.add(tool.name, tool);
   },
 });

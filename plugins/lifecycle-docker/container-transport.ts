@@ -4,7 +4,8 @@ import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } fro
 import type Docker from 'dockerode';
 import { removeContainer } from './engine.js';
 import { DOCKER_ERROR_CODES } from './errors.js';
-import { HUB_ERROR_CODES, HubError, readMessages, type StderrLog } from '../../core/plugin-api.js';
+import { readMessages, type StderrLog } from '../../core/plugin/child-type.js';
+import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
 
 export interface ContainerTransportOptions {
   docker: Docker;

@@ -4,7 +4,8 @@ import { DockerEntry } from './entry.js';
 import type { Engine } from './engine.js';
 import { DOCKER_ERROR_CODES } from './errors.js';
 import { containerSpec, type SpecContext } from './spec.js';
-import { type ChildType, connectClient, HubError, type StderrLimits, StderrLog } from '../../core/plugin-api.js';
+import { type ChildType, connectClient, type StderrLimits, StderrLog } from '../../core/plugin/child-type.js';
+import { HubError } from '../../core/plugin/index.js';
 
 export interface DockerTypeOptions {
   engine: Engine;

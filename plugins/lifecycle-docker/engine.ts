@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { DOCKER_ERROR_CODES } from './errors.js';
-import { HubError } from '../../core/plugin-api.js';
+import { HubError } from '../../core/plugin/index.js';
 
 /** Labels on every container the hub creates, so that it can find its own again. */
 export const LABELS = {

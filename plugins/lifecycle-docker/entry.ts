@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DOCKER_ERROR_CODES } from './errors.js';
-import { HubError } from '../../core/plugin-api.js';
+import { HubError } from '../../core/plugin/index.js';
 
 const Volume = Type.Object(
   {

@@ -1,4 +1,4 @@
-import type { HubErrorCode } from '../../core/plugin-api.js';
+import type { HubErrorCode } from '../../core/plugin/index.js';
 
 /**
  * The codes of the docker child type's errors (`HubError`s), listed in the README. A

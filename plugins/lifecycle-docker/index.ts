@@ -6,7 +6,7 @@ import { DockerEntry, isPinned } from './entry.js';
 import { engineFromEnvironment, ownerOf, type Engine } from './engine.js';
 import { removeLive, removeOrphans } from './orphans.js';
 import { containerSpec, type SpecContext } from './spec.js';
-import { definePlugin, hubErrorCode, StartupError } from '../../core/plugin-api.js';
+import { definePlugin, hubErrorCode, StartupError } from '../../core/plugin/index.js';
 
 export const LifecycleDockerOptions = Type.Object(
   {
@@ -59,7 +59,6 @@ export default definePlugin({
         stderr: { maxLineLength: options.stderrMaxLineLength, linesPerMinute: options.stderrLinesPerMinute },
         live,
       }),
-      'lifecycle-docker',
     );
     // Only a hub that runs docker servers talks to the engine at all.
     const sweep =

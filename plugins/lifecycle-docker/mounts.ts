@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { DockerEntry } from './entry.js';
 import { DOCKER_ERROR_CODES } from './errors.js';
-import { HubError } from '../../core/plugin-api.js';
+import { HubError } from '../../core/plugin/index.js';
 
 /** Where Docker-compatible engines usually listen, beside the one DOCKER_HOST names. */
 const WELL_KNOWN_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock', '/var/run/podman/podman.sock'];

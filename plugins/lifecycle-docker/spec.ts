@@ -4,7 +4,7 @@ import { parseMemory, type DockerEntry } from './entry.js';
 import { DOCKER_ERROR_CODES } from './errors.js';
 import { LABELS } from './engine.js';
 import { bindMounts, type ProtectedPaths } from './mounts.js';
-import { HubError } from '../../core/plugin-api.js';
+import { HubError } from '../../core/plugin/index.js';
 
 export interface SpecDefaults {
   memory: string;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { createStdioChildType } from './stdio-type.js';
-import { definePlugin } from '../../core/plugin-api.js';
+import { definePlugin } from '../../core/plugin/index.js';
 
 export const LifecycleStdioOptions = Type.Object(
   {
@@ -28,7 +28,6 @@ export default definePlugin({
         negotiation: options.versionNegotiation,
         stderr: { maxLineLength: options.stderrMaxLineLength, linesPerMinute: options.stderrLinesPerMinute },
       }),
-      'lifecycle-stdio',
     );
   },
 });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
-import { ChildEndedError, type ChildType, connectClient, type StderrLimits, StderrLog, type StderrMemory } from '../../core/plugin-api.js';
+import { ChildEndedError, type ChildType, connectClient, type StderrLimits, StderrLog, type StderrMemory } from '../../core/plugin/child-type.js';
 
 /** Why a command could not be started at all, in an operator's words. */
 const SPAWN_PROBLEMS: Record<string, string> = {

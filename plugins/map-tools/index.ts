@@ -3,7 +3,7 @@ import { createMapRuntime } from './runtime.js';
 import type { MapSettings } from './settings.js';
 import { OUTPUT_SCHEMAS } from './schemas.js';
 import { createMapServer } from './server.js';
-import { definePlugin } from '../../core/plugin-api.js';
+import { definePlugin } from '../../core/plugin/index.js';
 
 export default definePlugin({
   name: 'map-tools',
@@ -32,7 +32,7 @@ export default definePlugin({
     // An offline extract loads now, not on the first call; tools that need no map answer meanwhile.
     runtime.start((error) => hub.log.error({ err: error instanceof Error ? error.message : String(error) }, 'map engines failed to start; retried on the next call'));
     app.addHook('onClose', async () => runtime.close());
-    hub.children.addInProcess(options.name, () =>
+    hub.servers.addInProcess(options.name, () =>
       createMapServer({
         providers: runtime.providers,
         tools: runtime.tools,

@@ -1,17 +1,19 @@
-import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { findHubServer, findTool } from './lookup.js';
 import { CallToolInput } from './schemas.js';
-import { forwardToolCall, type Hub, type MetaTool, toolError, traceContextOf } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { type MetaTool, toolError } from '../../core/plugin/meta-tool.js';
+import { traceContextOf } from '../../core/plugin/observe.js';
 
 /**
- * Calls a child's tool and returns its result unchanged, apart from the revision's
- * structured-output wrap, or the child's question when the elicitation decision allows.
- * Waking, progress, cancellation, the timeout and failures are `forwardToolCall`'s,
- * exactly as on the server's own endpoint, except that the child's protocol error is
- * told as a tool error (with its code): the caller of `call_tool` called a tool of the
- * hub, and the model reads tool results.
+ * Calls a child's tool and returns its result as the caller's revision delivers it, or
+ * the child's question when the elicitation decision allows (the answer comes back on the
+ * retry of `call_tool`). Waking, progress, cancellation, the timeout and failures are
+ * `hub.servers.callTool`'s, exactly as on the server's own endpoint, except that the
+ * child's protocol error is told as a tool error (with its code): the caller of
+ * `call_tool` called a tool of the hub, and the model reads tool results.
  */
-export function callTool(hub: Hub): MetaTool {
+export function callTool(hub: PluginHub): MetaTool {
   return {
     name: 'call_tool',
     description:
@@ -25,17 +27,14 @@ export function callTool(hub: Hub): MetaTool {
       const child = found.value;
       const tool = await findTool(child, name, 'Tool call failed: ');
       if (!tool.ok) return tool.error;
-      const trace = traceContextOf(context.request.mcpReq._meta);
+      const trace = traceContextOf(context.request.meta);
       const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }), ...(trace && { _meta: trace }) };
-      let result;
       try {
-        result = await forwardToolCall(hub, child, tool.value, params, context);
+        return await hub.servers.callTool(child, tool.value, params, context);
       } catch (error) {
         if (!ProtocolError.isInstance(error)) throw error;
         return toolError(`Tool call failed: server "${child.name}" answered with error ${error.code}: ${error.message}`);
       }
-      // A child's question is the call's result; the answer comes back on the retry of call_tool.
-      return isInputRequiredResult(result) ? result : context.era.presentResult(tool.value, result);
     },
   };
 }

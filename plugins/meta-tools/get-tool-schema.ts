@@ -1,13 +1,14 @@
 import { findHubServer, findTool } from './lookup.js';
 import { ToolInput, ToolSchemaOutput } from './schemas.js';
-import { type Hub, type MetaTool, structured } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { type MetaTool, structured } from '../../core/plugin/meta-tool.js';
 
 /**
  * One tool's full record from the cached list. The output schema is the one `call_tool`
  * delivers on the caller's revision (wrapped under `result` on 2025-11-25 when the
  * child's is not an object), so schema and result always agree.
  */
-export function getToolSchema(hub: Hub): MetaTool {
+export function getToolSchema(hub: PluginHub): MetaTool {
   return {
     name: 'get_tool_schema',
     description:
@@ -21,7 +22,7 @@ export function getToolSchema(hub: Hub): MetaTool {
       if (!found.ok) return found.error;
       const tool = await findTool(found.value, name, 'Could not read the tool list: ');
       if (!tool.ok) return tool.error;
-      const { description, inputSchema, outputSchema, annotations } = context.era.presentTool(tool.value);
+      const { description, inputSchema, outputSchema, annotations } = context.revision.presentTool(tool.value);
       return structured({
         server: found.value.name,
         name,

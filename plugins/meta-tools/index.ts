@@ -5,7 +5,7 @@ import { sleepServer, wakeServer } from './lifecycle.js';
 import { listServers } from './list-servers.js';
 import { listTools } from './list-tools.js';
 import { ListServersOutput, ListToolsOutput, SleepServerOutput, ToolSchemaOutput, WakeServerOutput } from './schemas.js';
-import { definePlugin } from '../../core/plugin-api.js';
+import { definePlugin } from '../../core/plugin/index.js';
 
 /**
  * The six tools of `/hub` (and of hub-stdio): discovery, schema lookup, calls and
@@ -25,7 +25,7 @@ export default definePlugin({
   },
   register(_app, _options, hub) {
     for (const tool of [listServers(hub), listTools(hub), getToolSchema(hub), callTool(hub), wakeServer(hub), sleepServer(hub)]) {
-      hub.metaTools.add(tool.name, tool, 'meta-tools');
+      hub.metaTools.add(tool.name, tool);
     }
   },
 });

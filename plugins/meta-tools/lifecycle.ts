@@ -1,11 +1,12 @@
 import { findServer } from './lookup.js';
 import { ServerInput, SleepServerOutput, WakeServerOutput } from './schemas.js';
-import { type Hub, type MetaTool, structured, toolError } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { type MetaTool, structured, toolError } from '../../core/plugin/meta-tool.js';
 
 const LIFECYCLE_ANNOTATIONS = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** Starts an on-demand server and waits until it is up; a no-op for one that is up. */
-export function wakeServer(hub: Hub): MetaTool {
+export function wakeServer(hub: PluginHub): MetaTool {
   return {
     name: 'wake_server',
     description: 'Starts a sleeping server and waits until it is up. Optional: call_tool wakes a server by itself; use this to warm one ahead of time.',
@@ -28,7 +29,7 @@ export function wakeServer(hub: Hub): MetaTool {
 }
 
 /** Puts an on-demand server to sleep at once; a no-op for one that sleeps. */
-export function sleepServer(hub: Hub): MetaTool {
+export function sleepServer(hub: PluginHub): MetaTool {
   return {
     name: 'sleep_server',
     description: 'Puts an on-demand server to sleep now, ending its process; the next call_tool starts it again.',

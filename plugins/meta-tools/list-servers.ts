@@ -1,8 +1,9 @@
 import { ListServersOutput, NoInput, type ServerEntry } from './schemas.js';
-import { type Hub, type MetaTool, structured } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { type MetaTool, structured } from '../../core/plugin/meta-tool.js';
 
 /** Every configured server, read from memory: nothing is woken or asked. */
-export function listServers(hub: Hub): MetaTool {
+export function listServers(hub: PluginHub): MetaTool {
   return {
     name: 'list_servers',
     description:
@@ -11,7 +12,7 @@ export function listServers(hub: Hub): MetaTool {
     outputSchema: ListServersOutput,
     annotations: { title: 'List servers', readOnlyHint: true },
     async call() {
-      const servers = hub.children.all().map(
+      const servers = hub.servers.list().map(
         (child): ServerEntry => ({
           name: child.name,
           description: child.description,

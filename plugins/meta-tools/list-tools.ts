@@ -1,7 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { findHubServer } from './lookup.js';
 import { ListToolsOutput, ServerInput, type ToolEntry } from './schemas.js';
-import { type Hub, type MetaTool, structured, toolError } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { type MetaTool, structured, toolError } from '../../core/plugin/meta-tool.js';
 
 const ONE_LINE_MAX = 120;
 
@@ -11,7 +12,7 @@ const ONE_LINE_MAX = 120;
  * one never seen is started first; an always-running server has no snapshot, so one that
  * is not up is an error.
  */
-export function listTools(hub: Hub): MetaTool {
+export function listTools(hub: PluginHub): MetaTool {
   return {
     name: 'list_tools',
     description:

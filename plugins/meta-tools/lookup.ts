@@ -1,18 +1,19 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { type Child, type Hub, toolError } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { type ServerView, toolError } from '../../core/plugin/meta-tool.js';
 
 /** Either what was looked up, or the tool error that answers the caller instead. */
 export type Lookup<T> = { ok: true; value: T } | { ok: false; error: CallToolResult };
 
 /** Any configured server, `hub: false` ones included (lifecycle tools accept those). */
-export function findServer(hub: Hub, name: string): Lookup<Child> {
-  const child = hub.children.get(name);
+export function findServer(hub: PluginHub, name: string): Lookup<ServerView> {
+  const child = hub.servers.get(name);
   if (!child) return { ok: false, error: toolError(`Unknown server: "${name}". Call list_servers for the configured servers.`) };
   return { ok: true, value: child };
 }
 
 /** A server whose tools `/hub` offers; a `hub: false` one is pointed at its own endpoint. */
-export function findHubServer(hub: Hub, name: string): Lookup<Child> {
+export function findHubServer(hub: PluginHub, name: string): Lookup<ServerView> {
   const found = findServer(hub, name);
   if (!found.ok || !found.value.hidden) return found;
   const endpoint = `${hub.settings.baseUrl}/${found.value.name}/mcp`;
@@ -25,7 +26,7 @@ export function findHubServer(hub: Hub, name: string): Lookup<Child> {
  * started, no snapshot) is woken to learn whether the tool exists; if that fails the
  * answer is `wakeFailurePrefix` and the reason.
  */
-export async function findTool(child: Child, name: string, wakeFailurePrefix: string): Promise<Lookup<Tool>> {
+export async function findTool(child: ServerView, name: string, wakeFailurePrefix: string): Promise<Lookup<Tool>> {
   const unknown: Lookup<Tool> = {
     ok: false,
     error: toolError(`Unknown tool: "${name}" on server "${child.name}". Call list_tools with server "${child.name}" for its tools.`),

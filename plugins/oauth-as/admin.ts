@@ -4,7 +4,7 @@ import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
 import { clientMetadata, issueClient } from './registration.js';
 import type { TokenService } from './tokens.js';
-import type { AdminCommand, Hub } from '../../core/plugin-api.js';
+import type { AdminCommand, PluginHub } from '../../core/plugin/index.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -56,7 +56,7 @@ export function clientsCommand(c: Collections, tokens: TokenService): AdminComma
 const BASE_URL_VARIABLES = ['BASE_URL', 'HOST', 'PORT'];
 
 /** `hub-admin tokens mint|list|revoke`. */
-export function tokensCommand(apiTokens: ApiTokens, hub: Hub): AdminCommand {
+export function tokensCommand(apiTokens: ApiTokens, hub: PluginHub): AdminCommand {
   const usage = 'tokens mint [--label <text>] [--expires-in <days>] | tokens list | tokens revoke <token or id>';
   return {
     name: 'tokens',

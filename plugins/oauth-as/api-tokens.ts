@@ -3,7 +3,8 @@ import { LRUCache } from 'lru-cache';
 import { decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { OAUTH_ERROR_CODES } from './errors.js';
 import type { Collections } from './records.js';
-import { DuplicateKeyError, HubError } from '../../core/plugin-api.js';
+import { HubError } from '../../core/plugin/index.js';
+import { DuplicateKeyError } from '../../core/plugin/store.js';
 
 const KEY_ID = 'api-token-signing';
 /** A revocation marker outlives any token it could concern: ten years for tokens without expiry. */

@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokens } from './api-tokens.js';
 import type { Endpoints } from './endpoints.js';
 import type { TokenService } from './tokens.js';
-import { type Hub, observe, type RequestAuthenticator } from '../../core/plugin-api.js';
+import type { RequestAuthenticator } from '../../core/plugin/auth.js';
+import type { PluginHub } from '../../core/plugin/index.js';
 
 /** The one subject of every token: there is one shared password and no per-user identity. */
 export const SUBJECT = 'hub';
@@ -13,14 +14,14 @@ export const SUBJECT = 'hub';
  * only and must be for the resource the request arrived on (RFC 8707): an OAuth access
  * token by hashed lookup, or an operator API token by signature.
  */
-export function createAuthenticator(hub: Hub, endpoints: Endpoints, tokens: TokenService, apiTokens: ApiTokens): RequestAuthenticator {
+export function createAuthenticator(hub: PluginHub, endpoints: Endpoints, tokens: TokenService, apiTokens: ApiTokens): RequestAuthenticator {
   return {
     async authenticate(request: FastifyRequest, reply: FastifyReply, resourceUrl: string): Promise<AuthInfo | undefined> {
       const resource = resourceUrl.replace(/#.*$/, '').replace(/\/+$/, '');
       const metadataUrl = endpoints.resourceMetadata(resource);
       const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(request.headers.authorization ?? '')?.[1];
       const refuse = (error?: string, description?: string) => {
-        if (observe.authFailure.active) observe.authFailure.publish({ hub, reason: error ?? 'missing_token' });
+        if (hub.observe.authFailure.active) hub.observe.authFailure.publish({ reason: error ?? 'missing_token' });
         const parameters = [`resource_metadata="${metadataUrl}"`, ...(error ? [`error="${error}"`, `error_description="${description}"`] : [])];
         void reply
           .code(401)

@@ -10,7 +10,8 @@ import { makeRoomForPending } from './pending.js';
 import type { Collections, PendingRecord } from './records.js';
 import { redirectAllowed, redirectUriProblem } from './redirects.js';
 import { KeywordParameter, SecretParameter, UrlParameter, type Routes } from './validation.js';
-import { addressKey, escapeHtml, hashSecret, newSecret, type OperatorLogin, pageWhenRefused, secretMatches, sendPage, tooManyAttemptsPage } from '../../core/plugin-api.js';
+import { addressKey, hashSecret, newSecret, secretMatches } from '../../core/plugin/auth.js';
+import { escapeHtml, type OperatorLogin, pageWhenRefused, sendPage, tooManyAttemptsPage } from '../../core/plugin/pages.js';
 
 const CSRF_COOKIE = 'hub_csrf';
 const SESSION_COOKIE = 'hub_session';

@@ -5,7 +5,8 @@ import { OAuthError } from './errors.js';
 import { isMetadataDocumentUrl, MetadataDocumentError, type MetadataDocumentFetcher } from './metadata-document.js';
 import type { ClientMetadata, Collections } from './records.js';
 import { KeywordParameter, SecretParameter, UrlParameter } from './validation.js';
-import { DuplicateKeyError, hashSecret, secretMatches } from '../../core/plugin-api.js';
+import { hashSecret, secretMatches } from '../../core/plugin/auth.js';
+import { DuplicateKeyError } from '../../core/plugin/store.js';
 
 export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

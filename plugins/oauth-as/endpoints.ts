@@ -1,4 +1,4 @@
-import type { Hub } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
 
 /** The URLs the authorization server publishes, all under the hub's public base URL. */
 export class Endpoints {
@@ -9,7 +9,7 @@ export class Endpoints {
   readonly revocation: string;
   readonly jwks: string;
 
-  constructor(private readonly hub: Hub) {
+  constructor(private readonly hub: PluginHub) {
     this.issuer = hub.settings.baseUrl;
     this.authorization = `${this.issuer}/authorize`;
     this.token = `${this.issuer}/token`;
@@ -33,7 +33,7 @@ export class Endpoints {
     const path = normalised.slice(this.issuer.length);
     if (path === '/hub') return normalised;
     const match = /^\/([^/]+)\/mcp$/.exec(path);
-    return match?.[1] && this.hub.children.get(match[1]) ? normalised : undefined;
+    return match?.[1] && this.hub.servers.get(match[1]) ? normalised : undefined;
   }
 
   /** RFC 9728 path-scoped metadata URL of a resource on this hub. */

@@ -1,4 +1,4 @@
-import { HubError, type HubErrorCode } from '../../core/plugin-api.js';
+import { HubError, type HubErrorCode } from '../../core/plugin/index.js';
 
 /**
  * The codes of oauth-as's errors (`HubError`s), listed in the README. An `OAuthError`'s

@@ -14,7 +14,8 @@ import { registerRevocation } from './revocation.js';
 import { oauthErrors, registerTokenEndpoint } from './token-endpoint.js';
 import { TokenService } from './tokens.js';
 import { typeBoxRoutes } from './validation.js';
-import { definePlugin, WindowCounter } from '../../core/plugin-api.js';
+import { definePlugin } from '../../core/plugin/index.js';
+import { WindowCounter } from '../../core/plugin/store.js';
 
 export default definePlugin({
   name: 'oauth-as',
@@ -29,9 +30,9 @@ export default definePlugin({
     const apiTokens = new ApiTokens(c, endpoints.issuer);
     const clients = new ClientAuthenticator(c, new MetadataDocumentFetcher(options.allowLoopbackMetadataDocuments), endpoints);
 
-    hub.authenticator = createAuthenticator(hub, endpoints, tokens, apiTokens);
-    hub.adminCommands.add('clients', clientsCommand(c, tokens), 'oauth-as');
-    hub.adminCommands.add('tokens', tokensCommand(apiTokens, hub), 'oauth-as');
+    hub.authenticator.provide(createAuthenticator(hub, endpoints, tokens, apiTokens));
+    hub.adminCommands.add('clients', clientsCommand(c, tokens));
+    hub.adminCommands.add('tokens', tokensCommand(apiTokens, hub));
 
     await app.register(formbody);
     oauthErrors(app, hub);

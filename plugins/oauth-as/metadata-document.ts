@@ -4,7 +4,8 @@ import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { OAUTH_ERROR_CODES } from './errors.js';
 import { redirectUriProblem } from './redirects.js';
-import { BlockedRequestError, FetchLimitError, guardedFetch, HubError } from '../../core/plugin-api.js';
+import { BlockedRequestError, FetchLimitError, guardedFetch } from '../../core/plugin/auth.js';
+import { HubError } from '../../core/plugin/index.js';
 
 const MAX_BYTES = 64 * 1024;
 const TIMEOUT_MS = 5_000;

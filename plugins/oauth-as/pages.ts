@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { escapeHtml, sendPage } from '../../core/plugin-api.js';
+import { escapeHtml, sendPage } from '../../core/plugin/pages.js';
 
 export interface FormContext {
   action: string;

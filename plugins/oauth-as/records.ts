@@ -1,4 +1,4 @@
-import type { Store, StoreCollection } from '../../core/plugin-api.js';
+import type { Store, StoreCollection } from '../../core/plugin/store.js';
 
 /** What the hub keeps about a client it issued (operator or dynamic registration). */
 export interface ClientRecord {

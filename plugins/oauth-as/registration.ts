@@ -8,7 +8,9 @@ import type { ClientMetadata, ClientRecord, Collections } from './records.js';
 import { redirectUriProblem } from './redirects.js';
 import type { TokenService } from './tokens.js';
 import { refusedAs, type Routes } from './validation.js';
-import { addressKey, HUB_ERROR_CODES, HubError, firstSchemaProblem, hashSecret, msUntilBelow, newSecret, pointerToPath, secretMatches, slidingEstimate, type WindowCounter } from '../../core/plugin-api.js';
+import { addressKey, hashSecret, newSecret, secretMatches } from '../../core/plugin/auth.js';
+import { firstSchemaProblem, HUB_ERROR_CODES, HubError, pointerToPath } from '../../core/plugin/index.js';
+import { msUntilBelow, slidingEstimate, type WindowCounter } from '../../core/plugin/store.js';
 
 const Uri = Type.String({ minLength: 1, maxLength: 2000 });
 const Text = Type.String({ maxLength: 200 });

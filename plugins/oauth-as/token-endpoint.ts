@@ -7,7 +7,8 @@ import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
 import type { TokenService } from './tokens.js';
 import { KeywordParameter, SecretParameter, UrlParameter, type Routes } from './validation.js';
-import { hashSecret, type Hub, observe } from '../../core/plugin-api.js';
+import { hashSecret } from '../../core/plugin/auth.js';
+import type { PluginHub } from '../../core/plugin/index.js';
 
 /** RFC 6749 section 4.1.3 and 6, RFC 7636 (a verifier has 43 to 128 characters), RFC 8707. */
 const TokenRequest = Type.Object({
@@ -23,10 +24,10 @@ const TokenRequest = Type.Object({
 type TokenRequest = Static<typeof TokenRequest>;
 
 /** Sends an OAuth error; anything else is a bug and goes to Fastify's handler. */
-export function oauthErrors(app: FastifyInstance, hub: Hub): void {
+export function oauthErrors(app: FastifyInstance, hub: PluginHub): void {
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof OAuthError) {
-      if (error.status === 401 && observe.authFailure.active) observe.authFailure.publish({ hub, reason: error.body.error });
+      if (error.status === 401 && hub.observe.authFailure.active) hub.observe.authFailure.publish({ reason: error.body.error });
       if (error.status === 401) reply.header('www-authenticate', 'Bearer error="invalid_client"');
       return reply.code(error.status).header('cache-control', 'no-store').send(error.body);
     }
@@ -35,7 +36,7 @@ export function oauthErrors(app: FastifyInstance, hub: Hub): void {
 }
 
 /** The token endpoint: authorization_code with PKCE S256, and rotating refresh. */
-export function registerTokenEndpoint(app: Routes, hub: Hub, c: Collections, clients: ClientAuthenticator, tokens: TokenService, endpoints: Endpoints): void {
+export function registerTokenEndpoint(app: Routes, hub: PluginHub, c: Collections, clients: ClientAuthenticator, tokens: TokenService, endpoints: Endpoints): void {
   app.post('/token', { schema: { body: TokenRequest } }, async (request, reply) => {
     const body = request.body;
     const client = await clients.authenticate(body, request.headers.authorization);
@@ -48,7 +49,7 @@ export function registerTokenEndpoint(app: Routes, hub: Hub, c: Collections, cli
       if (!body.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is missing');
       if (!client.metadata.grant_types.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'this client may not refresh');
       response = await tokens.refresh(body.refresh_token, client.clientId, resource);
-      if (observe.tokenRotation.active) observe.tokenRotation.publish({ hub });
+      if (hub.observe.tokenRotation.active) hub.observe.tokenRotation.publish({});
     } else throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type} is not supported`);
     return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(response);
   });

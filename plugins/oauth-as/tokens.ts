@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { OAuthAsOptions } from './options.js';
 import { OAuthError } from './errors.js';
 import type { AccessTokenRecord, Collections, FamilyRecord } from './records.js';
-import { derivedSecret, DuplicateKeyError, hashSecret, newSecret } from '../../core/plugin-api.js';
+import { derivedSecret, hashSecret, newSecret } from '../../core/plugin/auth.js';
+import { DuplicateKeyError } from '../../core/plugin/store.js';
 
 export interface TokenResponse {
   access_token: string;

@@ -10,7 +10,7 @@ import type {
 } from 'fastify';
 import { Type } from 'typebox';
 import { OAuthError, type OAuthErrorName } from './errors.js';
-import { pointerToPath } from '../../core/plugin-api.js';
+import { pointerToPath } from '../../core/plugin/index.js';
 
 /** The plugin's Fastify instance as its routes see it: request parts typed from their TypeBox schemas. */
 export type Routes = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

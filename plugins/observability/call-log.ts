@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ToolCallEvent } from '../../core/plugin-api.js';
+import type { ToolCallEvent } from '../../core/plugin/observe.js';
 
 /**
  * The audit trail: one structured line per tool call, saying who called what on which

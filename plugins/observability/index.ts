@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody';
-import { definePlugin, observe } from '../../core/plugin-api.js';
+import { definePlugin } from '../../core/plugin/index.js';
 import { createCallLog } from './call-log.js';
 import { Lifecycle } from './lifecycle.js';
 import { HubMetrics } from './metrics.js';
@@ -11,7 +11,7 @@ import { startTracing, tracesUrl } from './tracing.js';
 
 /**
  * Metrics, traces, the call log and the status page, all fed by what the kernel publishes
- * (core/observe.ts); with this plugin off nothing listens and the kernel builds no event.
+ * (`hub.observe`); with this plugin off nothing listens and the kernel builds no event.
  */
 export default definePlugin({
   name: 'observability',
@@ -25,12 +25,10 @@ export default definePlugin({
     const recent = new Map<string, RecentCalls>();
     const lifecycle = new Lifecycle(hub, metrics ? [metrics] : []);
     const callLog = options.callLog ? createCallLog(hub.log.child({ plugin: 'observability' }), options.callLogPayloads) : undefined;
-    const mine = (event: { hub: object }): boolean => event.hub === hub;
 
     unsubscribe.push(
       lifecycle.listen(),
-      observe.toolCallEnd.subscribe((event) => {
-        if (!mine(event)) return;
+      hub.observe.toolCallEnd.subscribe((event) => {
         metrics?.toolCall(event);
         callLog?.(event);
         const server = event.child.name;
@@ -40,14 +38,14 @@ export default definePlugin({
       }),
     );
     // A removed server's figures go with it (a reload may add another of the same name).
-    unsubscribe.push(hub.children.onRemoved((name) => recent.delete(name)));
+    unsubscribe.push(hub.servers.onRemoved((name) => recent.delete(name)));
     if (metrics) {
       unsubscribe.push(
-        observe.mcpRequest.subscribe((event) => mine(event) && metrics.mcpRequest(event.endpoint, event.body, event.revision)),
-        observe.httpRequest.subscribe((event) => mine(event) && metrics.httpRequest(event.route, event.status)),
-        observe.authFailure.subscribe((event) => mine(event) && metrics.authFailure(event.reason)),
-        observe.tokenRotation.subscribe((event) => mine(event) && metrics.tokenRotation()),
-        observe.rateLimited.subscribe((event) => mine(event) && metrics.rateLimited()),
+        hub.observe.mcpRequest.subscribe((event) => metrics.mcpRequest(event.endpoint, event.body, event.revision)),
+        hub.observe.httpRequest.subscribe((event) => metrics.httpRequest(event.route, event.status)),
+        hub.observe.authFailure.subscribe((event) => metrics.authFailure(event.reason)),
+        hub.observe.tokenRotation.subscribe(() => metrics.tokenRotation()),
+        hub.observe.rateLimited.subscribe(() => metrics.rateLimited()),
       );
       registerMetricsRoute(app, hub, metrics);
     }

@@ -1,4 +1,6 @@
-import type { Child, ChildStartEvent, ChildStatus, Hub } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import type { ServerView } from '../../core/plugin/meta-tool.js';
+import type { ChildStartEvent, ChildStatus } from '../../core/plugin/observe.js';
 
 /** Why a server started: its first start, a wake from sleep, or a restart after it went down. */
 export type StartReason = 'start' | 'wake' | 'restart';
@@ -16,7 +18,7 @@ export interface LifecycleListener {
 }
 
 /**
- * Follows the hub's servers through `hub.children.observe`: a change to `starting` begins
+ * Follows the hub's servers through `hub.servers.observe`: a change to `starting` begins
  * a start (a wake from sleep, a restart of a server that was up before, or its first
  * start), and the kernel's start report says when one came up and how long it took.
  */
@@ -26,13 +28,13 @@ export class Lifecycle {
   readonly #everUp = new Set<string>();
 
   constructor(
-    private readonly hub: Hub,
+    private readonly hub: PluginHub,
     private readonly listeners: LifecycleListener[],
   ) {}
 
   /** Subscribes; returns the unsubscribe. */
   listen(): () => void {
-    return this.hub.children.observe({
+    return this.hub.servers.observe({
       transition: (child, { from, to }) => this.#changed(child, from, to),
       start: (child, event) => this.#started(child, event),
     });
@@ -44,7 +46,7 @@ export class Lifecycle {
     return times;
   }
 
-  #changed(child: Child, from: ChildStatus, to: ChildStatus): void {
+  #changed(child: ServerView, from: ChildStatus, to: ChildStatus): void {
     const server = child.name;
     // A failed attempt within one wake is `starting` again: still the same start.
     if (to !== 'starting' || from === 'starting') return;
@@ -54,7 +56,7 @@ export class Lifecycle {
     for (const listener of this.listeners) listener.started(server, reason);
   }
 
-  #started(child: Child, event: ChildStartEvent): void {
+  #started(child: ServerView, event: ChildStartEvent): void {
     const server = child.name;
     const reason = this.#reasons.get(server);
     this.#reasons.delete(server);

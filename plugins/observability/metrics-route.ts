@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
-import { hashSecret, type Hub, secretMatches } from '../../core/plugin-api.js';
+import { hashSecret, secretMatches } from '../../core/plugin/auth.js';
+import type { PluginHub } from '../../core/plugin/index.js';
 import type { HubMetrics } from './metrics.js';
 
 /**
@@ -9,7 +10,7 @@ import type { HubMetrics } from './metrics.js';
  * scraper that should hold nothing more) or an operator API token, checked before
  * anything is gathered.
  */
-export function registerMetricsRoute(app: FastifyInstance, hub: Hub, metrics: HubMetrics): void {
+export function registerMetricsRoute(app: FastifyInstance, hub: PluginHub, metrics: HubMetrics): void {
   const open = isLoopbackHost(hub.settings.host);
   const metricsToken = hub.env.METRICS_TOKEN?.trim();
   const metricsTokenHash = metricsToken ? hashSecret(metricsToken) : undefined;
@@ -17,8 +18,9 @@ export function registerMetricsRoute(app: FastifyInstance, hub: Hub, metrics: Hu
   const allowed = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (bearer !== undefined && metricsTokenHash !== undefined && secretMatches(bearer, metricsTokenHash)) return true;
-    if (hub.authenticator && bearer !== undefined) {
-      const caller = await hub.authenticator.authenticate(request, reply, `${hub.settings.baseUrl}/metrics`);
+    const authenticator = hub.authenticator.current;
+    if (authenticator && bearer !== undefined) {
+      const caller = await authenticator.authenticate(request, reply, `${hub.settings.baseUrl}/metrics`);
       if (caller === undefined) return false;
       if (caller.clientId.startsWith('api-token:')) return true;
     }

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { CHILD_STATUSES, type Hub, type ToolCallEvent } from '../../core/plugin-api.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { CHILD_STATUSES, type ToolCallEvent } from '../../core/plugin/observe.js';
 import type { LifecycleListener, StartReason } from './lifecycle.js';
 
 /**
@@ -53,10 +54,12 @@ export class HubMetrics implements LifecycleListener {
   readonly #authFailures = new Counter({ name: 'hub_auth_failures_total', help: 'Refused credentials, by reason.', labelNames: ['reason'], registers: [this.registry] });
   readonly #rotations = new Counter({ name: 'hub_token_rotations_total', help: 'Refresh token rotations answered by the authorization server.', registers: [this.registry] });
   readonly #rateLimited = new Counter({ name: 'hub_rate_limited_total', help: 'MCP requests refused by a per-client limit.', registers: [this.registry] });
-  readonly #revisions: Set<string>;
+  readonly #hub: PluginHub;
+  /** The revision label's values: the revisions registered, read once every plugin has registered. */
+  #revisions: Set<string> | undefined;
 
-  constructor(hub: Hub) {
-    this.#revisions = new Set(hub.eras.values().map((era) => era.revision));
+  constructor(hub: PluginHub) {
+    this.#hub = hub;
     new Gauge({
       name: 'hub_child_status',
       help: 'The status of each server: 1 for its current status, 0 for the others.',
@@ -64,7 +67,7 @@ export class HubMetrics implements LifecycleListener {
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const child of hub.children.all()) for (const status of CHILD_STATUSES) this.set({ server: child.name, status }, child.status === status ? 1 : 0);
+        for (const child of hub.servers.list()) for (const status of CHILD_STATUSES) this.set({ server: child.name, status }, child.status === status ? 1 : 0);
       },
     });
     collectDefaultMetrics({ register: this.registry });
@@ -81,8 +84,12 @@ export class HubMetrics implements LifecycleListener {
     this.#mcpRequests.inc({
       endpoint,
       method: Array.isArray(body) ? 'batch' : typeof method === 'string' && METHODS.has(method) ? method : 'other',
-      revision: revision !== undefined && this.#revisions.has(revision) ? revision : 'unknown',
+      revision: revision !== undefined && this.#knownRevisions().has(revision) ? revision : 'unknown',
     });
+  }
+
+  #knownRevisions(): Set<string> {
+    return (this.#revisions ??= new Set(this.#hub.revisions.names()));
   }
 
   httpRequest(route: string | undefined, status: number): void {

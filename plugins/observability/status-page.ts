@@ -3,7 +3,11 @@ import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/typ
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { Type } from 'typebox';
-import { type Child, escapeHtml, hashSecret, type Hub, newSecret, pageWhenRefused, sendPage, type StoreCollection, tooManyAttemptsPage } from '../../core/plugin-api.js';
+import { hashSecret, newSecret } from '../../core/plugin/auth.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import type { ServerView } from '../../core/plugin/meta-tool.js';
+import { escapeHtml, pageWhenRefused, sendPage, tooManyAttemptsPage } from '../../core/plugin/pages.js';
+import type { StoreCollection } from '../../core/plugin/store.js';
 import type { ServerTimes } from './lifecycle.js';
 import type { RecentCalls, RecentFigures } from './recent.js';
 
@@ -34,7 +38,7 @@ export interface StatusSources {
  * and came up, and whether it waits for an upstream login. The page reloads itself and
  * works without scripts, on a phone too.
  */
-export function registerStatusPage(plugin: FastifyInstance, hub: Hub, sources: StatusSources, refreshSeconds: number): void {
+export function registerStatusPage(plugin: FastifyInstance, hub: PluginHub, sources: StatusSources, refreshSeconds: number): void {
   const sessions: StoreCollection<StatusSession> = hub.store.collection<StatusSession>('observability_status_sessions');
   const secure = hub.settings.baseUrl.startsWith('https:');
   const login = hub.operatorLogin;
@@ -94,11 +98,11 @@ function passwordPage(reply: FastifyReply, csrf: string, error?: string): Fastif
   );
 }
 
-function statusPage(reply: FastifyReply, hub: Hub, sources: StatusSources, refreshSeconds: number): FastifyReply {
+function statusPage(reply: FastifyReply, hub: PluginHub, sources: StatusSources, refreshSeconds: number): FastifyReply {
   const now = Date.now();
-  const children = hub.children.all();
+  const children = hub.servers.list();
   const troubled = children.filter((child) => TROUBLED.has(child.status));
-  const upstreams = hub.reservedPaths.has('upstreams');
+  const upstreams = hub.pages.has('upstreams');
   const alert =
     troubled.length === 0
       ? ''
@@ -121,7 +125,7 @@ ${
   return sendPage(reply, 200, 'Hub status', body, { wide: true, refreshSeconds });
 }
 
-function row(child: Child, figures: RecentFigures | undefined, times: ServerTimes | undefined, now: number): string {
+function row(child: ServerView, figures: RecentFigures | undefined, times: ServerTimes | undefined, now: number): string {
   const cell = (label: string, content: string, className?: string) => `<td data-label="${label}"${className ? ` class="${className}"` : ''}>${content}</td>`;
   const troubled = TROUBLED.has(child.status);
   const status = `<span class="status ${troubled ? 'bad' : child.status === 'up' ? 'ok' : ''}">${escapeHtml(child.status)}</span>${child.problem ? `<br><span class="reason">${escapeHtml(child.problem)}</span>` : ''}`;

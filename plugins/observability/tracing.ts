@@ -4,7 +4,9 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { HUB_VERSION, type Hub, isPlainObject, type McpRequestEvent, observe, type ToolCallEvent } from '../../core/plugin-api.js';
+import { HUB_VERSION, type PluginHub } from '../../core/plugin/index.js';
+import type { McpRequestEvent, ToolCallEvent } from '../../core/plugin/observe.js';
+import { isPlainObject } from '../../core/plugin/revision.js';
 
 /** The spans of one tool call: the call on the hub, the wake of a sleeping server, the request to the child. */
 interface CallSpans {
@@ -45,7 +47,7 @@ export function otlpHeaders(text: string | undefined): Record<string, string> {
  * tracing is left alone); spans go out over OTLP/HTTP (JSON) in batches, and the rest is
  * flushed when the hub closes. Returns the shutdown.
  */
-export function startTracing(hub: Hub, url: string): () => Promise<void> {
+export function startTracing(hub: PluginHub, url: string): () => Promise<void> {
   const env = hub.env;
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
   const provider = new NodeTracerProvider({
@@ -64,8 +66,7 @@ export function startTracing(hub: Hub, url: string): () => Promise<void> {
   const currentRequest = new AsyncLocalStorage<Span | undefined>();
   const calls = new WeakMap<ToolCallEvent, CallSpans>();
 
-  const requestSpan = (event: McpRequestEvent): Span | undefined => {
-    if (event.hub !== hub) return undefined;
+  const requestSpan = (event: McpRequestEvent): Span => {
     const body = event.body as { method?: unknown; params?: { _meta?: unknown; name?: unknown } } | null;
     const method = typeof body?.method === 'string' ? body.method : 'unknown';
     const span = tracer.startSpan(
@@ -86,8 +87,8 @@ export function startTracing(hub: Hub, url: string): () => Promise<void> {
   };
 
   const unsubscribe = [
-    observe.mcpRequest.bindStore(currentRequest, requestSpan),
-    observe.mcpRequestEnd.subscribe((event) => {
+    hub.observe.mcpRequest.bindStore(currentRequest, requestSpan),
+    hub.observe.mcpRequestEnd.subscribe((event) => {
       const span = requests.get(event);
       if (!span) return;
       const status = event.status ?? 0;
@@ -95,10 +96,9 @@ export function startTracing(hub: Hub, url: string): () => Promise<void> {
       if (status >= 400) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${status}` });
       span.end();
     }),
-    observe.toolCallStart.subscribe((event) => {
-      if (event.hub !== hub) return;
+    hub.observe.toolCallStart.subscribe((event) => {
       const request = currentRequest.getStore();
-      const parent = request ? trace.setSpan(ROOT_CONTEXT, request) : extract(event.params._meta ?? event.request.mcpReq._meta);
+      const parent = request ? trace.setSpan(ROOT_CONTEXT, request) : extract(event.params._meta ?? event.request.meta);
       const server = event.child.name;
       const call = tracer.startSpan(
         `tools/call ${server}/${event.tool}`,
@@ -108,7 +108,7 @@ export function startTracing(hub: Hub, url: string): () => Promise<void> {
       const wake = event.child.status === 'up' ? undefined : tracer.startSpan(`wake ${server}`, { attributes: { 'mcp.server': server, 'mcp.status': event.child.status } }, trace.setSpan(ROOT_CONTEXT, call));
       calls.set(event, { call, wake, child: undefined });
     }),
-    observe.toolCallSent.subscribe((event) => {
+    hub.observe.toolCallSent.subscribe((event) => {
       const spans = calls.get(event);
       if (!spans) return;
       spans.wake?.end();
@@ -117,7 +117,7 @@ export function startTracing(hub: Hub, url: string): () => Promise<void> {
       spans.child = tracer.startSpan(`tools/call ${event.tool}`, { kind: SpanKind.CLIENT, attributes: { 'mcp.server': server, 'mcp.tool': event.tool } }, trace.setSpan(ROOT_CONTEXT, spans.call));
       propagator.inject(trace.setSpan(ROOT_CONTEXT, spans.child), event.forwardMeta, defaultTextMapSetter);
     }),
-    observe.toolCallEnd.subscribe((event) => {
+    hub.observe.toolCallEnd.subscribe((event) => {
       const spans = calls.get(event);
       if (!spans) return;
       const outcome = event.outcome ?? 'ok';

@@ -1,5 +1,5 @@
 import type { Upstream } from './upstream.js';
-import type { AdminCommand, Hub } from '../../core/plugin-api.js';
+import type { AdminCommand, PluginHub } from '../../core/plugin/index.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -8,7 +8,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
  * page. It runs against the same store as the serving hub: `login` prints the URL to
  * open, and the serving hub's callback finishes the login.
  */
-export function upstreamsCommand(hub: Hub, upstreams: Map<string, Upstream>): AdminCommand {
+export function upstreamsCommand(hub: PluginHub, upstreams: Map<string, Upstream>): AdminCommand {
   const usage = 'upstreams status [<name>] | upstreams login <name> | upstreams logout <name>';
   return {
     name: 'upstreams',

@@ -3,7 +3,7 @@ import { UPSTREAM_OAUTH_ERROR_CODES } from './errors.js';
 import type { UpstreamKey } from './key.js';
 import type { ClientAuthMethod } from './options.js';
 import type { UpstreamClient } from './records.js';
-import { HubError } from '../../core/plugin-api.js';
+import { HubError } from '../../core/plugin/index.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 

@@ -1,4 +1,4 @@
-import type { HubErrorCode } from '../../core/plugin-api.js';
+import type { HubErrorCode } from '../../core/plugin/index.js';
 
 /**
  * The codes of upstream-oauth's errors (`HubError`s), listed in the README. A server

@@ -7,12 +7,15 @@ import { UpstreamOAuthEntry, UpstreamOAuthOptions } from './options.js';
 import { collections, createIndexes } from './records.js';
 import { registerRoutes } from './routes.js';
 import { Upstream } from './upstream.js';
-import { definePlugin, guardedFetch, HUB_ERROR_CODES, StartupError } from '../../core/plugin-api.js';
+import { guardedFetch } from '../../core/plugin/auth.js';
+import { definePlugin, HUB_ERROR_CODES, StartupError } from '../../core/plugin/index.js';
 
 export default definePlugin({
   name: 'upstream-oauth',
   description: 'Outbound OAuth: the hub as OAuth client of remote servers (static, dynamic or metadata-document clients), with an operator login page.',
   enabledByDefault: true,
+  // Its credentials are lent to the remote child types (`upstreamAuth`).
+  dependencies: ['lifecycle-remote'],
   reservedPaths: ['upstreams'],
   secretFiles: ['upstream-key.pem'],
   options: UpstreamOAuthOptions,
@@ -44,13 +47,12 @@ export default definePlugin({
       upstreams.set(name, new Upstream(name, url, settings, { hub, c, key, fetch, baseUrl: hub.settings.baseUrl, log: app.log }));
     }
 
-    hub.children.upstreamAuth = {
-      forServer: (name) => upstreams.get(name)?.transportAuth(),
-    };
-    hub.adminCommands.add('upstreams', upstreamsCommand(hub, upstreams), 'upstream-oauth');
+    hub.upstreamAuth.provide({ forServer: (name) => upstreams.get(name)?.transportAuth() });
+    hub.adminCommands.add('upstreams', upstreamsCommand(hub, upstreams));
 
     // Without an OAuth upstream there is nothing to log in to, and the store stays unopened.
     if (upstreams.size === 0) return;
+    hub.pages.add('upstreams', { title: 'Upstream logins', path: '/upstreams' });
     await app.register(formbody);
     registerRoutes(app, { hub, c, upstreams, login: hub.operatorLogin, sessionSeconds: options.loginSessionSeconds });
     app.addHook('onReady', () => createIndexes(c));

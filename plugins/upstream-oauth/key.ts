@@ -3,7 +3,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { calculateJwkThumbprint, SignJWT, type JWK } from 'jose';
 import { UPSTREAM_OAUTH_ERROR_CODES } from './errors.js';
-import { HubError, makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/plugin-api.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../core/plugin/auth.js';
+import { HubError } from '../../core/plugin/index.js';
 
 interface Loaded {
   privateKey: KeyObject;

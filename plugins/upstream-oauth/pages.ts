@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { type ChildStatus, escapeHtml, sendPage } from '../../core/plugin-api.js';
+import type { ChildStatus } from '../../core/plugin/observe.js';
+import { escapeHtml, sendPage } from '../../core/plugin/pages.js';
 
 export interface UpstreamRow {
   name: string;

@@ -1,5 +1,5 @@
 import type { OAuthDiscoveryState, StoredOAuthTokens } from '@modelcontextprotocol/client';
-import { DuplicateKeyError, type Store, type StoreCollection } from '../../core/plugin-api.js';
+import { DuplicateKeyError, type Store, type StoreCollection } from '../../core/plugin/store.js';
 
 /** A client identity at the upstream's authorization server; the RFC 7592 fields when registered dynamically. */
 export interface UpstreamClient {

@@ -6,7 +6,9 @@ import { Type } from 'typebox';
 import { listPage, passwordPage } from './pages.js';
 import type { Collections } from './records.js';
 import type { Upstream } from './upstream.js';
-import { escapeHtml, hashSecret, type Hub, newSecret, type OperatorLogin, pageWhenRefused, sendPage, tooManyAttemptsPage } from '../../core/plugin-api.js';
+import { hashSecret, newSecret } from '../../core/plugin/auth.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { escapeHtml, type OperatorLogin, pageWhenRefused, sendPage, tooManyAttemptsPage } from '../../core/plugin/pages.js';
 
 const SESSION_COOKIE = 'hub_upstreams_session';
 const CSRF_COOKIE = 'hub_upstreams_csrf';
@@ -32,7 +34,7 @@ const CallbackQuery = Type.Object({
 });
 
 interface Dependencies {
-  hub: Hub;
+  hub: PluginHub;
   c: Collections;
   upstreams: Map<string, Upstream>;
   login: OperatorLogin;
@@ -136,7 +138,7 @@ export function registerRoutes(plugin: FastifyInstance, deps: Dependencies): voi
         name: upstream.name,
         mode: upstream.settings.mode,
         grant: upstream.grant,
-        status: deps.hub.children.get(upstream.name)?.status ?? ('unknown' as const),
+        status: deps.hub.servers.get(upstream.name)?.status ?? ('unknown' as const),
         hasTokens: await upstream.hasTokens(),
       })),
     );

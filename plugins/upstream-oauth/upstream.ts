@@ -15,14 +15,16 @@ import { UPSTREAM_OAUTH_ERROR_CODES } from './errors.js';
 import type { UpstreamKey } from './key.js';
 import type { ClientAuthMethod, UpstreamOAuthEntry } from './options.js';
 import { UpstreamState, type Collections, type UpstreamClient } from './records.js';
-import { hashSecret, type Hub, HubError, LoginRequiredError, newSecret, type RemoteTransportAuth } from '../../core/plugin-api.js';
+import { hashSecret, newSecret } from '../../core/plugin/auth.js';
+import { LoginRequiredError, type RemoteTransportAuth } from '../../core/plugin/child-type.js';
+import { HubError, type PluginHub } from '../../core/plugin/index.js';
 
 const LOGIN_SECONDS = 10 * 60;
 /** Longer than any refresh takes; a process that dies holding it only delays the others this long. */
 const LEASE_MS = 30_000;
 
 export interface UpstreamDependencies {
-  hub: Hub;
+  hub: PluginHub;
   c: Collections;
   key: UpstreamKey;
   /** The SSRF-guarded fetch for the authorization side. */
@@ -205,7 +207,7 @@ export class Upstream {
       await this.state.clear();
     });
     this.deps.log.info({ server: this.name }, 'upstream logged out');
-    await this.deps.hub.children.get(this.name)?.requireLogin('logged out');
+    await this.deps.hub.servers.get(this.name)?.requireLogin('logged out');
   }
 
   async #onUnauthorized(context: Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0]): Promise<void> {
@@ -224,7 +226,7 @@ export class Upstream {
       });
     } catch (error) {
       if (error instanceof LoginRequiredError) {
-        const child = this.deps.hub.children.get(this.name);
+        const child = this.deps.hub.servers.get(this.name);
         if (child?.status === 'up') void child.requireLogin('the upstream refused the credentials and they could not be renewed');
       }
       throw error;
@@ -393,7 +395,7 @@ export class Upstream {
   }
 
   #restartChild(): void {
-    const child = this.deps.hub.children.get(this.name);
+    const child = this.deps.hub.servers.get(this.name);
     if (!child) return;
     child.ensureUp().catch((error: Error) => this.deps.log.warn({ server: this.name, err: error.message }, 'server did not start after the login'));
   }

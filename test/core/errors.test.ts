@@ -6,15 +6,16 @@ import Fastify from 'fastify';
 import t from 'tap';
 import { ChildEndedError } from '../../core/children/child-type.js';
 import { ChildRegistry } from '../../core/children/registry.js';
-import { LoginRequiredError } from '../../core/children/remote/auth.js';
-import { AnswerTooLargeError } from '../../core/children/remote/child-http.js';
-import { SocketTransport } from '../../core/children/remote/socket-transport.js';
-import { parseFlags, UsageError } from '../../core/cli/run.js';
+import { LoginRequiredError } from '../../core/children/upstream-auth.js';
+import { AnswerTooLargeError } from '../../plugins/lifecycle-remote/child-http.js';
+import { SocketTransport } from '../../plugins/lifecycle-remote/socket-transport.js';
+import { parseFlags } from '../../core/cli/flags.js';
+import { UsageError } from '../../core/cli/run.js';
 import { checkDataPath } from '../../core/data-path.js';
 import { HUB_ERROR_CODES, HubError, hubErrorCode, StartupError } from '../../core/errors.js';
 import { parseJsonRpcBody } from '../../core/mcp/json-rpc-bodies.js';
 import { BlockedRequestError, FetchLimitError } from '../../core/net/guarded-fetch.js';
-import { Registry } from '../../core/registry.js';
+import { Registry, Slot } from '../../core/registry.js';
 import { settingsFromEnvironment } from '../../core/settings.js';
 import { openEmbeddedStore } from '../../core/store/embedded.js';
 import { DuplicateKeyError } from '../../core/store/port.js';
@@ -92,8 +93,13 @@ t.test('what the kernel throws carries a code', async (t) => {
 
   const children = new ChildRegistry(Fastify({ logger: false }).log, { name: 'test', version: '1' });
   t.throws(() => children.add('odd', { type: 'carrier-pigeon' }), { code: HUB_ERROR_CODES.CHILD_TYPE_UNKNOWN });
-  children.add('remote', { type: 'http', url: 'http://127.0.0.1:1/mcp' });
-  t.throws(() => children.add('remote', { type: 'http', url: 'http://127.0.0.1:1/mcp' }), { code: HUB_ERROR_CODES.SERVER_EXISTS });
+  children.add('local', { type: 'in-process' });
+  t.throws(() => children.add('local', { type: 'in-process' }), { code: HUB_ERROR_CODES.SERVER_EXISTS });
+
+  const slot = new Slot<number>('the answer');
+  slot.fill(42, 'first');
+  t.throws(() => slot.fill(43, 'second'), { name: 'StartupError', code: HUB_ERROR_CODES.SLOT_TAKEN, message: /by plugin "first" and by plugin "second"/ });
+  t.equal(slot.value, 42, 'the first provider stays');
 
   const file = join(t.testdir(), 'a-file');
   await writeFile(file, '');

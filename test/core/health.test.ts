@@ -10,7 +10,7 @@ function demoServer() {
 }
 
 t.test('GET /health answers 200 with every server and its status', async (t) => {
-  const { url } = await startTestHub(t, { setup: (hub) => void hub.children.addInProcess('demo', demoServer) });
+  const { url } = await startTestHub(t, { setup: (hub) => void hub.servers.addInProcess('demo', demoServer) });
   const response = await fetch(`${url}/health`);
   t.equal(response.status, 200);
   const body = (await response.json()) as { status: string; servers: Record<string, string> };

@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import t from 'tap';
 import { SnapshotStore } from '../../core/children/snapshot.js';
 import type { Hub } from '../../core/hub.js';
-import { hub } from '../../core/kernel.js';
+import { hub, onKernel } from '../../core/kernel.js';
 import { ApiTokens } from '../../plugins/oauth-as/api-tokens.js';
 import { collections } from '../../plugins/oauth-as/records.js';
 import { UpstreamKey } from '../../plugins/upstream-oauth/key.js';
@@ -33,7 +33,7 @@ async function openHub(dataPath: string, env: Record<string, string> = {}) {
   await app.register(hub, {
     config: { mcpServers: {}, plugins: { 'map-tools': false } },
     env: { DATA_PATH: dataPath, BASE_URL: 'http://127.0.0.1:3999', ...env },
-    setup: (created) => void (context = created),
+    [onKernel]: (created) => void (context = created),
   });
   await app.ready();
   if (!context) throw new Error('the hub plugin did not call setup');

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Hub } from '../../core/hub.js';
-import { hub } from '../../core/kernel.js';
+import { hub, onKernel } from '../../core/kernel.js';
+import type { PluginHub } from '../../core/plugin-hub.js';
 import { startHub } from '../../core/server.js';
 import { freePort } from './net.js';
 
@@ -23,7 +24,10 @@ export async function startTestHub(
   options: {
     config?: unknown;
     env?: Record<string, string>;
-    setup?: (hub: Hub) => void | Promise<void>;
+    /** The embedding app's setup, with the hub as plugins see it. */
+    setup?: (hub: PluginHub) => void | Promise<void>;
+    /** The kernel's own hub, before the plugins register (timings, in-process servers). */
+    kernel?: (hub: Hub) => void;
     /** When given, the hub's log lines (JSON) are collected here. */
     logs?: string[];
     /** An existing data folder (an earlier hub's); by default a new one. */
@@ -35,10 +39,11 @@ export async function startTestHub(
   const app = Fastify({ logger: logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false });
   let context: Hub | undefined;
   await app.register(hub, {
-    setup: async (created) => {
+    [onKernel]: (created) => {
       context = created;
-      await options.setup?.(created);
+      options.kernel?.(created);
     },
+    ...(options.setup && { setup: options.setup }),
     config: withoutOAuthUnlessEnabled(options.config ?? {}),
     env: { DATA_PATH: dataPath, ...options.env },
     settings: { dataPath },
@@ -47,7 +52,7 @@ export async function startTestHub(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   t.teardown(() => app.close());
-  if (!context) throw new Error('the hub plugin did not call setup');
+  if (!context) throw new Error('the hub plugin did not hand over the kernel');
   return { app, hub: context, url: `http://127.0.0.1:${port}`, dataPath };
 }
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ChildTimings } from '../../../core/children/timings.js';
 import type { Hub } from '../../../core/hub.js';
-import { hub } from '../../../core/kernel.js';
+import { hub, onKernel } from '../../../core/kernel.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -70,7 +70,7 @@ export async function startHub(
   const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } } });
   let context: Hub | undefined;
   await app.register(hub, {
-    setup: (created) => {
+    [onKernel]: (created) => {
       context = created;
     },
     config: options.config,

@@ -1,3 +1,4 @@
+import type { PluginHub } from '../../../core/plugin-hub.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { fixtureEntry, starts, waitFor } from '../children/helpers.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 
-const setup = (hub: Hub) => void hub.children.addInProcess('sink', createKitchenSink, { denyTools: ['hidden_by_filter'] });
+const setup = (hub: PluginHub) => void hub.servers.addInProcess('sink', createKitchenSink, { denyTools: ['hidden_by_filter'] });
 
 for (const revision of REVISIONS) {
   t.test(`/<name>/mcp on ${revision}`, async (t) => {

@@ -1,3 +1,4 @@
+import type { PluginHub } from '../../../core/plugin-hub.js';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import t from 'tap';
@@ -22,9 +23,9 @@ function createGate(): McpServer {
   return server;
 }
 
-const setup = (hub: Hub) => {
-  hub.children.addInProcess('sink', createKitchenSink);
-  hub.children.addInProcess('gate', createGate);
+const setup = (hub: PluginHub) => {
+  hub.servers.addInProcess('sink', createKitchenSink);
+  hub.servers.addInProcess('gate', createGate);
 };
 
 /** A hub with oauth-as on, the kitchen sink as `sink`, and two API tokens: two clients. */

@@ -1,10 +1,11 @@
+import type { PluginHub } from '../../../core/plugin-hub.js';
 import t from 'tap';
 import type { Hub } from '../../../core/hub.js';
 import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 
-const setup = (hub: Hub) => void hub.children.addInProcess('sink', createKitchenSink);
+const setup = (hub: PluginHub) => void hub.servers.addInProcess('sink', createKitchenSink);
 
 t.test('progress keeps a call alive past the timeout; silence ends it with a tool error', async (t) => {
   const { url } = await startTestHub(t, { setup, env: { TOOL_CALL_TIMEOUT_MS: '350' } });

@@ -21,7 +21,7 @@ async function diagnosticsHub(t: { teardown(fn: () => unknown): void }, env: Rec
   const started = await startTestHub(t, {
     env,
     config: { plugins: { 'map-tools': false }, mcpServers: { lazy: fixtureEntry('crashy', lazyStarts) } },
-    setup: (hub: Hub) => {
+    kernel: (hub: Hub) => {
       hub.children.configure(FAST);
       hub.children.addInProcess('sink', createKitchenSink);
     },
@@ -55,7 +55,7 @@ t.test('the report on 2026-07-28 follows the decision call_tool takes', async (t
     revision: '2026-07-28',
     hubVersion: hub.version,
     caller: { declaresElicitation: true },
-    elicitation: { reason: 'the answer depends on the server: a question is forwarded when the server is up on 2026-07-28' },
+    elicitation: { reason: 'the answer depends on the server: a question is forwarded when the server is up on a revision that asks by result' },
   }, 'without a server, wouldForward is absent');
 
   t.match(await structuredMeta(t, asking, 'describe_connection', { server: 'sink' }), {
@@ -63,13 +63,13 @@ t.test('the report on 2026-07-28 follows the decision call_tool takes', async (t
   });
 
   t.match(await structuredMeta(t, asking, 'describe_connection', { server: 'lazy' }), {
-    elicitation: { wouldForward: false, reason: 'server "lazy" is sleeping and has negotiated no era yet' },
+    elicitation: { wouldForward: false, reason: 'server "lazy" is sleeping and has negotiated no revision yet' },
   });
   t.equal(starts(lazyStarts).length, 0, 'the named server was not woken');
 
   await structuredMeta(t, asking, 'wake_server', { server: 'lazy' });
   t.match(await structuredMeta(t, asking, 'describe_connection', { server: 'lazy' }), {
-    elicitation: { wouldForward: false, reason: 'server "lazy" speaks the 2025 revision, whose questions would need a connection held open' },
+    elicitation: { wouldForward: false, reason: 'server "lazy" speaks MCP 2025-11-25, whose questions would need a connection held open' },
   }, 'a stdio child on the 2025 handshake cannot ask by result');
 
   const silent = await connectClient(t, `${url}/hub`, '2026-07-28');
@@ -96,7 +96,7 @@ t.test('the operator switch is reported', async (t) => {
   const { url } = await startTestHub(t, {
     env: { MCP_DIAGNOSTICS: 'true' },
     config: { plugins: { 'map-tools': false, 'mcp-2026-07-28': { elicitation: false } } },
-    setup: (hub) => void hub.children.addInProcess('sink', createKitchenSink),
+    setup: (hub) => void hub.servers.addInProcess('sink', createKitchenSink),
   });
   const client = await connectClient(t, `${url}/hub`, '2026-07-28', {}, elicitation);
   t.match(await structuredMeta(t, client, 'describe_connection', { server: 'sink' }), {

@@ -30,7 +30,7 @@ t.test('the snapshot answers listing after a hub restart without starting the ch
   t.same(child.tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'freeze']);
   t.equal(child.description, 'Fixture crashy');
   t.equal(child.instructions, 'Instructions of crashy.');
-  t.equal(child.era, 'legacy', 'the era verdict is remembered across restarts');
+  t.equal(child.revision, '2025-11-25', 'the negotiated revision is remembered across restarts');
   t.equal(starts(file).length, 1, 'listing did not start the child');
 });
 

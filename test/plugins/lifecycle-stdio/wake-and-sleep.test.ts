@@ -19,7 +19,7 @@ t.test('ten concurrent first uses start exactly one process', async (t) => {
   t.same([...seen], ['starting', 'up'], 'sleeping -> starting -> up');
   t.equal(new Set(connected).size, 1, 'every caller got the same client');
   t.equal(starts(file).length, 1, 'one process was started');
-  t.equal(child.era, 'legacy', 'stdio children speak the legacy era by default');
+  t.equal(child.revision, '2025-11-25', 'stdio children speak 2025-11-25 by default (no probe)');
   t.equal(child.description, 'Fixture crashy');
   t.equal(child.instructions, 'Instructions of crashy.');
   const result = await child.withClient((client) => client.callTool({ name: 'echo', arguments: {} }));

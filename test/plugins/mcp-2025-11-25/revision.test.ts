@@ -1,3 +1,4 @@
+import type { PluginHub } from '../../../core/plugin-hub.js';
 import t from 'tap';
 import type { Hub } from '../../../core/hub.js';
 import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
@@ -5,7 +6,7 @@ import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
 
-const setup = (hub: Hub) => void hub.children.addInProcess('sink', createKitchenSink);
+const setup = (hub: PluginHub) => void hub.servers.addInProcess('sink', createKitchenSink);
 
 t.test('with mcp-2025-11-25 disabled, initialize is refused naming what is served', async (t) => {
   const { url } = await startTestHub(t, { setup, config: { plugins: { 'mcp-2025-11-25': false } } });

@@ -1,3 +1,4 @@
+import type { PluginHub } from '../../../core/plugin-hub.js';
 import type { Client } from '@modelcontextprotocol/client';
 import t from 'tap';
 import type { Hub } from '../../../core/hub.js';
@@ -6,7 +7,7 @@ import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
 import { connectClient, type Revision } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 
-const setup = (hub: Hub) => void hub.children.addInProcess('sink', createKitchenSink);
+const setup = (hub: PluginHub) => void hub.servers.addInProcess('sink', createKitchenSink);
 
 /** A client that can be asked: it answers every form with `answer` and records the questions. */
 async function askableClient(

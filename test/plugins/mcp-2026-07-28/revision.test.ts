@@ -1,3 +1,4 @@
+import type { PluginHub } from '../../../core/plugin-hub.js';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import type { Hub } from '../../../core/hub.js';
@@ -7,7 +8,7 @@ import { startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
 import { waitFor } from '../../core/children/helpers.js';
 
-const setup = (hub: Hub) => void hub.children.addInProcess('sink', createKitchenSink);
+const setup = (hub: PluginHub) => void hub.servers.addInProcess('sink', createKitchenSink);
 const changingTools = fileURLToPath(new URL('../../fixtures/children/changing-tools.js', import.meta.url));
 
 t.test('with mcp-2026-07-28 disabled, 2026-07-28 is refused naming what is served', async (t) => {

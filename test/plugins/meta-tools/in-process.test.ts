@@ -24,7 +24,7 @@ function createAnnotated(): McpServer {
   return server;
 }
 
-async function setup(hub: Hub): Promise<void> {
+function setup(hub: Hub): void {
   hub.children.addInProcess('sink', createKitchenSink, { denyTools: ['hidden_by_filter'] });
   hub.children.addInProcess('annotated', createAnnotated);
   hub.children.addInProcess('solo', createKitchenSink, { hub: false });
@@ -44,7 +44,7 @@ async function settle(hub: Hub): Promise<void> {
 
 for (const revision of REVISIONS) {
   t.test(`/hub meta-tools with in-process children on ${revision}`, async (t) => {
-    const { url, hub } = await startTestHub(t, { setup, config: { plugins: { 'map-tools': false } } });
+    const { url, hub } = await startTestHub(t, { kernel: setup, config: { plugins: { 'map-tools': false } } });
     await settle(hub);
     const client = await connectClient(t, `${url}/hub`, revision);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Hub } from '../../../core/hub.js';
-import { hub } from '../../../core/kernel.js';
+import { hub, onKernel } from '../../../core/kernel.js';
 import { freePort } from '../../helpers/net.js';
 
 export interface OAuthTestHub {
@@ -39,10 +39,10 @@ export async function startOAuthHub(
   await app.register(hub, {
     config: { ...options.config, plugins: { 'oauth-as': options.plugin ?? true } },
     env: { DATA_PATH: dataPath, BASE_URL: url, PORT: String(port), HUB_PASSWORD: 'correct horse', ...options.env },
-    setup: (created) => void (context = created),
+    [onKernel]: (created) => void (context = created),
   });
   app.all('/probe/*', async (request, reply) => {
-    const auth = await context?.authenticator?.authenticate(request, reply, String(request.headers['x-resource']));
+    const auth = await context?.authenticator.value?.authenticate(request, reply, String(request.headers['x-resource']));
     if (auth) return { clientId: auth.clientId, scopes: auth.scopes, resource: auth.resource?.href, subject: auth.extra?.subject };
     return reply;
   });

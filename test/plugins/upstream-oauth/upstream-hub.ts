@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Hub } from '../../../core/hub.js';
-import { hub } from '../../../core/kernel.js';
+import { hub, onKernel } from '../../../core/kernel.js';
 import { completeAuthorization } from './upstream-world.js';
 import { FAST } from '../../core/children/helpers.js';
 import { freePort } from '../../helpers/net.js';
@@ -58,7 +58,7 @@ export async function startUpstreamHub(
     env: { DATA_PATH: dataPath, BASE_URL: url, PORT: String(port), HUB_PASSWORD: PASSWORD, ...options.env },
     settings: { dataPath },
     children: { ...FAST, wakeBudgetMs: 10_000 },
-    setup: (created) => void (context = created),
+    [onKernel]: (created) => void (context = created),
   });
   await app.listen({ host: '127.0.0.1', port });
   t.teardown(() => app.close());

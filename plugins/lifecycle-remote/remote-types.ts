@@ -1,11 +1,8 @@
 import { connect as connectSocket } from 'node:net';
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Type, type Static } from 'typebox';
-import type { ServerEntry } from '../../config/schema.js';
-import { HUB_ERROR_CODES, HubError } from '../../errors.js';
-import type { ChildConnection, ChildType } from '../child-type.js';
-import { connectClient, warnOnceOfRepairs } from '../connect-client.js';
-import type { UpstreamAuth } from './auth.js';
+import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
+import { type ChildConnection, type ChildType, connectClient, type ServerEntry, type UpstreamAuth } from '../../core/plugin/child-type.js';
 import { childHttp, type ChildHttp } from './child-http.js';
 import { createPlainToolCall } from './plain-tool-call.js';
 import { fetchWithHeaders } from './headers.js';
@@ -58,10 +55,10 @@ async function closingConnections(connections: ChildHttp, connecting: Promise<Ch
 }
 
 /**
- * The built-in always-running types: remote `http` (Streamable HTTP) and `sse`, and
- * `unix`/`tcp` sockets speaking newline-delimited JSON-RPC. They connect at start-up, are
- * reconnected with back-off by the supervisor and never slept. `upstreamAuth` is read at
- * each connect, so a plugin registered after the registry was built still takes part.
+ * The always-running remote types: `http` (Streamable HTTP) and `sse`, and `unix`/`tcp`
+ * sockets speaking newline-delimited JSON-RPC. They connect at start-up, are reconnected
+ * with back-off by the supervisor and never slept. `upstreamAuth` is read at each connect,
+ * so the plugin that provides it may register after this one.
  */
 export function createRemoteChildTypes(clientInfo: { name: string; version: string }, upstreamAuth: () => UpstreamAuth | undefined = () => undefined): ChildType[] {
   const alwaysRunning = (): boolean => true;
@@ -74,11 +71,9 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
         const url = entryUrl(entry.url, context.name);
         const connections = childHttp();
         const options = transportOptions(entry, context.name, upstreamAuth, connections);
-        const onRepaired = warnOnceOfRepairs(context);
-        const connection = await closingConnections(connections, connectClient(new StreamableHTTPClientTransport(url, options), context, { clientInfo, negotiation: 'auto', onRepaired }));
-        const revision = connection.client.getNegotiatedProtocolVersion();
-        if (connection.client.getProtocolEra() !== 'modern' || revision === undefined) return connection;
-        return { ...connection, plainToolCall: createPlainToolCall({ url, http: connections, headers: entry.headers, authProvider: options.authProvider, clientInfo, revision, onRepaired }) };
+        const connection = await closingConnections(connections, connectClient(new StreamableHTTPClientTransport(url, options), context, { clientInfo, negotiation: 'auto' }));
+        const plainToolCall = createPlainToolCall({ url, http: connections, headers: entry.headers, authProvider: options.authProvider, client: connection.client });
+        return plainToolCall ? { ...connection, plainToolCall } : connection;
       },
     },
     {
@@ -89,7 +84,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
         const url = entryUrl(entry.url, context.name);
         const connections = childHttp();
         const transport = new SSEClientTransport(url, transportOptions(entry, context.name, upstreamAuth, connections));
-        // SSE-only servers predate the 2026 revision; a probe would only cost a round trip.
+        // The HTTP+SSE transport carries only what the plain handshake finds; a probe would only cost a round trip.
         return closingConnections(connections, connectClient(transport, context, { clientInfo, negotiation: 'legacy', describeClose: () => 'the SSE stream closed' }));
       },
     },

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import t from 'tap';
-import { childHttp } from '../../../core/children/remote/child-http.js';
+import { childHttp } from '../../../plugins/lifecycle-remote/child-http.js';
 import { listenOnLoopback } from '../../helpers/net.js';
 
 const OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}';

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { HUB_ERROR_CODES, HubError } from '../../errors.js';
-import { readMessages } from '../read-messages.js';
+import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
+import { readMessages } from '../../core/plugin/child-type.js';
 
 /**
  * Newline-delimited JSON-RPC over a stream socket (unix or TCP), the same framing as

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import t from 'tap';
-import { SocketTransport } from '../../../core/children/remote/socket-transport.js';
+import { SocketTransport } from '../../../plugins/lifecycle-remote/socket-transport.js';
 import { listenOnLoopback } from '../../helpers/net.js';
-import { startHub, tempDir, waitFor } from './helpers.js';
+import { startHub, tempDir, waitFor } from '../../core/children/helpers.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -51,7 +51,7 @@ t.test('a remote http child with a static header reaches a server that checks it
   if (!remote || !wrong) throw new Error('no child');
   t.ok(remote.alwaysRunning, 'remote children are always running');
   await waitFor('the remote child to connect at start', () => remote.status === 'up');
-  t.equal(remote.era, 'modern', 'the probe found the 2026 era');
+  t.equal(remote.revision, '2026-07-28', 'the probe found the 2026 revision');
   const result = await remote.withClient((client) => client.callTool({ name: 'whoami', arguments: {} }));
   t.same(result.content, [{ type: 'text', text: 'remote' }]);
   t.ok(seen.length > 0 && seen.filter((value) => value !== 'Bearer nope').every((value) => value === 'Bearer s3cret'), 'every request carried the header');

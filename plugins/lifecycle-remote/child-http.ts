@@ -1,6 +1,6 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type FetchLike } from '@modelcontextprotocol/client';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
-import { HUB_ERROR_CODES, HubError } from '../../errors.js';
+import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
 
 /**
  * An idle kept-alive connection is closed after this long: below the 5 s that Node

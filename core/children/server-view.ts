@@ -1,0 +1,124 @@
+import type { Client, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
+import type { ServerEntry } from '../config/schema.js';
+import type { Child } from './child.js';
+import type { ChildStatus } from './child-states.js';
+
+/**
+ * A configured server as plugins see it: what it is and says about itself, and the
+ * few things a plugin may ask of it. The lifecycle itself (draining, disconnecting,
+ * adopting a snapshot, supervision) stays the kernel's.
+ */
+export interface ServerView {
+  readonly name: string;
+  readonly entry: Readonly<ServerEntry>;
+  readonly status: ChildStatus;
+  /** Why the server is not serving (it failed and is down, parked, or awaits a login), if it is not. */
+  readonly problem: string | undefined;
+  /** Why the server last failed (kept while it starts again or rests); none once it is up. */
+  readonly lastError: string | undefined;
+  readonly alwaysRunning: boolean;
+  /** `hub: false`: kept out of `/hub`'s aggregate. */
+  readonly hidden: boolean;
+  /** The advertised title, else the name. */
+  readonly description: string;
+  /** The server's own identity, instructions and capabilities as it last stated them (kept while it sleeps). */
+  readonly serverInfo: Implementation | undefined;
+  readonly instructions: string | undefined;
+  readonly capabilities: ServerCapabilities | undefined;
+  /** The tools that survive the allow/deny filter. */
+  readonly tools: Tool[];
+  /** Whether a tool list was ever seen; until then `tools` is empty without meaning "no tools". */
+  readonly toolsKnown: boolean;
+  /** The revision spoken with the server: the live connection's, else the one remembered from the last. */
+  readonly revision: string | undefined;
+  /** Whether the server, on the revision it speaks, asks its questions as results. */
+  readonly asksByResult: boolean;
+  isToolAllowed(toolName: string): boolean;
+  findTool(toolName: string): Tool | undefined;
+  /** Starts the server when needed (concurrent callers share one start); rejects with a HubError naming it and the reason. */
+  ensureUp(): Promise<void>;
+  /** Starts a server whose tool list was never seen. */
+  ensureToolsKnown(): Promise<void>;
+  /** Puts an on-demand server to sleep now. */
+  sleep(): Promise<void>;
+  /** The upstream wants a login only the operator can give: the connection ends and the server shows `unauthorized`. */
+  requireLogin(reason: string): Promise<void>;
+  /** Runs `work` against the woken server's SDK client; the server does not idle out meanwhile. */
+  withClient<T>(work: (client: Client) => Promise<T>): Promise<T>;
+}
+
+/** The view of one child; the same object for the child's life, so plugins may key maps by it. */
+export class ChildView implements ServerView {
+  readonly #child: Child;
+
+  constructor(child: Child) {
+    this.#child = child;
+  }
+
+  get name(): string {
+    return this.#child.name;
+  }
+  get entry(): Readonly<ServerEntry> {
+    return this.#child.entry;
+  }
+  get status(): ChildStatus {
+    return this.#child.status;
+  }
+  get problem(): string | undefined {
+    return this.#child.problem;
+  }
+  get lastError(): string | undefined {
+    return this.#child.lastError;
+  }
+  get alwaysRunning(): boolean {
+    return this.#child.alwaysRunning;
+  }
+  get hidden(): boolean {
+    return this.#child.hidden;
+  }
+  get description(): string {
+    return this.#child.description;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.#child.serverInfo;
+  }
+  get instructions(): string | undefined {
+    return this.#child.instructions;
+  }
+  get capabilities(): ServerCapabilities | undefined {
+    return this.#child.capabilities;
+  }
+  get tools(): Tool[] {
+    return this.#child.tools;
+  }
+  get toolsKnown(): boolean {
+    return this.#child.toolsKnown;
+  }
+  get revision(): string | undefined {
+    return this.#child.revision;
+  }
+  get asksByResult(): boolean {
+    return this.#child.asksByResult;
+  }
+  isToolAllowed(toolName: string): boolean {
+    return this.#child.isToolAllowed(toolName);
+  }
+  findTool(toolName: string): Tool | undefined {
+    return this.#child.findTool(toolName);
+  }
+  async ensureUp(): Promise<void> {
+    await this.#child.ensureUp();
+  }
+  ensureToolsKnown(): Promise<void> {
+    return this.#child.ensureToolsKnown();
+  }
+  sleep(): Promise<void> {
+    return this.#child.sleep();
+  }
+  requireLogin(reason: string): Promise<void> {
+    return this.#child.requireLogin(reason);
+  }
+  withClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    return this.#child.withClient(work);
+  }
+}

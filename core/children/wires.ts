@@ -1,0 +1,29 @@
+import type { ChildWire, McpRevision } from '../mcp/revision.js';
+
+/** The revisions the hub speaks to children, as the children ask for them. */
+export interface ChildWires {
+  /** The wire of a connection that negotiated `version`; undefined when no enabled revision speaks it. */
+  wireFor(version: string | undefined): ChildWire | undefined;
+  /** Whether one of them is found only by probing (the SDK client then probes when a child type allows it). */
+  readonly probe: boolean;
+  /** The revisions spoken, for messages. */
+  readonly names: string[];
+}
+
+/**
+ * Reads the registered revisions once, at the first question: revision plugins register
+ * while the hub starts, and children connect only after that.
+ */
+export function childWires(revisions: () => readonly McpRevision[]): ChildWires {
+  let known: { wire: ChildWire; revision: string }[] | undefined;
+  const list = () => (known ??= revisions().flatMap(({ revision, child }) => (child ? [{ wire: child, revision }] : [])));
+  return {
+    wireFor: (version) => (version === undefined ? undefined : list().find(({ wire }) => wire.speaks(version))?.wire),
+    get probe() {
+      return list().some(({ wire }) => wire.probed);
+    },
+    get names() {
+      return list().map(({ revision }) => revision);
+    },
+  };
+}

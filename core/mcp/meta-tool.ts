@@ -1,0 +1,25 @@
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { TSchema } from 'typebox';
+import type { CallerRequest } from './caller-request.js';
+import type { ServedRevision } from './served-revision.js';
+
+/** What a meta-tool learns about the request it serves. */
+export interface MetaToolContext {
+  /** The revision the caller speaks. */
+  revision: ServedRevision;
+  /** The caller's request: progress, cancellation, the request's `_meta`. */
+  request: CallerRequest;
+  /** What a stdio session declared when it opened; on revisions with per-request capabilities they travel in `request`. */
+  sessionCapabilities?: ClientCapabilities;
+}
+
+/** A tool of `/hub`; the meta-tools and diagnostics plugins register these. */
+export interface MetaTool {
+  name: string;
+  description: string;
+  inputSchema: TSchema;
+  outputSchema?: TSchema;
+  annotations?: ToolAnnotations;
+  /** `args` has been checked against `inputSchema`. */
+  call(args: Record<string, unknown>, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult>;
+}

@@ -1,0 +1,150 @@
+import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  Implementation,
+  InputRequiredResult,
+  JSONRPCMessage,
+  McpHandlerRequestOptions,
+  McpHttpHandler,
+  RequestId,
+  Server,
+  ServerCapabilities,
+  ServerContext,
+  ServerOptions,
+  Tool,
+} from '@modelcontextprotocol/server';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** What a revision reads of an HTTP request to an MCP endpoint: its method, headers and parsed body. */
+export interface HttpRequestView {
+  method: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+/** A `tools/call` a revision answers on the fast road, without the SDK's per-request server. */
+export interface PlainCall {
+  id: RequestId;
+  params: CallToolRequestParams;
+  /** The per-request envelope, for callers of the work (a revision without one gives `{}`). */
+  envelope: Record<string, unknown>;
+}
+
+/** The SDK server that answers one request on a revision, built by the endpoint. */
+export type RevisionServerFactory = (context: { authInfo?: McpHandlerRequestOptions['authInfo'] }) => Server | Promise<Server>;
+
+/** One endpoint's HTTP handler for the requests a revision serves. */
+export interface RevisionHandler {
+  fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response>;
+  /** Tells the revision's open streams of a change; absent on a revision that pushes nothing. */
+  notify?: McpHttpHandler['notify'];
+  close(): Promise<void>;
+}
+
+/** What a child's question becomes for a caller: the question kept, and the embedded requests dropped, by method. */
+export interface RelayedQuestion {
+  /** Undefined when nothing is left to ask. */
+  question: InputRequiredResult | undefined;
+  dropped: Map<string, string[]>;
+}
+
+/**
+ * A revision toward callers: how its requests are recognised and served, what is
+ * advertised, how results are framed. The kernel asks the revision that serves a request
+ * and never names one.
+ */
+export interface CallerWire {
+  /** The protocol era a caller of this revision is in, as `describe_connection` reports it (`legacy` for 2025-11-25, `modern` after). */
+  era: 'modern' | 'legacy';
+  /** Whether this revision serves the request (its mechanism, and its revision string where the request names one). */
+  serves(request: HttpRequestView): boolean;
+  /** Whether a message of a stdio session belongs to this revision. */
+  servesMessage(message: JSONRPCMessage): boolean;
+  /** The revision a request names by this revision's mechanism (a header, the body), unchecked; undefined when it names none this way. */
+  requestedRevision(request: HttpRequestView): string | undefined;
+  /** Whether the request opens a long-lived stream (counted against CLIENT_MAX_STREAMS, not as a call). */
+  opensStream(body: unknown): boolean;
+  /** The resource URIs a request asks to hear about while its response is open; none on a revision without such streams. */
+  listenedResources(body: unknown): string[];
+  /** The SDK handler that serves this revision's requests on one endpoint. */
+  createHandler(factory: RevisionServerFactory): RevisionHandler;
+  /** Options the SDK server of a request on this revision needs beyond the endpoint's own. */
+  serverOptions?: Pick<ServerOptions, 'supportedProtocolVersions'>;
+  /** The child's capabilities narrowed to what the hub carries on this revision. */
+  capabilities(child: ServerCapabilities | undefined): ServerCapabilities;
+  /** A child's tool as advertised on this revision. */
+  presentTool(tool: Tool): Tool;
+  /** A child's call result as delivered on this revision, given the tool as the child declared it. */
+  presentResult(tool: Tool | undefined, result: CallToolResult): CallToolResult;
+  /** Whether a child's question can reach a caller on this revision (see `decideElicitation`). */
+  elicitation: 'carried' | 'not-offered' | 'switched-off';
+  /** A child's question as a caller on this revision gets it, keeping only the embedded requests `carried` accepts. */
+  relayQuestion(question: InputRequiredResult, carried: (method: string) => boolean): RelayedQuestion;
+  /** What a caller's retry carries back to the child (its answers to a question); undefined on a first call. */
+  answersOf(request: ServerContext['mcpReq']): Record<string, unknown> | undefined;
+  /**
+   * The fast road: the plain `tools/call` this request is, or undefined when it needs the
+   * SDK (progress, a question the caller could answer, a retry's answers, anything
+   * malformed, which must get the SDK's own error).
+   */
+  plainCall(request: HttpRequestView): PlainCall | undefined;
+  /** A fast-road result as this revision puts it on the wire, stating `identity` where the revision does. */
+  frameResult(result: CallToolResult, identity: Implementation): Record<string, unknown>;
+}
+
+/** What the hub remembers of a connection's negotiation, to connect the next time without asking again. */
+export interface RememberedNegotiation {
+  /** The revision the connection spoke. */
+  revision: string;
+  /** What the child advertised, where the revision has such an advertisement. */
+  advertisement?: Record<string, unknown>;
+  /** When it was learnt (epoch ms). */
+  at: number;
+}
+
+/** How the hub hears a child's changes on one connection. */
+export interface ChildWatching {
+  /** Asks the child for its list changes and for updates of `uris` (replacing what was asked before). */
+  update(uris: string[]): Promise<void>;
+}
+
+/**
+ * A revision toward children: what the hub does on a connection that negotiated it.
+ * The SDK client negotiates; this says how such a connection is probed and watched, how
+ * its answers are read, and what of them the hub keeps.
+ */
+export interface ChildWire {
+  /** Whether a connection that negotiated `version` speaks this revision. */
+  speaks(version: string): boolean;
+  /** Whether the SDK client must probe for this revision when it connects (false: the plain handshake finds it). */
+  probed: boolean;
+  /** Proves a live connection answers (what the revision has for a ping). */
+  probe(client: Client, timeoutMs: number): Promise<unknown>;
+  /** The watch of one connection's changes. */
+  watch(client: Client): ChildWatching;
+  /**
+   * A result as the revision requires it, for a child that leaves out what is evident
+   * (read as the SDK reads the other revision's results); undefined when nothing is missing.
+   */
+  repair(result: Record<string, unknown>): Record<string, unknown> | undefined;
+  /** Drops the child's own identity from an answer the hub relays as its own. */
+  withoutIdentity<T extends { _meta?: Record<string, unknown> }>(result: T): T;
+  /** Whether a child on this revision asks its questions as results, which a caller answers on a retry. */
+  asksByResult: boolean;
+  /** What to remember of a connection that negotiated this revision (`previous`: what the connect started from). */
+  remember(client: Client, previous: RememberedNegotiation | undefined, now: number): RememberedNegotiation;
+  /** The prior for the next connect from what was remembered, or undefined when it must not be trusted any more. */
+  prior(remembered: RememberedNegotiation, now: number): PriorDiscovery | undefined;
+}
+
+/**
+ * One MCP revision, registered by a revision plugin under its revision string, with the
+ * two sides of its wire. A revision that callers speak but no child negotiates has no
+ * `child`; one kept for children only (the plugin's `callers: false`) has no `callers`.
+ */
+export interface McpRevision {
+  revision: string;
+  callers?: CallerWire;
+  child?: ChildWire;
+}

@@ -1,0 +1,7 @@
+/** A page for the hub's operators that a plugin serves, so the other operator pages can link to it. */
+export interface OperatorPage {
+  /** What the link says. */
+  title: string;
+  /** The page's path under the hub (the prefix it is embedded under is added where it is linked). */
+  path: string;
+}

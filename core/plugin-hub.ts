@@ -1,0 +1,176 @@
+import type { CallToolRequestParams, CallToolResult, InputRequiredResult, McpServerFactory, Tool } from '@modelcontextprotocol/server';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AdminCommand } from './cli/admin-command.js';
+import type { ChildStartEvent } from './children/child-observer.js';
+import type { ChildTransition } from './children/child-states.js';
+import type { ChildType } from './children/child-type.js';
+import type { Child } from './children/child.js';
+import type { ServerView } from './children/server-view.js';
+import type { UpstreamAuth } from './children/upstream-auth.js';
+import type { HubConfig, ServerEntry } from './config/schema.js';
+import { HUB_ERROR_CODES, HubError } from './errors.js';
+import type { Hub } from './hub.js';
+import type { RequestAuthenticator } from './mcp/authenticator.js';
+import { forwardToolCall } from './mcp/forward-call.js';
+import type { MetaToolContext, MetaTool } from './mcp/meta-tool.js';
+import type { McpRevision } from './mcp/revision.js';
+import { topicsOf, type HubTopics } from './observe.js';
+import type { OperatorLogin } from './operator/login.js';
+import type { OperatorPage } from './operator/pages.js';
+import type { Registry, Slot } from './registry.js';
+import type { HubSettings } from './settings.js';
+import type { Store } from './store/index.js';
+
+/** A registry a plugin fills: what it adds is registered in its name, and a name taken by another plugin is refused, naming both. */
+export interface PluginRegistry<T> {
+  add(name: string, value: T): void;
+  get(name: string): T | undefined;
+  has(name: string): boolean;
+  names(): string[];
+  values(): T[];
+}
+
+/** A service only one plugin may provide; a second provider fails start-up, naming both plugins. */
+export interface ProvidedService<T> {
+  provide(value: T): void;
+  /** The service, when a plugin provides it. */
+  readonly current: T | undefined;
+}
+
+/** Hears every server's lifecycle (metrics, audit), synchronously; an observer that throws is logged and the server goes on. */
+export interface ServerObserver {
+  transition?(server: ServerView, event: ChildTransition): void;
+  start?(server: ServerView, event: ChildStartEvent): void;
+}
+
+/** The configured servers, as plugins see them. */
+export interface Servers {
+  get(name: string): ServerView | undefined;
+  list(): ServerView[];
+  /** Hears every server's status changes and starts, also of servers added later. Returns the unsubscribe. */
+  observe(observer: ServerObserver): () => void;
+  /** Called with the name of every server a reload takes out. Returns the unsubscribe. */
+  onRemoved(listener: (name: string) => void): () => void;
+  /** Adds a server that lives in this process; `entry` takes the hub's own keys (`hub`, `allowTools`, `denyTools`). */
+  addInProcess(name: string, factory: McpServerFactory, entry?: ServerEntry): ServerView;
+  /**
+   * Calls `tool` of `server` for the caller of a meta-tool: wakes it, carries progress,
+   * cancellation, a question and the timeout as the server's own endpoint does, and
+   * returns the result as the caller's revision delivers it. The server's own protocol
+   * error is thrown as it came; any other failure is a tool error naming the server.
+   */
+  callTool(server: ServerView, tool: Tool, params: CallToolRequestParams, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/**
+ * What a plugin's `register` is handed: the registries it fills, read-only views of the
+ * servers, the store, the settings, the log and the shared services. Made for each plugin
+ * from the kernel, whose own objects it never exposes.
+ */
+export interface PluginHub {
+  /** The plugin this was made for: what it registers is registered in this name. */
+  readonly plugin: string;
+  readonly version: string;
+  readonly settings: Readonly<HubSettings>;
+  readonly config: Readonly<HubConfig>;
+  /** The environment the hub was started with. */
+  readonly env: Readonly<NodeJS.ProcessEnv>;
+  /** The folder relative paths in the config are resolved against. */
+  readonly configDirectory: string;
+  readonly log: FastifyBaseLogger;
+  /** MongoDB or the embedded default, same contract; opened on first use. */
+  readonly store: Store;
+  readonly childTypes: PluginRegistry<ChildType>;
+  /** MCP revisions, by revision string. */
+  readonly revisions: PluginRegistry<McpRevision>;
+  readonly metaTools: PluginRegistry<MetaTool>;
+  readonly adminCommands: PluginRegistry<AdminCommand>;
+  /** Pages for the hub's operators, so operator pages can link to one another. */
+  readonly pages: PluginRegistry<OperatorPage>;
+  /** The bearer check of the MCP endpoints; without one they are open, on a loopback bind only. */
+  readonly authenticator: ProvidedService<RequestAuthenticator>;
+  /** The credentials lent to remote children. */
+  readonly upstreamAuth: ProvidedService<UpstreamAuth>;
+  readonly servers: Servers;
+  /** The operator's password and login throttle, one per deployment. */
+  readonly operatorLogin: OperatorLogin;
+  /** This hub's events (metrics, traces, audit), and the ones a plugin publishes. */
+  readonly observe: HubTopics;
+  /** Re-reads the config file and applies it (what SIGHUP does); false when it was refused or there is no file. */
+  reloadConfig(trigger: string): Promise<boolean>;
+}
+
+const children = new WeakMap<ServerView, Child>();
+
+/** A child's view, remembered so that `callTool` finds the child again. */
+function viewOf(child: Child): ServerView {
+  const view = child.view;
+  children.set(view, child);
+  return view;
+}
+
+function registryFor<T>(registry: Registry<T>, owner: string): PluginRegistry<T> {
+  return {
+    add: (name, value) => registry.add(name, value, owner),
+    get: (name) => registry.get(name),
+    has: (name) => registry.has(name),
+    names: () => registry.names(),
+    values: () => registry.values(),
+  };
+}
+
+function serviceFor<T>(slot: Slot<T>, owner: string): ProvidedService<T> {
+  return {
+    provide: (value) => slot.fill(value, owner),
+    get current() {
+      return slot.value;
+    },
+  };
+}
+
+/** The hub as `owner` (a plugin's name, or the embedding app's) sees it. */
+export function pluginHub(hub: Hub, owner: string): PluginHub {
+  const servers: Servers = {
+    get: (name) => {
+      const child = hub.children.get(name);
+      return child && viewOf(child);
+    },
+    list: () => hub.children.all().map(viewOf),
+    observe: (observer) =>
+      hub.children.observe({
+        ...(observer.transition && { transition: (child, event) => observer.transition?.(viewOf(child), event) }),
+        ...(observer.start && { start: (child, event) => observer.start?.(viewOf(child), event) }),
+      }),
+    onRemoved: (listener) => hub.children.onRemoved(listener),
+    addInProcess: (name, factory, entry) => viewOf(hub.children.addInProcess(name, factory, entry)),
+    callTool: (server, tool, params, context) => {
+      const child = children.get(server);
+      if (!child || hub.children.get(child.name) !== child) throw new HubError(HUB_ERROR_CODES.SERVER_UNKNOWN, `server "${server.name}" is not configured (any more)`);
+      return forwardToolCall(hub, child, tool, params, context);
+    },
+  };
+  const observe = topicsOf(hub.identity);
+  return {
+    plugin: owner,
+    version: hub.version,
+    settings: hub.settings,
+    config: hub.config,
+    env: hub.env,
+    configDirectory: hub.configDirectory,
+    log: hub.log,
+    store: hub.store,
+    childTypes: registryFor(hub.childTypes, owner),
+    revisions: registryFor(hub.revisions, owner),
+    metaTools: registryFor(hub.metaTools, owner),
+    adminCommands: registryFor(hub.adminCommands, owner),
+    pages: registryFor(hub.pages, owner),
+    authenticator: serviceFor(hub.authenticator, owner),
+    upstreamAuth: serviceFor(hub.upstreamAuth, owner),
+    servers,
+    get operatorLogin() {
+      return hub.operatorLogin;
+    },
+    observe,
+    reloadConfig: (trigger) => hub.reloadConfig(trigger),
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * The plugin surface, `mcp-switchyard/plugin`: a plugin, the hub it is handed, errors and
+ * command lines, and the union of the role entries (`mcp-switchyard/plugin/<role>`). The
+ * built-in plugins import the kernel through these entries only, exactly as a third party
+ * imports the package (a test holds them to it); what is not here is the kernel's own.
+ */
+export { definePlugin, type DefaultContext, type HubPlugin } from '../plugin.js';
+export type { PluginHub, PluginRegistry, ProvidedService, Servers } from '../plugin-hub.js';
+export type { AdminCommand } from '../cli/admin-command.js';
+export { runCli, wantsHelp } from '../cli/run.js';
+export { HUB_ERROR_CODES, HubError, hubErrorCode, StartupError, type HubErrorCode } from '../errors.js';
+export { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
+export type { HubConfig } from '../config/schema.js';
+export type { HubSettings } from '../settings.js';
+export { HUB_VERSION } from '../version.js';
+export * from './auth.js';
+export * from './child-type.js';
+export * from './meta-tool.js';
+export * from './observe.js';
+export * from './pages.js';
+export * from './revision.js';
+export * from './store.js';

@@ -1,0 +1,89 @@
+import { classifyInboundRequest, legacyStatelessFallback, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type JSONRPCMessage, type ServerCapabilities, type Tool } from '@modelcontextprotocol/server';
+import { type CallerWire, type HttpRequestView, isPlainObject, type PlainCall, plainParams, toolCallShape } from '../../core/plugin/revision.js';
+
+/**
+ * The revision toward callers: requests without a per-request envelope (the `initialize`
+ * handshake, then requests naming the revision in their header), served statelessly by
+ * the SDK's legacy handler; results without the server's identity; non-object structured
+ * output wrapped.
+ */
+export function createCallerWire(revision: string): CallerWire {
+  const requestedRevision = ({ headers, body }: HttpRequestView): string | undefined => {
+    const message = body as { method?: unknown; params?: { protocolVersion?: unknown; _meta?: Record<string, unknown> } } | null | undefined;
+    const named = message?.params?._meta?.[PROTOCOL_VERSION_META_KEY] ?? (message?.method === 'initialize' ? message.params?.protocolVersion : headers['mcp-protocol-version']);
+    return typeof named === 'string' ? named : undefined;
+  };
+  return {
+    era: 'legacy',
+    serves(request) {
+      const outcome = classifyInboundRequest({ httpMethod: request.method, protocolVersionHeader: header(request, 'mcp-protocol-version'), body: request.body });
+      // A malformed request naming a revision of this family gets the SDK's own refusal.
+      return outcome.kind === 'legacy' || (outcome.kind === 'reject' && SUPPORTED_PROTOCOL_VERSIONS.includes(requestedRevision(request) ?? ''));
+    },
+    servesMessage: (message) => !hasEnvelope(message),
+    // What a request names, whichever revision's mechanism it uses: the refusal of one no enabled plugin serves says it.
+    requestedRevision,
+    opensStream: () => false,
+    listenedResources: () => [],
+    createHandler: (factory) => ({ fetch: legacyStatelessFallback((context) => factory(context)), close: async () => undefined }),
+    capabilities: narrow,
+    presentTool,
+    presentResult,
+    elicitation: 'not-offered',
+    // Questions never reach a caller of this revision (`elicitation: 'not-offered'`).
+    relayQuestion: (_question) => ({ question: undefined, dropped: new Map() }),
+    answersOf: () => undefined,
+    plainCall: (request) => plainCall(revision, request),
+    // Results carry neither the server's identity nor their kind on this revision.
+    frameResult: (result) => result,
+  };
+}
+
+function header(request: HttpRequestView, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Whether a message uses another revision's per-request envelope, or is its discovery probe. */
+function hasEnvelope(message: JSONRPCMessage): boolean {
+  if (!('method' in message)) return false;
+  const params = message.params as { _meta?: Record<string, unknown> } | undefined;
+  return message.method === 'server/discover' || params?._meta?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+}
+
+function narrow(child: ServerCapabilities | undefined): ServerCapabilities {
+  return {
+    tools: {},
+    ...(child?.resources && { resources: {} }),
+    ...(child?.prompts && { prompts: {} }),
+    ...(child?.completions && { completions: {} }),
+  };
+}
+
+/** Object-rooted schemas are the same on both revisions, so a child's own wrap is kept. */
+function needsWrap(tool: Tool | undefined): boolean {
+  const schema = tool?.outputSchema as { type?: unknown } | undefined;
+  return schema !== undefined && schema.type !== 'object';
+}
+
+function presentTool(tool: Tool): Tool {
+  if (!needsWrap(tool)) return tool;
+  return { ...tool, outputSchema: { type: 'object', properties: { result: tool.outputSchema as object }, required: ['result'] } };
+}
+
+function presentResult(tool: Tool | undefined, result: CallToolResult): CallToolResult {
+  if (!needsWrap(tool) || result.structuredContent === undefined) return result;
+  return { ...result, structuredContent: { result: result.structuredContent } };
+}
+
+/**
+ * A plain call on this revision: a stateless request naming the revision in its header,
+ * whose `_meta` (passed on to the child as the SDK's road passes it) asks for no progress.
+ */
+function plainCall(revision: string, request: HttpRequestView): PlainCall | undefined {
+  const shape = toolCallShape(request);
+  if (!shape || request.headers['mcp-protocol-version'] !== revision || request.headers['mcp-session-id'] !== undefined) return undefined;
+  const meta = shape.meta;
+  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined || meta[PROTOCOL_VERSION_META_KEY] !== undefined)) return undefined;
+  return { id: shape.id, params: plainParams(shape, meta), envelope: {} };
+}
