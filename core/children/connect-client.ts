@@ -10,7 +10,8 @@ export interface ConnectClientOptions {
    * `auto` lets the SDK client probe for the revisions found only by probing (when the hub
    * speaks one to children), and remembers what it found; `legacy` runs the plain
    * handshake only, for a transport that carries nothing else (the old HTTP+SSE) or where a
-   * probe costs too much (a stdio start).
+   * probe costs too much (a stdio start), unless no revision the hub speaks is found that
+   * way.
    */
   negotiation: 'legacy' | 'auto';
   /** Says why the connection ended, for status and logs (a process's last words). */
@@ -47,7 +48,7 @@ export function warnOnceOfRepairs(context: Pick<ConnectContext, 'log' | 'name'>)
  * the child.
  */
 export async function connectClient(given: Transport, context: ConnectContext, options: ConnectClientOptions): Promise<ChildConnection> {
-  const probe = options.negotiation === 'auto' && context.wires.probe;
+  const probe = context.wires.probe && (options.negotiation === 'auto' || !context.wires.handshake);
   const client = new PlainCallClient(options.clientInfo, probe ? { versionNegotiation: { mode: 'auto' } } : {});
   const onRepaired = options.onRepaired ?? warnOnceOfRepairs(context);
   let wire: ChildWire | undefined;

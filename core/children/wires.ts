@@ -6,6 +6,8 @@ export interface ChildWires {
   wireFor(version: string | undefined): ChildWire | undefined;
   /** Whether one of them is found only by probing (the SDK client then probes when a child type allows it). */
   readonly probe: boolean;
+  /** Whether one of them is found by the plain handshake, without a probe (else a child type's wish not to probe cannot be kept). */
+  readonly handshake: boolean;
   /** The revisions spoken, for messages. */
   readonly names: string[];
 }
@@ -21,6 +23,9 @@ export function childWires(revisions: () => readonly McpRevision[]): ChildWires 
     wireFor: (version) => (version === undefined ? undefined : list().find(({ wire }) => wire.speaks(version))?.wire),
     get probe() {
       return list().some(({ wire }) => wire.probed);
+    },
+    get handshake() {
+      return list().some(({ wire }) => !wire.probed);
     },
     get names() {
       return list().map(({ revision }) => revision);

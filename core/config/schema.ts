@@ -28,7 +28,8 @@ export const ServerEntry = Type.Object(
   },
   { additionalProperties: true },
 );
-export type ServerEntry = Static<typeof ServerEntry>;
+/** An entry as code writes one: the kernel's keys typed, and any key a plugin declares (`serverKeys`) or another client uses. */
+export type ServerEntry = Static<typeof ServerEntry> & { [key: string]: unknown };
 
 export const PluginSelection = Type.Union([Type.Boolean(), Type.Record(Type.String(), Type.Unknown())], {
   description: 'true or false, or the plugin options object (which enables it).',
@@ -45,4 +46,4 @@ export const HubConfig = Type.Object(
   },
   { additionalProperties: true, $id: 'hub-config', title: 'Hub configuration (mcp.json)' },
 );
-export type HubConfig = Static<typeof HubConfig>;
+export type HubConfig = Omit<Static<typeof HubConfig>, 'mcpServers'> & { mcpServers?: Record<string, ServerEntry> };

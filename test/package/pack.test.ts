@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +10,21 @@ import { connectClient, REVISIONS } from '../helpers/clients.js';
 import { startHubBin } from '../helpers/hub-bin.js';
 
 // The package as a user gets it: `npm pack`, installed into a fresh app beside a
-// third-party plugin packaged on its own, which imports only `mcp-switchyard/plugin`.
+// third-party plugin packaged on its own, which imports only the plugin surface; the
+// config and the type check are docs/plugins.md's own blocks, taken as they are written.
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text?: string } | undefined)?.text;
+/** The oldest Node line the hub supports: plugin authors compile against its types. */
+const OLDEST_TYPES = '@types/node@20';
+
+/** The fenced block of docs/plugins.md whose info string is `json <name>`. */
+async function docsBlock(name: string): Promise<string> {
+  const docs = await readFile(join(repo, 'docs', 'plugins.md'), 'utf8');
+  const block = new RegExp('```json ' + name.replace('.', '\\.') + '\\n([\\s\\S]*?)\\n```').exec(docs)?.[1];
+  if (block === undefined) throw new Error(`docs/plugins.md has no json block named ${name}`);
+  return block;
+}
 
 /** Packs `folder` into `into`, without building (npm test built the project). Resolves with the tarball's path. */
 async function pack(folder: string, into: string): Promise<string> {
@@ -32,11 +43,41 @@ t.test('the packed package, installed in a fresh app', async (t) => {
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=dev', '--loglevel=error', hubPackage, pluginPackage], { cwd: app, timeout: 600_000 });
   const installed = join(app, 'node_modules', 'mcp-switchyard');
 
+  await t.test('the package carries the plugin guide and the example it walks through', async (t) => {
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { repository?: { url?: string }; exports: Record<string, unknown> };
+    t.ok(manifest.repository?.url, 'a repository field');
+    t.match(await readFile(join(installed, 'docs', 'plugins.md'), 'utf8'), /# Writing a plugin/);
+    t.match(await readFile(join(installed, 'examples', 'third-party-child-type', 'index.js'), 'utf8'), /definePlugin/);
+    t.same(
+      Object.keys(manifest.exports).filter((entry) => entry.startsWith('./plugin')).sort(),
+      ['./plugin', './plugin/auth', './plugin/child-type', './plugin/meta-tool', './plugin/observe', './plugin/pages', './plugin/revision', './plugin/store'],
+      'the surface, split by role',
+    );
+  });
+
+  await t.test(`the declarations compile under strict with ${OLDEST_TYPES}, and so does the third-party plugin`, async (t) => {
+    const typescript = `typescript@${(JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.typescript}`;
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', '--loglevel=error', typescript, OLDEST_TYPES], { cwd: app, timeout: 600_000 });
+    const entries = ['mcp-switchyard', 'mcp-switchyard/plugin', ...['auth', 'child-type', 'meta-tool', 'observe', 'pages', 'revision', 'store'].map((role) => `mcp-switchyard/plugin/${role}`)];
+    await writeFile(join(app, 'surface.ts'), `${entries.map((entry, index) => `import type * as E${index} from '${entry}';`).join('\n')}\nexport type Surface = [${entries.map((_, index) => `typeof E${index}`).join(', ')}];\n`);
+    const surfaceConfig = JSON.parse(await docsBlock('tsconfig.json')) as { compilerOptions: Record<string, unknown> };
+    await writeFile(join(app, 'tsconfig.surface.json'), JSON.stringify({ compilerOptions: { ...surfaceConfig.compilerOptions, allowJs: false, checkJs: false }, files: ['surface.ts'] }));
+    await writeFile(join(app, 'tsconfig.json'), await docsBlock('tsconfig.json'));
+    const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc');
+    for (const project of ['tsconfig.surface.json', 'tsconfig.json']) {
+      const outcome = await run(process.execPath, [tsc, '-p', project], { cwd: app }).then(
+        () => '',
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
+      t.equal(outcome, '', `${project} compiles without an error`);
+    }
+  });
+
   await t.test('a third-party child type loaded by package name is reached through /hub and /<name>/mcp on both revisions', async (t) => {
     const hub = await startHubBin(t, {
       folder: app,
       bin: join(installed, 'dist', 'core', 'cli', 'hub.js'),
-      config: { plugins: { 'hub-child-type-canned': true, 'oauth-as': false }, mcpServers: { faq: { type: 'canned', title: 'FAQ', tools: { opening_hours: '9 to 5' } } } },
+      config: JSON.parse(await docsBlock('mcp.json')) as Record<string, unknown>,
     });
     for (const revision of REVISIONS) {
       const own = await connectClient(t, `${hub.url}/faq/mcp`, revision);
