@@ -76,9 +76,15 @@ export function requestedRevision(request: HttpRequestView, revisions: readonly 
   return undefined;
 }
 
-/** The SDK's unsupported-protocol-version error for a request on a revision no plugin serves. */
+/**
+ * The SDK's unsupported-protocol-version error for a request on a revision no plugin
+ * serves, naming the served revisions of the request's kind (those a client speaking
+ * its mechanism could choose), or every served one when none claims it.
+ */
 export function unsupportedRevisionAnswer(request: HttpRequestView, revisions: readonly ServedRevision[]): JSONRPCErrorResponse {
-  const error = new UnsupportedProtocolVersionError({ supported: revisions.map(({ revision }) => revision), requested: requestedRevision(request, revisions) ?? 'unknown' });
+  const claimants = revisions.filter((revision) => revision.claims(request));
+  const supported = (claimants.length > 0 ? claimants : revisions).map(({ revision }) => revision);
+  const error = new UnsupportedProtocolVersionError({ supported, requested: requestedRevision(request, revisions) ?? 'unknown' });
   const body = request.body as { id?: unknown } | null | undefined;
   const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? (body.id as RequestId) : null;
   return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, data: error.data } } as JSONRPCErrorResponse;

@@ -59,6 +59,11 @@ export interface CallerWire {
   era: 'modern' | 'legacy';
   /** Whether this revision serves the request (its mechanism, and its revision string where the request names one). */
   serves(request: HttpRequestView): boolean;
+  /**
+   * Whether the request uses this revision's mechanism, whatever revision it names: a
+   * request no revision serves is refused naming the revisions that claim its kind.
+   */
+  claims(request: HttpRequestView): boolean;
   /** Whether a message of a stdio session belongs to this revision. */
   servesMessage(message: JSONRPCMessage): boolean;
   /** The revision a request names by this revision's mechanism (a header, the body), unchecked; undefined when it names none this way. */

@@ -20,6 +20,7 @@ export function createCallerWire(revision: string): CallerWire {
       // A malformed request naming a revision of this family gets the SDK's own refusal.
       return outcome.kind === 'legacy' || (outcome.kind === 'reject' && SUPPORTED_PROTOCOL_VERSIONS.includes(requestedRevision(request) ?? ''));
     },
+    claims: (request) => classifyInboundRequest({ httpMethod: request.method, protocolVersionHeader: header(request, 'mcp-protocol-version'), body: request.body }).kind === 'legacy',
     servesMessage: (message) => !hasEnvelope(message),
     // What a request names, whichever revision's mechanism it uses: the refusal of one no enabled plugin serves says it.
     requestedRevision,

@@ -32,18 +32,13 @@ export function createCallerWire(revision: string, options: { elicitation: boole
   return {
     era: 'modern',
     serves(request) {
-      const outcome = classifyInboundRequest({
-        httpMethod: request.method,
-        protocolVersionHeader: header(request, 'mcp-protocol-version'),
-        mcpMethodHeader: header(request, 'mcp-method'),
-        mcpNameHeader: header(request, 'mcp-name'),
-        body: request.body,
-      });
+      const outcome = classify(request);
       if (outcome.kind === 'modern') return outcome.classification.revision === revision;
-      // A malformed request of this revision gets the SDK's own refusal.
-      return outcome.kind === 'reject' && requestedRevision(request) === revision;
+      // A malformed request naming this revision (in its envelope or its header) gets the SDK's own refusal.
+      return outcome.kind === 'reject' && (envelopeRevision(request.body) === revision || request.headers['mcp-protocol-version'] === revision);
     },
-    servesMessage: (message) => envelopeRevision(message) === revision || isDiscoverProbe(message),
+    claims: (request) => classify(request).kind === 'modern',
+    servesMessage: (message) => ('method' in message && envelopeRevision(message) === revision) || isDiscoverProbe(message),
     requestedRevision,
     opensStream: (body) => isPlainObject(body) && body.method === LISTEN,
     listenedResources,
@@ -79,9 +74,20 @@ function header(request: HttpRequestView, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function envelopeRevision(message: JSONRPCMessage): unknown {
-  if (!('method' in message)) return undefined;
-  return (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[PROTOCOL_VERSION_META_KEY];
+/** The SDK's classification of the request: the same the SDK's handler makes. */
+function classify(request: HttpRequestView) {
+  return classifyInboundRequest({
+    httpMethod: request.method,
+    protocolVersionHeader: header(request, 'mcp-protocol-version'),
+    mcpMethodHeader: header(request, 'mcp-method'),
+    mcpNameHeader: header(request, 'mcp-name'),
+    body: request.body,
+  });
+}
+
+/** The revision a message's envelope names. */
+function envelopeRevision(message: unknown): unknown {
+  return (message as { params?: { _meta?: Record<string, unknown> } } | null | undefined)?.params?._meta?.[PROTOCOL_VERSION_META_KEY];
 }
 
 /** A negotiating client's first request, which names no revision yet. */

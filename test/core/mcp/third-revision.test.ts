@@ -1,4 +1,12 @@
-import { Client, StreamableHTTPClientTransport, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/client';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  Client,
+  PROTOCOL_VERSION_META_KEY,
+  StreamableHTTPClientTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+} from '@modelcontextprotocol/client';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import type { PluginHub } from '../../../core/plugin-hub.js';
@@ -41,9 +49,10 @@ t.test(`a revision plugin under a second name (${ALIAS}) serves /<name>/mcp and 
     t.equal(text(await client.callTool({ name: 'wrapped_colours', arguments: {} })), BLUE, `${revision} still works`);
   }
 
-  const refused = await rawRequest(`${url}/sink/mcp`, '2027-01-01', 'tools/list');
+  const envelope = { [PROTOCOL_VERSION_META_KEY]: '2027-01-01', [CLIENT_INFO_META_KEY]: { name: 'raw', version: '1.0.0' }, [CLIENT_CAPABILITIES_META_KEY]: {} };
+  const refused = await rawRequest(`${url}/sink/mcp`, '2027-01-01', 'tools/list', {}, { meta: envelope, headers: { 'mcp-method': 'tools/list' } });
   t.equal(refused.error?.code, -32022, 'a revision nobody serves is refused');
-  t.same((refused.error?.data as { supported: string[] }).supported.sort(), [...REVISIONS, ALIAS].sort(), 'naming all three it serves');
+  t.same((refused.error?.data as { supported: string[] }).supported.sort(), ['2026-07-28', ALIAS], 'naming the two of its kind it serves');
 });
 
 t.test('without its plugin, the second name is refused like any unknown revision', async (t) => {
