@@ -17,6 +17,7 @@ import { observe } from './observe.js';
 import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
 import { checkPrivateFiles, HUB_PRIVATE_FILES, HUB_SECRET_FILES } from './private-files.js';
+import { withSecretFiles } from './secret-files.js';
 import { HubSettings, settingsFromEnvironment } from './settings.js';
 
 export const HubPluginOptions = Type.Object({
@@ -54,7 +55,7 @@ const CONFIG_DEBOUNCE_MS = 300;
  * works inside any Fastify app. The standalone server registers the same plugin.
  */
 export async function hub(app: FastifyInstance, options: HubPluginOptions): Promise<void> {
-  const env = options.env ?? process.env;
+  const env = await withSecretFiles(options.env ?? process.env);
   const settings = { ...settingsFromEnvironment(env), ...options.settings };
   const { config, source, configDirectory, file } =
     options.config === undefined

@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { realpathSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
@@ -49,9 +49,15 @@ export class ConfigReloader {
     const { file, log } = this.options;
     let timer: NodeJS.Timeout | undefined;
     let watcher: FSWatcher;
+    // A Kubernetes ConfigMap volume is updated by swapping a link (`..data`) to a new
+    // folder: no event names the file, but it then resolves elsewhere.
+    let target = resolvedPath(file);
     try {
       watcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
-        if (changed !== null && changed !== basename(file)) return;
+        const now = resolvedPath(file);
+        const moved = now !== target;
+        target = now;
+        if (changed !== null && changed !== basename(file) && !moved) return;
         clearTimeout(timer);
         timer = setTimeout(() => void this.reload('file change'), debounceMs);
       });
@@ -92,5 +98,14 @@ export class ConfigReloader {
       void stopped.then(() => log.info({ servers: [...removed, ...restarted] }, 'servers taken out by the reload have finished their calls and stopped'));
     }
     return true;
+  }
+}
+
+/** Where `file` leads once every link is followed; undefined while it leads nowhere. */
+function resolvedPath(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
   }
 }
