@@ -31,16 +31,15 @@ export { callerCapabilities, decideElicitation, type ElicitationDecision } from 
 export type { CallerRequest } from './mcp/caller-request.js';
 export { structured, toolError } from './mcp/tool-results.js';
 
-// Shared services: the store, limits, fetching on someone else's say-so, the operator's login.
+// Shared services: the store, limits, fetching on someone else's say-so, the operator web service (hub.operator).
 export { DuplicateKeyError, type Store, type StoreCollection } from './store/index.js';
 export { addressKey } from './limits/address.js';
 export { msUntilBelow, slidingEstimate, WindowCounter } from './limits/window-counter.js';
 export { BlockedRequestError, FetchLimitError, guardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
 export { makePrivateFolder, PRIVATE_FILE_MODE } from './private-files.js';
 export { derivedSecret, hashSecret, newSecret, secretMatches } from './secrets.js';
-export type { OperatorLogin } from './operator/login.js';
-export type { LoginAttempt } from './operator/login-throttle.js';
-export { escapeHtml, pageWhenRefused, sendPage, tooManyAttemptsPage, type PageOptions } from './operator/page.js';
+export type { OperatorService, PasswordCheck } from './operator/service.js';
+export { escapeHtml, pageWhenRefused, type PageOptions } from './operator/page.js';
 
 // Observing the hub: what it publishes on node:diagnostics_channel.
 export {

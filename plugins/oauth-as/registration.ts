@@ -7,11 +7,11 @@ import { OAuthError } from './errors.js';
 import type { ClientMetadata, ClientRecord, Collections } from './records.js';
 import { redirectUriProblem } from './redirects.js';
 import type { TokenService } from './tokens.js';
-import { refusedAs, type Routes } from './validation.js';
+import { CLIENT_TEXT_MAX, refusedAs, type Routes } from './validation.js';
 import { addressKey, HUB_ERROR_CODES, HubError, firstSchemaProblem, hashSecret, msUntilBelow, newSecret, pointerToPath, secretMatches, slidingEstimate, type WindowCounter } from '../../core/plugin-api.js';
 
 const Uri = Type.String({ minLength: 1, maxLength: 2000 });
-const Text = Type.String({ maxLength: 200 });
+const Text = Type.String({ maxLength: CLIENT_TEXT_MAX });
 const Names = Type.Array(Text, { maxItems: 10 });
 
 /** RFC 7591 client metadata the hub accepts, each part bounded in size; unknown members are ignored. */
