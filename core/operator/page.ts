@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { LoginRefusal } from './login-throttle.js';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#111}
 h1{font-size:1.3rem}input,button{font:inherit;padding:.6rem;width:100%;box-sizing:border-box;margin:.3rem 0}
@@ -48,9 +49,16 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
 ${head}</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`);
 }
 
-/** The answer to a password attempt from an address with too many wrong ones. */
-export function tooManyAttemptsPage(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
-  return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, 'Too many attempts', '<p>Too many wrong passwords from this address. Try again later.</p>');
+const REFUSED_LOGINS: Record<LoginRefusal, { status: number; title: string; text: string }> = {
+  throttled: { status: 429, title: 'Too many attempts', text: 'Too many wrong passwords from this address. Try again later.' },
+  busy: { status: 429, title: 'One moment', text: 'Another password from this address is being checked. Try again in a moment.' },
+  unavailable: { status: 503, title: 'Cannot check the password', text: 'The hub cannot check passwords right now: its store does not answer. Try again later.' },
+};
+
+/** The answer to a password the throttle did not let through, with Retry-After. */
+export function loginRefusedPage(reply: FastifyReply, refusal: LoginRefusal, retryAfterSeconds: number): FastifyReply {
+  const { status, title, text } = REFUSED_LOGINS[refusal];
+  return sendPage(reply.header('retry-after', String(retryAfterSeconds)), status, title, `<p role="alert">${text}</p>`);
 }
 
 /**

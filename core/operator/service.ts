@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageOptions } from './page.js';
 
 /**
- * What became of a password typed into a page. On `refused` (too many wrong passwords
- * from that address, or another of its passwords is being checked) the service has
- * already answered the request: 429 with Retry-After.
+ * What became of a password typed into a page. On `refused` (that address used up its
+ * checks, or another of its passwords is being checked; or the store does not answer)
+ * the service has already answered the request: 429 (503) with Retry-After.
  */
 export type PasswordCheck = 'matched' | 'wrong' | 'refused';
 

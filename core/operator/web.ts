@@ -8,7 +8,7 @@ import type { Store } from '../store/index.js';
 import { foreignFormReason } from './form-origin.js';
 import { loginFormBody } from './login-page.js';
 import type { OperatorLogin } from './login.js';
-import { escapeHtml, sendPage, tooManyAttemptsPage, type PageOptions } from './page.js';
+import { escapeHtml, loginRefusedPage, sendPage, type PageOptions } from './page.js';
 import type { OperatorService, PasswordCheck } from './service.js';
 import { OperatorSessions } from './sessions.js';
 
@@ -131,8 +131,8 @@ export class OperatorWeb implements OperatorService {
 
   async confirmPassword(request: FastifyRequest, reply: FastifyReply, password: string): Promise<PasswordCheck> {
     const attempt = await this.#login.attempt(request.ip, password);
-    if (attempt.refused) {
-      tooManyAttemptsPage(reply, attempt.retryAfterSeconds);
+    if (attempt.refused !== false) {
+      loginRefusedPage(reply, attempt.refused, attempt.retryAfterSeconds);
       return 'refused';
     }
     if (!attempt.matched) return 'wrong';

@@ -35,6 +35,17 @@ t.test('one address is blocked after 10 failures, others are not', async (t) => 
   t.equal((await attempt(PASSWORD, '2001:db8:7:7::ff')).status, 429, 'an IPv6 /64 counts as one address');
 });
 
+t.test('500 parallel guesses from one address: at most 10 passwords are checked', async (t) => {
+  const attempt = await standalone(t, { TRUSTED_PROXIES: '127.0.0.1' });
+  const answers = await Promise.all(Array.from({ length: 500 }, (_, index) => attempt(index === 499 ? PASSWORD : `guess ${index}`, '203.0.113.77')));
+  const checked = answers.filter((response) => response.status !== 429);
+  t.ok(checked.length >= 1 && checked.length <= 10, `${checked.length} of 500 parallel guesses were checked`);
+  t.ok(
+    answers.filter((response) => response.status === 429).every((response) => Number(response.headers.get('retry-after')) >= 1),
+    'the others were refused unchecked, with Retry-After',
+  );
+});
+
 t.test('without TRUSTED_PROXIES, X-Forwarded-For is not believed', async (t) => {
   const attempt = await standalone(t);
   for (let index = 0; index < 10; index++) t.equal((await attempt(`guess ${index}`, `203.0.113.${index}`)).status, 401);
