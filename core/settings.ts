@@ -56,6 +56,7 @@ const SETTINGS = [
   setting('clientMaxConcurrent', 'CLIENT_MAX_CONCURRENT', () => 32, integer(1)),
   setting('clientMaxStreams', 'CLIENT_MAX_STREAMS', () => 16, integer(1)),
   setting('maxConnections', 'MAX_CONNECTIONS', () => 1024, integer(1)),
+  setting('maxConnectionsPerAddress', 'MAX_CONNECTIONS_PER_ADDRESS', () => 128, integer(1)),
   setting('requestTimeoutMs', 'REQUEST_TIMEOUT_MS', () => 30_000, integer(1)),
   setting('headersTimeoutMs', 'HEADERS_TIMEOUT_MS', (read) => Math.min(10_000, read.requestTimeoutMs ?? 30_000), integer(1)),
   setting('keepAliveTimeoutMs', 'KEEP_ALIVE_TIMEOUT_MS', () => 72_000, integer(1)),
