@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
@@ -97,3 +97,30 @@ t.test('SIGHUP reloads without stopping the hub; plugin changes wait for a resta
   const warned = await hub.waitForLog('the restart warning', (line) => line.msg.includes('"plugins" section changed'));
   t.match(warned.msg, /take effect at the next restart/);
 });
+
+t.test('a symlinked config is followed: an edit of its target in another folder reloads', async (t) => {
+  const linkFolder = await tempDir(t);
+  const targetFolder = await tempDir(t);
+  const target = join(targetFolder, 'mcp.json');
+  const config = (servers: Record<string, unknown>) => JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers });
+  await writeFile(target, config({ one: fixtureEntry('crashy', join(targetFolder, 'one')) }));
+  const link = join(linkFolder, 'mcp.json');
+  await symlink(target, link);
+  const hub = await startHubBin(t, { folder: linkFolder });
+  await writeFile(target, config({ one: fixtureEntry('crashy', join(targetFolder, 'one')), two: fixtureEntry('crashy', join(targetFolder, 'two')) }));
+  const reloaded = await hub.waitForLog('the reload after the target changed', (line) => line.msg === 'config reloaded' && line.trigger === 'file change');
+  t.match(reloaded, { added: ['two'], unchanged: 1 });
+
+  // The link pointed at another file, in a third folder: that one is followed from then on.
+  const elsewhere = join(await tempDir(t), 'other.json');
+  await writeFile(elsewhere, config({ three: fixtureEntry('crashy', join(targetFolder, 'three')) }));
+  await rename(await makeLink(elsewhere, join(linkFolder, 'next')), link);
+  await hub.waitForLog('the reload after the link changed', (line) => line.msg === 'config reloaded' && (line.added as string[] | undefined)?.includes('three') === true);
+  await writeFile(elsewhere, config({ three: fixtureEntry('crashy', join(targetFolder, 'three')), four: fixtureEntry('crashy', join(targetFolder, 'four')) }));
+  await hub.waitForLog('the reload after the new target changed', (line) => line.msg === 'config reloaded' && (line.added as string[] | undefined)?.includes('four') === true);
+});
+
+async function makeLink(target: string, path: string): Promise<string> {
+  await symlink(target, path);
+  return path;
+}
