@@ -12,6 +12,7 @@ import {
 import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
+import { withValidTraceContext } from '../observe.js';
 import type { CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
@@ -103,7 +104,7 @@ function relayTo(hub: Hub, child: Child, era: McpEra) {
     let decision: ElicitationDecision | undefined;
     const answer = await child.withClient((client) => {
       decision = decideElicitation(era, capabilities, child);
-      const asked = (params === undefined ? params : withQuestionParams(params, ctx, decision, capabilities)) as P;
+      const asked = (params === undefined ? params : withQuestionParams(withValidTraceContext(params), ctx, decision, capabilities)) as P;
       return send(client, asked, { signal: ctx.mcpReq.signal, allowInputRequired: true });
     });
     if (!isInputRequiredResult(answer)) return relayed(answer);
