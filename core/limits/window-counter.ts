@@ -67,7 +67,7 @@ export interface WindowCounterOptions {
 }
 
 /** The share of a limit a process counts before it writes its events. */
-export const LIMIT_BATCH = 0.05;
+const LIMIT_BATCH = 0.05;
 /** The share of a limit from which every count reads the store first. */
 const LIMIT_EXACT_FROM = 0.8;
 
@@ -86,8 +86,8 @@ export interface RecordedCount extends WindowCount {
  * (or, with a `limit`, 5% of it is waiting), reading the others' in the same step; near
  * the limit it does so before every count. A busy client costs one store write a second;
  * replicas run past a limit by at most 5% of it each. A store failure leaves the process
- * counting on its own. `record` is the exact road, for what must hold
- * under concurrency (password attempts): one atomic increment in the store per event.
+ * counting on its own. `record` is the exact road, for what must hold under concurrency
+ * (password attempts): one atomic increment in the store per event.
  */
 export class WindowCounter {
   readonly #records: StoreCollection<CountRecord>;
@@ -135,11 +135,10 @@ export class WindowCounter {
     const target = window ?? view.window;
     await this.#ensureIndexed();
     const [stored, previous] = await Promise.all([this.#add(key, target, delta), this.#records.findOne({ _id: this.#id(key, target - 1) })]);
-    if (target === view.window) {
-      view.stored = stored;
-      view.previous = Math.max(view.previous, previous?.count ?? 0);
-    }
-    return { ...this.#counted(view), current: stored + (target === view.window ? view.pending : 0), previous: previous?.count ?? view.previous, window: target };
+    if (target !== view.window) return { previous: previous?.count ?? 0, current: stored, elapsedMs: this.now() % this.windowMs, windowMs: this.windowMs, window: target };
+    view.stored = stored;
+    view.previous = Math.max(view.previous, previous?.count ?? 0);
+    return { ...this.#counted(view), window: target };
   }
 
   #counted(view: KeyView): WindowCount {

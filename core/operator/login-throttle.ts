@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addressKey } from '../limits/address.js';
-import { msUntilBelow, slidingEstimate, WindowCounter } from '../limits/window-counter.js';
+import { msUntilBelow, type RecordedCount, slidingEstimate, type WindowCount, WindowCounter } from '../limits/window-counter.js';
 import type { Store } from '../store/index.js';
 
 const WINDOW_MS = 15 * 60 * 1000;
@@ -71,11 +71,11 @@ export class LoginThrottle {
   }
 
   async #attempt(key: string, matches: () => Promise<boolean>): Promise<LoginAttempt> {
-    const refused = (count: Parameters<typeof msUntilBelow>[1]): LoginAttempt => ({
+    const refused = (count: WindowCount): LoginAttempt => ({
       refused: 'throttled',
       retryAfterSeconds: Math.max(1, Math.ceil(msUntilBelow(CHECKS_PER_ADDRESS, count) / 1000)),
     });
-    let counted;
+    let counted: RecordedCount;
     try {
       // What this process knows already refuses without a write: a refused address adds nothing to the store.
       const known = await this.#checks.count(key);
