@@ -66,7 +66,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   const configured = options.config !== undefined || file !== undefined;
   const plugins = await resolvePlugins(config.plugins, { builtinDirectory, configDirectory, source, env, configured });
   await checkPrivateFiles(settings.dataPath, { secrets: [...HUB_SECRET_FILES, ...plugins.flatMap(({ plugin }) => plugin.secretFiles ?? [])], others: HUB_PRIVATE_FILES }, app.log);
-  const context = new Hub(settings, config, app.log, configDirectory, env);
+  const context = new Hub(settings, config, app.log, configDirectory, env, app.prefix);
   options[onKernel]?.(context);
   app.addHook('onRequest', async (request, reply) => {
     if (!observe.httpRequest.active) return;
@@ -86,6 +86,12 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
         encapsulate: true,
       }),
     );
+  }
+
+  const operatorPages = context.operatorPages;
+  if (operatorPages) {
+    ['login', 'logout'].forEach((path) => context.reservedPaths.add(path));
+    await operatorPages.registerRoutes(app);
   }
 
   // Open MCP endpoints are tolerable on a loopback bind only (the oauth-as plugin sets the authenticator).
@@ -116,7 +122,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   });
   // Generated and printed by the serving hub only, not by hub-admin building the same hub.
   app.addHook('onListen', async () => {
-    if (context.operatorLoginUsed) await context.operatorLogin.password.ensure();
+    await operatorPages?.login.password.ensure();
   });
   app.addHook('onClose', async () => {
     await context.children.stopAll();

@@ -2,8 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pretty from 'pino-pretty';
 import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
 import { hub } from './kernel.js';
+import { guardConnections } from './limits/connections.js';
+import { serverLimitOptions } from './limits/server-options.js';
 import type { PluginHub } from './plugin-hub.js';
-import { capConnections, serverLimitOptions } from './limits/server-options.js';
 import { settingsFromEnvironment, type HubSettings } from './settings.js';
 
 /** How long shutdown waits for in-flight requests before cutting them. */
@@ -47,7 +48,7 @@ export function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteS
 export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<StartedHub> {
   const settings = settingsFromEnvironment(env);
   const app = Fastify({ logger: loggerOptions(env), forceCloseConnections: 'idle', bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
-  capConnections(app.server, settings);
+  guardConnections(app.server, settings);
   let context: PluginHub | undefined;
   try {
     await app.register(hub, { env: env as Record<string, string>, setup: (created) => void (context = created) });

@@ -11,6 +11,7 @@ export const HubSettings = Type.Object({
   configFile: Type.String({ description: 'HUB_CONFIG: path of the config file; default ./mcp.json.' }),
   idleTimeoutMinutes: Type.Number({ minimum: 0, description: 'IDLE_TIMEOUT_MINUTES: an on-demand server sleeps after this long unused; 0 never; default 60.' }),
   callTimeoutMs: Type.Integer({ minimum: 1, description: 'TOOL_CALL_TIMEOUT_MS: a tool call fails after this long without progress; default 300000 (5 minutes).' }),
+  operatorSessionMinutes: Type.Integer({ minimum: 1, description: 'OPERATOR_SESSION_MINUTES: how long an operator stays logged in to the hub\'s pages (status, upstream logins); default 720 (12 h).' }),
   logFormat: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
     description: 'LOG_FORMAT: pretty (readable lines), json (one JSON record a line), or auto (pretty on a terminal, JSON otherwise); default auto.',
   }),
@@ -48,12 +49,14 @@ const SETTINGS = [
   setting('configFile', 'HUB_CONFIG', (_read, cwd) => absolute('./mcp.json', cwd), absolute),
   setting('idleTimeoutMinutes', 'IDLE_TIMEOUT_MINUTES', () => 60, number(0)),
   setting('callTimeoutMs', 'TOOL_CALL_TIMEOUT_MS', () => 300_000, integer(1)),
+  setting('operatorSessionMinutes', 'OPERATOR_SESSION_MINUTES', () => 720, integer(1)),
   setting('logFormat', 'LOG_FORMAT', () => 'auto' as const, oneOf(['auto', 'json', 'pretty'] as const)),
   // Limits per client and per process (core/limits/settings.ts).
   setting('clientCallsPerMinute', 'CLIENT_CALLS_PER_MINUTE', () => 1200, integer(1)),
   setting('clientMaxConcurrent', 'CLIENT_MAX_CONCURRENT', () => 32, integer(1)),
   setting('clientMaxStreams', 'CLIENT_MAX_STREAMS', () => 16, integer(1)),
   setting('maxConnections', 'MAX_CONNECTIONS', () => 1024, integer(1)),
+  setting('maxConnectionsPerAddress', 'MAX_CONNECTIONS_PER_ADDRESS', () => 128, integer(1)),
   setting('requestTimeoutMs', 'REQUEST_TIMEOUT_MS', () => 30_000, integer(1)),
   setting('headersTimeoutMs', 'HEADERS_TIMEOUT_MS', (read) => Math.min(10_000, read.requestTimeoutMs ?? 30_000), integer(1)),
   setting('keepAliveTimeoutMs', 'KEEP_ALIVE_TIMEOUT_MS', () => 72_000, integer(1)),

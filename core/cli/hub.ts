@@ -17,8 +17,10 @@ Environment:
   DATA_PATH         snapshots, embedded store, keys (default ./data)
   LOG_LEVEL         pino log level (default info)
   LOG_FORMAT        pretty, json, or auto: pretty on a terminal (default auto)
+  OPERATOR_SESSION_MINUTES  how long an operator stays logged in to the pages (default 720)
   CLIENT_CALLS_PER_MINUTE, CLIENT_MAX_CONCURRENT, CLIENT_MAX_STREAMS, MAX_CONNECTIONS,
-  REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, TRUSTED_PROXIES
+  MAX_CONNECTIONS_PER_ADDRESS, REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS, TRUSTED_PROXIES
                     limits per client and per process (README, section Security)
 `;
 

@@ -13,7 +13,7 @@ import {
 import type { ChildConnection } from '../children/child-type.js';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
-import { observe, type ToolCallEvent } from '../observe.js';
+import { observe, type ToolCallEvent, withValidTraceContext } from '../observe.js';
 import type { CallerRequest } from './caller-request.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import type { ServedRevision } from './served-revision.js';
@@ -47,6 +47,7 @@ export async function forwardToolCall(
   params: CallToolRequestParams,
   context: ForwardContext,
 ): Promise<CallToolResult | InputRequiredResult> {
+  params = withValidTraceContext(params);
   if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) return carryToolCall(hub, child, tool, params, context, undefined);
   const event: ToolCallEvent = {
     hub: hub.identity,
@@ -120,7 +121,10 @@ function sending(event: ToolCallEvent, params: CallToolRequestParams): CallToolR
   event.sentAt = performance.now();
   observe.toolCallSent.publish(event);
   const added = event.forwardMeta;
-  return Object.keys(added).length === 0 ? params : { ...params, _meta: { ...params._meta, ...added } };
+  if (Object.keys(added).length === 0) return params;
+  // A trace context the hub adds replaces the caller's whole: its tracestate belongs to the caller's parent, not to the hub's span.
+  const { traceparent: _traceparent, tracestate: _tracestate, ...callers } = params._meta ?? {};
+  return { ...params, _meta: { ...('traceparent' in added ? callers : params._meta), ...added } };
 }
 
 function errorCode(error: unknown): number | string | undefined {

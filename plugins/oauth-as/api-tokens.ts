@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { OAUTH_ERROR_CODES } from './errors.js';
 import type { Collections } from './records.js';
+import { storedKey } from './stored-key.js';
 import { HubError } from '../../core/plugin/index.js';
 import { DuplicateKeyError } from '../../core/plugin/store.js';
 
@@ -170,19 +171,10 @@ export class ApiTokens {
   }
 
   async #loadOrCreate(): Promise<{ privateKey: CryptoKey; publicKey: CryptoKey }> {
-    let stored = await this.c.keys.findOne({ _id: KEY_ID });
-    if (!stored) {
+    const stored = await storedKey(this.c, KEY_ID, async () => {
       const pair = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-      const record = { _id: KEY_ID, privateJwk: { ...(await exportJWK(pair.privateKey)) }, publicJwk: { ...(await exportJWK(pair.publicKey)) } };
-      try {
-        await this.c.keys.insertOne(record);
-        stored = record;
-      } catch (error) {
-        // Another process created the key first: use that one.
-        if (!(error instanceof DuplicateKeyError)) throw error;
-        stored = await this.c.keys.findOne({ _id: KEY_ID });
-      }
-    }
+      return { privateJwk: await exportJWK(pair.privateKey), publicJwk: await exportJWK(pair.publicKey) };
+    });
     if (!stored) throw new HubError(OAUTH_ERROR_CODES.API_TOKEN_KEY, 'the API token key could not be stored');
     return {
       privateKey: (await importJWK(stored.privateJwk as JWK, 'EdDSA')) as CryptoKey,

@@ -116,3 +116,29 @@ t.test('a ConfigMap update (the link to its files swapped to a new folder) reloa
   const reloaded = await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
   t.match(reloaded, { trigger: 'file change', added: ['second'], unchanged: 1 });
 });
+t.test('a symlinked config is followed: an edit of its target in another folder reloads', async (t) => {
+  const linkFolder = await tempDir(t);
+  const targetFolder = await tempDir(t);
+  const target = join(targetFolder, 'mcp.json');
+  const config = (servers: Record<string, unknown>) => JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers });
+  await writeFile(target, config({ one: fixtureEntry('crashy', join(targetFolder, 'one')) }));
+  const link = join(linkFolder, 'mcp.json');
+  await symlink(target, link);
+  const hub = await startHubBin(t, { folder: linkFolder });
+  await writeFile(target, config({ one: fixtureEntry('crashy', join(targetFolder, 'one')), two: fixtureEntry('crashy', join(targetFolder, 'two')) }));
+  const reloaded = await hub.waitForLog('the reload after the target changed', (line) => line.msg === 'config reloaded' && line.trigger === 'file change');
+  t.match(reloaded, { added: ['two'], unchanged: 1 });
+
+  // The link pointed at another file, in a third folder: that one is followed from then on.
+  const elsewhere = join(await tempDir(t), 'other.json');
+  await writeFile(elsewhere, config({ three: fixtureEntry('crashy', join(targetFolder, 'three')) }));
+  await rename(await makeLink(elsewhere, join(linkFolder, 'next')), link);
+  await hub.waitForLog('the reload after the link changed', (line) => line.msg === 'config reloaded' && (line.added as string[] | undefined)?.includes('three') === true);
+  await writeFile(elsewhere, config({ three: fixtureEntry('crashy', join(targetFolder, 'three')), four: fixtureEntry('crashy', join(targetFolder, 'four')) }));
+  await hub.waitForLog('the reload after the new target changed', (line) => line.msg === 'config reloaded' && (line.added as string[] | undefined)?.includes('four') === true);
+});
+
+async function makeLink(target: string, path: string): Promise<string> {
+  await symlink(target, path);
+  return path;
+}
