@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { MAP_ERROR_CODES } from '../error-codes.js';
+import { AreaOutlineBuilder, type AreaOutlines } from './areas.js';
 import { E7, FeatureStoreBuilder, type FeatureStore } from './features.js';
 import { buildRoadGraph, type RoadGraph } from './graph.js';
 import { Growable } from './growable.js';
@@ -31,6 +32,8 @@ export interface Extract {
   bounds: Bounds;
   features: FeatureStore;
   graph: RoadGraph;
+  /** The closed outlines of boundaries and places drawn as areas. */
+  areas: AreaOutlines;
   /** Elements read from the file. */
   counts: { nodes: number; ways: number; relations: number };
 }
@@ -77,6 +80,8 @@ class ExtractBuilder {
   readonly #features = new FeatureStoreBuilder(this.#pool);
   readonly #highway = this.#pool.intern('highway');
   readonly #name = this.#pool.intern('name');
+  /** Keys that make an element an area a place can lie in: a boundary, or a place drawn as an area. */
+  readonly #areaKeys = new Set(['boundary', 'place'].map((key) => this.#pool.intern(key)));
   #declared: Bounds | undefined;
   #phase = NODE;
   /** A block's string-table index to pool number, -1 until first used. */
@@ -91,6 +96,13 @@ class ExtractBuilder {
   readonly #wayBoxes = new Growable(Int32Array, 1 << 16);
   /** The nodes of the way at hand that are in the file. */
   #wayNodes = new Int32Array(1024);
+  /**
+   * Every way's nodes in the file (positions in file order), kept until the end of the file:
+   * relations come last, and a boundary's outline is its member ways.
+   */
+  readonly #allWayNodeStart = new Growable(Uint32Array, 1 << 16);
+  readonly #allWayNodes = new Growable(Int32Array, 1 << 18);
+  readonly #areaOutlines = new AreaOutlineBuilder();
 
   readonly #roadFeature = new Growable(Int32Array, 1 << 12);
   readonly #roadName = new Growable(Int32Array, 1 << 12);
@@ -116,6 +128,7 @@ class ExtractBuilder {
     this.#nodeCoords = new Growable(Int32Array, 2 * Math.max(1 << 16, expectedNodes));
     this.#roadNodeStart.push(0);
     this.#memberStart.push(0);
+    this.#allWayNodeStart.push(0);
   }
 
   get nodeCount(): number {
@@ -239,18 +252,25 @@ class ExtractBuilder {
       boxes[4 * at + 1] = n > 0 ? west : 0;
       boxes[4 * at + 2] = n > 0 ? north : 0;
       boxes[4 * at + 3] = n > 0 ? east : 0;
+      const stored = this.#allWayNodes.ensure(n);
+      stored.set(resolved.subarray(0, n), this.#allWayNodes.length);
+      this.#allWayNodes.length += n;
+      this.#allWayNodeStart.push(this.#allWayNodes.length);
       if (n === 0 || tagStart[w + 1] === tagStart[w]) continue;
       const feature = this.#features.add(WAY, ids[w]!, Math.round((south + north) / 2), Math.round((west + east) / 2));
       const first = this.#features.tags.length;
       this.#copyTags(strings, tags, tagStart[w]!, tagStart[w + 1]!, this.#features.tags);
       const pooled = this.#features.tags.data;
       let isRoad = false;
+      let isArea = false;
       let name = -1;
       for (let i = first; i < this.#features.tags.length; i += 2) {
         if (pooled[i] === highway) isRoad = true;
         else if (pooled[i] === this.#name) name = pooled[i + 1]!;
+        else if (this.#areaKeys.has(pooled[i]!)) isArea = true;
       }
       if (isRoad && n > 1) this.#road(feature, name, pooled.subarray(first, this.#features.tags.length), resolved.subarray(0, n));
+      if (isArea && !isRoad) this.#areaOutlines.add(feature, [resolved.subarray(0, n)], coords);
     }
     this.#wayBoxes.length = 4 * at;
   }
@@ -315,6 +335,18 @@ class ExtractBuilder {
     }
   }
 
+  /** The node lists of a relation's member ways; a member missing from the file is an empty line (the outline does not close). */
+  #memberLines(relation: number): Int32Array[] {
+    const lines: Int32Array[] = [];
+    const start = this.#allWayNodeStart.data;
+    for (let m = this.#memberStart.data[relation]!; m < this.#memberStart.data[relation + 1]!; m++) {
+      if (this.#memberKinds.data[m] !== WAY) continue;
+      const way = this.#memberRefs.data[m]!;
+      lines.push(way < 0 ? new Int32Array([-1, -2]) : this.#allWayNodes.data.subarray(start[way]!, start[way + 1]!));
+    }
+    return lines;
+  }
+
   finish(): Extract {
     this.#enter(RELATION);
     const relationIds = this.#relationIds.view();
@@ -323,9 +355,10 @@ class ExtractBuilder {
       const box = { south: Infinity, west: Infinity, north: -Infinity, east: -Infinity };
       this.#relationBox(relation, box, new Set(), relations);
       if (box.south > box.north) continue;
-      this.#features.add(RELATION, relationIds[relation]!, Math.round((box.south + box.north) / 2), Math.round((box.west + box.east) / 2));
+      const feature = this.#features.add(RELATION, relationIds[relation]!, Math.round((box.south + box.north) / 2), Math.round((box.west + box.east) / 2));
       this.#features.tags.ensure(tags.length).set(tags, this.#features.tags.length);
       this.#features.tags.length += tags.length;
+      if (tags.some((value, i) => i % 2 === 0 && this.#areaKeys.has(value))) this.#areaOutlines.add(feature, this.#memberLines(relation), this.#nodeCoords.data);
     }
     const { store, position } = this.#features.finish();
     const roadFeature = this.#roadFeature.finish();
@@ -348,6 +381,7 @@ class ExtractBuilder {
       bounds,
       features: store,
       graph,
+      areas: this.#areaOutlines.finish(position),
       counts: { nodes: this.nodeCount, ways: this.#wayBoxes.length / 4, relations: this.#relationIds.length },
     };
   }
