@@ -1,5 +1,5 @@
 import { E7 } from './features.js';
-import { projectOnSegment } from './geo.js';
+import { METERS_PER_DEGREE_LAT, metersPerDegreeLon } from './geo.js';
 
 /**
  * The outlines of the extract's areas (administrative and postal boundaries, places drawn
@@ -42,20 +42,27 @@ export class AreaOutlines {
     return this.feature.length;
   }
 
-  /** The outline's box in degrees. */
-  box(area: number): { south: number; west: number; north: number; east: number } {
-    const b = this.#boxes;
-    return { south: b[4 * area]! / E7, west: b[4 * area + 1]! / E7, north: b[4 * area + 2]! / E7, east: b[4 * area + 3]! / E7 };
-  }
-
   /** Whether a point lies inside the outline (even-odd rule). */
   contains(area: number, lat: number, lon: number): boolean {
+    return this.distanceM(area, lat, lon, 0) === 0;
+  }
+
+  /**
+   * Meters from a point outside the outline to its nearest edge, 0 inside (a ray from the
+   * point crosses its lines an odd number of times); Infinity when its box is farther than `withinM`.
+   */
+  distanceM(area: number, lat: number, lon: number, withinM = Infinity): number {
+    const b = this.#boxes;
     const y = lat * E7;
     const x = lon * E7;
-    const b = this.#boxes;
-    if (y < b[4 * area]! || y > b[4 * area + 2]! || x < b[4 * area + 1]! || x > b[4 * area + 3]!) return false;
+    // Local flat meters per 1e-7 degree: exact enough over an area's few kilometres.
+    const ky = METERS_PER_DEGREE_LAT / E7;
+    const kx = metersPerDegreeLon(lat) / E7;
+    const outside = Math.hypot(Math.max(0, b[4 * area]! - y, y - b[4 * area + 2]!) * ky, Math.max(0, b[4 * area + 1]! - x, x - b[4 * area + 3]!) * kx);
+    if (outside > withinM) return Infinity;
     const c = this.#coords;
     let inside = false;
+    let nearest = Infinity;
     for (let line = this.#areaStart[area]!; line < this.#areaStart[area + 1]!; line++) {
       for (let v = this.#lineStart[line]!; v + 1 < this.#lineStart[line + 1]!; v++) {
         const ay = c[2 * v]!;
@@ -63,23 +70,17 @@ export class AreaOutlines {
         const by = c[2 * v + 2]!;
         const bx = c[2 * v + 3]!;
         if (ay > y !== by > y && x < ax + ((y - ay) * (bx - ax)) / (by - ay)) inside = !inside;
+        // The point's squared distance to the segment, in meters.
+        const px = (x - ax) * kx;
+        const py = (y - ay) * ky;
+        const dx = (bx - ax) * kx;
+        const dy = (by - ay) * ky;
+        const lengthSq = dx * dx + dy * dy;
+        const t = lengthSq === 0 ? 0 : Math.max(0, Math.min(1, (px * dx + py * dy) / lengthSq));
+        nearest = Math.min(nearest, (px - t * dx) ** 2 + (py - t * dy) ** 2);
       }
     }
-    return inside;
-  }
-
-  /** Meters from a point outside the outline to its nearest edge (0 inside). */
-  distanceM(area: number, lat: number, lon: number): number {
-    if (this.contains(area, lat, lon)) return 0;
-    const c = this.#coords;
-    let best = Infinity;
-    for (let line = this.#areaStart[area]!; line < this.#areaStart[area + 1]!; line++) {
-      for (let v = this.#lineStart[line]!; v + 1 < this.#lineStart[line + 1]!; v++) {
-        const { distanceM } = projectOnSegment(lat, lon, c[2 * v]! / E7, c[2 * v + 1]! / E7, c[2 * v + 2]! / E7, c[2 * v + 3]! / E7);
-        best = Math.min(best, distanceM);
-      }
-    }
-    return best;
+    return inside ? 0 : Math.sqrt(nearest);
   }
 }
 

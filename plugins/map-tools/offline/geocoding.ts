@@ -103,8 +103,9 @@ interface Scored {
  * be accounted for by the place's names (in any language, own names before other names),
  * its kind (`./lexicon.ts`: "beach" for `natural=beach` or a "Plage …"), an area the query
  * names that holds it ("Fontvieille"), its postcode, or its address. Words that name the
- * place weigh twice the words that describe it, and a match is surer the more of the
- * place's name the query says. geocoder_b adds misspelt words on top (edit distance).
+ * place or its kind weigh twice the words that place it (an area, a postcode), and a
+ * match is surer the more of the place's name the query says. geocoder_b adds misspelt
+ * words on top (edit distance).
  * Matches below `MIN_CONFIDENCE` are dropped, so a place the map does not hold gets no
  * answer rather than the least bad name.
  */
@@ -117,8 +118,8 @@ export class PlaceSearch {
   readonly #postcodeAreas = new Map<string, readonly number[]>();
   /** Vocabulary words that name areas: in a place's name, optional to a query ("de Monaco"). */
   readonly #areaWords = new Set<number>();
+  /** The kinds a query word names. */
   readonly #conceptsOfWord = new Map<string, number[]>();
-  readonly #conceptWords: ReadonlySet<string>[];
   /** Per kind, its words that are in the vocabulary: places named with them are of the kind too. */
   readonly #conceptVocabulary: number[][];
 
@@ -127,11 +128,11 @@ export class PlaceSearch {
     private readonly features: FeatureStore,
     private readonly outlines: AreaOutlines,
   ) {
-    this.#conceptWords = CONCEPT_NAMES.map((name) => new Set(CONCEPTS[name]!.words.map(normalize)));
-    this.#conceptWords.forEach((words, concept) => {
+    const conceptWords = CONCEPT_NAMES.map((name) => [...new Set(CONCEPTS[name]!.words.map(normalize))]);
+    conceptWords.forEach((words, concept) => {
       for (const word of words) this.#conceptsOfWord.set(word, [...(this.#conceptsOfWord.get(word) ?? []), concept]);
     });
-    this.#conceptVocabulary = this.#conceptWords.map((words) => [...words].map((word) => index.wordId(word)).filter((word) => word >= 0));
+    this.#conceptVocabulary = conceptWords.map((words) => words.map((word) => index.wordId(word)).filter((word) => word >= 0));
     this.#indexAreasAndPostcodes();
   }
 
@@ -139,10 +140,27 @@ export class PlaceSearch {
     const words = this.#analyse(tokens(query), options.fuzzy);
     if (words.length === 0) return [];
     const naming = words.some((word) => word.naming);
-    const scored: Scored[] = [];
+    // Whether a place lies in an area costs the most: first every candidate's best case
+    // (in the area), then the real score of the best cases in turn, while they can still
+    // reach the top (enough of them for the limit, places that are one, and rivals).
+    const bounds: Scored[] = [];
     for (const place of this.#candidates(words)) {
-      const score = this.#score(place, words, naming);
-      if (score) scored.push(score);
+      const bound = this.#score(place, words, naming, true);
+      if (bound && bound.confidence >= MIN_CONFIDENCE) bounds.push(bound);
+    }
+    bounds.sort((a, b) => b.confidence - a.confidence);
+    const enough = 3 * options.limit + 5;
+    const best: number[] = [];
+    const scored: Scored[] = [];
+    for (const bound of bounds) {
+      if (best.length === enough && bound.confidence < best[0]! - AMBIGUOUS_MARGIN) break;
+      const score = words.some((word) => word.areas) ? this.#score(bound.place, words, naming, false) : bound;
+      if (!score) continue;
+      scored.push(score);
+      let at = 0;
+      while (at < best.length && best[at]! < score.confidence) at++;
+      best.splice(at, 0, score.confidence);
+      if (best.length > enough) best.shift();
     }
     this.#order(scored);
     if (naming) this.#doubtAmbiguous(scored);
@@ -216,7 +234,7 @@ export class PlaceSearch {
     return matches;
   }
 
-  /** Places that account for a query word other than by lying in an area it names. */
+  /** Places that account for a query word other than by lying in an area it names: by a name, a kind or a postcode. */
   #candidates(words: readonly QueryWord[]): Set<number> {
     const candidates = new Set<number>();
     const add = (places: ArrayLike<number>) => {
@@ -233,15 +251,12 @@ export class PlaceSearch {
     return candidates;
   }
 
-  /** The best reading of a place against the query, over its keys; undefined when only areas account for it. */
-  #score(place: number, words: readonly QueryWord[], naming: boolean): Scored | undefined {
+  /** The best reading of a place against the query, over its keys (as if it lay in every area the query names, for a bound). */
+  #score(place: number, words: readonly QueryWord[], naming: boolean, inEveryArea: boolean): Scored | undefined {
     const index = this.index;
     const total = words.reduce((sum, word) => sum + word.weight, 0);
     // What does not depend on the key: kind, area, postcode, address.
-    const other = words.map((word) => this.#describes(place, word));
-    if (!other.some((score, i) => score > 0 && words[i]!.areas === undefined) && !words.some((word) => [...word.matches.keys()].some((match) => index.hasWord(place, match)))) {
-      return undefined;
-    }
+    const other = words.map((word) => this.#describes(place, word, inEveryArea));
     let best: Scored | undefined;
     for (let k = index.keyStart[place]!; k < index.keyStart[place + 1]!; k++) {
       const text = index.keys[k]!;
@@ -257,7 +272,7 @@ export class PlaceSearch {
         significantWords++;
         let said = 0;
         for (const word of words) said = Math.max(said, word.matches.get(keyWord) ?? 0);
-        if (said < 1 && this.#saysKind(spelled, words, place)) said = 1;
+        if (said < 1 && this.#saysKind(keyWord, words, place)) said = 1;
         if (said < OPTIONAL_WORD && ((index.isStreet[place] === 1 && STREET_WORDS.has(spelled)) || this.#areaWords.has(keyWord))) said = OPTIONAL_WORD;
         if (said === 0) unsaid++;
         saidWords += said;
@@ -281,14 +296,14 @@ export class PlaceSearch {
   }
 
   /** How a query word describes a place apart from its names: its kind, an area holding it, its postcode, its address. */
-  #describes(place: number, word: QueryWord): number {
+  #describes(place: number, word: QueryWord, inEveryArea: boolean): number {
     const index = this.index;
     let score = 0;
     for (const concept of word.concepts) {
       if (index.hasConcept(place, concept)) return 1;
       if (this.#namedAs(place, concept)) score = Math.max(score, CONCEPT_BY_NAME);
     }
-    if (word.areas) score = Math.max(score, this.#inAreas(place, word.areas));
+    if (word.areas) score = Math.max(score, inEveryArea ? 1 : this.#inAreas(place, word.areas));
     if (word.postcode !== undefined && this.#postcodeArea(word.postcode).includes(place)) return 1;
     for (const [match, quality] of word.matches) if (index.hasWord(place, match)) score = Math.max(score, CONTEXT * quality);
     return score;
@@ -302,9 +317,10 @@ export class PlaceSearch {
   }
 
   /** Whether a name word says a kind of place the query asks for and the place is ("plage" for "beach"). */
-  #saysKind(spelled: string, words: readonly QueryWord[], place: number): boolean {
+  #saysKind(keyWord: number, words: readonly QueryWord[], place: number): boolean {
+    const kinds = this.index.conceptsOfWord(keyWord);
     for (const word of words) {
-      for (const concept of word.concepts) if (this.#conceptWords[concept]!.has(spelled) && (this.index.hasConcept(place, concept) || this.#namedAs(place, concept))) return true;
+      for (const concept of word.concepts) if (kinds.includes(concept) && (this.index.hasConcept(place, concept) || this.#namedAs(place, concept))) return true;
     }
     return false;
   }
@@ -318,7 +334,7 @@ export class PlaceSearch {
     for (const area of outlined.length > 0 ? outlined : areas) {
       if (area.place === place) return 1;
       if (area.outlines.length > 0) {
-        const distanceM = Math.min(...area.outlines.map((outline) => this.outlines.distanceM(outline, lat, lon)));
+        const distanceM = Math.min(...area.outlines.map((outline) => this.outlines.distanceM(outline, lat, lon, AREA_NEAR_M)));
         best = Math.max(best, distanceM === 0 ? 1 : 0.5 * Math.max(0, 1 - distanceM / AREA_NEAR_M));
       } else {
         const distanceM = haversineM(lat, lon, this.index.lat[area.place]!, this.index.lon[area.place]!);

@@ -86,10 +86,7 @@ export class PlaceIndex {
   readonly #gramWords: Uint32Array;
   readonly #wordGramCount: Uint8Array;
 
-  constructor(
-    readonly features: FeatureStore,
-    graph: RoadGraph,
-  ) {
+  constructor(features: FeatureStore, graph: RoadGraph) {
     const built = new PlaceBuilder(features, graph).build();
     this.feature = built.feature;
     this.lat = built.lat;
