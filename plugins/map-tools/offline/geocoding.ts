@@ -40,6 +40,7 @@ const QUALITY = { exact: 1, inflection: 0.9, completion: 0.85, cognate: 0.8, typ
 /** Shared stems: at least this long, and this share of the shorter word ("oceanographic" and "océanographique"). */
 const STEM_MIN = 5;
 const STEM_SHARE = 2 / 3;
+/** geocoder_b: a misspelt word is within two edits and this similarity (1 − edits / the longer length). */
 const TYPO_MIN_SIMILARITY = 0.75;
 /** A place name word that a query may leave out counts this much as said: a street's "Avenue", an area's name in a place's. */
 const OPTIONAL_WORD = 0.75;

@@ -283,6 +283,7 @@ class ExtractBuilder {
     this.#wayBoxes.length = 4 * at;
   }
 
+  /** Records a way's nodes (empty for roads and buildings) and its road's number, in file order. */
   #keepLine(nodes: Int32Array, road: number): void {
     this.#allWayNodes.ensure(nodes.length).set(nodes, this.#allWayNodes.length);
     this.#allWayNodes.length += nodes.length;
@@ -290,8 +291,10 @@ class ExtractBuilder {
     this.#wayRoad.push(road);
   }
 
-  /** A highway becomes a road of the graph when some profile may use it, or when it is named (it is still an address). */
-  /** The road's number, or -1 when no profile may use it and it has no name. */
+  /**
+   * A highway becomes a road of the graph when some profile may use it, or when it is named
+   * (it is still an address). Returns the road's number, or -1 when it does not become one.
+   */
   #road(feature: number, name: number, pooled: Uint32Array, nodes: Int32Array): number {
     const passages = this.#passages(pooled);
     if (!passages.some((speed) => speed > 0) && name < 0) return -1;

@@ -8,9 +8,9 @@ import { ADDRESS, type PlaceIndex } from './places.js';
 /** An address this close wins over a street that is not closer still. */
 const ADDRESS_RADIUS_M = 40;
 /** The farthest a named street may be to be the address; a public one this close is preferred over a private one the point is not on. */
-export const STREET_RADIUS_M = 150;
+const STREET_RADIUS_M = 150;
 /** A point this close to a street's centre line is on it (a carriageway's half-width and a margin): a private street is then the address. */
-export const ON_STREET_M = 10;
+const ON_STREET_M = 10;
 /** `access` values that make a street private: not an address for a point merely beside it. */
 const PRIVATE_ACCESS = new Set(['private', 'no']);
 const PLACE_RADIUS_M = 1000;

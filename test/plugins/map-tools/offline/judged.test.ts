@@ -1,5 +1,6 @@
 import t from 'tap';
 import { OfflineMap } from '../../../../plugins/map-tools/offline/engine.js';
+import { MIN_CONFIDENCE } from '../../../../plugins/map-tools/offline/geocoding.js';
 import { MONACO_PBF } from './extract.js';
 import { JUDGED_QUERIES, type JudgedQuery } from './judged-queries.js';
 
@@ -49,6 +50,9 @@ for (const [provider, fuzzy] of [
 }
 
 t.test('every result carries a confidence, best first, none below the threshold', async (t) => {
+  const confidences = JUDGED_QUERIES.flatMap(({ query }) => map.geocode(query, { fuzzy: true, limit: 10, language: 'en' }).map((match) => match.confidence));
+  t.ok(confidences.length > JUDGED_QUERIES.length, `${confidences.length} results`);
+  t.ok(confidences.every((confidence) => confidence >= MIN_CONFIDENCE && confidence <= 1), `all within ${MIN_CONFIDENCE} and 1`);
   for (const fuzzy of [false, true]) {
     const results = map.geocode('Stade Louis II', { fuzzy, limit: 5, language: 'en' });
     t.ok(results.length > 0);
