@@ -96,7 +96,17 @@ interface Scored {
   /** How much of the best key's name the query said (1: all of it). */
   said: number;
   exact: boolean;
+  /** 2 when a name reads as the whole query, 1 as its first comma-separated part ("Monte-Carlo, Monaco"). */
+  identity: number;
   unsaid: number;
+}
+
+/** A query as read: its significant words with their roles, and its texts to compare names with. */
+interface Query {
+  words: QueryWord[];
+  /** Every word, stop words too, commas left out. */
+  whole: string;
+  first: string;
 }
 
 /**
@@ -138,7 +148,8 @@ export class PlaceSearch {
   }
 
   search(query: string, options: SearchOptions): PlaceMatch[] {
-    const words = this.#analyse(tokens(query), options.fuzzy);
+    const parsed = this.#analyse(query, options.fuzzy);
+    const { words } = parsed;
     if (words.length === 0) return [];
     const naming = words.some((word) => word.naming);
     // Whether a place lies in an area costs the most: first every candidate's best case
@@ -146,7 +157,7 @@ export class PlaceSearch {
     // reach the top (enough of them for the limit, places that are one, and rivals).
     const bounds: Scored[] = [];
     for (const place of this.#candidates(words)) {
-      const bound = this.#score(place, words, naming, true);
+      const bound = this.#score(place, parsed, naming, true);
       if (bound && bound.confidence >= MIN_CONFIDENCE) bounds.push(bound);
     }
     bounds.sort((a, b) => b.confidence - a.confidence);
@@ -155,7 +166,7 @@ export class PlaceSearch {
     const scored: Scored[] = [];
     for (const bound of bounds) {
       if (best.length === enough && bound.confidence < best[0]! - AMBIGUOUS_MARGIN) break;
-      const score = words.some((word) => word.areas) ? this.#score(bound.place, words, naming, false) : bound;
+      const score = words.some((word) => word.areas) ? this.#score(bound.place, parsed, naming, false) : bound;
       if (!score) continue;
       scored.push(score);
       let at = 0;
@@ -168,9 +179,17 @@ export class PlaceSearch {
     return this.#finish(scored, options);
   }
 
-  /** The query's words with their roles: postcodes and area names first (longest phrases), then kinds, the rest names. */
-  #analyse(raw: readonly string[], fuzzy: boolean): QueryWord[] {
+  /**
+   * The query's words with their roles: postcodes and area names first (longest phrases),
+   * then kinds, the rest names. An area's name that is all the first comma-separated part
+   * says ("Monaco", "Monte-Carlo, Monaco") names that area rather than placing another place in it.
+   */
+  #analyse(query: string, fuzzy: boolean): Query {
+    const parts = query.split(',').map(tokens);
+    const raw = parts.flat();
     const significant = raw.filter((word) => !STOPWORDS.has(word));
+    const firstPart = parts.find((part) => part.length > 0) ?? [];
+    const firstEnd = firstPart.filter((word) => !STOPWORDS.has(word)).length;
     const words: QueryWord[] = significant.map((text, i) => ({
       text,
       weight: 0,
@@ -192,12 +211,14 @@ export class PlaceSearch {
         }
       }
     }
+    const named = words.slice(0, firstEnd);
+    if (named.length > 0 && named.every((word) => word.areas)) for (const word of named) Object.assign(word, { weight: 0, areas: undefined });
     for (const word of words) {
       if (word.weight > 0) continue;
       word.naming = word.concepts.length === 0;
       word.weight = NAME_WEIGHT;
     }
-    return words;
+    return { words, whole: raw.join(' '), first: firstPart.join(' ') };
   }
 
   /** The vocabulary words a query word matches, and how well: the word, its inflections and stems, the completion of the last word, typos. */
@@ -253,8 +274,9 @@ export class PlaceSearch {
   }
 
   /** The best reading of a place against the query, over its keys (as if it lay in every area the query names, for a bound). */
-  #score(place: number, words: readonly QueryWord[], naming: boolean, inEveryArea: boolean): Scored | undefined {
+  #score(place: number, query: Query, naming: boolean, inEveryArea: boolean): Scored | undefined {
     const index = this.index;
+    const { words } = query;
     const total = words.reduce((sum, word) => sum + word.weight, 0);
     // What does not depend on the key: kind, area, postcode, address.
     const other = words.map((word) => this.#describes(place, word, inEveryArea));
@@ -290,7 +312,11 @@ export class PlaceSearch {
       const share = naming ? NAME_SHARE : DESCRIPTION_NAME_SHARE;
       const confidence = coverage * (1 - share + share * said) * (index.keyKinds[k] === OTHER_NAME ? OTHER_NAME_FACTOR : 1);
       const exact = covered === words.length && unsaid === 0 && significantWords === words.length;
-      if (!best || confidence > best.confidence || (confidence === best.confidence && exact && !best.exact)) best = { place, confidence, said, exact, unsaid };
+      const spelled = index.texts[text]!;
+      const identity = spelled === query.whole ? 2 : spelled === query.first ? 1 : 0;
+      if (!best || confidence > best.confidence || (confidence === best.confidence && (identity > best.identity || (identity === best.identity && exact && !best.exact)))) {
+        best = { place, confidence, said, exact, identity, unsaid };
+      }
     }
     if (best && this.#isPostcodeArea(place, words)) best = { ...best, confidence: Math.max(best.confidence, words.reduce((sum, word, i) => sum + word.weight * other[i]!, 0) / total), said: 1 };
     return best;
@@ -375,6 +401,7 @@ export class PlaceSearch {
     scored.sort(
       (a, b) =>
         b.confidence - a.confidence ||
+        b.identity - a.identity ||
         Number(b.exact) - Number(a.exact) ||
         index.importance[b.place]! - index.importance[a.place]! ||
         a.unsaid - b.unsaid ||
