@@ -171,6 +171,7 @@ t.test('a place outside the extract, or far from any road, is named with the rea
   t.match(await map.fail('find_nearby_pois', { near: 'Paris', category: 'cafe' }), new RegExp(`^No match for "Paris" in ${area}\\.`));
   t.match(await map.fail('map_link', { place: 'Eiffel Tower' }), new RegExp(`^No match for "Eiffel Tower" in ${area}\\.`), 'also where the map is waited for only for names');
   t.match(await map.fail('route', { waypoints: ['Gare de Lyon', KNOWN_PLACES.stadium.query], profile: 'car' }), new RegExp(`^No match for "Gare de Lyon" in ${area}\\.`));
+  t.match(await map.fail('poi_details', { osm_id: 'way/5013364' }), new RegExp(`^No tagged map element way/5013364 is in ${area} \\(it may lie outside it`), 'an element elsewhere (the Eiffel Tower) is not said not to exist');
   const inside = await map.ok('reverse_geocode', { latitude: KNOWN_PLACES.square.lat, longitude: KNOWN_PLACES.square.lon });
   t.match(inside.result, { label: /Place du Casino|Casino/ }, 'a point on the map still has its address');
 
