@@ -2,7 +2,7 @@ import { UpstreamError, redact } from '../errors.js';
 import { ResponseCache } from './cache.js';
 
 export interface ServiceClientOptions {
-  /** The service's name in error texts, e.g. "geocoder_a (Nominatim)". */
+  /** The service's name in error texts, e.g. "geocoder_a"; never a backing product's name (the specification forbids it). */
   service: string;
   userAgent: string;
   /** Minimum spacing between the starts of two requests; 0 disables spacing. */
@@ -72,7 +72,7 @@ export class ServiceClient {
       });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new UpstreamError(service, undefined, timedOut ? `no answer within ${timeoutMs} ms` : 'the service could not be reached', { cause: error });
+      throw new UpstreamError(service, undefined, timedOut ? `no answer within ${timeoutMs} ms` : 'the service could not be reached', { cause: error, unreachable: !timedOut });
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
