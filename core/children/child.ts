@@ -6,6 +6,7 @@ import type { ChildConnection, ChildType } from './child-type.js';
 import { notifyObservers, type ChildObserver } from './child-observer.js';
 import { ChildProfile } from './child-profile.js';
 import { ChildStarter, listAllTools } from './child-start.js';
+import { systemClock, type ChildClock, type ClockTimer } from './clock.js';
 import { isTroubled, nextChildState, type ChildStatus, type RestingStatus } from './child-states.js';
 import type { Snapshot, SnapshotStore } from './snapshot.js';
 import type { Supervisor } from './supervisor.js';
@@ -17,6 +18,8 @@ export type { ChildStatus } from './child-states.js';
 /** What the registry hands every child: the current timings, where snapshots go, who observes. */
 export interface ChildEnvironment {
   timings(): ChildTimings;
+  /** The timers of the idle sleep, supervision and pings; the system's when absent. */
+  clock?(): ChildClock;
   /** Absent for types that keep no snapshot. */
   snapshots?: SnapshotStore;
   /** Told of every transition and start; read each time, so observers added later are heard. */
@@ -35,7 +38,7 @@ export class Child extends ChildProfile {
   #lastError: string | undefined;
   readonly supervisor: Supervisor;
   readonly #starter: ChildStarter;
-  #idleTimer: NodeJS.Timeout | undefined;
+  #idleTimer: ClockTimer | undefined;
   #inFlight = 0;
   #idle: (() => void)[] = [];
   readonly #watch: ChildWatch;
@@ -63,6 +66,7 @@ export class Child extends ChildProfile {
         return child.#status;
       },
       timings: environment.timings,
+      clock: () => this.#clock,
       transition: (to, reason) => this.#transition(to, reason),
       park: (reason) => void this.#rest('stopped', reason),
       prepare: (connection) => this.#prepare(connection),
@@ -75,6 +79,10 @@ export class Child extends ChildProfile {
 
   get status(): ChildStatus {
     return this.#status;
+  }
+
+  get #clock(): ChildClock {
+    return this.#environment.clock?.() ?? systemClock;
   }
 
   /** Why the server last failed (kept while it starts again or rests); none once it is up. */
@@ -234,7 +242,7 @@ export class Child extends ChildProfile {
       this.supervisor.crashed(reason ?? 'the connection ended');
     } else if (to !== 'starting' && to !== 'down') {
       this.supervisor.cancel();
-      clearTimeout(this.#idleTimer);
+      this.#clock.clearTimeout(this.#idleTimer);
     }
   }
 
@@ -278,10 +286,11 @@ export class Child extends ChildProfile {
 
   /** Sleeps an on-demand server once it has been unused for the idle timeout. */
   #armIdleTimer(): void {
-    clearTimeout(this.#idleTimer);
+    const clock = this.#clock;
+    clock.clearTimeout(this.#idleTimer);
     const { idleTimeoutMs } = this.#environment.timings();
     if (this.alwaysRunning || idleTimeoutMs === 0) return;
-    this.#idleTimer = setTimeout(() => {
+    this.#idleTimer = clock.setTimeout(() => {
       if (this.#inFlight > 0 || this.#status === 'starting') {
         this.#armIdleTimer();
         return;
@@ -290,6 +299,5 @@ export class Child extends ChildProfile {
       this.log.info('server idle');
       void this.sleep();
     }, idleTimeoutMs);
-    this.#idleTimer.unref();
   }
 }

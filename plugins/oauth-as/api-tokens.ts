@@ -76,15 +76,18 @@ export class ApiTokens {
   async mint(label: string | undefined, expiresInSeconds: number | undefined, issuer = this.issuer): Promise<MintedToken> {
     const { privateKey } = await this.#keyPair();
     const id = randomUUID();
+    // One reading of the clock, in the whole seconds a JWT carries: the expiry recorded and
+    // printed is the token's own `exp`, exactly `expiresInSeconds` after its `iat`.
+    const issuedAt = Math.floor(this.now() / 1000);
     const jwt = new SignJWT({ ...(label ? { label } : {}) })
       .setProtectedHeader({ alg: 'EdDSA', typ: 'hub-api+jwt' })
       .setIssuer(issuer)
       .setAudience(`${issuer}#api`)
       .setSubject('hub')
       .setJti(id)
-      .setIssuedAt(Math.floor(this.now() / 1000));
-    const expiresAt = expiresInSeconds === undefined ? undefined : new Date(this.now() + expiresInSeconds * 1000);
-    if (expiresAt) jwt.setExpirationTime(Math.floor(expiresAt.getTime() / 1000));
+      .setIssuedAt(issuedAt);
+    const expiresAt = expiresInSeconds === undefined ? undefined : new Date((issuedAt + expiresInSeconds) * 1000);
+    if (expiresAt) jwt.setExpirationTime(expiresAt.getTime() / 1000);
     const token = await jwt.sign(privateKey);
     await this.c.apiTokens.insertOne({ _id: id, ...(label ? { label } : {}), issuer, issuedAt: new Date(), ...(expiresAt ? { expiresAt } : {}) });
     return { token, id, issuer, ...(expiresAt ? { expiresAt } : {}) };
