@@ -31,6 +31,12 @@ export type HubPluginOptions = Static<typeof HubPluginOptions> & {
    * where an embedding app adds its own in-process servers or reads the registries.
    */
   setup?: (hub: Hub) => void | Promise<void>;
+  /**
+   * Builds the hub for `hub-admin`: a server entry that fails its checks is left out and
+   * told to `leftOut` instead of stopping start-up (token and client commands need no
+   * server), no server is started and the config file is not watched.
+   */
+  admin?: { leftOut(problem: string): void };
 };
 
 declare module 'fastify' {
@@ -87,8 +93,11 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   }
   await options.setup?.(context);
   const servers = new ConfiguredServers(context);
-  const entries = servers.check(config, source);
+  const entries = servers.check(config, source, options.admin?.leftOut);
   for (const warning of servers.typos(config)) app.log.warn({ config: source }, warning);
+  const { warnings, disabled } = servers.notices(config);
+  for (const warning of warnings) app.log.warn({ config: source }, warning);
+  if (disabled.length > 0) app.log.info({ config: source, servers: disabled }, 'servers marked "disabled": true are not served');
   servers.add(entries);
   await context.children.loadSnapshots();
   registerMcpEndpoints(app, context);
@@ -97,11 +106,12 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   if (file !== undefined) {
     const reloader = new ConfigReloader({ file, env, servers, plugins: config.plugins, log: app.log });
     context.reloadConfig = (trigger) => reloader.reload(trigger);
-    const stopWatching = options.watchConfig === false ? undefined : reloader.watch(CONFIG_DEBOUNCE_MS);
+    const stopWatching = options.watchConfig === false || options.admin ? undefined : reloader.watch(CONFIG_DEBOUNCE_MS);
     if (stopWatching) app.addHook('onClose', async () => stopWatching());
   }
 
   app.addHook('onReady', async () => {
+    if (options.admin) return;
     for (const child of context.children.all()) {
       if (!child.alwaysRunning) continue;
       child.ensureUp().catch((error: Error) => child.log.warn({ err: error.message }, 'always-running server did not start'));

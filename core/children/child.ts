@@ -1,5 +1,6 @@
 import type { Client, ProtocolEra, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
+import { entryCallTimeoutMs } from '../config/other-clients.js';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildConnection, ChildType } from './child-type.js';
@@ -92,6 +93,11 @@ export class Child extends ChildProfile {
 
   get alwaysRunning(): boolean {
     return this.childType.alwaysRunning(this.entry);
+  }
+
+  /** The entry's own tool call timeout (`timeout`, in ms), when it sets one the hub takes. */
+  get callTimeoutMs(): number | undefined {
+    return entryCallTimeoutMs(this.entry.timeout);
   }
 
   /** Servers with `hub: false` stay out of `/hub`'s aggregate. */
@@ -197,6 +203,15 @@ export class Child extends ChildProfile {
     if (this.#status === 'sleeping') return;
     this.log.info('server going to sleep');
     await this.disconnect('sleeping');
+  }
+
+  /**
+   * Applies an entry that differs from the running one only in keys the hub applies
+   * itself (`HUB_SIDE_KEYS`), without a restart; callers hear of the changed tool list.
+   */
+  retune(entry: ServerEntry): void {
+    this.retuneEntry({ ...entry, type: this.entry.type });
+    this.#watch.emit({ kind: 'tools' });
   }
 
   /** Re-reads the tool list from the child (all pages). */

@@ -94,9 +94,10 @@ async function carryToolCall(
       // Decided once the child is up: what it can ask depends on the era it speaks.
       decision = decideElicitation(era, capabilities, child);
       const sent = event ? sending(event, params) : params;
+      const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
       return (
-        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(hub, connection, sent, request) : undefined) ??
-        (await sdkCall(hub, connection, sent, request, decision, capabilities))
+        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(timeoutMs, connection, sent, request) : undefined) ??
+        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities))
       );
     });
   } catch (error) {
@@ -167,7 +168,7 @@ function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerR
  * Undefined when the road turns out closed for this call (nothing reached the server).
  */
 async function plainCall(
-  hub: Hub,
+  timeoutMs: number,
   connection: ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>>,
   params: CallToolRequestParams,
   request: CallerRequest,
@@ -177,9 +178,9 @@ async function plainCall(
   const call = new AbortController();
   let timedOut: Error | undefined;
   const timer = setTimeout(() => {
-    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: hub.settings.callTimeoutMs });
+    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
     call.abort(timedOut);
-  }, hub.settings.callTimeoutMs);
+  }, timeoutMs);
   const cancel = (): void => call.abort(request.mcpReq.signal.reason);
   request.mcpReq.signal.addEventListener('abort', cancel, { once: true });
   try {
@@ -193,7 +194,7 @@ async function plainCall(
 }
 
 async function sdkCall(
-  hub: Hub,
+  timeoutMs: number,
   connection: ChildConnection,
   params: CallToolRequestParams,
   request: CallerRequest,
@@ -204,7 +205,7 @@ async function sdkCall(
   // Progress is passed on in order, and the result waits for the last of it.
   let progressSent: Promise<void> = Promise.resolve();
   const result = await connection.client.callTool(withQuestionParams(params, request, decision, capabilities), {
-    timeout: hub.settings.callTimeoutMs,
+    timeout: timeoutMs,
     resetTimeoutOnProgress: true,
     signal: request.mcpReq.signal,
     allowInputRequired: true,

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
@@ -44,7 +45,7 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
     async connect(entry, context) {
       // The kernel checked the entry against StdioEntry before adding the server.
       const { command, args, env, cwd } = entry as StdioEntry;
-      const transport = new StdioClientTransport({
+      const transport = new ExitWatchingTransport({
         command,
         ...(args === undefined ? {} : { args }),
         ...(env === undefined ? {} : { env }),
@@ -62,7 +63,7 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
           negotiation: options.negotiation,
           endedIsFinal: true,
           plainToolCalls: true,
-          describeClose: () => `the process exited${stderr.cause === undefined ? '' : ` (stderr: ${stderr.cause})`}`,
+          describeClose: () => describeExit(transport.exit, stderr.cause),
         });
       } catch (error) {
         const spawn = (error instanceof ChildEndedError ? error.cause : error) as NodeJS.ErrnoException | undefined;
@@ -71,4 +72,30 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
       }
     },
   };
+}
+
+/**
+ * The SDK's stdio transport, noting how the process ended: the SDK reports only that the
+ * connection closed. It keeps the process in a private field, read here once after the
+ * spawn; should that field go, the exit is simply not known and the stderr line is given.
+ */
+class ExitWatchingTransport extends StdioClientTransport {
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
+  override async start(): Promise<void> {
+    await super.start();
+    const spawned = (this as unknown as { _process?: ChildProcess })._process;
+    spawned?.once('exit', (code, signal) => (this.exit = { code, signal }));
+  }
+}
+
+/**
+ * Why a process ended, for status and logs: a signal is named on its own (what the
+ * process last printed is then unrelated: a kill comes from outside), an exit code with
+ * the stderr line that best says why.
+ */
+export function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null } | undefined, cause: string | undefined): string {
+  if (exit?.signal) return `the process was killed by ${exit.signal}`;
+  const stated = cause === undefined ? '' : ` (stderr: ${cause})`;
+  return exit?.code == null ? `the process exited${stated}` : `the process exited with code ${exit.code}${stated}`;
 }

@@ -146,15 +146,21 @@ export class ApiTokens {
     return token.split('.').length === 3 ? 'the token is not an API token of this hub' : 'the token is malformed';
   }
 
-  /** Revokes by token or by id; returns the id. */
-  async revoke(tokenOrId: string): Promise<string> {
+  /** Revokes by token or by id; returns the id, or undefined when no such token was minted with this store. */
+  async revoke(tokenOrId: string): Promise<string | undefined> {
     let id = tokenOrId;
     let expiresAt = new Date(Date.now() + FOREVER_MS);
     if (tokenOrId.includes('.')) {
-      const payload = decodeJwt(tokenOrId);
+      let payload: JWTPayload;
+      try {
+        payload = decodeJwt(tokenOrId);
+      } catch {
+        return undefined;
+      }
       id = payload.jti ?? tokenOrId;
       if (payload.exp) expiresAt = new Date(payload.exp * 1000);
     }
+    if (!(await this.c.apiTokens.findOne({ _id: id }))) return undefined;
     try {
       await this.c.apiTokenRevocations.insertOne({ _id: id, expiresAt });
     } catch (error) {

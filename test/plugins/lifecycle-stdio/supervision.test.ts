@@ -14,7 +14,7 @@ t.test('a child that crashes is restarted', async (t) => {
   await waitFor('the restart', () => starts(file).length === 2 && child.status === 'up');
   t.match(
     logs.find((line) => line.msg === 'child connection closed')?.reason,
-    /the process exited \(stderr: crashing on request\)/,
+    /the process exited with code 3 \(stderr: crashing on request\)/,
     'the reason names what the child said on stderr',
   );
   t.ok(
@@ -36,7 +36,7 @@ t.test('a crash loop restarts with growing delays and is parked while unused', a
   if (!child) throw new Error('no child');
   await child.ensureUp();
   await waitFor('the server to be parked', () => child.status === 'stopped');
-  t.match(child.lastError, /^crash loop: ended 4 times in a row while unused; last: the process exited/);
+  t.match(child.lastError, /^crash loop: ended 4 times in a row while unused; last: the process exited with code 4 \(stderr: crashing on schedule\)$/);
   const recorded = starts(file);
   t.equal(recorded.length, 4, 'started once and restarted three times');
   // The policy, not the clock: each restart was scheduled after the back-off for its
@@ -60,7 +60,7 @@ t.test('a server that ran and crashed is restarted with back-off; one that canno
   });
   const child = hub.children.get('exits');
   if (!child) throw new Error('no child');
-  await t.rejects(child.ensureUp(), /^server "exits" could not start: the process exited \(stderr: error: cannot open the database/);
+  await t.rejects(child.ensureUp(), /^server "exits" could not start: the process exited with code \d+ \(stderr: error: cannot open the database/);
   t.equal(starts(join(directory, 'exits')).length, 1, 'one attempt, not a retry loop over the wake budget');
   t.notOk(logs.some((line) => line.msg === 'server ended; restarting'), 'no supervision restart for a server that never ran');
   t.equal(child.status, 'down');
