@@ -7,6 +7,7 @@ import type { CallerRequest } from './mcp/caller-request.js';
 import { QuestionRelay } from './mcp/elicitation.js';
 import { OperatorLogin } from './operator/login.js';
 import type { McpEra } from './mcp/era.js';
+import { Drain } from './drain.js';
 import { Registry } from './registry.js';
 import type { HubSettings } from './settings.js';
 import { openStoreLazily, type Store } from './store/index.js';
@@ -98,6 +99,9 @@ export class Hub {
 
   /** Opened on first use (a hub that never needs it creates no files); closed with the app. */
   readonly store: Store;
+
+  /** The shutdown drain: in-flight MCP requests finish, new ones are refused. */
+  readonly drain = new Drain();
 
   /** Relays children's questions to callers, and logs each drop once per client, server and reason. */
   readonly questions: QuestionRelay;

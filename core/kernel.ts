@@ -48,6 +48,8 @@ declare module 'fastify' {
 const builtinDirectory = fileURLToPath(new URL('../plugins/', import.meta.url));
 /** An editor's save is several file events: the reload waits until they have been quiet this long. */
 const CONFIG_DEBOUNCE_MS = 300;
+/** Calls cut at the end of the drain answer at once (their servers are stopped); this bounds it. */
+const CUT_GRACE_MS = 2_000;
 
 /**
  * The hub as an encapsulated Fastify plugin: `app.register(hub, { config, prefix })`
@@ -120,6 +122,14 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   // Generated and printed by the serving hub only, not by hub-admin building the same hub.
   app.addHook('onListen', async () => {
     if (context.operatorLoginUsed) await context.operatorLogin.password.ensure();
+  });
+  // Before the server stops listening: /readyz says 503 from the first moment, calls in
+  // flight finish or are cut with an answer, and only then are connections closed.
+  app.addHook('preClose', async () => {
+    const { drainTimeoutMs } = settings;
+    if (context.drain.inFlight > 0) app.log.info({ inFlight: context.drain.inFlight, drainTimeoutMs }, 'draining: waiting for calls in flight');
+    const cut = await context.drain.run(drainTimeoutMs, () => context.children.stopAll(), CUT_GRACE_MS);
+    if (cut > 0) app.log.warn({ cut, drainTimeoutMs }, `${cut} calls still running after DRAIN_TIMEOUT_MS were cut`);
   });
   app.addHook('onClose', async () => {
     await context.children.stopAll();

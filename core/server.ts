@@ -6,8 +6,8 @@ import { hub } from './kernel.js';
 import { capConnections, serverLimitOptions } from './limits/server-options.js';
 import { settingsFromEnvironment, type HubSettings } from './settings.js';
 
-/** How long shutdown waits for in-flight requests before cutting them. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/** After the drain (DRAIN_TIMEOUT_MS, see core/drain.ts), what is still connected gets this long before it is closed. */
+const CLOSE_GRACE_MS = 5_000;
 
 export interface StartedHub {
   app: FastifyInstance;
@@ -45,7 +45,9 @@ export function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteS
 /** Builds and starts the standalone HTTP hub: the same plugin, on a bare Fastify. */
 export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<StartedHub> {
   const settings = settingsFromEnvironment(env);
-  const app = Fastify({ logger: loggerOptions(env), forceCloseConnections: 'idle', bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
+  // return503OnClosing off: during the drain the hub's own routes answer (/readyz 503, MCP
+  // endpoints a JSON-RPC error), and the rest keeps serving until the listener closes.
+  const app = Fastify({ logger: loggerOptions(env), forceCloseConnections: 'idle', return503OnClosing: false, bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
   capConnections(app.server, settings);
   let context: Hub | undefined;
   try {
@@ -64,7 +66,7 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<St
     app,
     hub: context,
     url: `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`,
-    close: () => closeWithin(app, SHUTDOWN_GRACE_MS),
+    close: () => closeWithin(app, settings.drainTimeoutMs + CLOSE_GRACE_MS),
   };
 }
 

@@ -11,6 +11,7 @@ export const HubSettings = Type.Object({
   configFile: Type.String({ description: 'HUB_CONFIG: path of the config file; default ./mcp.json.' }),
   idleTimeoutMinutes: Type.Number({ minimum: 0, description: 'IDLE_TIMEOUT_MINUTES: an on-demand server sleeps after this long unused; 0 never; default 60.' }),
   callTimeoutMs: Type.Integer({ minimum: 1, description: 'TOOL_CALL_TIMEOUT_MS: a tool call fails after this long without progress; default 300000 (5 minutes).' }),
+  drainTimeoutMs: Type.Integer({ minimum: 0, description: 'DRAIN_TIMEOUT_MS: at shutdown, how long calls in flight may finish before they are cut; default 10000.' }),
   logFormat: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
     description: 'LOG_FORMAT: pretty (readable lines), json (one JSON record a line), or auto (pretty on a terminal, JSON otherwise); default auto.',
   }),
@@ -48,6 +49,7 @@ const SETTINGS = [
   setting('configFile', 'HUB_CONFIG', (_read, cwd) => absolute('./mcp.json', cwd), absolute),
   setting('idleTimeoutMinutes', 'IDLE_TIMEOUT_MINUTES', () => 60, number(0)),
   setting('callTimeoutMs', 'TOOL_CALL_TIMEOUT_MS', () => 300_000, integer(1)),
+  setting('drainTimeoutMs', 'DRAIN_TIMEOUT_MS', () => 10_000, integer(0)),
   setting('logFormat', 'LOG_FORMAT', () => 'auto' as const, oneOf(['auto', 'json', 'pretty'] as const)),
   // Limits per client and per process (core/limits/settings.ts).
   setting('clientCallsPerMinute', 'CLIENT_CALLS_PER_MINUTE', () => 1200, integer(1)),

@@ -16,6 +16,7 @@ Environment:
   DATA_PATH         snapshots, embedded store, keys (default ./data)
   LOG_LEVEL         pino log level (default info)
   LOG_FORMAT        pretty, json, or auto: pretty on a terminal (default auto)
+  DRAIN_TIMEOUT_MS  at SIGTERM, how long calls in flight may finish (default 10000)
   CLIENT_CALLS_PER_MINUTE, CLIENT_MAX_CONCURRENT, CLIENT_MAX_STREAMS, MAX_CONNECTIONS,
   REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, TRUSTED_PROXIES
                     limits per client and per process (README, section Security)

@@ -79,7 +79,8 @@ function refuse(hub: Hub, reply: FastifyReply, id: string | number | null, retry
     .send({ jsonrpc: '2.0', id, error: { code: LIMIT_ERROR, message, data: { retryAfterSeconds } } });
 }
 
-function isListen(body: unknown): boolean {
+/** A long-lived stream: limited as one, and not waited for by the shutdown drain. */
+export function isListen(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';
 }
 

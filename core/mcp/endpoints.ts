@@ -5,7 +5,7 @@ import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
 import type { Hub } from '../hub.js';
 import { observe, type McpRequestEvent } from '../observe.js';
-import { admitClients } from './admission.js';
+import { admitClients, isListen } from './admission.js';
 import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
@@ -68,6 +68,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   };
 
   const carry = async (request: FastifyRequest, reply: FastifyReply, { endpoint, node }: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
+    // Long-lived streams are ended at shutdown, not waited for.
+    if (!isListen(request.body)) hub.drain.track(reply.raw);
     if (plain && (await answerPlainCall(endpoint, plain.era, plain.call, reply.raw, request.mcpAuth))) return;
     const uris = endpoint.child ? eras.flatMap((era) => era.listenedResources(request.body)) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
@@ -77,6 +79,13 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   void app.register(async (mcp) => {
     acceptJsonRpcBodies(mcp);
     mcp.addHook('onRequest', async (request, reply) => {
+      if (hub.drain.draining) {
+        return reply
+          .code(503)
+          .header('retry-after', '1')
+          .header('connection', 'close')
+          .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'the hub is shutting down; send the request again once it is back (or to another replica)' } });
+      }
       const host = validateHostHeader(request.headers.host, allowedHosts);
       const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
       if (!host.ok || !origin.ok) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host.ok ? 'Forbidden origin' : 'Forbidden host' } });
@@ -101,9 +110,12 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     served.delete(name);
     void removed?.gate.close();
   });
-  app.addHook('onClose', async () => {
+  const closeAll = async () => {
     await Promise.allSettled([...served.values()].map(({ gate }) => gate.close()));
-  });
+  };
+  // Subscription streams never end on their own: they close once the drain is over.
+  hub.drain.onDrained(closeAll);
+  app.addHook('onClose', closeAll);
 }
 
 /** Subscribers hear what the child reports; the SDK filters per stream. */

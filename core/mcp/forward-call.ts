@@ -107,7 +107,8 @@ async function carryToolCall(
       event.outcome = event.sentAt === undefined ? 'refused' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
       event.errorCode = errorCode(error);
     }
-    return toolError(`Tool call failed: server "${child.name}": ${failureText(error)}`);
+    const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);
+    return toolError(`Tool call failed: server "${child.name}": ${why}`);
   }
   if (!isInputRequiredResult(result)) return relayed(result);
   const question = hub.questions.relay(result, decision as ElicitationDecision, request, child);
