@@ -19,9 +19,10 @@ async function refusal(url: string, token: string) {
   });
   if (response.ok) {
     await response.body?.cancel();
-    return { status: response.status, description: '' };
+    return { status: response.status, description: '', message: '' };
   }
-  return { status: response.status, description: ((await response.json()) as { error_description?: string }).error_description ?? '' };
+  const answer = (await response.json()) as { error?: { message?: string; data?: { error_description?: string } } };
+  return { status: response.status, description: answer.error?.data?.error_description ?? '', message: answer.error?.message ?? '' };
 }
 
 /** hub-admin with only the given variables of the operator interface (none of the test's own). */
