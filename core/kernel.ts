@@ -58,6 +58,7 @@ const CUT_GRACE_MS = 2_000;
 export async function hub(app: FastifyInstance, options: HubPluginOptions): Promise<void> {
   const env = options.env ?? process.env;
   const settings = { ...settingsFromEnvironment(env), ...options.settings };
+  if (options.settings?.baseUrl === undefined && !env.BASE_URL?.trim()) followListeningAddress(app, settings, Boolean(env.HOST?.trim()));
   const { config, source, configDirectory, file } =
     options.config === undefined
       ? await fromFile(settings.configFile, env)
@@ -145,6 +146,27 @@ async function fromFile(file: string, env: NodeJS.ProcessEnv) {
     configDirectory: loaded.file ? dirname(loaded.file) : process.cwd(),
     file: loaded.file,
   };
+}
+
+/**
+ * Without BASE_URL (or `settings.baseUrl`), the base URL is where the hub is actually
+ * served: the port the server listens on (PORT=0, or an embedding app's own port), the
+ * address it listens on unless HOST names one or it is a wildcard, and the prefix the hub
+ * is registered under. Until the server listens it is `http://HOST:PORT<prefix>`; what
+ * plugins publish reads it when asked, so metadata, token audiences and the Host check
+ * agree with the URL clients use.
+ */
+function followListeningAddress(app: FastifyInstance, settings: HubSettings, hostGiven: boolean): void {
+  const prefix = app.prefix.replace(/\/+$/, '');
+  let baseUrl = `${settings.baseUrl}${prefix}`;
+  Object.defineProperty(settings, 'baseUrl', { get: () => baseUrl, enumerable: true, configurable: true });
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (typeof address !== 'object' || address === null) return;
+    const wildcard = address.address === '0.0.0.0' || address.address === '::';
+    const host = hostGiven || wildcard ? settings.host : address.address;
+    baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${prefix}`;
+  });
 }
 
 function isLoopbackHost(host: string): boolean {

@@ -38,9 +38,15 @@ interface Served {
 export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   const eras = hub.eras.values();
   if (eras.length === 0) return;
-  const baseHost = bracketed(new URL(hub.settings.baseUrl).hostname);
-  const allowedHosts = [...localhostAllowedHostnames(), baseHost, bracketed(hub.settings.host)];
-  const allowedOrigins = [...localhostAllowedOrigins(), baseHost];
+  // Read per request: without BASE_URL the base URL is known only once the hub listens.
+  let allowed: { baseUrl: string; hosts: string[]; origins: string[] } | undefined;
+  const allowedFor = (baseUrl: string) => {
+    if (allowed?.baseUrl !== baseUrl) {
+      const baseHost = bracketed(new URL(baseUrl).hostname);
+      allowed = { baseUrl, hosts: [...localhostAllowedHostnames(), baseHost, bracketed(hub.settings.host)], origins: [...localhostAllowedOrigins(), baseHost] };
+    }
+    return allowed;
+  };
   const served = new Map<string, Served>();
 
   const serving = (key: string, create: () => McpEndpoint): Served => {
@@ -86,8 +92,9 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
           .header('connection', 'close')
           .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'the hub is shutting down; send the request again once it is back (or to another replica)' } });
       }
-      const host = validateHostHeader(request.headers.host, allowedHosts);
-      const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
+      const { hosts, origins } = allowedFor(hub.settings.baseUrl);
+      const host = validateHostHeader(request.headers.host, hosts);
+      const origin = validateOriginHeader(request.headers.origin, origins);
       if (!host.ok || !origin.ok) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host.ok ? 'Forbidden origin' : 'Forbidden host' } });
       if (!hub.authenticator) return undefined;
       const { server } = request.params as { server?: string };

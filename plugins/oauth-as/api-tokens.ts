@@ -46,12 +46,21 @@ export class ApiTokens {
    */
   readonly #verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
 
+  readonly #issuer: () => string;
+
   constructor(
     private readonly c: Collections,
-    private readonly issuer: string,
+    /** The base URL this hub serves, or how to read it (it may be known only once the hub listens). */
+    issuer: string | (() => string),
     /** The time in ms since the epoch; tests pass their own to cross an expiry without waiting. */
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#issuer = typeof issuer === 'string' ? () => issuer : issuer;
+  }
+
+  get issuer(): string {
+    return this.#issuer();
+  }
 
   /** Notes the base URL this hub serves on, so that `hub-admin` mints tokens it accepts. */
   async recordServed(): Promise<void> {
