@@ -36,7 +36,7 @@ export type HubPluginOptions = Static<typeof HubPluginOptions> & {
    * told to `leftOut` instead of stopping start-up (token and client commands need no
    * server), no server is started and the config file is not watched.
    */
-  admin?: { leftOut(problem: string): void };
+  admin?: { leftOut(problem: string, server: string): void };
 };
 
 declare module 'fastify' {

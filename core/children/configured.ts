@@ -39,7 +39,7 @@ export class ConfiguredServers {
    * when `leftOut` is given (hub-admin, whose commands need no server), leaves each broken
    * entry out and tells it there.
    */
-  check(config: HubConfig, source: string, leftOut?: (problem: string) => void): Map<string, ServerEntry> {
+  check(config: HubConfig, source: string, leftOut?: (problem: string, name: string) => void): Map<string, ServerEntry> {
     const entries = new Map<string, ServerEntry>();
     for (const [name, entry] of Object.entries(config.mcpServers ?? {})) {
       if (entry.disabled === true) continue;
@@ -47,7 +47,7 @@ export class ConfiguredServers {
         this.#checkEntry(name, entry, source);
       } catch (error) {
         if (!leftOut || !(error instanceof StartupError)) throw error;
-        leftOut(error.message);
+        leftOut(error.message, name);
         continue;
       }
       entries.set(name, entry);

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { access, constants, stat } from 'node:fs/promises';
+import { delimiter, resolve } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
 import { ChildEndedError, type ChildType, connectClient, type StderrLimits, StderrLog, type StderrMemory } from '../../core/plugin-api.js';
@@ -42,6 +43,14 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
     type: 'stdio',
     entrySchema: StdioEntry,
     alwaysRunning: (entry) => entry.keepAlive === true,
+    async check(entry) {
+      const { command, cwd, env } = entry as StdioEntry;
+      const folder = cwd === undefined ? process.cwd() : resolve(options.configDirectory, cwd);
+      const found = await findCommand(command, folder, env?.PATH ?? process.env.PATH ?? '');
+      return found === undefined
+        ? { ok: false, detail: command.includes('/') ? `"${command}" is not an executable file (from ${folder})` : `"${command}" is not on PATH` }
+        : { ok: true, detail: `"${command}" is ${found}` };
+    },
     async connect(entry, context) {
       // The kernel checked the entry against StdioEntry before adding the server.
       const { command, args, env, cwd } = entry as StdioEntry;
@@ -98,4 +107,20 @@ export function describeExit(exit: { code: number | null; signal: NodeJS.Signals
   if (exit?.signal) return `the process was killed by ${exit.signal}`;
   const stated = cause === undefined ? '' : ` (stderr: ${cause})`;
   return exit?.code == null ? `the process exited${stated}` : `the process exited with code ${exit.code}${stated}`;
+}
+
+/**
+ * Where `command` would be run from, as the spawn finds it: a path with a slash from the
+ * child's working folder, a bare name on PATH; undefined when there is no executable file.
+ */
+async function findCommand(command: string, folder: string, path: string): Promise<string | undefined> {
+  const candidates = command.includes('/') ? [resolve(folder, command)] : path.split(delimiter).filter((entry) => entry !== '').map((entry) => resolve(entry, command));
+  for (const candidate of candidates) {
+    const executable = await access(candidate, constants.X_OK).then(
+      async () => (await stat(candidate)).isFile(),
+      () => false,
+    );
+    if (executable) return candidate;
+  }
+  return undefined;
 }
