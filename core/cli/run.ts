@@ -40,7 +40,7 @@ export class UsageError extends HubError {
  * usage. A flag that spells a setting (`--port`) points at its environment variable,
  * since every setting is read from the environment.
  */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string): ParsedFlags<T> {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   } catch (error) {
@@ -50,6 +50,12 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(ar
     throw new UsageError(`${flag ? `unknown option ${flag.split('=')[0]}` : (error as Error).message}${hint}\n\n${usage}`, { cause: error });
   }
 }
+
+/**
+ * What `parseFlags` returns, named through `parseArgs` itself: an inferred type would be
+ * spelt in the .d.ts with names (`ParseArgsOptionsConfig`) that older @types/node lack.
+ */
+type ParsedFlags<T extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: false }>>;
 
 function settingVariable(flag: string): string | undefined {
   const name = flag.replace(/^-+/, '').split('=')[0]?.toUpperCase().replace(/-/g, '_') ?? '';
