@@ -103,7 +103,7 @@ class ExitWatchingTransport extends StdioClientTransport {
  * process last printed is then unrelated: a kill comes from outside), an exit code with
  * the stderr line that best says why.
  */
-export function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null } | undefined, cause: string | undefined): string {
+function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null } | undefined, cause: string | undefined): string {
   if (exit?.signal) return `the process was killed by ${exit.signal}`;
   const stated = cause === undefined ? '' : ` (stderr: ${cause})`;
   return exit?.code == null ? `the process exited${stated}` : `the process exited with code ${exit.code}${stated}`;
