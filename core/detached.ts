@@ -12,7 +12,7 @@ export async function openDetachedHub(
   logger: FastifyServerOptions['logger'] = false,
   admin?: HubPluginOptions['admin'],
 ): Promise<{ app: FastifyInstance; hub: Hub }> {
-  const app = Fastify({ logger });
+  const app = Fastify({ logger, pluginTimeout: 0 });
   let context: Hub | undefined;
   await app.register(hub, { env: env as Record<string, string>, setup: (created) => void (context = created), ...(admin && { admin }) });
   await app.ready();

@@ -47,7 +47,7 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<St
   const settings = settingsFromEnvironment(env);
   // return503OnClosing off: during the drain the hub's own routes answer (/readyz 503, MCP
   // endpoints a JSON-RPC error), and the rest keeps serving until the listener closes.
-  const app = Fastify({ logger: loggerOptions(env), forceCloseConnections: 'idle', return503OnClosing: false, bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
+  const app = Fastify({ logger: loggerOptions(env), pluginTimeout: 0, forceCloseConnections: 'idle', return503OnClosing: false, bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
   capConnections(app.server, settings);
   let context: Hub | undefined;
   try {

@@ -13,7 +13,7 @@ import { connectClient, REVISIONS } from '../helpers/clients.js';
 // listens on, under the prefix it is registered with.
 
 t.test('embedded under /tools on a port of its own, the hub advertises that URL', async (t) => {
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, pluginTimeout: 0 });
   let context: Hub | undefined;
   app.get('/hello', async () => ({ hello: 'app' }));
   await app.register(hub, {

@@ -68,7 +68,7 @@ export async function startHub(
 ): Promise<StartedHub> {
   const dataPath = options.dataPath ?? (await tempDir(t));
   const logs: LogLine[] = [];
-  const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } } });
+  const app = Fastify({ pluginTimeout: 0, logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } } });
   let context: Hub | undefined;
   await app.register(hub, {
     setup: (created) => {

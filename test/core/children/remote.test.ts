@@ -126,7 +126,7 @@ t.test('a start that runs out of budget reports the last real failure, not the c
       return new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason as Error)));
     },
   };
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, pluginTimeout: 0 });
   let hub: Hub | undefined;
   await app.register(kernel, {
     config: { mcpServers: { upstream: { type: 'refusing-then-silent' } } },
