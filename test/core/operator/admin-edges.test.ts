@@ -63,6 +63,7 @@ t.test('revoking an unknown token or client fails, saying so', async (t) => {
 
 t.test('a reader that stops early ends hub-admin quietly', async (t) => {
   const env = await hubFolder({ plugins: { 'map-tools': false } });
+  t.equal((await admin(env, 'tokens', 'mint')).code, 0, 'a token to list');
   // The reading end is gone before hub-admin writes a line, as with `| head -1` on a long list.
   const child = spawn(process.execPath, [cliPath('hub-admin'), 'tokens', 'list'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.destroy();
