@@ -28,9 +28,13 @@ async function containerTests(): Promise<void> {
     volumes: fixtureVolumes(),
     ...extra,
   });
-  /** The IDs of the containers (running or not) that run server `name`, under any hub. */
-  const containersOf = async (name: string): Promise<string[]> =>
-    (await engine.docker.listContainers({ all: true, filters: { label: [`mcp-hub.server=${name}`] } })).map((container) => container.Id);
+  const labelled = async (label: string): Promise<string[]> =>
+    (await engine.docker.listContainers({ all: true, filters: { label: [label] } })).map((container) => container.Id);
+  // The engine's storage is podman's shared one: a run that was killed mid-test may have
+  // left containers behind, which are not this run's to count.
+  const leftOver = new Set(await labelled('mcp-hub.server'));
+  /** The IDs of the containers (running or not) that run server `name`, under any hub of this run. */
+  const containersOf = async (name: string): Promise<string[]> => (await labelled(`mcp-hub.server=${name}`)).filter((id) => !leftOver.has(id));
   const text = (result: unknown): string => {
     const [block] = (result as CallToolResult).content;
     return block?.type === 'text' ? block.text : '';
