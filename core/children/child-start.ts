@@ -1,5 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { Client, PriorDiscovery, Tool } from '@modelcontextprotocol/client';
+import type { Client, PriorDiscovery, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
@@ -66,6 +66,8 @@ export class ChildStarter {
   #stopSignal = new AbortController();
   /** A start that failed because the child ended before its handshake, and when. */
   #lastEnded: { error: Error; at: number } | undefined;
+  /** Connects still settling after their attempt gave up on them: what they started is ended only when they have. */
+  readonly #settling = new Set<Promise<unknown>>();
 
   constructor(private readonly host: StartHost) {
     this.supervisor = new Supervisor(
@@ -136,6 +138,8 @@ export class ChildStarter {
     return (async () => {
       await closing;
       await starting?.catch(noop);
+      // A process that was starting is gone, not orphaned, when a stop (at shutdown) resolves.
+      await Promise.allSettled([...this.#settling]);
     })();
   }
 
@@ -210,7 +214,10 @@ export class ChildStarter {
         if (controller.signal.aborted) reject(controller.signal.reason as Error);
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
       });
-      return await Promise.race([this.#connectAndList(attempt, controller.signal, generation), aborted]);
+      const connecting = this.#connectAndList(attempt, controller.signal, generation);
+      this.#settling.add(connecting);
+      void connecting.catch(noop).finally(() => this.#settling.delete(connecting));
+      return await Promise.race([connecting, aborted]);
     } catch (error) {
       await this.#discard(attempt);
       throw error;
@@ -242,7 +249,7 @@ export class ChildStarter {
       throw new ChildEndedError(`it speaks MCP ${spoken}, which no enabled revision plugin speaks to servers (the hub speaks ${host.wires.names.join(', ') || 'none'})`);
     }
     host.prepare(connection, wire);
-    const tools = await listAllTools(connection.client);
+    const tools = await listAllTools(connection.client, connection.client.getServerCapabilities());
     if (signal.aborted) return this.#abandon(attempt, signal);
     if (attempt.closedEarly !== undefined) throw new HubError(HUB_ERROR_CODES.CHILD_CLOSED, attempt.closedEarly);
     if (generation !== this.#generation) throw new HubError(HUB_ERROR_CODES.CHILD_START_CANCELLED, `server "${host.name}" was stopped while starting`);
@@ -288,8 +295,9 @@ export class ChildStarter {
   }
 }
 
-/** The child's whole tool list, all pages. */
-export async function listAllTools(client: Client): Promise<Tool[]> {
+/** The child's whole tool list, all pages; none for a child that declares no tools. */
+export async function listAllTools(client: Client, capabilities: ServerCapabilities | undefined): Promise<Tool[]> {
+  if (capabilities && !capabilities.tools) return [];
   const tools: Tool[] = [];
   let cursor: string | undefined;
   do {

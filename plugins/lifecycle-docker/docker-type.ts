@@ -28,6 +28,7 @@ export function createDockerChildType(options: DockerTypeOptions): ChildType {
     type: 'docker',
     entrySchema: DockerEntry,
     alwaysRunning: (entry) => entry.keepAlive === true,
+    probes: false,
     async connect(entry, context) {
       // The kernel checked the entry against DockerEntry before adding the server.
       const spec = containerSpec(context.name, entry as DockerEntry, options.spec);

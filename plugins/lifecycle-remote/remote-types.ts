@@ -80,6 +80,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       type: 'sse',
       entrySchema: RemoteEntry,
       alwaysRunning,
+      probes: false,
       connect(entry, context) {
         const url = entryUrl(entry.url, context.name);
         const connections = childHttp();

@@ -41,6 +41,7 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
     type: 'stdio',
     entrySchema: StdioEntry,
     alwaysRunning: (entry) => entry.keepAlive === true,
+    probes: options.negotiation === 'auto',
     async connect(entry, context) {
       // The kernel checked the entry against StdioEntry before adding the server.
       const { command, args, env, cwd } = entry as StdioEntry;

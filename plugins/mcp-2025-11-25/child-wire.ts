@@ -21,6 +21,7 @@ export function createChildWire(): ChildWire {
   return {
     speaks: (version) => SUPPORTED_PROTOCOL_VERSIONS.includes(version),
     probed: false,
+    pinned: { mode: 'legacy' },
     probe: (client, timeoutMs) => client.ping({ timeout: timeoutMs }),
     watch: subscriptions,
     repair: () => undefined,
