@@ -13,6 +13,12 @@ import { backoffDelay, type ChildTimings } from './timings.js';
 import { LoginRequiredError } from './upstream-auth.js';
 import type { ChildWires } from './wires.js';
 
+/**
+ * How long a stop waits for a connect it ended to settle: a stdio child that ignores its
+ * closed stdin is signalled after 2 s and killed after 4 s (the SDK's transport).
+ */
+const SETTLING_BOUND_MS = 10_000;
+
 /** What starting needs from the child it starts. */
 export interface StartHost {
   readonly name: string;
@@ -138,8 +144,11 @@ export class ChildStarter {
     return (async () => {
       await closing;
       await starting?.catch(noop);
-      // A process that was starting is gone, not orphaned, when a stop (at shutdown) resolves.
-      await Promise.allSettled([...this.#settling]);
+      // A process that was starting is gone, not orphaned, when a stop (at shutdown) resolves;
+      // a child type whose connect ignores its abort signal holds the stop for a bounded time.
+      if (this.#settling.size > 0 && !(await settledWithin([...this.#settling], SETTLING_BOUND_MS))) {
+        this.host.log.warn({ boundMs: SETTLING_BOUND_MS }, 'a connect that was started did not end when it was told to');
+      }
     })();
   }
 
@@ -306,6 +315,17 @@ export async function listAllTools(client: Client, capabilities: ServerCapabilit
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
+}
+
+/** Whether every promise settled within `ms`. */
+async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([Promise.allSettled(promises).then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function formatSeconds(ms: number): string {

@@ -74,7 +74,11 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   // ignores its closed stdin) has ended when the connect says it failed.
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= transport.close().catch(() => undefined));
-  const onAbort = (): void => void close();
+  // A transport whose handshake waits on something closing does not end (an SSE stream that
+  // never names its endpoint): the abort fails the connect itself, once the close is done.
+  let failConnect: (reason: unknown) => void = () => undefined;
+  const aborted = new Promise<never>((_resolve, reject) => (failConnect = reject));
+  const onAbort = (): void => void close().then(() => failConnect(context.signal.reason));
   context.signal.addEventListener('abort', onAbort, { once: true });
   let endedEarly: string | undefined;
   client.onclose = () => {
@@ -84,7 +88,7 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   };
   try {
     if (context.signal.aborted) throw context.signal.reason as Error;
-    await client.connect(transport, context.prior === undefined || !probe ? undefined : { prior: context.prior });
+    await Promise.race([client.connect(transport, context.prior === undefined || !probe ? undefined : { prior: context.prior }), aborted]);
   } catch (error) {
     await close();
     if (options.endedIsFinal && endedEarly !== undefined && !context.signal.aborted) throw new ChildEndedError(endedEarly, { cause: error });

@@ -57,7 +57,7 @@ export function plainCallOf(revisions: readonly ServedRevision[], request: HttpR
  * Answers a plain call as the SDK would: the same result, framed by the revision, with the
  * endpoint's identity (read after the call, which may have connected the server and
  * learnt it), or the same JSON-RPC error. The caller closing its connection cancels the
- * call, and so does its cancellation when `cancellations` keeps the call for `caller`.
+ * call, and so does a cancellation sent apart by `cancelledBy` (kept in `cancellations`).
  * False when the endpoint has no such tool and nothing was written (the SDK answers that,
  * with its error).
  */
@@ -68,22 +68,17 @@ export async function answerPlainCall(
   response: ServerResponse,
   clientId: string | undefined,
   cancellations?: Cancellations,
-  caller?: string,
+  cancelledBy?: string,
 ): Promise<boolean> {
   const cancelled = new AbortController();
   const cancel = (): void => {
     if (!response.writableFinished) cancelled.abort();
   };
   response.once('close', cancel);
-  if (cancellations && caller !== undefined) cancellations.add(caller, call.id, cancelled);
-  try {
-    return await answer(endpoint, revision, call, response, clientId, cancelled, cancel);
-  } finally {
-    if (cancellations && caller !== undefined) cancellations.remove(caller, call.id, cancelled);
+  if (cancellations && cancelledBy !== undefined) {
+    cancellations.add(cancelledBy, call.id, cancelled);
+    response.once('close', () => cancellations.remove(cancelledBy, call.id, cancelled));
   }
-}
-
-async function answer(endpoint: McpEndpoint, revision: ServedRevision, call: PlainCall, response: ServerResponse, clientId: string | undefined, cancelled: AbortController, cancel: () => void): Promise<boolean> {
   const caller: CallerRequest = { meta: call.params._meta, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, answers: undefined, clientId };
   let message: Record<string, unknown>;
   let status = 200;

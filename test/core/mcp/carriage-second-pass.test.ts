@@ -19,7 +19,7 @@ const COMPLETION = { ref: { type: 'ref/resource' as const, uri: 'test://template
 
 t.test("1: a caller sees what the child shows a client of the caller's revision, and a method the child answers is carried", async (t) => {
   const direct = await startConformanceFixture(t, 'two-faced');
-  const { url, dataPath } = await startTestHub(t, {
+  const { url, dataPath, hub } = await startTestHub(t, {
     config: {
       mcpServers: { 'over-http': { type: 'http', url: direct }, 'over-stdio': conformanceStdioEntry('two-faced') },
       plugins: { 'lifecycle-stdio': { versionNegotiation: 'auto' } },
@@ -38,6 +38,7 @@ t.test("1: a caller sees what the child shows a client of the caller's revision,
       t.same(completed.completion.values, ['123'], `${name} on ${revision}: completion/complete reaches the child, declared or not`);
     }
   }
+  await hub.children.snapshots?.flush();
   const snapshot = JSON.parse(readFileSync(join(dataPath, 'snapshots', 'over-stdio.json'), 'utf8')) as { serverInfo?: { name?: string }; faces?: Record<string, { serverInfo?: { name?: string } } | null> };
   t.equal(snapshot.serverInfo?.name, 'conformance-fixture-modern', 'the snapshot keeps the face of the revision spoken');
   t.equal(snapshot.faces?.['2025-11-25']?.serverInfo?.name, 'conformance-fixture-legacy', 'and the face the child showed a 2025-11-25 client');
