@@ -17,6 +17,7 @@ import {
 import type { Result, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
+import { withValidTraceContext } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
@@ -123,7 +124,7 @@ function relayTo(hub: Hub, child: Child, revision: ServedRevision, wake: Request
     const answer = await child
       .withClient((client) => {
         decision = decideElicitation(revision, capabilities, child.view);
-        const asked = params === undefined ? params : withQuestionParams(params as { _meta?: Record<string, unknown> }, request, decision, capabilities);
+        const asked = params === undefined ? params : withQuestionParams(withValidTraceContext(params as { _meta?: Record<string, unknown> }), request, decision, capabilities);
         return client.request({ method, ...(asked !== undefined && { params: asked }) }, ANY_RESULT, { signal: request.signal, allowInputRequired: true });
       })
       .catch((error: unknown) => {

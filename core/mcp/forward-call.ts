@@ -13,7 +13,7 @@ import {
 import type { ChildConnection } from '../children/child-type.js';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
-import { observe, type ToolCallEvent } from '../observe.js';
+import { observe, type ToolCallEvent, withValidTraceContext } from '../observe.js';
 import type { CallerRequest } from './caller-request.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import type { ServedRevision } from './served-revision.js';
@@ -47,6 +47,7 @@ export async function forwardToolCall(
   params: CallToolRequestParams,
   context: ForwardContext,
 ): Promise<CallToolResult | InputRequiredResult> {
+  params = withValidTraceContext(params);
   if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) return carryToolCall(hub, child, tool, params, context, undefined);
   const event: ToolCallEvent = {
     hub: hub.identity,
@@ -96,9 +97,10 @@ async function carryToolCall(
       // Decided once the child is up: what it can ask depends on the revision it speaks.
       decision = decideElicitation(revision, capabilities, child.view);
       const sent = event ? sending(event, params) : params;
+      const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
       return (
-        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(hub, connection, sent, request) : undefined) ??
-        (await sdkCall(hub, connection, sent, request, decision, capabilities))
+        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(timeoutMs, connection, sent, request) : undefined) ??
+        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities))
       );
     });
   } catch (error) {
@@ -108,7 +110,8 @@ async function carryToolCall(
       event.outcome = event.sentAt === undefined ? 'refused' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
       event.errorCode = errorCode(error);
     }
-    return toolError(`Tool call failed: server "${child.name}": ${failureText(error)}`);
+    const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);
+    return toolError(`Tool call failed: server "${child.name}": ${why}`);
   }
   if (!isInputRequiredResult(result)) return revision.presentResult(tool, child.wire?.withoutIdentity(result) ?? result);
   const question = hub.questions.relay(result, revision, decision as ElicitationDecision, request, child.view);
@@ -120,7 +123,10 @@ function sending(event: ToolCallEvent, params: CallToolRequestParams): CallToolR
   event.sentAt = performance.now();
   observe.toolCallSent.publish(event);
   const added = event.forwardMeta;
-  return Object.keys(added).length === 0 ? params : { ...params, _meta: { ...params._meta, ...added } };
+  if (Object.keys(added).length === 0) return params;
+  // A trace context the hub adds replaces the caller's whole: its tracestate belongs to the caller's parent, not to the hub's span.
+  const { traceparent: _traceparent, tracestate: _tracestate, ...callers } = params._meta ?? {};
+  return { ...params, _meta: { ...('traceparent' in added ? callers : params._meta), ...added } };
 }
 
 function errorCode(error: unknown): number | string | undefined {
@@ -166,7 +172,7 @@ function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerR
  * Undefined when the road turns out closed for this call (nothing reached the server).
  */
 async function plainCall(
-  hub: Hub,
+  timeoutMs: number,
   connection: ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>>,
   params: CallToolRequestParams,
   request: CallerRequest,
@@ -176,9 +182,9 @@ async function plainCall(
   const call = new AbortController();
   let timedOut: Error | undefined;
   const timer = setTimeout(() => {
-    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: hub.settings.callTimeoutMs });
+    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
     call.abort(timedOut);
-  }, hub.settings.callTimeoutMs);
+  }, timeoutMs);
   const cancel = (): void => call.abort(request.signal.reason);
   request.signal.addEventListener('abort', cancel, { once: true });
   try {
@@ -192,7 +198,7 @@ async function plainCall(
 }
 
 async function sdkCall(
-  hub: Hub,
+  timeoutMs: number,
   connection: ChildConnection,
   params: CallToolRequestParams,
   request: CallerRequest,
@@ -203,7 +209,7 @@ async function sdkCall(
   // Progress is passed on in order, and the result waits for the last of it.
   let progressSent: Promise<void> = Promise.resolve();
   const result = await connection.client.callTool(withQuestionParams(params, request, decision, capabilities), {
-    timeout: hub.settings.callTimeoutMs,
+    timeout: timeoutMs,
     resetTimeoutOnProgress: true,
     signal: request.signal,
     allowInputRequired: true,

@@ -151,8 +151,8 @@ export interface ChildWire {
    * the hub asks what a child shows a client of this revision when it speaks another with it.
    */
   pinned: VersionNegotiationOptions;
-  /** Proves a live connection answers (what the revision has for a ping). */
-  probe(client: Client, timeoutMs: number): Promise<unknown>;
+  /** Proves a live connection answers (what the revision has for a ping), within `timeout` ms or until `signal` aborts. */
+  probe(client: Client, options: { timeout: number; signal?: AbortSignal }): Promise<unknown>;
   /** The watch of one connection's changes. */
   watch(client: Client): ChildWatching;
   /**

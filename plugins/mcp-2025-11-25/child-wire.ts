@@ -22,7 +22,7 @@ export function createChildWire(): ChildWire {
     speaks: (version) => SUPPORTED_PROTOCOL_VERSIONS.includes(version),
     probed: false,
     pinned: { mode: 'legacy' },
-    probe: (client, timeoutMs) => client.ping({ timeout: timeoutMs }),
+    probe: (client, options) => client.ping(options),
     watch: subscriptions,
     repair: () => undefined,
     withoutIdentity: (result) => result,

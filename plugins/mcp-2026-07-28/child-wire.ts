@@ -14,7 +14,7 @@ export function createChildWire(revision: string): ChildWire {
     speaks: (version) => version === revision,
     probed: true,
     pinned: { mode: { pin: revision } },
-    probe: (client, timeoutMs) => client.discover({ timeout: timeoutMs }),
+    probe: (client, options) => client.discover(options),
     watch: (client) => listenStream(client),
     repair: (result) => ('resultType' in result ? undefined : { ...result, resultType: 'complete' }),
     withoutIdentity,
