@@ -113,10 +113,11 @@ t.test('3: list changes reach a 2026-07-28 listen stream from http, sse, tcp and
     const heard = new Set<string>();
     client.setNotificationHandler('notifications/tools/list_changed', async () => void heard.add('tools'));
     client.setNotificationHandler('notifications/prompts/list_changed', async () => void heard.add('prompts'));
-    const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true });
-    t.same(subscription.honoredFilter, { toolsListChanged: true, promptsListChanged: true }, `${name}: the stream asks for both`);
-    await waitFor(`${name}: both list changes on the stream`, () => heard.size === 2);
-    t.same([...heard].sort(), ['prompts', 'tools'], `${name}: tools and prompts list changes arrive`);
+    client.setNotificationHandler('notifications/resources/list_changed', async () => void heard.add('resources'));
+    const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
+    t.same(subscription.honoredFilter, { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true }, `${name}: the stream asks for all three`);
+    await waitFor(`${name}: the three list changes on the stream`, () => heard.size === 3);
+    t.same([...heard].sort(), ['prompts', 'resources', 'tools'], `${name}: tools, prompts and resources list changes arrive`);
     await subscription.close();
   }
 });

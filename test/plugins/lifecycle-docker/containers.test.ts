@@ -178,9 +178,10 @@ async function containerTests(): Promise<void> {
     const heard = new Set<string>();
     client.setNotificationHandler('notifications/tools/list_changed', async () => void heard.add('tools'));
     client.setNotificationHandler('notifications/prompts/list_changed', async () => void heard.add('prompts'));
-    const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true });
-    await waitFor('both list changes on the stream', () => heard.size === 2);
-    t.same([...heard].sort(), ['prompts', 'tools'], 'tools and prompts list changes arrive');
+    client.setNotificationHandler('notifications/resources/list_changed', async () => void heard.add('resources'));
+    const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
+    await waitFor('the three list changes on the stream', () => heard.size === 3);
+    t.same([...heard].sort(), ['prompts', 'resources', 'tools'], 'tools, prompts and resources list changes arrive');
     await subscription.close();
   });
 }
