@@ -79,6 +79,8 @@ export const HUB_ERROR_CODES = {
   CHILD_UNAUTHORIZED: 'HUB_ERR_CHILD_UNAUTHORIZED',
   /** The connection to a server was gone when a call was about to use it. */
   CHILD_DISCONNECTED: 'HUB_ERR_CHILD_DISCONNECTED',
+  /** A connection pinned to one revision (to learn what the child shows a client of it) cannot be made that way. */
+  CHILD_REVISION_UNAVAILABLE: 'HUB_ERR_CHILD_REVISION_UNAVAILABLE',
   /** An always-running server was asked to sleep. */
   CHILD_ALWAYS_RUNNING: 'HUB_ERR_CHILD_ALWAYS_RUNNING',
   /** A status change the lifecycle table does not allow: a bug in the hub. */
@@ -101,6 +103,8 @@ export const HUB_ERROR_CODES = {
   // MCP requests.
   /** A request body the MCP routes refuse (empty, not JSON, too deep, a prototype key). */
   JSON_RPC_BODY: 'HUB_ERR_JSON_RPC_BODY',
+  /** The caller cancelled its call (the reason its forwarding was ended with). */
+  CALL_CANCELLED: 'HUB_ERR_CALL_CANCELLED',
 
   /** Something the hub itself got wrong: a bug to report. */
   INTERNAL: 'HUB_ERR_INTERNAL',

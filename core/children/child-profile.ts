@@ -1,14 +1,16 @@
 import type { Client, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { ServerEntry } from '../config/schema.js';
 import type { RememberedNegotiation } from '../mcp/revision.js';
+import { sameFace, type ChildFace } from './child-faces.js';
 import type { Snapshot, SnapshotStore } from './snapshot.js';
 import { createToolFilter } from './tool-filter.js';
 
 /**
  * What a configured server said about itself, kept while it sleeps: its identity and its
- * tool list, seen through the entry's allow/deny filter. The on-disk snapshot is this
- * (with the negotiation remembered), so a hub that restarts answers listing without waking anything.
- * `Child` adds the lifecycle.
+ * tool list, seen through the entry's allow/deny filter, and what it showed clients of the
+ * other revisions the hub speaks. The on-disk snapshot is this (with the negotiation
+ * remembered), so a hub that restarts answers listing without waking anything. `Child`
+ * adds the lifecycle.
  */
 export class ChildProfile {
   /** The child's own identity (name, version, title, icons, website) as it last stated it; kept while it sleeps. */
@@ -16,6 +18,8 @@ export class ChildProfile {
   instructions: string | undefined;
   /** What the child advertised on its last connection; kept while it sleeps. */
   capabilities: ServerCapabilities | undefined;
+  /** Faces on revisions other than the one spoken with the child, by revision; null: nothing of its own there. */
+  readonly #faces = new Map<string, ChildFace | null>();
   #tools: Tool[] = [];
   /** Whether a tool list was ever seen (a connection or a snapshot); an empty list can be real. */
   #toolsKnown = false;
@@ -84,14 +88,42 @@ export class ChildProfile {
     this.serverInfo = snapshot.serverInfo ?? (snapshot.title === undefined ? undefined : { name: this.name, version: '', title: snapshot.title });
     this.instructions = snapshot.instructions;
     this.capabilities = snapshot.capabilities;
+    this.#faces.clear();
+    for (const [revision, face] of Object.entries(snapshot.faces ?? {})) this.#faces.set(revision, face as ChildFace | null);
     this.adoptTools(snapshot.tools as Tool[]);
   }
 
-  /** Takes what a new connection states about the child; what it leaves out is kept. */
+  /** What the child shows a client of the revision spoken with it (as it last stated it). */
+  get face(): ChildFace {
+    return {
+      ...(this.serverInfo && { serverInfo: this.serverInfo }),
+      ...(this.instructions !== undefined && { instructions: this.instructions }),
+      ...(this.capabilities && { capabilities: this.capabilities }),
+    };
+  }
+
+  /** What the child showed a client of another `revision`: null for nothing of its own, undefined when never asked. */
+  knownFace(revision: string): ChildFace | null | undefined {
+    return this.#faces.get(revision);
+  }
+
+  /** Keeps what the child showed a client of another `revision`. */
+  protected keepFace(revision: string, face: ChildFace | null, negotiation: RememberedNegotiation | undefined): void {
+    this.#faces.set(revision, face);
+    this.saveSnapshot(negotiation);
+  }
+
+  /**
+   * Takes what a new connection states about the child; what it leaves out is kept. A
+   * child that shows another face than before (upgraded, or spoken to on another
+   * revision) is asked afresh what it shows on the other revisions.
+   */
   protected adoptIdentity(client: Client): void {
+    const before = this.face;
     this.serverInfo = client.getServerVersion() ?? this.serverInfo;
     this.instructions = client.getInstructions() ?? this.instructions;
     this.capabilities = client.getServerCapabilities() ?? this.capabilities;
+    if (!sameFace(before, this.face)) this.#faces.clear();
   }
 
   /** Takes a tool list read from the child; true when it differs from the last. */
@@ -109,6 +141,7 @@ export class ChildProfile {
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
       ...(this.capabilities === undefined ? {} : { capabilities: this.capabilities }),
       tools: this.#tools,
+      ...(this.#faces.size > 0 && { faces: Object.fromEntries(this.#faces) }),
       ...(negotiation === undefined ? {} : { negotiation }),
     });
   }

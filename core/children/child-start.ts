@@ -1,5 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { Client, PriorDiscovery, Tool } from '@modelcontextprotocol/client';
+import type { Client, PriorDiscovery, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
@@ -13,6 +13,12 @@ import { Supervisor } from './supervisor.js';
 import { backoffDelay, type ChildTimings } from './timings.js';
 import { LoginRequiredError } from './upstream-auth.js';
 import type { ChildWires } from './wires.js';
+
+/**
+ * How long a stop waits for a connect it ended to settle: a stdio child that ignores its
+ * closed stdin is signalled after 2 s and killed after 4 s (the SDK's transport).
+ */
+const SETTLING_BOUND_MS = 10_000;
 
 /** What starting needs from the child it starts. */
 export interface StartHost {
@@ -68,6 +74,8 @@ export class ChildStarter {
   #stopSignal = new AbortController();
   /** A start that failed because the child ended before its handshake, and when. */
   #lastEnded: { error: Error; at: number } | undefined;
+  /** Connects still settling after their attempt gave up on them: what they started is ended only when they have. */
+  readonly #settling = new Set<Promise<unknown>>();
 
   constructor(private readonly host: StartHost) {
     this.supervisor = new Supervisor(
@@ -139,6 +147,11 @@ export class ChildStarter {
     return (async () => {
       await closing;
       await starting?.catch(noop);
+      // A process that was starting is gone, not orphaned, when a stop (at shutdown) resolves;
+      // a child type whose connect ignores its abort signal holds the stop for a bounded time.
+      if (this.#settling.size > 0 && !(await settledWithin([...this.#settling], SETTLING_BOUND_MS))) {
+        this.host.log.warn({ boundMs: SETTLING_BOUND_MS }, 'a connect that was started did not end when it was told to');
+      }
     })();
   }
 
@@ -216,7 +229,10 @@ export class ChildStarter {
         if (controller.signal.aborted) reject(controller.signal.reason as Error);
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
       });
-      return await Promise.race([this.#connectAndList(attempt, controller.signal, generation), aborted]);
+      const connecting = this.#connectAndList(attempt, controller.signal, generation);
+      this.#settling.add(connecting);
+      void connecting.catch(noop).finally(() => this.#settling.delete(connecting));
+      return await Promise.race([connecting, aborted]);
     } catch (error) {
       await this.#discard(attempt);
       throw error;
@@ -248,7 +264,7 @@ export class ChildStarter {
       throw new ChildEndedError(`it speaks MCP ${spoken}, which no enabled revision plugin speaks to servers (the hub speaks ${host.wires.names.join(', ') || 'none'})`);
     }
     host.prepare(connection, wire);
-    const tools = await listAllTools(connection.client);
+    const tools = await listAllTools(connection.client, connection.client.getServerCapabilities());
     if (signal.aborted) return this.#abandon(attempt, signal);
     if (attempt.closedEarly !== undefined) throw new HubError(HUB_ERROR_CODES.CHILD_CLOSED, attempt.closedEarly);
     if (generation !== this.#generation) throw new HubError(HUB_ERROR_CODES.CHILD_START_CANCELLED, `server "${host.name}" was stopped while starting`);
@@ -301,8 +317,9 @@ export class ChildStarter {
   }
 }
 
-/** The child's whole tool list, all pages. */
-export async function listAllTools(client: Client): Promise<Tool[]> {
+/** The child's whole tool list, all pages; none for a child that declares no tools. */
+export async function listAllTools(client: Client, capabilities: ServerCapabilities | undefined): Promise<Tool[]> {
+  if (capabilities && !capabilities.tools) return [];
   const tools: Tool[] = [];
   let cursor: string | undefined;
   do {
@@ -311,6 +328,17 @@ export async function listAllTools(client: Client): Promise<Tool[]> {
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
+}
+
+/** Whether every promise settled within `ms`. */
+async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([Promise.allSettled(promises).then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function formatSeconds(ms: number): string {

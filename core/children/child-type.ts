@@ -38,6 +38,14 @@ export interface ConnectContext {
   prior: PriorDiscovery | undefined;
   /** The revisions the hub speaks to children (`connectClient` negotiates among them). */
   wires: ChildWires;
+  /**
+   * Set when the hub asks what the child shows a client of this revision (one of `wires`)
+   * while it speaks another with it: the connection must speak exactly this revision
+   * (`connectClient` pins it, or refuses when the type's negotiation cannot reach it), and
+   * is closed once the child's identity and capabilities are read. A type that ignores it
+   * is told apart by the revision its connection negotiated.
+   */
+  revision?: string;
 }
 
 /**
@@ -55,6 +63,12 @@ export interface ChildType {
    * unreachable; default true. In-process servers need none.
    */
   snapshots?: boolean;
+  /**
+   * Whether its connections may probe for a revision found only by probing (`connectClient`
+   * with `negotiation: 'auto'`); default true. False keeps the hub from asking such a child
+   * what it shows a client of such a revision: nothing is started only to be refused.
+   */
+  probes?: boolean;
   connect(entry: ServerEntry, context: ConnectContext): Promise<ChildConnection>;
   /**
    * `hub check`: whether the entry could start, found without starting anything (the

@@ -4,6 +4,7 @@ import { entryCallTimeoutMs } from '../config/other-clients.js';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildConnection, ChildType } from './child-type.js';
+import { learnFace, type ChildFace } from './child-faces.js';
 import { notifyObservers, type ChildObserver } from './child-observer.js';
 import { ChildProfile } from './child-profile.js';
 import { ChildStarter, listAllTools } from './child-start.js';
@@ -50,6 +51,10 @@ export class Child extends ChildProfile {
   readonly #watch: ChildWatch;
   readonly #environment: ChildEnvironment;
   #view: ChildView | undefined;
+  /** Faces being learnt, by revision: one asking at a time, whoever waits for it. */
+  readonly #learning = new Map<string, Promise<ChildFace | null | undefined>>();
+  /** Ends the askings under way when the server is put to rest (a process started to ask must not outlive the hub). */
+  #stopLearning = new AbortController();
 
   constructor(
     name: string,
@@ -148,6 +153,32 @@ export class Child extends ChildProfile {
     this.#starter.negotiation = negotiationOf(snapshot);
   }
 
+  /**
+   * What the child shows a client of `revision`: on the revision spoken with it, what that
+   * connection states; on another it speaks, what it showed a connection of that revision
+   * (asked once, kept with the snapshot, asked again when the child changes); otherwise,
+   * or when the asking does not finish within `budget`, the face of the revision spoken.
+   */
+  async faceFor(revision: string, budget: () => AbortSignal): Promise<ChildFace> {
+    const wires = this.#starter.wires;
+    const spoken = wires.revisionFor(this.revision);
+    const wire = wires.wireOf(revision);
+    if (spoken === undefined || spoken === revision || !wire || (wire.probed && this.childType.probes === false)) return this.face;
+    const known = this.knownFace(revision);
+    if (known !== undefined) return known ?? this.face;
+    let learning = this.#learning.get(revision);
+    if (!learning) {
+      const stop = this.#stopLearning.signal;
+      learning = learnFace({ name: this.name, entry: this.entry, childType: this.childType, log: this.log, wires }, revision, AbortSignal.any([stop, budget()])).then((face) => {
+        if (face !== undefined && !stop.aborted) this.keepFace(revision, face, this.#starter.negotiation);
+        return face;
+      });
+      this.#learning.set(revision, learning);
+      void learning.finally(() => this.#learning.delete(revision));
+    }
+    return (await learning) ?? this.face;
+  }
+
   /** Starts a server whose tool list was never seen (its first use); once known, the cache answers. */
   async ensureToolsKnown(): Promise<void> {
     if (!this.toolsKnown) await this.ensureUp();
@@ -233,9 +264,14 @@ export class Child extends ChildProfile {
 
   /** Re-reads the tool list from the child (all pages). */
   async refreshTools(): Promise<void> {
+    await this.#refreshTools();
+  }
+
+  /** Re-reads the tool list; true when it changed (and its listeners were told). */
+  async #refreshTools(): Promise<boolean> {
     const client = this.#starter.connection?.client;
-    if (!client) return;
-    this.#setTools(await listAllTools(client));
+    if (!client) return false;
+    return this.#setTools(await listAllTools(client, client.getServerCapabilities()));
   }
 
   /**
@@ -281,15 +317,20 @@ export class Child extends ChildProfile {
   /** Ends the connection and any start under way, and puts the server in `status`. */
   async #rest(status: RestingStatus, reason?: string): Promise<void> {
     const released = this.#starter.release(status);
+    this.#stopLearning.abort();
+    this.#stopLearning = new AbortController();
+    const learning = [...this.#learning.values()];
     this.#watch.detach();
     this.#transition(status, reason);
-    await released;
+    await Promise.allSettled([released, ...learning]);
   }
 
   #prepare(connection: ChildConnection, wire: ChildWire): void {
     connection.client.setNotificationHandler('notifications/tools/list_changed', async () => {
       if (this.#starter.connection !== connection) return;
-      await this.refreshTools().catch((error: Error) => this.log.warn({ err: error.message }, 'tool list refresh failed'));
+      const changed = await this.#refreshTools().catch((error: Error) => void this.log.warn({ err: error.message }, 'tool list refresh failed'));
+      // The child says its list changed: callers hear so even when it reads the same to the hub.
+      if (changed !== true) this.#watch.emit({ kind: 'tools' });
     });
     this.#watch.listenTo(connection.client, wire);
   }
@@ -310,10 +351,11 @@ export class Child extends ChildProfile {
     this.#transition('down', reason);
   }
 
-  #setTools(tools: Tool[]): void {
-    if (!this.updateTools(tools)) return;
+  #setTools(tools: Tool[]): boolean {
+    if (!this.updateTools(tools)) return false;
     this.saveSnapshot(this.#starter.negotiation);
     this.#watch.emit({ kind: 'tools' });
+    return true;
   }
 
   /** Sleeps an on-demand server once it has been unused for the idle timeout. */

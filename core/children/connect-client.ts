@@ -1,4 +1,5 @@
-import type { Transport } from '@modelcontextprotocol/client';
+import type { ClientOptions, Transport } from '@modelcontextprotocol/client';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildWire } from '../mcp/revision.js';
 import { ChildEndedError, type ChildConnection, type ConnectContext } from './child-type.js';
 import { PlainCallClient } from './plain-call-client.js';
@@ -42,14 +43,23 @@ export function warnOnceOfRepairs(context: Pick<ConnectContext, 'log' | 'name'>)
 
 /**
  * Connects an SDK client over `transport` on behalf of a child type: negotiates among the
- * revisions the hub speaks to children, honours the start's abort signal (the transport is
- * closed, which ends a process or socket), passes the remembered negotiation as `prior`,
- * reads results through the negotiated revision's repair, and reports an unasked close to
- * the child.
+ * revisions the hub speaks to children (or speaks exactly `context.revision` when the hub
+ * asks what the child shows a client of it), honours the start's abort signal (the
+ * transport is closed, which ends a process or socket, and the connect fails only once it
+ * has), passes the remembered negotiation as `prior`, reads results through the negotiated
+ * revision's repair, and reports an unasked close to the child.
  */
 export async function connectClient(given: Transport, context: ConnectContext, options: ConnectClientOptions): Promise<ChildConnection> {
-  const probe = context.wires.probe && (options.negotiation === 'auto' || !context.wires.handshake);
-  const client = new PlainCallClient(options.clientInfo, probe ? { versionNegotiation: { mode: 'auto' } } : {});
+  let negotiation: Pick<ClientOptions, 'versionNegotiation'>;
+  try {
+    negotiation = negotiationOf(context, options);
+  } catch (error) {
+    // Nothing was started on it, but a type may have made something behind it (a container).
+    await given.close().catch(() => undefined);
+    throw error;
+  }
+  const client = new PlainCallClient(options.clientInfo, negotiation);
+  const probe = context.revision === undefined && context.wires.probe && (options.negotiation === 'auto' || !context.wires.handshake);
   const onRepaired = options.onRepaired ?? warnOnceOfRepairs(context);
   let wire: ChildWire | undefined;
   client.repair = (result) => {
@@ -60,7 +70,15 @@ export async function connectClient(given: Transport, context: ConnectContext, o
     return repaired;
   };
   const transport = tolerantTransport(given, client.repair);
-  const onAbort = (): void => void transport.close().catch(() => undefined);
+  // One close, awaited by a failed connect: what runs behind the transport (a process that
+  // ignores its closed stdin) has ended when the connect says it failed.
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => (closing ??= transport.close().catch(() => undefined));
+  // A transport whose handshake waits on something closing does not end (an SSE stream that
+  // never names its endpoint): the abort fails the connect itself, once the close is done.
+  let failConnect: (reason: unknown) => void = () => undefined;
+  const aborted = new Promise<never>((_resolve, reject) => (failConnect = reject));
+  const onAbort = (): void => void close().then(() => failConnect(context.signal.reason));
   context.signal.addEventListener('abort', onAbort, { once: true });
   let endedEarly: string | undefined;
   client.onclose = () => {
@@ -70,9 +88,9 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   };
   try {
     if (context.signal.aborted) throw context.signal.reason as Error;
-    await client.connect(transport, context.prior === undefined || !probe ? undefined : { prior: context.prior });
+    await Promise.race([client.connect(transport, context.prior === undefined || !probe ? undefined : { prior: context.prior }), aborted]);
   } catch (error) {
-    await transport.close().catch(() => undefined);
+    await close();
     if (options.endedIsFinal && endedEarly !== undefined && !context.signal.aborted) throw new ChildEndedError(endedEarly, { cause: error });
     throw error;
   } finally {
@@ -83,4 +101,22 @@ export async function connectClient(given: Transport, context: ConnectContext, o
     close: () => client.close(),
     ...(options.plainToolCalls && { plainToolCall: (params, signal) => client.plainToolCall(params, signal) }),
   };
+}
+
+/**
+ * The SDK client's negotiation: pinned to `context.revision` when the hub asks for one (a
+ * revision found only by probing is refused to a type that does not probe, as the operator
+ * asked of it); otherwise a probe where the type allows one, else the plain handshake.
+ */
+function negotiationOf(context: ConnectContext, options: ConnectClientOptions): Pick<ClientOptions, 'versionNegotiation'> {
+  if (context.revision !== undefined) {
+    const pinned = context.wires.wireOf(context.revision);
+    if (!pinned) throw new HubError(HUB_ERROR_CODES.CHILD_REVISION_UNAVAILABLE, `MCP ${context.revision} is not spoken to servers`);
+    if (pinned.probed && options.negotiation === 'legacy' && context.wires.handshake) {
+      throw new HubError(HUB_ERROR_CODES.CHILD_REVISION_UNAVAILABLE, `MCP ${context.revision} is found only by probing, which this server's type does not do`);
+    }
+    return { versionNegotiation: pinned.pinned };
+  }
+  const probe = context.wires.probe && (options.negotiation === 'auto' || !context.wires.handshake);
+  return probe ? { versionNegotiation: { mode: 'auto' } } : {};
 }

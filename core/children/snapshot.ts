@@ -19,6 +19,13 @@ export const Negotiation = Type.Object({
   at: Type.Number(),
 });
 
+/** What a child showed a client of one revision (see `ChildFace`). */
+const Face = Type.Object({
+  serverInfo: Type.Optional(Type.Object({ name: Type.String(), version: Type.String() }, { additionalProperties: true })),
+  instructions: Type.Optional(Type.String()),
+  capabilities: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
 /**
  * What a sleeping server answers from: its identity, capabilities and instructions, and its
  * full tool list as the child declared it (schemas, output schemas, annotations), before
@@ -35,6 +42,11 @@ export const Snapshot = Type.Object({
   /** What the child advertised, so its endpoint offers the same methods while it sleeps. */
   capabilities: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   tools: Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true })),
+  /**
+   * What the child showed clients of revisions other than the one the hub speaks with it,
+   * by revision; null where it shows nothing of its own (callers there see the above).
+   */
+  faces: Type.Optional(Type.Record(Type.String(), Type.Union([Face, Type.Null()]))),
   /** Checked apart from the rest (`negotiationOf`): one written by an earlier version is dropped, the tools kept. */
   negotiation: Type.Optional(Type.Unknown()),
 });

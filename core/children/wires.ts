@@ -4,6 +4,10 @@ import type { ChildWire, McpRevision } from '../mcp/revision.js';
 export interface ChildWires {
   /** The wire of a connection that negotiated `version`; undefined when no enabled revision speaks it. */
   wireFor(version: string | undefined): ChildWire | undefined;
+  /** The revision (as registered) whose wire speaks `version`: what a child's face on it is kept under. */
+  revisionFor(version: string | undefined): string | undefined;
+  /** The wire registered under `revision`; undefined when that revision is not spoken to children. */
+  wireOf(revision: string): ChildWire | undefined;
   /** Whether one of them is found only by probing (the SDK client then probes when a child type allows it). */
   readonly probe: boolean;
   /** Whether one of them is found by the plain handshake, without a probe (else a child type's wish not to probe cannot be kept). */
@@ -19,8 +23,11 @@ export interface ChildWires {
 export function childWires(revisions: () => readonly McpRevision[]): ChildWires {
   let known: { wire: ChildWire; revision: string }[] | undefined;
   const list = () => (known ??= revisions().flatMap(({ revision, child }) => (child ? [{ wire: child, revision }] : [])));
+  const speaking = (version: string | undefined) => (version === undefined ? undefined : list().find(({ wire }) => wire.speaks(version)));
   return {
-    wireFor: (version) => (version === undefined ? undefined : list().find(({ wire }) => wire.speaks(version))?.wire),
+    wireFor: (version) => speaking(version)?.wire,
+    revisionFor: (version) => speaking(version)?.revision,
+    wireOf: (revision) => list().find((entry) => entry.revision === revision)?.wire,
     get probe() {
       return list().some(({ wire }) => wire.probed);
     },

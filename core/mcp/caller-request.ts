@@ -1,4 +1,5 @@
 import type { ServerContext, ServerNotification } from '@modelcontextprotocol/server';
+import { requestCancellation } from './cancellations.js';
 import type { ServedRevision } from './served-revision.js';
 
 /**
@@ -24,11 +25,13 @@ export interface CallerRequest {
 /** The caller's request as the SDK's server hands it to a handler on `revision`. */
 export function callerRequestOf(revision: ServedRevision, context: ServerContext): CallerRequest {
   const { mcpReq } = context;
+  // A cancellation that arrived apart from the request (see `CallerWire.cancelledRequest`).
+  const cancelled = requestCancellation.getStore();
   return {
     meta: mcpReq._meta as Record<string, unknown> | undefined,
     // The SDK types the lifted envelope as an empty object; its keys are the reserved `_meta` names.
     envelope: (mcpReq.envelope ?? {}) as Record<string, unknown>,
-    signal: mcpReq.signal,
+    signal: cancelled ? AbortSignal.any([mcpReq.signal, cancelled]) : mcpReq.signal,
     notify: (notification) => mcpReq.notify(notification),
     answers: revision.answersOf(mcpReq),
     clientId: context.http?.authInfo?.clientId,

@@ -1,7 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   isInputRequiredResult,
+  isJSONRPCErrorResponse,
   ProtocolError,
   ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
   Server,
   type CallToolRequestParams,
   type CallToolResult,
@@ -9,7 +14,7 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Client, RequestOptions } from '@modelcontextprotocol/client';
+import type { Result, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
@@ -18,15 +23,19 @@ import type { McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import { forwardToolCall, withQuestionParams } from './forward-call.js';
 import { findKnownTool, knownTools } from './known-tools.js';
+import { RequestWake } from './request-wake.js';
 import type { ServedRevision } from './served-revision.js';
 
 /**
- * `/<name>/mcp`: a transparent proxy of tools, resources, prompts and completion to one
- * child, stating the child's own identity and instructions, with the allow/deny filter
- * applied and the revision's differences left to the revision. Listing reads the Child,
- * never the wire.
+ * `/<name>/mcp`: a transparent proxy of one child, stating what the child shows a client
+ * of the caller's revision (its identity, instructions and capabilities), with the
+ * allow/deny filter applied and the revision's differences left to the revision. Tools
+ * are listed from the Child, never the wire; every other method the caller's revision
+ * carries is forwarded and the child's own answer returned.
  */
 export class ChildEndpoint implements McpEndpoint {
+  readonly answered = answeredAsChild;
+
   constructor(
     private readonly hub: Hub,
     readonly child: Child,
@@ -37,82 +46,134 @@ export class ChildEndpoint implements McpEndpoint {
   }
 
   /**
-   * The child's own identity, as it last stated it (kept in its snapshot while it sleeps);
-   * before it was ever seen, its configured name.
+   * The child's own identity as it last stated it to a client of `revision` (kept in its
+   * snapshot while it sleeps); before it was ever seen, its configured name.
    */
-  identity(): Implementation {
-    return this.child.serverInfo ?? { name: this.child.name, version: this.hub.version };
+  identity(revision?: ServedRevision): Implementation {
+    const face = revision === undefined ? undefined : this.child.knownFace(revision.revision);
+    return face?.serverInfo ?? this.child.serverInfo ?? { name: this.child.name, version: this.hub.version };
   }
 
-  /** A call as the revision delivers it; undefined for an unknown or filtered tool. */
-  async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
-    const tool = await findKnownTool(this.child, params.name);
+  /**
+   * A call as the revision delivers it; undefined for a filtered tool, and for one the
+   * child does not list while it cannot be asked (it is not up). A tool the child does not
+   * list is otherwise the child's to answer.
+   */
+  async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest, wake?: RequestWake): Promise<CallToolResult | InputRequiredResult | undefined> {
+    const tool = (await findKnownTool(this.child, params.name, wake)) ?? askable(this.child, params.name);
     if (!tool) return undefined;
     return forwardToolCall(this.hub, this.child, tool, params, { revision, request: caller });
   }
 }
 
-/** A child never seen (no snapshot) is woken first, so the endpoint offers what the child offers. */
+/** A tool the child does not list, as the hub asks the child about it: only while the child is up to answer. */
+function askable(child: Child, name: string): Tool | undefined {
+  return child.status === 'up' && child.isToolAllowed(name) ? { name, inputSchema: { type: 'object' } } : undefined;
+}
+
+/**
+ * The server of one request: a child never seen (no snapshot) is woken first, so the
+ * endpoint offers what the child offers, and what it shows the caller's revision is read
+ * (or asked), all within one wake budget.
+ */
 async function createChildServer(hub: Hub, child: Child, revision: ServedRevision): Promise<Server> {
   const endpoint = new ChildEndpoint(hub, child);
-  if (child.capabilities === undefined) await child.ensureToolsKnown().catch(() => undefined);
-  const known = child.capabilities;
-  const server = new Server(endpoint.identity(), {
-    capabilities: revision.capabilities(known),
-    ...(child.instructions !== undefined && { instructions: child.instructions }),
+  const wake = new RequestWake(child, hub.children.timings.wakeBudgetMs);
+  await wake.known().catch(() => undefined);
+  const face = await child.faceFor(revision.revision, () => wake.remaining());
+  const capabilities = revision.capabilities(face.capabilities);
+  const server = new Server(face.serverInfo ?? endpoint.identity(), {
+    capabilities,
+    ...(face.instructions !== undefined && { instructions: face.instructions }),
     ...revision.serverOptions,
   });
 
-  server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child)).map((tool) => revision.presentTool(tool)) }));
+  if (capabilities.tools) {
+    server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) }));
+    server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
+      const result = await endpoint.callTool(revision, request.params, callerRequestOf(revision, ctx), wake);
+      // A filtered tool gets the answer of one that never existed, before anything wakes.
+      if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      return result;
+    });
+  }
 
-  server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
-    const result = await endpoint.callTool(revision, request.params, callerRequestOf(revision, ctx));
-    // A filtered tool gets the answer of one that never existed, before anything wakes.
-    if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return result;
-  });
-
-  const relay = relayTo(hub, child, revision);
-  if (known?.resources) {
-    server.setRequestHandler('resources/list', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.listResources(params, options)));
-    server.setRequestHandler('resources/templates/list', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.listResourceTemplates(params, options)));
-    server.setRequestHandler('resources/read', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.readResource(params, options)));
-  }
-  if (known?.prompts) {
-    server.setRequestHandler('prompts/list', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.listPrompts(params, options)));
-    server.setRequestHandler('prompts/get', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.getPrompt(params, options)));
-  }
-  if (known?.completions) {
-    server.setRequestHandler('completion/complete', (request, ctx) => relay(ctx, request.params, (client, params, options) => client.complete(params, options)));
-  }
+  const relay = relayTo(hub, child, revision, wake);
+  server.fallbackRequestHandler = async (request, ctx) => {
+    if (revision.refuses(request.method)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+    return relay(ctx, request.method, request.params);
+  };
   return server;
 }
 
-type Send<P, R> = (client: Client, params: P, options: RequestOptions) => Promise<R>;
+/** Any result, as the child sent it: the caller's revision checks what it delivers. */
+const ANY_RESULT: StandardSchemaV1<Result> = { '~standard': { version: 1, vendor: 'mcp-hub', validate: (value) => ({ value: value as Result }) } };
 
 /**
- * Relays a request other than a tool call: the child woken, the caller's cancellation
- * passed on, the child's identity dropped from its answer, and a child's question
- * relayed by the same decision as a tool call's. One that cannot be forwarded fails the
- * request, since there is no tool result to tell it in.
+ * Relays a request other than a tool call: the child woken (within the request's one
+ * budget), the caller's cancellation passed on, the child's identity dropped from its
+ * answer, and a child's question relayed by the same decision as a tool call's. One that
+ * cannot be forwarded fails the request, since there is no tool result to tell it in.
  */
-function relayTo(hub: Hub, child: Child, revision: ServedRevision) {
-  return async <P extends { _meta?: Record<string, unknown> } | undefined, R extends { _meta?: Record<string, unknown> }>(
-    ctx: ServerContext,
-    params: P,
-    send: Send<P, R>,
-  ): Promise<R> => {
+function relayTo(hub: Hub, child: Child, revision: ServedRevision, wake: RequestWake) {
+  return async (ctx: ServerContext, method: string, params: Record<string, unknown> | undefined): Promise<Result> => {
     const request = callerRequestOf(revision, ctx);
     const capabilities = callerCapabilities(request);
     let decision: ElicitationDecision | undefined;
-    const answer = await child.withClient((client) => {
-      decision = decideElicitation(revision, capabilities, child.view);
-      const asked = (params === undefined ? params : withQuestionParams(withValidTraceContext(params), request, decision, capabilities)) as P;
-      return send(client, asked, { signal: request.signal, allowInputRequired: true });
-    });
+    await wake.up();
+    const answer = await child
+      .withClient((client) => {
+        decision = decideElicitation(revision, capabilities, child.view);
+        const asked = params === undefined ? params : withQuestionParams(withValidTraceContext(params as { _meta?: Record<string, unknown> }), request, decision, capabilities);
+        return client.request({ method, ...(asked !== undefined && { params: asked }) }, ANY_RESULT, { signal: request.signal, allowInputRequired: true });
+      })
+      .catch((error: unknown) => {
+        const refusal = childProtocolError(error);
+        if (!refusal) throw error;
+        const exchange = relayedExchange.getStore();
+        if (exchange && refusal.code === ProtocolErrorCode.MethodNotFound) exchange.methodNotFound = true;
+        throw refusal;
+      });
     if (!isInputRequiredResult(answer)) return child.wire?.withoutIdentity(answer) ?? answer;
     const question = hub.questions.relay(answer, revision, decision as ElicitationDecision, request, child.view);
     if (typeof question === 'string') throw new ProtocolError(ProtocolErrorCode.InternalError, question);
-    return question as unknown as R;
+    return question as unknown as Result;
   };
+}
+
+/**
+ * The child's own JSON-RPC error in `error`: as the SDK client raises it, or in the body of
+ * an HTTP error answer (the SDK's HTTP client reads a JSON-RPC error out of a 400 only, so
+ * a remote child's 404 method-not-found arrives as an HTTP error carrying it). A method
+ * the revision spoken with the child does not have is one the child has not, as it would say.
+ */
+function childProtocolError(error: unknown): ProtocolError | undefined {
+  if (ProtocolError.isInstance(error)) return error;
+  if (SdkError.isInstance(error) && error.code === SdkErrorCode.MethodNotSupportedByProtocolVersion) return new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+  if (!SdkHttpError.isInstance(error)) return undefined;
+  const text = (error.data as { text?: unknown } | undefined)?.text;
+  if (typeof text !== 'string') return undefined;
+  try {
+    const answer: unknown = JSON.parse(text);
+    if (!isJSONRPCErrorResponse(answer)) return undefined;
+    return new ProtocolError(answer.error.code, answer.error.message, answer.error.data);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One HTTP exchange's relay: whether its answer is the child's method-not-found, which the
+ * handler answers in band where the revision answers a method it has no handler for with
+ * an HTTP status of its own (`methodNotFoundStatus`); `answeredAsChild` applies it.
+ */
+const relayedExchange = new AsyncLocalStorage<{ methodNotFound: boolean }>();
+
+/** A child endpoint's HTTP answer on `revision`: a relayed method-not-found with the revision's own status. */
+export async function answeredAsChild(revision: ServedRevision, answer: () => Promise<Response>): Promise<Response> {
+  const exchange = { methodNotFound: false };
+  const response = await relayedExchange.run(exchange, answer);
+  if (!exchange.methodNotFound || response.status !== 200 || revision.methodNotFoundStatus === 200) return response;
+  if (!response.headers.get('content-type')?.startsWith('application/json')) return response;
+  return new Response(response.body, { status: revision.methodNotFoundStatus, headers: response.headers });
 }

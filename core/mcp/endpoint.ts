@@ -11,10 +11,12 @@ import type { ServedRevision } from './served-revision.js';
 export interface McpEndpoint {
   /** The SDK server that answers one request on `revision`. */
   server(revision: ServedRevision): Server | Promise<Server>;
-  /** The identity the endpoint states; read after the work, which may have learnt it. */
-  identity(): Implementation;
+  /** The identity the endpoint states to callers of `revision`; read after the work, which may have learnt it. */
+  identity(revision?: ServedRevision): Implementation;
   /** A `tools/call` as `revision` delivers it; undefined for a tool the endpoint does not offer. */
   callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined>;
   /** The child behind a per-server endpoint, whose changes its subscribers hear. */
   readonly child?: Child;
+  /** Makes the HTTP answer of a request on `revision` what the endpoint states it is (see `answeredAsChild`). */
+  readonly answered?: (revision: ServedRevision, answer: () => Promise<Response>) => Promise<Response>;
 }

@@ -5,6 +5,7 @@ import type { ChildChange } from '../children/watch.js';
 import type { Hub } from '../hub.js';
 import { observe, type McpRequestEvent } from '../observe.js';
 import { admitClients } from './admission.js';
+import { Cancellations, requestCancellation } from './cancellations.js';
 import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
@@ -20,10 +21,11 @@ declare module 'fastify' {
   }
 }
 
-/** An endpoint with its revisions' handlers. */
+/** An endpoint with its revisions' handlers, and its calls a caller may cancel apart. */
 interface Served {
   endpoint: McpEndpoint;
   gate: RevisionGate;
+  cancellations: Cancellations;
 }
 
 /**
@@ -53,7 +55,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     if (!existing) {
       const endpoint = create();
       const gate = new RevisionGate(endpoint, revisions);
-      existing = { endpoint, gate };
+      existing = { endpoint, gate, cancellations: new Cancellations() };
       served.set(key, existing);
       endpoint.child?.onChange((change) => publish(gate, change));
     }
@@ -80,14 +82,29 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     return observe.mcpRequest.run(event, () => carry(request, reply, served, plain));
   };
 
-  const carry = async (request: FastifyRequest, reply: FastifyReply, { endpoint, gate }: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
+  const carry = async (request: FastifyRequest, reply: FastifyReply, served: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
+    const { endpoint, gate } = served;
     // Long-lived streams are ended at shutdown, not waited for.
     if (!revisions.some((revision) => revision.opensStream(request.body))) hub.drain.track(reply.raw);
-    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId))) return;
-    const revision = plain?.revision ?? gate.revisionFor(request);
+    const revision = plain ? plain.revision : gate.revisionFor(request);
+    // On a revision whose cancellations arrive apart, calls are kept by caller to be found by them.
+    const caller = revision?.cancelledRequest ? callerOf(request) : undefined;
+    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId, caller === undefined ? undefined : served.cancellations, caller))) return;
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
-    await gate.serve(revision, request, Object.assign(request.raw, { auth: request.mcpAuth }), reply.raw);
+    const raw = Object.assign(request.raw, { auth: request.mcpAuth });
+    if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, raw, reply.raw);
+    const cancelled = revision.cancelledRequest(request.body);
+    if (cancelled !== undefined) served.cancellations.cancel(caller, cancelled, 'the caller cancelled the request');
+    const id = requestIdOf(request.body);
+    if (id === undefined) return gate.serve(revision, request, raw, reply.raw);
+    const call = new AbortController();
+    served.cancellations.add(caller, id, call);
+    try {
+      await requestCancellation.run(call.signal, () => gate.serve(revision, request, raw, reply.raw));
+    } finally {
+      served.cancellations.remove(caller, id, call);
+    }
   };
 
   void app.register(async (mcp) => {
@@ -132,6 +149,21 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   // Subscription streams never end on their own: they close once the drain is over.
   hub.drain.onDrained(closeAll);
   app.addHook('onClose', closeAll);
+}
+
+/**
+ * Who a caller is, for matching its cancellations: the client it authenticated as, else
+ * (an open hub on loopback, where nothing else tells callers apart) its address.
+ */
+function callerOf(request: FastifyRequest): string {
+  const clientId = request.mcpAuth?.clientId;
+  return clientId === undefined ? `address ${request.ip}` : `client ${clientId}`;
+}
+
+/** The id of a JSON-RPC request (a notification has none). */
+function requestIdOf(body: unknown): string | number | undefined {
+  const message = body as { id?: unknown; method?: unknown } | null | undefined;
+  return typeof message?.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
 }
 
 /** Subscribers hear what the child reports; the SDK filters per stream. */

@@ -1,6 +1,7 @@
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { CallerRequest } from './caller-request.js';
+import type { Cancellations } from './cancellations.js';
 import type { McpEndpoint } from './endpoint.js';
 import type { HttpRequestView, PlainCall } from './revision.js';
 import type { ServedRevision } from './served-revision.js';
@@ -56,15 +57,28 @@ export function plainCallOf(revisions: readonly ServedRevision[], request: HttpR
  * Answers a plain call as the SDK would: the same result, framed by the revision, with the
  * endpoint's identity (read after the call, which may have connected the server and
  * learnt it), or the same JSON-RPC error. The caller closing its connection cancels the
- * call. False when the endpoint has no such tool and nothing was written (the SDK
- * answers that, with its error).
+ * call, and so does a cancellation sent apart by `cancelledBy` (kept in `cancellations`).
+ * False when the endpoint has no such tool and nothing was written (the SDK answers that,
+ * with its error).
  */
-export async function answerPlainCall(endpoint: McpEndpoint, revision: ServedRevision, call: PlainCall, response: ServerResponse, clientId: string | undefined): Promise<boolean> {
+export async function answerPlainCall(
+  endpoint: McpEndpoint,
+  revision: ServedRevision,
+  call: PlainCall,
+  response: ServerResponse,
+  clientId: string | undefined,
+  cancellations?: Cancellations,
+  cancelledBy?: string,
+): Promise<boolean> {
   const cancelled = new AbortController();
   const cancel = (): void => {
     if (!response.writableFinished) cancelled.abort();
   };
   response.once('close', cancel);
+  if (cancellations && cancelledBy !== undefined) {
+    cancellations.add(cancelledBy, call.id, cancelled);
+    response.once('close', () => cancellations.remove(cancelledBy, call.id, cancelled));
+  }
   const caller: CallerRequest = { meta: call.params._meta, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, answers: undefined, clientId };
   let message: Record<string, unknown>;
   let status = 200;
@@ -76,7 +90,7 @@ export async function answerPlainCall(endpoint: McpEndpoint, revision: ServedRev
     }
     // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
     const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
-    message = { jsonrpc: '2.0', id: call.id, result: revision.frameResult(result, endpoint.identity()) };
+    message = { jsonrpc: '2.0', id: call.id, result: revision.frameResult(result, endpoint.identity(revision)) };
   } catch (error) {
     if (!ProtocolError.isInstance(error)) throw error;
     // As the SDK's server answers an error its handler threw: in band, except a missing capability (HTTP 400).

@@ -1,5 +1,5 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { UnsupportedProtocolVersionError, type JSONRPCErrorResponse, type McpHttpHandler, type RequestId } from '@modelcontextprotocol/server';
+import { UnsupportedProtocolVersionError, type JSONRPCErrorResponse, type McpHandlerRequestOptions, type McpHttpHandler, type RequestId } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpEndpoint } from './endpoint.js';
 import type { HttpRequestView } from './revision.js';
@@ -60,7 +60,9 @@ export class RevisionGate {
     let handling = this.#handlings.get(revision);
     if (!handling) {
       const handler = revision.createHandler(() => this.endpoint.server(revision));
-      handling = { close: () => handler.close(), notify: handler.notify, node: toNodeHandler(handler) };
+      const answered = this.endpoint.answered;
+      const serving = answered ? { fetch: (request: Request, options?: McpHandlerRequestOptions) => answered(revision, () => handler.fetch(request, options)) } : handler;
+      handling = { close: () => handler.close(), notify: handler.notify, node: toNodeHandler(serving) };
       this.#handlings.set(revision, handling);
     }
     return handling;

@@ -1,4 +1,4 @@
-import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
+import type { Client, PriorDiscovery, VersionNegotiationOptions } from '@modelcontextprotocol/client';
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -76,8 +76,30 @@ export interface CallerWire {
   createHandler(factory: RevisionServerFactory): RevisionHandler;
   /** Options the SDK server of a request on this revision needs beyond the endpoint's own. */
   serverOptions?: Pick<ServerOptions, 'supportedProtocolVersions'>;
-  /** The child's capabilities narrowed to what the hub carries on this revision. */
+  /**
+   * The child's capabilities (as it showed them to a client of this revision, else as it
+   * showed them on the revision the hub speaks with it) narrowed to what the hub carries
+   * on this revision: never one the child did not declare.
+   */
   capabilities(child: ServerCapabilities | undefined): ServerCapabilities;
+  /**
+   * Whether the hub refuses `method` on this revision (`-32601`) although a child may answer
+   * it: what the revision itself cannot carry through a stateless endpoint (the README's
+   * table). Every other method a caller sends is forwarded and the child's answer returned.
+   */
+  refuses(method: string): boolean;
+  /**
+   * The HTTP status of a method-not-found answer on this revision, as its SDK handler gives
+   * one for a method it has no handler for: a child's own method-not-found, relayed, gets it too.
+   */
+  methodNotFoundStatus: number;
+  /**
+   * The id of the request a caller's message cancels, on a revision whose cancellation
+   * arrives apart from the request it cancels (a message of its own, which a stateless
+   * endpoint cannot tie to the call); absent on a revision whose cancellation travels with
+   * its request. The hub matches it to the caller's call in flight by the caller's identity.
+   */
+  cancelledRequest?(message: unknown): RequestId | undefined;
   /** A child's tool as advertised on this revision. */
   presentTool(tool: Tool): Tool;
   /** A child's call result as delivered on this revision, given the tool as the child declared it. */
@@ -124,6 +146,11 @@ export interface ChildWire {
   speaks(version: string): boolean;
   /** Whether the SDK client must probe for this revision when it connects (false: the plain handshake finds it). */
   probed: boolean;
+  /**
+   * How an SDK client negotiates a connection that speaks this revision and no other: how
+   * the hub asks what a child shows a client of this revision when it speaks another with it.
+   */
+  pinned: VersionNegotiationOptions;
   /** Proves a live connection answers (what the revision has for a ping), within `timeout` ms or until `signal` aborts. */
   probe(client: Client, options: { timeout: number; signal?: AbortSignal }): Promise<unknown>;
   /** The watch of one connection's changes. */

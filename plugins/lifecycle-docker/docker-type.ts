@@ -28,6 +28,7 @@ export function createDockerChildType(options: DockerTypeOptions): ChildType {
     type: 'docker',
     entrySchema: DockerEntry,
     alwaysRunning: (entry) => entry.keepAlive === true,
+    probes: false,
     async check(entry) {
       const { image } = entry as DockerEntry;
       try {

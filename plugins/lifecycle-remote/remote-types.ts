@@ -90,6 +90,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       type: 'sse',
       entrySchema: RemoteEntry,
       alwaysRunning,
+      probes: false,
       check: checkUrl,
       connect(entry, context) {
         const url = entryUrl(entry.url, context.name);

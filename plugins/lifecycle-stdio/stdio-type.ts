@@ -43,6 +43,7 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
     type: 'stdio',
     entrySchema: StdioEntry,
     alwaysRunning: (entry) => entry.keepAlive === true,
+    probes: options.negotiation === 'auto',
     async check(entry) {
       const { command, cwd, env } = entry as StdioEntry;
       const folder = cwd === undefined ? process.cwd() : resolve(options.configDirectory, cwd);

@@ -1,5 +1,21 @@
-import { classifyInboundRequest, legacyStatelessFallback, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type JSONRPCMessage, type ServerCapabilities, type Tool } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  legacyStatelessFallback,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type RequestId,
+  type ServerCapabilities,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import { type CallerWire, type HttpRequestView, isPlainObject, type PlainCall, plainParams, toolCallShape } from '../../core/plugin/revision.js';
+
+/**
+ * What a stateless endpoint cannot carry on this revision, though a child answers it: a
+ * log level or a subscription set on one request would hold for no other (the README's table).
+ */
+const REFUSED = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
 /**
  * The revision toward callers: requests without a per-request envelope (the `initialize`
@@ -28,6 +44,11 @@ export function createCallerWire(revision: string): CallerWire {
     listenedResources: () => [],
     createHandler: (factory) => ({ fetch: legacyStatelessFallback((context) => factory(context)), close: async () => undefined }),
     capabilities: narrow,
+    refuses: (method) => REFUSED.has(method),
+    // In band, as every answer of a stateless 2025 endpoint.
+    methodNotFoundStatus: 200,
+    // Served statelessly, a caller's cancellation is a request of its own: the hub ties it to the call.
+    cancelledRequest,
     presentTool,
     presentResult,
     elicitation: 'not-offered',
@@ -52,13 +73,22 @@ function hasEnvelope(message: JSONRPCMessage): boolean {
   return message.method === 'server/discover' || params?._meta?.[PROTOCOL_VERSION_META_KEY] !== undefined;
 }
 
+/** Nothing is pushed on this revision: the child's kinds of thing, without list changes or subscriptions. */
 function narrow(child: ServerCapabilities | undefined): ServerCapabilities {
+  if (!child) return { tools: {} };
   return {
-    tools: {},
-    ...(child?.resources && { resources: {} }),
-    ...(child?.prompts && { prompts: {} }),
-    ...(child?.completions && { completions: {} }),
+    ...(child.tools && { tools: {} }),
+    ...(child.resources && { resources: {} }),
+    ...(child.prompts && { prompts: {} }),
+    ...(child.completions && { completions: {} }),
   };
+}
+
+/** The request a `notifications/cancelled` names. */
+function cancelledRequest(message: unknown): RequestId | undefined {
+  if (!isPlainObject(message) || message.method !== 'notifications/cancelled' || 'id' in message) return undefined;
+  const requestId = isPlainObject(message.params) ? message.params.requestId : undefined;
+  return typeof requestId === 'string' || typeof requestId === 'number' ? requestId : undefined;
 }
 
 /** Object-rooted schemas are the same on both revisions, so a child's own wrap is kept. */

@@ -21,6 +21,7 @@ export function createChildWire(): ChildWire {
   return {
     speaks: (version) => SUPPORTED_PROTOCOL_VERSIONS.includes(version),
     probed: false,
+    pinned: { mode: 'legacy' },
     probe: (client, options) => client.ping(options),
     watch: subscriptions,
     repair: () => undefined,

@@ -44,6 +44,9 @@ export function createCallerWire(revision: string, options: { elicitation: boole
     listenedResources,
     createHandler: (factory) => createMcpHandler((context) => factory(context), { legacy: 'reject' }),
     capabilities: narrow,
+    // Nothing the child answers is withheld: what the revision lacks, its SDK handler refuses.
+    refuses: () => false,
+    methodNotFoundStatus: 404,
     presentTool: (tool) => tool,
     presentResult: (_tool, result) => result,
     elicitation: options.elicitation ? 'carried' : 'switched-off',
@@ -95,12 +98,18 @@ function isDiscoverProbe(message: JSONRPCMessage): boolean {
   return 'method' in message && message.method === 'server/discover';
 }
 
+/**
+ * What the child declared of what the hub carries, and no more: list changes and resource
+ * updates reach listen streams when the child announces them. A child that declares no
+ * capabilities at all (one never seen) is offered tools, which the hub always lists.
+ */
 function narrow(child: ServerCapabilities | undefined): ServerCapabilities {
+  if (!child) return { tools: {} };
   return {
-    tools: { listChanged: true },
-    ...(child?.resources && { resources: { listChanged: true, ...(child.resources.subscribe && { subscribe: true }) } }),
-    ...(child?.prompts && { prompts: { listChanged: true } }),
-    ...(child?.completions && { completions: {} }),
+    ...(child.tools && { tools: child.tools.listChanged ? { listChanged: true } : {} }),
+    ...(child.resources && { resources: { ...(child.resources.listChanged && { listChanged: true }), ...(child.resources.subscribe && { subscribe: true }) } }),
+    ...(child.prompts && { prompts: child.prompts.listChanged ? { listChanged: true } : {} }),
+    ...(child.completions && { completions: {} }),
   };
 }
 

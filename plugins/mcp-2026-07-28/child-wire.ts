@@ -13,6 +13,7 @@ export function createChildWire(revision: string): ChildWire {
   return {
     speaks: (version) => version === revision,
     probed: true,
+    pinned: { mode: { pin: revision } },
     probe: (client, options) => client.discover(options),
     watch: (client) => listenStream(client),
     repair: (result) => ('resultType' in result ? undefined : { ...result, resultType: 'complete' }),

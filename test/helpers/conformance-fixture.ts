@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { FixtureVariant } from '../fixtures/servers/conformance-server.js';
 
 /**
  * The compiled conformance fixture (`test/fixtures/servers/conformance.ts`). Run it
@@ -8,12 +9,24 @@ import { fileURLToPath } from 'node:url';
  */
 export const CONFORMANCE_FIXTURE = fileURLToPath(new URL('../fixtures/servers/conformance.js', import.meta.url));
 
+/** A hub `stdio` entry running the fixture's `variant`. */
+export function conformanceStdioEntry(variant: FixtureVariant = 'standard', env: Record<string, string> = {}): { command: string; args: string[]; env: Record<string, string> } {
+  return { command: process.execPath, args: [CONFORMANCE_FIXTURE, '--variant', variant], env };
+}
+
 /**
- * Starts the fixture as its own process serving Streamable HTTP on a loopback port the
- * OS picks, and resolves with its MCP URL. Stopped at teardown.
+ * Starts the fixture (its `variant`) as its own process serving Streamable HTTP (or the
+ * old HTTP+SSE, or a TCP socket) on a loopback port the OS picks, and resolves with its
+ * URL (`http://…/mcp`, `http://…/sse`, `tcp://…`). Stopped at teardown.
  */
-export async function startConformanceFixture(t: { teardown(fn: () => unknown): void }, startTimeoutMs = 20_000): Promise<string> {
-  const child = spawn(process.execPath, [CONFORMANCE_FIXTURE, '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startConformanceFixture(
+  t: { teardown(fn: () => unknown): void },
+  variant: FixtureVariant = 'standard',
+  transport: 'http' | 'sse' | 'tcp' = 'http',
+  env: Record<string, string> = {},
+  startTimeoutMs = 20_000,
+): Promise<string> {
+  const child = spawn(process.execPath, [CONFORMANCE_FIXTURE, `--${transport}`, '0', '--variant', variant], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   t.teardown(() => {
     child.kill('SIGTERM');
@@ -26,7 +39,7 @@ export async function startConformanceFixture(t: { teardown(fn: () => unknown): 
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const url = /^(http:\/\/\S+)\n/.exec(stdout)?.[1];
+      const url = /^((?:http|tcp):\/\/\S+)\n/.exec(stdout)?.[1];
       if (url) {
         clearTimeout(timer);
         resolve(url);

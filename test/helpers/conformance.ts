@@ -30,11 +30,20 @@ export interface CheckOutcome {
   message: string;
 }
 
+/**
+ * How a scenario came out: `passed` only when a check ran and succeeded and none failed or
+ * warned (the suite itself calls a scenario passed when no check failed, so one that only
+ * warned, or whose checks were all skipped or informational, would count as passed there);
+ * `warned` when a check warned; `untested` when no check succeeded, failed or warned.
+ */
+export type ScenarioOutcome = 'passed' | 'warned' | 'untested' | 'failed';
+
 export interface ScenarioResult {
   scenario: string;
   /** False for what the requirement set runs but never scores (extensions, pending scenarios). */
   scored: boolean;
-  /** No check failed (warnings allowed), which is how the suite itself marks a scenario passed. */
+  outcome: ScenarioOutcome;
+  /** `outcome === 'passed'`. */
   passed: boolean;
   failures: CheckOutcome[];
   warnings: CheckOutcome[];
@@ -46,6 +55,7 @@ export interface ConformanceRun {
   url: string;
   scenarios: ScenarioResult[];
   passed: string[];
+  /** Every scenario that did not pass: failed, warned or untested. */
   failed: string[];
   /** The overall timeout ended the suite; scenarios it had not finished count as failed. */
   timedOut: boolean;
@@ -100,7 +110,7 @@ export async function runConformanceSuite(options: ConformanceOptions): Promise<
   try {
     const run = await runSuite(['server', '--url', url, '--requirements', requirements, '--timeout', String(scenarioTimeoutMs), '-o', outputDir], deadline);
     const written = await readResultFiles(outputDir);
-    const scenarios = planned.map(({ scenario, scored }) => toResult(scenario, scored, written.get(scenario), run.timedOut));
+    const scenarios = planned.map(({ scenario, scored }) => scenarioResult(scenario, scored, written.get(scenario), run.timedOut));
     return {
       requirements,
       url,
@@ -189,13 +199,34 @@ async function readResultFiles(outputDir: string): Promise<Map<string, Conforman
   return results;
 }
 
-function toResult(scenario: string, scored: boolean, checks: ConformanceCheck[] | undefined, timedOut: boolean): ScenarioResult {
+/** A scenario's result from the checks the suite wrote for it (none: it never finished). */
+export function scenarioResult(scenario: string, scored: boolean, checks: ConformanceCheck[] | undefined, timedOut = false): ScenarioResult {
   if (!checks) {
     const message = timedOut ? 'the run was stopped by its overall timeout before this scenario finished' : 'the suite wrote no result for this scenario (see the run log)';
-    return { scenario, scored, passed: false, failures: [{ id: 'no-result', name: 'NoResult', message }], warnings: [], checks: [] };
+    return { scenario, scored, outcome: 'failed', passed: false, failures: [{ id: 'no-result', name: 'NoResult', message }], warnings: [], checks: [] };
   }
-  const outcome = (check: ConformanceCheck): CheckOutcome => ({ id: check.id, name: check.name, message: check.errorMessage ?? check.description ?? '' });
-  const failures = checks.filter((check) => check.status === 'FAILURE').map(outcome);
-  const warnings = checks.filter((check) => check.status === 'WARNING').map(outcome);
-  return { scenario, scored, passed: failures.length === 0, failures, warnings, checks };
+  const told = (check: ConformanceCheck): CheckOutcome => ({ id: check.id, name: check.name, message: check.errorMessage ?? check.description ?? '' });
+  const failures = checks.filter((check) => check.status === 'FAILURE').map(told);
+  const warnings = checks.filter((check) => check.status === 'WARNING').map(told);
+  const succeeded = checks.some((check) => check.status === 'SUCCESS');
+  const outcome: ScenarioOutcome = failures.length > 0 ? 'failed' : warnings.length > 0 ? 'warned' : succeeded ? 'passed' : 'untested';
+  return { scenario, scored, outcome, passed: outcome === 'passed', failures, warnings, checks };
+}
+
+/** Passes, warnings (warned or untested) and failures of a run, as the README's table states them. */
+export function tally(run: ConformanceRun): { passed: number; warned: number; failed: number } {
+  const count = (...outcomes: ScenarioOutcome[]) => run.scenarios.filter((result) => outcomes.includes(result.outcome)).length;
+  return { passed: count('passed'), warned: count('warned', 'untested'), failed: count('failed') };
+}
+
+/** Why each listed scenario did not pass in `run`: its failures, else its warnings, else that no check ran. */
+export function describeOutcomes(run: ConformanceRun, scenarios: string[]): string {
+  return scenarios
+    .map((scenario) => {
+      const result = run.scenarios.find((candidate) => candidate.scenario === scenario);
+      if (!result) return `${scenario}: did not run`;
+      const told = result.failures.length > 0 ? result.failures : result.warnings;
+      return `${scenario} (${result.outcome}): ${told.map((check) => `${check.id}: ${check.message}`).join('; ') || 'no check succeeded, failed or warned'}`;
+    })
+    .join('\n');
 }

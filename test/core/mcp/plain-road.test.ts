@@ -174,7 +174,7 @@ t.test('a plain 2025-11-25 call takes the plain road too, with the revision answ
   t.ok(tookPlainRoad(viaHub), 'call_tool on /hub took the plain road');
   t.same(viaHub.result?.content, [{ type: 'text', text: 'done after 1 steps' }]);
   const unknown = await postLegacyCall(`${url}/sink/mcp`, 'no_such_tool', {});
-  t.same(unknown.error, { code: -32602, message: 'Unknown tool: no_such_tool' }, "an unknown tool is the SDK's error");
+  t.same(unknown.error, { code: -32602, message: 'Tool no_such_tool not found' }, "a tool the child does not list is the child's to answer");
 });
 
 t.test('a revision whose plugin is disabled is refused, plain call or not', async (t) => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { startHub, tempDir, waitFor } from '../../core/children/helpers.js';
@@ -167,5 +168,24 @@ async function containerTests(): Promise<void> {
     await waitFor('the left-over container to be removed', async () => (await containersOf('stubborn')).length === 0);
     t.pass('the restarted hub removed it');
     t.same(await containersOf('neighbour'), [neighbours], "the other hub's container is untouched");
+  });
+
+  t.test("a container's list changes reach a 2026-07-28 listen stream", async (t) => {
+    const servers = fileURLToPath(new URL('../../fixtures/servers/', import.meta.url));
+    const ticking = entry({
+      args: ['/usr/bin/node', '/app/servers/conformance.js', '--variant', 'ticking'],
+      env: { TICK_MS: '200' },
+      volumes: [...fixtureVolumes(), { source: servers, target: '/app/servers' }],
+    });
+    const { url } = await startTestHub(t, { config: { plugins: { 'map-tools': false }, mcpServers: { ticking } }, env });
+    const client = await connectClient(t, `${url}/ticking/mcp`, '2026-07-28');
+    const heard = new Set<string>();
+    client.setNotificationHandler('notifications/tools/list_changed', async () => void heard.add('tools'));
+    client.setNotificationHandler('notifications/prompts/list_changed', async () => void heard.add('prompts'));
+    client.setNotificationHandler('notifications/resources/list_changed', async () => void heard.add('resources'));
+    const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
+    await waitFor('the three list changes on the stream', () => heard.size === 3);
+    t.same([...heard].sort(), ['prompts', 'resources', 'tools'], 'tools, prompts and resources list changes arrive');
+    await subscription.close();
   });
 }

@@ -1,0 +1,38 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RequestId } from '@modelcontextprotocol/server';
+import { HUB_ERROR_CODES, HubError } from '../errors.js';
+
+/**
+ * The calls in flight on one endpoint that a caller may cancel with a message of its own
+ * (a revision whose cancellation arrives apart from its request, `cancelledRequest`), by
+ * the caller's identity and the id it gave the request: a cancellation reaches only the
+ * calls of the caller who sent it, whatever id it names.
+ */
+export class Cancellations {
+  readonly #calls = new Map<string, Map<RequestId, AbortController>>();
+
+  /** Keeps `call` cancellable by `caller` under `id`, until `remove`. */
+  add(caller: string, id: RequestId, call: AbortController): void {
+    let calls = this.#calls.get(caller);
+    if (!calls) this.#calls.set(caller, (calls = new Map()));
+    calls.set(id, call);
+  }
+
+  remove(caller: string, id: RequestId, call: AbortController): void {
+    const calls = this.#calls.get(caller);
+    if (calls?.get(id) !== call) return;
+    calls.delete(id);
+    if (calls.size === 0) this.#calls.delete(caller);
+  }
+
+  /** Cancels `caller`'s call `id`, if one is in flight (at most CLIENT_MAX_CONCURRENT are kept per caller). */
+  cancel(caller: string, id: RequestId, reason: string): void {
+    this.#calls.get(caller)?.get(id)?.abort(new HubError(HUB_ERROR_CODES.CALL_CANCELLED, reason));
+  }
+}
+
+/**
+ * The cancellation of the request being served on the SDK's road, where the handler runs
+ * from the SDK's own server: it reads it through `callerRequestOf`.
+ */
+export const requestCancellation = new AsyncLocalStorage<AbortSignal>();

@@ -1,0 +1,41 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Child } from '../children/child.js';
+
+/**
+ * One request's wait for its child, within one wake budget whatever it waits on: the
+ * child coming up (once: a wake that failed is this request's answer to whatever else
+ * would wait, never a second budget) and asking the child what it shows the caller's
+ * revision (bounded by what is left of the budget). Made per request on the SDK's road.
+ */
+export class RequestWake {
+  readonly #child: Child;
+  readonly #deadline: number;
+  #up: Promise<void> | undefined;
+
+  constructor(child: Child, budgetMs: number, now = Date.now()) {
+    this.#child = child;
+    this.#deadline = now + budgetMs;
+  }
+
+  /** The child up; the first failure is kept, as a JSON-RPC error naming the server and the cause. */
+  up(): Promise<void> {
+    this.#up ??= this.#child.ensureUp().then(
+      () => undefined,
+      (error: Error) => {
+        throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+      },
+    );
+    return this.#up;
+  }
+
+  /** The child's tool list and capabilities known: from its snapshot, else from waking it. */
+  async known(): Promise<void> {
+    if (this.#child.toolsKnown && this.#child.capabilities !== undefined) return;
+    await this.up();
+  }
+
+  /** Aborts when the request's budget is spent. */
+  remaining(now = Date.now()): AbortSignal {
+    return AbortSignal.timeout(Math.max(0, this.#deadline - now));
+  }
+}

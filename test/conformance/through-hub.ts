@@ -1,0 +1,67 @@
+import type { Test } from 'tap';
+import { describeOutcomes, runConformanceSuite, tally, type ConformanceRequirements, type ConformanceRun } from '../helpers/conformance.js';
+import { conformanceStdioEntry, startConformanceFixture } from '../helpers/conformance-fixture.js';
+import { startTestHub } from '../helpers/hub.js';
+import type { FixtureVariant } from '../fixtures/servers/conformance-server.js';
+import { HUB_EXCLUSIONS, NOT_PASSED_DIRECTLY } from './expectations.js';
+
+const REQUIREMENT_SETS: ConformanceRequirements[] = ['2025-11-25', '2026-07-28'];
+const CHILDREN = ['over-http', 'over-stdio'] as const;
+
+/** Passes / warnings / failures, as the README's table cells state them. */
+function cell(run: ConformanceRun): string {
+  const { passed, warned, failed } = tally(run);
+  return `${passed} / ${warned} / ${failed}`;
+}
+
+/**
+ * The official suite against one variant of the conformance fixture directly (a process
+ * serving HTTP), and through `/<name>/mcp` with that fixture as an `http` and as a `stdio`
+ * child. A scenario passes only when a check ran and none failed or warned. Directly,
+ * exactly the scenarios `NOT_PASSED_DIRECTLY` names do not pass; through the hub, every
+ * scenario that passes directly passes, but for `HUB_EXCLUSIONS`, which follow from what
+ * each revision carries, and each of those does not. Each requirement set's line of the
+ * README's table is printed as a comment.
+ */
+export async function conformanceThroughHub(t: Test, variant: FixtureVariant): Promise<void> {
+  const direct = await startConformanceFixture(t, variant);
+  const { url } = await startTestHub(t, {
+    config: {
+      mcpServers: { 'over-http': { type: 'http', url: direct }, 'over-stdio': conformanceStdioEntry(variant) },
+      // A stdio child is spoken to on 2025-11-25 unless asked to probe; 2026-only features need the probe.
+      plugins: { 'lifecycle-stdio': { versionNegotiation: 'auto' } },
+    },
+  });
+  for (const requirements of REQUIREMENT_SETS) {
+    await t.test(`requirement set ${requirements}`, async (t) => {
+      const baseline = await runConformanceSuite({ url: direct, requirements });
+      t.notOk(baseline.timedOut, 'directly: the suite finished within its overall timeout');
+      const expected = NOT_PASSED_DIRECTLY[requirements];
+      const unexpected = baseline.failed.filter((scenario) => !(scenario in expected));
+      t.same(unexpected, [], `directly: every scenario that does not pass is named, with a reason\n${describeOutcomes(baseline, unexpected)}`);
+      t.same(
+        Object.keys(expected).filter((scenario) => !baseline.failed.includes(scenario)),
+        [],
+        'directly: every scenario named does not pass (else it is no longer expected to)',
+      );
+      t.ok(baseline.scenarios.some((result) => result.scored && result.passed), 'scored scenarios ran and passed');
+
+      const excluded = HUB_EXCLUSIONS[requirements];
+      const cells = [cell(baseline)];
+      for (const child of CHILDREN) {
+        const run = await runConformanceSuite({ url: `${url}/${child}/mcp`, requirements });
+        cells.push(cell(run));
+        t.notOk(run.timedOut, `${child}: the suite finished within its overall timeout`);
+        const lost = baseline.passed.filter((scenario) => !run.passed.includes(scenario));
+        const unexplained = lost.filter((scenario) => !(scenario in excluded));
+        t.same(unexplained, [], `${child}: every scenario that passes directly passes through the hub, but the exclusions\n${describeOutcomes(run, unexplained)}`);
+        t.same(
+          Object.keys(excluded).filter((scenario) => baseline.passed.includes(scenario) && run.passed.includes(scenario)),
+          [],
+          `${child}: each exclusion the fixture passes directly does not pass through the hub (else it is no longer an exclusion)`,
+        );
+      }
+      t.comment(`README | ${variant} | ${requirements} | ${cells.join(' | ')} |`);
+    });
+  }
+}
