@@ -8,7 +8,8 @@ import { type ChildType, connectClient, type StderrLimits, StderrLog } from '../
 import { HubError } from '../../core/plugin/index.js';
 
 export interface DockerTypeOptions {
-  engine: Engine;
+  /** The engine's client, made on first use. */
+  engine: () => Promise<Engine>;
   clientInfo: { name: string; version: string };
   spec: SpecContext;
   maxMessageBytes: number;
@@ -23,7 +24,6 @@ export interface DockerTypeOptions {
  * shutdown, a failed start) removes the container. On-demand unless `keepAlive`.
  */
 export function createDockerChildType(options: DockerTypeOptions): ChildType {
-  const { docker } = options.engine;
   return {
     type: 'docker',
     entrySchema: DockerEntry,
@@ -31,7 +31,8 @@ export function createDockerChildType(options: DockerTypeOptions): ChildType {
     async connect(entry, context) {
       // The kernel checked the entry against DockerEntry before adding the server.
       const spec = containerSpec(context.name, entry as DockerEntry, options.spec);
-      const container = await create(docker, spec, options.engine.address);
+      const { docker, address } = await options.engine();
+      const container = await create(docker, spec, address);
       options.live.add(container.id);
       const stderr = new StderrLog(context.name, context.log, options.stderr);
       const transport = new ContainerTransport({
