@@ -10,6 +10,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Client, RequestOptions } from '@modelcontextprotocol/client';
+import type { AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
@@ -31,8 +32,8 @@ export class ChildEndpoint implements McpEndpoint {
     readonly child: Child,
   ) {}
 
-  server(revision: ServedRevision): Promise<Server> {
-    return createChildServer(this.hub, this.child, revision);
+  server(revision: ServedRevision, access?: AccessRecord): Promise<Server> {
+    return createChildServer(this.hub, this.child, revision, access);
   }
 
   /**
@@ -52,7 +53,7 @@ export class ChildEndpoint implements McpEndpoint {
 }
 
 /** A child never seen (no snapshot) is woken first, so the endpoint offers what the child offers. */
-async function createChildServer(hub: Hub, child: Child, revision: ServedRevision): Promise<Server> {
+async function createChildServer(hub: Hub, child: Child, revision: ServedRevision, access: AccessRecord | undefined): Promise<Server> {
   const endpoint = new ChildEndpoint(hub, child);
   if (child.capabilities === undefined) await child.ensureToolsKnown().catch(() => undefined);
   const known = child.capabilities;
@@ -65,7 +66,7 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child)).map((tool) => revision.presentTool(tool)) }));
 
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
-    const result = await endpoint.callTool(revision, request.params, callerRequestOf(revision, ctx));
+    const result = await endpoint.callTool(revision, request.params, callerRequestOf(revision, ctx, access));
     // A filtered tool gets the answer of one that never existed, before anything wakes.
     if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     return result;

@@ -1,5 +1,6 @@
 import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { traceIdOf, type AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
 import type { Hub } from '../hub.js';
@@ -9,7 +10,7 @@ import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
 import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
-import { answerPlainCall, plainCallOf } from './plain-call.js';
+import { answerPlainCall, isPlainObject, plainCallOf } from './plain-call.js';
 import { requestedRevision, RevisionGate } from './revision-gate.js';
 import { servedRevisions, type ServedRevision } from './served-revision.js';
 
@@ -56,6 +57,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
 
   const serve = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
     reply.hijack();
+    if (request.access) describeRequest(request.access, name, served.endpoint, request);
     try {
       await observed(request, reply, served, name);
     } catch (error) {
@@ -66,7 +68,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   const observed = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
     const plain = plainCallOf(revisions, request);
     if (!observe.mcpRequest.active) return carry(request, reply, served, plain);
-    const event: McpRequestEvent = { hub: hub.identity, endpoint: name, body: request.body, revision: plain?.revision.revision ?? requestedRevision(request, revisions), clientId: request.mcpAuth?.clientId, status: undefined };
+    const event: McpRequestEvent = { hub: hub.identity, endpoint: name, body: request.body, revision: plain?.revision.revision ?? requestedRevision(request, revisions), clientId: request.mcpAuth?.clientId, status: undefined, access: request.access ?? undefined };
     reply.raw.once('close', () => {
       event.status = reply.raw.statusCode;
       observe.mcpRequestEnd.publish(event);
@@ -75,11 +77,14 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   };
 
   const carry = async (request: FastifyRequest, reply: FastifyReply, { endpoint, gate }: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
-    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId))) return;
+    const access = request.access ?? undefined;
+    if (access) access.revision = plain?.revision.revision;
+    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId, access))) return;
     const revision = plain?.revision ?? gate.revisionFor(request);
+    if (access) access.revision = revision?.revision;
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
-    await gate.serve(revision, request, Object.assign(request.raw, { auth: request.mcpAuth }), reply.raw);
+    await gate.serve(revision, request, request.raw, reply.raw, { auth: request.mcpAuth, access });
   };
 
   void app.register(async (mcp) => {
@@ -113,6 +118,27 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   app.addHook('onClose', async () => {
     await Promise.allSettled([...served.values()].map(({ gate }) => gate.close()));
   });
+}
+
+/**
+ * What the access record says of an MCP request before it is served: the endpoint, the
+ * JSON-RPC method, the caller, the tool called (and, on `/<name>/mcp`, the server; a tool
+ * call carried from `/hub` names its own, see forward-call.ts) and the trace the caller
+ * continues.
+ */
+function describeRequest(access: AccessRecord, name: string, endpoint: McpEndpoint, request: FastifyRequest): void {
+  access.endpoint = name;
+  access.client = request.mcpAuth?.clientId;
+  const body = request.body;
+  if (!isPlainObject(body)) return;
+  if (typeof body.method === 'string') access.rpc = body.method;
+  const params = body.params;
+  if (!isPlainObject(params)) return;
+  if (body.method === 'tools/call' && typeof params.name === 'string') {
+    access.tool = params.name;
+    access.server = endpoint.child?.name;
+  }
+  if (isPlainObject(params._meta)) access.traceId = traceIdOf(params._meta.traceparent);
 }
 
 /** Subscribers hear what the child reports; the SDK filters per stream. */

@@ -1,5 +1,6 @@
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
+import type { AccessRecord } from '../access-log.js';
 import type { CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
 import type { HttpRequestView, PlainCall } from './revision.js';
@@ -59,13 +60,19 @@ export function plainCallOf(revisions: readonly ServedRevision[], request: HttpR
  * call. False when the endpoint has no such tool and nothing was written (the SDK
  * answers that, with its error).
  */
-export async function answerPlainCall(endpoint: McpEndpoint, revision: ServedRevision, call: PlainCall, response: ServerResponse, clientId: string | undefined): Promise<boolean> {
-  const cancelled = new AbortController();
+export async function answerPlainCall(
+  endpoint: McpEndpoint,
+  revision: ServedRevision,
+  call: PlainCall,
+  response: ServerResponse,
+  clientId: string | undefined,
+  access: AccessRecord | undefined,
+): Promise<boolean> {
+  const caller = new PlainCaller(call, clientId, access);
   const cancel = (): void => {
-    if (!response.writableFinished) cancelled.abort();
+    if (!response.writableFinished) caller.cancel();
   };
   response.once('close', cancel);
-  const caller: CallerRequest = { meta: call.params._meta, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, answers: undefined, clientId };
   let message: Record<string, unknown>;
   let status = 200;
   try {
@@ -88,6 +95,61 @@ export async function answerPlainCall(endpoint: McpEndpoint, revision: ServedRev
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   response.end(text);
   return true;
+}
+
+/**
+ * The caller of a plain call, whose cancellation is its response closing before the
+ * answer. The call hears it through `onCancel`; an AbortSignal (which costs more to make
+ * than the rest of the road's bookkeeping) is made only for whoever reads `signal`.
+ */
+class PlainCaller implements CallerRequest {
+  readonly meta: Record<string, unknown> | undefined;
+  readonly envelope: Record<string, unknown>;
+  readonly answers = undefined;
+  #controller: AbortController | undefined;
+  #listeners: Array<(reason: unknown) => void> | undefined;
+  #reason: unknown;
+
+  constructor(
+    call: PlainCall,
+    readonly clientId: string | undefined,
+    readonly access: AccessRecord | undefined,
+  ) {
+    this.meta = call.params._meta;
+    this.envelope = call.envelope;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#reason !== undefined) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  notify(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  onCancel(listener: (reason: unknown) => void): () => void {
+    if (this.#reason !== undefined) {
+      listener(this.#reason);
+      return () => undefined;
+    }
+    (this.#listeners ??= []).push(listener);
+    return () => {
+      const at = this.#listeners?.indexOf(listener) ?? -1;
+      if (at !== -1) this.#listeners?.splice(at, 1);
+    };
+  }
+
+  cancel(): void {
+    if (this.#reason !== undefined) return;
+    // What an AbortController aborted without a reason gives.
+    this.#reason = new DOMException('This operation was aborted', 'AbortError');
+    this.#controller?.abort(this.#reason);
+    for (const listener of this.#listeners?.splice(0) ?? []) listener(this.#reason);
+  }
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
