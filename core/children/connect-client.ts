@@ -52,13 +52,14 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   const client = new PlainCallClient(options.clientInfo, probe ? { versionNegotiation: { mode: 'auto' } } : {});
   const onRepaired = options.onRepaired ?? warnOnceOfRepairs(context);
   let wire: ChildWire | undefined;
+  // Found once the handshake has negotiated a revision; before, nothing is repaired.
+  const negotiated = (): ChildWire | undefined => (wire ??= context.wires.wireFor(client.getNegotiatedProtocolVersion()));
   client.repair = (result) => {
-    // Found once the handshake has negotiated a revision; before, nothing is repaired.
-    wire ??= context.wires.wireFor(client.getNegotiatedProtocolVersion());
-    const repaired = wire?.repair(result);
+    const repaired = negotiated()?.repair(result);
     if (repaired !== undefined) onRepaired();
     return repaired;
   };
+  client.unwrap = (result) => negotiated()?.plainResult?.(result);
   const transport = tolerantTransport(given, client.repair);
   const onAbort = (): void => void transport.close().catch(() => undefined);
   context.signal.addEventListener('abort', onAbort, { once: true });

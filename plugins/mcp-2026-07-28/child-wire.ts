@@ -16,6 +16,7 @@ export function createChildWire(revision: string): ChildWire {
     probe: (client, timeoutMs) => client.discover({ timeout: timeoutMs }),
     watch: (client) => listenStream(client),
     repair: (result) => ('resultType' in result ? undefined : { ...result, resultType: 'complete' }),
+    plainResult: ({ resultType, ...rest }) => (resultType === 'complete' ? rest : undefined),
     withoutIdentity,
     asksByResult: true,
     remember: (client, _previous, now) => {
