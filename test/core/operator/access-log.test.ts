@@ -26,14 +26,17 @@ t.test('at info, exactly one record per tool call over HTTP, and none for probes
   const tokenId = /token id ([^\s,]+)/.exec(minted.stderr)?.[1];
 
   const from = await mark(hub, '/mark-before-the-calls');
+  // The SDK's road too: a call asking for progress.
   const calls = [
-    { path: '/meta/mcp', revision: '2026-07-28', name: 'echo_meta', arguments: {} },
-    { path: '/meta/mcp', revision: '2025-11-25', name: 'echo_meta', arguments: {} },
-    { path: '/hub', revision: '2026-07-28', name: 'call_tool', arguments: { server: 'meta', tool: 'echo_meta', arguments: {} } },
-    { path: '/hub', revision: '2025-11-25', name: 'call_tool', arguments: { server: 'meta', tool: 'echo_meta', arguments: {} } },
+    { path: '/meta/mcp', revision: '2026-07-28', name: 'echo_meta', arguments: {}, meta: {} },
+    { path: '/meta/mcp', revision: '2025-11-25', name: 'echo_meta', arguments: {}, meta: {} },
+    { path: '/hub', revision: '2026-07-28', name: 'call_tool', arguments: { server: 'meta', tool: 'echo_meta', arguments: {} }, meta: {} },
+    { path: '/hub', revision: '2025-11-25', name: 'call_tool', arguments: { server: 'meta', tool: 'echo_meta', arguments: {} }, meta: {} },
+    { path: '/meta/mcp', revision: '2026-07-28', name: 'echo_meta', arguments: {}, meta: { progressToken: 'sdk-road' } },
+    { path: '/hub', revision: '2025-11-25', name: 'call_tool', arguments: { server: 'meta', tool: 'echo_meta', arguments: {} }, meta: { progressToken: 'sdk-road' } },
   ];
   for (const call of calls) {
-    const answer = await rawRequest(`${hub.url}${call.path}`, call.revision, 'tools/call', { name: call.name, arguments: call.arguments }, { headers, meta: { traceparent: TRACEPARENT } });
+    const answer = await rawRequest(`${hub.url}${call.path}`, call.revision, 'tools/call', { name: call.name, arguments: call.arguments }, { headers, meta: { traceparent: TRACEPARENT, ...call.meta } });
     t.equal(answer.status, 200, `${call.path} ${call.revision} answered`);
   }
   for (const probe of ['/livez', '/readyz', '/metrics']) t.equal((await fetch(`${hub.url}${probe}`)).status, 200, `${probe} answered`);
@@ -57,7 +60,7 @@ t.test('at info, exactly one record per tool call over HTTP, and none for probes
       durationMs: Number,
       traceId: TRACE_ID,
       outcome: 'ok',
-    }, `${call.path} ${call.revision}: what the call was, who made it, how it ended`);
+    }, `${call.path} ${call.revision}${'progressToken' in call.meta ? ' (the SDK road)' : ''}: what the call was, who made it, how it ended`);
   }
   t.notOk(hub.logs().some((record) => record.msg === 'incoming request' || record.msg === 'request completed'), "Fastify's own request records are at debug");
 });
