@@ -1,8 +1,9 @@
-import { StreamableHTTPClientTransport, ProtocolError, type JSONRPCMessage, type JSONRPCResultResponse } from '@modelcontextprotocol/client';
+import { ProtocolError, ReadBuffer, StreamableHTTPClientTransport, type JSONRPCMessage, type JSONRPCResultResponse } from '@modelcontextprotocol/client';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import t from 'tap';
 import { plainToolAnswer } from '../../../core/children/plain-answer.js';
 import { PlainCallClient } from '../../../core/children/plain-call-client.js';
+import { PlainReadBuffer } from '../../../core/children/plain-read-buffer.js';
 import { repairedMessage } from '../../../core/children/tolerant-transport.js';
 import { createChildWire as legacyWire } from '../../../plugins/mcp-2025-11-25/child-wire.js';
 import { createChildWire as modernWire } from '../../../plugins/mcp-2026-07-28/child-wire.js';
@@ -43,13 +44,23 @@ async function connected(t: { teardown(fn: () => unknown): void }, revision: str
 
 const text = (value: string) => ({ type: 'text', text: value });
 /** Answers read by hand: text content, an isError flag. */
-const COMMON = [{ content: [text('a')] }, { content: [text('a'), text('b')], isError: false }, { content: [text('')], isError: true }, { content: [] }];
+const COMMON = [
+  { content: [text('a')] },
+  { content: [text('a'), text('b')], isError: false },
+  { content: [text('')], isError: true },
+  { content: [] },
+  { content: [text('a')], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1' } } },
+  { content: [text('a')], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1', title: 'X' } } },
+];
 /** Answers left to the codec, valid or not. */
 const OTHERS = [
   { content: [{ ...text('a'), annotations: { priority: 1 } }] },
   { content: [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }] },
   { content: [text('a')], structuredContent: { value: 1 } },
-  { content: [text('a')], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1' } } },
+  { content: [text('a')], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x' } } },
+  { content: [text('a')], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1', icons: [] } } },
+  { content: [text('a')], _meta: { other: 1 } },
+  { content: [text('a')], _meta: 'not an object' },
   { content: [text('a')], extra: 1 },
   { content: [{ ...text('a'), extra: 1 }] },
   { content: 'not a list' },
@@ -87,3 +98,42 @@ for (const revision of REVISIONS) {
     t.same(outcome(() => client.decodeToolAnswer(error)), outcome(() => client.bySdk(error)), "the child's error, as the same protocol error");
   });
 }
+
+t.test("the plain read buffer frames, reads and refuses a child's lines as the SDK's does", async (t) => {
+  const lines = [
+    { jsonrpc: '2.0', id: 'hub-1', result: { content: [text('a')] } },
+    { jsonrpc: '2.0', id: 7, result: { content: [text('a')], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1' } } } },
+    { jsonrpc: '2.0', id: 'hub-2', result: { content: [text('a')], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 5 } } } },
+    { jsonrpc: '2.0', id: 'hub-3', error: { code: -32602, message: 'no' } },
+    { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } },
+    { jsonrpc: '2.0', id: 1.5, result: {} },
+    { jsonrpc: '2.0', id: 'x', result: {}, extra: true },
+    { id: 'x', result: {} },
+  ].map((message) => JSON.stringify(message));
+  const text$ = `${lines.slice(0, 4).join('\n')}\nnot json\r\n${lines.slice(4).join('\r\n')}\n{"jsonrpc":"2.0","id":"cut`;
+  const outcomes = (buffer: { append(chunk: Buffer): void; readMessage(): unknown }) => {
+    const bytes = Buffer.from(text$);
+    // In pieces, so that lines span chunks.
+    for (let at = 0; at < bytes.length; at += 37) buffer.append(bytes.subarray(at, at + 37));
+    const read: unknown[] = [];
+    for (;;) {
+      try {
+        const message = buffer.readMessage();
+        if (message === null) return read;
+        read.push(message);
+      } catch (error) {
+        read.push({ refused: (error as Error).message });
+      }
+    }
+  };
+  t.same(outcomes(new PlainReadBuffer()), outcomes(new ReadBuffer()), 'the same messages and refusals, in order');
+});
+
+t.test('the plain read buffer refuses a line over its bound with a coded error, and starts afresh', async (t) => {
+  const buffer = new PlainReadBuffer(16);
+  buffer.append(Buffer.from('{"jsonrpc":'));
+  t.throws(() => buffer.append(Buffer.from('"2.0","id":1,"result":{}}\n')), { code: 'HUB_ERR_ANSWER_TOO_LARGE' });
+  t.equal(buffer.readMessage(), null, 'what came before the refusal is dropped');
+  buffer.append(Buffer.from('{"id":1}\n'));
+  t.throws(() => buffer.readMessage(), 'the next line is read on its own');
+});
