@@ -26,10 +26,10 @@ export interface ToolCallShape {
 export function toolCallShape({ method, headers, body }: HttpRequestView): ToolCallShape | undefined {
   const accept = headers.accept ?? '';
   if (method !== 'POST' || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !Object.keys(body).every((key) => MESSAGE_KEYS.has(key))) return undefined;
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !onlyKeys(body, MESSAGE_KEYS)) return undefined;
   const { id, params } = body;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
-  if (!isPlainObject(params) || !Object.keys(params).every((key) => PARAM_KEYS.has(key))) return undefined;
+  if (!isPlainObject(params) || !onlyKeys(params, PARAM_KEYS)) return undefined;
   const { name, arguments: toolArguments, _meta: meta } = params;
   if (typeof name !== 'string' || (toolArguments !== undefined && !isPlainObject(toolArguments))) return undefined;
   return { id: id as RequestId, name, arguments: toolArguments, meta };
@@ -150,6 +150,11 @@ class PlainCaller implements CallerRequest {
     this.#controller?.abort(this.#reason);
     for (const listener of this.#listeners?.splice(0) ?? []) listener(this.#reason);
   }
+}
+
+function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in value) if (!allowed.has(key)) return false;
+  return true;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
