@@ -1,7 +1,10 @@
 /**
  * Writes a synthetic extract for the offline map's scale bench: the Monaco extract tiled
  * on a grid (ids offset per tile, coordinates shifted), with a two-way primary road
- * joining each tile to its east and north neighbours so the network is one piece.
+ * joining each tile to its east and north neighbours so the network is one piece for
+ * every profile: each joining road starts and ends at nodes of the largest strongly
+ * connected part of the car, foot and bike networks alike (as the offline engine reads
+ * them), so a route leaves any tile's main network for any other's.
  *
  * Reads and writes the PBF with Debian's osmium (`apt-get install osmium-tool`); the
  * tiles travel through osmium's OPL text format, so no PBF writer is needed here.
@@ -16,6 +19,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { OfflineMap } from '../plugins/map-tools/offline/engine.js';
+import { E7 } from '../plugins/map-tools/offline/features.js';
+import { PROFILES } from '../plugins/map-tools/offline/profiles.js';
+import { stronglyConnected } from './road-network.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const MONACO_PBF = resolve(repoRoot, '../shared/data/monaco.osm.pbf');
@@ -24,11 +31,6 @@ export const MONACO_PBF = resolve(repoRoot, '../shared/data/monaco.osm.pbf');
 const ID_STRIDE = 1e10;
 /** Degrees left between tiles, so a tile's border roads do not touch its neighbour's. */
 const GAP_DEG = 0.005;
-/** Road classes the joining roads start from: ones every profile may use. */
-const JOINABLE = /(^|,)highway=(primary|secondary|tertiary|unclassified|residential)(,|$)/;
-/** Ways every profile may use (walkers and cyclists, at least) when no access tag closes them. */
-const OPEN_ROAD = /(^|,)highway=(primary|secondary|tertiary|unclassified|residential|living_street|service|pedestrian|footway|path|steps|cycleway|track)(_link)?(,|$)/;
-const CLOSED = /(^|,)(access|foot)=(no|private)(,|$)|(^|,)area=yes(,|$)/;
 
 interface Node {
   id: number;
@@ -48,6 +50,10 @@ export interface TiledExtract {
   file: string;
   tiles: number;
   nodes: number;
+  /** Tile k is in row `floor(k / columns)` and column `k % columns`, shifted by that many steps north and east. */
+  columns: number;
+  stepLat: number;
+  stepLon: number;
 }
 
 async function run(command: string, args: string[]): Promise<void> {
@@ -75,28 +81,32 @@ async function readSource(file: string): Promise<Source> {
 }
 
 /**
- * Nodes of joinable roads in the largest network of open roads, so a joining
- * road reaches the bulk of each tile rather than a piece cut off at the extract's border.
+ * Nodes where a joining road may start: vertices of the largest strongly connected part of
+ * the network of every profile, read by the engine itself, so the profiles' own rules
+ * (one-way streets, access, road classes) decide. A vertex is found among the nodes by its
+ * position; a position two nodes share is left out.
  */
-function joinableNodes(source: Source): Set<number> {
-  const parent = new Map<number, number>();
-  const root = (id: number): number => {
-    let top = id;
-    while (parent.get(top) !== top) top = parent.get(top)!;
-    parent.set(id, top);
-    return top;
-  };
-  const present = new Set(source.nodes.map((node) => node.id));
-  const roads = source.ways.filter((way) => OPEN_ROAD.test(way.tags) && !CLOSED.test(way.tags));
-  for (const way of roads) {
-    const refs = way.refs.filter((ref) => present.has(ref));
-    for (const ref of refs) if (!parent.has(ref)) parent.set(ref, ref);
-    for (let i = 1; i < refs.length; i++) parent.set(root(refs[i]!), root(refs[0]!));
+async function joinableNodes(file: string, source: Source): Promise<Node[]> {
+  const { graph } = await OfflineMap.load(file);
+  const largest = PROFILES.map((profile) => {
+    const { component, sizes } = stronglyConnected(graph, profile);
+    const biggest = sizes.indexOf(Math.max(...sizes));
+    return (vertex: number) => component[vertex] === biggest;
+  });
+  const position = (lat: number, lon: number) => `${Math.round(lat * E7)},${Math.round(lon * E7)}`;
+  const byPosition = new Map<string, Node | undefined>();
+  for (const node of source.nodes) {
+    const key = position(node.lat, node.lon);
+    byPosition.set(key, byPosition.has(key) ? undefined : node);
   }
-  const sizes = new Map<number, number>();
-  for (const id of parent.keys()) sizes.set(root(id), (sizes.get(root(id)) ?? 0) + 1);
-  const [largest] = [...sizes].sort((a, b) => b[1] - a[1])[0] ?? [];
-  return new Set(roads.filter((way) => JOINABLE.test(way.tags)).flatMap((way) => way.refs.filter((ref) => parent.has(ref) && root(ref) === largest)));
+  const joints: Node[] = [];
+  for (let vertex = 0; vertex < graph.vertexCount; vertex++) {
+    if (!largest.every((inLargest) => inLargest(vertex))) continue;
+    const node = byPosition.get(position(graph.vertexLat[vertex]!, graph.vertexLon[vertex]!));
+    if (node) joints.push(node);
+  }
+  if (joints.length === 0) throw new Error(`${file} has no node in the main network of every profile to join tiles at`);
+  return joints;
 }
 
 /** Writes `tiles` copies of the source into `out`; returns how many nodes it holds. */
@@ -113,8 +123,7 @@ export async function writeTiledExtract(sourceFile: string, out: string, tiles: 
   const stepLon = box.east - box.west + GAP_DEG;
   const columns = Math.ceil(Math.sqrt(tiles));
 
-  const network = joinableNodes(source);
-  const joints = source.nodes.filter((node) => network.has(node.id));
+  const joints = await joinableNodes(sourceFile, source);
   const nearest = (lat: number, lon: number) => joints.reduce((best, node) => (Math.hypot(node.lat - lat, node.lon - lon) < Math.hypot(best.lat - lat, best.lon - lon) ? node : best));
   const middleLat = (box.south + box.north) / 2;
   const middleLon = (box.west + box.east) / 2;
@@ -166,7 +175,7 @@ export async function writeTiledExtract(sourceFile: string, out: string, tiles: 
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  return { file: out, tiles, nodes: tiles * source.nodes.length };
+  return { file: out, tiles, nodes: tiles * source.nodes.length, columns, stepLat, stepLon };
 }
 
 function option(name: string): string | undefined {

@@ -21,6 +21,8 @@ export const HUB_ERROR_CODES = {
   DATA_PATH: 'HUB_ERR_DATA_PATH',
   /** A secret file under DATA_PATH is open to other users: the operator decides. */
   SECRETS_EXPOSED: 'HUB_ERR_SECRETS_EXPOSED',
+  /** A secret's `<NAME>_FILE` cannot be read, is empty or too large, or is set together with `<NAME>`. */
+  SECRET_FILE: 'HUB_ERR_SECRET_FILE',
   /** A plugin named in the config is neither built in nor found as a file or package. */
   PLUGIN_NOT_FOUND: 'HUB_ERR_PLUGIN_NOT_FOUND',
   /** A module does not export a hub plugin, or its name is already taken. */

@@ -11,6 +11,9 @@ import type { MetaTool } from './mcp/meta-tool.js';
 import type { McpRevision } from './mcp/revision.js';
 import { OperatorLogin } from './operator/login.js';
 import type { OperatorPage } from './operator/pages.js';
+import type { OperatorService } from './operator/service.js';
+import { OperatorWeb } from './operator/web.js';
+import { Drain } from './drain.js';
 import { Registry, Slot } from './registry.js';
 import type { HubSettings } from './settings.js';
 import { openStoreLazily, type Store } from './store/index.js';
@@ -39,7 +42,7 @@ export class Hub {
   readonly reservedPaths = new Set(['hub', 'mcp', 'health', 'livez', 'readyz']);
   /** Server entry keys the plugins add (their `serverKeys`), with each key's schema and plugin. */
   readonly serverKeys = new Map<string, { schema: TSchema; plugin: string }>();
-  #operatorLogin: OperatorLogin | undefined;
+  #operator: OperatorWeb | undefined;
 
   /**
    * Re-reads the config file and applies it to the configured servers (what SIGHUP and a
@@ -59,6 +62,8 @@ export class Hub {
     readonly configDirectory: string,
     /** The environment the hub was started with (MONGODB_URL and plugin switches). */
     readonly env: NodeJS.ProcessEnv = process.env,
+    /** The prefix the hub is registered under in its Fastify app ('' at the root). */
+    readonly prefix = '',
   ) {
     this.children = new ChildRegistry(log, { name: 'mcp-hub', version: HUB_VERSION }, {
       dataPath: settings.dataPath,
@@ -72,21 +77,34 @@ export class Hub {
   /** Opened on first use (a hub that never needs it creates no files); closed with the app. */
   readonly store: Store;
 
+  /** The shutdown drain: in-flight MCP requests finish, new ones are refused. */
+  readonly drain = new Drain();
+
   /** Relays children's questions to callers, and logs each drop once per client, server and reason. */
   readonly questions: QuestionRelay;
 
   /**
-   * The operator's password and login throttle, for every page that asks a person who
-   * operates the hub; created on first use.
+   * The operator web service (login, session, CSRF, the page frame, prefix-aware URLs) for
+   * every page a person uses; created on first use.
    */
-  get operatorLogin(): OperatorLogin {
-    this.#operatorLogin ??= new OperatorLogin(this.settings.dataPath, this.env, this.store, this.identity);
-    return this.#operatorLogin;
+  get operator(): OperatorService {
+    return this.#operatorWeb();
   }
 
-  /** Whether a plugin asked for the operator login: the serving hub then makes sure a password exists. */
-  get operatorLoginUsed(): boolean {
-    return this.#operatorLogin !== undefined;
+  /** The kernel's side of the operator service, once a plugin has added pages: it serves the login routes and makes sure a password exists. */
+  get operatorPages(): OperatorWeb | undefined {
+    return this.#operator?.used ? this.#operator : undefined;
+  }
+
+  #operatorWeb(): OperatorWeb {
+    this.#operator ??= new OperatorWeb({
+      prefix: this.prefix,
+      baseUrl: this.settings.baseUrl,
+      sessionSeconds: this.settings.operatorSessionMinutes * 60,
+      store: this.store,
+      login: new OperatorLogin(this.settings.dataPath, this.env, this.store, this.identity),
+    });
+    return this.#operator;
   }
 
   get childTypes(): ChildRegistry['types'] {

@@ -139,18 +139,48 @@ export const observe = {
 /** The W3C trace context keys that travel in a request's `_meta` (the MCP convention for trace propagation). */
 export const TRACE_CONTEXT_KEYS = ['traceparent', 'tracestate'] as const;
 
+/** `version-traceId-parentId-flags` (W3C Trace Context, section 3.2); a future version may add fields after a dash. */
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(-.*)?$/;
+/** One `key=value` of a tracestate (section 3.3.1): a simple or a multi-tenant key; a value of printable characters but `,` and `=`, not ending in a space. */
+const TRACESTATE_MEMBER = /^[a-z0-9][a-z0-9_\-*/]{0,255}(?:@[a-z][a-z0-9_\-*/]{0,13})?=[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
+const TRACESTATE_MAX_MEMBERS = 32;
+
+function isTraceparent(value: unknown): value is string {
+  const match = typeof value === 'string' ? TRACEPARENT.exec(value) : null;
+  if (!match) return false;
+  const [, version, traceId, parentId, more] = match;
+  if (version === 'ff' || (version === '00' && more !== undefined)) return false;
+  return !/^0+$/.test(traceId ?? '') && !/^0+$/.test(parentId ?? '');
+}
+
+function isTracestate(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const members = value.split(',').map((member) => member.replace(/^[ \t]+|[ \t]+$/g, '')).filter((member) => member !== '');
+  return members.length <= TRACESTATE_MAX_MEMBERS && members.every((member) => TRACESTATE_MEMBER.test(member));
+}
+
 /**
  * The trace context of a caller's `_meta`, for a request the hub makes on the caller's
  * behalf (`call_tool`'s call to the child), so a trace continues whether or not the hub
- * itself traces. Undefined when there is none.
+ * itself traces. Undefined when there is none. As W3C Trace Context asks, an invalid
+ * `traceparent` is dropped with the `tracestate` beside it, and a `tracestate` that does
+ * not parse is dropped alone: neither travels on as the caller wrote it.
  */
 export function traceContextOf(meta: Record<string, unknown> | undefined): Record<string, string> | undefined {
-  let context: Record<string, string> | undefined;
-  for (const key of TRACE_CONTEXT_KEYS) {
-    const value = meta?.[key];
-    if (typeof value === 'string') (context ??= {})[key] = value;
-  }
-  return context;
+  const traceparent = meta?.traceparent;
+  if (!isTraceparent(traceparent)) return undefined;
+  const tracestate = meta?.tracestate;
+  return isTracestate(tracestate) ? { traceparent, tracestate } : { traceparent };
+}
+
+/** `params` with the caller's trace context as `traceContextOf` keeps it: the same object when there is nothing to drop. */
+export function withValidTraceContext<P extends { _meta?: Record<string, unknown> | undefined } | undefined>(params: P): P {
+  const meta = params?._meta;
+  if (meta === undefined || (!('traceparent' in meta) && !('tracestate' in meta))) return params;
+  const kept = traceContextOf(meta);
+  if (kept?.traceparent === meta.traceparent && kept?.tracestate === meta.tracestate) return params;
+  const { traceparent: _traceparent, tracestate: _tracestate, ...rest } = meta;
+  return { ...params, _meta: { ...rest, ...kept } };
 }
 
 /** A channel as a plugin sees it: its own hub's events only, and what it publishes marked as its hub's. */

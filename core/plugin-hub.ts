@@ -15,8 +15,8 @@ import { forwardToolCall } from './mcp/forward-call.js';
 import type { MetaToolContext, MetaTool } from './mcp/meta-tool.js';
 import type { McpRevision } from './mcp/revision.js';
 import { topicsOf, type HubTopics } from './observe.js';
-import type { OperatorLogin } from './operator/login.js';
 import type { OperatorPage } from './operator/pages.js';
+import type { OperatorService } from './operator/service.js';
 import type { Registry, Slot } from './registry.js';
 import type { HubSettings } from './settings.js';
 import type { Store } from './store/index.js';
@@ -92,8 +92,8 @@ export interface PluginHub {
   /** The credentials lent to remote children. */
   readonly upstreamAuth: ProvidedService<UpstreamAuth>;
   readonly servers: Servers;
-  /** The operator's password and login throttle, one per deployment. */
-  readonly operatorLogin: OperatorLogin;
+  /** The operator web service: every page a person uses logs in, keeps a session and checks forms through it. */
+  readonly operator: OperatorService;
   /** This hub's events (metrics, traces, audit), and the ones a plugin publishes. */
   readonly observe: HubTopics;
   /** Re-reads the config file and applies it (what SIGHUP does); false when it was refused or there is no file. */
@@ -167,8 +167,8 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     authenticator: serviceFor(hub.authenticator, owner),
     upstreamAuth: serviceFor(hub.upstreamAuth, owner),
     servers,
-    get operatorLogin() {
-      return hub.operatorLogin;
+    get operator() {
+      return hub.operator;
     },
     observe,
     reloadConfig: (trigger) => hub.reloadConfig(trigger),

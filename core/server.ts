@@ -3,12 +3,13 @@ import pino from 'pino';
 import { recordAccess } from './access-log.js';
 import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
 import { hub } from './kernel.js';
+import { guardConnections } from './limits/connections.js';
+import { serverLimitOptions } from './limits/server-options.js';
 import type { PluginHub } from './plugin-hub.js';
-import { capConnections, serverLimitOptions } from './limits/server-options.js';
 import { settingsFromEnvironment, type HubSettings } from './settings.js';
 
-/** How long shutdown waits for in-flight requests before cutting them. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/** After the drain (DRAIN_TIMEOUT_MS, see core/drain.ts), what is still connected gets this long before it is closed. */
+const CLOSE_GRACE_MS = 5_000;
 
 export interface StartedHub {
   app: FastifyInstance;
@@ -104,8 +105,18 @@ export class RequestRecordsAtDebug extends LogController {
 /** Builds and starts the standalone HTTP hub: the same plugin, on a bare Fastify. */
 export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<StartedHub> {
   const settings = settingsFromEnvironment(env);
-  const app = Fastify({ logger: await loggerOptions(env), logController: new RequestRecordsAtDebug(), forceCloseConnections: 'idle', bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
-  capConnections(app.server, settings);
+  // return503OnClosing off: during the drain the hub's own routes answer (/readyz 503, MCP
+  // endpoints a JSON-RPC error), and the rest keeps serving until the listener closes.
+  const app = Fastify({
+    logger: await loggerOptions(env),
+    logController: new RequestRecordsAtDebug(),
+    pluginTimeout: 0,
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    bodyLimit: 4 * 1024 * 1024,
+    ...serverLimitOptions(settings),
+  });
+  guardConnections(app.server, settings);
   // At the root, so that requests no route takes get their access record too.
   recordAccess(app);
   let context: PluginHub | undefined;
@@ -125,7 +136,7 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<St
     app,
     hub: context,
     url: `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`,
-    close: () => closeWithin(app, SHUTDOWN_GRACE_MS),
+    close: () => closeWithin(app, settings.drainTimeoutMs + CLOSE_GRACE_MS),
   };
 }
 

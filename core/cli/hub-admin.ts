@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDetachedHub } from '../detached.js';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
+import { withSecretFiles } from '../secret-files.js';
 import { settingsFromEnvironment } from '../settings.js';
 import { runCli, wantsHelp } from './run.js';
 
@@ -15,8 +16,11 @@ import { runCli, wantsHelp } from './run.js';
 runCli('hub-admin', async () => {
   const [group, ...args] = process.argv.slice(2);
   const help = group === undefined || wantsHelp([group]);
-  if (!help) refuseNewStore(process.env);
-  const { app, hub } = await openDetachedHub(process.env);
+  // MONGODB_URL may come from MONGODB_URL_FILE, and decides whether a store file must exist.
+  const env = await withSecretFiles(process.env);
+  if (!help) refuseNewStore(env);
+  // The commands need the store and the plugins, not the servers: a broken entry is only noted.
+  const { app, hub } = await openDetachedHub(env, false, { leftOut: (problem) => process.stderr.write(`hub-admin: note: left out a server: ${problem}\n`) });
   try {
     const commands = hub.adminCommands;
     const command = group === undefined ? undefined : commands.get(group);

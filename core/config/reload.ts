@@ -1,5 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { readlinkSync, realpathSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfiguredServers } from '../children/configured.js';
@@ -43,26 +43,49 @@ export class ConfigReloader {
   /**
    * Reloads after the file changes, once writes have been quiet for `debounceMs` (an
    * editor's save is several events; a save by rename replaces the file, so its folder
-   * is watched). Returns the stop.
+   * is watched). A symlinked config is followed: the folders of the link and of its
+   * target (and of every link on the way) are watched, and followed anew after each
+   * change, so an edit of the target and a link pointed elsewhere both reload. A link
+   * among the folders on the way counts too: a Kubernetes ConfigMap volume is updated by
+   * swapping such a link (`..data`) to a new folder, which no event names as the file,
+   * but the file then resolves elsewhere. Returns the stop.
    */
   watch(debounceMs: number): () => void {
     const { file, log } = this.options;
     let timer: NodeJS.Timeout | undefined;
-    let watcher: FSWatcher;
-    try {
-      watcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
-        if (changed !== null && changed !== basename(file)) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => void this.reload('file change'), debounceMs);
-      });
-    } catch (error) {
-      log.warn({ err: (error as Error).message, config: file }, 'cannot watch the config file; reload with SIGHUP');
-      return () => undefined;
-    }
-    watcher.on('error', (error) => log.warn({ err: error.message, config: file }, 'stopped watching the config file; reload with SIGHUP'));
+    let names = new Map<string, Set<string>>();
+    let target: string | undefined;
+    const watchers = new Map<string, FSWatcher>();
+    const follow = (): void => {
+      names = linkChain(file);
+      target = resolvedPath(file);
+      for (const [folder, watcher] of watchers) {
+        if (names.has(folder)) continue;
+        watcher.close();
+        watchers.delete(folder);
+      }
+      for (const folder of names.keys()) {
+        if (watchers.has(folder)) continue;
+        try {
+          const watcher = watch(folder, { persistent: false }, (_event, changed) => {
+            if (changed !== null && !names.get(folder)?.has(changed) && resolvedPath(file) === target) return;
+            clearTimeout(timer);
+            timer = setTimeout(() => {
+              follow();
+              void this.reload('file change');
+            }, debounceMs);
+          });
+          watcher.on('error', (error) => log.warn({ err: error.message, config: file, folder }, 'stopped watching a folder of the config file; reload with SIGHUP'));
+          watchers.set(folder, watcher);
+        } catch (error) {
+          log.warn({ err: (error as Error).message, config: file, folder }, 'cannot watch a folder of the config file; reload with SIGHUP');
+        }
+      }
+    };
+    follow();
     return () => {
       clearTimeout(timer);
-      watcher.close();
+      for (const watcher of watchers.values()) watcher.close();
     };
   }
 
@@ -81,16 +104,59 @@ export class ConfigReloader {
       return false;
     }
     for (const warning of servers.typos(config)) log.warn({ config: file }, warning);
+    for (const warning of servers.notices(config).warnings) log.warn({ config: file }, warning);
     if (!isDeepStrictEqual(config.plugins ?? {}, this.options.plugins ?? {})) {
       log.warn({ trigger, config: file }, 'the "plugins" section changed: plugins and their options take effect at the next restart of the hub');
     }
     const { changes, stopped } = await servers.apply(entries);
     for (const { name, why } of changes.kept) log.warn({ server: name }, `server "${name}" was not reloaded: ${why}`);
-    const { added, removed, restarted, unchanged } = changes;
-    log.info({ trigger, added, removed, restarted, unchanged }, 'config reloaded');
+    const { added, removed, restarted, retuned, unchanged } = changes;
+    log.info({ trigger, added, removed, restarted, retuned, unchanged }, 'config reloaded');
     if (removed.length + restarted.length > 0) {
       void stopped.then(() => log.info({ servers: [...removed, ...restarted] }, 'servers taken out by the reload have finished their calls and stopped'));
     }
     return true;
   }
+}
+
+/** Where `file` leads once every link (of a folder on the way too) is followed; undefined while it leads nowhere. */
+function resolvedPath(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Most symlinks followed from the config file to its target (the kernel's own limit is 40). */
+const MAX_LINKS = 40;
+
+/**
+ * The names whose change means the config changed, by folder: the file itself, every
+ * symlink on the way to its target, and the target.
+ */
+function linkChain(file: string): Map<string, Set<string>> {
+  const names = new Map<string, Set<string>>();
+  const add = (path: string) => {
+    const folder = dirname(path);
+    names.set(folder, (names.get(folder) ?? new Set()).add(basename(path)));
+  };
+  let current = file;
+  for (let hop = 0; hop < MAX_LINKS; hop++) {
+    add(current);
+    let target: string;
+    try {
+      target = readlinkSync(current);
+    } catch {
+      // Not a link (or gone): the chain ends here.
+      break;
+    }
+    current = resolve(dirname(current), target);
+  }
+  try {
+    add(realpathSync(file));
+  } catch {
+    // A dangling link: its folders are watched for the target to appear.
+  }
+  return names;
 }

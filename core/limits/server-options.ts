@@ -1,4 +1,4 @@
-import type { Server, ServerOptions } from 'node:http';
+import type { ServerOptions } from 'node:http';
 import type { LimitSettings } from './settings.js';
 
 /**
@@ -6,8 +6,8 @@ import type { LimitSettings } from './settings.js';
  * arrive whole within REQUEST_TIMEOUT_MS (its headers within HEADERS_TIMEOUT_MS), an idle
  * kept-alive connection is closed after KEEP_ALIVE_TIMEOUT_MS, and X-Forwarded-For is
  * believed from TRUSTED_PROXIES only. Once a request is in, its answer may take as long
- * as it needs (tool calls, subscription streams). An app that embeds the hub sets these
- * on its own server.
+ * as it needs (tool calls, subscription streams); who holds the connections is
+ * `guardConnections`'. An app that embeds the hub sets these on its own server.
  */
 export function serverLimitOptions(limits: LimitSettings): { requestTimeout: number; keepAliveTimeout: number; trustProxy: string[] | false; http: ServerOptions } {
   const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
@@ -22,9 +22,4 @@ export function serverLimitOptions(limits: LimitSettings): { requestTimeout: num
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
     },
   };
-}
-
-/** Connections beyond MAX_CONNECTIONS are closed as they arrive. */
-export function capConnections(server: Server, limits: LimitSettings): void {
-  server.maxConnections = limits.maxConnections;
 }

@@ -12,7 +12,11 @@ export const LimitSettings = Type.Object({
   clientCallsPerMinute: Type.Integer({ minimum: 1, description: 'CLIENT_CALLS_PER_MINUTE: MCP requests per client per minute (sliding); over it HTTP 429 with Retry-After; default 1200.' }),
   clientMaxConcurrent: Type.Integer({ minimum: 1, description: 'CLIENT_MAX_CONCURRENT: MCP requests of one client in flight at once; default 32.' }),
   clientMaxStreams: Type.Integer({ minimum: 1, description: 'CLIENT_MAX_STREAMS: open long-lived notification streams per client; default 16.' }),
-  maxConnections: Type.Integer({ minimum: 1, description: 'MAX_CONNECTIONS: open connections to the hub; further ones are closed at once; default 1024.' }),
+  maxConnections: Type.Integer({
+    minimum: 1,
+    description: 'MAX_CONNECTIONS: open connections to the hub; when all are held, a new one replaces one that has sent no request headers (or has been idle beyond HEADERS_TIMEOUT_MS), else it is closed at once; default 1024.',
+  }),
+  maxConnectionsPerAddress: Type.Integer({ minimum: 1, description: 'MAX_CONNECTIONS_PER_ADDRESS: open connections from one client address (an IPv6 /64), TRUSTED_PROXIES exempt; further ones are closed at once; default 128.' }),
   requestTimeoutMs: Type.Integer({ minimum: 1, description: 'REQUEST_TIMEOUT_MS: time allowed to send a whole request, headers and body; default 30000.' }),
   headersTimeoutMs: Type.Integer({ minimum: 1, description: 'HEADERS_TIMEOUT_MS: time allowed to send the headers; at most REQUEST_TIMEOUT_MS; default 10000.' }),
   keepAliveTimeoutMs: Type.Integer({ minimum: 1, description: 'KEEP_ALIVE_TIMEOUT_MS: an idle kept-alive connection is closed after this; default 72000.' }),

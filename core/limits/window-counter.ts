@@ -54,42 +54,95 @@ interface KeyView {
   syncing?: Promise<void> | undefined;
 }
 
+export interface WindowCounterOptions {
+  /**
+   * The limit counts are checked against, when there is one. A process then writes its
+   * events once LIMIT_BATCH of the limit are waiting (besides once a second), and reads
+   * the store before every count from LIMIT_EXACT_FROM of it up to the limit, so that
+   * replicas together run past the limit by at most LIMIT_BATCH of it each.
+   */
+  limit?: number;
+  /** The time in ms since the epoch; tests pass their own. */
+  now?: () => number;
+}
+
+/** The share of a limit a process counts before it writes its events. */
+const LIMIT_BATCH = 0.05;
+/** The share of a limit from which every count reads the store first. */
+const LIMIT_EXACT_FROM = 0.8;
+
+/** A count taken by `record`: the window it went to, for a later correction of the same window. */
+export interface RecordedCount extends WindowCount {
+  window: number;
+}
+
 /**
  * Events per key over a sliding window, shared through the hub's store by every process
- * that uses it (replicas on one MongoDB). Hand-written rather than `@fastify/rate-limit`:
- * its store contract is one increment in the store per request, which on the embedded
- * store is a file write per MCP call, and its key is known before the bearer check that
- * names the client. Here a process counts its own events at once and writes them as one
- * increment at most every SYNC_MS, when the key is next counted, reading the others' in
- * the same step: a busy client costs one store write a second, and what other replicas
- * saw arrives within that second. A store failure leaves the process counting on its own.
+ * that uses it (replicas on one MongoDB, or on one DATA_PATH). Hand-written rather than
+ * `@fastify/rate-limit`: its store contract is one increment in the store per request,
+ * which on the embedded store is a file write per MCP call, and its key is known before
+ * the bearer check that names the client. Here a process counts its own events at once
+ * and writes them as one increment when the key is next counted and a second has passed
+ * (or, with a `limit`, 5% of it is waiting), reading the others' in the same step; near
+ * the limit it does so before every count. A busy client costs one store write a second;
+ * replicas run past a limit by at most 5% of it each. A store failure leaves the process
+ * counting on its own. `record` is the exact road, for what must hold under concurrency
+ * (password attempts): one atomic increment in the store per event.
  */
 export class WindowCounter {
   readonly #records: StoreCollection<CountRecord>;
   readonly #views = new LRUCache<string, KeyView>({ max: MAX_KEYS });
+  readonly #limit: number;
+  readonly #batch: number;
+  private readonly now: () => number;
   #indexed: Promise<void> | undefined;
 
   constructor(
     store: Store,
     private readonly scope: string,
     readonly windowMs: number,
-    private readonly now: () => number = Date.now,
+    options: WindowCounterOptions = {},
   ) {
     this.#records = store.collection<CountRecord>('limit-counts');
+    this.#limit = options.limit ?? Number.POSITIVE_INFINITY;
+    this.#batch = options.limit === undefined ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(options.limit * LIMIT_BATCH));
+    this.now = options.now ?? Date.now;
   }
 
   async count(key: string): Promise<WindowCount> {
     const view = this.#view(key);
-    if (this.now() - view.syncedAt >= SYNC_MS) {
+    const estimate = slidingEstimate(this.#counted(view));
+    const nearLimit = estimate >= this.#limit * LIMIT_EXACT_FROM && estimate < this.#limit;
+    if (this.now() - view.syncedAt >= SYNC_MS || view.pending >= this.#batch || nearLimit) {
       view.syncing ??= this.#sync(key, view).finally(() => (view.syncing = undefined));
       await view.syncing;
     }
-    const now = this.now();
-    return { previous: view.previous, current: view.stored + view.pending, elapsedMs: now % this.windowMs, windowMs: this.windowMs };
+    return this.#counted(view);
   }
 
   add(key: string): void {
     this.#view(key).pending += 1;
+  }
+
+  /**
+   * Adds `delta` events to the store's count at once (to `window`, by default the current
+   * one) and returns the key's count with them. The increment is atomic: of concurrent
+   * callers, in this process or in replicas, each gets a count of its own, so a limit
+   * checked on it holds exactly. A store failure throws.
+   */
+  async record(key: string, delta = 1, window?: number): Promise<RecordedCount> {
+    const view = this.#view(key);
+    const target = window ?? view.window;
+    await this.#ensureIndexed();
+    const [stored, previous] = await Promise.all([this.#add(key, target, delta), this.#records.findOne({ _id: this.#id(key, target - 1) })]);
+    if (target !== view.window) return { previous: previous?.count ?? 0, current: stored, elapsedMs: this.now() % this.windowMs, windowMs: this.windowMs, window: target };
+    view.stored = stored;
+    view.previous = Math.max(view.previous, previous?.count ?? 0);
+    return { ...this.#counted(view), window: target };
+  }
+
+  #counted(view: KeyView): WindowCount {
+    return { previous: view.previous, current: view.stored + view.pending, elapsedMs: this.now() % this.windowMs, windowMs: this.windowMs };
   }
 
   /** This key's view, moved on to the current window (the previous window's count is what this process saw of it). */
@@ -109,18 +162,24 @@ export class WindowCounter {
     const { window } = view;
     const delta = view.pending;
     try {
-      this.#indexed ??= this.#records.createIndex('expiresAt', { expireAfterSeconds: 0 });
-      await this.#indexed;
+      await this.#ensureIndexed();
       const [stored, previous] = await Promise.all([this.#add(key, window, delta), this.#records.findOne({ _id: this.#id(key, window - 1) })]);
       view.pending -= delta;
       view.stored = stored;
       view.previous = Math.max(view.previous, previous?.count ?? 0);
     } catch {
       // The store is unreachable: this process goes on counting alone, and tries again in SYNC_MS.
-      this.#indexed = undefined;
     } finally {
       view.syncedAt = this.now();
     }
+  }
+
+  #ensureIndexed(): Promise<void> {
+    this.#indexed ??= this.#records.createIndex('expiresAt', { expireAfterSeconds: 0 }).catch((error: unknown) => {
+      this.#indexed = undefined;
+      throw error;
+    });
+    return this.#indexed;
   }
 
   /** Adds `delta` to the store's count of the window and returns the new count. */

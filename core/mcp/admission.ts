@@ -14,15 +14,16 @@ const REFUSALS = new Set([401, 403, 429]);
  * check (`request.mcpAuth`). Before the body is read: CLIENT_CALLS_PER_MINUTE, counted
  * through the store so that replicas share it. Once the body says what it is:
  * CLIENT_MAX_STREAMS for a request that opens a long-lived stream (its revision says
- * which), CLIENT_MAX_CONCURRENT for everything
- * else, both counted in this process (they are this process's connections). A hub
+ * which), CLIENT_MAX_CONCURRENT for everything else, both counted in this process (they are this process's connections). Replicas on
+ * one store hold a client to CLIENT_CALLS_PER_MINUTE together, each running past it by at
+ * most 5% of it (see WindowCounter). A hub
  * without an authenticator (loopback only) identifies nobody and limits no one. A refusal
  * given before the body was read closes the connection, so that a refused client cannot
  * keep it by trickling the body.
  */
 export function admitClients(mcp: FastifyInstance, hub: Hub, revisions: readonly ServedRevision[]): void {
   const { clientCallsPerMinute, clientMaxConcurrent, clientMaxStreams } = hub.settings;
-  const calls = new WindowCounter(hub.store, 'mcp-calls', 60_000);
+  const calls = new WindowCounter(hub.store, 'mcp-calls', 60_000, { limit: clientCallsPerMinute });
   const inFlight = new Occupancy();
   const streams = new Occupancy();
 

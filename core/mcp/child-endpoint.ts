@@ -13,6 +13,7 @@ import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 import type { AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
+import { withValidTraceContext } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
@@ -107,7 +108,7 @@ function relayTo(hub: Hub, child: Child, revision: ServedRevision) {
     let decision: ElicitationDecision | undefined;
     const answer = await child.withClient((client) => {
       decision = decideElicitation(revision, capabilities, child.view);
-      const asked = (params === undefined ? params : withQuestionParams(params, request, decision, capabilities)) as P;
+      const asked = (params === undefined ? params : withQuestionParams(withValidTraceContext(params), request, decision, capabilities)) as P;
       return send(client, asked, { signal: request.signal, allowInputRequired: true });
     });
     if (!isInputRequiredResult(answer)) return child.wire?.withoutIdentity(answer) ?? answer;

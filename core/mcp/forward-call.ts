@@ -13,7 +13,7 @@ import {
 import type { ChildConnection } from '../children/child-type.js';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
-import { observe, type ToolCallEvent } from '../observe.js';
+import { observe, type ToolCallEvent, withValidTraceContext } from '../observe.js';
 import type { CallerRequest } from './caller-request.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import type { ServedRevision } from './served-revision.js';
@@ -52,6 +52,7 @@ export async function forwardToolCall(
     access.server = child.name;
     access.tool = tool.name;
   }
+  params = withValidTraceContext(params);
   if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) return carryToolCall(hub, child, tool, params, context, undefined);
   const event: ToolCallEvent = {
     hub: hub.identity,
@@ -102,9 +103,10 @@ async function carryToolCall(
       // Decided once the child is up: what it can ask depends on the revision it speaks.
       decision = decideElicitation(revision, capabilities, child.view);
       const sent = event ? sending(event, params) : params;
+      const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
       return (
-        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(hub, connection, sent, request) : undefined) ??
-        (await sdkCall(hub, connection, sent, request, decision, capabilities))
+        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(timeoutMs, connection, sent, request) : undefined) ??
+        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities))
       );
     });
   } catch (error) {
@@ -114,7 +116,8 @@ async function carryToolCall(
       event.outcome = event.sentAt === undefined ? 'refused' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
       event.errorCode = errorCode(error);
     }
-    return toolError(`Tool call failed: server "${child.name}": ${failureText(error)}`);
+    const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);
+    return toolError(`Tool call failed: server "${child.name}": ${why}`);
   }
   if (!isInputRequiredResult(result)) return revision.presentResult(tool, child.wire?.withoutIdentity(result) ?? result);
   const question = hub.questions.relay(result, revision, decision as ElicitationDecision, request, child.view);
@@ -126,7 +129,10 @@ function sending(event: ToolCallEvent, params: CallToolRequestParams): CallToolR
   event.sentAt = performance.now();
   observe.toolCallSent.publish(event);
   const added = event.forwardMeta;
-  return Object.keys(added).length === 0 ? params : { ...params, _meta: { ...params._meta, ...added } };
+  if (Object.keys(added).length === 0) return params;
+  // A trace context the hub adds replaces the caller's whole: its tracestate belongs to the caller's parent, not to the hub's span.
+  const { traceparent: _traceparent, tracestate: _tracestate, ...callers } = params._meta ?? {};
+  return { ...params, _meta: { ...('traceparent' in added ? callers : params._meta), ...added } };
 }
 
 function errorCode(error: unknown): number | string | undefined {
@@ -172,7 +178,7 @@ function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerR
  * Undefined when the road turns out closed for this call (nothing reached the server).
  */
 async function plainCall(
-  hub: Hub,
+  timeoutMs: number,
   connection: ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>>,
   params: CallToolRequestParams,
   request: CallerRequest,
@@ -182,9 +188,9 @@ async function plainCall(
   const call = new AbortController();
   let timedOut: Error | undefined;
   const timer = setTimeout(() => {
-    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: hub.settings.callTimeoutMs });
+    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
     call.abort(timedOut);
-  }, hub.settings.callTimeoutMs);
+  }, timeoutMs);
   const stopListening = onCancel(request, (reason) => call.abort(reason));
   try {
     return await connection.plainToolCall(params, call.signal);
@@ -206,7 +212,7 @@ function onCancel(request: CallerRequest, listener: (reason: unknown) => void): 
 }
 
 async function sdkCall(
-  hub: Hub,
+  timeoutMs: number,
   connection: ChildConnection,
   params: CallToolRequestParams,
   request: CallerRequest,
@@ -217,7 +223,7 @@ async function sdkCall(
   // Progress is passed on in order, and the result waits for the last of it.
   let progressSent: Promise<void> = Promise.resolve();
   const result = await connection.client.callTool(withQuestionParams(params, request, decision, capabilities), {
-    timeout: hub.settings.callTimeoutMs,
+    timeout: timeoutMs,
     resetTimeoutOnProgress: true,
     signal: request.signal,
     allowInputRequired: true,

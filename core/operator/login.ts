@@ -26,7 +26,8 @@ export class OperatorLogin {
   /** A password presented from `ip`: refused while that address has too many wrong ones, else checked. */
   async attempt(ip: string, presented: string): Promise<LoginAttempt> {
     const attempt = await this.#throttle.attempt(ip, () => this.password.matches(presented));
-    if (observe.authFailure.active && (attempt.refused || !attempt.matched)) observe.authFailure.publish({ hub: this.hub, reason: attempt.refused ? 'login_throttled' : 'wrong_password' });
+    const failure = attempt.refused === false ? (attempt.matched ? undefined : 'wrong_password') : attempt.refused === 'unavailable' ? undefined : 'login_throttled';
+    if (failure !== undefined && observe.authFailure.active) observe.authFailure.publish({ hub: this.hub, reason: failure });
     return attempt;
   }
 }

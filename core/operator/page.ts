@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { LoginRefusal } from './login-throttle.js';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#111}
 h1{font-size:1.3rem}input,button{font:inherit;padding:.6rem;width:100%;box-sizing:border-box;margin:.3rem 0}
-button{cursor:pointer}.deny{background:#eee}.error{color:#a00}code{word-break:break-all}`;
+button{cursor:pointer}.deny{background:#eee}.error{color:#a00}code{word-break:break-all}.logout{margin-top:2rem}.logout button{width:auto}`;
 /** Added for pages that show tables (the status page): wider, and one card per row on a phone. */
 const WIDE_STYLE = `body{max-width:72rem}h1{font-size:1.6rem}h2{font-size:1.2rem}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #ccc;vertical-align:top}
 th{background:#f3f3f3}.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.bad{color:#a00;font-weight:600}.ok{color:#060}
@@ -40,15 +41,24 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
     .header('content-security-policy', CSP)
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
+    // Not no-referrer: under it a browser sends `Origin: null` with the page's own form posts,
+    // which the operator service then cannot tell from a post by an opaque origin.
+    .header('referrer-policy', 'same-origin')
     .header('cache-control', 'no-store')
     .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 ${head}</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`);
 }
 
-/** The answer to a password attempt from an address with too many wrong ones. */
-export function tooManyAttemptsPage(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
-  return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, 'Too many attempts', '<p>Too many wrong passwords from this address. Try again later.</p>');
+const REFUSED_LOGINS: Record<LoginRefusal, { status: number; title: string; text: string }> = {
+  throttled: { status: 429, title: 'Too many attempts', text: 'Too many wrong passwords from this address. Try again later.' },
+  busy: { status: 429, title: 'One moment', text: 'Another password from this address is being checked. Try again in a moment.' },
+  unavailable: { status: 503, title: 'Cannot check the password', text: 'The hub cannot check passwords right now: its store does not answer. Try again later.' },
+};
+
+/** The answer to a password the throttle did not let through, with Retry-After. */
+export function loginRefusedPage(reply: FastifyReply, refusal: LoginRefusal, retryAfterSeconds: number): FastifyReply {
+  const { status, title, text } = REFUSED_LOGINS[refusal];
+  return sendPage(reply.header('retry-after', String(retryAfterSeconds)), status, title, `<p role="alert">${text}</p>`);
 }
 
 /**

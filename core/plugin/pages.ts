@@ -1,8 +1,8 @@
 /**
  * `mcp-switchyard/plugin/pages`: what a plugin that serves pages to the hub's operators
- * needs: the page frame, the operator's login, and the registry of operator pages.
+ * needs: the operator web service (`hub.operator`: login, session, CSRF, the page frame,
+ * prefix-aware URLs), the page helpers, and the registry of operator pages.
  */
-export { escapeHtml, pageWhenRefused, sendPage, tooManyAttemptsPage, type PageOptions } from '../operator/page.js';
-export type { OperatorLogin } from '../operator/login.js';
-export type { LoginAttempt } from '../operator/login-throttle.js';
+export type { OperatorService, PasswordCheck } from '../operator/service.js';
+export { escapeHtml, pageWhenRefused, type PageOptions } from '../operator/page.js';
 export type { OperatorPage } from '../operator/pages.js';

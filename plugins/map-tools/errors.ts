@@ -16,14 +16,24 @@ export class InputError extends HubError {
 
 export class UpstreamError extends HubError {
   override readonly name = 'UpstreamError';
+  /** No connection could be made at all (as opposed to a slow or failing answer): the operator's set-up, not the service, needs a change. */
+  readonly unreachable: boolean;
+
   constructor(
+    /** The service's neutral name (`geocoder_a`, `routing engine`, …): error texts name no backing product. */
     readonly service: string,
     /** The HTTP status, or undefined for a network failure or timeout. */
     readonly status: number | undefined,
     detail: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; unreachable?: boolean },
   ) {
     super(MAP_ERROR_CODES.UPSTREAM, `${service} ${status === undefined ? 'failed' : `answered HTTP ${status}`}: ${detail}`, options);
+    this.unreachable = options?.unreachable ?? false;
+  }
+
+  /** Whether the same request may succeed later: a timeout, too many requests, or a failure on the service's side. */
+  get transient(): boolean {
+    return !this.unreachable && (this.status === undefined || this.status === 429 || this.status >= 500);
   }
 }
 

@@ -65,3 +65,9 @@ export function formatDuration(seconds: number): string {
   const hours = Math.floor(minutes / 60);
   return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
+
+/** "the loaded map extract <name>, which covers latitudes … and longitudes …": where an offline engine's knowledge ends. */
+export function describeArea(area: { name: string; bounds: { south: number; west: number; north: number; east: number } }): string {
+  const { south, west, north, east } = area.bounds;
+  return `the loaded map extract ${area.name}, which covers latitudes ${roundTo(south, 4)} to ${roundTo(north, 4)} and longitudes ${roundTo(west, 4)} to ${roundTo(east, 4)}`;
+}

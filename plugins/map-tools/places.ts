@@ -28,8 +28,13 @@ export async function resolvePlace(input: string, language: string, geocoder: Ge
   const point = parseCoordinates(input);
   if (point) return { input, label: `${roundTo(point.lat, 7)},${roundTo(point.lon, 7)}`, ...point };
   const [first] = await geocoder.search(input.trim(), { limit: 1, language });
-  if (!first) throw new InputError(`No place found for "${input}". Try a more specific name or address, or "lat,lon" coordinates.`);
-  return { input, ...first };
+  if (!first) throw new InputError(`${noMatch(input, geocoder)} Try a more specific name or address, or "lat,lon" coordinates.`);
+  return { input, label: first.label, lat: first.lat, lon: first.lon, ...(first.elementId && { elementId: first.elementId }) };
+}
+
+/** `No match for "<query>"`, and where the geocoder looked when that is not the whole world. */
+export function noMatch(query: string, geocoder: Geocoder): string {
+  return geocoder.scope ? `No match for "${query}" in ${geocoder.scope}.` : `No place found for "${query}".`;
 }
 
 export function resolvePlaces(inputs: readonly string[], language: string, geocoder: Geocoder): Promise<ResolvedPlace[]> {
@@ -41,8 +46,17 @@ export function resolvePlaces(inputs: readonly string[], language: string, geoco
  * the engines (an offline extract may still be loading).
  */
 export function deferredGeocoder(providers: () => Promise<ProviderSet>): Geocoder {
+  let scope: string | undefined;
+  const geocoder = async () => {
+    const found = (await providers()).geocoders.geocoder_a;
+    scope = found.scope;
+    return found;
+  };
   return {
-    search: async (query, options) => (await providers()).geocoders.geocoder_a.search(query, options),
-    reverse: async (point, options) => (await providers()).geocoders.geocoder_a.reverse(point, options),
+    get scope() {
+      return scope;
+    },
+    search: async (query, options) => (await geocoder()).search(query, options),
+    reverse: async (point, options) => (await geocoder()).reverse(point, options),
   };
 }

@@ -157,7 +157,13 @@ export const ResolvedPlaceOutput = Type.Object({
   osm_id: Type.Optional(OsmId),
 });
 
-const Match = Type.Object({ label: Type.String(), latitude: Latitude, longitude: Longitude, osm_id: Type.Optional(OsmId) });
+const Match = Type.Object({
+  label: Type.String(),
+  latitude: Latitude,
+  longitude: Longitude,
+  osm_id: Type.Optional(OsmId),
+  confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'how surely the match is what the query names (offline engine); matches below its threshold are not returned' })),
+});
 const Amount = {
   distance_m: Type.Number({ minimum: 0 }),
   duration_s: Type.Number({ minimum: 0 }),
@@ -179,6 +185,12 @@ export const ReverseGeocodeOutput = Type.Object({
   latitude: Latitude,
   longitude: Longitude,
   result: Match,
+  private_street: Type.Optional(
+    Type.Object(
+      { name: Type.String(), osm_id: Type.Optional(OsmId), distance_m: Type.Number({ minimum: 0 }) },
+      { description: 'a private street (access=private or no) the point lies beside, when a public street was preferred as the address' },
+    ),
+  ),
   ...Common,
 });
 

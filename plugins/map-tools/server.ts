@@ -61,7 +61,20 @@ async function runTool(tool: MapTool, inputSchema: TSchema, outputSchema: TSchem
 
 function describeFailure(tool: string, error: unknown, options: MapServerOptions): string {
   if (error instanceof InputError) return error.message;
-  if (error instanceof UpstreamError) return `${tool} failed because the ${error.message}. Try again later.`;
+  if (error instanceof UpstreamError) return `${tool} failed because the ${error.message}. ${upstreamAdvice(error)}`;
   options.onInternalError?.(tool, error);
   return `${tool} failed with an internal error; the details are in the server log.`;
+}
+
+/**
+ * What to do about an online service's failure, for the caller and the operator behind
+ * it: the services are reached over the network unless `MAP_OSM_FILE` names an extract.
+ */
+function upstreamAdvice(error: UpstreamError): string {
+  const offline = 'or set MAP_OSM_FILE to a local .osm.pbf extract to answer offline';
+  if (error.unreachable) {
+    return `This server cannot reach the online map services: its operator must give it network access to them (or point the MAP_*_URL settings at servers it can reach), ${offline}.`;
+  }
+  if (error.transient) return `Try again later; if it persists, the operator can point the MAP_*_URL settings at other servers, ${offline}.`;
+  return 'The service refused the request or answered in a shape this server does not read; try other places or another profile.';
 }

@@ -21,7 +21,7 @@ export function createChildWire(): ChildWire {
   return {
     speaks: (version) => SUPPORTED_PROTOCOL_VERSIONS.includes(version),
     probed: false,
-    probe: (client, timeoutMs) => client.ping({ timeout: timeoutMs }),
+    probe: (client, options) => client.ping(options),
     watch: subscriptions,
     repair: () => undefined,
     // The SDK's codec drops a kind this family's results do not have: left to it.

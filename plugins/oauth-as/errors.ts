@@ -19,10 +19,12 @@ export const OAUTH_ERROR_CODES = {
   METADATA_DOCUMENT: 'HUB_ERR_OAUTH_METADATA_DOCUMENT',
   /** The API-token signing key could not be stored. */
   API_TOKEN_KEY: 'HUB_ERR_OAUTH_API_TOKEN_KEY',
+  /** The key that seals pending authorization requests could not be stored. */
+  PENDING_KEY: 'HUB_ERR_OAUTH_PENDING_KEY',
 } as const satisfies Record<string, HubErrorCode>;
 
 /** The OAuth error codes the hub answers with. */
-export type OAuthErrorName = Exclude<keyof typeof OAUTH_ERROR_CODES, 'METADATA_DOCUMENT' | 'API_TOKEN_KEY'>;
+export type OAuthErrorName = Exclude<keyof typeof OAUTH_ERROR_CODES, 'METADATA_DOCUMENT' | 'API_TOKEN_KEY' | 'PENDING_KEY'>;
 
 /** An OAuth error response (RFC 6749 section 5.2 shape) with its HTTP status. */
 export class OAuthError extends HubError {

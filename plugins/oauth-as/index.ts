@@ -7,6 +7,7 @@ import { ClientAuthenticator } from './client-auth.js';
 import { registerDiscovery } from './discovery.js';
 import { Endpoints } from './endpoints.js';
 import { MetadataDocumentFetcher } from './metadata-document.js';
+import { PendingRequests } from './pending.js';
 import { OAuthAsOptions } from './options.js';
 import { collections, createIndexes } from './records.js';
 import { registerRegistration } from './registration.js';
@@ -26,7 +27,7 @@ export default definePlugin({
     const c = collections(hub.store);
     const endpoints = new Endpoints(hub);
     const tokens = new TokenService(c, options);
-    const apiTokens = new ApiTokens(c, endpoints.issuer);
+    const apiTokens = new ApiTokens(c, () => endpoints.issuer);
     const clients = new ClientAuthenticator(c, new MetadataDocumentFetcher(options.allowLoopbackMetadataDocuments), endpoints);
 
     hub.authenticator.provide(createAuthenticator(hub, endpoints, tokens, apiTokens));
@@ -37,7 +38,7 @@ export default definePlugin({
     oauthErrors(app, hub);
     const routes = typeBoxRoutes(app);
     registerDiscovery(routes, endpoints, options.dynamicRegistration);
-    registerAuthorize(routes, { c, clients, endpoints, login: hub.operatorLogin, options });
+    await registerAuthorize(app, { c, clients, endpoints, pending: new PendingRequests(c), operator: hub.operator, options });
     registerTokenEndpoint(routes, hub, c, clients, tokens, endpoints);
     registerRevocation(routes, clients, tokens);
     if (options.dynamicRegistration) {

@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { OAUTH_ERROR_CODES } from './errors.js';
 import { redirectUriProblem } from './redirects.js';
+import { CLIENT_TEXT_MAX } from './validation.js';
 import { BlockedRequestError, FetchLimitError, guardedFetch } from '../../core/plugin/auth.js';
 import { HubError } from '../../core/plugin/index.js';
 
@@ -18,7 +19,7 @@ const MAX_CACHED_BYTES = 4 * 1024 * 1024;
 export const MetadataDocument = Type.Object({
   client_id: Type.String(),
   redirect_uris: Type.Array(Type.String(), { minItems: 1 }),
-  client_name: Type.Optional(Type.String()),
+  client_name: Type.Optional(Type.String({ maxLength: CLIENT_TEXT_MAX })),
   client_uri: Type.Optional(Type.String()),
   logo_uri: Type.Optional(Type.String()),
   token_endpoint_auth_method: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('private_key_jwt')])),
@@ -66,6 +67,8 @@ export class MetadataDocumentFetcher {
     } catch (error) {
       throw new MetadataDocumentError('the client metadata document is not JSON', { cause: error });
     }
+    const name = (parsed as { client_name?: unknown } | null)?.client_name;
+    if (typeof name === 'string' && name.length > CLIENT_TEXT_MAX) throw new MetadataDocumentError(`the client metadata document's client_name is longer than ${CLIENT_TEXT_MAX} characters`);
     if (!Value.Check(MetadataDocument, parsed)) throw new MetadataDocumentError('the client metadata document lacks client_id or redirect_uris, or has fields of the wrong type');
     if (parsed.client_id !== clientId) throw new MetadataDocumentError('the client metadata document\'s client_id is not its own URL');
     const unsafe = parsed.redirect_uris.map(redirectUriProblem).find((problem) => problem !== undefined);

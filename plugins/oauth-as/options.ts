@@ -6,7 +6,6 @@ export const OAuthAsOptions = Type.Object(
     accessTokenSeconds: Type.Integer({ minimum: 60, default: 3600, description: 'Lifetime of an access token.' }),
     refreshTokenSeconds: Type.Integer({ minimum: 60, default: 30 * 24 * 3600, description: 'Lifetime of a refresh-token family, counted from the login.' }),
     authorizationCodeSeconds: Type.Integer({ minimum: 10, maximum: 600, default: 60, description: 'Lifetime of an authorization code.' }),
-    loginSessionSeconds: Type.Integer({ minimum: 60, default: 12 * 3600, description: 'How long a browser stays logged in to the approval pages.' }),
     maxDynamicClients: Type.Integer({
       minimum: 1,
       default: 10_000,
@@ -16,11 +15,6 @@ export const OAuthAsOptions = Type.Object(
       minimum: 60,
       default: 24 * 3600,
       description: 'A dynamic registration that has not obtained a token within this time is deleted.',
-    }),
-    maxPendingAuthorizations: Type.Integer({
-      minimum: 10,
-      default: 1000,
-      description: 'Authorization requests waiting for login or consent, kept at most (10 per address); the oldest give way.',
     }),
     refreshRetrySeconds: Type.Integer({
       minimum: 0,

@@ -1,41 +1,29 @@
 import type { FastifyReply } from 'fastify';
-import { escapeHtml, sendPage } from '../../core/plugin/pages.js';
+import { escapeHtml, type OperatorService } from '../../core/plugin/pages.js';
 
-export interface FormContext {
+export interface ConsentContext {
   action: string;
-  requestId: string;
-  csrf: string;
+  /** The sealed pending request (see pending.ts). */
+  request: string;
   clientName: string;
   clientId: string;
   resource: string;
 }
 
-function hidden(context: FormContext): string {
-  return `<input type="hidden" name="request_id" value="${escapeHtml(context.requestId)}"><input type="hidden" name="csrf" value="${escapeHtml(context.csrf)}">`;
-}
-
-function what(context: FormContext): string {
-  return `<p><strong>${escapeHtml(context.clientName)}</strong> (<code>${escapeHtml(context.clientId)}</code>) asks for access to <code>${escapeHtml(context.resource)}</code>.</p>`;
-}
-
-export function loginPage(reply: FastifyReply, context: FormContext, error?: string): FastifyReply {
-  return sendPage(
+/**
+ * The approval page. Allowing takes the hub password every time, also in a browser logged
+ * in to the operator pages: a grant is a month of tokens for whoever runs the client, so it
+ * is never one click that a link sent to the operator could lead to. Denying takes nothing.
+ */
+export function consentPage(operator: OperatorService, reply: FastifyReply, context: ConsentContext, error?: string): FastifyReply {
+  return operator.sendPage(
     reply,
     error ? 401 : 200,
-    'Log in to the hub',
-    `${what(context)}${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="${escapeHtml(context.action)}">${hidden(context)}
-<label for="password">Hub password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
-<button name="step" value="login" type="submit">Log in</button></form>`,
-  );
-}
-
-export function consentPage(reply: FastifyReply, context: FormContext): FastifyReply {
-  return sendPage(
-    reply,
-    200,
     'Allow access?',
-    `${what(context)}<form method="post" action="${escapeHtml(context.action)}">${hidden(context)}
-<button name="step" value="approve" type="submit">Allow</button><button class="deny" name="step" value="deny" type="submit">Deny</button></form>`,
+    `<p><strong>${escapeHtml(context.clientName)}</strong> (<code>${escapeHtml(context.clientId)}</code>) asks for access to <code>${escapeHtml(context.resource)}</code>.</p>
+<p>To allow it, enter the hub password.</p>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${escapeHtml(context.action)}">${operator.csrfField(reply)}<input type="hidden" name="request" value="${escapeHtml(context.request)}">
+<label for="password">Hub password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+<button name="step" value="approve" type="submit">Allow</button><button class="deny" name="step" value="deny" type="submit" formnovalidate>Deny</button></form>`,
   );
 }

@@ -108,24 +108,10 @@ export interface ServedRecord {
   at: Date;
 }
 
-export interface SessionRecord {
+/** An authorization request that was approved, until the request would have expired: one code per request. */
+export interface DecisionRecord {
+  /** The sealed request's id (`jti`). */
   _id: string;
-  expiresAt: Date;
-}
-
-/** Pending authorization requests between the login/consent pages and the redirect. */
-export interface PendingRecord {
-  _id: string;
-  /** The address the request came from (each holds a few pending requests at most). */
-  address: string;
-  csrfHash: string;
-  clientId: string;
-  clientName: string;
-  redirectUri: string;
-  state?: string;
-  codeChallenge: string;
-  resource: string;
-  scope: string;
   expiresAt: Date;
 }
 
@@ -150,8 +136,7 @@ export interface Collections {
   apiTokenRevocations: StoreCollection<ApiTokenRevocationRecord>;
   apiTokens: StoreCollection<ApiTokenRecord>;
   served: StoreCollection<ServedRecord>;
-  sessions: StoreCollection<SessionRecord>;
-  pending: StoreCollection<PendingRecord>;
+  decisions: StoreCollection<DecisionRecord>;
   seenAssertions: StoreCollection<SeenAssertionRecord>;
   keys: StoreCollection<KeyRecord>;
 }
@@ -167,8 +152,7 @@ export function collections(store: Store): Collections {
     apiTokenRevocations: store.collection('api-token-revocations'),
     apiTokens: store.collection('api-tokens'),
     served: store.collection('oauth-served'),
-    sessions: store.collection('oauth-sessions'),
-    pending: store.collection('oauth-pending'),
+    decisions: store.collection('oauth-decisions'),
     seenAssertions: store.collection('oauth-seen-assertions'),
     keys: store.collection('oauth-keys'),
   };
@@ -187,9 +171,7 @@ export async function createIndexes(c: Collections): Promise<void> {
     c.codes.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.apiTokenRevocations.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.apiTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
-    c.sessions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
-    c.pending.createIndex('expiresAt', { expireAfterSeconds: 0 }),
-    c.pending.createIndex('address'),
+    c.decisions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
     c.seenAssertions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
   ]);
 }

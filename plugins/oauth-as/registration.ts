@@ -7,13 +7,13 @@ import { OAuthError } from './errors.js';
 import type { ClientMetadata, ClientRecord, Collections } from './records.js';
 import { redirectUriProblem } from './redirects.js';
 import type { TokenService } from './tokens.js';
-import { refusedAs, type Routes } from './validation.js';
+import { CLIENT_TEXT_MAX, refusedAs, type Routes } from './validation.js';
 import { addressKey, hashSecret, newSecret, secretMatches } from '../../core/plugin/auth.js';
 import { firstSchemaProblem, HUB_ERROR_CODES, HubError, pointerToPath } from '../../core/plugin/index.js';
 import { msUntilBelow, slidingEstimate, type WindowCounter } from '../../core/plugin/store.js';
 
 const Uri = Type.String({ minLength: 1, maxLength: 2000 });
-const Text = Type.String({ maxLength: 200 });
+const Text = Type.String({ maxLength: CLIENT_TEXT_MAX });
 const Names = Type.Array(Text, { maxItems: 10 });
 
 /** RFC 7591 client metadata the hub accepts, each part bounded in size; unknown members are ignored. */

@@ -22,6 +22,8 @@ type Part = NonNullable<FastifyError['validationContext']>;
 export const UrlParameter = Type.String({ maxLength: 2000 });
 /** A secret the hub issued (codes, tokens, client secrets, CSRF tokens): about 50 characters, never near this bound. */
 export const SecretParameter = Type.String({ maxLength: 512 });
+/** What a client says of itself and the approval page shows (its name, its page): as long as a registration may give. */
+export const CLIENT_TEXT_MAX = 200;
 /** A short keyword (grant types, methods, hints). */
 export const KeywordParameter = Type.String({ maxLength: 200 });
 

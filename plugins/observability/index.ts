@@ -1,4 +1,3 @@
-import formbody from '@fastify/formbody';
 import { definePlugin } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
 import { createCallLog } from './call-log.js';
@@ -53,8 +52,7 @@ export default definePlugin({
     if (url !== undefined) hub.log.info({ url }, 'tracing: spans go to the OTLP/HTTP endpoint');
 
     if (options.statusPage) {
-      await app.register(formbody);
-      registerStatusPage(app, hub, { recent: (server) => recent.get(server), times: (server) => lifecycle.times.get(server) }, options.statusRefreshSeconds);
+      await registerStatusPage(app, hub, { recent: (server) => recent.get(server), times: (server) => lifecycle.times.get(server) }, options.statusRefreshSeconds);
     }
     app.addHook('onClose', async () => {
       unsubscribe.forEach((stop) => stop());

@@ -4,16 +4,21 @@ import { hashSecret, secretMatches } from '../../core/plugin/auth.js';
 import type { PluginHub } from '../../core/plugin/index.js';
 import type { HubMetrics } from './metrics.js';
 
+/** Headers by which a proxy says it forwards someone else's request. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'];
+
 /**
- * `GET /metrics`. Open when the hub listens on loopback only (whoever can reach it is on
- * this machine); otherwise it takes `Authorization: Bearer` with METRICS_TOKEN (for a
- * scraper that should hold nothing more) or an operator API token, checked before
- * anything is gathered.
+ * `GET /metrics`. Open to a scraper on this machine: a loopback peer that sent no
+ * forwarding header (a reverse proxy on the same host forwards others' requests from
+ * loopback, and says so). Anyone else needs `Authorization: Bearer` with METRICS_TOKEN
+ * (for a scraper that should hold nothing more) or an operator API token, checked before
+ * anything is gathered; or METRICS_PUBLIC=true, when METRICS_TOKEN is unset, opens it to all.
  */
 export function registerMetricsRoute(app: FastifyInstance, hub: PluginHub, metrics: HubMetrics): void {
-  const open = isLoopbackHost(hub.settings.host);
   const metricsToken = hub.env.METRICS_TOKEN?.trim();
   const metricsTokenHash = metricsToken ? hashSecret(metricsToken) : undefined;
+  const open = metricsTokenHash === undefined && hub.env.METRICS_PUBLIC?.trim().toLowerCase() === 'true';
+  const local = (request: FastifyRequest): boolean => isLoopback(request.raw.socket.remoteAddress) && !FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
 
   const allowed = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
@@ -34,13 +39,12 @@ export function registerMetricsRoute(app: FastifyInstance, hub: PluginHub, metri
 
   // Scraped every few seconds: its access records are at debug.
   app.get('/metrics', { config: { accessLog: 'debug' } }, async (request, reply) => {
-    if (!open && !(await allowed(request, reply))) return reply;
+    if (!open && !local(request) && !(await allowed(request, reply))) return reply;
     const text = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(text);
   });
 }
 
-function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost') return true;
-  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+function isLoopback(address: string | undefined): boolean {
+  return address !== undefined && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
 }

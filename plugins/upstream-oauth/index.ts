@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import formbody from '@fastify/formbody';
 import Value from 'typebox/value';
 import { upstreamsCommand } from './admin.js';
 import { UpstreamKey } from './key.js';
@@ -43,7 +42,7 @@ export default definePlugin({
       } catch (error) {
         throw new StartupError(`server "${name}": key "url": expected a URL`, { code: HUB_ERROR_CODES.CONFIG_INVALID, cause: error });
       }
-      upstreams.set(name, new Upstream(name, url, settings, { hub, c, key, fetch, baseUrl: hub.settings.baseUrl, log: app.log }));
+      upstreams.set(name, new Upstream(name, url, settings, { hub, c, key, fetch, log: app.log }));
     }
 
     hub.upstreamAuth.provide({ forServer: (name) => upstreams.get(name)?.transportAuth() });
@@ -52,8 +51,7 @@ export default definePlugin({
     // Without an OAuth upstream there is nothing to log in to, and the store stays unopened.
     if (upstreams.size === 0) return;
     hub.pages.add('upstreams', { title: 'Upstream logins', path: '/upstreams' });
-    await app.register(formbody);
-    registerRoutes(app, { hub, c, upstreams, login: hub.operatorLogin, sessionSeconds: options.loginSessionSeconds });
+    await registerRoutes(app, { hub, c, upstreams });
     app.addHook('onReady', () => createIndexes(c));
   },
 });

@@ -7,7 +7,6 @@ export const UpstreamOAuthOptions = Type.Object(
       description:
         'Development only: lets discovery and token requests reach loopback addresses, over plain http too (a local authorization server). Off, only https on public addresses is fetched.',
     }),
-    loginSessionSeconds: Type.Integer({ minimum: 60, default: 3600, description: 'How long a password login to the upstreams page lasts.' }),
   },
   { additionalProperties: false },
 );

@@ -32,28 +32,20 @@ export interface PendingLogin {
   expiresAt: Date;
 }
 
-export interface OperatorSession {
-  _id: string;
-  expiresAt: Date;
-}
-
 export interface Collections {
   upstreams: StoreCollection<UpstreamRecord>;
   pending: StoreCollection<PendingLogin>;
-  sessions: StoreCollection<OperatorSession>;
 }
 
 export function collections(store: Store): Collections {
   return {
     upstreams: store.collection<UpstreamRecord>('upstream_oauth'),
     pending: store.collection<PendingLogin>('upstream_oauth_pending'),
-    sessions: store.collection<OperatorSession>('upstream_oauth_sessions'),
   };
 }
 
 export async function createIndexes(c: Collections): Promise<void> {
   await c.pending.createIndex('expiresAt', { expireAfterSeconds: 0 });
-  await c.sessions.createIndex('expiresAt', { expireAfterSeconds: 0 });
 }
 
 /** Typed access to one upstream's record. */

@@ -1,6 +1,8 @@
+import { symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import t from 'tap';
 import { expandEnvironment } from '../../core/config/expand.js';
-import { checkConfig, parseConfig } from '../../core/config/load.js';
+import { checkConfig, loadConfigFile, MAX_CONFIG_BYTES, parseConfig } from '../../core/config/load.js';
 import { pointerToPath } from '../../core/config/schema-errors.js';
 import { settingsFromEnvironment } from '../../core/settings.js';
 
@@ -47,4 +49,21 @@ t.test('settings follow the operator interface defaults', async (t) => {
   t.equal(custom.dataPath, '/var/hub');
   t.equal(custom.configFile, '/srv/hub/conf/x.json');
   t.equal(settingsFromEnvironment({ BASE_URL: 'https://hub.example.org/' }).baseUrl, 'https://hub.example.org', 'a trailing slash is dropped');
+});
+
+t.test('a config file is read only when it is a regular file of at most 1 MiB', async (t) => {
+  const folder = t.testdir();
+  const large = join(folder, 'large.json');
+  // Valid JSON: only its size is wrong.
+  await writeFile(large, `{"mcpServers": {}${' '.repeat(MAX_CONFIG_BYTES)}}`);
+  await t.rejects(loadConfigFile(large, {}), { code: 'HUB_ERR_CONFIG_UNREADABLE', message: /is \d+ bytes; a config file may have 1048576/ }, 'a file over 1 MiB is refused before it is read');
+  const zero = join(folder, 'zero.json');
+  await symlink('/dev/zero', zero);
+  const before = process.memoryUsage().rss;
+  await t.rejects(loadConfigFile(zero, {}), { code: 'HUB_ERR_CONFIG_UNREADABLE', message: /not a regular file/ }, 'a symlink to /dev/zero is refused');
+  t.ok(process.memoryUsage().rss - before < 64 * 1024 * 1024, 'without reading from it');
+  const fine = join(folder, 'fine.json');
+  await writeFile(fine, '{"mcpServers": {}}');
+  t.same((await loadConfigFile(fine, {})).config, { mcpServers: {} });
+  t.same(await loadConfigFile(join(folder, 'missing.json'), {}), { config: {}, file: undefined }, 'no file: the defaults');
 });

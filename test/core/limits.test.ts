@@ -37,8 +37,8 @@ t.test('window counts are shared through the store, within a second, and slide',
   let now = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
   const clock = () => now;
   // Two replicas of one hub: two counters on one store.
-  const first = new WindowCounter(store, 'test', 60_000, clock);
-  const second = new WindowCounter(store, 'test', 60_000, clock);
+  const first = new WindowCounter(store, 'test', 60_000, { now: clock });
+  const second = new WindowCounter(store, 'test', 60_000, { now: clock });
 
   for (let index = 0; index < 3; index++) first.add('client');
   t.equal((await first.count('client')).current, 3, 'a process sees its own events at once');
@@ -58,12 +58,35 @@ t.test('window counts are shared through the store, within a second, and slide',
   t.equal(slidingEstimate(await second.count('client')), 0, 'two windows later nothing is left');
 });
 
+t.test('with a limit, replicas together run past it by at most 5% of it each', async (t) => {
+  const store = await openStore({ dataPath: await mkdtemp(join(tmpdir(), 'limits-')) });
+  t.teardown(() => store.close());
+  // The clock stands still: no replica looks at the store because a second has passed.
+  const now = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+  const limit = 100;
+  const replicas = Array.from({ length: 3 }, () => new WindowCounter(store, 'limited', 60_000, { limit, now: () => now }));
+  let accepted = 0;
+  const refusedBy = new Set<number>();
+  for (let call = 0; call < 3 * limit; call++) {
+    const replica = call % 3;
+    const counter = replicas[replica] as WindowCounter;
+    if (slidingEstimate(await counter.count('client')) >= limit) refusedBy.add(replica);
+    else {
+      counter.add('client');
+      accepted++;
+    }
+  }
+  t.ok(accepted >= limit && accepted <= limit + 2 * 5, `${accepted} accepted: the limit, plus at most 5 for each other replica`);
+  t.same([...refusedBy].sort(), [0, 1, 2], 'every replica refuses in the end');
+});
+
 t.test('limit settings: defaults, and a malformed value stops the start naming its variable', async (t) => {
   t.match(settingsFromEnvironment({}), {
     clientCallsPerMinute: 1200,
     clientMaxConcurrent: 32,
     clientMaxStreams: 16,
     maxConnections: 1024,
+    maxConnectionsPerAddress: 128,
     requestTimeoutMs: 30_000,
     headersTimeoutMs: 10_000,
     keepAliveTimeoutMs: 72_000,
@@ -78,6 +101,7 @@ t.test('limit settings: defaults, and a malformed value stops the start naming i
     ['CLIENT_MAX_CONCURRENT', '0'],
     ['CLIENT_MAX_STREAMS', '2.5'],
     ['MAX_CONNECTIONS', '-1'],
+    ['MAX_CONNECTIONS_PER_ADDRESS', '0'],
     ['REQUEST_TIMEOUT_MS', '1e3'],
     ['HEADERS_TIMEOUT_MS', 'soon'],
     ['KEEP_ALIVE_TIMEOUT_MS', 'forever'],

@@ -1,5 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
+import { ConnectionGuard } from '../../core/limits/connections.js';
+import { connectClient } from '../helpers/clients.js';
 import { openStore } from '../../core/store/index.js';
 import { ApiTokens } from '../../plugins/oauth-as/api-tokens.js';
 import { collections } from '../../plugins/oauth-as/records.js';
@@ -123,4 +125,81 @@ t.test('connections beyond MAX_CONNECTIONS are refused', async (t) => {
   }
   t.ok(freed, 'a slot freed is usable again');
   for (const connection of held) connection.socket.destroy();
+});
+
+t.test('one address holding 1,100 idle connections leaves room for every other client', async (t) => {
+  // Long header timeouts, so that the idle connections stay for the whole test.
+  const { port, mint } = await standalone(t, { HEADERS_TIMEOUT_MS: '300000', REQUEST_TIMEOUT_MS: '300000' });
+  const token = await mint();
+  const idle: Socket[] = [];
+  t.teardown(() => idle.forEach((socket) => socket.destroy()));
+  await Promise.all(
+    Array.from({ length: 1100 }, () => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+      socket.on('error', () => undefined);
+      idle.push(socket);
+      return new Promise((resolve) => socket.once('connect', resolve).once('close', resolve));
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let probe = 0; probe < 10; probe++) t.equal((await fetch(`${url}/health`)).status, 200, `another address's /health ${probe + 1}`);
+  const client = await connectClient(t, `${url}/hub`, '2026-07-28', { authorization: `Bearer ${token}` });
+  t.notOk((await client.callTool({ name: 'list_servers', arguments: {} })).isError, 'and a token holder\'s MCP call');
+});
+
+/** A connection as the guard sees it: whether it was closed. */
+class Fake {
+  destroyed = false;
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
+
+t.test('the connection guard: per address, trusted proxies exempt, and who makes room when the process is full', async (t) => {
+  let now = 0;
+  const guard = new ConnectionGuard<Fake>({ maxConnections: 6, maxConnectionsPerAddress: 2, headersTimeoutMs: 10_000, trustedProxies: ['10.0.0.1'] }, () => now);
+  const [a, b, c] = [new Fake(), new Fake(), new Fake()];
+  t.ok(guard.admit(a, '203.0.113.1'));
+  t.ok(guard.admit(b, '203.0.113.1'));
+  t.notOk(guard.admit(c, '203.0.113.1'), 'a third from one address is refused');
+  t.notOk(guard.admit(c, '::ffff:203.0.113.1'), 'also written IPv4-mapped');
+  t.ok(guard.admit(new Fake(), '2001:db8:1:1::1'));
+  t.ok(guard.admit(new Fake(), '2001:db8:1:1::2'));
+  t.notOk(guard.admit(new Fake(), '2001:db8:1:1::3'), 'an IPv6 /64 is one address');
+  const proxied = [new Fake(), new Fake()];
+  for (const connection of proxied) t.ok(guard.admit(connection, '10.0.0.1'), 'a trusted proxy is exempt');
+  t.equal(guard.size, 6, 'the process is full');
+
+  // Busy and freshly used connections stay; one that sent nothing goes, the longest waiting first.
+  for (const connection of proxied) {
+    guard.requestStarted(connection);
+    guard.requestFinished(connection);
+  }
+  guard.requestStarted(a);
+  now = 5_000;
+  const newcomer = new Fake();
+  t.ok(guard.admit(newcomer, '198.51.100.1'), 'a newcomer gets in');
+  t.equal(b.destroyed, true, 'in place of the connection that waited longest without sending a request');
+  t.equal(a.destroyed, false, 'one with a request in flight stays');
+  t.same(proxied.map((connection) => connection.destroyed), [false, false], 'an idle kept-alive one within HEADERS_TIMEOUT_MS stays');
+  const again = new Fake();
+  t.ok(guard.admit(again, '203.0.113.1'), 'the address has a place again');
+  const third = new Fake();
+  t.ok(guard.admit(third, '198.51.100.3'));
+  t.equal(guard.size, 6);
+
+  now = 5_001;
+  guard.requestStarted(newcomer);
+  for (const connection of [again, third]) {
+    guard.requestStarted(connection);
+    guard.requestFinished(connection);
+  }
+  const full = new Fake();
+  t.notOk(guard.admit(full, '198.51.100.2'), 'when nobody should make room, the newcomer is closed');
+  now = 20_000;
+  t.ok(guard.admit(full, '198.51.100.2'), 'an idle kept-alive connection past HEADERS_TIMEOUT_MS does make room');
+  t.equal(proxied.filter((connection) => connection.destroyed).length, 1);
+  guard.closed(a);
+  guard.closed(a);
+  t.equal(guard.size, 5, 'a close is counted once');
 });

@@ -2,7 +2,8 @@ import type { FeatureStore } from './features.js';
 import { bearingDeg, COMPASS, compassOf, haversineM, type Compass } from './geo.js';
 import type { RoadGraph } from './graph.js';
 import { loadExtract, type Extract, type LoadOptions } from './load.js';
-import { PlaceIndex, type PlaceMatch } from './places.js';
+import { PlaceSearch, type PlaceMatch } from './geocoding.js';
+import { PlaceIndex } from './places.js';
 import { PoiIndex, type PoiHit, type TagCondition } from './pois.js';
 import type { Profile } from './profiles.js';
 import type { Bounds, ElementKind, Tags } from './reader.js';
@@ -83,6 +84,7 @@ export class OfflineMap {
   readonly pois: PoiIndex;
   readonly #search: GraphSearch;
   readonly #reverse: ReverseGeocoder;
+  readonly #places: PlaceSearch;
 
   private constructor(
     readonly extract: Extract,
@@ -91,6 +93,7 @@ export class OfflineMap {
     this.features = extract.features;
     this.graph = extract.graph;
     this.places = new PlaceIndex(this.features, this.graph);
+    this.#places = new PlaceSearch(this.places, this.features, extract.areas);
     this.pois = new PoiIndex(this.features);
     this.#search = new GraphSearch(this.graph);
     this.#reverse = new ReverseGeocoder(this.features, this.graph, this.places);
@@ -120,7 +123,7 @@ export class OfflineMap {
   }
 
   geocode(query: string, options: { fuzzy: boolean; limit: number; language: string; countryCodes?: readonly string[] }): PlaceMatch[] {
-    return options.fuzzy ? this.places.fuzzy(query, options) : this.places.search(query, options);
+    return this.#places.search(query, options);
   }
 
   reverse(point: Point, language: string): ReverseMatch | undefined {

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { MAP_ERROR_CODES } from '../error-codes.js';
+import { AreaOutlineBuilder, type AreaOutlines } from './areas.js';
 import { E7, FeatureStoreBuilder, type FeatureStore } from './features.js';
 import { buildRoadGraph, type RoadGraph } from './graph.js';
 import { Growable } from './growable.js';
@@ -31,6 +32,8 @@ export interface Extract {
   bounds: Bounds;
   features: FeatureStore;
   graph: RoadGraph;
+  /** The closed outlines of boundaries and places drawn as areas. */
+  areas: AreaOutlines;
   /** Elements read from the file. */
   counts: { nodes: number; ways: number; relations: number };
 }
@@ -77,6 +80,9 @@ class ExtractBuilder {
   readonly #features = new FeatureStoreBuilder(this.#pool);
   readonly #highway = this.#pool.intern('highway');
   readonly #name = this.#pool.intern('name');
+  readonly #building = this.#pool.intern('building');
+  /** Keys that make an element an area a place can lie in: a boundary, or a place drawn as an area. */
+  readonly #areaKeys = new Set(['boundary', 'place'].map((key) => this.#pool.intern(key)));
   #declared: Bounds | undefined;
   #phase = NODE;
   /** A block's string-table index to pool number, -1 until first used. */
@@ -91,6 +97,18 @@ class ExtractBuilder {
   readonly #wayBoxes = new Growable(Int32Array, 1 << 16);
   /** The nodes of the way at hand that are in the file. */
   #wayNodes = new Int32Array(1024);
+  /**
+   * Way w's nodes in the file (positions in file order) are `#allWayNodes[#allWayNodeStart[w] ..]`,
+   * kept until the end of the file: relations come last, and a boundary's outline is its
+   * member ways. Roads and buildings, nine tenths of the nodes, are left out (empty): a
+   * road's nodes are the graph's (`#wayRoad`), and an outline drawn along a building does
+   * not close (the area is then known by its point).
+   */
+  readonly #allWayNodeStart = new Growable(Uint32Array, 1 << 16);
+  readonly #allWayNodes = new Growable(Int32Array, 1 << 14);
+  /** Per way in file order, its road's number, or -1. */
+  readonly #wayRoad = new Growable(Int32Array, 1 << 16);
+  readonly #areaOutlines = new AreaOutlineBuilder();
 
   readonly #roadFeature = new Growable(Int32Array, 1 << 12);
   readonly #roadName = new Growable(Int32Array, 1 << 12);
@@ -116,6 +134,7 @@ class ExtractBuilder {
     this.#nodeCoords = new Growable(Int32Array, 2 * Math.max(1 << 16, expectedNodes));
     this.#roadNodeStart.push(0);
     this.#memberStart.push(0);
+    this.#allWayNodeStart.push(0);
   }
 
   get nodeCount(): number {
@@ -239,26 +258,46 @@ class ExtractBuilder {
       boxes[4 * at + 1] = n > 0 ? west : 0;
       boxes[4 * at + 2] = n > 0 ? north : 0;
       boxes[4 * at + 3] = n > 0 ? east : 0;
-      if (n === 0 || tagStart[w + 1] === tagStart[w]) continue;
+      if (n === 0 || tagStart[w + 1] === tagStart[w]) {
+        this.#keepLine(resolved.subarray(0, n), -1);
+        continue;
+      }
       const feature = this.#features.add(WAY, ids[w]!, Math.round((south + north) / 2), Math.round((west + east) / 2));
       const first = this.#features.tags.length;
       this.#copyTags(strings, tags, tagStart[w]!, tagStart[w + 1]!, this.#features.tags);
       const pooled = this.#features.tags.data;
       let isRoad = false;
+      let isBuilding = false;
+      let isArea = false;
       let name = -1;
       for (let i = first; i < this.#features.tags.length; i += 2) {
         if (pooled[i] === highway) isRoad = true;
         else if (pooled[i] === this.#name) name = pooled[i + 1]!;
+        else if (pooled[i] === this.#building) isBuilding = true;
+        else if (this.#areaKeys.has(pooled[i]!)) isArea = true;
       }
-      if (isRoad && n > 1) this.#road(feature, name, pooled.subarray(first, this.#features.tags.length), resolved.subarray(0, n));
+      const road = isRoad && n > 1 ? this.#road(feature, name, pooled.subarray(first, this.#features.tags.length), resolved.subarray(0, n)) : -1;
+      this.#keepLine(isRoad || isBuilding ? resolved.subarray(0, 0) : resolved.subarray(0, n), road);
+      if (isArea && !isRoad) this.#areaOutlines.add(feature, [resolved.subarray(0, n)], coords);
     }
     this.#wayBoxes.length = 4 * at;
   }
 
-  /** A highway becomes a road of the graph when some profile may use it, or when it is named (it is still an address). */
-  #road(feature: number, name: number, pooled: Uint32Array, nodes: Int32Array): void {
+  /** Records a way's nodes (empty for roads and buildings) and its road's number, in file order. */
+  #keepLine(nodes: Int32Array, road: number): void {
+    this.#allWayNodes.ensure(nodes.length).set(nodes, this.#allWayNodes.length);
+    this.#allWayNodes.length += nodes.length;
+    this.#allWayNodeStart.push(this.#allWayNodes.length);
+    this.#wayRoad.push(road);
+  }
+
+  /**
+   * A highway becomes a road of the graph when some profile may use it, or when it is named
+   * (it is still an address). Returns the road's number, or -1 when it does not become one.
+   */
+  #road(feature: number, name: number, pooled: Uint32Array, nodes: Int32Array): number {
     const passages = this.#passages(pooled);
-    if (!passages.some((speed) => speed > 0) && name < 0) return;
+    if (!passages.some((speed) => speed > 0) && name < 0) return -1;
     const at = this.#roadSpeeds.length;
     this.#roadSpeeds.ensure(passages.length).set(passages, at);
     this.#roadSpeeds.length = at + passages.length;
@@ -268,6 +307,7 @@ class ExtractBuilder {
     stored.set(nodes, this.#roadNodes.length);
     this.#roadNodes.length += nodes.length;
     this.#roadNodeStart.push(this.#roadNodes.length);
+    return this.#roadFeature.length - 1;
   }
 
   #relations(data: BlockData, strings: BlockStrings): void {
@@ -315,6 +355,20 @@ class ExtractBuilder {
     }
   }
 
+  /** The node lists of a relation's member ways; a member missing from the file is an empty line (the outline does not close). */
+  #memberLines(relation: number): Int32Array[] {
+    const lines: Int32Array[] = [];
+    const start = this.#allWayNodeStart.data;
+    for (let m = this.#memberStart.data[relation]!; m < this.#memberStart.data[relation + 1]!; m++) {
+      if (this.#memberKinds.data[m] !== WAY) continue;
+      const way = this.#memberRefs.data[m]!;
+      const road = way < 0 ? -1 : this.#wayRoad.data[way]!;
+      if (road >= 0) lines.push(this.#roadNodes.data.subarray(this.#roadNodeStart.data[road]!, this.#roadNodeStart.data[road + 1]!));
+      else lines.push(way < 0 ? new Int32Array([-1, -2]) : this.#allWayNodes.data.subarray(start[way]!, start[way + 1]!));
+    }
+    return lines;
+  }
+
   finish(): Extract {
     this.#enter(RELATION);
     const relationIds = this.#relationIds.view();
@@ -323,9 +377,10 @@ class ExtractBuilder {
       const box = { south: Infinity, west: Infinity, north: -Infinity, east: -Infinity };
       this.#relationBox(relation, box, new Set(), relations);
       if (box.south > box.north) continue;
-      this.#features.add(RELATION, relationIds[relation]!, Math.round((box.south + box.north) / 2), Math.round((box.west + box.east) / 2));
+      const feature = this.#features.add(RELATION, relationIds[relation]!, Math.round((box.south + box.north) / 2), Math.round((box.west + box.east) / 2));
       this.#features.tags.ensure(tags.length).set(tags, this.#features.tags.length);
       this.#features.tags.length += tags.length;
+      if (tags.some((value, i) => i % 2 === 0 && this.#areaKeys.has(value))) this.#areaOutlines.add(feature, this.#memberLines(relation), this.#nodeCoords.data);
     }
     const { store, position } = this.#features.finish();
     const roadFeature = this.#roadFeature.finish();
@@ -348,6 +403,7 @@ class ExtractBuilder {
       bounds,
       features: store,
       graph,
+      areas: this.#areaOutlines.finish(position),
       counts: { nodes: this.nodeCount, ways: this.#wayBoxes.length / 4, relations: this.#relationIds.length },
     };
   }

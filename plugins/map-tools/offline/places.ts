@@ -2,8 +2,11 @@ import type { FeatureStore } from './features.js';
 import { haversineM, METERS_PER_DEGREE_LAT } from './geo.js';
 import type { RoadGraph } from './graph.js';
 import { Growable, lowerBound, sequence } from './growable.js';
-import { placeLabel } from './labels.js';
-import { normalize, similarity, tokens, trigrams } from './text.js';
+import { CONCEPTS, conceptTags } from './lexicon.js';
+import { normalize, trigrams } from './text.js';
+
+/** The kinds of place of `./lexicon.ts`, numbered by their order there. */
+export const CONCEPT_NAMES: readonly string[] = Object.keys(CONCEPTS);
 
 /** What a place's search key is: its name (in any language), another name, or its street address. */
 export const NAME = 1;
@@ -13,14 +16,11 @@ export const ADDRESS = 3;
 const NAME_KEY = /^(name|int_name|official_name|alt_name|old_name|short_name|loc_name)(:[a-z]{2,3}(-[A-Za-z]+)?)?$/;
 /** Keys that are the feature's own name; the others (`alt_name`, `old_name`, …) rank below them. */
 const OWN_NAME = new Set(['name', 'int_name', 'official_name']);
-/** Two matches with one label closer than this are one place (an address node inside its building, say). */
-const SAME_PLACE_M = 500;
 /**
  * Ways with one name whose ends are this close are one street: the two carriageways of
  * a divided road, or pieces parted by a roundabout or a square with its own name.
  */
 const SAME_STREET_M = 60;
-const FUZZY_MIN_SIMILARITY = 0.6;
 
 const IMPORTANCE: Readonly<Record<string, Readonly<Record<string, number>>>> = {
   place: { country: 40, state: 35, city: 30, town: 25, village: 20, suburb: 15, quarter: 14, neighbourhood: 12, square: 12, locality: 8 },
@@ -37,36 +37,18 @@ const IMPORTANCE: Readonly<Record<string, Readonly<Record<string, number>>>> = {
 };
 /** Any other value of a key in the table above. */
 const OTHER_VALUE_IMPORTANCE = 4;
-
-export interface PlaceQuery {
-  limit: number;
-  language: string;
-  countryCodes?: readonly string[];
-}
-
-export interface PlaceMatch {
-  place: number;
-  /** The element the match names (for a street of several ways, the way at its middle). */
-  feature: number;
-  lat: number;
-  lon: number;
-  label: string;
-}
-
-interface Candidate {
-  place: number;
-  /** Exact whole-query name 6 (other name 5), exact first-part name 4 (3), name prefix 2, all words 1; fuzzy: the score. */
-  rank: number;
-  context: number;
-  extraWords: number;
-}
+/** Elements that name a route, a network or a rule, not a place one can be at. */
+const NOT_A_PLACE: Readonly<Record<string, ReadonlySet<string>>> = {
+  type: new Set(['route', 'route_master', 'network', 'superroute', 'defaults', 'collection', 'enforcement', 'site', 'associatedStreet', 'street', 'multilinestring']),
+  public_transport: new Set(['stop_position']),
+};
 
 /**
  * The geocoding index over every named or addressed feature. The ways of one street
  * (same name, sharing a node) are one place. Stored in columns: search keys are numbers
  * into a table of distinct normalized texts, words are numbers into the sorted word
- * list, and postings are compressed sparse rows. A token index answers geocoder_a (exact
- * and prefix words); a trigram index scored by edit distance answers geocoder_b.
+ * list, and postings are compressed sparse rows: places by word, by kind of place
+ * (`./lexicon.ts`), words by trigram (for typo tolerance). `./geocoding.ts` searches it.
  */
 export class PlaceIndex {
   readonly feature: Int32Array;
@@ -77,26 +59,34 @@ export class PlaceIndex {
   readonly keyStart: Uint32Array;
   readonly keys: Uint32Array;
   readonly keyKinds: Uint8Array;
-  /** Place p's words, sorted: `words[wordStart[p] .. wordStart[p + 1]]` (numbers into `vocabulary`). */
+  /** Place p's words, sorted: `words[wordStart[p] .. wordStart[p + 1]]` (numbers into `vocabulary`), its keys' and its address's city and postcode. */
   readonly wordStart: Uint32Array;
   readonly words: Uint32Array;
   /** Distinct normalized search keys. */
   readonly texts: string[];
+  /** Text t's words in order: `textWords[textWordStart[t] .. textWordStart[t + 1]]`. */
+  readonly textWordStart: Uint32Array;
+  readonly textWords: Uint32Array;
   /** Every word, sorted, so a prefix is a range of word numbers. */
   readonly vocabulary: string[];
+  /** 1 where the place is a street (a named road), whose name words such as "Avenue" a query may leave out. */
+  readonly isStreet: Uint8Array;
+  /** Numbers of `CONCEPT_NAMES` each word belongs to (a word of the lexicon in a name makes the place of that kind too). */
+  readonly #wordConceptStart: Uint32Array;
+  readonly #wordConcepts: Uint8Array;
+  /** Place p is of the kinds `placeConcepts[placeConceptStart[p] ..]` by its tags. */
+  readonly #placeConceptStart: Uint32Array;
+  readonly #placeConcepts: Uint8Array;
+  readonly #conceptPlaceStart: Uint32Array;
+  readonly #conceptPlaces: Uint32Array;
   readonly #wordPlaceStart: Uint32Array;
   readonly #wordPlaces: Uint32Array;
   readonly #gramIds: Map<string, number>;
-  readonly #gramTextStart: Uint32Array;
-  readonly #gramTexts: Uint32Array;
-  readonly #textGramCount: Uint16Array;
-  readonly #textPlaceStart: Uint32Array;
-  readonly #textPlaces: Uint32Array;
+  readonly #gramWordStart: Uint32Array;
+  readonly #gramWords: Uint32Array;
+  readonly #wordGramCount: Uint8Array;
 
-  constructor(
-    private readonly features: FeatureStore,
-    graph: RoadGraph,
-  ) {
+  constructor(features: FeatureStore, graph: RoadGraph) {
     const built = new PlaceBuilder(features, graph).build();
     this.feature = built.feature;
     this.lat = built.lat;
@@ -106,188 +96,126 @@ export class PlaceIndex {
     this.keys = built.keys;
     this.keyKinds = built.keyKinds;
     this.texts = built.texts;
+    this.textWordStart = built.textWordStart;
+    this.textWords = built.textWords;
     this.vocabulary = built.vocabulary;
     this.wordStart = built.wordStart;
     this.words = built.words;
+    this.isStreet = built.isStreet;
     [this.#wordPlaceStart, this.#wordPlaces] = invert(built.wordStart, built.words, built.vocabulary.length);
-    [this.#textPlaceStart, this.#textPlaces] = invert(built.keyStart, built.keys, built.texts.length);
+    [this.#placeConceptStart, this.#placeConcepts] = [built.placeConceptStart, built.placeConcepts];
+    [this.#conceptPlaceStart, this.#conceptPlaces] = invert(built.placeConceptStart, Uint32Array.from(built.placeConcepts), CONCEPT_NAMES.length);
+    [this.#wordConceptStart, this.#wordConcepts] = this.#conceptsOfWords();
     this.#gramIds = new Map();
-    const textGramStart = new Growable(Uint32Array, built.texts.length + 1);
-    const textGrams = new Growable(Uint32Array, 8 * built.texts.length);
-    textGramStart.push(0);
-    this.#textGramCount = new Uint16Array(built.texts.length);
-    built.texts.forEach((text, t) => {
-      const grams = trigrams(text);
-      this.#textGramCount[t] = Math.min(0xffff, grams.size);
+    const wordGramStart = new Growable(Uint32Array, this.vocabulary.length + 1);
+    const wordGrams = new Growable(Uint32Array, 6 * this.vocabulary.length);
+    wordGramStart.push(0);
+    this.#wordGramCount = new Uint8Array(this.vocabulary.length);
+    this.vocabulary.forEach((word, w) => {
+      const grams = trigrams(word);
+      this.#wordGramCount[w] = Math.min(0xff, grams.size);
       for (const gram of grams) {
         let id = this.#gramIds.get(gram);
         if (id === undefined) this.#gramIds.set(gram, (id = this.#gramIds.size));
-        textGrams.push(id);
+        wordGrams.push(id);
       }
-      textGramStart.push(textGrams.length);
+      wordGramStart.push(wordGrams.length);
     });
-    [this.#gramTextStart, this.#gramTexts] = invert(textGramStart.finish(), textGrams.finish(), this.#gramIds.size);
+    [this.#gramWordStart, this.#gramWords] = invert(wordGramStart.finish(), wordGrams.finish(), this.#gramIds.size);
   }
 
   get size(): number {
     return this.feature.length;
   }
 
-  /**
-   * geocoder_a: places whose names and address hold every word of the query's first
-   * comma-separated part (the last word may be a prefix). An exact name beats another
-   * exact name (`alt_name`, `old_name`), which beats a partial match; a name equal to the
-   * whole query, commas and all, beats one equal to its first part. Then: words of the
-   * later parts matched, importance, fewest extra words.
-   */
-  search(query: string, options: PlaceQuery): PlaceMatch[] {
-    const parts = query.split(',').map(tokens).filter((part) => part.length > 0);
-    const required = parts[0] ?? [];
-    if (required.length === 0) return [];
-    const whole = parts.flat().join(' ');
-    const phrase = required.join(' ');
-    const context = parts.slice(1).flat().map((word) => this.#word(word));
-    const exact = required.slice(0, -1).map((word) => this.#word(word));
-    if (exact.some((word) => word < 0)) return [];
-    const [first, end] = this.#prefixRange(required[required.length - 1]!);
-    if (first === end) return [];
-    const pool = exact.length > 0 ? exact.map((word) => this.#placesWith(word)).reduce((a, b) => (b.length < a.length ? b : a)) : this.#placesWithPrefix(first, end);
-    const candidates: Candidate[] = [];
-    let previous = -1;
-    for (const place of pool) {
-      // Posting lists are sorted; a prefix union may repeat a place.
-      if (place === previous) continue;
-      previous = place;
-      if (!exact.every((word) => this.#has(place, word, word + 1)) || !this.#has(place, first, end)) continue;
-      let rank = 1;
-      let extraWords = Infinity;
-      for (let k = this.keyStart[place]!; k < this.keyStart[place + 1]!; k++) {
-        const text = this.texts[this.keys[k]!]!;
-        const own = this.keyKinds[k] !== OTHER_NAME;
-        if (parts.length > 1 && text === whole) rank = Math.max(rank, own ? 6 : 5);
-        else if (text === phrase) rank = Math.max(rank, own ? 4 : 3);
-        else if (text.startsWith(phrase)) rank = Math.max(rank, 2);
-        extraWords = Math.min(extraWords, text.split(' ').length - required.length);
-      }
-      const contextWords = context.filter((word) => word >= 0 && this.#has(place, word, word + 1)).length;
-      candidates.push({ place, rank, context: contextWords, extraWords });
-    }
-    candidates.sort((a, b) => b.rank - a.rank || b.context - a.context || this.#byImportance(a, b) || a.extraWords - b.extraWords || this.feature[a.place]! - this.feature[b.place]!);
-    return this.#finish(candidates, options);
-  }
-
-  /** geocoder_b: places whose names are close to the query by trigrams and edit distance. */
-  fuzzy(query: string, options: PlaceQuery): PlaceMatch[] {
-    const phrase = tokens(query).join(' ');
-    if (phrase === '') return [];
-    const queryGrams = trigrams(phrase);
-    const shared = new Map<number, number>();
-    for (const gram of queryGrams) {
-      const id = this.#gramIds.get(gram);
-      if (id === undefined) continue;
-      for (let i = this.#gramTextStart[id]!; i < this.#gramTextStart[id + 1]!; i++) {
-        const text = this.#gramTexts[i]!;
-        shared.set(text, (shared.get(text) ?? 0) + 1);
-      }
-    }
-    const words = phrase.split(' ');
-    const best = new Map<number, Candidate>();
-    for (const [text, count] of shared) {
-      const dice = (2 * count) / (queryGrams.size + this.#textGramCount[text]!);
-      if (dice < 0.25) continue;
-      const candidate = this.texts[text]!;
-      const keyWords = candidate.split(' ');
-      // Each query word against its closest word of the name, weighted by length.
-      let weighted = 0;
-      let total = 0;
-      for (const word of words) {
-        weighted += Math.max(...keyWords.map((other) => similarity(word, other))) * word.length;
-        total += word.length;
-      }
-      const closeness = Math.max((weighted / total) * 0.8 + dice * 0.2, similarity(phrase, candidate));
-      if (closeness < FUZZY_MIN_SIMILARITY) continue;
-      for (let i = this.#textPlaceStart[text]!; i < this.#textPlaceStart[text + 1]!; i++) {
-        const place = this.#textPlaces[i]!;
-        // The place's own name outranks another of its names that reads the same.
-        const own = this.#kindOf(place, text) !== OTHER_NAME;
-        const rank = closeness * 100 + (own ? 3 : 0);
-        const previous = best.get(place);
-        if (!previous || previous.rank < rank) best.set(place, { place, rank, context: 0, extraWords: 0 });
-      }
-    }
-    const candidates = [...best.values()].sort((a, b) => b.rank - a.rank || this.#byImportance(a, b) || this.feature[a.place]! - this.feature[b.place]!);
-    return this.#finish(candidates, options);
-  }
-
-  #byImportance(a: Candidate, b: Candidate): number {
-    return this.importance[b.place]! - this.importance[a.place]!;
-  }
-
-  #kindOf(place: number, text: number): number {
-    let kind = ADDRESS;
-    for (let k = this.keyStart[place]!; k < this.keyStart[place + 1]!; k++) if (this.keys[k] === text) kind = Math.min(kind, this.keyKinds[k]!);
-    return kind;
-  }
-
   /** The number of a word, -1 when no place has it. */
-  #word(word: string): number {
-    const [first, end] = this.#prefixRange(word);
+  wordId(word: string): number {
+    const [first, end] = this.prefixRange(word);
     return first < end && this.vocabulary[first] === word ? first : -1;
   }
 
   /** The word numbers `[first, end)` of the words starting with `prefix`. */
-  #prefixRange(prefix: string): [number, number] {
-    const lowerBound = (value: string) => {
-      let low = 0;
-      let high = this.vocabulary.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (this.vocabulary[middle]! < value) low = middle + 1;
-        else high = middle;
-      }
-      return low;
-    };
-    const first = lowerBound(prefix);
+  prefixRange(prefix: string): [number, number] {
+    const first = lowerBoundText(this.vocabulary, prefix);
     let end = first;
     while (end < this.vocabulary.length && this.vocabulary[end]!.startsWith(prefix)) end++;
     return [first, end];
   }
 
-  #placesWith(word: number): Uint32Array {
+  /** The places holding a word, sorted. */
+  placesWith(word: number): Uint32Array {
     return this.#wordPlaces.subarray(this.#wordPlaceStart[word]!, this.#wordPlaceStart[word + 1]!);
   }
 
-  #placesWithPrefix(first: number, end: number): Uint32Array {
-    const all = this.#wordPlaces.slice(this.#wordPlaceStart[first]!, this.#wordPlaceStart[end]!);
-    return all.sort();
+  /** The places of a kind (a number of `CONCEPT_NAMES`) by their tags, sorted. */
+  placesOfConcept(concept: number): Uint32Array {
+    return this.#conceptPlaces.subarray(this.#conceptPlaceStart[concept]!, this.#conceptPlaceStart[concept + 1]!);
   }
 
-  /** Whether the place has a word numbered in `[first, end)` (its words are sorted). */
-  #has(place: number, first: number, end: number): boolean {
+  /** Whether the place is of a kind by its tags. */
+  hasConcept(place: number, concept: number): boolean {
+    for (let i = this.#placeConceptStart[place]!; i < this.#placeConceptStart[place + 1]!; i++) if (this.#placeConcepts[i] === concept) return true;
+    return false;
+  }
+
+  /** The kinds (numbers of `CONCEPT_NAMES`) a word names. */
+  conceptsOfWord(word: number): Uint8Array {
+    return this.#wordConcepts.subarray(this.#wordConceptStart[word]!, this.#wordConceptStart[word + 1]!);
+  }
+
+  /** Whether the place has the word among its key words or address (its words are sorted). */
+  hasWord(place: number, word: number): boolean {
     const last = this.wordStart[place + 1]!;
-    const at = lowerBound(this.words, first, this.wordStart[place]!, last);
-    return at < last && this.words[at]! < end;
+    const at = lowerBound(this.words, word, this.wordStart[place]!, last);
+    return at < last && this.words[at] === word;
   }
 
-  /** Best first, one result per place on the ground, within the country filter, trimmed to the limit. */
-  #finish(candidates: readonly Candidate[], options: PlaceQuery): PlaceMatch[] {
-    const countries = options.countryCodes?.map((code) => code.toLowerCase());
-    const kept: PlaceMatch[] = [];
-    for (const { place } of candidates) {
-      const feature = this.feature[place]!;
-      const tags = this.features.tagsOf(feature);
-      if (countries?.length && !inCountries(tags, countries)) continue;
-      const match = { place, feature, lat: this.lat[place]!, lon: this.lon[place]!, label: placeLabel(tags, options.language) };
-      if (kept.some((other) => other.label === match.label && haversineM(other.lat, other.lon, match.lat, match.lon) < SAME_PLACE_M)) continue;
-      kept.push(match);
-      if (kept.length >= options.limit) break;
+  /** Words sharing trigrams with `word`, with how many (for typo tolerance: candidates, to be checked by edit distance). */
+  wordsSharingTrigrams(word: string): { word: number; dice: number }[] {
+    const grams = trigrams(word);
+    const shared = new Map<number, number>();
+    for (const gram of grams) {
+      const id = this.#gramIds.get(gram);
+      if (id === undefined) continue;
+      for (let i = this.#gramWordStart[id]!; i < this.#gramWordStart[id + 1]!; i++) shared.set(this.#gramWords[i]!, (shared.get(this.#gramWords[i]!) ?? 0) + 1);
     }
-    return kept;
+    return Array.from(shared, ([other, count]) => ({ word: other, dice: (2 * count) / (grams.size + this.#wordGramCount[other]!) }));
+  }
+
+  #conceptsOfWords(): [Uint32Array, Uint8Array] {
+    const byWord = new Map<number, number[]>();
+    CONCEPT_NAMES.forEach((name, concept) => {
+      for (const word of CONCEPTS[name]!.words) {
+        const id = this.wordId(normalize(word));
+        if (id < 0) continue;
+        const list = byWord.get(id) ?? [];
+        if (!list.includes(concept)) list.push(concept);
+        byWord.set(id, list);
+      }
+    });
+    const start = new Uint32Array(this.vocabulary.length + 1);
+    for (const [word, list] of byWord) start[word + 1] = list.length;
+    for (let w = 0; w < this.vocabulary.length; w++) start[w + 1]! += start[w]!;
+    const concepts = new Uint8Array(start[this.vocabulary.length]!);
+    for (const [word, list] of byWord) concepts.set(list, start[word]!);
+    return [start, concepts];
   }
 }
 
+/** The first index of a sorted list of strings not below `value`. */
+function lowerBoundText(sorted: readonly string[], value: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Places that name no country pass: an extract rarely tags it, and dropping them would hide most matches. */
-function inCountries(tags: Readonly<Record<string, string>>, countries: readonly string[]): boolean {
+export function inCountries(tags: Readonly<Record<string, string>>, countries: readonly string[]): boolean {
   const code = (tags['addr:country'] ?? tags['is_in:country_code'] ?? tags['ISO3166-1'] ?? tags['ISO3166-1:alpha2'])?.toLowerCase();
   return code === undefined || countries.includes(code);
 }
@@ -342,6 +270,13 @@ class PlaceBuilder {
   readonly #textOfValue: Int32Array;
   readonly #key: Record<'housenumber' | 'street' | 'addrPlace' | 'city' | 'postcode', number>;
   readonly #scratch: number[] = [];
+  readonly #isStreet = new Growable(Uint8Array, 1 << 12);
+  readonly #placeConceptStart = new Growable(Uint32Array, 1 << 12);
+  readonly #placeConcepts = new Growable(Uint8Array, 1 << 12);
+  /** Per key (pool number): the kinds any value makes, and those a value makes (`./lexicon.ts`). */
+  readonly #conceptTags = new Map<number, { any: number[]; values: Map<number, number[]> }>();
+  /** Per key (pool number): the values that make an element no place (`NOT_A_PLACE`). */
+  readonly #notPlace = new Map<number, Set<number>>();
 
   constructor(
     private readonly features: FeatureStore,
@@ -354,6 +289,24 @@ class PlaceBuilder {
     this.#keyStart.push(0);
     this.#wordStart.push(0);
     this.#textWordStart.push(0);
+    this.#placeConceptStart.push(0);
+    CONCEPT_NAMES.forEach((name, concept) => {
+      for (const { key, value } of conceptTags(CONCEPTS[name]!)) {
+        const keyId = pool.id(key);
+        if (keyId < 0) continue;
+        const entry = this.#conceptTags.get(keyId) ?? { any: [], values: new Map<number, number[]>() };
+        this.#conceptTags.set(keyId, entry);
+        if (value === undefined) entry.any.push(concept);
+        else {
+          const valueId = pool.id(value);
+          if (valueId >= 0) entry.values.set(valueId, [...(entry.values.get(valueId) ?? []), concept]);
+        }
+      }
+    });
+    for (const [key, values] of Object.entries(NOT_A_PLACE)) {
+      const keyId = pool.id(key);
+      if (keyId >= 0) this.#notPlace.set(keyId, new Set([...values].map((value) => pool.id(value)).filter((id) => id >= 0)));
+    }
   }
 
   build() {
@@ -363,28 +316,42 @@ class PlaceBuilder {
       if (streets.featureStreet[f]! >= 0 || !this.#searchable(f)) continue;
       this.#scratch.length = 0;
       this.#collectKeys(f);
-      if (this.#scratch.length > 0) this.#add(f, store.lat(f), store.lon(f), this.#importanceOf(f), [f]);
+      if (this.#scratch.length > 0) this.#add(f, store.lat(f), store.lon(f), this.#importanceOf(f), [f], false);
     }
     for (const street of streets.list) {
       this.#scratch.length = 0;
       for (const feature of street.features) this.#collectKeys(feature);
-      if (this.#scratch.length > 0) this.#add(street.feature, street.lat, street.lon, Math.max(...street.features.map((f) => this.#importanceOf(f))), street.features);
+      if (this.#scratch.length > 0) this.#add(street.feature, street.lat, street.lon, Math.max(...street.features.map((f) => this.#importanceOf(f))), street.features, true);
     }
     return this.#sorted();
   }
 
-  /** Whether a feature has a name or a house number (most features, buildings, have neither). */
+  /** Whether a feature has a name or a house number (most features, buildings, have neither) and is a place (not a route, say). */
   #searchable(feature: number): boolean {
     const { tagStart, tags } = this.features;
     const housenumber = this.#key.housenumber;
     const known = this.#nameKind;
     const end = tagStart[feature + 1]!;
+    let searchable = false;
     for (let i = tagStart[feature]!; i < end; i += 2) {
       const key = tags[i]!;
       const kind = known[key]!;
-      if (kind > 0 || key === housenumber || (kind < 0 && this.#nameKindOf(key) > 0)) return true;
+      if (kind > 0 || key === housenumber || (kind < 0 && this.#nameKindOf(key) > 0)) searchable = true;
+      else if (this.#notPlace.get(key)?.has(tags[i + 1]!)) return false;
     }
-    return false;
+    return searchable;
+  }
+
+  /** The kinds (`./lexicon.ts`) a feature's tags make it. */
+  #conceptsOf(feature: number): number[] {
+    const { tagStart, tags } = this.features;
+    const concepts: number[] = [];
+    for (let i = tagStart[feature]!; i < tagStart[feature + 1]!; i += 2) {
+      const entry = this.#conceptTags.get(tags[i]!);
+      if (!entry) continue;
+      for (const concept of [...entry.any, ...(entry.values.get(tags[i + 1]!) ?? [])]) if (!concepts.includes(concept)) concepts.push(concept);
+    }
+    return concepts;
   }
 
   /**
@@ -510,8 +477,11 @@ class PlaceBuilder {
     scratch.push(text, kind);
   }
 
-  #add(feature: number, lat: number, lon: number, importance: number, features: readonly number[]): void {
+  #add(feature: number, lat: number, lon: number, importance: number, features: readonly number[], street: boolean): void {
     this.#feature.push(feature);
+    this.#isStreet.push(street ? 1 : 0);
+    for (const concept of this.#conceptsOf(feature)) this.#placeConcepts.push(concept);
+    this.#placeConceptStart.push(this.#placeConcepts.length);
     this.#lat.push(lat);
     this.#lon.push(lon);
     this.#importance.push(importance);
@@ -617,9 +587,14 @@ class PlaceBuilder {
       keys: this.#keys.finish(),
       keyKinds: this.#keyKinds.finish(),
       texts: this.#texts,
+      textWordStart: this.#textWordStart.finish(),
+      textWords: Uint32Array.from(this.#textWords.view(), (word) => rank[word]!),
       vocabulary: Array.from(order, (word) => this.#vocabulary[word]!),
       wordStart: sortedStart,
       words: words.finish(),
+      isStreet: this.#isStreet.finish(),
+      placeConceptStart: this.#placeConceptStart.finish(),
+      placeConcepts: this.#placeConcepts.finish(),
     };
   }
 }

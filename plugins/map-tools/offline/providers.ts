@@ -1,8 +1,10 @@
+import { describeArea } from '../geo.js';
 import { describeManeuver } from '../providers/instructions.js';
 import type {
   Budget,
   CostTable,
   Coverage,
+  CoveredArea,
   ElementId,
   GeoMatch,
   GeocodeOptions,
@@ -29,20 +31,32 @@ const ELEMENT_ID = /^(node|way|relation)\/(\d{1,19})$/;
 
 /** A geocoder over the offline place index: exact and prefix (geocoder_a) or typo-tolerant (geocoder_b). */
 export class OfflineGeocoder implements Geocoder {
+  readonly scope: string;
+
   constructor(
     private readonly map: OfflineMap,
     private readonly fuzzy: boolean,
-  ) {}
+  ) {
+    this.scope = describeArea(coveredArea(map));
+  }
 
   async search(query: string, options: GeocodeOptions): Promise<GeoMatch[]> {
     return this.map
       .geocode(query, { fuzzy: this.fuzzy, limit: options.limit, language: options.language, ...(options.countryCodes && { countryCodes: options.countryCodes }) })
-      .map((match) => ({ lat: match.lat, lon: match.lon, label: match.label, elementId: this.map.features.elementId(match.feature) }));
+      .map((match) => ({ lat: match.lat, lon: match.lon, label: match.label, elementId: this.map.features.elementId(match.feature), confidence: match.confidence }));
   }
 
   async reverse(point: LatLon, options: { language: string }): Promise<GeoMatch | undefined> {
     const match = this.map.reverse(point, options.language);
-    return match && { lat: match.lat, lon: match.lon, label: match.label, elementId: this.map.features.elementId(match.feature) };
+    if (!match) return undefined;
+    const beside = match.privateStreet;
+    return {
+      lat: match.lat,
+      lon: match.lon,
+      label: match.label,
+      elementId: this.map.features.elementId(match.feature),
+      ...(beside && { privateStreet: { name: beside.name, elementId: this.map.features.elementId(beside.feature), distanceM: beside.distanceM } }),
+    };
   }
 }
 
@@ -118,12 +132,20 @@ function toLeg(leg: EngineLeg, withSteps: boolean): RouteLeg {
 
 /** Where routes can start and end: on the extract, near a road. */
 export class OfflineCoverage implements Coverage {
-  constructor(private readonly map: OfflineMap) {}
+  readonly area: CoveredArea;
+
+  constructor(private readonly map: OfflineMap) {
+    this.area = coveredArea(map);
+  }
 
   async unroutable(point: LatLon, profile: Profile): Promise<Unroutable | undefined> {
     const why = this.map.unroutable(point, profile);
     return why && (why.reason === 'outside' ? why : { ...why, maxSnapM: MAX_SNAP_M });
   }
+}
+
+function coveredArea(map: OfflineMap): CoveredArea {
+  return { name: map.extract.name, bounds: map.extract.bounds };
 }
 
 /** Every provider answered from one extract, for a set-up with no network. */

@@ -42,9 +42,3 @@ export function editDistance(a: string, b: string): number {
   }
   return previous[b.length]!;
 }
-
-/** 1 for equal strings, falling towards 0 as edits grow relative to the longer length. */
-export function similarity(a: string, b: string): number {
-  const longest = Math.max(a.length, b.length);
-  return longest === 0 ? 1 : 1 - editDistance(a, b) / longest;
-}

@@ -2,7 +2,7 @@ import { UpstreamError, redact } from '../errors.js';
 import { ResponseCache } from './cache.js';
 
 export interface ServiceClientOptions {
-  /** The service's name in error texts, e.g. "geocoder_a (Nominatim)". */
+  /** The service's name in error texts, e.g. "geocoder_a"; never a backing product's name (the specification forbids it). */
   service: string;
   userAgent: string;
   /** Minimum spacing between the starts of two requests; 0 disables spacing. */
@@ -13,7 +13,16 @@ export interface ServiceClientOptions {
   cache: ResponseCache;
   /** Values that must never appear in an error text (API keys). */
   secrets?: readonly string[];
+  /** The time and the wait the spacing runs on; tests pass their own to see the policy, not the clock. */
+  clock?: SpacingClock;
 }
+
+export interface SpacingClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const systemClock: SpacingClock = { now: Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 export interface RequestSpec {
   url: URL;
@@ -72,7 +81,7 @@ export class ServiceClient {
       });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new UpstreamError(service, undefined, timedOut ? `no answer within ${timeoutMs} ms` : 'the service could not be reached', { cause: error });
+      throw new UpstreamError(service, undefined, timedOut ? `no answer within ${timeoutMs} ms` : 'the service could not be reached', { cause: error, unreachable: !timedOut });
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
@@ -100,10 +109,11 @@ export class ServiceClient {
   async #space(): Promise<void> {
     const interval = this.options.minIntervalMs;
     if (interval <= 0) return;
-    const now = Date.now();
+    const clock = this.options.clock ?? systemClock;
+    const now = clock.now();
     const start = Math.max(now, this.#nextStart);
     this.#nextStart = start + interval;
-    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+    if (start > now) await clock.sleep(start - now);
   }
 
   async #acquire(): Promise<void> {

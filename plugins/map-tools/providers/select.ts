@@ -48,18 +48,18 @@ export function webProviders(settings: MapSettings): ProviderSet {
       cache,
       ...overrides,
     });
-  const router = new OsrmRouter(client('routing engine (OSRM)'), settings.osrmUrl);
+  const router = new OsrmRouter(client('routing engine'), settings.osrmUrl);
   const key = settings.altRoutingApiKey;
-  const alternative = key ? new OpenRouteService(client('alternative routing service (OpenRouteService)', { secrets: [key] }), settings.altRoutingUrl, key) : undefined;
-  const isochrone = alternative ?? new ValhallaIsochrones(client('isochrone engine (Valhalla)'), settings.valhallaUrl);
+  const alternative = key ? new OpenRouteService(client('alternative routing service', { secrets: [key] }), settings.altRoutingUrl, key) : undefined;
+  const isochrone = alternative ?? new ValhallaIsochrones(client('isochrone engine'), settings.valhallaUrl);
   const pois = new OverpassSource(
-    client('map-data query service (Overpass)', { minIntervalMs: 0, maxConcurrent: settings.overpassConcurrency, timeoutMs: settings.overpassTimeoutMs }),
+    client('map-data query service', { minIntervalMs: 0, maxConcurrent: settings.overpassConcurrency, timeoutMs: settings.overpassTimeoutMs }),
     settings.overpassUrls,
   );
   return {
     geocoders: {
-      geocoder_a: new NominatimGeocoder(client('geocoder_a (Nominatim)'), settings.nominatimUrl),
-      geocoder_b: new PhotonGeocoder(client('geocoder_b (Photon)'), settings.photonUrl),
+      geocoder_a: new NominatimGeocoder(client('geocoder_a'), settings.nominatimUrl),
+      geocoder_b: new PhotonGeocoder(client('geocoder_b'), settings.photonUrl),
     },
     router,
     routes: alternative ?? router,

@@ -23,6 +23,10 @@ export interface GeoMatch extends LatLon {
   label: string;
   /** The map element the match came from, when the engine knows it. */
   elementId?: ElementId;
+  /** How surely the match is what the query names, 0 to 1, when the engine rates it (the offline engine does). */
+  confidence?: number;
+  /** A street the point lies beside that is private (`access=private`/`no`), when a public one was preferred as the address. */
+  privateStreet?: { name: string; elementId?: ElementId; distanceM: number };
 }
 
 export interface GeocodeOptions {
@@ -35,6 +39,8 @@ export interface GeocodeOptions {
 
 /** Place names and addresses to coordinates, and back. */
 export interface Geocoder {
+  /** Where it searches, when that is not the whole world ("the loaded map extract …"), for telling a caller nothing there matched. */
+  readonly scope?: string;
   /** Best match first; an empty array when nothing matches. */
   search(query: string, options: GeocodeOptions): Promise<GeoMatch[]>;
   /** The nearest address or place, or undefined when there is none. */
@@ -140,12 +146,20 @@ export interface PoiSource {
 /** Why routes cannot start or end at a point, as an engine with a bounded area knows it. */
 export type Unroutable =
   /** The point lies outside the area the engine's data covers. */
-  | { reason: 'outside'; extract: string; bounds: { south: number; west: number; north: number; east: number } }
+  | { reason: 'outside'; extract: string; bounds: CoveredArea['bounds'] }
   /** The point lies in the area, too far from every road the profile may use (`nearestRoadM` undefined: none nearby at all). */
   | { reason: 'off-road'; extract: string; nearestRoadM: number | undefined; maxSnapM: number };
 
+/** The box an engine's data covers, and the name of what holds it (an extract's file name). */
+export interface CoveredArea {
+  name: string;
+  bounds: { south: number; west: number; north: number; east: number };
+}
+
 /** The area an engine can route in; the offline engine has one, the web services do not say. */
 export interface Coverage {
+  /** Everything the engines know lies in this box: a place beyond it is off the map, for every tool. */
+  readonly area?: CoveredArea;
   /** Undefined when routes can start and end at the point. */
   unroutable(point: LatLon, profile: Profile): Promise<Unroutable | undefined>;
 }

@@ -1,7 +1,7 @@
 import { InputError } from '../errors.js';
-import { formatDistance, roundTo } from '../geo.js';
+import { describeArea, formatDistance, roundTo } from '../geo.js';
 import { parseCoordinates, type ResolvedPlace } from '../places.js';
-import type { Profile, ProviderSet, Unroutable } from '../providers/types.js';
+import type { CoveredArea, LatLon, Profile, ProviderSet, Unroutable } from '../providers/types.js';
 
 const TRAVELLERS: Readonly<Record<Profile, string>> = { foot: 'walkers', car: 'cars', bike: 'cyclists' };
 
@@ -24,12 +24,23 @@ export async function requireRoutable(providers: ProviderSet, places: readonly R
   if (problems.length > 0) throw new InputError(problems.join(' '));
 }
 
+/** Fails when a place lies outside the area the engines' data covers: nothing is known there, so "nothing found" would mislead. */
+export function requireCovered(providers: ProviderSet, place: ResolvedPlace): void {
+  const area = providers.coverage?.area;
+  if (area && !covers(area, place)) throw new InputError(`${where(place)} is outside ${describeArea(area)}.`);
+}
+
+function covers(area: CoveredArea, point: LatLon): boolean {
+  const { south, west, north, east } = area.bounds;
+  return point.lat >= south && point.lat <= north && point.lon >= west && point.lon <= east;
+}
+
+function where(place: ResolvedPlace): string {
+  return parseCoordinates(place.input) ? `"${place.input}"` : `"${place.input}" (${place.label}, at ${roundTo(place.lat, 5)},${roundTo(place.lon, 5)})`;
+}
+
 function describe(place: ResolvedPlace, why: Unroutable, profile: Profile): string {
-  const where = parseCoordinates(place.input) ? `"${place.input}"` : `"${place.input}" (${place.label}, at ${roundTo(place.lat, 5)},${roundTo(place.lon, 5)})`;
-  if (why.reason === 'outside') {
-    const { south, west, north, east } = why.bounds;
-    return `${where} is outside the loaded map extract ${why.extract}, which covers latitudes ${roundTo(south, 4)} to ${roundTo(north, 4)} and longitudes ${roundTo(west, 4)} to ${roundTo(east, 4)}.`;
-  }
+  if (why.reason === 'outside') return `${where(place)} is outside ${describeArea({ name: why.extract, bounds: why.bounds })}.`;
   const distance = why.nearestRoadM === undefined ? 'far from every road' : `${formatDistance(why.nearestRoadM)} from the nearest road`;
-  return `${where} is ${distance} open to ${TRAVELLERS[profile]} in the extract ${why.extract}; a route must start and end within ${formatDistance(why.maxSnapM)} of one.`;
+  return `${where(place)} is ${distance} open to ${TRAVELLERS[profile]} in the extract ${why.extract}; a route must start and end within ${formatDistance(why.maxSnapM)} of one.`;
 }

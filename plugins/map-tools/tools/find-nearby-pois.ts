@@ -1,6 +1,7 @@
 import { categoryFilters, describeFilters } from '../categories.js';
 import { formatDistance } from '../geo.js';
 import { resolvePlace } from '../places.js';
+import { requireCovered } from './coverage.js';
 import { defineTool, type Defaulted } from './tool.js';
 import { placeOutput } from './output.js';
 import { findNearby, poiOutput } from './pois.js';
@@ -14,6 +15,7 @@ export const findNearbyPois = defineTool({
     const filters = categoryFilters(input.category);
     const providers = await engines();
     const near = await resolvePlace(input.near, input.language, providers.geocoders.geocoder_a);
+    requireCovered(providers, near);
     const found = await findNearby(providers.pois, near, input.category, input.radius_m);
     const pois = found.slice(0, input.limit).map((element) => poiOutput(element, input.language));
     const first = pois[0];

@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import { roundTo } from '../geo.js';
+import { describeArea, roundTo } from '../geo.js';
 import { elementLink } from '../links.js';
 import { defineTool } from './tool.js';
 import { displayName } from './pois.js';
@@ -36,8 +36,16 @@ export const poiDetails = defineTool({
   description:
     'Fetch the full map record of one element (osm_id "node/<id>", "way/<id>" or "relation/<id>", as returned by find_nearby_pois or geocode): all tags (at most 60, values cut at 500 characters), coordinates (a centre for ways and relations) and a map link.',
   async run(input: { osm_id: string }, engines) {
-    const element = await (await engines()).pois.element(input.osm_id);
-    if (!element) throw new InputError(`No map element ${input.osm_id} exists (it may have been deleted).`);
+    const providers = await engines();
+    const element = await providers.pois.element(input.osm_id);
+    if (!element) {
+      const area = providers.coverage?.area;
+      throw new InputError(
+        area
+          ? `No tagged map element ${input.osm_id} is in ${describeArea(area)} (it may lie outside it, be untagged geometry, or have been deleted).`
+          : `No map element ${input.osm_id} exists (it may have been deleted).`,
+      );
+    }
     const entries = Object.entries(element.tags).sort(detailOrder);
     const tags = Object.fromEntries(entries.slice(0, MAX_TAGS).map(([key, value]) => [key, value.length > MAX_TAG_VALUE ? `${value.slice(0, MAX_TAG_VALUE)}…` : value]));
     const name = displayName(element.tags, 'en');

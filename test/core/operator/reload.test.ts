@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
@@ -97,3 +97,48 @@ t.test('SIGHUP reloads without stopping the hub; plugin changes wait for a resta
   const warned = await hub.waitForLog('the restart warning', (line) => line.msg.includes('"plugins" section changed'));
   t.match(warned.msg, /take effect at the next restart/);
 });
+
+t.test('a ConfigMap update (the link to its files swapped to a new folder) reloads the config', async (t) => {
+  // The kubelet's layout: mcp.json -> ..data/mcp.json, ..data -> a timestamped folder; an
+  // update writes a new folder and renames a new link over ..data. No event names mcp.json.
+  const folder = await tempDir(t);
+  const plugins = { 'oauth-as': false, 'map-tools': false };
+  const version = async (name: string, servers: Record<string, unknown>) => {
+    await mkdir(join(folder, name));
+    await writeFile(join(folder, name, 'mcp.json'), JSON.stringify({ plugins, mcpServers: servers }));
+    await symlink(name, join(folder, '..data_tmp'));
+    await rename(join(folder, '..data_tmp'), join(folder, '..data'));
+  };
+  await version('..2026_01_01_00_00_00.1', { first: fixtureEntry('crashy', join(folder, 'first')) });
+  await symlink('..data/mcp.json', join(folder, 'mcp.json'));
+  const hub = await startHubBin(t, { folder });
+  await version('..2026_01_01_00_01_00.2', { first: fixtureEntry('crashy', join(folder, 'first')), second: fixtureEntry('crashy', join(folder, 'second')) });
+  const reloaded = await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
+  t.match(reloaded, { trigger: 'file change', added: ['second'], unchanged: 1 });
+});
+t.test('a symlinked config is followed: an edit of its target in another folder reloads', async (t) => {
+  const linkFolder = await tempDir(t);
+  const targetFolder = await tempDir(t);
+  const target = join(targetFolder, 'mcp.json');
+  const config = (servers: Record<string, unknown>) => JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers });
+  await writeFile(target, config({ one: fixtureEntry('crashy', join(targetFolder, 'one')) }));
+  const link = join(linkFolder, 'mcp.json');
+  await symlink(target, link);
+  const hub = await startHubBin(t, { folder: linkFolder });
+  await writeFile(target, config({ one: fixtureEntry('crashy', join(targetFolder, 'one')), two: fixtureEntry('crashy', join(targetFolder, 'two')) }));
+  const reloaded = await hub.waitForLog('the reload after the target changed', (line) => line.msg === 'config reloaded' && line.trigger === 'file change');
+  t.match(reloaded, { added: ['two'], unchanged: 1 });
+
+  // The link pointed at another file, in a third folder: that one is followed from then on.
+  const elsewhere = join(await tempDir(t), 'other.json');
+  await writeFile(elsewhere, config({ three: fixtureEntry('crashy', join(targetFolder, 'three')) }));
+  await rename(await makeLink(elsewhere, join(linkFolder, 'next')), link);
+  await hub.waitForLog('the reload after the link changed', (line) => line.msg === 'config reloaded' && (line.added as string[] | undefined)?.includes('three') === true);
+  await writeFile(elsewhere, config({ three: fixtureEntry('crashy', join(targetFolder, 'three')), four: fixtureEntry('crashy', join(targetFolder, 'four')) }));
+  await hub.waitForLog('the reload after the new target changed', (line) => line.msg === 'config reloaded' && (line.added as string[] | undefined)?.includes('four') === true);
+});
+
+async function makeLink(target: string, path: string): Promise<string> {
+  await symlink(target, path);
+  return path;
+}

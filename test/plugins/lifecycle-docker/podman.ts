@@ -1,11 +1,14 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
+import { copyWithLibraries, importImage, podmanEnvironment } from '../../helpers/podman.js';
+
+export { whyNoPodman } from '../../helpers/podman.js';
 
 /**
  * A Docker-compatible engine for the tests: podman's API service on a private socket,
@@ -20,21 +23,9 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
-const CONTAINERS_CONF = '[containers]\ndefault_ulimits = []\npids_limit = 0\n[engine]\ncgroup_manager = "cgroupfs"\nruntime = "runc"\n';
-
-/** The reason the engine cannot run here, or undefined when it can. */
-export function whyNoPodman(): string | undefined {
-  const version = spawnSync('podman', ['--version'], { encoding: 'utf8' });
-  if (version.error || version.status !== 0) return `podman is not installed (${version.error?.message ?? version.stderr.trim()}); .ci/run installs it`;
-  const runc = spawnSync('runc', ['--version'], { encoding: 'utf8' });
-  if (runc.error || runc.status !== 0) return 'runc is not installed; .ci/run installs it';
-  return undefined;
-}
-
 export async function startEngine(): Promise<Engine> {
   const directory = mkdtempSync(join(tmpdir(), 'hub-podman-'));
-  const env = { ...process.env, CONTAINERS_CONF: join(directory, 'containers.conf') };
-  writeFileSync(env.CONTAINERS_CONF, CONTAINERS_CONF);
+  const env = podmanEnvironment(directory);
   const socket = join(directory, 'engine.sock');
   const image = buildImage(env);
   const service: ChildProcess = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -62,38 +53,19 @@ export async function startEngine(): Promise<Engine> {
 }
 
 /**
- * `podman import` of a tarball holding node and the shared libraries `ldd` lists: no
- * registry is needed. Tagged by a hash of the node binary, so a rerun reuses it.
+ * An image of node and the shared libraries `ldd` lists, imported offline. Tagged by a
+ * hash of the node binary, so a rerun reuses it.
  */
 function buildImage(env: NodeJS.ProcessEnv): string {
   const node = realpathSync(process.execPath);
   const { size, mtimeMs } = statSync(node);
   const tag = `localhost/mcp-hub-test-node:${createHash('sha256').update(`${node} ${size} ${mtimeMs} 1`).digest('hex').slice(0, 12)}`;
   if (spawnSync('podman', ['image', 'exists', tag], { env }).status === 0) return tag;
-  const root = mkdtempSync(join(tmpdir(), 'hub-image-'));
-  try {
-    // A static node has no libraries to list (ldd then fails, and says so on stderr).
-    const libraries = spawnSync('ldd', [node], { encoding: 'utf8' })
-      .stdout.split('\n')
-      .map((line) => /(\/\S+)\s+\(0x/.exec(line)?.[1])
-      .filter((path): path is string => path !== undefined);
-    for (const file of [node, ...libraries]) {
-      const target = join(root, file === node ? '/usr/bin/node' : file);
-      mkdirSync(dirname(target), { recursive: true });
-      cpSync(realpathSync(file), target);
-    }
+  importImage({ options: [], env }, tag, (root) => {
+    copyWithLibraries(root, node, '/usr/bin/node');
     mkdirSync(join(root, 'app'));
     writeFileSync(join(root, 'app/package.json'), '{ "type": "module" }\n');
-    const tarball = join(root, '..', `${tag.split(':')[1]}.tar`);
-    execFileSync('tar', ['-C', root, '-cf', tarball, '.']);
-    try {
-      execFileSync('podman', ['import', tarball, tag], { env, stdio: 'ignore' });
-    } finally {
-      rmSync(tarball, { force: true });
-    }
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
   return tag;
 }
 

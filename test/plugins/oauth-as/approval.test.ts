@@ -1,5 +1,5 @@
 import t from 'tap';
-import { approve, form, pkce } from './browserless.js';
+import { approve, form, hiddenFields, pkce } from './browserless.js';
 import { startOAuthHub } from './oauth-hub.js';
 
 async function register(url: string, redirectUris: string[]) {
@@ -18,11 +18,7 @@ t.test('wrong passwords are throttled: 429 after repeated failures, even for the
   const page = await fetch(authorizationUrl(url, client.client_id, 'http://127.0.0.1:5555/cb'));
   const html = await page.text();
   const cookie = page.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
-  const fields = {
-    request_id: /name="request_id" value="([^"]+)"/.exec(html)?.[1] ?? '',
-    csrf: /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '',
-    step: 'login',
-  };
+  const fields = { ...hiddenFields(html), step: 'approve' };
   const attempt = (password: string) => {
     const request = form({ ...fields, password });
     return fetch(`${url}/authorize`, { ...request, headers: { ...request.headers, cookie }, redirect: 'manual' });
@@ -43,6 +39,7 @@ t.test('wrong passwords are throttled: 429 after repeated failures, even for the
   const right = await attempt('correct horse');
   t.equal(right.status, 429, 'the right password is refused too while throttled');
   t.notMatch(right.headers.get('set-cookie') ?? '', /hub_session/, 'and no session is opened');
+  t.equal(right.headers.get('location'), null, 'nor a code sent');
 });
 
 t.test('native-app loopback redirects may change port; other redirects must match exactly', async (t) => {

@@ -30,6 +30,7 @@ t.test('refusals', async (t) => {
   const base = await documents(t, {
     '/redirect': () => ({ status: 302, headers: { location: '/ok' }, body: '' }),
     '/big': (b) => ({ body: JSON.stringify({ client_id: `${b}/big`, redirect_uris: ['http://127.0.0.1/cb'], padding: 'x'.repeat(70_000) }) }),
+    '/long-name': (b) => ({ body: JSON.stringify({ client_id: `${b}/long-name`, redirect_uris: ['http://127.0.0.1/cb'], client_name: 'n'.repeat(60_000) }) }),
     '/other': () => ({ body: JSON.stringify({ client_id: 'https://elsewhere.example/doc', redirect_uris: ['http://127.0.0.1/cb'] }) }),
     '/ok': (b) => ({ headers: { 'cache-control': 'max-age=60' }, body: JSON.stringify({ client_id: `${b}/ok`, redirect_uris: ['http://127.0.0.1/cb'], client_name: 'Doc' }) }),
   });
@@ -46,6 +47,7 @@ t.test('refusals', async (t) => {
   await t.rejects(dev.get(`${base}/redirect`), { ...refused, message: /302 \(redirects are not followed\)/ });
   await t.rejects(dev.get(`${base}/big`), { ...refused, cause: { code: 'HUB_ERR_FETCH_LIMIT' } });
   await t.rejects(dev.get(`${base}/other`), { ...refused, message: /not its own URL/ });
+  await t.rejects(dev.get(`${base}/long-name`), { ...refused, message: /client_name is longer than 200 characters/ }, 'a name is capped as a registered one is');
   t.match(await dev.get(`${base}/ok`), { client_name: 'Doc' });
 });
 
@@ -58,7 +60,7 @@ t.test('the document cache is bounded, in entries and in bytes', async (t) => {
     const padding = path.startsWith('/big/') ? 'x'.repeat(60_000) : '';
     response
       .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=3600' })
-      .end(JSON.stringify({ client_id: `${base}${path}`, redirect_uris: ['http://127.0.0.1/cb'], client_name: padding || 'small' }));
+      .end(JSON.stringify({ client_id: `${base}${path}`, redirect_uris: ['http://127.0.0.1/cb'], client_name: 'small', padding }));
   });
   base = `http://127.0.0.1:${await listenOnLoopback(t, server)}`;
   const fetcher = new MetadataDocumentFetcher(true);

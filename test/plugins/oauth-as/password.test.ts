@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { approve, pkce } from './browserless.js';
@@ -41,5 +42,16 @@ t.test('with HUB_PASSWORD set, nothing is generated', async (t) => {
   const hub = await startHubProcess(t);
   t.ok((await logIn(hub, 'correct horse')).searchParams.get('code'));
   await t.rejects(readFile(join(hub.dataPath, 'hub-password')), { code: 'ENOENT' });
+  t.notMatch(hub.stderr(), /generated/);
+});
+
+t.test('with HUB_PASSWORD_FILE, the password is the mounted secret file’s', async (t) => {
+  const folder = await mkdtemp(join(tmpdir(), 'hub-secret-'));
+  t.teardown(() => rm(folder, { recursive: true, force: true }));
+  const file = join(folder, 'hub_password');
+  await writeFile(file, 'from the secret file\n');
+  const hub = await startHubProcess(t, { env: { HUB_PASSWORD: undefined, HUB_PASSWORD_FILE: file } });
+  t.ok((await logIn(hub, 'from the secret file')).searchParams.get('code'), "the file's content, without its line end, opens the approval pages");
+  await t.rejects(readFile(join(hub.dataPath, 'hub-password')), { code: 'ENOENT' }, 'nothing is generated');
   t.notMatch(hub.stderr(), /generated/);
 });

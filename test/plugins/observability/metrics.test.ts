@@ -24,7 +24,7 @@ t.test('three echo calls on /everything/mcp and one through /hub call_tool count
   const failed = await hubClient.callTool({ name: 'call_tool', arguments: { server: 'everything', tool: 'echo', arguments: { message: 42 } } });
 
   const { status, type, text } = await metricsOf(url);
-  t.equal(status, 200, '/metrics is open on a loopback hub');
+  t.equal(status, 200, '/metrics is open to a scraper on this machine');
   t.match(type, /^text\/plain; version=0\.0\.4/, 'the Prometheus text format');
   t.equal(sample(text, 'hub_tool_calls_total', { server: 'everything', tool: 'echo', outcome: 'ok' }), 4, 'four successful echo calls');
   t.equal(sample(text, 'hub_tool_calls_total', { server: 'everything', tool: 'echo', outcome: failed.isError ? 'tool_error' : 'protocol_error' }), 1, 'the call with a bad argument is counted by its outcome');
@@ -55,22 +55,42 @@ t.test('an unknown method or revision never becomes a label value', async (t) =>
   t.notOk(/invented|made-up/.test(text), 'nothing the client made up is a label');
 });
 
-t.test('off loopback, /metrics takes METRICS_TOKEN or an API token, and counts refusals', async (t) => {
+t.test('for anyone but a scraper on this machine, /metrics takes METRICS_TOKEN or an API token, and counts refusals', async (t) => {
   const { url, hub } = await startTestHub(t, {
     config: { plugins: { 'oauth-as': true, 'map-tools': false } },
     env: { HOST: '0.0.0.0', HUB_PASSWORD: 'pw', METRICS_TOKEN: 'scrape-secret-1234' },
   });
-  const refused = await metricsOf(url);
+  // A reverse proxy on this host: the peer is loopback, the request someone else's.
+  const proxied = { 'x-forwarded-for': '203.0.113.9' };
+  const refused = await metricsOf(url, proxied);
   t.equal(refused.status, 401, 'no token: refused');
   t.notOk(refused.text.includes('hub_'), 'nothing is shown');
-  t.equal((await metricsOf(url, { authorization: 'Bearer wrong-token' })).status, 401, 'a wrong token: refused');
-  const scraped = await metricsOf(url, { authorization: 'Bearer scrape-secret-1234' });
+  t.equal((await metricsOf(url, { ...proxied, authorization: 'Bearer wrong-token' })).status, 401, 'a wrong token: refused');
+  const scraped = await metricsOf(url, { ...proxied, authorization: 'Bearer scrape-secret-1234' });
   t.equal(scraped.status, 200, 'METRICS_TOKEN: allowed');
   const minted = await new ApiTokens(collections(hub.store), hub.settings.baseUrl).mint('prometheus', 600);
-  const withApiToken = await metricsOf(url, { authorization: `Bearer ${minted.token}` });
+  const withApiToken = await metricsOf(url, { ...proxied, authorization: `Bearer ${minted.token}` });
   t.equal(withApiToken.status, 200, 'an API token: allowed');
   t.ok((sample(withApiToken.text, 'hub_auth_failures_total', { reason: 'invalid_token' }) ?? 0) >= 1, 'the wrong token is an auth failure');
   t.equal(sample(withApiToken.text, 'hub_http_requests_total', { route: '/metrics', status: '401' }), 2, 'the refusals are counted by route');
+});
+
+t.test('a loopback hub behind a reverse proxy on the same host does not show /metrics to the proxy\'s clients', async (t) => {
+  const { url } = await startTestHub(t, { config: { plugins: { 'map-tools': false } } });
+  const forwarded: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }, { via: '1.1 proxy' }];
+  for (const header of forwarded) {
+    const answer = await metricsOf(url, header);
+    t.equal(answer.status, 401, `refused with ${Object.keys(header)[0]}`);
+    t.notOk(answer.text.includes('hub_'), 'no server or tool name shown');
+  }
+  t.equal((await metricsOf(url)).status, 200, 'a scraper on this host without forwarding headers is served');
+});
+
+t.test('METRICS_PUBLIC=true opens /metrics to all, unless METRICS_TOKEN is set', async (t) => {
+  const open = await startTestHub(t, { config: { plugins: { 'map-tools': false } }, env: { METRICS_PUBLIC: 'true' } });
+  t.equal((await metricsOf(open.url, { 'x-forwarded-for': '203.0.113.9' })).status, 200);
+  const tokened = await startTestHub(t, { config: { plugins: { 'map-tools': false } }, env: { METRICS_PUBLIC: 'true', METRICS_TOKEN: 'scrape-secret-1234' } });
+  t.equal((await metricsOf(tokened.url, { 'x-forwarded-for': '203.0.113.9' })).status, 401, 'the token wins');
 });
 
 t.test('with the plugin off, /metrics is not served and nothing listens', async (t) => {

@@ -72,10 +72,10 @@ t.test('the operator reads the status page in Chromium, on a desktop and on a ph
 
 t.test('without the session cookie /status asks for the password, and a forged form is refused', async (t) => {
   const { url } = await startTestHub(t, { config: { plugins: { 'map-tools': false } }, env: { HUB_PASSWORD: PASSWORD } });
-  const asked = await fetch(`${url}/status`, { headers: { cookie: 'hub_status_session=sts_made-up' } });
+  const asked = await fetch(`${url}/status`, { headers: { cookie: 'hub_session=ses_made-up' } });
   t.equal(asked.status, 200);
   t.match(await asked.text(), /Log in with the hub password/);
-  const forged = await fetch(`${url}/status/session`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `csrf=x&password=${encodeURIComponent(PASSWORD)}`, redirect: 'manual' });
+  const forged = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=x&password=${encodeURIComponent(PASSWORD)}&return_to=%2Fstatus`, redirect: 'manual' });
   t.equal(forged.status, 403, 'no CSRF cookie: refused, even with the right password');
   t.equal(forged.headers.get('set-cookie'), null, 'and no session');
 });

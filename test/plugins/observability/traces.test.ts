@@ -86,3 +86,23 @@ t.test('the access record of a traced request names the trace the tracer started
   const records = logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record.msg === 'request' && record.tool === 'echo_meta');
   t.same(records.map((record) => record.traceId), [started], "the call's one record carries its trace id");
 });
+
+t.test('an invalid traceparent is dropped with its tracestate; a tracestate that does not parse is dropped alone', async (t) => {
+  const { url } = await startTestHub(t, { config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } } });
+  const valid = header(newTraceparent());
+  const injected = 'vendor=1\r\nX-Injected: yes';
+  const direct = await connectClient(t, `${url}/meta/mcp`, '2026-07-28');
+  const hubClient = await connectClient(t, `${url}/hub`, '2025-11-25');
+  for (const [road, call] of [['per-server endpoint', (meta: Record<string, unknown>) => callEchoMeta(direct, meta)], ['call_tool', (meta: Record<string, unknown>) => callThroughHub(hubClient, meta)]] as const) {
+    for (const traceparent of ['not-a-traceparent', `00-${'0'.repeat(32)}-${'1'.repeat(16)}-01`, `ff-${'a'.repeat(32)}-${'b'.repeat(16)}-01`, `${valid}\r\nX-Injected: yes`]) {
+      const meta = receivedMeta(await call({ traceparent, tracestate: injected, other: 'kept' }));
+      t.equal(meta.traceparent, undefined, `${road}: ${JSON.stringify(traceparent)} is dropped`);
+      t.equal(meta.tracestate, undefined, `${road}: and its tracestate with it`);
+    }
+    const kept = receivedMeta(await call({ traceparent: valid, tracestate: injected }));
+    t.same([kept.traceparent, kept.tracestate], [valid, undefined], `${road}: a valid traceparent stays, a tracestate with a line break goes`);
+    const both = receivedMeta(await call({ traceparent: valid, tracestate: 'rojo=00f067aa0ba902b7, congo@t61=t61rcWkgMzE' }));
+    t.same([both.traceparent, both.tracestate], [valid, 'rojo=00f067aa0ba902b7, congo@t61=t61rcWkgMzE'], `${road}: a valid pair is passed on as it is`);
+  }
+  t.equal(receivedMeta(await callEchoMeta(direct, { traceparent: 'bad', other: 'kept' })).other, 'kept', 'the rest of _meta is untouched');
+});

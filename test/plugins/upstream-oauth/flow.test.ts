@@ -24,13 +24,13 @@ t.test('dcr: unauthorized until the operator logs in on the hub page, then calls
   t.match(JSON.stringify(refused.content), /unauthorized/, 'a call names the status in its error');
 
   const operator = new Operator(url);
-  t.match(await (await operator.request('/upstreams/dyn/login', { form: { csrf: 'x' } })).text(), /Hub password/, 'no session: the password page, nothing done');
+  t.match(await (await operator.request('/upstreams/dyn/login', { form: { _csrf: 'x' } })).text(), /Hub password/, 'no session: the password page, nothing done');
   t.equal((await operator.logIn('wrong')).status, 401, 'a wrong password is refused');
   const loggedIn = await operator.logIn();
   t.equal(loggedIn.status, 303);
   const page = await operator.page();
   t.match(page, /dyn<\/strong>: <span class="status">unauthorized/);
-  t.equal((await operator.request('/upstreams/dyn/login', { form: { csrf: 'forged' } })).status, 403, 'a forged CSRF token is refused');
+  t.equal((await operator.request('/upstreams/dyn/login', { form: { _csrf: 'forged' } })).status, 403, 'a forged CSRF token is refused');
 
   const started = await operator.press('dyn', 'login');
   t.equal(started.status, 303);

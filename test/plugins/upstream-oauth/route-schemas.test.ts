@@ -8,16 +8,17 @@ t.test('forms and the callback refuse what their schemas do not admit, with page
   const operator = new Operator(url);
   const csrf = csrfOf(await operator.page());
 
-  const login = await operator.request('/upstreams/session', { form: { csrf, password: 'correct horse' } });
+  const login = await operator.request('/login', { form: { _csrf: csrf, password: 'correct horse', return_to: '/upstreams' } });
   t.equal(login.status, 303, 'the well-formed login goes through');
   const token = csrfOf(await operator.page());
-  const duplicated = await operator.request('/upstreams/remote/login', { body: `csrf=${token}&csrf=${token}` });
+  const duplicated = await operator.request('/upstreams/remote/login', { body: `_csrf=${token}&_csrf=${token}` });
   t.equal(duplicated.status, 403, 'a form field sent twice is refused');
   t.match(duplicated.headers.get('content-type'), /text\/html/, 'with a page');
-  const passwordTwice = await new Operator(url).request('/upstreams/session', { body: `csrf=${csrf}&password=a&password=b` });
-  t.equal(passwordTwice.status, 403, 'so is a login form with two passwords');
+  const passwordTwice = await operator.request('/login', { body: `_csrf=${csrfOf(await operator.page())}&password=a&password=b` });
+  t.equal(passwordTwice.status, 400, 'so is a login form with two passwords');
+  t.match(passwordTwice.headers.get('content-type'), /text\/html/, 'with a page');
 
-  const unknownAction = await operator.request('/upstreams/remote/reboot', { form: { csrf: csrfOf(await operator.page()) } });
+  const unknownAction = await operator.request('/upstreams/remote/reboot', { form: { _csrf: csrfOf(await operator.page()) } });
   t.equal(unknownAction.status, 404, 'an action that does not exist is not found');
 
   const callback = await fetch(`${url}/upstreams/callback?state=a&state=b&code=c`);

@@ -48,7 +48,7 @@ export async function startUpstreamHub(
   const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const logs = options.logs;
   const logger = logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false;
-  const app = (options.tls ? Fastify({ logger, https: options.tls }) : Fastify({ logger })) as FastifyInstance;
+  const app = (options.tls ? Fastify({ logger, pluginTimeout: 0, https: options.tls }) : Fastify({ logger, pluginTimeout: 0 })) as FastifyInstance;
   let context: Hub | undefined;
   await app.register(hub, {
     config: {
@@ -92,10 +92,10 @@ export class Operator {
     return response;
   }
 
-  /** Logs in with the shared password; returns the list page's HTML. */
+  /** Logs in with the shared password on the login form /upstreams shows; returns the answer (a redirect back to /upstreams). */
   async logIn(password = PASSWORD): Promise<Response> {
     const page = await (await this.request('/upstreams')).text();
-    return this.request('/upstreams/session', { form: { csrf: csrfOf(page), password } });
+    return this.request('/login', { form: { _csrf: csrfOf(page), password, return_to: '/upstreams' } });
   }
 
   async page(): Promise<string> {
@@ -104,12 +104,12 @@ export class Operator {
 
   /** Presses a server's login or logout button; returns the response (a redirect for login). */
   async press(server: string, action: 'login' | 'logout'): Promise<Response> {
-    return this.request(`/upstreams/${server}/${action}`, { form: { csrf: csrfOf(await this.page()) } });
+    return this.request(`/upstreams/${server}/${action}`, { form: { _csrf: csrfOf(await this.page()) } });
   }
 }
 
 export function csrfOf(html: string): string {
-  const value = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  const value = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
   if (!value) throw new Error(`no CSRF field in the page: ${html.slice(0, 200)}`);
   return value;
 }
@@ -119,7 +119,7 @@ export function csrfOf(html: string): string {
  * the upstream's login and consent, back to the hub's callback. Returns the authorization URL used.
  */
 export async function loginThroughPage(operator: Operator, hubUrl: string, server: string): Promise<URL> {
-  if (!/Log out|Log in to/.test(await operator.page())) await operator.logIn();
+  if (!(await operator.page()).includes('<h1>Upstream logins</h1>')) await operator.logIn();
   const started = await operator.press(server, 'login');
   const location = started.headers.get('location');
   if (started.status !== 303 || !location) throw new Error(`login did not redirect (${started.status}): ${(await started.text()).slice(0, 300)}`);

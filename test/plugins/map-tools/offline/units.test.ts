@@ -1,9 +1,10 @@
 import t from 'tap';
 import { solveTrip, tourCost } from '../../../../plugins/map-tools/offline/trip.js';
-import { editDistance, normalize, similarity, trigrams } from '../../../../plugins/map-tools/offline/text.js';
+import { editDistance, normalize, trigrams } from '../../../../plugins/map-tools/offline/text.js';
 import { PASSAGE_KEYS, PROFILES, parseMaxspeed, passage } from '../../../../plugins/map-tools/offline/profiles.js';
 import { MinHeap } from '../../../../plugins/map-tools/offline/heap.js';
-import { compassOf } from '../../../../plugins/map-tools/offline/geo.js';
+import { compassOf, metersPerDegreeLon } from '../../../../plugins/map-tools/offline/geo.js';
+import { AreaOutlineBuilder } from '../../../../plugins/map-tools/offline/areas.js';
 
 t.test('profiles read highway classes, access, oneway and maxspeed', async (t) => {
   t.same(passage({ highway: 'residential' }, 'car'), { forward: 25, backward: 25 });
@@ -107,7 +108,6 @@ t.test('text: normalization, trigrams and edit distance', async (t) => {
   t.equal(editDistance('ab', 'ba'), 1, 'a swap is one edit');
   t.equal(editDistance('', 'abc'), 3);
   t.equal(editDistance('abc', ''), 3);
-  t.equal(similarity('', ''), 1);
 });
 
 t.test('heap and compass', async (t) => {
@@ -125,4 +125,26 @@ t.test('heap and compass', async (t) => {
   t.ok(ordered);
   t.equal(compassOf(359), 'N');
   t.equal(compassOf(90), 'E');
+});
+
+t.test('area outlines: inside by the even-odd rule over member lines in any order, holes, distance, unclosed outlines left out', async (t) => {
+  // Nodes 0-3 the corners of a square of 0.01 degrees, 4-7 a hole in its middle; positions in 1e-7 degrees.
+  const corners = (south: number, west: number, size: number) => [south, west, south, west + size, south + size, west + size, south + size, west];
+  const nodes = Int32Array.from([...corners(43.7, 7.4, 0.01), ...corners(43.704, 7.404, 0.002)].map((degrees) => Math.round(degrees * 1e7)));
+  const line = (...positions: number[]) => Int32Array.from(positions);
+  const builder = new AreaOutlineBuilder();
+  t.ok(builder.add(7, [line(2, 3, 0), line(0, 1, 2)], nodes), 'two halves, the second drawn first, close');
+  t.ok(builder.add(8, [line(0, 1, 2, 3, 0), line(4, 5, 6, 7, 4)], nodes), 'an outer ring and an inner one');
+  t.notOk(builder.add(9, [line(0, 1, 2), line(2, 3)], nodes), 'a boundary cut open is left out');
+  t.notOk(builder.add(9, [line(0, 1, 2), line(-1, -2)], nodes), 'so is one with a member missing');
+  const outlines = builder.finish();
+  t.same(Array.from(outlines.feature), [7, 8]);
+  t.ok(outlines.contains(0, 43.705, 7.405));
+  t.notOk(outlines.contains(0, 43.705, 7.415), 'east of it');
+  t.notOk(outlines.contains(1, 43.705, 7.405), 'in the hole');
+  t.ok(outlines.contains(1, 43.701, 7.401), 'between the rings');
+  t.equal(outlines.distanceM(0, 43.705, 7.405), 0);
+  const east = outlines.distanceM(0, 43.705, 7.411);
+  t.ok(Math.abs(east - 0.001 * metersPerDegreeLon(43.705)) < 1, `about 80 m east of its edge (${east})`);
+  t.equal(outlines.distanceM(0, 43.705, 7.5, 1000), Infinity, 'far beyond its box: not measured');
 });
