@@ -1,100 +1,142 @@
 // tools/call through the hub against the floors of this machine, in one run:
 //
-// - the bare HTTP floor: a `node:http` server answering a fixed tool result (http-floor.ts),
-//   driven by the same load client as everything else;
-// - the stdio floor: server-everything's `echo` straight over its own stdio (stdio-floor.ts);
-// - the HTTP child (http-child.ts) called directly and through a bare forwarding proxy
-//   (bare-proxy.ts), the floor of any extra HTTP hop;
-// - the hub (this process) with bearer verification on (oauth-as, an API token) and the
-//   per-client limits on, in front of server-everything as a keepAlive stdio child
-//   (`everything`) and of the HTTP child (`web`): `/<name>/mcp` and `/hub` `call_tool`, on
-//   both revisions.
+// - the bare HTTP floor: a `node:http` server answering a fixed tool result (http-floor.ts);
+// - the stdio floor: server-everything's `echo` straight over its own stdio (stdio-floor.ts),
+//   what no hub in front of that child can exceed;
+// - the hub: the real `hub` CLI in its own process, as `npm start` runs it (bearer
+//   verification on with an API token minted by `hub-admin`, the per-client limits on, its
+//   log read from a pipe as a collector would), in front of server-everything as a
+//   keepAlive stdio child (`everything`): `/everything/mcp` and `/hub` `call_tool`, on both
+//   revisions, once per setting: `default` (LOG_LEVEL=info, observability on: what a user
+//   gets), `no-observability` (the observability plugin off) and `quiet` (LOG_LEVEL=warn and
+//   observability off);
+// - with `--http-child`, also an HTTP child (http-child.ts) straight, through a bare
+//   forwarding proxy (bare-proxy.ts, the floor of any extra HTTP hop) and through the hub.
 //
-// At 1 and 16 callers in a closed loop. The floors, the children and the callers each run
-// in their own process. Every subject is measured once per round, in turn, so load from
-// elsewhere hits them alike; of the rounds, the best is kept (lowest p50 at one caller,
-// highest calls/s beyond) and the range of calls/s is printed beside it. Hub figures are
-// given as a ratio to the HTTP floor of the same revision and caller count (and, with the
-// HTTP child, to the bare proxy); the hub's and the bare proxy's CPU per call is this
-// process's, measured around their rounds.
+// Load comes from raw-client.ts, a raw keep-alive HTTP client in its own process, at 1 and
+// 16 callers in a closed loop. Its ceiling (a million over its own CPU microseconds per
+// call, against the floor) is printed, and must be at least 3x the hub's best figure for the
+// hub's figures to measure the hub. Every subject is measured once per round, in turn, so
+// that load from elsewhere hits them alike; the best round is kept (lowest p50 at one
+// caller, highest calls/s beyond) and the range of calls/s printed beside it. The hub's CPU
+// per call is its process's (every thread) over the round, read from /proc; "log/call" is
+// the log lines it wrote per call.
 //
-// Run: npx tsc -p . && node dist/bench/carriage.js [--calls 3000] [--rounds 3] [--callers 1,16] [--only <text>]
-// `--only` keeps the subjects whose label contains the text (floors always run, for the
-// ratios); `node --cpu-prof dist/bench/carriage.js --only hub` profiles the hub alone.
+// Run: npm run build && node dist/bench/carriage.js [--calls 10000] [--rounds 3] [--callers 1,16]
+//      [--settings default,no-observability,quiet] [--only <text>] [--http-child]
+// `--only` keeps the hub subjects whose label contains the text (floors always run).
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ApiTokens } from '../plugins/oauth-as/api-tokens.js';
-import { collections } from '../plugins/oauth-as/records.js';
 import { startBareProxy } from './bare-proxy.js';
-import { startBenchHub } from './bench-hub.js';
-import { loadFromProcess, startHttpChild, startHttpFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
+import { startHubBin, type BenchHubBin } from './hub-bin.js';
+import { rawLoad, startHttpChild, startHttpFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
+import type { RawFigures } from './raw-client.js';
 
-const { values, positionals } = parseArgs({
-  options: { calls: { type: 'string' }, rounds: { type: 'string', default: '3' }, callers: { type: 'string', default: '1,16' }, only: { type: 'string' } },
-  allowPositionals: true,
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '10000' },
+    rounds: { type: 'string', default: '3' },
+    callers: { type: 'string', default: '1,16' },
+    settings: { type: 'string', default: 'default,no-observability,quiet' },
+    only: { type: 'string' },
+    'http-child': { type: 'boolean', default: false },
+  },
 });
-const calls = Number(values.calls ?? positionals[0] ?? '3000');
+const calls = Number(values.calls);
 const rounds = Number(values.rounds);
 const callerCounts = values.callers.split(',').map(Number);
 const REVISIONS = ['2026-07-28', '2025-11-25'] as const;
 type Revision = (typeof REVISIONS)[number];
 
+const SETTINGS = {
+  default: { env: { LOG_LEVEL: 'info' }, observability: true },
+  'no-observability': { env: { LOG_LEVEL: 'info' }, observability: false },
+  quiet: { env: { LOG_LEVEL: 'warn' }, observability: false },
+} as const;
+type Setting = keyof typeof SETTINGS;
+const settings = values.settings.split(',') as Setting[];
+for (const setting of settings) if (!(setting in SETTINGS)) throw new Error(`unknown setting ${setting}: one of ${Object.keys(SETTINGS).join(', ')}`);
+
 const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const floor = await startHttpFloor();
-const child = await startHttpChild();
-// CARRIAGE_OBSERVABILITY=off measures the hub without the observability plugin (metrics and the call log).
-const observability = process.env.CARRIAGE_OBSERVABILITY !== 'off';
-const bare = await startBareProxy(child.url);
-const benchHub = await startBenchHub(
-  {
-    plugins: { 'oauth-as': true, 'map-tools': false, observability },
-    mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'], keepAlive: true }, web: { type: 'http', url: child.url } },
-  },
-  // The limit stays on: counted for every call, high enough never to refuse one here.
-  { HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
-);
-for (const name of ['everything', 'web']) await benchHub.hub.children.get(name)?.ensureUp();
-const { token } = await new ApiTokens(collections(benchHub.hub.store), benchHub.hub.settings.baseUrl).mint('carriage bench', 3600);
+const httpChild = values['http-child'] ? await startHttpChild() : undefined;
+const bare = httpChild ? await startBareProxy(httpChild.url) : undefined;
 
-type Kind = 'floor' | 'direct' | 'bare' | 'hub';
+interface RunningHub {
+  setting: Setting;
+  hub: BenchHubBin;
+  token: string;
+}
+const hubs: RunningHub[] = [];
+for (const setting of settings) {
+  const { env, observability } = SETTINGS[setting];
+  const hub = await startHubBin(
+    { mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'], keepAlive: true }, ...(httpChild && { web: { type: 'http', url: httpChild.url } }) } },
+    // The limit stays on: counted for every call, high enough never to refuse one here.
+    { plugins: { 'oauth-as': true, observability }, env: { ...env, HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' } },
+  );
+  const token = (await hub.admin('tokens', 'mint', '--label', 'carriage bench', '--expires-in', '1')).trim();
+  hubs.push({ setting, hub, token });
+}
+
+type Kind = 'floor' | 'stdio-floor' | 'direct' | 'bare' | 'hub';
 interface Subject {
   label: string;
   kind: Kind;
   revision: Revision | 'stdio';
-  /** The child behind it, for hub subjects. */
-  child?: 'stdio' | 'http';
-  run(callers: number, count: number): Promise<LoadFigures>;
+  setting?: Setting;
+  hub?: BenchHubBin;
+  run(callers: number, count: number): Promise<RawFigures | LoadFigures>;
 }
 
-const echoStdio = { message: 'hi' };
-const echoHttp = { text: 'hi' };
-const subjects: Subject[] = [{ label: 'floor stdio (server-everything)', kind: 'floor', revision: 'stdio', run: stdioFloorFromProcess }];
+const echo = { message: 'hi' };
+const subjects: Subject[] = [{ label: 'floor stdio (server-everything)', kind: 'stdio-floor', revision: 'stdio', run: stdioFloorFromProcess }];
 for (const revision of REVISIONS) {
-  const load = (url: string, tool: string, args: Record<string, unknown>, bearer?: string) => (callers: number, count: number) => loadFromProcess(url, callers, count, tool, args, revision, bearer);
-  const hub = (path: string) => `${benchHub.url}${path}`;
-  subjects.push(
-    { label: 'floor http', kind: 'floor', revision, run: load(floor.url, 'echo', echoStdio) },
-    { label: 'http child direct', kind: 'direct', revision, run: load(child.url, 'echo', echoHttp) },
-    { label: 'http child via bare proxy', kind: 'bare', revision, run: load(bare.url, 'echo', echoHttp) },
-    { label: 'hub stdio /everything/mcp', kind: 'hub', child: 'stdio', revision, run: load(hub('/everything/mcp'), 'echo', echoStdio, token) },
-    { label: 'hub stdio /hub call_tool', kind: 'hub', child: 'stdio', revision, run: load(hub('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echoStdio }, token) },
-    { label: 'hub http /web/mcp', kind: 'hub', child: 'http', revision, run: load(hub('/web/mcp'), 'echo', echoHttp, token) },
-    { label: 'hub http /hub call_tool', kind: 'hub', child: 'http', revision, run: load(hub('/hub'), 'call_tool', { server: 'web', tool: 'echo', arguments: echoHttp }, token) },
-  );
+  const raw = (url: string, tool: string, args: Record<string, unknown>, expect: string, bearer?: string) => (callers: number, count: number) =>
+    rawLoad({ url, callers, calls: count, warmup: Math.min(1000, count), revision, tool, arguments: args, expect, bearer });
+  subjects.push({ label: 'floor http', kind: 'floor', revision, run: raw(floor.url, 'echo', echo, 'Echo: hi') });
+  if (httpChild) subjects.push({ label: 'http child direct', kind: 'direct', revision, run: raw(httpChild.url, 'echo', { text: 'hi' }, 'hi') });
+  if (bare) subjects.push({ label: 'http child via bare proxy', kind: 'bare', revision, run: raw(bare.url, 'echo', { text: 'hi' }, 'hi') });
+  for (const { setting, hub, token } of hubs) {
+    const at = (path: string) => `${hub.url}${path}`;
+    const hubSubjects: Subject[] = [
+      { label: `hub /everything/mcp [${setting}]`, kind: 'hub', revision, setting, hub, run: raw(at('/everything/mcp'), 'echo', echo, 'Echo: hi', token) },
+      { label: `hub /hub call_tool [${setting}]`, kind: 'hub', revision, setting, hub, run: raw(at('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echo }, 'Echo: hi', token) },
+      ...(httpChild
+        ? [
+            { label: `hub /web/mcp [${setting}]`, kind: 'hub' as const, revision, setting, hub, run: raw(at('/web/mcp'), 'echo', { text: 'hi' }, 'hi', token) },
+            { label: `hub /hub call_tool web [${setting}]`, kind: 'hub' as const, revision, setting, hub, run: raw(at('/hub'), 'call_tool', { server: 'web', tool: 'echo', arguments: { text: 'hi' } }, 'hi', token) },
+          ]
+        : []),
+    ];
+    subjects.push(...hubSubjects.filter((subject) => values.only === undefined || subject.label.includes(values.only)));
+  }
 }
-const chosen = subjects.filter((subject) => subject.kind === 'floor' || values.only === undefined || subject.label.includes(values.only));
 
-interface Measured extends LoadFigures {
-  /** This process's CPU per call (the hub's or the bare proxy's); absent for subjects in other processes. */
-  cpuMsPerCall?: number;
+interface Measured {
+  figures: RawFigures | LoadFigures;
+  /** The hub process's CPU per call (every thread), in microseconds. */
+  hubCpuUs?: number;
+  /** The stdio child's CPU per call, in microseconds. */
+  childCpuUs?: number;
+  logLinesPerCall?: number;
 }
 
 async function measure(subject: Subject, callers: number, count: number): Promise<Measured> {
-  const before = process.cpuUsage();
+  const hub = subject.hub;
+  if (!hub) return { figures: await subject.run(callers, count) };
+  const [cpu, childCpu, lines] = [hub.cpuMicros(), hub.childrenCpuMicros(), hub.logLines()];
   const figures = await subject.run(callers, count);
-  if (subject.kind !== 'hub' && subject.kind !== 'bare') return figures;
-  const used = process.cpuUsage(before);
-  return { ...figures, cpuMsPerCall: Number(((used.user + used.system) / 1000 / figures.calls).toFixed(3)) };
+  // The log is read from a pipe: what the round wrote has arrived once the hub is idle again.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Warm-up calls are in the CPU and the log too.
+  const made = count + Math.min(1000, count);
+  return {
+    figures,
+    hubCpuUs: (hub.cpuMicros() - cpu) / made,
+    childCpuUs: (hub.childrenCpuMicros() - childCpu) / made,
+    logLinesPerCall: (hub.logLines() - lines) / made,
+  };
 }
 
 interface Row {
@@ -106,59 +148,78 @@ interface Row {
 
 const rows: Row[] = [];
 for (const callers of callerCounts) {
-  for (const subject of chosen) await measure(subject, callers, 300);
-  const measured = new Map<Subject, Measured[]>(chosen.map((subject) => [subject, []]));
+  for (const subject of subjects) await measure(subject, callers, 500);
+  const measured = new Map<Subject, Measured[]>(subjects.map((subject) => [subject, []]));
   for (let round = 0; round < rounds; round += 1) {
-    for (const subject of chosen) measured.get(subject)?.push(await measure(subject, callers, calls));
+    for (const subject of subjects) measured.get(subject)?.push(await measure(subject, callers, calls));
   }
-  for (const [subject, figures] of measured) {
-    const best = figures.reduce((a, b) => (callers === 1 ? (b.p50Ms < a.p50Ms ? b : a) : b.callsPerSecond > a.callsPerSecond ? b : a));
-    const speeds = figures.map((figure) => figure.callsPerSecond);
+  for (const [subject, all] of measured) {
+    const best = all.reduce((a, b) => (callers === 1 ? (b.figures.p50Ms < a.figures.p50Ms ? b : a) : b.figures.callsPerSecond > a.figures.callsPerSecond ? b : a));
+    const speeds = all.map(({ figures }) => figures.callsPerSecond);
     rows.push({ subject, callers, best, callsPerSecondRange: [Math.min(...speeds), Math.max(...speeds)] });
   }
 }
-await benchHub.close();
-bare.server.close();
-child.stop();
+for (const { hub } of hubs) await hub.close();
+bare?.server.close();
+httpChild?.stop();
 floor.stop();
 
-const find = (callers: number, kind: Kind, revision: Row['subject']['revision']) => rows.find((row) => row.callers === callers && row.subject.kind === kind && row.subject.revision === revision);
+const find = (callers: number, kind: Kind, revision: Subject['revision']) => rows.find((row) => row.callers === callers && row.subject.kind === kind && row.subject.revision === revision);
 const ratio = (a: number, b: number | undefined) => (b === undefined ? Number.NaN : Number((a / b).toFixed(2)));
 const pad = (value: unknown, width: number) => String(value).padStart(width);
+const fixed = (value: number | undefined, digits: number) => (value === undefined ? '' : value.toFixed(digits));
 
-console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds, observability ${observability ? 'on' : 'off'}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it`);
+console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it; cpu us: the hub process's (child: the stdio child's) CPU per call`);
 for (const callers of callerCounts) {
   console.log(`\n${callers} caller${callers === 1 ? '' : 's'}`);
-  console.log(`${'subject'.padEnd(34)}${'revision'.padEnd(12)}${pad('calls/s', 8)} ${'[range]'.padEnd(13)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('cpu ms', 8)}${pad('x floor', 9)}${pad('+p50', 8)}${pad('x bare', 8)}`);
+  console.log(
+    `${'subject'.padEnd(44)}${'revision'.padEnd(12)}${pad('calls/s', 8)} ${'[range]'.padEnd(14)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('cpu us', 8)}${pad('child', 7)}${pad('log/call', 9)}${pad('x floor', 8)}${pad('+p50', 8)}${pad('x bare', 8)}${pad('client us', 10)}`,
+  );
   for (const row of rows.filter((candidate) => candidate.callers === callers)) {
     const { best, subject } = row;
     const httpFloor = subject.revision === 'stdio' ? undefined : find(callers, 'floor', subject.revision)?.best;
+    const overFloor = subject.kind === 'floor' || !httpFloor ? '' : ratio(best.figures.callsPerSecond, httpFloor.figures.callsPerSecond);
+    const added = subject.kind === 'floor' || !httpFloor ? '' : (best.figures.p50Ms - httpFloor.figures.p50Ms).toFixed(3);
+    const clientUs = 'clientCpuUsPerCall' in best.figures ? best.figures.clientCpuUsPerCall.toFixed(1) : '';
     const bareProxy = subject.revision === 'stdio' ? undefined : find(callers, 'bare', subject.revision)?.best;
-    const overFloor = subject.kind === 'floor' || !httpFloor ? '' : ratio(best.callsPerSecond, httpFloor.callsPerSecond);
-    const added = subject.kind === 'floor' || !httpFloor ? '' : (best.p50Ms - httpFloor.p50Ms).toFixed(3);
-    const overBare = subject.child === 'http' && bareProxy ? ratio(best.callsPerSecond, bareProxy.callsPerSecond) : '';
+    const overBare = subject.kind === 'hub' && subject.label.includes('web') && bareProxy ? ratio(best.figures.callsPerSecond, bareProxy.figures.callsPerSecond) : '';
     console.log(
-      `${subject.label.padEnd(34)}${subject.revision.padEnd(12)}${pad(best.callsPerSecond, 8)} ${`[${row.callsPerSecondRange.join('-')}]`.padEnd(13)}${pad(best.p50Ms.toFixed(3), 8)}${pad(best.p99Ms.toFixed(3), 8)}${pad(best.cpuMsPerCall?.toFixed(3) ?? '', 8)}${pad(overFloor, 9)}${pad(added, 8)}${pad(overBare, 8)}`,
+      `${subject.label.padEnd(44)}${subject.revision.padEnd(12)}${pad(best.figures.callsPerSecond, 8)} ${`[${row.callsPerSecondRange.join('-')}]`.padEnd(14)}${pad(best.figures.p50Ms.toFixed(3), 8)}${pad(best.figures.p99Ms.toFixed(3), 8)}${pad(fixed(best.hubCpuUs, 1), 8)}${pad(fixed(best.childCpuUs, 1), 7)}${pad(fixed(best.logLinesPerCall, 2), 9)}${pad(overFloor, 8)}${pad(added, 8)}${pad(overBare, 8)}${pad(clientUs, 10)}`,
     );
   }
 }
 
-// The issue's targets, each with the figures it was judged on.
-const verdicts: string[] = [];
+// The load client's ceiling: what one client process could drive, from its CPU per call against the floor.
+const floorRows = rows.filter((row) => row.subject.kind === 'floor');
+const clientUs = Math.max(...floorRows.map((row) => (row.best.figures as RawFigures).clientCpuUsPerCall));
+const ceiling = Math.round(1e6 / clientUs);
 const hubRows = rows.filter((row) => row.subject.kind === 'hub');
+const bestHub = Math.max(...hubRows.map((row) => row.best.figures.callsPerSecond));
+console.log(`\nload client: at most ${clientUs.toFixed(1)} us of its CPU per call against the floor, a ceiling of ${ceiling} calls/s for one client process; the best hub figure is ${bestHub} calls/s (${(ceiling / bestHub).toFixed(1)}x below the ceiling)`);
+
+// The issue's targets, each with the figures it was judged on.
+const verdicts: string[] = [verdict(`load client ceiling >= 3x the best hub figure (${ceiling} vs ${bestHub})`, ceiling >= 3 * bestHub)];
 for (const row of hubRows) {
   const { subject, callers, best } = row;
-  const revision = subject.revision as Revision;
-  const httpFloor = find(callers, 'floor', revision)?.best;
-  if (!httpFloor) continue;
-  if (callers === 16 && subject.child === 'stdio') verdicts.push(verdict(`${subject.label} ${revision}: x floor >= 0.5`, ratio(best.callsPerSecond, httpFloor.callsPerSecond) >= 0.5));
-  if (callers === 16 && subject.child === 'http') {
-    const bareProxy = find(callers, 'bare', revision)?.best;
-    verdicts.push(verdict(`${subject.label} ${revision}: x bare proxy >= 0.9`, ratio(best.callsPerSecond, bareProxy?.callsPerSecond) >= 0.9));
+  const httpFloor = find(callers, 'floor', subject.revision)?.best;
+  if (!httpFloor || subject.setting !== 'default' || subject.label.includes('web')) continue;
+  const name = `${subject.label} ${subject.revision}`;
+  if (callers === 16) {
+    verdicts.push(verdict(`${name}: x floor >= 0.5 at 16 callers (${ratio(best.figures.callsPerSecond, httpFloor.figures.callsPerSecond)})`, ratio(best.figures.callsPerSecond, httpFloor.figures.callsPerSecond) >= 0.5));
+    verdicts.push(verdict(`${name}: hub CPU per call <= 45 us at 16 callers (${fixed(best.hubCpuUs, 1)})`, (best.hubCpuUs ?? Infinity) <= 45));
+    const without = hubRows.find((other) => other.callers === 16 && other.subject.setting === 'no-observability' && other.subject.revision === subject.revision && other.subject.label === subject.label.replace('[default]', '[no-observability]'));
+    if (without?.best.hubCpuUs !== undefined && best.hubCpuUs !== undefined) {
+      const over = best.hubCpuUs / without.best.hubCpuUs - 1;
+      verdicts.push(verdict(`${name}: observability on vs off, hub CPU per call within 5% (${(over * 100).toFixed(1)}%)`, over <= 0.05));
+    }
   }
-  if (callers === 1 && subject.child === 'stdio') verdicts.push(verdict(`${subject.label} ${revision}: +p50 <= 0.3 ms at one caller`, best.p50Ms - httpFloor.p50Ms <= 0.3));
+  if (callers === 1) {
+    const added = best.figures.p50Ms - httpFloor.figures.p50Ms;
+    verdicts.push(verdict(`${name}: +p50 <= 0.15 ms at one caller (${added.toFixed(3)})`, added <= 0.15));
+  }
+  if (best.logLinesPerCall !== undefined) verdicts.push(verdict(`${name}: one log line per call at ${callers} caller(s) (${best.logLinesPerCall.toFixed(2)})`, Math.abs(best.logLinesPerCall - 1) < 0.01));
 }
-if (verdicts.length > 0) console.log(`\ntargets\n${verdicts.join('\n')}`);
+console.log(`\ntargets\n${verdicts.join('\n')}`);
 
 function verdict(text: string, met: boolean): string {
   return `${met ? 'met    ' : 'not met'}  ${text}`;

@@ -1,43 +1,83 @@
 // The real `hub` CLI under a bench, as an operator runs it: its own folder with mcp.json
-// and DATA_PATH, a free loopback port, no OAuth. `close` stops it and removes the folder.
-import { spawn } from 'node:child_process';
+// and DATA_PATH, a free loopback port. Its log (stdout) is read and counted, as a log
+// collector would; its CPU and memory are read from /proc. `close` stops it and removes
+// the folder.
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export interface BenchHubBin {
   url: string;
   /** The hub process, for figures read from outside it (its RSS). */
   pid: number;
   configFile: string;
+  /** Log lines the hub has written so far. */
+  logLines(): number;
+  /** CPU time of every thread of the hub process so far, in microseconds (from /proc, nanosecond-exact). */
+  cpuMicros(): number;
+  /** CPU time of the hub's child processes (its stdio servers) so far, in microseconds. */
+  childrenCpuMicros(): number;
+  /** The hub process's resident set, in MB. */
+  rssMb(): number;
+  /** `hub-admin` beside the running hub, with its environment; resolves to stdout. */
+  admin(...args: string[]): Promise<string>;
   signal(name: NodeJS.Signals): void;
   close(): Promise<void>;
 }
 
-export async function startHubBin(config: Record<string, unknown>): Promise<BenchHubBin> {
+export interface HubBinOptions {
+  /** Merged over the bench's environment (LOG_LEVEL is warn unless given). */
+  env?: Record<string, string>;
+  /** The config's plugins; default: oauth-as and map-tools off. */
+  plugins?: Record<string, unknown>;
+  /** Node options for the hub process, after those `npm start` gives it (`--cpu-prof`). */
+  nodeArgs?: string[];
+}
+
+/** The Node options `npm start` runs the hub with (package.json's start script), so that a bench measures the hub as it is started. */
+export function npmStartNodeArgs(): string[] {
+  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
+  const words = manifest.scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
+}
+
+const cli = (name: string): string => fileURLToPath(new URL(`../core/cli/${name}.js`, import.meta.url));
+
+export async function startHubBin(config: Record<string, unknown>, options: HubBinOptions = {}): Promise<BenchHubBin> {
   const folder = await mkdtemp(join(tmpdir(), 'bench-hub-bin-'));
   const configFile = join(folder, 'mcp.json');
-  await writeFile(configFile, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, ...config }));
+  await writeFile(configFile, JSON.stringify({ plugins: options.plugins ?? { 'oauth-as': false, 'map-tools': false }, ...config }));
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port: free } = probe.address() as AddressInfo;
       probe.close(() => resolve(free));
     });
   });
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../core/cli/hub.js', import.meta.url))], {
-    env: { ...process.env, PORT: String(port), HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
   const url = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...options.env };
+  const child = spawn(process.execPath, [...npmStartNodeArgs(), ...(options.nodeArgs ?? []), cli('hub')], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  let lines = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
+  });
+  const pid = child.pid ?? 0;
   while (!(await fetch(`${url}/livez`).then((response) => response.ok, () => false))) await sleep(20);
   return {
     url,
-    pid: child.pid ?? 0,
+    pid,
     configFile,
+    logLines: () => lines,
+    cpuMicros: () => threadsCpuMicros(pid),
+    childrenCpuMicros: () => childPids(pid).reduce((sum, child) => sum + threadsCpuMicros(child), 0),
+    rssMb: () => Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10,
+    admin: async (...args) => (await promisify(execFile)(process.execPath, [cli('hub-admin'), ...args], { env })).stdout,
     signal: (name) => void child.kill(name),
     async close() {
       child.kill('SIGTERM');
@@ -45,4 +85,27 @@ export async function startHubBin(config: Record<string, unknown>): Promise<Benc
       await rm(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** The summed on-CPU time of a process's threads (`/proc/<pid>/task/<tid>/schedstat`, first field in ns). */
+function threadsCpuMicros(pid: number): number {
+  let nanos = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      nanos += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return nanos / 1000;
+}
+
+function childPids(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
 }

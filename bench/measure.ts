@@ -3,6 +3,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { RawFigures, RawLoad } from './raw-client.js';
 
 export interface LoadFigures {
   callers: number;
@@ -67,28 +68,20 @@ export function stdioFloorFromProcess(callers: number, calls: number): Promise<L
   return figuresOf(spawn(process.execPath, [fileURLToPath(new URL('./stdio-floor.js', import.meta.url)), String(callers), String(calls)], { stdio: ['ignore', 'pipe', 'inherit'] }), 'the stdio floor');
 }
 
-/**
- * `runLoad` of `tools/call` `tool` against `url` on `revision`, from a separate process
- * (see load-client.ts); with `bearer`, every request carries it.
- */
-export function loadFromProcess(
-  url: string,
-  callers: number,
-  calls: number,
-  tool = 'echo',
-  toolArguments: Record<string, unknown> = { text: 'hi' },
-  revision = '2026-07-28',
-  bearer?: string,
-): Promise<LoadFigures> {
-  const script = fileURLToPath(new URL('./load-client.js', import.meta.url));
-  const env = bearer === undefined ? process.env : { ...process.env, BENCH_BEARER: bearer };
-  return figuresOf(spawn(process.execPath, [script, url, String(callers), String(calls), tool, JSON.stringify(toolArguments), revision], { env, stdio: ['ignore', 'pipe', 'inherit'] }), 'the load client');
-}
-
 async function figuresOf(child: ChildProcessByStdio<null, Readable, null>, what: string): Promise<LoadFigures> {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`${what} exited with ${code}`);
   return JSON.parse(output) as LoadFigures;
+}
+
+/** `tools/call` load from raw-client.ts (a raw keep-alive HTTP client), in its own process. */
+export async function rawLoad(load: RawLoad): Promise<RawFigures> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./raw-client.js', import.meta.url)), JSON.stringify(load)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`the load client exited with ${code} against ${load.url}`);
+  return JSON.parse(output) as RawFigures;
 }

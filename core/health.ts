@@ -23,9 +23,10 @@ export function registerHealthRoutes(app: FastifyInstance, hub: Hub): void {
     ready = false;
   });
 
-  app.get('/livez', async () => ({ status: 'ok' }));
+  // Probes come every few seconds: their access records are at debug.
+  app.get('/livez', { config: { accessLog: 'debug' } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', { config: { accessLog: 'debug' } }, async (_request, reply) => {
     const problems: string[] = [];
     if (hub.drain.draining) problems.push('the hub is shutting down: calls in flight are finishing');
     else if (!ready) problems.push('the hub is starting or shutting down');

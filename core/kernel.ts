@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import ipaddr from 'ipaddr.js';
 import { Type, type Static } from 'typebox';
+import { recordAccess } from './access-log.js';
 import { ConfiguredServers } from './children/configured.js';
 import { registerMcpEndpoints } from './mcp/endpoints.js';
 import { ChildTimings } from './children/timings.js';
@@ -77,6 +78,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   await checkPrivateFiles(settings.dataPath, { secrets: [...HUB_SECRET_FILES, ...plugins.flatMap(({ plugin }) => plugin.secretFiles ?? [])], others: HUB_PRIVATE_FILES }, app.log);
   const context = new Hub(settings, config, app.log, configDirectory, env, app.prefix);
   options[onKernel]?.(context);
+  recordAccess(app);
   app.addHook('onRequest', async (request, reply) => {
     if (!observe.httpRequest.active) return;
     // The raw response: hijacked replies (the MCP endpoints) skip Fastify's own onResponse.

@@ -1,6 +1,7 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
 import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { AccessRecord } from './access-log.js';
 import type { ServerView } from './children/server-view.js';
 import type { CallerRequest } from './mcp/caller-request.js';
 
@@ -30,6 +31,12 @@ export interface ToolCallEvent {
   /** The call as the caller made it, its `_meta` included. */
   readonly params: CallToolRequestParams;
   readonly request: CallerRequest;
+  /**
+   * The access record of the HTTP request the call came in on (the one log line it gets):
+   * an observer sets its `outcome` and `traceId` there rather than logging the call again.
+   * Undefined for a call from hub-stdio, or when the access log is off at the log level.
+   */
+  readonly access: AccessRecord | undefined;
   /** `performance.now()` at the start. */
   readonly startedAt: number;
   /**
@@ -57,6 +64,8 @@ export interface McpRequestEvent {
   readonly revision: string | undefined;
   readonly clientId: string | undefined;
   status: number | undefined;
+  /** The request's access record (see `ToolCallEvent.access`); undefined when the access log is off at the log level. */
+  readonly access: AccessRecord | undefined;
 }
 
 /** One HTTP request the hub answered. `route` is the route's pattern, never the URL. */

@@ -39,6 +39,13 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
   register(app: FastifyInstance, options: Static<Options>, hub: PluginHub): Promise<void> | void;
 }
 
+/**
+ * What the kernel reads of a built-in plugin before it decides whether to import it: the
+ * folder's `manifest.js`, a module with no imports, which the plugin's `definePlugin`
+ * spreads. A deployment imports only the plugins it enables (and their dependencies).
+ */
+export type PluginManifest = Pick<HubPlugin, 'name' | 'description' | 'enabledByDefault'>;
+
 export interface DefaultContext {
   /** A config file exists (or the embedding app handed the hub a config). */
   configured: boolean;

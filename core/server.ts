@@ -1,5 +1,6 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import pretty from 'pino-pretty';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import pino from 'pino';
+import { recordAccess } from './access-log.js';
 import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
 import { hub } from './kernel.js';
 import { guardConnections } from './limits/connections.js';
@@ -18,14 +19,30 @@ export interface StartedHub {
   close(): Promise<void>;
 }
 
+/** What the log holds in memory for a sink that does not keep up; beyond it records are dropped, and counted. */
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+/**
+ * Records are written once this much has gathered, or at the latest after `LOG_FLUSH_MS`:
+ * a busy hub writes its log in a few large writes rather than one per record (each write
+ * wakes a thread of the pool and the reader of the sink, which costs more than the record).
+ */
+const LOG_WRITE_BYTES = 32 * 1024;
+const LOG_FLUSH_MS = 100;
+
 /**
  * Logger options: pino, with credentials redacted wherever they could appear. On a
- * terminal (or with LOG_FORMAT=pretty) records are printed as readable lines; otherwise
- * one JSON record a line, for log collectors.
+ * terminal (or with LOG_FORMAT=pretty) records are printed as readable lines
+ * (`pino-pretty`, imported only then); otherwise one JSON record a line, for log
+ * collectors. Either way records are written asynchronously (JSON records gathered for up
+ * to `LOG_FLUSH_MS`), and flushed when the process exits: a slow sink never blocks the
+ * event loop.
  */
-export function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteStream = process.stdout) {
+export async function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteStream & { fd: number } = process.stdout) {
   const { logFormat } = settingsFromEnvironment(env);
   const readable = logFormat === 'pretty' || (logFormat === 'auto' && destination.isTTY === true);
+  const stream = readable
+    ? (await import('pino-pretty')).default({ sync: false, destination: destination.fd, colorize: destination.isTTY === true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
+    : jsonLines(destination.fd);
   return {
     level: env.LOG_LEVEL || 'info',
     redact: {
@@ -40,8 +57,49 @@ export function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteS
         remoteAddress: request.ip,
       }),
     },
-    stream: readable ? pretty({ sync: true, destination, colorize: destination.isTTY === true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' }) : destination,
+    stream,
   };
+}
+
+/**
+ * The JSON records' sink: sonic-boom (pino's), given each record as bytes, which it gathers
+ * in O(1) (given text, it measures the text gathered so far at every record). Says, once
+ * the sink has caught up, how many records it could not take.
+ */
+function jsonLines(fd: number): { write(line: string): void } {
+  const sink = pino.destination({ dest: fd, sync: false, contentMode: 'buffer', minLength: LOG_WRITE_BYTES, maxWrite: 2 * LOG_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: LOG_BUFFER_BYTES });
+  // sonic-boom's typings know only its text mode.
+  const put = sink.write.bind(sink) as unknown as (bytes: Buffer) => boolean;
+  let dropped = 0;
+  sink.on('drop', () => {
+    if (dropped === 0)
+      sink.once('drain', () => {
+        put(Buffer.from(`${JSON.stringify({ level: 40, time: Date.now(), msg: `the log sink was too slow: ${dropped} log records were dropped` })}\n`));
+        dropped = 0;
+      });
+    dropped += 1;
+  });
+  return { write: (line) => void put(Buffer.from(line)) };
+}
+
+/**
+ * Fastify's own records of each request ("incoming request", "request completed", a route
+ * not found) at `debug`: the access record (access-log.ts) is the one `info` line a request
+ * gets. Errors keep their levels.
+ */
+export class RequestRecordsAtDebug extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+    else if (!this.isLogDisabled(request)) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request)) request.log.debug(`Route ${request.raw.method}:${request.raw.url} not found`);
+  }
 }
 
 /** Builds and starts the standalone HTTP hub: the same plugin, on a bare Fastify. */
@@ -49,8 +107,18 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<St
   const settings = settingsFromEnvironment(env);
   // return503OnClosing off: during the drain the hub's own routes answer (/readyz 503, MCP
   // endpoints a JSON-RPC error), and the rest keeps serving until the listener closes.
-  const app = Fastify({ logger: loggerOptions(env), pluginTimeout: 0, forceCloseConnections: 'idle', return503OnClosing: false, bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
+  const app = Fastify({
+    logger: await loggerOptions(env),
+    logController: new RequestRecordsAtDebug(),
+    pluginTimeout: 0,
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    bodyLimit: 4 * 1024 * 1024,
+    ...serverLimitOptions(settings),
+  });
   guardConnections(app.server, settings);
+  // At the root, so that requests no route takes get their access record too.
+  recordAccess(app);
   let context: PluginHub | undefined;
   try {
     await app.register(hub, { env: env as Record<string, string>, setup: (created) => void (context = created) });

@@ -62,13 +62,14 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   const probe = context.revision === undefined && context.wires.probe && (options.negotiation === 'auto' || !context.wires.handshake);
   const onRepaired = options.onRepaired ?? warnOnceOfRepairs(context);
   let wire: ChildWire | undefined;
+  // Found once the handshake has negotiated a revision; before, nothing is repaired.
+  const negotiated = (): ChildWire | undefined => (wire ??= context.wires.wireFor(client.getNegotiatedProtocolVersion()));
   client.repair = (result) => {
-    // Found once the handshake has negotiated a revision; before, nothing is repaired.
-    wire ??= context.wires.wireFor(client.getNegotiatedProtocolVersion());
-    const repaired = wire?.repair(result);
+    const repaired = negotiated()?.repair(result);
     if (repaired !== undefined) onRepaired();
     return repaired;
   };
+  client.unwrap = (result) => negotiated()?.plainResult?.(result);
   const transport = tolerantTransport(given, client.repair);
   // One close, awaited by a failed connect: what runs behind the transport (a process that
   // ignores its closed stdin) has ended when the connect says it failed.

@@ -12,6 +12,7 @@ import {
   type JSONRPCResponse,
   type JSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
+import { plainToolAnswer } from './plain-answer.js';
 import { repairedMessage, type ResultRepair } from './tolerant-transport.js';
 
 /** The plain road's request ids: strings, where the SDK client numbers its own requests. */
@@ -27,8 +28,8 @@ type Answer = JSONRPCResponse | JSONRPCErrorResponse | SdkError;
  * `tools/call` goes out on the same transport exactly as the SDK sends it (the revision's
  * envelope from the SDK itself), and the answer is read by `decodeToolAnswer`, the one
  * decoder of a child's tool answer on every road outside the SDK's own: the revision's
- * repair, then the SDK's codec, with the same validation and the same error classes and
- * texts. The hub's timeout and the caller's cancellation come in as one signal; cancelling
+ * repair, then the commonest answer read by hand (plain-answer.ts) and any other by the
+ * SDK's codec, with the same validation and the same error classes and texts. The hub's timeout and the caller's cancellation come in as one signal; cancelling
  * tells the child as the SDK does. Written against the SDK's documented subclass seams
  * (`_onresponse`, `_onclose`, `_wireCodec`, `_outboundMetaEnvelope`), so everything else
  * is the SDK's.
@@ -38,6 +39,8 @@ export class PlainCallClient extends Client {
   #nextId = 0;
   /** The negotiated revision's repair of a child's results (see tolerant-transport.ts); set by `connectClient`. */
   repair: ResultRepair = () => undefined;
+  /** The negotiated revision's `plainResult`, for the answers read by hand (plain-answer.ts); set by `connectClient`. */
+  unwrap: ResultRepair = () => undefined;
 
   /**
    * The per-request `_meta` envelope the SDK attaches on this connection's revision, for a
@@ -119,6 +122,8 @@ export class PlainCallClient extends Client {
    * child put it, a result validated by the revision's codec.
    */
   decodeToolAnswer(message: JSONRPCMessage): CallToolResult | InputRequiredResult {
+    const plain = plainToolAnswer(message, this.repair, this.unwrap);
+    if (plain) return plain;
     if (isJSONRPCErrorResponse(message)) throw ProtocolError.fromError(message.error.code, message.error.message, message.error.data);
     const answer = repairedMessage(message, this.repair) as JSONRPCResultResponse;
     const codec = this._wireCodec();

@@ -1,10 +1,10 @@
-import type { JSONRPCMessage, ReadBuffer } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /**
  * Hands every complete message in `buffer` to `onMessage`. A line that is JSON but not
  * JSON-RPC goes to `onError` and the stream goes on, as the SDK's stdio transport does.
  */
-export function readMessages(buffer: ReadBuffer, onMessage: ((message: JSONRPCMessage) => void) | undefined, onError: ((error: Error) => void) | undefined): void {
+export function readMessages(buffer: { readMessage(): JSONRPCMessage | null }, onMessage: ((message: JSONRPCMessage) => void) | undefined, onError: ((error: Error) => void) | undefined): void {
   for (;;) {
     let message: JSONRPCMessage | null;
     try {

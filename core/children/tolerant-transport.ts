@@ -1,13 +1,16 @@
-import { isJSONRPCResponse, isJSONRPCResultResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { isJSONRPCResultResponse, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { resultOf } from './plain-answer.js';
 
 /** A result as the connection's revision requires it, or undefined when nothing is missing (`ChildWire.repair`). */
 export type ResultRepair = (result: Record<string, unknown>) => Record<string, unknown> | undefined;
 
 /** The response with its result repaired, or the message as it came. */
 export function repairedMessage(message: JSONRPCMessage, repair: ResultRepair): JSONRPCMessage {
-  if (!isJSONRPCResultResponse(message)) return message;
-  const result = repair(message.result as Record<string, unknown>);
-  return result === undefined ? message : { ...message, result: result as typeof message.result };
+  // The schema is asked only when the message's shape does not settle it (the hot path asks none).
+  const given = resultOf(message) ?? (isJSONRPCResultResponse(message) ? (message.result as Record<string, unknown>) : undefined);
+  if (given === undefined) return message;
+  const result = repair(given);
+  return result === undefined ? message : ({ ...message, result } as JSONRPCMessage);
 }
 
 /**
@@ -35,7 +38,8 @@ export function tolerantTransport<T extends Transport>(transport: T, repair: Res
       if (property !== 'onmessage' || typeof value !== 'function') return Reflect.set(target, property, value, target);
       const deliver = value as NonNullable<Transport['onmessage']>;
       const onmessage: Transport['onmessage'] = (message, extra) => {
-        if (!isJSONRPCResponse(message)) return deliver(message, extra);
+        // The transport hands on JSON-RPC messages only: those without a method are the responses.
+        if ('method' in message) return deliver(message, extra);
         queueMicrotask(() => deliver(repairedMessage(message, repair), extra));
       };
       return Reflect.set(target, property, onmessage, target);

@@ -54,7 +54,7 @@ runCli('hub-stdio', async () => {
   if (values.help) return void process.stdout.write(help(dataPath));
   const env = { ...process.env, DATA_PATH: dataPath.path };
   // stdout carries the protocol, so the log goes to stderr.
-  const { app, hub } = await openDetachedHub(env, loggerOptions(env, process.stderr));
+  const { app, hub } = await openDetachedHub(env, await loggerOptions(env, process.stderr));
   app.log.info({ dataPath: dataPath.path }, `data in ${dataPath.path} (${dataPath.why})`);
   const revisions = servedRevisions(hub.revisions.values());
   const [first] = revisions;

@@ -1,5 +1,6 @@
 import type { ServerContext, ServerNotification } from '@modelcontextprotocol/server';
 import { requestCancellation } from './cancellations.js';
+import type { AccessRecord } from '../access-log.js';
 import type { ServedRevision } from './served-revision.js';
 
 /**
@@ -14,16 +15,24 @@ export interface CallerRequest {
   readonly envelope: Record<string, unknown>;
   /** Aborted when the caller cancels or goes away. */
   readonly signal: AbortSignal;
+  /**
+   * Hears the caller's cancellation like `signal`, without making one; returns the
+   * unsubscribe. Given by the fast road, where a call that is never cancelled then costs no
+   * AbortSignal; absent on the SDK's road (use `signal`).
+   */
+  onCancel?(listener: (reason: unknown) => void): () => void;
   /** Sends the caller a notification related to this request (progress). */
   notify(notification: ServerNotification): Promise<void>;
   /** What a retry carries back to the child (its answers to the child's question), as the caller's revision reads it. */
   readonly answers: Record<string, unknown> | undefined;
   /** The caller: an OAuth client id or `api-token:<id>`; undefined on an open (loopback) hub. */
   readonly clientId: string | undefined;
+  /** The access record of the HTTP request (see access-log.ts); undefined over stdio, or when the access log is off. */
+  readonly access?: AccessRecord | undefined;
 }
 
 /** The caller's request as the SDK's server hands it to a handler on `revision`. */
-export function callerRequestOf(revision: ServedRevision, context: ServerContext): CallerRequest {
+export function callerRequestOf(revision: ServedRevision, context: ServerContext, access?: AccessRecord): CallerRequest {
   const { mcpReq } = context;
   // A cancellation that arrived apart from the request (see `CallerWire.cancelledRequest`).
   const cancelled = requestCancellation.getStore();
@@ -35,5 +44,6 @@ export function callerRequestOf(revision: ServedRevision, context: ServerContext
     notify: (notification) => mcpReq.notify(notification),
     answers: revision.answersOf(mcpReq),
     clientId: context.http?.authInfo?.clientId,
+    access,
   };
 }

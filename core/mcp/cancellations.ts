@@ -2,6 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestId } from '@modelcontextprotocol/server';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
+/** A call in flight, as the registry cancels it (an AbortController, or the fast road's caller). */
+export interface Cancellable {
+  abort(reason?: unknown): void;
+}
+
 /**
  * The calls in flight on one endpoint that a caller may cancel with a message of its own
  * (a revision whose cancellation arrives apart from its request, `cancelledRequest`), by
@@ -9,16 +14,16 @@ import { HUB_ERROR_CODES, HubError } from '../errors.js';
  * calls of the caller who sent it, whatever id it names.
  */
 export class Cancellations {
-  readonly #calls = new Map<string, Map<RequestId, AbortController>>();
+  readonly #calls = new Map<string, Map<RequestId, Cancellable>>();
 
   /** Keeps `call` cancellable by `caller` under `id`, until `remove`. */
-  add(caller: string, id: RequestId, call: AbortController): void {
+  add(caller: string, id: RequestId, call: Cancellable): void {
     let calls = this.#calls.get(caller);
     if (!calls) this.#calls.set(caller, (calls = new Map()));
     calls.set(id, call);
   }
 
-  remove(caller: string, id: RequestId, call: AbortController): void {
+  remove(caller: string, id: RequestId, call: Cancellable): void {
     const calls = this.#calls.get(caller);
     if (calls?.get(id) !== call) return;
     calls.delete(id);

@@ -15,6 +15,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Result, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
+import type { AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
@@ -41,8 +42,8 @@ export class ChildEndpoint implements McpEndpoint {
     readonly child: Child,
   ) {}
 
-  server(revision: ServedRevision): Promise<Server> {
-    return createChildServer(this.hub, this.child, revision);
+  server(revision: ServedRevision, access?: AccessRecord): Promise<Server> {
+    return createChildServer(this.hub, this.child, revision, access);
   }
 
   /**
@@ -76,7 +77,7 @@ function askable(child: Child, name: string): Tool | undefined {
  * endpoint offers what the child offers, and what it shows the caller's revision is read
  * (or asked), all within one wake budget.
  */
-async function createChildServer(hub: Hub, child: Child, revision: ServedRevision): Promise<Server> {
+async function createChildServer(hub: Hub, child: Child, revision: ServedRevision, access: AccessRecord | undefined): Promise<Server> {
   const endpoint = new ChildEndpoint(hub, child);
   const wake = new RequestWake(child, hub.children.timings.wakeBudgetMs);
   await wake.known().catch(() => undefined);
@@ -91,7 +92,7 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   if (capabilities.tools) {
     server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) }));
     server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
-      const result = await endpoint.callTool(revision, request.params, callerRequestOf(revision, ctx), wake);
+      const result = await endpoint.callTool(revision, request.params, callerRequestOf(revision, ctx, access), wake);
       // A filtered tool gets the answer of one that never existed, before anything wakes.
       if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       return result;

@@ -1,4 +1,5 @@
 import type { CallToolRequestParams, CallToolResult, Implementation, InputRequiredResult, Server } from '@modelcontextprotocol/server';
+import type { AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { CallerRequest } from './caller-request.js';
 import type { ServedRevision } from './served-revision.js';
@@ -9,8 +10,8 @@ import type { ServedRevision } from './served-revision.js';
  * the identity directly.
  */
 export interface McpEndpoint {
-  /** The SDK server that answers one request on `revision`. */
-  server(revision: ServedRevision): Server | Promise<Server>;
+  /** The SDK server that answers one request on `revision`; its calls carry the request's access record. */
+  server(revision: ServedRevision, access?: AccessRecord): Server | Promise<Server>;
   /** The identity the endpoint states to callers of `revision`; read after the work, which may have learnt it. */
   identity(revision?: ServedRevision): Implementation;
   /** A `tools/call` as `revision` delivers it; undefined for a tool the endpoint does not offer. */

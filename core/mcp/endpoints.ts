@@ -1,5 +1,6 @@
 import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { traceIdOf, type AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
 import type { Hub } from '../hub.js';
@@ -10,7 +11,7 @@ import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
 import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
-import { answerPlainCall, plainCallOf } from './plain-call.js';
+import { answerPlainCall, isPlainObject, plainCallOf } from './plain-call.js';
 import { requestedRevision, RevisionGate } from './revision-gate.js';
 import { servedRevisions, type ServedRevision } from './served-revision.js';
 
@@ -64,6 +65,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
 
   const serve = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
     reply.hijack();
+    if (request.access) describeRequest(request.access, name, served.endpoint, request);
     try {
       await observed(request, reply, served, name);
     } catch (error) {
@@ -74,7 +76,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   const observed = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
     const plain = plainCallOf(revisions, request);
     if (!observe.mcpRequest.active) return carry(request, reply, served, plain);
-    const event: McpRequestEvent = { hub: hub.identity, endpoint: name, body: request.body, revision: plain?.revision.revision ?? requestedRevision(request, revisions), clientId: request.mcpAuth?.clientId, status: undefined };
+    const event: McpRequestEvent = { hub: hub.identity, endpoint: name, body: request.body, revision: plain?.revision.revision ?? requestedRevision(request, revisions), clientId: request.mcpAuth?.clientId, status: undefined, access: request.access ?? undefined };
     reply.raw.once('close', () => {
       event.status = reply.raw.statusCode;
       observe.mcpRequestEnd.publish(event);
@@ -84,24 +86,27 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
 
   const carry = async (request: FastifyRequest, reply: FastifyReply, served: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
     const { endpoint, gate } = served;
+    const access = request.access ?? undefined;
     // Long-lived streams are ended at shutdown, not waited for.
     if (!revisions.some((revision) => revision.opensStream(request.body))) hub.drain.track(reply.raw);
     const revision = plain ? plain.revision : gate.revisionFor(request);
+    if (access) access.revision = revision?.revision;
     // On a revision whose cancellations arrive apart, calls are kept by caller to be found by them.
     const caller = revision?.cancelledRequest ? callerOf(request) : undefined;
-    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId, caller === undefined ? undefined : served.cancellations, caller))) return;
+    const cancellations = caller === undefined ? undefined : { registry: served.cancellations, caller };
+    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId, access, cancellations))) return;
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
-    const raw = Object.assign(request.raw, { auth: request.mcpAuth });
-    if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, raw, reply.raw);
+    const carried = { auth: request.mcpAuth, access };
+    if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, request.raw, reply.raw, carried);
     const cancelled = revision.cancelledRequest(request.body);
     if (cancelled !== undefined) served.cancellations.cancel(caller, cancelled, 'the caller cancelled the request');
     const id = requestIdOf(request.body);
-    if (id === undefined) return gate.serve(revision, request, raw, reply.raw);
+    if (id === undefined) return gate.serve(revision, request, request.raw, reply.raw, carried);
     const call = new AbortController();
     served.cancellations.add(caller, id, call);
     try {
-      await requestCancellation.run(call.signal, () => gate.serve(revision, request, raw, reply.raw));
+      await requestCancellation.run(call.signal, () => gate.serve(revision, request, request.raw, reply.raw, carried));
     } finally {
       served.cancellations.remove(caller, id, call);
     }
@@ -164,6 +169,27 @@ function callerOf(request: FastifyRequest): string {
 function requestIdOf(body: unknown): string | number | undefined {
   const message = body as { id?: unknown; method?: unknown } | null | undefined;
   return typeof message?.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
+}
+
+/**
+ * What the access record says of an MCP request before it is served: the endpoint, the
+ * JSON-RPC method, the caller, the tool called (and, on `/<name>/mcp`, the server; a tool
+ * call carried from `/hub` names its own, see forward-call.ts) and the trace the caller
+ * continues.
+ */
+function describeRequest(access: AccessRecord, name: string, endpoint: McpEndpoint, request: FastifyRequest): void {
+  access.endpoint = name;
+  access.client = request.mcpAuth?.clientId;
+  const body = request.body;
+  if (!isPlainObject(body)) return;
+  if (typeof body.method === 'string') access.rpc = body.method;
+  const params = body.params;
+  if (!isPlainObject(params)) return;
+  if (body.method === 'tools/call' && typeof params.name === 'string') {
+    access.tool = params.name;
+    access.server = endpoint.child?.name;
+  }
+  if (isPlainObject(params._meta)) access.traceId = traceIdOf(params._meta.traceparent);
 }
 
 /** Subscribers hear what the child reports; the SDK filters per stream. */

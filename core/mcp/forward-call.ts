@@ -47,6 +47,11 @@ export async function forwardToolCall(
   params: CallToolRequestParams,
   context: ForwardContext,
 ): Promise<CallToolResult | InputRequiredResult> {
+  const access = context.request.access;
+  if (access) {
+    access.server = child.name;
+    access.tool = tool.name;
+  }
   params = withValidTraceContext(params);
   if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) return carryToolCall(hub, child, tool, params, context, undefined);
   const event: ToolCallEvent = {
@@ -57,6 +62,7 @@ export async function forwardToolCall(
     clientId: context.request.clientId,
     params,
     request: context.request,
+    access,
     startedAt: performance.now(),
     forwardMeta: {},
     sentAt: undefined,
@@ -185,16 +191,24 @@ async function plainCall(
     timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
     call.abort(timedOut);
   }, timeoutMs);
-  const cancel = (): void => call.abort(request.signal.reason);
-  request.signal.addEventListener('abort', cancel, { once: true });
+  const stopListening = onCancel(request, (reason) => call.abort(reason));
   try {
     return await connection.plainToolCall(params, call.signal);
   } catch (error) {
     throw timedOut ?? error;
   } finally {
     clearTimeout(timer);
-    request.signal.removeEventListener('abort', cancel);
+    stopListening();
   }
+}
+
+/** Hears the caller's cancellation (without an AbortSignal of its own where the caller offers that); returns the unsubscribe. */
+function onCancel(request: CallerRequest, listener: (reason: unknown) => void): () => void {
+  if (request.onCancel) return request.onCancel(listener);
+  const signal = request.signal;
+  const abort = (): void => listener(signal.reason);
+  signal.addEventListener('abort', abort, { once: true });
+  return () => signal.removeEventListener('abort', abort);
 }
 
 async function sdkCall(

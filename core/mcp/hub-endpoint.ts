@@ -9,6 +9,7 @@ import {
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
 import Value from 'typebox/value';
+import type { AccessRecord } from '../access-log.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import type { Hub } from '../hub.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
@@ -24,8 +25,8 @@ import { toolError } from './tool-results.js';
 export class HubEndpoint implements McpEndpoint {
   constructor(private readonly hub: Hub) {}
 
-  server(revision: ServedRevision): Server {
-    return createHubServer(this.hub, revision);
+  server(revision: ServedRevision, access?: AccessRecord): Server {
+    return createHubServer(this.hub, revision, access);
   }
 
   identity(): Implementation {
@@ -37,7 +38,7 @@ export class HubEndpoint implements McpEndpoint {
   }
 }
 
-function createHubServer(hub: Hub, revision: ServedRevision): Server {
+function createHubServer(hub: Hub, revision: ServedRevision, access: AccessRecord | undefined): Server {
   const server = new Server(new HubEndpoint(hub).identity(), {
     capabilities: { tools: {} },
     // The meta-tools are fixed for the life of the process and the same for every caller.
@@ -57,7 +58,7 @@ function createHubServer(hub: Hub, revision: ServedRevision): Server {
   }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const result = await callHubTool(hub, revision, request.params, callerRequestOf(revision, ctx), server.getClientCapabilities());
+    const result = await callHubTool(hub, revision, request.params, callerRequestOf(revision, ctx, access), server.getClientCapabilities());
     if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     return result;
   });

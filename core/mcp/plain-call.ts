@@ -1,5 +1,6 @@
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
+import type { AccessRecord } from '../access-log.js';
 import type { CallerRequest } from './caller-request.js';
 import type { Cancellations } from './cancellations.js';
 import type { McpEndpoint } from './endpoint.js';
@@ -26,10 +27,10 @@ export interface ToolCallShape {
 export function toolCallShape({ method, headers, body }: HttpRequestView): ToolCallShape | undefined {
   const accept = headers.accept ?? '';
   if (method !== 'POST' || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !Object.keys(body).every((key) => MESSAGE_KEYS.has(key))) return undefined;
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !onlyKeys(body, MESSAGE_KEYS)) return undefined;
   const { id, params } = body;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
-  if (!isPlainObject(params) || !Object.keys(params).every((key) => PARAM_KEYS.has(key))) return undefined;
+  if (!isPlainObject(params) || !onlyKeys(params, PARAM_KEYS)) return undefined;
   const { name, arguments: toolArguments, _meta: meta } = params;
   if (typeof name !== 'string' || (toolArguments !== undefined && !isPlainObject(toolArguments))) return undefined;
   return { id: id as RequestId, name, arguments: toolArguments, meta };
@@ -57,7 +58,7 @@ export function plainCallOf(revisions: readonly ServedRevision[], request: HttpR
  * Answers a plain call as the SDK would: the same result, framed by the revision, with the
  * endpoint's identity (read after the call, which may have connected the server and
  * learnt it), or the same JSON-RPC error. The caller closing its connection cancels the
- * call, and so does a cancellation sent apart by `cancelledBy` (kept in `cancellations`).
+ * call, and so does a cancellation the caller sends apart (kept in `cancellations`).
  * False when the endpoint has no such tool and nothing was written (the SDK answers that,
  * with its error).
  */
@@ -67,19 +68,19 @@ export async function answerPlainCall(
   call: PlainCall,
   response: ServerResponse,
   clientId: string | undefined,
-  cancellations?: Cancellations,
-  cancelledBy?: string,
+  access: AccessRecord | undefined,
+  cancellations?: { registry: Cancellations; caller: string },
 ): Promise<boolean> {
-  const cancelled = new AbortController();
+  const caller = new PlainCaller(call, clientId, access);
   const cancel = (): void => {
-    if (!response.writableFinished) cancelled.abort();
+    if (!response.writableFinished) caller.abort();
   };
   response.once('close', cancel);
-  if (cancellations && cancelledBy !== undefined) {
-    cancellations.add(cancelledBy, call.id, cancelled);
-    response.once('close', () => cancellations.remove(cancelledBy, call.id, cancelled));
+  if (cancellations) {
+    const { registry, caller: by } = cancellations;
+    registry.add(by, call.id, caller);
+    response.once('close', () => registry.remove(by, call.id, caller));
   }
-  const caller: CallerRequest = { meta: call.params._meta, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, answers: undefined, clientId };
   let message: Record<string, unknown>;
   let status = 200;
   try {
@@ -101,6 +102,66 @@ export async function answerPlainCall(
   if (response.destroyed) return true;
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   response.end(text);
+  return true;
+}
+
+/**
+ * The caller of a plain call, whose cancellation is its response closing before the
+ * answer. The call hears it through `onCancel`; an AbortSignal (which costs more to make
+ * than the rest of the road's bookkeeping) is made only for whoever reads `signal`.
+ */
+class PlainCaller implements CallerRequest {
+  readonly meta: Record<string, unknown> | undefined;
+  readonly envelope: Record<string, unknown>;
+  readonly answers = undefined;
+  #controller: AbortController | undefined;
+  #listeners: Array<(reason: unknown) => void> | undefined;
+  #reason: unknown;
+
+  constructor(
+    call: PlainCall,
+    readonly clientId: string | undefined,
+    readonly access: AccessRecord | undefined,
+  ) {
+    this.meta = call.params._meta;
+    this.envelope = call.envelope;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#reason !== undefined) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  notify(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  onCancel(listener: (reason: unknown) => void): () => void {
+    if (this.#reason !== undefined) {
+      listener(this.#reason);
+      return () => undefined;
+    }
+    (this.#listeners ??= []).push(listener);
+    return () => {
+      const at = this.#listeners?.indexOf(listener) ?? -1;
+      if (at !== -1) this.#listeners?.splice(at, 1);
+    };
+  }
+
+  /** Cancels the call; as an AbortController does, without a reason an AbortError. */
+  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
+    if (this.#reason !== undefined) return;
+    this.#reason = reason;
+    this.#controller?.abort(this.#reason);
+    for (const listener of this.#listeners?.splice(0) ?? []) listener(this.#reason);
+  }
+}
+
+function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in value) if (!allowed.has(key)) return false;
   return true;
 }
 

@@ -1,9 +1,16 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { UnsupportedProtocolVersionError, type JSONRPCErrorResponse, type McpHandlerRequestOptions, type McpHttpHandler, type RequestId } from '@modelcontextprotocol/server';
+import { UnsupportedProtocolVersionError, type AuthInfo, type JSONRPCErrorResponse, type McpHandlerRequestOptions, type McpHttpHandler, type RequestId } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AccessRecord } from '../access-log.js';
 import type { McpEndpoint } from './endpoint.js';
 import type { HttpRequestView } from './revision.js';
 import type { ServedRevision } from './served-revision.js';
+
+/** What an endpoint hands the SDK handler with a request: the caller's credentials and the request's access record. */
+export interface Carried {
+  auth: AuthInfo | undefined;
+  access: AccessRecord | undefined;
+}
 
 /** A revision's handler on one endpoint, in the shape Node serves it. */
 interface Handling {
@@ -35,15 +42,19 @@ export class RevisionGate {
     return this.revisions.find((revision) => revision.serves(request)) ?? (requestedRevision(request, this.revisions) === undefined ? this.revisions[0] : undefined);
   }
 
-  /** Serves the request on `revision`, or refuses it when none was found. */
-  async serve(revision: ServedRevision | undefined, view: HttpRequestView, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /**
+   * Serves the request on `revision`, or refuses it when none was found; the SDK's server
+   * gets `carried.auth` as the caller's credentials, and the endpoint's server the access record.
+   */
+  async serve(revision: ServedRevision | undefined, view: HttpRequestView, request: IncomingMessage, response: ServerResponse, carried: Carried): Promise<void> {
     if (!revision) {
       const text = JSON.stringify(unsupportedRevisionAnswer(view, this.revisions));
       response.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       response.end(text);
       return;
     }
-    await this.#handling(revision).node(request, response, view.body);
+    // The Node adapter passes the request's `auth` on to the handler as it is: the hand-off, opened by `#handling`.
+    await this.#handling(revision).node(Object.assign(request, { auth: carried as unknown as AuthInfo }), response, view.body);
   }
 
   /** Tells every open stream of every revision about a change (the SDK filters per stream). */
@@ -59,10 +70,18 @@ export class RevisionGate {
   #handling(revision: ServedRevision): Handling {
     let handling = this.#handlings.get(revision);
     if (!handling) {
-      const handler = revision.createHandler(() => this.endpoint.server(revision));
+      // The access record of the request a server is built for, by the SDK's request.
+      const records = new WeakMap<Request, AccessRecord>();
+      const handler = revision.createHandler(({ requestInfo }) => this.endpoint.server(revision, requestInfo && records.get(requestInfo)));
+      const fetch = (request: Request, options?: McpHandlerRequestOptions): Promise<Response> => {
+        const { authInfo, ...rest } = options ?? {};
+        const carried = authInfo as unknown as Carried | undefined;
+        if (carried?.access) records.set(request, carried.access);
+        return handler.fetch(request, carried?.auth ? { ...rest, authInfo: carried.auth } : rest);
+      };
       const answered = this.endpoint.answered;
-      const serving = answered ? { fetch: (request: Request, options?: McpHandlerRequestOptions) => answered(revision, () => handler.fetch(request, options)) } : handler;
-      handling = { close: () => handler.close(), notify: handler.notify, node: toNodeHandler(serving) };
+      const node = toNodeHandler({ fetch: answered ? (request, options) => answered(revision, () => fetch(request, options)) : fetch });
+      handling = { close: () => handler.close(), notify: handler.notify, node };
       this.#handlings.set(revision, handling);
     }
     return handling;

@@ -31,8 +31,12 @@ export interface PlainCall {
   envelope: Record<string, unknown>;
 }
 
-/** The SDK server that answers one request on a revision, built by the endpoint. */
-export type RevisionServerFactory = (context: { authInfo?: McpHandlerRequestOptions['authInfo'] }) => Server | Promise<Server>;
+/**
+ * The SDK server that answers one request on a revision, built by the endpoint. A
+ * revision hands the factory the SDK's context as the SDK gave it (`requestInfo` is the
+ * request the SDK's handler is serving).
+ */
+export type RevisionServerFactory = (context: { authInfo?: McpHandlerRequestOptions['authInfo']; requestInfo?: Request }) => Server | Promise<Server>;
 
 /** One endpoint's HTTP handler for the requests a revision serves. */
 export interface RevisionHandler {
@@ -160,6 +164,13 @@ export interface ChildWire {
    * (read as the SDK reads the other revision's results); undefined when nothing is missing.
    */
   repair(result: Record<string, unknown>): Record<string, unknown> | undefined;
+  /**
+   * A result without what only this revision's wire carries, when that is evidently in
+   * order (a complete result's kind): what the kernel reads by hand on the plain road
+   * (plain-answer.ts). Undefined when only the SDK's codec can tell; without this member
+   * every answer goes to the codec.
+   */
+  plainResult?(result: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Drops the child's own identity from an answer the hub relays as its own. */
   withoutIdentity<T extends { _meta?: Record<string, unknown> }>(result: T): T;
   /** Whether a child on this revision asks its questions as results, which a caller answers on a retry. */

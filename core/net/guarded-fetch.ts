@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import ipaddr from 'ipaddr.js';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
 /** An answer over the size limit, or one not complete within the time limit. */
@@ -67,6 +67,8 @@ export function guardedFetch({ allowLoopback, maxBytes, timeoutMs }: GuardedFetc
       });
     };
 
+    // undici is imported on the first fetch: most deployments never make one.
+    const { Agent, request } = await import('undici');
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new FetchLimitError(`${url.origin} did not answer within ${timeoutMs / 1000} s`)), timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;

@@ -2,9 +2,11 @@
  * `mcp-switchyard/plugin/child-type`: what a plugin that adds a kind of child needs (how
  * to reach a kind of server: a process, a container, a remote endpoint, a socket).
  */
+export { batchedSend } from '../children/batched-send.js';
 export { ChildEndedError, type ChildConnection, type ChildType, type ConnectContext, type PlainToolCall } from '../children/child-type.js';
 export { connectClient, type ConnectClientOptions } from '../children/connect-client.js';
 export { plainRoadOf, type PlainRoad } from '../children/plain-call-client.js';
+export { PlainReadBuffer } from '../children/plain-read-buffer.js';
 export { readMessages } from '../children/read-messages.js';
 export { StderrLog, type StderrLimits, type StderrMemory } from '../children/stderr-log.js';
 export { LoginRequiredError, type RemoteTransportAuth, type UpstreamAuth } from '../children/upstream-auth.js';

@@ -4,15 +4,12 @@
  * built-in plugins import the kernel through these entries only, exactly as a third party
  * imports the package (a test holds them to it); what is not here is the kernel's own.
  */
-export { definePlugin, type DefaultContext, type HubPlugin } from '../plugin.js';
+export { definePlugin, type DefaultContext, type HubPlugin, type PluginManifest } from '../plugin.js';
 export type { PluginHub, PluginRegistry, ProvidedService, Servers } from '../plugin-hub.js';
 export type { AdminCommand } from '../cli/admin-command.js';
-export { runCli, wantsHelp } from '../cli/run.js';
-export { HUB_ERROR_CODES, HubError, hubErrorCode, StartupError, type HubErrorCode } from '../errors.js';
-export { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 export type { HubConfig } from '../config/schema.js';
 export type { HubSettings } from '../settings.js';
-export { HUB_VERSION } from '../version.js';
+export * from './errors.js';
 export * from './auth.js';
 export * from './child-type.js';
 export * from './meta-tool.js';

@@ -4,6 +4,7 @@
  */
 export type { AuthFailureEvent, HttpRequestEvent, HubEvent, HubTopic, HubTopics, McpRequestEvent, ToolCallEvent, ToolCallOutcome } from '../observe.js';
 export { traceContextOf, TRACE_CONTEXT_KEYS } from '../observe.js';
+export type { AccessRecord } from '../access-log.js';
 export type { ServerObserver } from '../plugin-hub.js';
 export type { ChildStartEvent, StartReason } from '../children/child-observer.js';
 export { CHILD_STATUSES, type ChildStatus, type ChildTransition } from '../children/child-states.js';

@@ -7,7 +7,7 @@ import Value from 'typebox/value';
 import type { HubConfig } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { isHubPlugin, type HubPlugin } from '../plugin.js';
+import { isHubPlugin, type HubPlugin, type PluginManifest } from '../plugin.js';
 import { orderByDependencies } from './order.js';
 
 export interface PluginToRegister {
@@ -16,7 +16,7 @@ export interface PluginToRegister {
 }
 
 export interface ResolveContext {
-  /** Folder whose subfolders with an `index.js` each hold one built-in plugin. */
+  /** Folder whose subfolders with an `index.js` and a `manifest.js` each hold one built-in plugin. */
   builtinDirectory: string;
   configDirectory: string;
   /** Names the config file in messages. */
@@ -32,36 +32,44 @@ export interface ResolveContext {
  * anything listens.
  */
 export async function resolvePlugins(selection: HubConfig['plugins'], context: ResolveContext): Promise<PluginToRegister[]> {
-  const builtins = await loadBuiltins(context.builtinDirectory);
-  const chosen = new Map<string, { plugin: HubPlugin; value: unknown }>();
+  const builtins = await readBuiltinManifests(context.builtinDirectory);
+  // Built-ins are chosen by their manifests, and imported only once chosen.
+  const chosen = new Map<string, { source: Builtin | HubPlugin; value: unknown }>();
 
-  for (const plugin of builtins.values()) {
-    const enabled = typeof plugin.enabledByDefault === 'function' ? plugin.enabledByDefault(context.env, { configured: context.configured }) : plugin.enabledByDefault !== false;
-    if (enabled) chosen.set(plugin.name, { plugin, value: true });
+  for (const builtin of builtins.values()) {
+    const { enabledByDefault } = builtin.manifest;
+    const enabled = typeof enabledByDefault === 'function' ? enabledByDefault(context.env, { configured: context.configured }) : enabledByDefault !== false;
+    if (enabled) chosen.set(builtin.manifest.name, { source: builtin, value: true });
   }
   for (const [key, value] of Object.entries(selection ?? {})) {
     const builtin = builtins.get(key);
     if (value === false) {
-      chosen.delete(builtin?.name ?? key);
+      chosen.delete(builtin?.manifest.name ?? key);
       continue;
     }
-    const plugin = builtin ?? (await loadThirdParty(key, context, [...builtins.keys()]));
-    if (chosen.has(plugin.name) && !builtin) {
+    if (builtin) {
+      chosen.set(builtin.manifest.name, { source: builtin, value });
+      continue;
+    }
+    const plugin = await loadThirdParty(key, context, [...builtins.keys()]);
+    if (chosen.has(plugin.name)) {
       throw new StartupError(`${context.source}: plugin "${key}" is named "${plugin.name}", which another plugin already uses`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
     }
-    chosen.set(plugin.name, { plugin, value });
+    chosen.set(plugin.name, { source: plugin, value });
   }
+  const plugins = new Map<string, { plugin: HubPlugin; value: unknown }>();
+  for (const [name, { source, value }] of chosen) plugins.set(name, { plugin: source instanceof Builtin ? await source.load() : source, value });
 
-  for (const { plugin } of chosen.values()) {
+  for (const { plugin } of plugins.values()) {
     for (const dependency of plugin.dependencies ?? []) {
-      if (chosen.has(dependency)) continue;
+      if (plugins.has(dependency)) continue;
       const why = builtins.has(dependency) ? 'which is disabled' : 'which is not a known plugin';
       throw new StartupError(`plugin "${plugin.name}" depends on plugin "${dependency}", ${why}; enable "${dependency}" or disable "${plugin.name}"`, { code: HUB_ERROR_CODES.PLUGIN_DEPENDENCY });
     }
   }
 
-  const ordered = orderByDependencies([...chosen.values()].map(({ plugin }) => plugin));
-  return ordered.map((plugin) => ({ plugin, options: validateOptions(plugin, chosen.get(plugin.name)?.value) }));
+  const ordered = orderByDependencies([...plugins.values()].map(({ plugin }) => plugin));
+  return ordered.map((plugin) => ({ plugin, options: validateOptions(plugin, plugins.get(plugin.name)?.value) }));
 }
 
 function validateOptions(plugin: HubPlugin, value: unknown): unknown {
@@ -75,8 +83,26 @@ function validateOptions(plugin: HubPlugin, value: unknown): unknown {
   return options;
 }
 
-export async function loadBuiltins(directory: string): Promise<Map<string, HubPlugin>> {
-  const builtins = new Map<string, HubPlugin>();
+/** A built-in plugin as its manifest says it, imported on `load`. */
+export class Builtin {
+  constructor(
+    readonly manifest: PluginManifest,
+    readonly folder: string,
+  ) {}
+
+  async load(): Promise<HubPlugin> {
+    const module = (await import(pathToFileURL(join(this.folder, 'index.js')).href)) as { default?: unknown };
+    if (!isHubPlugin(module.default)) throw new StartupError(`built-in plugin folder "${this.folder}" does not export a plugin as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
+    if (module.default.name !== this.manifest.name) {
+      throw new StartupError(`built-in plugin folder "${this.folder}": its manifest names "${this.manifest.name}", its plugin "${module.default.name}"`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
+    }
+    return module.default;
+  }
+}
+
+/** The built-in plugins by name, from each folder's `manifest.js`, without importing a plugin. */
+export async function readBuiltinManifests(directory: string): Promise<Map<string, Builtin>> {
+  const builtins = new Map<string, Builtin>();
   let folders: string[];
   try {
     folders = (await readdir(directory, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
@@ -84,13 +110,21 @@ export async function loadBuiltins(directory: string): Promise<Map<string, HubPl
     return builtins;
   }
   for (const folder of folders.sort()) {
-    const entry = join(directory, folder, 'index.js');
-    if (!existsSync(entry)) continue;
-    const module = (await import(pathToFileURL(entry).href)) as { default?: unknown };
-    if (!isHubPlugin(module.default)) throw new StartupError(`built-in plugin folder "${folder}" does not export a plugin as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
-    builtins.set(module.default.name, module.default);
+    const manifest = join(directory, folder, 'manifest.js');
+    if (!existsSync(manifest) || !existsSync(join(directory, folder, 'index.js'))) continue;
+    const module = (await import(pathToFileURL(manifest).href)) as { default?: Partial<PluginManifest> };
+    const { name, description } = module.default ?? {};
+    if (typeof name !== 'string' || typeof description !== 'string') throw new StartupError(`built-in plugin folder "${folder}": its manifest has no name and description`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
+    builtins.set(name, new Builtin(module.default as PluginManifest, join(directory, folder)));
   }
   return builtins;
+}
+
+/** Every built-in plugin, imported (what `npm run schemas` publishes). */
+export async function loadBuiltins(directory: string): Promise<Map<string, HubPlugin>> {
+  const plugins = new Map<string, HubPlugin>();
+  for (const [name, builtin] of await readBuiltinManifests(directory)) plugins.set(name, await builtin.load());
+  return plugins;
 }
 
 /** A third-party plugin: a path relative to the config file, or a package name. */

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
 import NedbModule from '@seald-io/nedb';
@@ -24,37 +24,73 @@ type Nedb<T> = NedbModule.default<T>;
 
 /** How often expired documents are removed and the append-only file is compacted. */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/**
+ * The longest a read goes on from what this process last read of a file without looking
+ * whether another process changed it, when the file system does not say (no watcher).
+ */
+export const MAX_STALENESS_MS = 1000;
+
+export interface EmbeddedStoreOptions {
+  /** The time in ms; tests pass their own to cross the staleness bound without waiting. */
+  now?: () => number;
+  /** Hear other processes' writes from the file system (default true); without, only the bound applies. */
+  watch?: boolean;
+}
 
 /**
  * The default store: one NeDB file per collection under `<DATA_PATH>/store/`. No server
  * to install. NeDB itself is single-process, but `hub-admin` runs beside a running hub on
  * the same files, so every write holds the store's inter-process lock (see file-lease.ts)
- * and every operation first reloads the file when another process changed it since this
- * one last saw it. A write from `hub-admin` (a client revoke marker, say) is therefore
- * seen by the hub on its next request.
+ * and first reloads the file when another process changed it since this one last saw it.
+ * Reads do no file-system work of their own: a watcher on the folder says when a file
+ * changed, and the next read of it reloads it; where the file system says nothing (a
+ * network file system), a read looks at most every MAX_STALENESS_MS. A write from
+ * `hub-admin` (a revocation marker, say) is therefore seen by the hub's next request
+ * where the file system reports changes, and within a second everywhere.
  */
-export async function openEmbeddedStore(directory: string): Promise<Store> {
+export async function openEmbeddedStore(directory: string, options: EmbeddedStoreOptions = {}): Promise<Store> {
   await makePrivateFolder(directory);
+  const now = options.now ?? Date.now;
   const collections = new Map<string, EmbeddedCollection<StoreDocument>>();
   const lease = new FileLease(join(directory, 'store'));
+  const watcher = options.watch === false ? undefined : watchFolder(directory, (file) => {
+    const changed = file === undefined ? undefined : collections.get(file.replace(/\.db~?$/, ''));
+    for (const collection of changed ? [changed] : collections.values()) collection.changed();
+  });
   return {
     kind: 'embedded',
     collection<T extends StoreDocument>(name: string): StoreCollection<T> {
       checkCollectionName(name);
       let collection = collections.get(name);
       if (!collection) {
-        collection = new EmbeddedCollection(join(directory, `${name}.db`), lease);
+        collection = new EmbeddedCollection(join(directory, `${name}.db`), lease, now);
         collections.set(name, collection);
       }
       return collection as unknown as StoreCollection<T>;
     },
     ping: () => access(directory, constants.W_OK),
     async close() {
+      watcher?.close();
       await Promise.all([...collections.values()].map((collection) => collection.close()));
       collections.clear();
       await lease.close();
     },
   };
+}
+
+/** Calls `onChange` with the name of a file of `directory` that changed (undefined: some file); undefined when the folder cannot be watched. */
+function watchFolder(directory: string, onChange: (file: string | undefined) => void): FSWatcher | undefined {
+  try {
+    const watcher = watch(directory, { persistent: false }, (_event, file) => onChange(file ?? undefined));
+    // A watcher that fails (its folder removed, the system out of watches) leaves the bound to do the work.
+    watcher.on('error', () => {
+      watcher.close();
+      onChange(undefined);
+    });
+    return watcher;
+  } catch {
+    return undefined;
+  }
 }
 
 class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> {
@@ -66,12 +102,16 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
   readonly #sweeper: NodeJS.Timeout;
   /** The file as this process last left it: inode, size and modification time. */
   #seen = '';
+  /** When a read last compared the file with `#seen`; a change the watcher heard of resets it. */
+  #lookedAt = Number.NEGATIVE_INFINITY;
+  readonly #now: () => number;
   /** Orders this collection's locked sections (other collections' may run alongside). */
   #tail: Promise<unknown> = Promise.resolve();
 
-  constructor(file: string, lease: FileLease) {
+  constructor(file: string, lease: FileLease, now: () => number) {
     this.#file = file;
     this.#lease = lease;
+    this.#now = now;
     this.#db = new Nedb<T>({ filename: file, modes: { fileMode: PRIVATE_FILE_MODE, dirMode: PRIVATE_FOLDER_MODE } });
     this.#ready = this.#locked(() => Promise.resolve());
     this.#sweeper = setInterval(() => void this.#sweep('always').catch(() => undefined), SWEEP_INTERVAL_MS);
@@ -150,9 +190,20 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
     });
   }
 
-  /** Before a read: reload when another process wrote since this one last looked. */
+  /** The file changed on disk (as the watcher heard): the next read looks. */
+  changed(): void {
+    this.#lookedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * Before a read: reload when another process wrote since this one last looked, looking
+   * only when the watcher heard of a change or MAX_STALENESS_MS has passed.
+   */
   async #fresh(): Promise<void> {
     await this.#ready;
+    const now = this.#now();
+    if (now - this.#lookedAt < MAX_STALENESS_MS) return;
+    this.#lookedAt = now;
     if (this.#signature() !== this.#seen) await this.#locked(() => Promise.resolve());
   }
 

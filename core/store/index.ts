@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
-import { openEmbeddedStore } from './embedded.js';
 import { lazyStore } from './lazy.js';
-import { openMongoStore } from './mongodb.js';
 import type { Store } from './port.js';
 
 export * from './port.js';
@@ -13,8 +11,10 @@ export interface StoreSettings {
   mongodbUrl?: string | undefined;
 }
 
-export function openStore(settings: StoreSettings): Promise<Store> {
-  if (settings.mongodbUrl) return openMongoStore(settings.mongodbUrl);
+/** The MongoDB driver and the embedded store's NeDB are imported only by the deployment that uses them. */
+export async function openStore(settings: StoreSettings): Promise<Store> {
+  if (settings.mongodbUrl) return (await import('./mongodb.js')).openMongoStore(settings.mongodbUrl);
+  const { openEmbeddedStore } = await import('./embedded.js');
   return openEmbeddedStore(join(settings.dataPath, 'store')).catch((error: Error) => {
     throw new HubError(HUB_ERROR_CODES.STORE_UNAVAILABLE, `DATA_PATH (${settings.dataPath}): the embedded store cannot be opened: ${error.message}`, { cause: error });
   });

@@ -2,17 +2,16 @@ import { Type } from 'typebox';
 import { describeConnection } from './describe-connection.js';
 import { ConnectionReport } from './schemas.js';
 import { definePlugin } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 
 /**
  * `describe_connection` on `/hub` and hub-stdio: a seventh meta-tool, on when
  * `MCP_DIAGNOSTICS` is `true` (or when the config enables the plugin).
  */
 export default definePlugin({
-  name: 'diagnostics',
-  description: 'Adds describe_connection to /hub: the revision, the hub version and the elicitation decision for a server.',
+  ...manifest,
   // The seventh tool of /hub: listed after the six, and meaningless without list_servers.
   dependencies: ['meta-tools'],
-  enabledByDefault: (env) => env.MCP_DIAGNOSTICS === 'true',
   options: Type.Object({}, { additionalProperties: false }),
   publicSchemas: { 'describe_connection-output': ConnectionReport },
   register(_app, _options, hub) {

@@ -1,10 +1,10 @@
 import type { Duplex } from 'node:stream';
 import { Writable } from 'node:stream';
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type Docker from 'dockerode';
 import { removeContainer } from './engine.js';
 import { DOCKER_ERROR_CODES } from './errors.js';
-import { readMessages, type StderrLog } from '../../core/plugin/child-type.js';
+import { batchedSend, PlainReadBuffer, readMessages, type StderrLog } from '../../core/plugin/child-type.js';
 import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
 
 export interface ContainerTransportOptions {
@@ -33,14 +33,14 @@ export class ContainerTransport implements Transport {
   /** Why the connection ended, once it has: an exit code, or a cut-off. */
   ended: string | undefined;
   readonly #options: ContainerTransportOptions;
-  readonly #buffer: ReadBuffer;
+  readonly #buffer: PlainReadBuffer;
   #stream: Duplex | undefined;
   #exitCode: Promise<number | undefined> | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(options: ContainerTransportOptions) {
     this.#options = options;
-    this.#buffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes });
+    this.#buffer = new PlainReadBuffer(options.maxMessageBytes);
   }
 
   async start(): Promise<void> {
@@ -75,16 +75,11 @@ export class ContainerTransport implements Transport {
     );
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const stream = this.#stream;
-      if (!stream || this.#closing || stream.destroyed) {
-        reject(new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the container connection is closed'));
-        return;
-      }
-      stream.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
-    });
-  }
+  /** The messages of one turn of the event loop in one write (see `batchedSend`). */
+  readonly send = batchedSend(
+    () => (this.#closing ? undefined : this.#stream),
+    () => new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the container connection is closed'),
+  );
 
   /** Ends the connection and removes the container; resolves once it is gone. */
   close(): Promise<void> {

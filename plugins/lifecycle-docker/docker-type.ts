@@ -8,7 +8,8 @@ import { type ChildType, connectClient, type StderrLimits, StderrLog } from '../
 import { HubError } from '../../core/plugin/index.js';
 
 export interface DockerTypeOptions {
-  engine: Engine;
+  /** The engine's client, made on first use. */
+  engine: () => Promise<Engine>;
   clientInfo: { name: string; version: string };
   spec: SpecContext;
   maxMessageBytes: number;
@@ -23,7 +24,6 @@ export interface DockerTypeOptions {
  * shutdown, a failed start) removes the container. On-demand unless `keepAlive`.
  */
 export function createDockerChildType(options: DockerTypeOptions): ChildType {
-  const { docker } = options.engine;
   return {
     type: 'docker',
     entrySchema: DockerEntry,
@@ -31,18 +31,20 @@ export function createDockerChildType(options: DockerTypeOptions): ChildType {
     probes: false,
     async check(entry) {
       const { image } = entry as DockerEntry;
+      const { docker, address } = await options.engine();
       try {
         await docker.getImage(image).inspect();
-        return { ok: true, detail: `image ${image} is present at ${options.engine.address}` };
+        return { ok: true, detail: `image ${image} is present at ${address}` };
       } catch (error) {
-        if ((error as { statusCode?: number }).statusCode === 404) return { ok: false, detail: `image ${image} is not present at ${options.engine.address}; the hub never pulls images: pull or load it first` };
-        return { ok: false, detail: `the Docker Engine API at ${options.engine.address} (DOCKER_HOST) did not answer: ${(error as Error).message}` };
+        if ((error as { statusCode?: number }).statusCode === 404) return { ok: false, detail: `image ${image} is not present at ${address}; the hub never pulls images: pull or load it first` };
+        return { ok: false, detail: `the Docker Engine API at ${address} (DOCKER_HOST) did not answer: ${(error as Error).message}` };
       }
     },
     async connect(entry, context) {
       // The kernel checked the entry against DockerEntry before adding the server.
       const spec = containerSpec(context.name, entry as DockerEntry, options.spec);
-      const container = await create(docker, spec, options.engine.address);
+      const { docker, address } = await options.engine();
+      const container = await create(docker, spec, address);
       options.live.add(container.id);
       const stderr = new StderrLog(context.name, context.log, options.stderr);
       const transport = new ContainerTransport({

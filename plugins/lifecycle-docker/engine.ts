@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { DOCKER_ERROR_CODES } from './errors.js';
 import { HubError } from '../../core/plugin/index.js';
 
@@ -14,25 +14,30 @@ export const LABELS = {
   server: 'mcp-hub.server',
 } as const;
 
-export interface Engine {
-  docker: Docker;
+/** Where the Docker Engine API is, as DOCKER_HOST says, before anything talks to it. */
+export interface EngineAddress {
   /** The Unix socket, when DOCKER_HOST names one (it may never be mounted into a container). */
   socket: string | undefined;
   /** DOCKER_HOST as given, for messages. */
   address: string;
+  options: Docker.DockerOptions;
+}
+
+export interface Engine extends EngineAddress {
+  docker: Docker;
 }
 
 /**
- * A Docker Engine API client for DOCKER_HOST, read from the hub's environment (not
+ * The Docker Engine API address for DOCKER_HOST, read from the hub's environment (not
  * process.env, so an embedding app or a test can point one hub elsewhere). Unix sockets
  * and tcp:// are supported; DOCKER_TLS_VERIFY with DOCKER_CERT_PATH makes tcp use TLS
  * with the client certificate, as the Docker CLI does.
  */
-export function engineFromEnvironment(env: NodeJS.ProcessEnv): Engine {
+export function engineAddress(env: NodeJS.ProcessEnv): EngineAddress {
   const address = env.DOCKER_HOST || 'unix:///var/run/docker.sock';
   if (address.startsWith('unix://')) {
     const socket = address.slice('unix://'.length);
-    return { docker: new Docker({ socketPath: socket }), socket, address };
+    return { options: { socketPath: socket }, socket, address };
   }
   if (address.startsWith('tcp://')) {
     const url = new URL(address);
@@ -40,17 +45,23 @@ export function engineFromEnvironment(env: NodeJS.ProcessEnv): Engine {
     const certs = env.DOCKER_CERT_PATH ?? '';
     const read = (file: string): Buffer => readFileSync(join(certs, file));
     return {
-      docker: new Docker({
+      options: {
         host: url.hostname,
         port: url.port || (tls ? 2376 : 2375),
         protocol: tls ? 'https' : 'http',
         ...(tls ? { ca: read('ca.pem'), cert: read('cert.pem'), key: read('key.pem') } : {}),
-      }),
+      },
       socket: undefined,
       address,
     };
   }
   throw new HubError(DOCKER_ERROR_CODES.HOST_INVALID, `DOCKER_HOST "${address}": only unix:// and tcp:// addresses are supported`);
+}
+
+/** A client of the engine at `address`; `dockerode` is imported here, by the first use of a docker server. */
+export async function openEngine(address: EngineAddress): Promise<Engine> {
+  const { default: Docker } = await import('dockerode');
+  return { ...address, docker: new Docker(address.options) };
 }
 
 /** This hub's owner label value: stable for one DATA_PATH, distinct between hubs. */

@@ -3,10 +3,11 @@ import { Type } from 'typebox';
 import Value from 'typebox/value';
 import { createDockerChildType } from './docker-type.js';
 import { DockerEntry, isPinned } from './entry.js';
-import { engineFromEnvironment, ownerOf, type Engine } from './engine.js';
+import { engineAddress, openEngine, ownerOf, type Engine, type EngineAddress } from './engine.js';
 import { removeLive, removeOrphans } from './orphans.js';
 import { containerSpec, type SpecContext } from './spec.js';
 import { definePlugin, hubErrorCode, StartupError } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 
 export const LifecycleDockerOptions = Type.Object(
   {
@@ -24,15 +25,13 @@ export const LifecycleDockerOptions = Type.Object(
 );
 
 export default definePlugin({
-  name: 'lifecycle-docker',
-  description: 'Adds the docker child type: MCP servers in sandbox containers, started on first use and removed when slept.',
-  enabledByDefault: true,
+  ...manifest,
   options: LifecycleDockerOptions,
   register(app, options, hub) {
     const entries = Object.entries(hub.config.mcpServers ?? {}).filter(([, entry]) => entry.type === 'docker');
-    let engine: Engine;
+    let address: EngineAddress;
     try {
-      engine = engineFromEnvironment(hub.env);
+      address = engineAddress(hub.env);
     } catch (error) {
       // A hub without docker servers has no use for DOCKER_HOST, whatever it says.
       if (entries.length > 0) throw new StartupError((error as Error).message, { code: hubErrorCode(error), cause: error });
@@ -43,16 +42,18 @@ export default definePlugin({
       owner: ownerOf(hub.settings.dataPath),
       instance: randomUUID(),
       configDirectory: hub.configDirectory,
-      protectedPaths: { dataPath: hub.settings.dataPath, engineSocket: engine.socket },
+      protectedPaths: { dataPath: hub.settings.dataPath, engineSocket: address.socket },
       defaults: { memory: options.defaultMemory, pids: options.defaultPids },
     };
     for (const [name, entry] of entries) checkEntry(name, entry, spec, hub.log);
 
     const live = new Set<string>();
+    let engine: Promise<Engine> | undefined;
+    const connected = (): Promise<Engine> => (engine ??= openEngine(address));
     hub.childTypes.add(
       'docker',
       createDockerChildType({
-        engine,
+        engine: connected,
         clientInfo: { name: 'mcp-hub', version: hub.version },
         spec,
         maxMessageBytes: options.maxMessageBytes,
@@ -64,16 +65,18 @@ export default definePlugin({
     const sweep =
       entries.length === 0
         ? Promise.resolve()
-        : removeOrphans(engine.docker, spec.owner, spec.instance).then(
-            (count) => {
-              if (count > 0) hub.log.info({ count }, `removed ${count} container(s) left behind by an earlier run of this hub`);
-            },
-            (error: Error) => hub.log.warn({ err: error.message, dockerHost: engine.address }, 'could not look for containers left behind by an earlier run'),
-          );
+        : connected()
+            .then((opened) => removeOrphans(opened.docker, spec.owner, spec.instance))
+            .then(
+              (count) => {
+                if (count > 0) hub.log.info({ count }, `removed ${count} container(s) left behind by an earlier run of this hub`);
+              },
+              (error: Error) => hub.log.warn({ err: error.message, dockerHost: address.address }, 'could not look for containers left behind by an earlier run'),
+            );
     // Runs after the kernel has stopped every child: only a start that raced the shutdown is left.
     app.addHook('onClose', async () => {
       await sweep;
-      await removeLive(engine.docker, live);
+      if (engine) await removeLive((await engine).docker, live);
     });
   },
 });

@@ -1,5 +1,5 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type FetchLike } from '@modelcontextprotocol/client';
-import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
 
 /**
@@ -35,7 +35,9 @@ export interface ChildHttp {
  * sends a request twice unless it is idempotent, so a POST that met a closing connection
  * fails instead of running a tool a second time.
  */
-export function childHttp(maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE): ChildHttp {
+export async function childHttp(maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE): Promise<ChildHttp> {
+  // Imported by the first remote connection: a hub without remote servers never needs undici.
+  const { Agent, fetch: undiciFetch } = await import('undici');
   const agent = new Agent({ keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS });
   return {
     fetch: async (input, init) => bounded((await undiciFetch(input as string | URL, { ...(init as object), dispatcher: agent })) as unknown as Response, maxBytes),

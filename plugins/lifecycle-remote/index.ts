@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 import { createRemoteChildTypes } from './remote-types.js';
 
 /**
@@ -8,9 +9,7 @@ import { createRemoteChildTypes } from './remote-types.js';
  * lent by whichever plugin provides `upstreamAuth` (upstream-oauth), read at each connect.
  */
 export default definePlugin({
-  name: 'lifecycle-remote',
-  description: 'Adds the http, sse, unix and tcp child types: remote servers, connected at start and reconnected with back-off.',
-  enabledByDefault: true,
+  ...manifest,
   options: Type.Object({}, { additionalProperties: false }),
   register(_app, _options, hub) {
     for (const type of createRemoteChildTypes({ name: 'mcp-hub', version: hub.version }, () => hub.upstreamAuth.current)) hub.childTypes.add(type.type, type);

@@ -79,7 +79,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       check: checkUrl,
       async connect(entry, context) {
         const url = entryUrl(entry.url, context.name);
-        const connections = childHttp();
+        const connections = await childHttp();
         const options = transportOptions(entry, context.name, upstreamAuth, connections);
         const connection = await closingConnections(connections, connectClient(new StreamableHTTPClientTransport(url, options), context, { clientInfo, negotiation: 'auto' }));
         const plainToolCall = createPlainToolCall({ url, http: connections, headers: entry.headers, authProvider: options.authProvider, client: connection.client });
@@ -92,9 +92,9 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       alwaysRunning,
       probes: false,
       check: checkUrl,
-      connect(entry, context) {
+      async connect(entry, context) {
         const url = entryUrl(entry.url, context.name);
-        const connections = childHttp();
+        const connections = await childHttp();
         const transport = new SSEClientTransport(url, transportOptions(entry, context.name, upstreamAuth, connections));
         // The HTTP+SSE transport carries only what the plain handshake finds; a probe would only cost a round trip.
         return closingConnections(connections, connectClient(transport, context, { clientInfo, negotiation: 'legacy', describeClose: () => 'the SSE stream closed' }));

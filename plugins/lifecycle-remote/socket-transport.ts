@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
-import { readMessages } from '../../core/plugin/child-type.js';
+import { batchedSend, PlainReadBuffer, readMessages } from '../../core/plugin/child-type.js';
 
 /**
  * Newline-delimited JSON-RPC over a stream socket (unix or TCP), the same framing as
@@ -12,7 +12,7 @@ export class SocketTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  readonly #buffer = new ReadBuffer();
+  readonly #buffer = new PlainReadBuffer();
   #closed = false;
 
   constructor(private readonly socket: Socket) {}
@@ -33,15 +33,11 @@ export class SocketTransport implements Transport {
     }
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.#closed || this.socket.destroyed) {
-        reject(new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the socket is closed'));
-        return;
-      }
-      this.socket.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
-    });
-  }
+  /** The messages of one turn of the event loop in one write (see `batchedSend`). */
+  readonly send = batchedSend(
+    () => (this.#closed || this.socket.destroyed ? undefined : this.socket),
+    () => new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the socket is closed'),
+  );
 
   async close(): Promise<void> {
     this.socket.destroy();

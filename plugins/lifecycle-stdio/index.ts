@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { createStdioChildType } from './stdio-type.js';
 import { definePlugin } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 
 export const LifecycleStdioOptions = Type.Object(
   {
@@ -15,9 +16,7 @@ export const LifecycleStdioOptions = Type.Object(
 );
 
 export default definePlugin({
-  name: 'lifecycle-stdio',
-  description: 'Adds the stdio child type: local processes started on first use and slept when idle.',
-  enabledByDefault: true,
+  ...manifest,
   options: LifecycleStdioOptions,
   register(_app, options, hub) {
     hub.childTypes.add(

@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
 import { delimiter, resolve } from 'node:path';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
-import { ChildEndedError, type ChildType, connectClient, type StderrLimits, StderrLog, type StderrMemory } from '../../core/plugin/child-type.js';
+import { batchedSend, ChildEndedError, type ChildType, connectClient, PlainReadBuffer, type StderrLimits, StderrLog, type StderrMemory } from '../../core/plugin/child-type.js';
 
 /** Why a command could not be started at all, in an operator's words. */
 const SPAWN_PROBLEMS: Record<string, string> = {
@@ -62,6 +63,17 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
         ...(cwd === undefined ? {} : { cwd: resolve(options.configDirectory, cwd) }),
         stderr: 'pipe',
       });
+      // The calls of one turn of the event loop in one pipe write (the SDK's transport writes
+      // each message on its own), and the commonest answers read without the schema library.
+      // Set on the instance, so the transport stays the SDK's own class (the SDK's probe on a
+      // sibling process needs exactly that); its process and its read buffer are the
+      // transport's private fields (the process read at each write).
+      const internals = transport as unknown as { _process?: ChildProcess; _readBuffer: PlainReadBuffer };
+      transport.send = batchedSend(
+        () => internals._process?.stdin ?? undefined,
+        () => new SdkError(SdkErrorCode.NotConnected, 'Not connected'),
+      );
+      internals._readBuffer = new PlainReadBuffer();
       let memory = stderrMemories.get(context.name);
       if (!memory) stderrMemories.set(context.name, (memory = {}));
       const stderr = new StderrLog(context.name, context.log, options.stderr, memory);

@@ -6,7 +6,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createMapRuntime } from './runtime.js';
 import { createMapServer } from './server.js';
-import { HUB_ERROR_CODES, HUB_VERSION, runCli, StartupError, wantsHelp } from '../../core/plugin/index.js';
+import { HUB_ERROR_CODES, HUB_VERSION, runCli, StartupError, wantsHelp } from '../../core/plugin/errors.js';
 
 const HELP = `Usage: map-server [--http <port>] [--host <address>] [--help] [--version]
 

@@ -1,4 +1,4 @@
-import type { HubErrorCode } from '../../core/plugin/index.js';
+import type { HubErrorCode } from '../../core/plugin/errors.js';
 
 /**
  * The codes of the map tools' errors, listed in the README. Apart from the error classes

@@ -1,5 +1,5 @@
 import { MAP_ERROR_CODES } from './error-codes.js';
-import { HubError } from '../../core/plugin/index.js';
+import { HubError } from '../../core/plugin/errors.js';
 
 /**
  * The two kinds of failure a tool reports as an `isError` result: the caller's input

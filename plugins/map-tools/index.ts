@@ -4,10 +4,10 @@ import type { MapSettings } from './settings.js';
 import { OUTPUT_SCHEMAS } from './schemas.js';
 import { createMapServer } from './server.js';
 import { definePlugin } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 
 export default definePlugin({
-  name: 'map-tools',
-  description: 'Adds the built-in map and routing tool server (eleven OpenStreetMap tools) as an in-process child.',
+  ...manifest,
   options: Type.Object(
     {
       name: Type.String({ default: 'map', pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', description: 'The child server name (its endpoint is /<name>/mcp).' }),
@@ -19,8 +19,6 @@ export default definePlugin({
     },
     { additionalProperties: false },
   ),
-  // It calls public services: the default only for a hub started without any config.
-  enabledByDefault: (_env, { configured }) => !configured,
   publicSchemas: Object.fromEntries(Object.entries(OUTPUT_SCHEMAS).map(([tool, schema]) => [`${tool}-output`, schema])),
   register(app, options, hub) {
     const runtime = createMapRuntime({ ...hub.env, ...options.env }, (line) => hub.log.info(line));

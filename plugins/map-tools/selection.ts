@@ -1,6 +1,6 @@
 import { MAP_ERROR_CODES } from './error-codes.js';
 import { ESSENTIAL_TOOLS, TOOL_NAMES, type ToolName } from './schemas.js';
-import { StartupError } from '../../core/plugin/index.js';
+import { StartupError } from '../../core/plugin/errors.js';
 
 /**
  * The tools to register: `MAP_ALLOW_TOOLS` narrows the set (all when unset),

@@ -6,7 +6,7 @@ import type { ProviderSet } from './providers/types.js';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, SOURCE, type ToolName } from './schemas.js';
 import { MAP_TOOLS } from './tools/index.js';
 import type { MapTool } from './tools/tool.js';
-import { HUB_ERROR_CODES, HUB_VERSION, HubError } from '../../core/plugin/index.js';
+import { HUB_ERROR_CODES, HUB_VERSION, HubError } from '../../core/plugin/errors.js';
 
 export interface MapServerOptions {
   /** The engines, created once and shared by every server instance; tools ask for them only when they need them. */

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { MAP_ERROR_CODES } from './error-codes.js';
-import { HUB_VERSION, StartupError } from '../../core/plugin/index.js';
+import { HUB_VERSION, StartupError } from '../../core/plugin/errors.js';
 
 /** The map tools' environment, read once; every name is documented in the README. */
 export interface MapSettings {

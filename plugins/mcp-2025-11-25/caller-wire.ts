@@ -112,8 +112,9 @@ function presentResult(tool: Tool | undefined, result: CallToolResult): CallTool
  * whose `_meta` (passed on to the child as the SDK's road passes it) asks for no progress.
  */
 function plainCall(revision: string, request: HttpRequestView): PlainCall | undefined {
+  if (request.headers['mcp-protocol-version'] !== revision || request.headers['mcp-session-id'] !== undefined) return undefined;
   const shape = toolCallShape(request);
-  if (!shape || request.headers['mcp-protocol-version'] !== revision || request.headers['mcp-session-id'] !== undefined) return undefined;
+  if (!shape) return undefined;
   const meta = shape.meta;
   if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined || meta[PROTOCOL_VERSION_META_KEY] !== undefined)) return undefined;
   return { id: shape.id, params: plainParams(shape, meta), envelope: {} };

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 import { createCallerWire } from './caller-wire.js';
 import { createChildWire } from './child-wire.js';
 
@@ -13,8 +14,7 @@ const REVISION = '2025-11-25';
  * child's non-object output schema and value are wrapped under the single key `result`.
  */
 export default definePlugin({
-  name: 'mcp-2025-11-25',
-  description: 'Serves MCP 2025-11-25 (initialize), wrapping non-object structured output, to callers and toward children.',
+  ...manifest,
   options: Type.Object(
     {
       callers: Type.Boolean({

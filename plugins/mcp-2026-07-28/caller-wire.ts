@@ -120,14 +120,14 @@ function narrow(child: ServerCapabilities | undefined): ServerCapabilities {
  * any other reserved key is left to the SDK, which knows what it means.
  */
 function plainCall(revision: string, request: HttpRequestView): PlainCall | undefined {
-  const shape = toolCallShape(request);
-  if (!shape) return undefined;
   const { headers } = request;
-  if (headers['mcp-protocol-version'] !== revision || headers['mcp-method'] !== 'tools/call' || headers['mcp-name'] !== shape.name) return undefined;
+  if (headers['mcp-protocol-version'] !== revision || headers['mcp-method'] !== 'tools/call') return undefined;
+  const shape = toolCallShape(request);
+  if (!shape || headers['mcp-name'] !== shape.name) return undefined;
   const meta = shape.meta;
   if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== revision || meta.progressToken !== undefined) return undefined;
   const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
-  if (!isSpecType.Implementation(meta[CLIENT_INFO_META_KEY]) || !isSpecType.ClientCapabilities(capabilities) || capabilities.elicitation !== undefined) return undefined;
+  if (!isImplementation(meta[CLIENT_INFO_META_KEY]) || !isClientCapabilities(capabilities) || capabilities.elicitation !== undefined) return undefined;
   if (meta[LOG_LEVEL_META_KEY] !== undefined && !isSpecType.LoggingLevel(meta[LOG_LEVEL_META_KEY])) return undefined;
   const envelope: Record<string, unknown> = {};
   const passed: Record<string, unknown> = {};
@@ -137,6 +137,21 @@ function plainCall(revision: string, request: HttpRequestView): PlainCall | unde
     else passed[key] = value;
   }
   return { id: shape.id, params: plainParams(shape, passed), envelope };
+}
+
+/**
+ * The envelope's client identity as the SDK's schema has it; the commonest one (a name and
+ * a version, nothing else) is told by its shape, without the schema library.
+ */
+function isImplementation(value: unknown): boolean {
+  if (isPlainObject(value) && typeof value.name === 'string' && typeof value.version === 'string' && Object.keys(value).length === 2) return true;
+  return isSpecType.Implementation(value);
+}
+
+/** The envelope's client capabilities as the SDK's schema has them; none at all is told without it. */
+function isClientCapabilities(value: unknown): value is Record<string, unknown> {
+  if (isPlainObject(value) && Object.keys(value).length === 0) return true;
+  return isSpecType.ClientCapabilities(value);
 }
 
 /** The resource URIs a listen request names, so the child is asked to watch them. */

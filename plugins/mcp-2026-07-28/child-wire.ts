@@ -17,6 +17,7 @@ export function createChildWire(revision: string): ChildWire {
     probe: (client, options) => client.discover(options),
     watch: (client) => listenStream(client),
     repair: (result) => ('resultType' in result ? undefined : { ...result, resultType: 'complete' }),
+    plainResult: ({ resultType, ...rest }) => (resultType === 'complete' ? rest : undefined),
     withoutIdentity,
     asksByResult: true,
     remember: (client, _previous, now) => {

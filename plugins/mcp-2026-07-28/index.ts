@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 import { createModernRevision } from './revision.js';
 
 export const REVISION = '2026-07-28';
@@ -12,8 +13,7 @@ export const REVISION = '2026-07-28';
  * resource URIs.
  */
 export default definePlugin({
-  name: 'mcp-2026-07-28',
-  description: 'Serves MCP 2026-07-28 (server/discover, subscriptions/listen, input-required elicitation), to callers and toward children.',
+  ...manifest,
   options: Type.Object(
     {
       elicitation: Type.Boolean({

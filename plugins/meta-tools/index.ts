@@ -6,15 +6,14 @@ import { listServers } from './list-servers.js';
 import { listTools } from './list-tools.js';
 import { ListServersOutput, ListToolsOutput, SleepServerOutput, ToolSchemaOutput, WakeServerOutput } from './schemas.js';
 import { definePlugin } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 
 /**
  * The six tools of `/hub` (and of hub-stdio): discovery, schema lookup, calls and
  * lifecycle for every configured server, in the order a model is meant to use them.
  */
 export default definePlugin({
-  name: 'meta-tools',
-  description: 'The six tools of /hub: list_servers, list_tools, get_tool_schema, call_tool, wake_server, sleep_server.',
-  enabledByDefault: true,
+  ...manifest,
   options: Type.Object({}, { additionalProperties: false }),
   publicSchemas: {
     'list_servers-output': ListServersOutput,

@@ -1,4 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokens } from './api-tokens.js';
 import type { Endpoints } from './endpoints.js';
@@ -15,14 +16,23 @@ export const SUBJECT = 'hub';
  * token by hashed lookup, or an operator API token by signature.
  */
 export function createAuthenticator(hub: PluginHub, endpoints: Endpoints, tokens: TokenService, apiTokens: ApiTokens): RequestAuthenticator {
+  // The endpoints' resources, worked out once each: a client can name any server in a path, so the recent ones only.
+  const resources = new LRUCache<string, { resource: string; url: URL }>({ max: 1024 });
+  const resourceOf = (resourceUrl: string) => {
+    let known = resources.get(resourceUrl);
+    if (!known) {
+      const resource = resourceUrl.replace(/#.*$/, '').replace(/\/+$/, '');
+      resources.set(resourceUrl, (known = { resource, url: new URL(resource) }));
+    }
+    return known;
+  };
   return {
     async authenticate(request: FastifyRequest, reply: FastifyReply, resourceUrl: string): Promise<AuthInfo | undefined> {
-      const resource = resourceUrl.replace(/#.*$/, '').replace(/\/+$/, '');
-      const metadataUrl = endpoints.resourceMetadata(resource);
+      const { resource, url } = resourceOf(resourceUrl);
       const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(request.headers.authorization ?? '')?.[1];
       const refuse = (error?: string, description?: string) => {
         if (hub.observe.authFailure.active) hub.observe.authFailure.publish({ reason: error ?? 'missing_token' });
-        const parameters = [`resource_metadata="${metadataUrl}"`, ...(error ? [`error="${error}"`, `error_description="${description}"`] : [])];
+        const parameters = [`resource_metadata="${endpoints.resourceMetadata(resource)}"`, ...(error ? [`error="${error}"`, `error_description="${description}"`] : [])];
         void reply
           .code(401)
           .header('www-authenticate', `Bearer ${parameters.join(', ')}`)
@@ -35,7 +45,7 @@ export function createAuthenticator(hub: PluginHub, endpoints: Endpoints, tokens
       if (token.includes('.')) {
         const api = await apiTokens.verify(token);
         if (!api.ok) return refuse('invalid_token', `the token is not valid: ${api.reason}`);
-        return { token, clientId: `api-token:${api.id}`, scopes: [], resource: new URL(resource), expiresAt: api.expiresAt ?? Number.MAX_SAFE_INTEGER, extra: { subject: SUBJECT } };
+        return { token, clientId: `api-token:${api.id}`, scopes: [], resource: url, expiresAt: api.expiresAt ?? Number.MAX_SAFE_INTEGER, extra: { subject: SUBJECT } };
       }
       const record = await tokens.verify(token, resource);
       if (!record) return refuse('invalid_token', 'the token is not valid for this resource');
@@ -44,7 +54,7 @@ export function createAuthenticator(hub: PluginHub, endpoints: Endpoints, tokens
         clientId: record.clientId,
         scopes: record.scope ? record.scope.split(' ') : [],
         expiresAt: Math.floor(record.expiresAt.getTime() / 1000),
-        resource: new URL(resource),
+        resource: url,
         extra: { subject: SUBJECT },
       };
     },

@@ -16,12 +16,11 @@ import { oauthErrors, registerTokenEndpoint } from './token-endpoint.js';
 import { TokenService } from './tokens.js';
 import { typeBoxRoutes } from './validation.js';
 import { definePlugin } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 import { WindowCounter } from '../../core/plugin/store.js';
 
 export default definePlugin({
-  name: 'oauth-as',
-  description: 'Inbound OAuth: the hub as authorization server and resource server for its MCP endpoints.',
-  enabledByDefault: true,
+  ...manifest,
   reservedPaths: ['.well-known', 'authorize', 'token', 'register', 'revoke', 'jwks'],
   options: OAuthAsOptions,
   async register(app, options, hub) {

@@ -1,4 +1,5 @@
 import { definePlugin } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 import { createCallLog } from './call-log.js';
 import { Lifecycle } from './lifecycle.js';
 import { HubMetrics } from './metrics.js';
@@ -6,16 +7,14 @@ import { registerMetricsRoute } from './metrics-route.js';
 import { ObservabilityOptions } from './options.js';
 import { RecentCalls } from './recent.js';
 import { registerStatusPage } from './status-page.js';
-import { startTracing, tracesUrl } from './tracing.js';
+import { tracesUrl } from './traces-url.js';
 
 /**
  * Metrics, traces, the call log and the status page, all fed by what the kernel publishes
  * (`hub.observe`); with this plugin off nothing listens and the kernel builds no event.
  */
 export default definePlugin({
-  name: 'observability',
-  description: 'Prometheus /metrics, OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT) through _meta, a call log and the /status page.',
-  enabledByDefault: true,
+  ...manifest,
   reservedPaths: ['metrics', 'status'],
   options: ObservabilityOptions,
   async register(app, options, hub) {
@@ -49,7 +48,7 @@ export default definePlugin({
       registerMetricsRoute(app, hub, metrics);
     }
     const url = tracesUrl(hub.env);
-    const stopTracing = url === undefined ? undefined : startTracing(hub, url);
+    const stopTracing = url === undefined ? undefined : (await import('./tracing.js')).startTracing(hub, url);
     if (url !== undefined) hub.log.info({ url }, 'tracing: spans go to the OTLP/HTTP endpoint');
 
     if (options.statusPage) {

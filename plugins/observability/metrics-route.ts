@@ -37,7 +37,8 @@ export function registerMetricsRoute(app: FastifyInstance, hub: PluginHub, metri
     return false;
   };
 
-  app.get('/metrics', async (request, reply) => {
+  // Scraped every few seconds: its access records are at debug.
+  app.get('/metrics', { config: { accessLog: 'debug' } }, async (request, reply) => {
     if (!open && !local(request) && !(await allowed(request, reply))) return reply;
     const text = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(text);

@@ -15,18 +15,6 @@ interface CallSpans {
   child: Span | undefined;
 }
 
-/**
- * Where the OTLP/HTTP traces go, from the standard variables: the traces endpoint as
- * given, or `/v1/traces` under the general one. Undefined when neither is set: then
- * nothing is traced and nothing is subscribed.
- */
-export function tracesUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
-  if (traces) return traces;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
-}
-
 /** `OTEL_EXPORTER_OTLP_HEADERS`: `key=value` pairs, comma-separated, URL-encoded. */
 export function otlpHeaders(text: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -83,6 +71,8 @@ export function startTracing(hub: PluginHub, url: string): () => Promise<void> {
       extract(body?.params?._meta),
     );
     requests.set(event, span);
+    // The access record names the trace this request's spans are in.
+    if (event.access) event.access.traceId = span.spanContext().traceId;
     return span;
   };
 

@@ -8,11 +8,10 @@ import { registerRoutes } from './routes.js';
 import { Upstream } from './upstream.js';
 import { guardedFetch } from '../../core/plugin/auth.js';
 import { definePlugin, HUB_ERROR_CODES, StartupError } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 
 export default definePlugin({
-  name: 'upstream-oauth',
-  description: 'Outbound OAuth: the hub as OAuth client of remote servers (static, dynamic or metadata-document clients), with an operator login page.',
-  enabledByDefault: true,
+  ...manifest,
   // Its credentials are lent to the remote child types (`upstreamAuth`).
   dependencies: ['lifecycle-remote'],
   reservedPaths: ['upstreams'],

@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { Type } from 'typebox';
 import { orderByDependencies } from '../../core/plugins/order.js';
-import { definePlugin } from '../../core/plugin.js';
+import { readBuiltinManifests } from '../../core/plugins/resolve.js';
+import { definePlugin, type HubPlugin } from '../../core/plugin.js';
 import { Registry } from '../../core/registry.js';
 import { startTestHub } from '../helpers/hub.js';
 
@@ -39,4 +40,24 @@ t.test('registries refuse a name registered twice, naming both owners', async (t
   t.same(registry.names(), ['list_servers']);
   t.same(registry.values(), [1]);
   t.ok(registry.has('list_servers'));
+});
+
+t.test("every built-in plugin's manifest says what its plugin says, so that the hub can choose before importing", async (t) => {
+  const builtins = fileURLToPath(new URL('../../plugins/', import.meta.url));
+  const manifests = await readBuiltinManifests(builtins);
+  t.ok(manifests.size >= 11, `the built-in plugins were found (${manifests.size})`);
+  const contexts = [
+    { env: {}, configured: false },
+    { env: {}, configured: true },
+    { env: { MCP_DIAGNOSTICS: 'true' }, configured: true },
+  ];
+  const enabled = (value: HubPlugin['enabledByDefault'], env: NodeJS.ProcessEnv, configured: boolean) => (typeof value === 'function' ? value(env, { configured }) : value !== false);
+  for (const [name, builtin] of manifests) {
+    const plugin = await builtin.load();
+    t.equal(plugin.name, name, `${name}: the name`);
+    t.equal(plugin.description, builtin.manifest.description, `${name}: the description`);
+    for (const { env, configured } of contexts) {
+      t.equal(enabled(plugin.enabledByDefault, env, configured), enabled(builtin.manifest.enabledByDefault, env, configured), `${name}: on by default ${JSON.stringify({ env, configured })}`);
+    }
+  }
 });

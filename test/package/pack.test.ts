@@ -63,7 +63,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
     t.match(await readFile(join(installed, 'examples', 'third-party-child-type', 'index.js'), 'utf8'), /definePlugin/);
     t.same(
       Object.keys(manifest.exports).filter((entry) => entry.startsWith('./plugin')).sort(),
-      ['./plugin', './plugin/auth', './plugin/child-type', './plugin/meta-tool', './plugin/observe', './plugin/pages', './plugin/revision', './plugin/store'],
+      ['./plugin', './plugin/auth', './plugin/child-type', './plugin/errors', './plugin/meta-tool', './plugin/observe', './plugin/pages', './plugin/revision', './plugin/store'],
       'the surface, split by role',
     );
   });
@@ -71,7 +71,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
   await t.test(`the declarations compile under strict with ${OLDEST_TYPES}, and so does the third-party plugin`, async (t) => {
     const typescript = `typescript@${(JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.typescript}`;
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', '--loglevel=error', typescript, OLDEST_TYPES], { cwd: app, timeout: 600_000, env: onThisNode });
-    const entries = ['mcp-switchyard', 'mcp-switchyard/plugin', ...['auth', 'child-type', 'meta-tool', 'observe', 'pages', 'revision', 'store'].map((role) => `mcp-switchyard/plugin/${role}`)];
+    const entries = ['mcp-switchyard', 'mcp-switchyard/plugin', ...['auth', 'child-type', 'errors', 'meta-tool', 'observe', 'pages', 'revision', 'store'].map((role) => `mcp-switchyard/plugin/${role}`)];
     await writeFile(join(app, 'surface.ts'), `${entries.map((entry, index) => `import type * as E${index} from '${entry}';`).join('\n')}\nexport type Surface = [${entries.map((_, index) => `typeof E${index}`).join(', ')}];\n`);
     const surfaceConfig = JSON.parse(await docsBlock('tsconfig.json')) as { compilerOptions: Record<string, unknown> };
     await writeFile(join(app, 'tsconfig.surface.json'), JSON.stringify({ compilerOptions: { ...surfaceConfig.compilerOptions, allowJs: false, checkJs: false }, files: ['surface.ts'] }));

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { MAP_ERROR_CODES } from '../error-codes.js';
 import { ExtractFault } from './extract-fault.js';
 import { unpackBlock, type BlockData, type Bounds, type PackedBlock } from './reader.js';
-import { HubError } from '../../../core/plugin/index.js';
+import { HubError } from '../../../core/plugin/errors.js';
 
 export type DecoderMessage =
   | { kind: 'header'; bounds: Bounds | undefined }

@@ -10,7 +10,7 @@ import { PASSAGE_KEYS, PROFILES, passage } from './profiles.js';
 import { readBlocks } from './decoding.js';
 import { BlockStrings, type BlockData, type Bounds, type Tags } from './reader.js';
 import { StringPool } from './strings.js';
-import { HubError } from '../../../core/plugin/index.js';
+import { HubError } from '../../../core/plugin/errors.js';
 
 /** Files from this size on get progress lines while they load. */
 export const PROGRESS_FROM_BYTES = 50 * 1024 * 1024;

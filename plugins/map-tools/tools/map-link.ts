@@ -3,7 +3,7 @@ import { DIRECTIONS_ENGINES, directionsLink, markerLink } from '../links.js';
 import { deferredGeocoder, resolvePlace, resolvePlaces } from '../places.js';
 import { defineTool, type Defaulted } from './tool.js';
 import { placeOutput } from './output.js';
-import { HUB_ERROR_CODES, HubError } from '../../../core/plugin/index.js';
+import { HUB_ERROR_CODES, HubError } from '../../../core/plugin/errors.js';
 
 export const mapLink = defineTool({
   name: 'map_link',

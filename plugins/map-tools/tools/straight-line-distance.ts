@@ -2,7 +2,7 @@ import { DISTANCE_ACCURACY, DISTANCE_FORMULA, bearingDegrees, formatDistance, ha
 import { deferredGeocoder, resolvePlaces } from '../places.js';
 import { defineTool, type Defaulted } from './tool.js';
 import { placeOutput } from './output.js';
-import { HUB_ERROR_CODES, HubError } from '../../../core/plugin/index.js';
+import { HUB_ERROR_CODES, HubError } from '../../../core/plugin/errors.js';
 
 export const straightLineDistance = defineTool({
   name: 'straight_line_distance',

@@ -25,6 +25,8 @@ t.test('a key that looks like a known one is warned about, naming the key and th
       mcpServers: { github: { command: 'true', denytools: ['delete_all'], keepalive: true, allowTool: ['x'], autoApprove: [], timeout: 5 } },
     },
   });
+  // The log is written asynchronously: once the listening record is in, every start-up warning is.
+  await hub.waitForLog('the listening record', (line) => line.msg.startsWith('Server listening'));
   const warnings = hub.logs().filter((line) => line.level === 40).map((line) => line.msg);
   t.ok(warnings.includes('unknown key "mcpServer" (did you mean "mcpServers"?)'), 'a top-level typo');
   t.ok(warnings.includes('mcpServers.github: unknown key "denytools" (did you mean "denyTools"?)'), 'a known key in the wrong case');

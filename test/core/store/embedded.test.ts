@@ -2,6 +2,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { MAX_STALENESS_MS, openEmbeddedStore } from '../../../core/store/embedded.js';
 import { openStore } from '../../../core/store/index.js';
 import { storeContract } from './contract.js';
 
@@ -17,4 +18,29 @@ t.test('the embedded store keeps one file per collection under <DATA_PATH>/store
   await store.collection('layout').insertOne({ _id: 'x' });
   await store.close();
   t.ok((await readdir(join(dataPath, 'store'))).includes('layout.db'));
+});
+
+t.test("reads do no file-system work of their own: another process's write is seen once the staleness bound has passed", async (t) => {
+  const directory = join(dataPath, 'staleness');
+  let now = 1_000_000;
+  // The hub, without the folder watcher: the bound alone applies.
+  const hub = await openEmbeddedStore(directory, { now: () => now, watch: false });
+  // hub-admin beside it.
+  const admin = await openEmbeddedStore(directory);
+  t.teardown(async () => {
+    await hub.close();
+    await admin.close();
+  });
+  const markers = hub.collection<{ _id: string }>('markers');
+  t.equal(await markers.findOne({ _id: 'revoked' }), null);
+  await admin.collection<{ _id: string }>('markers').insertOne({ _id: 'revoked' });
+  t.equal(await markers.findOne({ _id: 'revoked' }), null, 'a read within the bound answers from what this process read last');
+  now += MAX_STALENESS_MS - 1;
+  t.equal(await markers.countDocuments({}), 0, 'until the bound has passed');
+  now += 1;
+  t.ok(await markers.findOne({ _id: 'revoked' }), 'then the other process\'s write is seen');
+
+  await admin.collection<{ _id: string }>('markers').insertOne({ _id: 'second' });
+  await markers.insertOne({ _id: 'mine' });
+  t.same((await markers.find({}, { sort: { _id: 1 } })).map(({ _id }) => _id), ['mine', 'revoked', 'second'], 'a write reloads first, whatever the bound: nothing another process wrote is lost');
 });

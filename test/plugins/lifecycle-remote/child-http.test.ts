@@ -26,7 +26,7 @@ t.test('a POST on a kept-alive connection the server dropped is never sent again
   });
   t.teardown(() => sockets.forEach((socket) => socket.destroy()));
   const port = await listenOnLoopback(t, server);
-  const connectionsOfChild = childHttp();
+  const connectionsOfChild = await childHttp();
   t.teardown(() => connectionsOfChild.close());
   const url = `http://127.0.0.1:${port}/mcp`;
   const first = await connectionsOfChild.fetch(url, { method: 'POST', body: '{}' });
@@ -46,7 +46,7 @@ t.test('a kept-alive connection carries a call that is silent for longer than th
     setTimeout(() => response.end('{"late":true}'), 4_500);
   });
   const port = await listenOnLoopback(t, server);
-  const connectionsOfChild = childHttp();
+  const connectionsOfChild = await childHttp();
   t.teardown(() => connectionsOfChild.close());
   const response = await connectionsOfChild.fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' });
   t.same(await response.json(), { late: true }, 'the idle limit closes unused connections only');
@@ -62,7 +62,7 @@ t.test('an event-stream answer is passed on as it arrives; other answers are bou
     response.end('x'.repeat(11 * 1024 * 1024));
   });
   const port = await listenOnLoopback(t, server);
-  const connectionsOfChild = childHttp();
+  const connectionsOfChild = await childHttp();
   t.teardown(() => connectionsOfChild.close());
   const events = await connectionsOfChild.fetch(`http://127.0.0.1:${port}/events`);
   const reader = (events.body as ReadableStream<Uint8Array>).getReader();

@@ -21,6 +21,8 @@ t.test('a config file that does not name the map plugin has no map server', asyn
   const hub = await startHubBin(t, { config: { mcpServers: {}, plugins: { 'oauth-as': false } } });
   t.same(await servers(hub.url), []);
   t.equal((await fetch(`${hub.url}/map/mcp`, { method: 'POST' })).status, 404);
+  // The log is written asynchronously: once the listening record is in, every start-up record is.
+  await hub.waitForLog('the listening record', (line) => line.msg.startsWith('Server listening'));
   t.notOk(hub.logs().some((line) => line.server === 'map'), 'nothing about a map in the log');
 });
 

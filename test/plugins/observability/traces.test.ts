@@ -76,6 +76,17 @@ t.test('without OTEL_EXPORTER_OTLP_ENDPOINT nothing is traced, and the caller\'s
   t.equal(receivedMeta(await callThroughHub(hubClient, { traceparent: caller, tracestate: 'a=b' })).traceparent, caller, 'call_tool: passed on');
 });
 
+t.test('the access record of a traced request names the trace the tracer started for it', async (t) => {
+  const receiver = await startOtlpReceiver(t);
+  const logs: string[] = [];
+  const { url } = await startTestHub(t, { logs, config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } }, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+  const client = await connectClient(t, `${url}/meta/mcp`, '2026-07-28');
+  const started = /^00-([0-9a-f]{32})-/.exec(String(receivedMeta(await callEchoMeta(client, {})).traceparent))?.[1];
+  t.ok(started, 'the child got the trace the hub started');
+  const records = logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record.msg === 'request' && record.tool === 'echo_meta');
+  t.same(records.map((record) => record.traceId), [started], "the call's one record carries its trace id");
+});
+
 t.test('an invalid traceparent is dropped with its tracestate; a tracestate that does not parse is dropped alone', async (t) => {
   const { url } = await startTestHub(t, { config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } } });
   const valid = header(newTraceparent());

@@ -1,0 +1,136 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's access record; null when the log would not write it (its level is off). */
+    access: AccessRecord | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The level of the route's access record: `debug` for probes and scrapes (`/livez`,
+     * `/readyz`, `/metrics`), which would otherwise drown the log; `info` by default.
+     */
+    accessLog?: 'info' | 'debug';
+  }
+}
+
+const RECORD = Symbol('accessRecord');
+const WRITER = Symbol('accessWriter');
+
+/**
+ * One HTTP request the hub answered, as its access record says it: the one `info` line
+ * per request (Fastify's own "incoming request" and "request completed" are at `debug`).
+ * The kernel fills what it knows (the endpoint, the JSON-RPC method, the server and tool
+ * a call went to, the caller, the trace id the caller sent); observers add what they know
+ * through the events that carry the record (`McpRequestEvent.access`,
+ * `ToolCallEvent.access`): `outcome`, their own `traceId`, and keys of their own in
+ * `fields`. The line is written when the response closes, so whatever was set by then is in
+ * it; nobody writes a second line about the same request.
+ */
+export class AccessRecord {
+  /** The MCP endpoint: `hub`, or the server's name for `/<name>/mcp`. */
+  endpoint: string | undefined = undefined;
+  /** The JSON-RPC method of an MCP request. */
+  rpc: string | undefined = undefined;
+  /** The MCP revision that served it. */
+  revision: string | undefined = undefined;
+  /** The server a tool call was carried to. */
+  server: string | undefined = undefined;
+  /** The tool called: the server's, or the meta-tool of `/hub` when no server's tool was carried. */
+  tool: string | undefined = undefined;
+  /** The caller: an OAuth client id or `api-token:<id>`; never a token. */
+  client: string | undefined = undefined;
+  /** The W3C trace id of the request: the caller's `traceparent`, or the trace a tracer started. */
+  traceId: string | undefined = undefined;
+  /** How the tool call ended, as observers count it (`ok`, `tool_error`, ...). */
+  outcome: string | undefined = undefined;
+  /**
+   * Further keys an observer adds to the line (its own names; they never replace the ones
+   * above). Logged as they are, without the logger's redaction: never a secret.
+   */
+  fields: Record<string, unknown> | undefined = undefined;
+
+  /** Where and at which level the line goes, and when the request began. */
+  readonly [WRITER]: { log: FastifyBaseLogger; level: 'info' | 'debug'; started: number; reqId: string };
+
+  constructor(
+    readonly method: string,
+    /** The path, without the query string (which can carry codes and states). */
+    readonly path: string,
+    writer: AccessRecord[typeof WRITER],
+  ) {
+    this[WRITER] = writer;
+  }
+}
+
+type Recorded = ServerResponse & { [RECORD]?: AccessRecord };
+
+/**
+ * Writes the access record of every request this context answers, hijacked replies (the
+ * MCP endpoints) included, when the response closes. Cheap when its level is off: no
+ * record is made. A context inside one that records already (the hub plugin in the
+ * standalone server, which records its 404s too) adds nothing.
+ */
+export function recordAccess(app: FastifyInstance): void {
+  if (app.hasRequestDecorator('access')) return;
+  // The line holds only what the kernel and observers set, none of it a secret: it skips the
+  // logger's redaction, a walk of every record for credentials that costs several times the
+  // rest of writing the line.
+  const log = app.log.child({}, { redact: { paths: [] } });
+  app.decorateRequest('access', null);
+  app.addHook('onRequest', (request, reply, done) => {
+    const level = request.routeOptions.config.accessLog ?? 'info';
+    if (levelEnabled(log, level)) {
+      const record = new AccessRecord(request.method, pathOf(request), { log, level, started: performance.now(), reqId: request.id });
+      request.access = record;
+      const response = reply.raw as Recorded;
+      response[RECORD] = record;
+      response.on('close', writeRecord);
+    }
+    done();
+  });
+}
+
+function writeRecord(this: Recorded): void {
+  const record = this[RECORD];
+  if (!record) return;
+  const { log, level, started, reqId } = record[WRITER];
+  const line = {
+    ...record.fields,
+    reqId,
+    method: record.method,
+    path: record.path,
+    status: this.writableFinished ? this.statusCode : undefined,
+    // Closed before the answer was complete: the caller went away.
+    aborted: this.writableFinished ? undefined : true,
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    endpoint: record.endpoint,
+    rpc: record.rpc,
+    revision: record.revision,
+    server: record.server,
+    tool: record.tool,
+    client: record.client,
+    traceId: record.traceId,
+    outcome: record.outcome,
+  };
+  log[level](line, 'request');
+}
+
+/** Whether the logger writes at `level` (a logger that cannot say, an embedding app's own, is taken to write). */
+export function levelEnabled(log: FastifyBaseLogger, level: string): boolean {
+  return (log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.(level) ?? true;
+}
+
+function pathOf(request: FastifyRequest): string {
+  const url = request.url;
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** The trace id of a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`), if it is one. */
+export function traceIdOf(traceparent: unknown): string | undefined {
+  if (typeof traceparent !== 'string' || traceparent.length < 55 || traceparent[2] !== '-' || traceparent[35] !== '-') return undefined;
+  const traceId = traceparent.slice(3, 35);
+  return /^[0-9a-f]{32}$/.test(traceId) && traceId !== '0'.repeat(32) ? traceId : undefined;
+}

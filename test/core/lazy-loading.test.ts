@@ -1,0 +1,57 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { runNode } from '../helpers/cli.js';
+import { freePort } from '../helpers/net.js';
+
+// Issue 26, item 1: a deployment loads what it uses. Each program runs in a process of its
+// own, which reports every module it loaded (fixtures/loading/loaded-modules.ts).
+const reporter = fileURLToPath(new URL('../fixtures/loading/loaded-modules.js', import.meta.url));
+const dist = fileURLToPath(new URL('../../', import.meta.url));
+
+async function loadedBy(program: string, env: Record<string, string> = {}): Promise<string[]> {
+  const result = await runNode(reporter, [program], env);
+  if (result.code !== 0) throw new Error(`${program} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as string[];
+}
+
+/** The packages among the modules (`@scope/name` or `name`). */
+function packagesOf(urls: string[]): Set<string> {
+  return new Set(urls.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+}
+
+/** The hub's own files among the modules, relative to dist/. */
+function ownFiles(urls: string[]): string[] {
+  return urls.filter((url) => url.startsWith('file://') && fileURLToPath(url).startsWith(dist) && !fileURLToPath(url).includes('/node_modules/')).map((url) => fileURLToPath(url).slice(dist.length));
+}
+
+t.test('the hub with one stdio server loads no driver, engine or exporter it does not use', async (t) => {
+  const folder = await mkdtemp(join(tmpdir(), 'lazy-hub-'));
+  const config = join(folder, 'mcp.json');
+  // lifecycle-docker is on by default: switched off here, it must not even be imported.
+  await writeFile(config, JSON.stringify({ plugins: { 'lifecycle-docker': false }, mcpServers: { sleeper: { command: process.execPath, args: ['-e', ''] } } }));
+  const loaded = await loadedBy('hub', { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), HOST: '127.0.0.1', PORT: String(await freePort()), HUB_PASSWORD: 'lazy', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
+  const packages = packagesOf(loaded);
+  const files = ownFiles(loaded);
+  t.ok(packages.has('fastify') && files.includes('plugins/lifecycle-stdio/index.js'), 'the report sees what the hub does load');
+  for (const unused of ['mongodb', 'dockerode', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', 'pino-pretty', 'undici']) t.notOk(packages.has(unused), `${unused} is not loaded`);
+  const plugin = (name: string) => files.filter((file) => file.startsWith(`plugins/${name}/`) && !file.endsWith('/manifest.js'));
+  t.same(plugin('map-tools'), [], 'no module of the map tools (off with a config) beyond their manifest');
+  t.same(plugin('diagnostics'), [], 'nor of a plugin off by default');
+  t.same(plugin('lifecycle-docker'), [], 'nor of a plugin the config switches off');
+});
+
+t.test('map-server loads the map engine and the SDK, not the gateway kernel', async (t) => {
+  const loaded = await loadedBy('map-server');
+  const packages = packagesOf(loaded);
+  const files = ownFiles(loaded);
+  t.ok(packages.has('@modelcontextprotocol/server') && files.includes('plugins/map-tools/server.js'), 'the report sees the map server');
+  for (const gateway of ['fastify', 'pino', 'prom-client', 'jose', 'mongodb', '@seald-io/nedb', 'undici']) t.notOk(packages.has(gateway), `${gateway} is not loaded`);
+  t.same(
+    files.filter((file) => file.startsWith('core/')).sort(),
+    ['core/cli/run.js', 'core/config/schema-errors.js', 'core/errors.js', 'core/plugin/errors.js', 'core/version.js'],
+    'of the kernel, only the errors entry of the plugin surface and what it names',
+  );
+});
