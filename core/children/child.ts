@@ -208,6 +208,17 @@ export class Child extends ChildProfile {
     await this.disconnect('sleeping');
   }
 
+  /**
+   * Ends the connection (and any start under way) and starts the server again, as an
+   * operator's restart does; calls in flight end with the connection. Rejects as
+   * `ensureUp` does when it does not come back.
+   */
+  async restart(): Promise<void> {
+    this.log.info('server restarting on request');
+    await this.#rest('stopped');
+    await this.ensureUp();
+  }
+
   /** Re-reads the tool list from the child (all pages). */
   async refreshTools(): Promise<void> {
     const client = this.#starter.connection?.client;

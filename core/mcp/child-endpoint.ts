@@ -11,13 +11,14 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 import type { Child } from '../children/child.js';
+import { hubErrorCode } from '../errors.js';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import { forwardToolCall, withQuestionParams } from './forward-call.js';
-import { findKnownTool, knownTools } from './known-tools.js';
+import { knownTools } from './known-tools.js';
 import type { ServedRevision } from './served-revision.js';
 
 /**
@@ -44,11 +45,17 @@ export class ChildEndpoint implements McpEndpoint {
     return this.child.serverInfo ?? { name: this.child.name, version: this.hub.version };
   }
 
-  /** A call as the revision delivers it; undefined for an unknown or filtered tool. */
+  /**
+   * A call as the revision delivers it; undefined for an unknown or filtered tool. A server
+   * whose tools cannot be learnt (it cannot start) is a JSON-RPC error naming it and the cause.
+   */
   async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
-    const tool = await findKnownTool(this.child, params.name);
-    if (!tool) return undefined;
-    return forwardToolCall(this.hub, this.child, tool, params, { revision, request: caller });
+    try {
+      return await forwardToolCall(this.hub, this.child, params, { revision, request: caller });
+    } catch (error) {
+      if (hubErrorCode(error) === undefined) throw error;
+      throw new ProtocolError(ProtocolErrorCode.InternalError, (error as Error).message);
+    }
   }
 }
 

@@ -65,8 +65,18 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
 
   const observed = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
     const plain = plainCallOf(revisions, request);
-    if (!observe.mcpRequest.active) return carry(request, reply, served, plain);
-    const event: McpRequestEvent = { hub: hub.identity, endpoint: name, body: request.body, revision: plain?.revision.revision ?? requestedRevision(request, revisions), clientId: request.mcpAuth?.clientId, status: undefined };
+    if (!observe.mcpRequest.active && !observe.mcpRequestEnd.active) return carry(request, reply, served, plain);
+    const event: McpRequestEvent = {
+      hub: hub.identity,
+      endpoint: name,
+      method: request.method,
+      body: request.body,
+      revision: plain?.revision.revision ?? requestedRevision(request, revisions),
+      clientId: request.mcpAuth?.clientId,
+      http: request.raw,
+      startedAt: performance.now(),
+      status: undefined,
+    };
     reply.raw.once('close', () => {
       event.status = reply.raw.statusCode;
       observe.mcpRequestEnd.publish(event);
@@ -75,8 +85,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   };
 
   const carry = async (request: FastifyRequest, reply: FastifyReply, { endpoint, gate }: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
-    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId))) return;
-    const revision = plain?.revision ?? gate.revisionFor(request);
+    if (plain) return answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId);
+    const revision = gate.revisionFor(request);
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
     await gate.serve(revision, request, Object.assign(request.raw, { auth: request.mcpAuth }), reply.raw);

@@ -13,11 +13,16 @@ export async function knownTools(child: Child): Promise<Tool[]> {
   return child.tools;
 }
 
-/** A filtered name is refused without waking anything. */
-export async function findKnownTool(child: Child, name: string): Promise<Tool | undefined> {
-  if (!child.isToolAllowed(name)) return undefined;
-  await toolsKnown(child);
-  return child.findTool(name);
+/**
+ * The tool a caller names, or why there is none for callers: `denied` for a name the
+ * filter keeps out (refused without waking anything), `unknown` for one the server does
+ * not have. A server never seen is woken to learn its tools; when that fails, the start's
+ * own error (a HubError naming the server and the cause) is thrown.
+ */
+export async function lookupTool(child: Child, name: string): Promise<Tool | 'denied' | 'unknown'> {
+  if (!child.isToolAllowed(name)) return 'denied';
+  await child.ensureToolsKnown();
+  return child.findTool(name) ?? 'unknown';
 }
 
 async function toolsKnown(child: Child): Promise<void> {
