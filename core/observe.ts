@@ -148,6 +148,8 @@ export interface ConfigReloadEvent {
   readonly added: readonly string[];
   readonly removed: readonly string[];
   readonly restarted: readonly string[];
+  /** Servers whose hub-side keys changed (allowTools, denyTools, hub, timeout), applied without a restart. */
+  readonly retuned: readonly string[];
 }
 
 /** A typed channel. */

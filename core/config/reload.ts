@@ -20,7 +20,7 @@ export interface ReloadOptions {
 
 /** What became of one reload: applied (with the servers it changed) or refused (with why). */
 export type ReloadResult =
-  | { trigger: string; outcome: 'applied'; added: string[]; removed: string[]; restarted: string[] }
+  | { trigger: string; outcome: 'applied'; added: string[]; removed: string[]; restarted: string[]; retuned: string[] }
   | { trigger: string; outcome: 'refused'; error: string };
 
 /**
@@ -112,14 +112,15 @@ export class ConfigReloader {
       return false;
     }
     for (const warning of servers.typos(config)) log.warn({ config: file }, warning);
+    for (const warning of servers.notices(config).warnings) log.warn({ config: file }, warning);
     if (!isDeepStrictEqual(config.plugins ?? {}, this.options.plugins ?? {})) {
       log.warn({ trigger, config: file }, 'the "plugins" section changed: plugins and their options take effect at the next restart of the hub');
     }
     const { changes, stopped } = await servers.apply(entries);
     for (const { name, why } of changes.kept) log.warn({ server: name }, `server "${name}" was not reloaded: ${why}`);
-    const { added, removed, restarted, unchanged } = changes;
-    log.info({ trigger, added, removed, restarted, unchanged }, 'config reloaded');
-    this.options.onResult?.({ trigger, outcome: 'applied', added, removed, restarted });
+    const { added, removed, restarted, retuned, unchanged } = changes;
+    log.info({ trigger, added, removed, restarted, retuned, unchanged }, 'config reloaded');
+    this.options.onResult?.({ trigger, outcome: 'applied', added, removed, restarted, retuned });
     if (removed.length + restarted.length > 0) {
       void stopped.then(() => log.info({ servers: [...removed, ...restarted] }, 'servers taken out by the reload have finished their calls and stopped'));
     }

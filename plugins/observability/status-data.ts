@@ -62,7 +62,7 @@ export interface StatusData {
     /** `/hub`'s own tools since the start (a `call_tool` that reached a server counts as that server's call). */
     tools: Array<{ name: string } & CallSummary>;
     /** The last config reload, or null when none happened since the start. */
-    lastReload: { at: string; trigger: string; outcome: 'applied' | 'refused'; error: string | null; added: string[]; removed: string[]; restarted: string[] } | null;
+    lastReload: { at: string; trigger: string; outcome: 'applied' | 'refused'; error: string | null; added: string[]; removed: string[]; restarted: string[]; retuned: string[] } | null;
   };
   servers: ServerStatus[];
 }
@@ -103,6 +103,7 @@ export async function statusData(hub: PluginHub, sources: StatusSources, now: nu
             added: [...reload.event.added],
             removed: [...reload.event.removed],
             restarted: [...reload.event.restarted],
+            retuned: [...reload.event.retuned],
           }
         : null,
     },

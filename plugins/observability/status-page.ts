@@ -148,6 +148,7 @@ function reloadText(data: StatusData, now: number): string {
       ['added', reload.added],
       ['removed', reload.removed],
       ['restarted', reload.restarted],
+      ['retuned', reload.retuned],
     ] as const
   )
     .filter(([, names]) => names.length > 0)

@@ -27,8 +27,8 @@ export interface HubBin {
   /** Waits until a log record matches (bounded generously; not a timing assertion). */
   waitForLog(what: string, match: (record: LogRecord) => boolean): Promise<LogRecord>;
   signal(name: NodeJS.Signals): void;
-  /** The process's exit code once it exited (null when a signal ended it). */
-  readonly exited: Promise<number | null>;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
   /** Stops the process (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
 }
