@@ -1,5 +1,8 @@
-/** How long the hub's shutdown waits for the spans it still holds to reach the collector. */
-export const SHUTDOWN_FLUSH_MS = 2000;
+/**
+ * How long the hub's shutdown waits at most for the spans it still holds to reach the
+ * collector: with the rest of a shutdown, the hub is gone within 2 s of the signal.
+ */
+export const SHUTDOWN_FLUSH_MS = 1500;
 /** After the first line about a collector out of reach, at most one more this often. */
 export const FAILURE_LOG_INTERVAL_MS = 5 * 60_000;
 
@@ -26,6 +29,11 @@ export class ExportFailureLog {
     private readonly intervalMs = FAILURE_LOG_INTERVAL_MS,
   ) {}
 
+  /** Whether the last export failed: the collector is out of reach as far as the hub knows. */
+  get failing(): boolean {
+    return this.#failing;
+  }
+
   failed(cause: string): void {
     const now = this.now();
     this.#since += 1;
@@ -48,6 +56,15 @@ export class ExportFailureLog {
     this.log.info({ collector: this.target, failedExports: this.#since }, 'tracing: spans reach the collector again');
     this.#since = 0;
   }
+}
+
+/**
+ * How long a shutdown waits for the last spans: not at all when the last export failed
+ * (the collector is out of reach, so waiting would only delay the exit and the exporter's
+ * retries would spend the whole budget), else `SHUTDOWN_FLUSH_MS`.
+ */
+export function flushBudget(collectorFailing: boolean): number {
+  return collectorFailing ? 0 : SHUTDOWN_FLUSH_MS;
 }
 
 export interface Timers {

@@ -9,7 +9,7 @@ import type { ChildStartEvent, ChildTransition, HubToolCallEvent, McpRequestEven
 import { isPlainObject } from '../../core/plugin/revision.js';
 import type { TraceIds } from './call-log.js';
 import { errorType } from './error-type.js';
-import { ExportFailureLog, SHUTDOWN_FLUSH_MS, settleWithin } from './export-guard.js';
+import { ExportFailureLog, flushBudget, settleWithin } from './export-guard.js';
 import { createExporter, WatchedExporter } from './exporter.js';
 import type { TracesTarget } from './traces-url.js';
 import { transportOf } from './transport.js';
@@ -30,7 +30,7 @@ interface CallSpans {
 export interface Tracing {
   /** The trace and the hub's span of a tool call, for the call log. */
   idsOf(event: ToolCallEvent | HubToolCallEvent): TraceIds | undefined;
-  /** Flushes what is left within `SHUTDOWN_FLUSH_MS`, never failing. */
+  /** Flushes what is left within `flushBudget` (none when the collector is out of reach), never failing. */
   stop(): Promise<void>;
 }
 
@@ -51,14 +51,16 @@ export interface Tracing {
  *
  * The provider is the hub's own (never registered globally, so an embedding app's tracing
  * is left alone); spans go out in batches over the target's OTLP protocol, and the rest is
- * flushed when the hub closes, for at most `SHUTDOWN_FLUSH_MS`. A collector out of reach
- * is logged once, then rarely (`ExportFailureLog`), and never fails or holds a shutdown.
+ * flushed when the hub closes, for at most `flushBudget` (none once an export failed). A
+ * collector out of reach is logged once, then rarely (`ExportFailureLog`), and never
+ * fails or holds a shutdown.
  */
 export async function startTracing(hub: PluginHub, target: TracesTarget): Promise<Tracing> {
   const env = hub.env;
   const log = hub.log.child({ plugin: 'observability' });
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
-  const exporter = new WatchedExporter(await createExporter(target), new ExportFailureLog(log, target.url));
+  const failures = new ExportFailureLog(log, target.url);
+  const exporter = new WatchedExporter(await createExporter(target), failures);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'mcp-switchyard', 'service.version': HUB_VERSION }),
     spanProcessors: [new BatchSpanProcessor(exporter, { ...(Number.isFinite(delay) && delay > 0 && { scheduledDelayMillis: delay }) })],
@@ -234,8 +236,11 @@ export async function startTracing(hub: PluginHub, target: TracesTarget): Promis
     },
     stop: async () => {
       unsubscribe.forEach((stop) => stop());
-      const flushed = await settleWithin(provider.shutdown(), SHUTDOWN_FLUSH_MS);
-      if (flushed.result === 'late') log.warn({ collector: target.url }, `tracing: the collector did not take the last spans within ${SHUTDOWN_FLUSH_MS / 1000} s; shutting down without them`);
+      const budget = flushBudget(failures.failing);
+      const flushed = await settleWithin(provider.shutdown(), budget);
+      if (flushed.result !== 'late') return;
+      if (budget === 0) log.warn({ collector: target.url }, 'tracing: the collector is out of reach; shutting down without the last spans');
+      else log.warn({ collector: target.url }, `tracing: the collector did not take the last spans within ${budget / 1000} s; shutting down without them`);
     },
   };
 }
