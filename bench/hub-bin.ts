@@ -3,7 +3,6 @@
 // collector would; its CPU and memory are read from /proc. `close` stops it and removes
 // the folder.
 import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
@@ -29,6 +28,8 @@ export interface BenchHubBin {
   /** `hub-admin` beside the running hub, with its environment; resolves to stdout. */
   admin(...args: string[]): Promise<string>;
   signal(name: NodeJS.Signals): void;
+  /** The exit code once the process has exited (null when a signal ended it). */
+  exited: Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -63,6 +64,7 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...options.env };
   const child = spawn(process.execPath, [...npmStartNodeArgs(), ...(options.nodeArgs ?? []), cli('hub')], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let lines = 0;
   child.stdout.on('data', (chunk: Buffer) => {
     for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
@@ -79,9 +81,10 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
     rssMb: () => Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10,
     admin: async (...args) => (await promisify(execFile)(process.execPath, [cli('hub-admin'), ...args], { env })).stdout,
     signal: (name) => void child.kill(name),
+    exited,
     async close() {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
       await rm(folder, { recursive: true, force: true });
     },
   };

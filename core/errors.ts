@@ -53,6 +53,8 @@ export const HUB_ERROR_CODES = {
   SERVER_EXISTS: 'HUB_ERR_SERVER_EXISTS',
   /** A server a plugin asked for is not configured (a reload removed it). */
   SERVER_UNKNOWN: 'HUB_ERR_SERVER_UNKNOWN',
+  /** A server with `hub: false` was asked for through `/hub`: it is served on its own endpoint only. */
+  SERVER_HIDDEN: 'HUB_ERR_SERVER_HIDDEN',
   /** A server's child type is not registered (its plugin is disabled). */
   CHILD_TYPE_UNKNOWN: 'HUB_ERR_CHILD_TYPE_UNKNOWN',
   /** An in-process server was configured but nothing provides it. */

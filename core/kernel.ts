@@ -122,7 +122,21 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   registerHealthRoutes(app, context);
 
   if (file !== undefined) {
-    const reloader = new ConfigReloader({ file, env, servers, plugins: config.plugins, log: app.log });
+    const reloader = new ConfigReloader({
+      file,
+      env,
+      servers,
+      plugins: config.plugins,
+      log: app.log,
+      onResult: (result) => {
+        if (!observe.configReload.active) return;
+        observe.configReload.publish(
+          result.outcome === 'applied'
+            ? { hub: context.identity, trigger: result.trigger, outcome: 'applied', error: undefined, added: result.added, removed: result.removed, restarted: result.restarted, retuned: result.retuned }
+            : { hub: context.identity, trigger: result.trigger, outcome: 'refused', error: result.error, added: [], removed: [], restarted: [], retuned: [] },
+        );
+      },
+    });
     context.reloadConfig = (trigger) => reloader.reload(trigger);
     const stopWatching = options.watchConfig === false || options.admin ? undefined : reloader.watch(CONFIG_DEBOUNCE_MS);
     if (stopWatching) app.addHook('onClose', async () => stopWatching());

@@ -1,5 +1,6 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { AccessRecord } from './access-log.js';
 import type { ServerView } from './children/server-view.js';
@@ -14,16 +15,40 @@ import type { CallerRequest } from './mcp/caller-request.js';
  * its own hub's through `hub.observe` (`topicsOf`), which keeps to it.
  */
 
-/** How a tool call ended, as metrics and the call log count it. */
-export type ToolCallOutcome = 'ok' | 'tool_error' | 'protocol_error' | 'timeout' | 'refused';
+/**
+ * How a tool call ended, as metrics and the call log count it: a closed set, so every
+ * call has one and a label never takes a value from elsewhere.
+ *
+ * - `ok`, `tool_error`: the server's result, without or with `isError`;
+ * - `protocol_error`: the server answered with a JSON-RPC error, or the connection failed
+ *   after the call went out;
+ * - `timeout`: no answer within the call timeout;
+ * - `unavailable`: never sent, since the server could not be started or woken (down, a
+ *   failed start, waiting for an upstream login);
+ * - `unknown_tool`: the server has no such tool (as far as the hub knows);
+ * - `denied`: the server's `allowTools`/`denyTools` keep the tool out (the caller is
+ *   answered as for an unknown tool);
+ * - `refused`: the hub would not carry it on this road (a `hub: false` server through
+ *   `call_tool`).
+ */
+export type ToolCallOutcome = 'ok' | 'tool_error' | 'protocol_error' | 'timeout' | 'unavailable' | 'unknown_tool' | 'denied' | 'refused';
+
+/** Every `ToolCallOutcome`, for observers that set up a series per outcome. */
+export const TOOL_CALL_OUTCOMES: readonly ToolCallOutcome[] = ['ok', 'tool_error', 'protocol_error', 'timeout', 'unavailable', 'unknown_tool', 'denied', 'refused'];
 
 /**
- * One tool call carried to a child (`/<name>/mcp` or `/hub` `call_tool`), the same object
- * at its start, when it is sent and at its end.
+ * One tool call for a configured server (`/<name>/mcp`, or `/hub` `call_tool` naming the
+ * server), the same object at its start, when it is sent and at its end. A call the hub
+ * refuses (an unknown or filtered tool, a server that cannot start) is published too,
+ * start and end, with its outcome: every call for a server is heard exactly once.
  */
 export interface ToolCallEvent {
   readonly hub: object;
   readonly child: ServerView;
+  /**
+   * The tool as the caller named it. For a refused call it may be a name the server never
+   * had: an observer must not make a label (a bounded set) of it unchecked.
+   */
   readonly tool: string;
   readonly revision: string;
   /** The caller: an OAuth client id or `api-token:<id>`; undefined on an open (loopback) hub. */
@@ -53,16 +78,51 @@ export interface ToolCallEvent {
   endedAt: number | undefined;
 }
 
+/**
+ * One call of a tool of `/hub` itself (`list_servers`, `call_tool`, ...), published when
+ * it ended; except a call that reached a configured server (`call_tool` naming one),
+ * which is that server's `ToolCallEvent` instead: every tool call is heard exactly once.
+ */
+export interface HubToolCallEvent {
+  readonly hub: object;
+  /** The tool as the caller named it: a registered meta-tool unless `outcome` is `unknown_tool`. */
+  readonly tool: string;
+  readonly revision: string;
+  readonly clientId: string | undefined;
+  readonly params: CallToolRequestParams;
+  readonly request: CallerRequest;
+  /** `performance.now()` at the start and the end. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** `ok`, `tool_error` (a result with `isError`: the tool refused), `protocol_error` or `unknown_tool`. */
+  readonly outcome: ToolCallOutcome;
+  readonly errorCode: number | string | undefined;
+}
+
+/** The HTTP side of an MCP request, as the kernel received it (read it; never write to it). */
+export interface McpHttpRequest {
+  /** Lower-case names, as Node gives them: `traceparent`, `mcp-session-id`, ... */
+  readonly headers: IncomingHttpHeaders;
+  readonly httpVersion: string;
+  readonly socket: { readonly remoteAddress?: string | undefined; readonly remotePort?: number | undefined };
+}
+
 /** One request on an MCP endpoint, before it is answered; the same object when its response closes. */
 export interface McpRequestEvent {
   readonly hub: object;
   /** `hub` for `/hub`, else the server's name. */
   readonly endpoint: string;
+  /** The HTTP method: a 2025 client's `GET` (a stream it may open) carries no JSON-RPC message. */
+  readonly method: string;
   /** The parsed JSON-RPC body, unchecked. */
   readonly body: unknown;
   /** The revision when the request names one (its header, or `initialize`'s `protocolVersion`), unchecked. */
   readonly revision: string | undefined;
   readonly clientId: string | undefined;
+  /** The request itself: its trace context header, session id and peer. */
+  readonly http: McpHttpRequest;
+  /** `performance.now()` when the endpoint took the request. */
+  readonly startedAt: number;
   status: number | undefined;
   /** The request's access record (see `ToolCallEvent.access`); undefined when the access log is off at the log level. */
   readonly access: AccessRecord | undefined;
@@ -84,6 +144,21 @@ export interface AuthFailureEvent {
 
 export interface HubEvent {
   readonly hub: object;
+}
+
+/** A config reload (SIGHUP, a change of the file, `hub.reloadConfig`) and what became of it. */
+export interface ConfigReloadEvent {
+  readonly hub: object;
+  readonly trigger: string;
+  /** `applied`: the servers follow the new config; `refused`: it did not validate, the running one stays. */
+  readonly outcome: 'applied' | 'refused';
+  /** Why it was refused, for people. */
+  readonly error: string | undefined;
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly restarted: readonly string[];
+  /** Servers whose hub-side keys changed (allowTools, denyTools, hub, timeout), applied without a restart. */
+  readonly retuned: readonly string[];
 }
 
 /** A typed channel. */
@@ -128,12 +203,14 @@ export const observe = {
   /** The child is up and the call is about to go out: observers fill `forwardMeta` here. */
   toolCallSent: new Topic<ToolCallEvent>('mcp-switchyard:tool-call:sent'),
   toolCallEnd: new Topic<ToolCallEvent>('mcp-switchyard:tool-call:end'),
+  hubToolCall: new Topic<HubToolCallEvent>('mcp-switchyard:hub-tool-call'),
   mcpRequest: new Topic<McpRequestEvent>('mcp-switchyard:mcp-request'),
   mcpRequestEnd: new Topic<McpRequestEvent>('mcp-switchyard:mcp-request:end'),
   httpRequest: new Topic<HttpRequestEvent>('mcp-switchyard:http-request'),
   authFailure: new Topic<AuthFailureEvent>('mcp-switchyard:auth-failure'),
   tokenRotation: new Topic<HubEvent>('mcp-switchyard:token-rotation'),
   rateLimited: new Topic<HubEvent>('mcp-switchyard:rate-limited'),
+  configReload: new Topic<ConfigReloadEvent>('mcp-switchyard:config-reload'),
 } as const;
 
 /** The W3C trace context keys that travel in a request's `_meta` (the MCP convention for trace propagation). */

@@ -1,4 +1,4 @@
-import type { CallToolRequestParams, CallToolResult, InputRequiredResult, McpServerFactory, Tool } from '@modelcontextprotocol/server';
+import type { CallToolRequestParams, CallToolResult, InputRequiredResult, McpServerFactory } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AdminCommand } from './cli/admin-command.js';
 import type { ChildStartEvent } from './children/child-observer.js';
@@ -11,7 +11,7 @@ import type { HubConfig, ServerEntry } from './config/schema.js';
 import { HUB_ERROR_CODES, HubError } from './errors.js';
 import type { Hub } from './hub.js';
 import type { RequestAuthenticator } from './mcp/authenticator.js';
-import { forwardToolCall } from './mcp/forward-call.js';
+import { forwardToolCall, refuseToolCall } from './mcp/forward-call.js';
 import type { MetaToolContext, MetaTool } from './mcp/meta-tool.js';
 import type { McpRevision } from './mcp/revision.js';
 import { topicsOf, type HubTopics } from './observe.js';
@@ -54,12 +54,16 @@ export interface Servers {
   /** Adds a server that lives in this process; `entry` takes the hub's own keys (`hub`, `allowTools`, `denyTools`). */
   addInProcess(name: string, factory: McpServerFactory, entry?: ServerEntry): ServerView;
   /**
-   * Calls `tool` of `server` for the caller of a meta-tool: wakes it, carries progress,
-   * cancellation, a question and the timeout as the server's own endpoint does, and
-   * returns the result as the caller's revision delivers it. The server's own protocol
-   * error is thrown as it came; any other failure is a tool error naming the server.
+   * Calls the tool `params.name` of `server` for the caller of a meta-tool (`/hub`): looks
+   * it up, wakes the server, carries progress, cancellation, a question and the timeout
+   * as the server's own endpoint does, and returns the result as the caller's revision
+   * delivers it; observers hear the call with its outcome, refusals included. Undefined
+   * when the server has no such tool for callers (unknown, or kept out by its filter).
+   * The server's own protocol error is thrown as it came; a server that cannot start
+   * throws its HubError, and a `hub: false` server `HUB_ERR_SERVER_HIDDEN`; any other
+   * failure is a tool error naming the server.
    */
-  callTool(server: ServerView, tool: Tool, params: CallToolRequestParams, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult>;
+  callTool(server: ServerView, params: CallToolRequestParams, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult | undefined>;
 }
 
 /**
@@ -143,10 +147,14 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       }),
     onRemoved: (listener) => hub.children.onRemoved(listener),
     addInProcess: (name, factory, entry) => viewOf(hub.children.addInProcess(name, factory, entry)),
-    callTool: (server, tool, params, context) => {
+    callTool: async (server, params, context) => {
       const child = children.get(server);
       if (!child || hub.children.get(child.name) !== child) throw new HubError(HUB_ERROR_CODES.SERVER_UNKNOWN, `server "${server.name}" is not configured (any more)`);
-      return forwardToolCall(hub, child, tool, params, context);
+      if (child.hidden) {
+        refuseToolCall(hub, child, params, context, 'refused');
+        throw new HubError(HUB_ERROR_CODES.SERVER_HIDDEN, `server "${child.name}" is not offered through /hub (hub: false)`);
+      }
+      return forwardToolCall(hub, child, params, context);
     },
   };
   const observe = topicsOf(hub.identity);

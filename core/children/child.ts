@@ -254,6 +254,17 @@ export class Child extends ChildProfile {
   }
 
   /**
+   * Ends the connection (and any start under way) and starts the server again, as an
+   * operator's restart does; calls in flight end with the connection. Rejects as
+   * `ensureUp` does when it does not come back.
+   */
+  async restart(): Promise<void> {
+    this.log.info('server restarting on request');
+    await this.#rest('stopped');
+    await this.ensureUp();
+  }
+
+  /**
    * Applies an entry that differs from the running one only in keys the hub applies
    * itself (`HUB_SIDE_KEYS`), without a restart; callers hear of the changed tool list.
    */

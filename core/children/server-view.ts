@@ -41,6 +41,8 @@ export interface ServerView {
   ensureToolsKnown(): Promise<void>;
   /** Puts an on-demand server to sleep now. */
   sleep(): Promise<void>;
+  /** Ends the connection and starts the server again (calls in flight end with it); rejects as `ensureUp` does. */
+  restart(): Promise<void>;
   /** The upstream wants a login only the operator can give: the connection ends and the server shows `unauthorized`. */
   requireLogin(reason: string): Promise<void>;
   /** Runs `work` against the woken server's SDK client; the server does not idle out meanwhile. */
@@ -114,6 +116,9 @@ export class ChildView implements ServerView {
   }
   sleep(): Promise<void> {
     return this.#child.sleep();
+  }
+  restart(): Promise<void> {
+    return this.#child.restart();
   }
   requireLogin(reason: string): Promise<void> {
     return this.#child.requireLogin(reason);

@@ -14,7 +14,14 @@ export interface ReloadOptions {
   /** The `plugins` the hub started with: plugins are registered once, so changes wait for a restart. */
   plugins: HubConfig['plugins'];
   log: FastifyBaseLogger;
+  /** Told what became of every reload (the kernel publishes it for observers). */
+  onResult?(result: ReloadResult): void;
 }
+
+/** What became of one reload: applied (with the servers it changed) or refused (with why). */
+export type ReloadResult =
+  | { trigger: string; outcome: 'applied'; added: string[]; removed: string[]; restarted: string[]; retuned: string[] }
+  | { trigger: string; outcome: 'refused'; error: string };
 
 /**
  * Reloads the config file on demand (SIGHUP) and when it changes: a config that fails
@@ -101,6 +108,7 @@ export class ConfigReloader {
     } catch (error) {
       const message = error instanceof StartupError ? error.message : `${file}: ${(error as Error).message}`;
       log.error({ trigger }, `config reload refused, the running config stays in force: ${message}`);
+      this.options.onResult?.({ trigger, outcome: 'refused', error: message });
       return false;
     }
     for (const warning of servers.typos(config)) log.warn({ config: file }, warning);
@@ -112,6 +120,7 @@ export class ConfigReloader {
     for (const { name, why } of changes.kept) log.warn({ server: name }, `server "${name}" was not reloaded: ${why}`);
     const { added, removed, restarted, retuned, unchanged } = changes;
     log.info({ trigger, added, removed, restarted, retuned, unchanged }, 'config reloaded');
+    this.options.onResult?.({ trigger, outcome: 'applied', added, removed, restarted, retuned });
     if (removed.length + restarted.length > 0) {
       void stopped.then(() => log.info({ servers: [...removed, ...restarted] }, 'servers taken out by the reload have finished their calls and stopped'));
     }

@@ -14,16 +14,17 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Result, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
+import type { Result, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import type { AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
+import { hubErrorCode } from '../errors.js';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import { forwardToolCall, withQuestionParams } from './forward-call.js';
-import { findKnownTool, knownTools } from './known-tools.js';
+import { knownTools } from './known-tools.js';
 import { RequestWake } from './request-wake.js';
 import type { ServedRevision } from './served-revision.js';
 
@@ -58,18 +59,17 @@ export class ChildEndpoint implements McpEndpoint {
   /**
    * A call as the revision delivers it; undefined for a filtered tool, and for one the
    * child does not list while it cannot be asked (it is not up). A tool the child does not
-   * list is otherwise the child's to answer.
+   * list is otherwise the child's to answer. A server whose tools cannot be learnt (it
+   * cannot start) is a JSON-RPC error naming it and the cause.
    */
   async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest, wake?: RequestWake): Promise<CallToolResult | InputRequiredResult | undefined> {
-    const tool = (await findKnownTool(this.child, params.name, wake)) ?? askable(this.child, params.name);
-    if (!tool) return undefined;
-    return forwardToolCall(this.hub, this.child, tool, params, { revision, request: caller });
+    try {
+      return await forwardToolCall(this.hub, this.child, params, { revision, request: caller, wake, askUnlisted: true });
+    } catch (error) {
+      if (hubErrorCode(error) === undefined) throw error;
+      throw new ProtocolError(ProtocolErrorCode.InternalError, (error as Error).message);
+    }
   }
-}
-
-/** A tool the child does not list, as the hub asks the child about it: only while the child is up to answer. */
-function askable(child: Child, name: string): Tool | undefined {
-  return child.status === 'up' && child.isToolAllowed(name) ? { name, inputSchema: { type: 'object' } } : undefined;
 }
 
 /**

@@ -75,8 +75,19 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
 
   const observed = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
     const plain = plainCallOf(revisions, request);
-    if (!observe.mcpRequest.active) return carry(request, reply, served, plain);
-    const event: McpRequestEvent = { hub: hub.identity, endpoint: name, body: request.body, revision: plain?.revision.revision ?? requestedRevision(request, revisions), clientId: request.mcpAuth?.clientId, status: undefined, access: request.access ?? undefined };
+    if (!observe.mcpRequest.active && !observe.mcpRequestEnd.active) return carry(request, reply, served, plain);
+    const event: McpRequestEvent = {
+      hub: hub.identity,
+      endpoint: name,
+      method: request.method,
+      body: request.body,
+      revision: plain?.revision.revision ?? requestedRevision(request, revisions),
+      clientId: request.mcpAuth?.clientId,
+      http: request.raw,
+      startedAt: performance.now(),
+      status: undefined,
+      access: request.access ?? undefined,
+    };
     reply.raw.once('close', () => {
       event.status = reply.raw.statusCode;
       observe.mcpRequestEnd.publish(event);
@@ -94,7 +105,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     // On a revision whose cancellations arrive apart, calls are kept by caller to be found by them.
     const caller = revision?.cancelledRequest ? callerOf(request) : undefined;
     const cancellations = caller === undefined ? undefined : { registry: served.cancellations, caller };
-    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId, access, cancellations))) return;
+    if (plain) return answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId, access, cancellations);
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
     const carried = { auth: request.mcpAuth, access };

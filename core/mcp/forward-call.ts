@@ -13,10 +13,12 @@ import {
 import type { ChildConnection } from '../children/child-type.js';
 import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
-import { observe, type ToolCallEvent, withValidTraceContext } from '../observe.js';
+import { observe, type ToolCallEvent, type ToolCallOutcome, withValidTraceContext } from '../observe.js';
 import type { CallerRequest } from './caller-request.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import type { ServedRevision } from './served-revision.js';
+import { lookupTool } from './known-tools.js';
+import type { RequestWake } from './request-wake.js';
 import { toolError } from './tool-results.js';
 
 export interface ForwardContext {
@@ -26,43 +28,114 @@ export interface ForwardContext {
   request: CallerRequest;
   /** What a stdio session declared when it opened; per-request capabilities win. */
   sessionCapabilities?: ClientCapabilities;
+  /** The request's one wait for the child, when its road made one (the SDK's road of `/<name>/mcp`). */
+  wake?: RequestWake;
+  /** A tool the child does not list is the child's to answer while it is up (`/<name>/mcp`, a transparent proxy). */
+  askUnlisted?: boolean;
 }
 
 /** How much of a failure's text reaches the caller: enough to read, never a whole page. */
 const FAILURE_TEXT_CHARS = 300;
 
 /**
- * Calls a tool on a child for a caller: wakes the child (which does not idle out during
- * the call), passes progress back to the caller in order and before the result (each
- * update resets the timeout), passes the caller's cancellation on, and relays a child's
- * question when the elicitation decision allows. The child's own protocol error is
- * thrown as it came, so the caller sees the same error; any other failure becomes a tool
- * error that names the server, never a hung request. The result comes back as the
- * caller's revision delivers it, without the child's server identity.
+ * Calls a tool on a child for a caller, by the name the caller gave: looks the tool up
+ * (a filtered name refused without waking anything; a server never seen woken to learn
+ * its tools), wakes the child (which does not idle out during the call), passes progress
+ * back to the caller in order and before the result (each update resets the timeout),
+ * passes the caller's cancellation on, and relays a child's question when the
+ * elicitation decision allows. The child's own protocol error is thrown as it came, so
+ * the caller sees the same error; any other failure becomes a tool error that names the
+ * server, never a hung request. The result comes back as the caller's revision delivers
+ * it, without the child's server identity.
+ *
+ * Undefined when the server has no such tool for callers (unknown, or kept out by its
+ * filter: the same answer, each endpoint words it); a server whose tools cannot be
+ * learnt (it cannot start) throws the start's HubError. Observers hear every call, these
+ * refusals included, with its outcome.
  */
 export async function forwardToolCall(
   hub: Hub,
   child: Child,
-  tool: Tool,
   params: CallToolRequestParams,
   context: ForwardContext,
-): Promise<CallToolResult | InputRequiredResult> {
-  const access = context.request.access;
-  if (access) {
-    access.server = child.name;
-    access.tool = tool.name;
-  }
+): Promise<CallToolResult | InputRequiredResult | undefined> {
+  recordOnAccess(child, params, context);
   params = withValidTraceContext(params);
-  if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) return carryToolCall(hub, child, tool, params, context, undefined);
-  const event: ToolCallEvent = {
+  if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) {
+    const tool = await lookupTool(child, params.name, context);
+    return typeof tool === 'string' ? undefined : carryToolCall(hub, child, tool, params, context, undefined);
+  }
+  const event = toolCallEvent(hub, child, params, context);
+  observe.toolCallStart.publish(event);
+  try {
+    let tool: Tool | 'denied' | 'unknown';
+    try {
+      tool = await lookupTool(child, params.name, context);
+    } catch (error) {
+      event.outcome = 'unavailable';
+      throw error;
+    }
+    if (typeof tool === 'string') {
+      event.outcome = tool === 'denied' ? 'denied' : 'unknown_tool';
+      return undefined;
+    }
+    // A name the server does not list, asked of the server: the answer is the server's, the call an unknown tool's.
+    if (child.findTool(params.name) !== tool) event.outcome = 'unknown_tool';
+    const result = await carryToolCall(hub, child, tool, params, context, event);
+    event.result = result;
+    event.outcome ??= !isInputRequiredResult(result) && result.isError === true ? 'tool_error' : 'ok';
+    return result;
+  } catch (error) {
+    event.outcome ??= 'protocol_error';
+    event.errorCode = errorCode(error);
+    throw error;
+  } finally {
+    event.endedAt = performance.now();
+    observe.toolCallEnd.publish(event);
+  }
+}
+
+/**
+ * A call the hub refuses before it looks at the server's tools (a `hub: false` server
+ * through `/hub`): observers hear it as any other call, with `outcome`.
+ */
+export function refuseToolCall(hub: Hub, child: Child, params: CallToolRequestParams, context: ForwardContext, outcome: ToolCallOutcome): void {
+  recordOnAccess(child, params, context);
+  if (!observe.toolCallStart.active && !observe.toolCallEnd.active) return;
+  const event = toolCallEvent(hub, child, params, context);
+  observe.toolCallStart.publish(event);
+  event.outcome = outcome;
+  event.endedAt = performance.now();
+  observe.toolCallEnd.publish(event);
+}
+
+/** The request's access record names the server and tool a call went to, whatever became of it. */
+function recordOnAccess(child: Child, params: CallToolRequestParams, context: ForwardContext): void {
+  const access = context.request.access;
+  if (!access) return;
+  access.server = child.name;
+  access.tool = params.name;
+}
+
+/** The caller requests observers heard as a configured server's call, so that `/hub`'s `call_tool` is not heard again. */
+const heardAsServerCall = new WeakSet<CallerRequest>();
+
+/** Whether observers heard this request's call as a configured server's `ToolCallEvent`. */
+export function heardAsToolCall(request: CallerRequest): boolean {
+  return heardAsServerCall.has(request);
+}
+
+function toolCallEvent(hub: Hub, child: Child, params: CallToolRequestParams, context: ForwardContext): ToolCallEvent {
+  heardAsServerCall.add(context.request);
+  return {
     hub: hub.identity,
     child: child.view,
-    tool: tool.name,
+    tool: params.name,
     revision: context.revision.revision,
     clientId: context.request.clientId,
     params,
     request: context.request,
-    access,
+    access: context.request.access,
     startedAt: performance.now(),
     forwardMeta: {},
     sentAt: undefined,
@@ -71,20 +144,6 @@ export async function forwardToolCall(
     result: undefined,
     endedAt: undefined,
   };
-  observe.toolCallStart.publish(event);
-  try {
-    const result = await carryToolCall(hub, child, tool, params, context, event);
-    event.result = result;
-    event.outcome ??= !isInputRequiredResult(result) && result.isError === true ? 'tool_error' : 'ok';
-    return result;
-  } catch (error) {
-    event.outcome = 'protocol_error';
-    event.errorCode = errorCode(error);
-    throw error;
-  } finally {
-    event.endedAt = performance.now();
-    observe.toolCallEnd.publish(event);
-  }
 }
 
 async function carryToolCall(
@@ -113,7 +172,7 @@ async function carryToolCall(
     if (ProtocolError.isInstance(error)) throw error;
     if (event) {
       // Never sent: the server could not be woken (down, unauthorized, failed start).
-      event.outcome = event.sentAt === undefined ? 'refused' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
+      event.outcome = event.sentAt === undefined ? 'unavailable' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
       event.errorCode = errorCode(error);
     }
     const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);

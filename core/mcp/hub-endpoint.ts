@@ -1,4 +1,5 @@
 import {
+  isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -12,8 +13,10 @@ import Value from 'typebox/value';
 import type { AccessRecord } from '../access-log.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import type { Hub } from '../hub.js';
+import { observe, type ToolCallOutcome } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
+import { heardAsToolCall } from './forward-call.js';
 import type { ServedRevision } from './served-revision.js';
 import { toolError } from './tool-results.js';
 
@@ -66,10 +69,40 @@ function createHubServer(hub: Hub, revision: ServedRevision, access: AccessRecor
 }
 
 /**
+ * A meta-tool call, heard by observers (`hubToolCall`) with its outcome unless it reached
+ * a configured server (`call_tool` naming one), which they heard as that server's call.
+ */
+async function callHubTool(
+  hub: Hub,
+  revision: ServedRevision,
+  params: CallToolRequestParams,
+  caller: CallerRequest,
+  sessionCapabilities?: ClientCapabilities,
+): Promise<CallToolResult | InputRequiredResult | undefined> {
+  if (!observe.hubToolCall.active) return runHubTool(hub, revision, params, caller, sessionCapabilities);
+  const startedAt = performance.now();
+  let outcome: ToolCallOutcome = 'protocol_error';
+  let errorCode: number | string | undefined;
+  try {
+    const result = await runHubTool(hub, revision, params, caller, sessionCapabilities);
+    outcome = result === undefined ? 'unknown_tool' : !isInputRequiredResult(result) && result.isError === true ? 'tool_error' : 'ok';
+    return result;
+  } catch (error) {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    errorCode = typeof code === 'number' || typeof code === 'string' ? code : undefined;
+    throw error;
+  } finally {
+    if (!heardAsToolCall(caller)) {
+      observe.hubToolCall.publish({ hub: hub.identity, tool: params.name, revision: revision.revision, clientId: caller.clientId, params, request: caller, startedAt, endedAt: performance.now(), outcome, errorCode });
+    }
+  }
+}
+
+/**
  * A meta-tool call: the schema's defaults filled in and the arguments checked against it
  * before the tool runs. Undefined for a tool no plugin registered.
  */
-async function callHubTool(
+async function runHubTool(
   hub: Hub,
   revision: ServedRevision,
   params: CallToolRequestParams,

@@ -14,11 +14,20 @@ export async function knownTools(child: Child, wake?: RequestWake): Promise<Tool
   return child.tools;
 }
 
-/** A filtered name is refused without waking anything. `wake`: the request's one wait for the child. */
-export async function findKnownTool(child: Child, name: string, wake?: RequestWake): Promise<Tool | undefined> {
-  if (!child.isToolAllowed(name)) return undefined;
-  await toolsKnown(child, wake);
-  return child.findTool(name);
+/**
+ * The tool a caller names, or why there is none for callers: `denied` for a name the
+ * filter keeps out (refused without waking anything), `unknown` for one the server does
+ * not list. With `askUnlisted` (the transparent proxy), a name the server does not list is
+ * the server's to answer while it is up: a stand-in with an open schema is returned. A
+ * server never seen is woken to learn its tools, within `wake` (the request's one wait
+ * for it) when given; when that fails, the start's own error is thrown.
+ */
+export async function lookupTool(child: Child, name: string, { wake, askUnlisted = false }: { wake?: RequestWake | undefined; askUnlisted?: boolean } = {}): Promise<Tool | 'denied' | 'unknown'> {
+  if (!child.isToolAllowed(name)) return 'denied';
+  await (wake ? wake.known() : child.ensureToolsKnown());
+  const listed = child.findTool(name);
+  if (listed) return listed;
+  return askUnlisted && child.status === 'up' ? { name, inputSchema: { type: 'object' } } : 'unknown';
 }
 
 async function toolsKnown(child: Child, wake: RequestWake | undefined): Promise<void> {

@@ -59,8 +59,6 @@ export function plainCallOf(revisions: readonly ServedRevision[], request: HttpR
  * endpoint's identity (read after the call, which may have connected the server and
  * learnt it), or the same JSON-RPC error. The caller closing its connection cancels the
  * call, and so does a cancellation the caller sends apart (kept in `cancellations`).
- * False when the endpoint has no such tool and nothing was written (the SDK answers that,
- * with its error).
  */
 export async function answerPlainCall(
   endpoint: McpEndpoint,
@@ -70,7 +68,7 @@ export async function answerPlainCall(
   clientId: string | undefined,
   access: AccessRecord | undefined,
   cancellations?: { registry: Cancellations; caller: string },
-): Promise<boolean> {
+): Promise<void> {
   const caller = new PlainCaller(call, clientId, access);
   const cancel = (): void => {
     if (!response.writableFinished) caller.abort();
@@ -85,10 +83,8 @@ export async function answerPlainCall(
   let status = 200;
   try {
     const answer = await endpoint.callTool(revision, call.params, caller);
-    if (answer === undefined) {
-      response.off('close', cancel);
-      return false;
-    }
+    // As the endpoint's SDK handler answers a tool it does not have (the call is looked up, and heard, once).
+    if (answer === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
     // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
     const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
     message = { jsonrpc: '2.0', id: call.id, result: revision.frameResult(result, endpoint.identity(revision)) };
@@ -99,10 +95,9 @@ export async function answerPlainCall(
     message = { jsonrpc: '2.0', id: call.id, error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } };
   }
   const text = JSON.stringify(message);
-  if (response.destroyed) return true;
+  if (response.destroyed) return;
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   response.end(text);
-  return true;
 }
 
 /**

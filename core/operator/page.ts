@@ -12,7 +12,8 @@ th{background:#f3f3f3}.num{text-align:right;font-variant-numeric:tabular-nums;wh
 .primary{display:inline-block;background:#1a56db;color:#fff;border:0;border-radius:.3rem;padding:.6rem 1.2rem;text-decoration:none;font-weight:600}
 .primary:focus{outline:3px solid #f59e0b}nav{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin:1rem 0}
 @media (max-width:40rem){table,tbody,tr,td,tbody th{display:block}thead{position:absolute;left:-9999px}tr{border:1px solid #ccc;border-radius:.3rem;margin:.6rem 0;padding:.3rem}
-td{border:0;padding:.2rem .4rem}td.num{text-align:left}td::before{content:attr(data-label) ": ";font-weight:600}}`;
+td{border:0;padding:.2rem .4rem}td.num{text-align:left}td::before{content:attr(data-label) ": ";font-weight:600}}
+.actions form{display:inline-block;margin:0 .3rem .3rem 0}.actions button{width:auto;padding:.3rem .7rem;margin:0}.notice{border:2px solid #060;background:#f2fbf2;padding:.6rem 1rem;border-radius:.3rem}`;
 const hashOf = (style: string): string => createHash('sha256').update(style).digest('base64');
 
 /** No scripts, no framing, nothing loaded from anywhere; the stylesheets are pinned by hash. */

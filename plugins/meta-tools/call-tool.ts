@@ -1,17 +1,18 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { findHubServer, findTool } from './lookup.js';
+import { findServer, hiddenServerError, unknownToolError } from './lookup.js';
 import { CallToolInput } from './schemas.js';
-import type { PluginHub } from '../../core/plugin/index.js';
+import { HUB_ERROR_CODES, hubErrorCode, type PluginHub } from '../../core/plugin/index.js';
 import { type MetaTool, toolError } from '../../core/plugin/meta-tool.js';
 import { traceContextOf } from '../../core/plugin/observe.js';
 
 /**
  * Calls a child's tool and returns its result as the caller's revision delivers it, or
  * the child's question when the elicitation decision allows (the answer comes back on the
- * retry of `call_tool`). Waking, progress, cancellation, the timeout and failures are
- * `hub.servers.callTool`'s, exactly as on the server's own endpoint, except that the
- * child's protocol error is told as a tool error (with its code): the caller of
- * `call_tool` called a tool of the hub, and the model reads tool results.
+ * retry of `call_tool`). Looking the tool up, waking, progress, cancellation, the timeout
+ * and failures are `hub.servers.callTool`'s, exactly as on the server's own endpoint (and
+ * counted by observers the same way), except that every refusal and the child's protocol
+ * error are told as tool errors (with the error's code): the caller of `call_tool` called
+ * a tool of the hub, and the model reads tool results.
  */
 export function callTool(hub: PluginHub): MetaTool {
   return {
@@ -22,16 +23,16 @@ export function callTool(hub: PluginHub): MetaTool {
     annotations: { title: 'Call tool', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async call(args, context) {
       const { server, tool: name, arguments: toolArguments } = args as CallToolInput;
-      const found = findHubServer(hub, server);
+      const found = findServer(hub, server);
       if (!found.ok) return found.error;
       const child = found.value;
-      const tool = await findTool(child, name, 'Tool call failed: ');
-      if (!tool.ok) return tool.error;
       const trace = traceContextOf(context.request.meta);
       const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }), ...(trace && { _meta: trace }) };
       try {
-        return await hub.servers.callTool(child, tool.value, params, context);
+        return (await hub.servers.callTool(child, params, context)) ?? unknownToolError(child, name);
       } catch (error) {
+        if (hubErrorCode(error) === HUB_ERROR_CODES.SERVER_HIDDEN) return hiddenServerError(hub, child);
+        if (hubErrorCode(error) !== undefined) return toolError(`Tool call failed: ${(error as Error).message}`);
         if (!ProtocolError.isInstance(error)) throw error;
         return toolError(`Tool call failed: server "${child.name}" answered with error ${error.code}: ${error.message}`);
       }

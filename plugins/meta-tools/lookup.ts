@@ -16,8 +16,18 @@ export function findServer(hub: PluginHub, name: string): Lookup<ServerView> {
 export function findHubServer(hub: PluginHub, name: string): Lookup<ServerView> {
   const found = findServer(hub, name);
   if (!found.ok || !found.value.hidden) return found;
-  const endpoint = `${hub.settings.baseUrl}/${found.value.name}/mcp`;
-  return { ok: false, error: toolError(`Server "${name}" is not offered through /hub (hub: false). Use its own endpoint: ${endpoint}`) };
+  return { ok: false, error: hiddenServerError(hub, found.value) };
+}
+
+/** The answer about a `hub: false` server: its own endpoint. */
+export function hiddenServerError(hub: PluginHub, child: ServerView): CallToolResult {
+  const endpoint = `${hub.settings.baseUrl}/${child.name}/mcp`;
+  return toolError(`Server "${child.name}" is not offered through /hub (hub: false). Use its own endpoint: ${endpoint}`);
+}
+
+/** The answer about a tool the server does not have for callers, unknown or filtered alike. */
+export function unknownToolError(child: ServerView, name: string): CallToolResult {
+  return toolError(`Unknown tool: "${name}" on server "${child.name}". Call list_tools with server "${child.name}" for its tools.`);
 }
 
 /**
@@ -27,10 +37,7 @@ export function findHubServer(hub: PluginHub, name: string): Lookup<ServerView> 
  * answer is `wakeFailurePrefix` and the reason.
  */
 export async function findTool(child: ServerView, name: string, wakeFailurePrefix: string): Promise<Lookup<Tool>> {
-  const unknown: Lookup<Tool> = {
-    ok: false,
-    error: toolError(`Unknown tool: "${name}" on server "${child.name}". Call list_tools with server "${child.name}" for its tools.`),
-  };
+  const unknown: Lookup<Tool> = { ok: false, error: unknownToolError(child, name) };
   if (!child.isToolAllowed(name)) return unknown;
   try {
     await child.ensureToolsKnown();

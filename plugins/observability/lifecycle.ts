@@ -10,17 +10,21 @@ export interface ServerTimes {
   lastStart?: { at: number; reason: StartReason };
   /** When the server last came up, and how long that start took. */
   lastUp?: { at: number; seconds: number };
+  /** The last crash (it was up and ended unasked) or failed start, and why: kept once it is up again. */
+  lastFailure?: { at: number; kind: 'crash' | 'start'; reason: string };
 }
 
 export interface LifecycleListener {
   started(server: string, reason: StartReason): void;
   up(server: string, seconds: number, reason: StartReason): void;
+  failed(server: string, reason: string, kind: 'crash' | 'start'): void;
 }
 
 /**
  * Follows the hub's servers through `hub.servers.observe`: a change to `starting` begins
  * a start (a wake from sleep, a restart of a server that was up before, or its first
- * start), and the kernel's start report says when one came up and how long it took.
+ * start), and the kernel's start report says when one came up and how long it took, or
+ * that it failed; a server that was up and goes `down` crashed.
  */
 export class Lifecycle {
   readonly times = new Map<string, ServerTimes>();
@@ -35,7 +39,7 @@ export class Lifecycle {
   /** Subscribes; returns the unsubscribe. */
   listen(): () => void {
     return this.hub.servers.observe({
-      transition: (child, { from, to }) => this.#changed(child, from, to),
+      transition: (child, { from, to, reason: why }) => this.#changed(child, from, to, why),
       start: (child, event) => this.#started(child, event),
     });
   }
@@ -46,8 +50,19 @@ export class Lifecycle {
     return times;
   }
 
-  #changed(child: ServerView, from: ChildStatus, to: ChildStatus): void {
+  /** Forgets the servers a reload took out (a server it changed keeps its history). */
+  prune(configured: ReadonlySet<string>): void {
+    for (const server of this.times.keys()) {
+      if (configured.has(server)) continue;
+      this.times.delete(server);
+      this.#reasons.delete(server);
+      this.#everUp.delete(server);
+    }
+  }
+
+  #changed(child: ServerView, from: ChildStatus, to: ChildStatus, why: string | undefined): void {
     const server = child.name;
+    if (from === 'up' && to === 'down') this.#failed(server, why ?? 'the connection ended', 'crash');
     // A failed attempt within one wake is `starting` again: still the same start.
     if (to !== 'starting' || from === 'starting') return;
     const reason: StartReason = from === 'sleeping' ? 'wake' : this.#everUp.has(server) ? 'restart' : 'start';
@@ -58,6 +73,7 @@ export class Lifecycle {
 
   #started(child: ServerView, event: ChildStartEvent): void {
     const server = child.name;
+    if (event.outcome === 'failed') this.#failed(server, child.lastError ?? 'the start failed', 'start');
     const reason = this.#reasons.get(server);
     this.#reasons.delete(server);
     if (event.outcome !== 'up' || reason === undefined) return;
@@ -65,5 +81,10 @@ export class Lifecycle {
     const seconds = event.durationMs / 1000;
     this.#timesOf(server).lastUp = { at: Date.now(), seconds };
     for (const listener of this.listeners) listener.up(server, seconds, reason);
+  }
+
+  #failed(server: string, reason: string, kind: 'crash' | 'start'): void {
+    this.#timesOf(server).lastFailure = { at: Date.now(), kind, reason };
+    for (const listener of this.listeners) listener.failed(server, reason, kind);
   }
 }

@@ -33,13 +33,14 @@ export function registerMetricsRoute(app: FastifyInstance, hub: PluginHub, metri
       .code(401)
       .header('www-authenticate', 'Bearer')
       .header('cache-control', 'no-store')
-      .send({ error: 'unauthorized', error_description: 'metrics need METRICS_TOKEN or an API token (hub-admin tokens create) as a bearer token' });
+      .send({ error: 'unauthorized', error_description: 'metrics need METRICS_TOKEN or an API token (hub-admin tokens mint) as a bearer token' });
     return false;
   };
 
   // Scraped every few seconds: its access records are at debug.
   app.get('/metrics', { config: { accessLog: 'debug' } }, async (request, reply) => {
     if (!open && !local(request) && !(await allowed(request, reply))) return reply;
+    metrics.sync();
     const text = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(text);
   });

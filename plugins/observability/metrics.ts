@@ -1,7 +1,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { CHILD_STATUSES, type ToolCallEvent } from '../../core/plugin/observe.js';
+import { CHILD_STATUSES, type ConfigReloadEvent, type HubToolCallEvent, type McpRequestEvent, type ToolCallEvent } from '../../core/plugin/observe.js';
 import type { LifecycleListener, StartReason } from './lifecycle.js';
+import { errorType } from './error-type.js';
+import { ToolLabelSets, UNLISTED_TOOL, type ToolLabels } from './tool-labels.js';
+import { transportOf } from './transport.js';
 
 /**
  * MCP methods counted by name; anything else a client sends is `other`, so a label value
@@ -29,37 +32,106 @@ const METHODS = new Set([
   'notifications/roots/list_changed',
 ]);
 
-/** The hub's Prometheus metrics, in a registry of its own (an embedding app keeps its default one). */
+/**
+ * Buckets of every duration histogram, in seconds: from 100 µs (the hub's own carriage is
+ * below a millisecond) to 120 s (a slow tool within the default call timeout).
+ */
+export const DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/**
+ * prom-client's default gauges that end in `_total`, which the Prometheus naming rules
+ * (and `promtool check metrics`) keep for counters; their per-type siblings
+ * (`nodejs_active_handles` by `type`, ...) say the same and stay.
+ */
+const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+/** The `server` label of `/hub`'s own tools: `hub` is reserved, no configured server has that name. */
+export const HUB_SERVER = 'hub';
+
+const START_REASONS: readonly StartReason[] = ['start', 'wake', 'restart'];
+
+/** The method of a JSON-RPC body as a label value. */
+export function methodLabel(body: unknown): string {
+  if (Array.isArray(body)) return 'batch';
+  const method = (body as { method?: unknown } | null | undefined)?.method;
+  return typeof method === 'string' && METHODS.has(method) ? method : 'other';
+}
+
+/**
+ * The hub's Prometheus metrics, in a registry of its own (an embedding app keeps its
+ * default one). The status page reads its figures from here too, so what it shows is
+ * what Prometheus scrapes, and it survives a reload.
+ */
 export class HubMetrics implements LifecycleListener {
   readonly registry = new Registry();
-  readonly #toolCalls = new Counter({ name: 'hub_tool_calls_total', help: 'Tool calls carried to servers, by outcome (ok, tool_error, protocol_error, timeout, refused).', labelNames: ['server', 'tool', 'outcome'], registers: [this.registry] });
-  readonly #toolDuration = new Histogram({
-    name: 'hub_tool_call_duration_seconds',
-    help: 'Duration of tool calls carried to servers, waking included.',
-    labelNames: ['server'],
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  readonly toolCalls = new Counter({
+    name: 'hub_tool_calls_total',
+    help: 'Tool calls for configured servers, by server, tool (unlisted names as "(unlisted)") and outcome (ok, tool_error, protocol_error, timeout, unavailable, unknown_tool, denied, refused).',
+    labelNames: ['server', 'tool', 'outcome'],
     registers: [this.registry],
   });
-  readonly #mcpRequests = new Counter({ name: 'hub_mcp_requests_total', help: 'Requests on the MCP endpoints, by endpoint (hub or a server), method and revision.', labelNames: ['endpoint', 'method', 'revision'], registers: [this.registry] });
+  readonly toolDuration = new Histogram({
+    name: 'hub_tool_call_duration_seconds',
+    help: 'Duration of tool calls for configured servers, waking included, by server, tool and outcome.',
+    labelNames: ['server', 'tool', 'outcome'],
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #mcpRequests = new Counter({
+    name: 'hub_mcp_requests_total',
+    help: 'Requests on the MCP endpoints once answered, by endpoint (hub or a server), method, revision and HTTP status.',
+    labelNames: ['endpoint', 'method', 'revision', 'status'],
+    registers: [this.registry],
+  });
+  readonly #serverOperations = new Histogram({
+    name: 'mcp_server_operation_duration_seconds',
+    help: 'OpenTelemetry mcp.server.operation.duration: MCP requests and notifications the hub served, from receipt to answer.',
+    labelNames: ['mcp_method_name', 'mcp_protocol_version', 'gen_ai_tool_name', 'error_type'],
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #clientOperations = new Histogram({
+    name: 'mcp_client_operation_duration_seconds',
+    help: 'OpenTelemetry mcp.client.operation.duration: tool calls the hub sent to servers, from sending to their answer.',
+    labelNames: ['mcp_method_name', 'mcp_protocol_version', 'gen_ai_tool_name', 'error_type', 'network_transport'],
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
   readonly #httpRequests = new Counter({ name: 'hub_http_requests_total', help: 'HTTP requests answered, by route pattern and status.', labelNames: ['route', 'status'], registers: [this.registry] });
   readonly #starts = new Counter({ name: 'hub_child_starts_total', help: 'Server starts, by reason (start, wake, restart).', labelNames: ['server', 'reason'], registers: [this.registry] });
+  readonly #startFailures = new Counter({ name: 'hub_child_start_failures_total', help: 'Server starts that failed (the server could not be started or woken).', labelNames: ['server'], registers: [this.registry] });
   readonly #wake = new Histogram({
     name: 'hub_child_wake_seconds',
     help: 'Time from a server starting to it being up with its tool list.',
     labelNames: ['server'],
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60],
+    buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
-  readonly #restarts = new Counter({ name: 'hub_child_restarts_total', help: 'Restarts of servers that had been up and went down.', labelNames: ['server'], registers: [this.registry] });
+  readonly restarts = new Counter({ name: 'hub_child_restarts_total', help: 'Starts of servers that had been up before (after a crash, a stop, an operator restart).', labelNames: ['server'], registers: [this.registry] });
+  readonly crashes = new Counter({ name: 'hub_child_crashes_total', help: 'Servers that were up and ended without being asked to.', labelNames: ['server'], registers: [this.registry] });
   readonly #authFailures = new Counter({ name: 'hub_auth_failures_total', help: 'Refused credentials, by reason.', labelNames: ['reason'], registers: [this.registry] });
   readonly #rotations = new Counter({ name: 'hub_token_rotations_total', help: 'Refresh token rotations answered by the authorization server.', registers: [this.registry] });
   readonly #rateLimited = new Counter({ name: 'hub_rate_limited_total', help: 'MCP requests refused by a per-client limit.', registers: [this.registry] });
+  readonly #reloadFailures = new Counter({ name: 'hub_config_reload_failures_total', help: 'Config reloads refused (the file did not validate; the running config stayed).', registers: [this.registry] });
+  readonly #reloadSuccess = new Gauge({
+    name: 'hub_config_reload_last_success_timestamp_seconds',
+    help: 'When the config was last loaded or reloaded successfully (seconds since the epoch); the start counts.',
+    registers: [this.registry],
+  });
+  readonly #lastReloadOk = new Gauge({ name: 'hub_config_last_reload_successful', help: 'Whether the last config reload was applied (1) or refused (0).', registers: [this.registry] });
+  readonly #labels = new ToolLabelSets();
   readonly #hub: PluginHub;
   /** The revision label's values: the revisions registered, read once every plugin has registered. */
   #revisions: Set<string> | undefined;
 
-  constructor(hub: PluginHub) {
+  constructor(hub: PluginHub, now = Date.now()) {
     this.#hub = hub;
+    new Gauge({
+      name: 'hub_build_info',
+      help: "The hub's version and the Node.js line it runs on (always 1).",
+      labelNames: ['version', 'node_version'],
+      registers: [this.registry],
+    }).set({ version: hub.version, node_version: process.version }, 1);
     new Gauge({
       name: 'hub_child_status',
       help: 'The status of each server: 1 for its current status, 0 for the others.',
@@ -70,22 +142,70 @@ export class HubMetrics implements LifecycleListener {
         for (const child of hub.servers.list()) for (const status of CHILD_STATUSES) this.set({ server: child.name, status }, child.status === status ? 1 : 0);
       },
     });
+    this.#reloadSuccess.set(now / 1000);
+    this.#lastReloadOk.set(1);
     collectDefaultMetrics({ register: this.registry });
+    for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
   }
 
-  toolCall(event: ToolCallEvent): void {
-    const server = event.child.name;
-    this.#toolCalls.inc({ server, tool: event.tool, outcome: event.outcome ?? 'ok' });
-    this.#toolDuration.observe({ server }, ((event.endedAt ?? event.startedAt) - event.startedAt) / 1000);
+  /** The labels of a call: its server, the tool (if listed or denied by name) and the outcome. */
+  labelsOf(event: ToolCallEvent): ToolLabels {
+    const server = event.child;
+    return this.#labels.of(server.name, event.tool, event.outcome ?? 'ok', (tool) => server.findTool(tool) !== undefined || server.entry.denyTools?.includes(tool) === true);
   }
 
-  mcpRequest(endpoint: string, body: unknown, revision: string | undefined): void {
-    const method = (body as { method?: unknown } | null)?.method;
-    this.#mcpRequests.inc({
-      endpoint,
-      method: Array.isArray(body) ? 'batch' : typeof method === 'string' && METHODS.has(method) ? method : 'other',
-      revision: revision !== undefined && this.#knownRevisions().has(revision) ? revision : 'unknown',
-    });
+  /** A call of one of `/hub`'s own tools, counted under the server `hub` (a name no server may take). */
+  hubToolCall(event: HubToolCallEvent): ToolLabels {
+    const labels = this.#labels.of(HUB_SERVER, event.tool, event.outcome, (tool) => this.#hub.metaTools.has(tool));
+    this.toolCalls.inc(labels);
+    this.toolDuration.observe(labels, (event.endedAt - event.startedAt) / 1000);
+    return labels;
+  }
+
+  toolCall(event: ToolCallEvent, labels: ToolLabels): void {
+    const ended = event.endedAt ?? event.startedAt;
+    this.toolCalls.inc(labels);
+    this.toolDuration.observe(labels, (ended - event.startedAt) / 1000);
+    if (event.sentAt === undefined) return;
+    const type = errorType(event.outcome ?? 'ok', event.errorCode);
+    this.#clientOperations.observe(
+      {
+        mcp_method_name: 'tools/call',
+        mcp_protocol_version: event.child.revision ?? 'unknown',
+        gen_ai_tool_name: labels.tool,
+        ...(type !== undefined && { error_type: type }),
+        network_transport: transportOf(event.child).transport,
+      },
+      (ended - event.sentAt) / 1000,
+    );
+  }
+
+  /** A request on an MCP endpoint, once answered. */
+  mcpRequestEnd(event: McpRequestEvent, now: number): void {
+    const method = methodLabel(event.body);
+    const revision = event.revision !== undefined && this.#knownRevisions().has(event.revision) ? event.revision : 'unknown';
+    const status = event.status ?? 0;
+    this.#mcpRequests.inc({ endpoint: event.endpoint, method, revision, status: String(status) });
+    // A 2025 client's GET (a stream it may open) carries no MCP message.
+    if (method === 'other' && event.method !== 'POST') return;
+    const tool = method === 'tools/call' ? this.#toolLabelOf(event) : undefined;
+    this.#serverOperations.observe(
+      {
+        mcp_method_name: method,
+        mcp_protocol_version: revision,
+        ...(tool !== undefined && { gen_ai_tool_name: tool }),
+        ...(status >= 400 && { error_type: String(status) }),
+      },
+      (now - event.startedAt) / 1000,
+    );
+  }
+
+  /** The tool a `tools/call` names, as a label: a meta-tool of `/hub`, a tool the server lists, else unlisted. */
+  #toolLabelOf(event: McpRequestEvent): string {
+    const name = (event.body as { params?: { name?: unknown } } | null)?.params?.name;
+    if (typeof name !== 'string') return UNLISTED_TOOL;
+    if (event.endpoint === 'hub') return this.#hub.metaTools.has(name) ? name : UNLISTED_TOOL;
+    return this.#hub.servers.get(event.endpoint)?.findTool(name) ? name : UNLISTED_TOOL;
   }
 
   #knownRevisions(): Set<string> {
@@ -98,11 +218,16 @@ export class HubMetrics implements LifecycleListener {
 
   started(server: string, reason: StartReason): void {
     this.#starts.inc({ server, reason });
-    if (reason === 'restart') this.#restarts.inc({ server });
+    if (reason === 'restart') this.restarts.inc({ server });
   }
 
   up(server: string, seconds: number): void {
     this.#wake.observe({ server }, seconds);
+  }
+
+  failed(server: string, _reason: string, kind: 'crash' | 'start'): void {
+    if (kind === 'crash') this.crashes.inc({ server });
+    else this.#startFailures.inc({ server });
   }
 
   authFailure(reason: string): void {
@@ -115,5 +240,48 @@ export class HubMetrics implements LifecycleListener {
 
   rateLimited(): void {
     this.#rateLimited.inc();
+  }
+
+  reloaded(event: ConfigReloadEvent, now: number): void {
+    if (event.outcome === 'refused') {
+      this.#reloadFailures.inc();
+      this.#lastReloadOk.set(0);
+      return;
+    }
+    this.#reloadSuccess.set(now / 1000);
+    this.#lastReloadOk.set(1);
+    this.sync();
+  }
+
+  /**
+   * Brings the series in line with the configured servers: those of their listed tools,
+   * denied names and crash counters exist at 0 before anything happens to them; those
+   * of a server no longer configured go. Run before every scrape and after a reload.
+   */
+  sync(): void {
+    const servers = this.#hub.servers.list();
+    const listed = [
+      ...servers.map((server) => ({ name: server.name, tools: server.tools.map((tool) => tool.name), denied: server.entry.denyTools ?? [] })),
+      { name: HUB_SERVER, tools: this.#hub.metaTools.names(), denied: [] },
+    ];
+    const removed = this.#labels.sync(listed, (labels) => {
+      this.toolCalls.inc(labels, 0);
+      if (labels.outcome === 'ok') this.toolDuration.zero(labels);
+    });
+    for (const labels of removed) {
+      this.toolCalls.remove(labels);
+      this.toolDuration.remove(labels);
+    }
+    const configured = new Set(servers.map((server) => server.name));
+    for (const server of configured) {
+      for (const counter of [this.restarts, this.crashes, this.#startFailures]) counter.inc({ server }, 0);
+      for (const reason of START_REASONS) this.#starts.inc({ server, reason }, 0);
+    }
+    for (const server of new Set(removed.map((labels) => labels.server))) {
+      if (configured.has(server)) continue;
+      for (const counter of [this.restarts, this.crashes, this.#startFailures]) counter.remove({ server });
+      for (const reason of START_REASONS) this.#starts.remove({ server, reason });
+      this.#wake.remove({ server });
+    }
   }
 }

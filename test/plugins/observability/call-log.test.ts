@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { ApiTokens } from '../../../plugins/oauth-as/api-tokens.js';
 import { collections } from '../../../plugins/oauth-as/records.js';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
-import { everythingEntry } from './helpers.js';
+import { echoMetaEntry, everythingEntry } from './helpers.js';
+import { startOtlpReceiver } from './otlp-receiver.js';
 
 const SECRET_ARGUMENT = 'private-words-in-an-argument';
 
@@ -65,4 +67,32 @@ t.test('callLog: false says nothing of how calls ended', async (t) => {
   const [record] = callRecords(logs);
   t.match(record, { tool: 'echo', status: 200 }, 'the access record is the kernel\'s');
   t.notOk('outcome' in (record ?? {}), 'without an outcome');
+});
+
+t.test('the call log carries the trace and span ids of the call', async (t) => {
+  const receiver = await startOtlpReceiver(t);
+  const logs: string[] = [];
+  const { app, url } = await startTestHub(t, { logs, config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } }, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+  const traceId = randomBytes(16).toString('hex');
+  const client = await connectClient(t, `${url}/meta/mcp`, '2026-07-28');
+  await client.callTool({ name: 'echo_meta', arguments: {}, _meta: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+  const hubClient = await connectClient(t, `${url}/hub`, '2025-11-25');
+  await hubClient.callTool({ name: 'list_servers', arguments: {} });
+  await app.close();
+  const [call, hubCall] = callRecords(logs);
+  t.equal(call?.traceId, traceId, "the caller's trace");
+  const span = receiver.spans.find((exported) => exported.spanId === call?.spanId);
+  t.match(span, { traceId, name: 'tools/call echo_meta', kind: 2 }, "the span is the hub's server span of the call");
+  t.match(hubCall, { endpoint: 'hub', tool: 'list_servers', outcome: 'ok' }, "a call of /hub's own tool is logged too");
+  t.ok(receiver.spans.some((exported) => exported.spanId === hubCall?.spanId && exported.traceId === hubCall?.traceId), 'with its own span');
+});
+
+t.test('without tracing the call log carries the trace id the caller sent', async (t) => {
+  const { url, logs, headers } = await loggedHub(t);
+  const traceId = randomBytes(16).toString('hex');
+  const client = await connectClient(t, `${url}/everything/mcp`, '2026-07-28', headers);
+  await client.callTool({ name: 'echo', arguments: { message: 'traced' }, _meta: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+  const [line] = callRecords(logs);
+  t.equal(line?.traceId, traceId);
+  t.notOk('spanId' in (line ?? {}), 'no span of its own: the hub does not trace');
 });

@@ -1,7 +1,9 @@
-import { chromium } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import { chromium, type Page } from 'playwright-core';
 import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
+import { fixtureEntry, tempDir, waitFor } from '../../core/children/helpers.js';
 import { everythingEntry } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -10,16 +12,38 @@ const PASSWORD = 'correct horse battery';
 /** A server that cannot start: it says why on stderr and exits. */
 const BROKEN = { command: process.execPath, args: ['-e', "process.stderr.write('error: cannot open the database\\n'); process.exit(1)"] };
 
+interface StatusJson {
+  servers: Array<{ name: string; status: string; restarts: number; crashes: number; recent: { calls: number; failed: number }; lastFailure: { kind: string; reason: string } | null; tools: Array<{ name: string; calls: number }> }>;
+}
+
+async function logIn(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/status`);
+  await page.fill('#password', PASSWORD);
+  await page.click('button[type=submit]');
+}
+
+/**
+ * Issue 27, defect 6: the status page's counts reset on reload and it had no restart
+ * counts, last crash reason after recovery, per-tool breakdown, JSON variant or actions.
+ */
 t.test('the operator reads the status page in Chromium, on a desktop and on a phone', async (t) => {
+  const folder = await tempDir(t);
   const { url, hub } = await startTestHub(t, {
-    config: { mcpServers: { everything: everythingEntry(), broken: BROKEN }, plugins: { 'map-tools': false, observability: { statusRefreshSeconds: 30 } } },
+    config: { mcpServers: { everything: everythingEntry(), broken: BROKEN, crashy: fixtureEntry('crashy', `${folder}/crashy`) }, plugins: { 'map-tools': false } },
     env: { HUB_PASSWORD: PASSWORD },
+    kernel: (kernel) => kernel.children.configure({ backoffBaseMs: 50, backoffMaxMs: 200 }),
   });
   const client = await connectClient(t, `${url}/everything/mcp`, '2026-07-28');
   for (const message of ['one', 'two', 'three']) await client.callTool({ name: 'echo', arguments: { message } });
   await client.callTool({ name: 'echo', arguments: { message: 7 } });
   await hub.children.get('broken')?.ensureUp().catch(() => undefined);
   t.equal(hub.children.get('broken')?.status, 'down', 'the broken server is down');
+  // A crash, after which the hub restarts the server.
+  const crashy = await connectClient(t, `${url}/crashy/mcp`, '2025-11-25');
+  await crashy.callTool({ name: 'crash', arguments: {} }).catch(() => undefined);
+  // Its starts file has a line per process: the second is the restart after the crash.
+  const starts = async () => (await readFile(`${folder}/crashy`, 'utf8')).trim().split('\n').length;
+  await waitFor('the crashed server to be restarted', async () => hub.children.get('crashy')?.status === 'up' && (await starts()) === 2);
 
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   t.teardown(() => browser.close());
@@ -38,8 +62,8 @@ t.test('the operator reads the status page in Chromium, on a desktop and on a ph
   await page.click('button[type=submit]');
   t.equal(new URL(page.url()).pathname, '/status', 'back on the status page');
   t.equal(await page.textContent('h1'), 'Hub status');
-  t.same(await page.$$eval('h2', (headings) => headings.map((heading) => heading.textContent)), ['1 server needs attention', 'Servers', 'Hub'], 'headings say what each part is');
-  t.equal(await page.getAttribute('meta[http-equiv=refresh]', 'content'), '30', 'the page refreshes itself, as often as configured');
+  t.same(await page.$$eval('h2', (headings) => headings.map((heading) => heading.textContent)), ['1 server needs attention', 'Servers', 'Tools since the start', 'Hub'], 'headings say what each part is');
+  t.equal(await page.getAttribute('meta[http-equiv=refresh]', 'content'), '15', 'the page refreshes itself');
 
   const alert = await page.textContent('[role=alert]');
   t.match(alert, /broken: down \(.*cannot open the database/, 'the server in trouble is an alert, with its reason');
@@ -50,15 +74,45 @@ t.test('the operator reads the status page in Chromium, on a desktop and on a ph
   t.match(await everything('.tools'), /^\d+$/, 'the tool count');
   t.not(Number(await everything('.tools')), 0);
   t.match(await page.textContent('#server-everything'), /\d+(\.\d)? ms.*\d+(\.\d)? ms/, 'p50 and p99');
-  t.match(await page.textContent('#server-everything'), /\(wake\).*after \d+\.\d\d s/, 'the last start, why, and how long it took to come up');
+  t.match(await page.textContent('#server-everything'), /\(wake\), up after \d+\.\d\d s/, 'the last start, why, and how long it took to come up');
   t.equal(await page.textContent('#server-broken .status'), 'down');
-  t.match(await page.textContent('#server-broken'), /cannot open the database/, 'the reason is in the row too');
+  t.match(await page.textContent('#server-broken .failure'), /start failed.*cannot open the database/, 'why it failed');
+  t.equal(await page.textContent('#server-crashy .status'), 'up', 'the crashed server is up again');
+  t.equal(await page.textContent('#server-crashy .restarts'), '1 (1 crash)', 'the restart, after a crash');
+  t.match(await page.textContent('#server-crashy .failure'), /crashed/, 'the last crash is still shown once it recovered');
+  t.equal(await page.textContent('#tool-everything-echo .calls'), '4', 'per tool');
+  t.match(await page.textContent('#tool-everything-echo .outcomes'), /ok 3, (tool|protocol)_error 1/, 'by outcome');
+  t.match(await page.textContent('#last-reload'), /No config reload since the start/, 'the last reload');
 
   // Expressions run in the page (this project compiles without the DOM library).
   const primary = (await page.evaluate(`(() => { const link = document.querySelector('a.primary'); const style = getComputedStyle(link); return { text: link.textContent, background: style.backgroundColor, colour: style.color }; })()`)) as { text: string; background: string; colour: string };
   t.equal(primary.text, 'Refresh now');
   t.not(primary.background, 'rgba(0, 0, 0, 0)', 'the primary action is filled, so it looks primary');
   t.not(primary.background, primary.colour);
+
+  // The same figures for scripts, behind the same session.
+  const json = await page.context().request.get(`${url}/status.json`);
+  t.equal(json.status(), 200);
+  const data = (await json.json()) as StatusJson;
+  t.match(data.servers.find((server) => server.name === 'everything'), { status: 'up', recent: { calls: 4, failed: 1 } }, '/status.json says the same');
+  t.match(data.servers.find((server) => server.name === 'crashy'), { restarts: 1, crashes: 1, lastFailure: { kind: 'crash' } });
+  t.equal((await fetch(`${url}/status.json`)).headers.get('content-type')?.startsWith('text/html'), true, 'without the session: the login form, no data');
+
+  // Actions: forms that post to the hub and come back to the page.
+  t.same(await page.$$eval('#server-everything .actions button', (buttons) => buttons.map((button) => button.textContent)), ['Sleep', 'Restart'], 'an up server can be slept or restarted');
+  await page.click('#server-everything button[value=sleep]');
+  t.equal(new URL(page.url()).pathname, '/status', 'back on the page');
+  t.equal(await page.textContent('[role=status]'), 'Server everything put to sleep.');
+  t.equal(await everything('.status'), 'sleeping', 'asleep');
+  t.same(await page.$$eval('#server-everything .actions button', (buttons) => buttons.map((button) => button.textContent)), ['Wake'], 'a sleeping one can be woken');
+  await page.click('#server-everything button[value=wake]');
+  t.equal(await page.textContent('[role=status]'), 'Server everything woken.');
+  t.equal(await everything('.status'), 'up');
+  await page.click('#server-everything button[value=restart]');
+  t.equal(await page.textContent('[role=status]'), 'Server everything restarted.');
+  t.equal(await everything('.status'), 'up');
+  t.equal(await everything('.restarts'), '1', 'the restart is counted');
+  t.equal(await everything('.calls'), '4', 'the figures outlive the restart');
 
   // A phone: the table becomes one card per server, and nothing scrolls sideways.
   const phone = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
@@ -68,6 +122,36 @@ t.test('the operator reads the status page in Chromium, on a desktop and on a ph
   const widths = (await phone.evaluate('({ page: document.documentElement.scrollWidth, viewport: window.innerWidth })')) as { page: number; viewport: number };
   t.ok(widths.page <= widths.viewport, `no sideways scrolling (${widths.page} <= ${widths.viewport})`);
   t.equal(await phone.evaluate(`getComputedStyle(document.querySelector('#server-everything td.calls'), '::before').content`), '"Calls (1 h): "', 'each value is labelled on a phone');
+});
+
+t.test('the actions take the session and the page\'s CSRF token', async (t) => {
+  const { url, hub } = await startTestHub(t, { config: { mcpServers: { everything: everythingEntry() }, plugins: { 'map-tools': false } }, env: { HUB_PASSWORD: PASSWORD } });
+  await hub.children.get('everything')?.ensureUp();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  t.teardown(() => browser.close());
+  const page = await browser.newPage({ javaScriptEnabled: false });
+  await logIn(page, url);
+  const cookie = (await page.context().cookies()).map((entry) => `${entry.name}=${entry.value}`).join('; ');
+  const forged = await fetch(`${url}/status/servers/everything/sleep`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: url, 'sec-fetch-site': 'same-origin' },
+    body: '_csrf=made-up',
+  });
+  t.equal(forged.status, 403, 'a form without the page\'s token is refused, session or not');
+  const crossSite = await fetch(`${url}/status/servers/everything/sleep`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    body: `_csrf=${encodeURIComponent((await page.getAttribute('#server-everything input[name=_csrf]', 'value')) ?? '')}`,
+  });
+  t.equal(crossSite.status, 403, 'a post from another site is refused even with a token');
+  t.equal(hub.children.get('everything')?.status, 'up', 'nothing was done');
+  const anonymous = await fetch(`${url}/status/servers/everything/sleep`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '_csrf=x' });
+  t.not(anonymous.status, 303, 'no session: no action');
+  t.equal(hub.children.get('everything')?.status, 'up');
+  const unknown = await page.context().request.post(`${url}/status/servers/nowhere/restart`, { form: { _csrf: 'x' }, headers: { origin: url } });
+  t.not(unknown.status(), 303, 'an unknown server is no action either');
 });
 
 t.test('without the session cookie /status asks for the password, and a forged form is refused', async (t) => {
