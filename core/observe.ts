@@ -77,6 +77,19 @@ export interface HubEvent {
   readonly hub: object;
 }
 
+/**
+ * A tool a tool gate began to withhold from callers (tool pinning: its definition changed
+ * since an operator approved it, or it is new), published by the gate's plugin once per
+ * definition it withholds.
+ */
+export interface ToolWithheldEvent {
+  readonly hub: object;
+  readonly server: string;
+  readonly tool: string;
+  /** A short fixed word: `changed`, `new`. */
+  readonly cause: string;
+}
+
 /** A typed channel. */
 export class Topic<Event extends object> {
   readonly #channel: diagnostics.Channel;
@@ -125,6 +138,7 @@ export const observe = {
   authFailure: new Topic<AuthFailureEvent>('mcp-switchyard:auth-failure'),
   tokenRotation: new Topic<HubEvent>('mcp-switchyard:token-rotation'),
   rateLimited: new Topic<HubEvent>('mcp-switchyard:rate-limited'),
+  toolWithheld: new Topic<ToolWithheldEvent>('mcp-switchyard:tool-withheld'),
 } as const;
 
 /** The W3C trace context keys that travel in a request's `_meta` (the MCP convention for trace propagation). */

@@ -1,4 +1,5 @@
 import type { ServerContext, ServerNotification } from '@modelcontextprotocol/server';
+import { callerServers } from './authenticator.js';
 import type { ServedRevision } from './served-revision.js';
 
 /**
@@ -19,6 +20,16 @@ export interface CallerRequest {
   readonly answers: Record<string, unknown> | undefined;
   /** The caller: an OAuth client id or `api-token:<id>`; undefined on an open (loopback) hub. */
   readonly clientId: string | undefined;
+  /**
+   * The servers this caller may reach through `/hub` (its credentials are limited to them:
+   * an API token minted with `--servers`); undefined: every server. `mayReach` tells.
+   */
+  readonly servers: readonly string[] | undefined;
+}
+
+/** Whether the caller may reach `server` through `/hub`. */
+export function mayReach(request: Pick<CallerRequest, 'servers'>, server: string): boolean {
+  return request.servers === undefined || request.servers.includes(server);
 }
 
 /** The caller's request as the SDK's server hands it to a handler on `revision`. */
@@ -32,5 +43,6 @@ export function callerRequestOf(revision: ServedRevision, context: ServerContext
     notify: (notification) => mcpReq.notify(notification),
     answers: revision.answersOf(mcpReq),
     clientId: context.http?.authInfo?.clientId,
+    servers: callerServers(context.http?.authInfo),
   };
 }

@@ -19,6 +19,7 @@ import { callerCapabilities, decideElicitation, type ElicitationDecision } from 
 import { forwardToolCall, withQuestionParams } from './forward-call.js';
 import { findKnownTool, knownTools } from './known-tools.js';
 import type { ServedRevision } from './served-revision.js';
+import { toolError } from './tool-results.js';
 
 /**
  * `/<name>/mcp`: a transparent proxy of tools, resources, prompts and completion to one
@@ -44,10 +45,11 @@ export class ChildEndpoint implements McpEndpoint {
     return this.child.serverInfo ?? { name: this.child.name, version: this.hub.version };
   }
 
-  /** A call as the revision delivers it; undefined for an unknown or filtered tool. */
+  /** A call as the revision delivers it; undefined for an unknown or filtered tool; a tool error for one a tool gate withholds. */
   async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
     const tool = await findKnownTool(this.child, params.name);
     if (!tool) return undefined;
+    if (typeof tool === 'string') return toolError(tool);
     return forwardToolCall(this.hub, this.child, tool, params, { revision, request: caller });
   }
 }

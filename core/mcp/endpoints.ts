@@ -75,7 +75,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   };
 
   const carry = async (request: FastifyRequest, reply: FastifyReply, { endpoint, gate }: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
-    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId))) return;
+    if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth))) return;
     const revision = plain?.revision ?? gate.revisionFor(request);
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));

@@ -10,14 +10,18 @@ import type { Child } from '../children/child.js';
  */
 export async function knownTools(child: Child): Promise<Tool[]> {
   await toolsKnown(child);
+  await child.recheckWithheld();
   return child.tools;
 }
 
-/** A filtered name is refused without waking anything. */
-export async function findKnownTool(child: Child, name: string): Promise<Tool | undefined> {
+/**
+ * The tool callers get, or why a tool gate withholds it (for a tool error), or undefined
+ * for a name the server does not offer. A filtered name is refused without waking anything.
+ */
+export async function findKnownTool(child: Child, name: string): Promise<Tool | string | undefined> {
   if (!child.isToolAllowed(name)) return undefined;
   await toolsKnown(child);
-  return child.findTool(name);
+  return child.findTool(name) ?? child.recheckTool(name);
 }
 
 async function toolsKnown(child: Child): Promise<void> {

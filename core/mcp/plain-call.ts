@@ -1,5 +1,6 @@
-import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type AuthInfo, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
+import { callerServers } from './authenticator.js';
 import type { CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
 import type { HttpRequestView, PlainCall } from './revision.js';
@@ -59,13 +60,13 @@ export function plainCallOf(revisions: readonly ServedRevision[], request: HttpR
  * call. False when the endpoint has no such tool and nothing was written (the SDK
  * answers that, with its error).
  */
-export async function answerPlainCall(endpoint: McpEndpoint, revision: ServedRevision, call: PlainCall, response: ServerResponse, clientId: string | undefined): Promise<boolean> {
+export async function answerPlainCall(endpoint: McpEndpoint, revision: ServedRevision, call: PlainCall, response: ServerResponse, auth: AuthInfo | undefined): Promise<boolean> {
   const cancelled = new AbortController();
   const cancel = (): void => {
     if (!response.writableFinished) cancelled.abort();
   };
   response.once('close', cancel);
-  const caller: CallerRequest = { meta: call.params._meta, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, answers: undefined, clientId };
+  const caller: CallerRequest = { meta: call.params._meta, envelope: call.envelope, signal: cancelled.signal, notify: async () => undefined, answers: undefined, clientId: auth?.clientId, servers: callerServers(auth) };
   let message: Record<string, unknown>;
   let status = 200;
   try {

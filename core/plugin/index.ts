@@ -7,6 +7,7 @@
 export { definePlugin, type DefaultContext, type HubPlugin } from '../plugin.js';
 export type { PluginHub, PluginRegistry, ProvidedService, Servers } from '../plugin-hub.js';
 export type { AdminCommand } from '../cli/admin-command.js';
+export type { ToolGate, WithheldTool } from '../children/tool-gates.js';
 export { runCli, wantsHelp } from '../cli/run.js';
 export { HUB_ERROR_CODES, HubError, hubErrorCode, StartupError, type HubErrorCode } from '../errors.js';
 export { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';

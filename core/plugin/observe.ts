@@ -2,7 +2,7 @@
  * `mcp-switchyard/plugin/observe`: what an observer of the hub needs (metrics, traces,
  * audit): the hub's events (`hub.observe`) and its servers' lifecycle (`hub.servers.observe`).
  */
-export type { AuthFailureEvent, HttpRequestEvent, HubEvent, HubTopic, HubTopics, McpRequestEvent, ToolCallEvent, ToolCallOutcome } from '../observe.js';
+export type { AuthFailureEvent, HttpRequestEvent, HubEvent, HubTopic, HubTopics, McpRequestEvent, ToolCallEvent, ToolCallOutcome, ToolWithheldEvent } from '../observe.js';
 export { traceContextOf, TRACE_CONTEXT_KEYS } from '../observe.js';
 export type { ServerObserver } from '../plugin-hub.js';
 export type { ChildStartEvent, StartReason } from '../children/child-observer.js';
