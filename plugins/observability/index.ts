@@ -45,6 +45,7 @@ export default definePlugin({
         hub.observe.authFailure.subscribe((event) => metrics.authFailure(event.reason)),
         hub.observe.tokenRotation.subscribe(() => metrics.tokenRotation()),
         hub.observe.rateLimited.subscribe(() => metrics.rateLimited()),
+        hub.observe.toolWithheld.subscribe((event) => metrics.toolWithheld(event.server, event.cause)),
       );
       registerMetricsRoute(app, hub, metrics);
     }

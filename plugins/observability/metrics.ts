@@ -54,6 +54,12 @@ export class HubMetrics implements LifecycleListener {
   readonly #authFailures = new Counter({ name: 'hub_auth_failures_total', help: 'Refused credentials, by reason.', labelNames: ['reason'], registers: [this.registry] });
   readonly #rotations = new Counter({ name: 'hub_token_rotations_total', help: 'Refresh token rotations answered by the authorization server.', registers: [this.registry] });
   readonly #rateLimited = new Counter({ name: 'hub_rate_limited_total', help: 'MCP requests refused by a per-client limit.', registers: [this.registry] });
+  readonly #toolsWithheld = new Counter({
+    name: 'hub_tools_withheld_total',
+    help: 'Tool definitions a tool gate began to withhold until an operator approves them, by cause (changed, new).',
+    labelNames: ['server', 'cause'],
+    registers: [this.registry],
+  });
   readonly #hub: PluginHub;
   /** The revision label's values: the revisions registered, read once every plugin has registered. */
   #revisions: Set<string> | undefined;
@@ -68,6 +74,16 @@ export class HubMetrics implements LifecycleListener {
       collect() {
         this.reset();
         for (const child of hub.servers.list()) for (const status of CHILD_STATUSES) this.set({ server: child.name, status }, child.status === status ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'hub_tools_withheld',
+      help: 'Tools withheld from callers now (tool pinning: awaiting an operator approval), by server.',
+      labelNames: ['server'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const child of hub.servers.list()) this.set({ server: child.name }, child.withheldTools.length);
       },
     });
     collectDefaultMetrics({ register: this.registry });
@@ -115,5 +131,9 @@ export class HubMetrics implements LifecycleListener {
 
   rateLimited(): void {
     this.#rateLimited.inc();
+  }
+
+  toolWithheld(server: string, cause: string): void {
+    this.#toolsWithheld.inc({ server, cause });
   }
 }

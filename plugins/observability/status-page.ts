@@ -16,8 +16,9 @@ export interface StatusSources {
  * `/status`, for the operator, behind the hub's operator login (`hub.operator`: one
  * session for every page of the hub): every server with its status and why, its tools,
  * its calls and errors in the last hour with p50 and p99, when it last started and came
- * up, and whether it waits for an upstream login. The page reloads itself and works
- * without scripts, on a phone too.
+ * up, and whether it waits for an upstream login; a link to every other operator page
+ * (`hub.pages`) and what waits for the operator there (`OperatorPage.attention`). The page
+ * reloads itself and works without scripts, on a phone too.
  */
 export async function registerStatusPage(app: FastifyInstance, hub: PluginHub, sources: StatusSources, refreshSeconds: number): Promise<void> {
   await hub.operator.pages(app, (pages) => {
@@ -25,23 +26,30 @@ export async function registerStatusPage(app: FastifyInstance, hub: PluginHub, s
   });
 }
 
-function statusPage(reply: FastifyReply, hub: PluginHub, sources: StatusSources, refreshSeconds: number): FastifyReply {
+async function statusPage(reply: FastifyReply, hub: PluginHub, sources: StatusSources, refreshSeconds: number): Promise<FastifyReply> {
   const now = Date.now();
   const children = hub.servers.list();
   const troubled = children.filter((child) => TROUBLED.has(child.status));
-  const upstreams = hub.pages.has('upstreams');
   const { operator } = hub;
+  const pages = hub.pages.values();
+  const waiting = (await Promise.all(pages.map(async (page) => ({ page, note: await page.attention?.() })))).filter((entry) => entry.note !== undefined);
   const alert =
     troubled.length === 0
       ? ''
       : `<section role="alert" aria-labelledby="attention"><h2 id="attention">${troubled.length === 1 ? '1 server needs' : `${troubled.length} servers need`} attention</h2><ul>${troubled
           .map((child) => `<li><a href="#server-${escapeHtml(child.name)}">${escapeHtml(child.name)}</a>: ${escapeHtml(child.status)}${child.problem ? ` (${escapeHtml(child.problem)})` : ''}</li>`)
           .join('')}</ul></section>`;
+  const notes =
+    waiting.length === 0
+      ? ''
+      : `<section role="alert" aria-labelledby="waiting"><h2 id="waiting">Waiting for an operator</h2><ul>${waiting
+          .map(({ page, note }) => `<li><a href="${escapeHtml(operator.url(page.path))}">${escapeHtml(page.title)}</a>: ${escapeHtml(note ?? '')}</li>`)
+          .join('')}</ul></section>`;
   const rows = children.map((child) => row(child, sources.recent(child.name)?.figures(now), sources.times(child.name), now)).join('\n');
-  const body = `<nav aria-label="Status page"><a class="primary" href="${escapeHtml(operator.url('/status'))}">Refresh now</a><span>Refreshes every ${refreshSeconds} s. Updated <time datetime="${new Date(now).toISOString()}">${formatTime(now)}</time>.</span>${
-    upstreams ? `<a href="${escapeHtml(operator.url('/upstreams'))}">Upstream logins</a>` : ''
-  }</nav>
-${alert}
+  const body = `<nav aria-label="Status page"><a class="primary" href="${escapeHtml(operator.url('/status'))}">Refresh now</a><span>Refreshes every ${refreshSeconds} s. Updated <time datetime="${new Date(now).toISOString()}">${formatTime(now)}</time>.</span>${pages
+    .map((page) => `<a href="${escapeHtml(operator.url(page.path))}">${escapeHtml(page.title)}</a>`)
+    .join('')}</nav>
+${alert}${notes}
 <h2 id="servers">Servers</h2>
 ${
   children.length === 0
@@ -59,7 +67,7 @@ function row(child: ServerView, figures: RecentFigures | undefined, times: Serve
   const status = `<span class="status ${troubled ? 'bad' : child.status === 'up' ? 'ok' : ''}">${escapeHtml(child.status)}</span>${child.problem ? `<br><span class="reason">${escapeHtml(child.problem)}</span>` : ''}`;
   const errors = figures?.errors ?? 0;
   const upstream = !('oauth' in child.entry) ? 'not used' : child.status === 'unauthorized' ? '<span class="bad">login needed</span>' : 'configured';
-  return `<tr id="server-${escapeHtml(child.name)}"><th scope="row" data-label="Server">${escapeHtml(child.name)}</th>${cell('Status', status)}${cell('Tools', child.toolsKnown ? String(child.tools.length) : 'not yet known', 'num tools')}${cell(
+  return `<tr id="server-${escapeHtml(child.name)}"><th scope="row" data-label="Server">${escapeHtml(child.name)}</th>${cell('Status', status)}${cell('Tools', tools(child), 'num tools')}${cell(
     'Calls (1 h)',
     String(figures?.calls ?? 0),
     'num calls',
@@ -67,6 +75,13 @@ function row(child: ServerView, figures: RecentFigures | undefined, times: Serve
     'Last start',
     times?.lastStart ? `${shortTime(times.lastStart.at, now)} (${times.lastStart.reason})` : 'not yet',
   )}${cell('Last up', times?.lastUp ? `${shortTime(times.lastUp.at, now)} after ${times.lastUp.seconds.toFixed(2)} s` : 'not yet')}${cell('Upstream login', upstream)}</tr>`;
+}
+
+/** The tools offered, and how many a tool gate withholds (awaiting an operator's approval). */
+function tools(child: ServerView): string {
+  if (!child.toolsKnown) return 'not yet known';
+  const withheld = child.withheldTools.length;
+  return `${child.tools.length}${withheld > 0 ? `<br><span class="bad">${withheld} withheld</span>` : ''}`;
 }
 
 function milliseconds(value: number | undefined): string {

@@ -1,0 +1,45 @@
+import { toolsCommand } from './admin.js';
+import { ToolPinningOptions, PinToolsKey } from './options.js';
+import { APPROVALS_PATH, registerApprovalPage } from './page.js';
+import { ToolPins } from './pins.js';
+import { createIndexes, pinCollections } from './records.js';
+import { definePlugin } from '../../core/plugin/index.js';
+
+/**
+ * Tool pinning: a server that pins its tools (`"pinTools": true`, or every server with
+ * `allServers`) offers a tool only in a definition an operator approved. The check is the
+ * kernel's tool gate (`hub.toolGates`), so it holds on `/<name>/mcp` and through `/hub`
+ * on every revision; the pins are in the store, so replicas agree.
+ */
+export default definePlugin({
+  name: 'tool-pinning',
+  description: 'Withholds a tool whose definition changed, or a new one, until an operator approves it (pinTools, hub-admin tools, /tool-approvals).',
+  enabledByDefault: true,
+  reservedPaths: [APPROVALS_PATH.slice(1)],
+  options: ToolPinningOptions,
+  serverKeys: { pinTools: PinToolsKey },
+  async register(app, options, hub) {
+    const c = pinCollections(hub.store);
+    const pins = new ToolPins(hub, c, options);
+    hub.adminCommands.add('tools', toolsCommand(pins, hub));
+    // A server's `pinTools` is set up at start (a reload keeps a change for the restart), so
+    // a hub where nothing pins has no gate at all, and its calls pay nothing for this plugin.
+    const used = options.allServers || Object.values(hub.config.mcpServers ?? {}).some((entry) => entry.pinTools === true);
+    if (!used) return;
+    hub.toolGates.add('tool-pinning', pins);
+    hub.pages.add('tool-approvals', {
+      title: 'Tool approvals',
+      path: APPROVALS_PATH,
+      async attention() {
+        const waiting = await pins.waiting();
+        return waiting === 0 ? undefined : `${waiting === 1 ? '1 tool definition waits' : `${waiting} tool definitions wait`} for approval`;
+      },
+    });
+    await registerApprovalPage(app, hub, pins);
+    app.addHook('onReady', async () => {
+      await createIndexes(c);
+      await pins.load();
+    });
+    app.addHook('onClose', () => pins.settled());
+  },
+});
