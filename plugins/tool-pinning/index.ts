@@ -21,12 +21,10 @@ export default definePlugin({
   async register(app, options, hub) {
     const c = pinCollections(hub.store);
     const pins = new ToolPins(hub, c, options);
-    hub.adminCommands.add('tools', toolsCommand(pins, hub));
-    // A server's `pinTools` is set up at start (a reload keeps a change for the restart), so
-    // a hub where nothing pins has no gate at all, and its calls pay nothing for this plugin.
-    const used = options.allServers || Object.values(hub.config.mcpServers ?? {}).some((entry) => entry.pinTools === true);
-    if (!used) return;
+    // Always a gate, whoever adds a server (the config, a plugin, an embedding app): for a
+    // server that does not pin, it answers after one look at the entry.
     hub.toolGates.add('tool-pinning', pins);
+    hub.adminCommands.add('tools', toolsCommand(pins, hub));
     hub.pages.add('tool-approvals', {
       title: 'Tool approvals',
       path: APPROVALS_PATH,
