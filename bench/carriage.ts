@@ -44,17 +44,21 @@ const floor = await startHttpFloor();
 const child = await startHttpChild();
 // CARRIAGE_OBSERVABILITY=off measures the hub without the observability plugin (metrics and the call log).
 const observability = process.env.CARRIAGE_OBSERVABILITY !== 'off';
+// CARRIAGE_LEAST_PRIVILEGE=on binds the token to the endpoints it calls and its /hub reach to
+// both servers, and pins both servers' tools (approved as first seen): every call then pays the resource check and the pin check.
+const leastPrivilege = process.env.CARRIAGE_LEAST_PRIVILEGE === 'on';
 const bare = await startBareProxy(child.url);
 const benchHub = await startBenchHub(
   {
-    plugins: { 'oauth-as': true, 'map-tools': false, observability },
+    plugins: { 'oauth-as': true, 'map-tools': false, observability, ...(leastPrivilege && { 'tool-pinning': { allServers: true, approveFirstSight: true } }) },
     mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'], keepAlive: true }, web: { type: 'http', url: child.url } },
   },
   // The limit stays on: counted for every call, high enough never to refuse one here.
   { HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
 );
 for (const name of ['everything', 'web']) await benchHub.hub.children.get(name)?.ensureUp();
-const { token } = await new ApiTokens(collections(benchHub.hub.store), benchHub.hub.settings.baseUrl).mint('carriage bench', 3600);
+const reach = leastPrivilege ? { resources: ['everything', 'web', 'hub'], servers: ['everything', 'web'] } : {};
+const { token } = await new ApiTokens(collections(benchHub.hub.store), benchHub.hub.settings.baseUrl).mint('carriage bench', 3600, reach);
 
 type Kind = 'floor' | 'direct' | 'bare' | 'hub';
 interface Subject {
@@ -126,7 +130,9 @@ const find = (callers: number, kind: Kind, revision: Row['subject']['revision'])
 const ratio = (a: number, b: number | undefined) => (b === undefined ? Number.NaN : Number((a / b).toFixed(2)));
 const pad = (value: unknown, width: number) => String(value).padStart(width);
 
-console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds, observability ${observability ? 'on' : 'off'}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it`);
+console.log(
+  `carriage: ${calls} calls a round, best of ${rounds} rounds, observability ${observability ? 'on' : 'off'}${leastPrivilege ? ', least privilege on (bound token, pinned tools)' : ''}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it`,
+);
 for (const callers of callerCounts) {
   console.log(`\n${callers} caller${callers === 1 ? '' : 's'}`);
   console.log(`${'subject'.padEnd(34)}${'revision'.padEnd(12)}${pad('calls/s', 8)} ${'[range]'.padEnd(13)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('cpu ms', 8)}${pad('x floor', 9)}${pad('+p50', 8)}${pad('x bare', 8)}`);

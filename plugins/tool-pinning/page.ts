@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ToolPins } from './pins.js';
@@ -25,17 +25,27 @@ export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub,
   const { operator } = hub;
   await operator.pages(app, (context) => {
     const pages = context.withTypeProvider<TypeBoxTypeProvider>();
-    pages.get(APPROVALS_PATH, { onRequest: operator.requireSession }, async (_request, reply) => approvalsPage(reply, hub, pins));
+    pages.get(APPROVALS_PATH, { onRequest: operator.requireSession }, async (request, reply) => {
+      try {
+        return await approvalsPage(reply, hub, pins);
+      } catch (error) {
+        return unavailable(request, reply, hub, error);
+      }
+    });
     const refused = pageWhenRefused((reply) => operator.sendPage(reply, 400, 'Not approved', `<p>The form was not complete. ${back(hub)}</p>`));
     pages.post(`${APPROVALS_PATH}/approve`, { onRequest: operator.requireSession, schema: { body: ApproveForm }, errorHandler: refused }, async (request, reply) => {
       const { server, tool, digest } = request.body;
       const view = hub.servers.get(server);
       if (!view || !pins.pins(view)) return operator.sendPage(reply, 404, 'Not approved', `<p>No server named ${escapeHtml(server)} pins its tools. ${back(hub)}</p>`);
-      const approved = await pins.approve(server, tool, 'status page', digest);
-      if (approved.length === 0) {
-        return operator.sendPage(reply, 409, 'Not approved', `<p>This definition of ${escapeHtml(tool)} no longer waits for approval: it was approved meanwhile, or the tool changed again since the page was shown. ${back(hub)}</p>`);
+      try {
+        const approved = await pins.approve(server, tool, 'status page', digest);
+        if (approved.length === 0) {
+          return operator.sendPage(reply, 409, 'Not approved', `<p>This definition of ${escapeHtml(tool)} no longer waits for approval: it was approved meanwhile, or the tool changed again since the page was shown. ${back(hub)}</p>`);
+        }
+        return await approvalsPage(reply, hub, pins, `Approved tool ${tool} of server ${server}.`);
+      } catch (error) {
+        return unavailable(request, reply, hub, error);
       }
-      return approvalsPage(reply, hub, pins, `Approved tool ${tool} of server ${server}.`);
     });
   });
 }
@@ -75,6 +85,12 @@ function diffHtml(diff: string): string {
       return text;
     })
     .join('\n');
+}
+
+/** The store did not answer (or an approval kept meeting others): said on a page, and logged. */
+function unavailable(request: FastifyRequest, reply: FastifyReply, hub: PluginHub, error: unknown): FastifyReply {
+  request.log.warn({ err: (error as Error).message }, 'the tool approvals page failed');
+  return hub.operator.sendPage(reply, 503, 'Tool approvals unavailable', `<p>${escapeHtml((error as Error).message)}. Try again in a moment. ${back(hub)}</p>`);
 }
 
 function back(hub: PluginHub): string {
