@@ -27,7 +27,8 @@ export function registerHealthRoutes(app: FastifyInstance, hub: Hub): void {
 
   app.get('/readyz', async (_request, reply) => {
     const problems: string[] = [];
-    if (!ready) problems.push('the hub is starting or shutting down');
+    if (hub.drain.draining) problems.push('the hub is shutting down: calls in flight are finishing');
+    else if (!ready) problems.push('the hub is starting or shutting down');
     const store = await pingStore(hub);
     if (store) problems.push(`the ${hub.store.kind} store is not reachable: ${store}`);
     if (problems.length > 0) return reply.code(503).send({ status: 'not ready', reasons: problems });

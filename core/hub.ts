@@ -13,6 +13,7 @@ import { OperatorLogin } from './operator/login.js';
 import type { OperatorPage } from './operator/pages.js';
 import type { OperatorService } from './operator/service.js';
 import { OperatorWeb } from './operator/web.js';
+import { Drain } from './drain.js';
 import { Registry, Slot } from './registry.js';
 import type { HubSettings } from './settings.js';
 import { openStoreLazily, type Store } from './store/index.js';
@@ -75,6 +76,9 @@ export class Hub {
 
   /** Opened on first use (a hub that never needs it creates no files); closed with the app. */
   readonly store: Store;
+
+  /** The shutdown drain: in-flight MCP requests finish, new ones are refused. */
+  readonly drain = new Drain();
 
   /** Relays children's questions to callers, and logs each drop once per client, server and reason. */
   readonly questions: QuestionRelay;

@@ -41,6 +41,12 @@ export type HubPluginOptions = Static<typeof HubPluginOptions> & {
    */
   setup?: (hub: PluginHub) => void | Promise<void>;
   [onKernel]?: (hub: Hub) => void;
+  /**
+   * Builds the hub for `hub-admin`: a server entry that fails its checks is left out and
+   * told to `leftOut` instead of stopping start-up (token and client commands need no
+   * server), no server is started and the config file is not watched.
+   */
+  admin?: { leftOut(problem: string, server: string): void };
 };
 
 /** The name under which an embedding app's `setup` registers. */
@@ -49,6 +55,8 @@ const APP_OWNER = 'app';
 const builtinDirectory = fileURLToPath(new URL('../plugins/', import.meta.url));
 /** An editor's save is several file events: the reload waits until they have been quiet this long. */
 const CONFIG_DEBOUNCE_MS = 300;
+/** Calls cut at the end of the drain answer at once (their servers are stopped); this bounds it. */
+const CUT_GRACE_MS = 2_000;
 
 /**
  * The hub as an encapsulated Fastify plugin: `app.register(hub, { config, prefix })`
@@ -57,6 +65,7 @@ const CONFIG_DEBOUNCE_MS = 300;
 export async function hub(app: FastifyInstance, options: HubPluginOptions): Promise<void> {
   const env = await withSecretFiles(options.env ?? process.env);
   const settings = { ...settingsFromEnvironment(env), ...options.settings };
+  if (options.settings?.baseUrl === undefined && !env.BASE_URL?.trim()) followListeningAddress(app, settings, Boolean(env.HOST?.trim()));
   const { config, source, configDirectory, file } =
     options.config === undefined
       ? await fromFile(settings.configFile, env)
@@ -100,8 +109,11 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   }
   await options.setup?.(pluginHub(context, APP_OWNER));
   const servers = new ConfiguredServers(context);
-  const entries = servers.check(config, source);
+  const entries = servers.check(config, source, options.admin?.leftOut);
   for (const warning of servers.typos(config)) app.log.warn({ config: source }, warning);
+  const { warnings, disabled } = servers.notices(config);
+  for (const warning of warnings) app.log.warn({ config: source }, warning);
+  if (disabled.length > 0) app.log.info({ config: source, servers: disabled }, 'servers marked "disabled": true are not served');
   servers.add(entries);
   await context.children.loadSnapshots();
   registerMcpEndpoints(app, context);
@@ -110,11 +122,12 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   if (file !== undefined) {
     const reloader = new ConfigReloader({ file, env, servers, plugins: config.plugins, log: app.log });
     context.reloadConfig = (trigger) => reloader.reload(trigger);
-    const stopWatching = options.watchConfig === false ? undefined : reloader.watch(CONFIG_DEBOUNCE_MS);
+    const stopWatching = options.watchConfig === false || options.admin ? undefined : reloader.watch(CONFIG_DEBOUNCE_MS);
     if (stopWatching) app.addHook('onClose', async () => stopWatching());
   }
 
   app.addHook('onReady', async () => {
+    if (options.admin) return;
     for (const child of context.children.all()) {
       if (!child.alwaysRunning) continue;
       child.ensureUp().catch((error: Error) => child.log.warn({ err: error.message }, 'always-running server did not start'));
@@ -123,6 +136,14 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   // Generated and printed by the serving hub only, not by hub-admin building the same hub.
   app.addHook('onListen', async () => {
     await operatorPages?.login.password.ensure();
+  });
+  // Before the server stops listening: /readyz says 503 from the first moment, calls in
+  // flight finish or are cut with an answer, and only then are connections closed.
+  app.addHook('preClose', async () => {
+    const { drainTimeoutMs } = settings;
+    if (context.drain.inFlight > 0) app.log.info({ inFlight: context.drain.inFlight, drainTimeoutMs }, 'draining: waiting for calls in flight');
+    const cut = await context.drain.run(drainTimeoutMs, () => context.children.stopAll(), CUT_GRACE_MS);
+    if (cut > 0) app.log.warn({ cut, drainTimeoutMs }, `${cut} calls still running after DRAIN_TIMEOUT_MS were cut`);
   });
   app.addHook('onClose', async () => {
     await context.children.stopAll();
@@ -138,6 +159,27 @@ async function fromFile(file: string, env: NodeJS.ProcessEnv) {
     configDirectory: loaded.file ? dirname(loaded.file) : process.cwd(),
     file: loaded.file,
   };
+}
+
+/**
+ * Without BASE_URL (or `settings.baseUrl`), the base URL is where the hub is actually
+ * served: the port the server listens on (PORT=0, or an embedding app's own port), the
+ * address it listens on unless HOST names one or it is a wildcard, and the prefix the hub
+ * is registered under. Until the server listens it is `http://HOST:PORT<prefix>`; what
+ * plugins publish reads it when asked, so metadata, token audiences and the Host check
+ * agree with the URL clients use.
+ */
+function followListeningAddress(app: FastifyInstance, settings: HubSettings, hostGiven: boolean): void {
+  const prefix = app.prefix.replace(/\/+$/, '');
+  let baseUrl = `${settings.baseUrl}${prefix}`;
+  Object.defineProperty(settings, 'baseUrl', { get: () => baseUrl, enumerable: true, configurable: true });
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (typeof address !== 'object' || address === null) return;
+    const wildcard = address.address === '0.0.0.0' || address.address === '::';
+    const host = hostGiven || wildcard ? settings.host : address.address;
+    baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${prefix}`;
+  });
 }
 
 function isLoopbackHost(host: string): boolean {

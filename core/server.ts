@@ -7,8 +7,8 @@ import { serverLimitOptions } from './limits/server-options.js';
 import type { PluginHub } from './plugin-hub.js';
 import { settingsFromEnvironment, type HubSettings } from './settings.js';
 
-/** How long shutdown waits for in-flight requests before cutting them. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/** After the drain (DRAIN_TIMEOUT_MS, see core/drain.ts), what is still connected gets this long before it is closed. */
+const CLOSE_GRACE_MS = 5_000;
 
 export interface StartedHub {
   app: FastifyInstance;
@@ -47,7 +47,9 @@ export function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteS
 /** Builds and starts the standalone HTTP hub: the same plugin, on a bare Fastify. */
 export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<StartedHub> {
   const settings = settingsFromEnvironment(env);
-  const app = Fastify({ logger: loggerOptions(env), forceCloseConnections: 'idle', bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
+  // return503OnClosing off: during the drain the hub's own routes answer (/readyz 503, MCP
+  // endpoints a JSON-RPC error), and the rest keeps serving until the listener closes.
+  const app = Fastify({ logger: loggerOptions(env), pluginTimeout: 0, forceCloseConnections: 'idle', return503OnClosing: false, bodyLimit: 4 * 1024 * 1024, ...serverLimitOptions(settings) });
   guardConnections(app.server, settings);
   let context: PluginHub | undefined;
   try {
@@ -66,7 +68,7 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<St
     app,
     hub: context,
     url: `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`,
-    close: () => closeWithin(app, SHUTDOWN_GRACE_MS),
+    close: () => closeWithin(app, settings.drainTimeoutMs + CLOSE_GRACE_MS),
   };
 }
 

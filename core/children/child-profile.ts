@@ -19,16 +19,31 @@ export class ChildProfile {
   #tools: Tool[] = [];
   /** Whether a tool list was ever seen (a connection or a snapshot); an empty list can be real. */
   #toolsKnown = false;
-  readonly #isToolAllowed: (toolName: string) => boolean;
+  #entry: ServerEntry;
+  #isToolAllowed: (toolName: string) => boolean;
   readonly #snapshots: SnapshotStore | undefined;
 
   constructor(
     readonly name: string,
-    readonly entry: ServerEntry,
+    entry: ServerEntry,
     snapshots: SnapshotStore | undefined,
   ) {
+    this.#entry = entry;
     this.#isToolAllowed = createToolFilter(entry);
     this.#snapshots = snapshots;
+  }
+
+  get entry(): ServerEntry {
+    return this.#entry;
+  }
+
+  /**
+   * Takes an entry that differs only in what the hub applies itself (the tool filters,
+   * `hub`, `timeout`): the child behind it is the same, so it keeps running.
+   */
+  protected retuneEntry(entry: ServerEntry): void {
+    this.#entry = entry;
+    this.#isToolAllowed = createToolFilter(entry);
   }
 
   /** The child's advertised title, for `list_servers`. */

@@ -5,6 +5,7 @@ import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { ChildEndedError, type ChildConnection, type ChildType } from './child-type.js';
 import type { ChildStartEvent, StartReason } from './child-observer.js';
+import type { ChildClock } from './clock.js';
 import type { ChildStatus, RestingStatus } from './child-states.js';
 import type { ChildWire, RememberedNegotiation } from '../mcp/revision.js';
 import { startPings } from './ping.js';
@@ -24,6 +25,7 @@ export interface StartHost {
   /** The revisions the hub speaks to children. */
   readonly wires: ChildWires;
   timings(): ChildTimings;
+  clock(): ChildClock;
   transition(to: ChildStatus, reason?: string): void;
   /** Supervision gives up on a crash-looping child: it is parked as `stopped` with this reason. */
   park(reason: string): void;
@@ -86,6 +88,7 @@ export class ChildStarter {
         park: (reason) => host.park(reason),
       },
       host.timings,
+      host.clock,
     );
   }
 
@@ -182,9 +185,12 @@ export class ChildStarter {
           host.transition('unauthorized', error.message);
           throw new HubError(HUB_ERROR_CODES.CHILD_UNAUTHORIZED, `server "${host.name}" is unauthorized: ${error.message}`, { cause: error });
         }
-        reason = (error as Error).message;
+        // An attempt cut short by the end of the budget says only that: the reason worth
+        // reporting is the last real failure before it (a 401, a refused connection).
+        const cutByBudget = error instanceof HubError && error.code === HUB_ERROR_CODES.CHILD_NO_ANSWER;
+        if (!cutByBudget || attempt === 1) reason = (error as Error).message;
         this.negotiation = undefined;
-        host.log.warn({ attempt, err: reason }, 'server start failed');
+        host.log.warn({ attempt, err: (error as Error).message }, 'server start failed');
       }
       // Another try only when it would have time left: the reason reported stays the last real one.
       const wait = backoffDelay(attempt, timings);
@@ -254,11 +260,18 @@ export class ChildStarter {
     this.#lastEnded = undefined;
     host.adopt(client, tools);
     const timings = host.timings();
-    this.#stopPings = startPings(client, wire, timings.pingIntervalMs, timings.pingTimeoutMs, (reason) => {
-      if (connection !== this.connection) return;
-      this.#closed(connection, reason);
-      void connection.close().catch(noop);
-    });
+    this.#stopPings = startPings(
+      client,
+      wire,
+      timings.pingIntervalMs,
+      timings.pingTimeoutMs,
+      (reason) => {
+        if (connection !== this.connection) return;
+        this.#closed(connection, reason);
+        void connection.close().catch(noop);
+      },
+      host.clock(),
+    );
     return client;
   }
 

@@ -56,6 +56,22 @@ export interface ChildType {
    */
   snapshots?: boolean;
   connect(entry: ServerEntry, context: ConnectContext): Promise<ChildConnection>;
+  /**
+   * `hub check`: whether the entry could start, found without starting anything (the
+   * command is on PATH, the image is present, the URL parses), in an operator's words.
+   */
+  check?(entry: ServerEntry, context: EntryCheckContext): Promise<EntryCheck>;
+}
+
+export interface EntryCheckContext {
+  /** Relative paths in the entry are resolved against it. */
+  configDirectory: string;
+}
+
+/** What `check` found: `detail` says what was looked at, or what is wrong and what to do. */
+export interface EntryCheck {
+  ok: boolean;
+  detail: string;
 }
 
 /**

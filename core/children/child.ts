@@ -1,11 +1,13 @@
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
+import { entryCallTimeoutMs } from '../config/other-clients.js';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildConnection, ChildType } from './child-type.js';
 import { notifyObservers, type ChildObserver } from './child-observer.js';
 import { ChildProfile } from './child-profile.js';
 import { ChildStarter, listAllTools } from './child-start.js';
+import { systemClock, type ChildClock, type ClockTimer } from './clock.js';
 import { isTroubled, nextChildState, type ChildStatus, type RestingStatus } from './child-states.js';
 import type { ChildWire } from '../mcp/revision.js';
 import { ChildView } from './server-view.js';
@@ -21,6 +23,8 @@ export type { ChildStatus } from './child-states.js';
 /** What the registry hands every child: the current timings, where snapshots go, who observes. */
 export interface ChildEnvironment {
   timings(): ChildTimings;
+  /** The timers of the idle sleep, supervision and pings; the system's when absent. */
+  clock?(): ChildClock;
   /** Absent for types that keep no snapshot. */
   snapshots?: SnapshotStore;
   /** Told of every transition and start; read each time, so observers added later are heard. */
@@ -43,7 +47,7 @@ export class Child extends ChildProfile {
   #lastError: string | undefined;
   readonly supervisor: Supervisor;
   readonly #starter: ChildStarter;
-  #idleTimer: NodeJS.Timeout | undefined;
+  #idleTimer: ClockTimer | undefined;
   #inFlight = 0;
   #idle: (() => void)[] = [];
   readonly #watch: ChildWatch;
@@ -73,6 +77,7 @@ export class Child extends ChildProfile {
       },
       wires: environment.wires ?? childWires(() => []),
       timings: environment.timings,
+      clock: () => this.#clock,
       transition: (to, reason) => this.#transition(to, reason),
       park: (reason) => void this.#rest('stopped', reason),
       prepare: (connection, wire) => this.#prepare(connection, wire),
@@ -87,6 +92,10 @@ export class Child extends ChildProfile {
     return this.#status;
   }
 
+  get #clock(): ChildClock {
+    return this.#environment.clock?.() ?? systemClock;
+  }
+
   /** Why the server last failed (kept while it starts again or rests); none once it is up. */
   get lastError(): string | undefined {
     return this.#lastError;
@@ -94,6 +103,11 @@ export class Child extends ChildProfile {
 
   get alwaysRunning(): boolean {
     return this.childType.alwaysRunning(this.entry);
+  }
+
+  /** The entry's own tool call timeout (`timeout`, in ms), when it sets one the hub takes. */
+  get callTimeoutMs(): number | undefined {
+    return entryCallTimeoutMs(this.entry.timeout);
   }
 
   /** Servers with `hub: false` stay out of `/hub`'s aggregate. */
@@ -265,6 +279,15 @@ export class Child extends ChildProfile {
     await this.disconnect('sleeping');
   }
 
+  /**
+   * Applies an entry that differs from the running one only in keys the hub applies
+   * itself (`HUB_SIDE_KEYS`), without a restart; callers hear of the changed tool list.
+   */
+  retune(entry: ServerEntry): void {
+    this.retuneEntry({ ...entry, type: this.entry.type });
+    this.#watch.emit({ kind: 'tools' });
+  }
+
   /** Re-reads the tool list from the child (all pages). */
   async refreshTools(): Promise<void> {
     const client = this.#starter.connection?.client;
@@ -308,7 +331,7 @@ export class Child extends ChildProfile {
       this.supervisor.crashed(reason ?? 'the connection ended');
     } else if (to !== 'starting' && to !== 'down') {
       this.supervisor.cancel();
-      clearTimeout(this.#idleTimer);
+      this.#clock.clearTimeout(this.#idleTimer);
     }
   }
 
@@ -352,10 +375,11 @@ export class Child extends ChildProfile {
 
   /** Sleeps an on-demand server once it has been unused for the idle timeout. */
   #armIdleTimer(): void {
-    clearTimeout(this.#idleTimer);
+    const clock = this.#clock;
+    clock.clearTimeout(this.#idleTimer);
     const { idleTimeoutMs } = this.#environment.timings();
     if (this.alwaysRunning || idleTimeoutMs === 0) return;
-    this.#idleTimer = setTimeout(() => {
+    this.#idleTimer = clock.setTimeout(() => {
       if (this.#inFlight > 0 || this.#status === 'starting') {
         this.#armIdleTimer();
         return;
@@ -364,6 +388,5 @@ export class Child extends ChildProfile {
       this.log.info('server idle');
       void this.sleep();
     }, idleTimeoutMs);
-    this.#idleTimer.unref();
   }
 }

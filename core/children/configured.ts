@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { SERVER_NAME_PATTERN, type HubConfig, type ServerEntry } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
+import { configNotices } from '../config/other-clients.js';
 import { likelyTypos, propertyNames } from '../config/typos.js';
 import type { Hub } from '../hub.js';
 import { inferType } from './registry.js';
@@ -13,6 +14,8 @@ export interface ServerChanges {
   added: string[];
   removed: string[];
   restarted: string[];
+  /** Entries changed only in what the hub applies itself (tool filters, `hub`, `timeout`): applied without a restart. */
+  retuned: string[];
   /** Changed entries left running as they were, with why. */
   kept: { name: string; why: string }[];
   unchanged: number;
@@ -26,44 +29,73 @@ export interface ServerChanges {
  */
 export class ConfiguredServers {
   #entries = new Map<string, ServerEntry>();
+  readonly #noticed = new Set<string>();
 
   constructor(private readonly hub: Hub) {}
 
-  /** The config's servers, checked; throws a StartupError naming the first problem. */
-  check(config: HubConfig, source: string): Map<string, ServerEntry> {
+  /**
+   * The config's servers, checked; entries marked `"disabled": true` are left out, as the
+   * clients the file may come from do. Throws a StartupError naming the first problem, or,
+   * when `leftOut` is given (hub-admin, whose commands need no server), leaves each broken
+   * entry out and tells it there.
+   */
+  check(config: HubConfig, source: string, leftOut?: (problem: string, name: string) => void): Map<string, ServerEntry> {
     const entries = new Map<string, ServerEntry>();
     for (const [name, entry] of Object.entries(config.mcpServers ?? {})) {
-      if (!serverName.test(name)) {
-        throw refused(`${source}: server "${name}": the name must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`);
-      }
-      if (this.hub.reservedPaths.has(name.toLowerCase())) {
-        throw refused(`${source}: server "${name}": the name is reserved for the hub's own paths (${[...this.hub.reservedPaths].sort().join(', ')})`);
-      }
-      if (this.hub.children.get(name) && !this.#entries.has(name)) {
-        throw refused(`${source}: server "${name}": the name is already taken by a server a plugin provides`);
-      }
-      const type = inferType(entry);
-      const childType = this.hub.childTypes.get(type);
-      if (!childType) {
-        throw refused(
-          `${source}: server "${name}": key "type": expected one of ${this.hub.childTypes.names().map((known) => `"${known}"`).join(', ')} (got "${type}"; is the plugin that adds it enabled?)`,
-        );
-      }
-      const problem = firstSchemaProblem(childType.entrySchema, entry);
-      if (problem) {
-        throw refused(`${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`);
-      }
-      for (const [key, { schema }] of this.hub.serverKeys) {
-        const value = (entry as Record<string, unknown>)[key];
-        const keyProblem = value === undefined ? undefined : firstSchemaProblem(schema, value);
-        if (keyProblem) {
-          const path = pointerToPath(keyProblem.path);
-          throw refused(`${source}: server "${name}": key "${key}${path ? `.${path}` : ''}": expected ${keyProblem.expected}`);
-        }
+      if (entry.disabled === true) continue;
+      try {
+        this.#checkEntry(name, entry, source);
+      } catch (error) {
+        if (!leftOut || !(error instanceof StartupError)) throw error;
+        leftOut(error.message, name);
+        continue;
       }
       entries.set(name, entry);
     }
     return entries;
+  }
+
+  #checkEntry(name: string, entry: ServerEntry, source: string): void {
+    if (!serverName.test(name)) {
+      throw refused(`${source}: server "${name}": the name must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`);
+    }
+    if (this.hub.reservedPaths.has(name.toLowerCase())) {
+      throw refused(`${source}: server "${name}": the name is reserved for the hub's own paths (${[...this.hub.reservedPaths].sort().join(', ')})`);
+    }
+    if (this.hub.children.get(name) && !this.#entries.has(name)) {
+      throw refused(`${source}: server "${name}": the name is already taken by a server a plugin provides`);
+    }
+    const type = inferType(entry);
+    const childType = this.hub.childTypes.get(type);
+    if (!childType) {
+      throw refused(
+        `${source}: server "${name}": key "type": expected one of ${this.hub.childTypes.names().map((known) => `"${known}"`).join(', ')} (got "${type}"; is the plugin that adds it enabled?)`,
+      );
+    }
+    const problem = firstSchemaProblem(childType.entrySchema, entry);
+    if (problem) {
+      throw refused(`${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`);
+    }
+    for (const [key, { schema }] of this.hub.serverKeys) {
+      const value = (entry as Record<string, unknown>)[key];
+      const keyProblem = value === undefined ? undefined : firstSchemaProblem(schema, value);
+      if (keyProblem) {
+        const path = pointerToPath(keyProblem.path);
+        throw refused(`${source}: server "${name}": key "${key}${path ? `.${path}` : ''}": expected ${keyProblem.expected}`);
+      }
+    }
+  }
+
+  /**
+   * What the hub does not act on in the config, each said once per hub (a reload repeats
+   * only what is new): keys other clients use, a `timeout` too short to be milliseconds,
+   * servers left out as disabled.
+   */
+  notices(config: HubConfig): { warnings: string[]; disabled: string[] } {
+    const warnings = configNotices(config).filter((warning) => !this.#noticed.has(warning));
+    warnings.forEach((warning) => this.#noticed.add(warning));
+    const disabled = Object.entries(config.mcpServers ?? {}).flatMap(([name, entry]) => (entry.disabled === true ? [name] : []));
+    return { warnings, disabled };
   }
 
   /** Likely typos in the config's keys, as warning lines (see `likelyTypos`). */
@@ -82,13 +114,14 @@ export class ConfiguredServers {
 
   /**
    * At a reload: added servers are created, removed ones are stopped once their calls
-   * finish, changed ones are replaced (stopped the same way, then created anew), and
-   * unchanged ones are left running untouched. An entry with a key a plugin sets up at
+   * finish, changed ones are replaced (stopped the same way, then created anew), ones
+   * changed only in what the hub applies itself (tool filters, `hub`, `timeout`) take the
+   * change in place, and unchanged ones are left running untouched. An entry with a key a plugin sets up at
    * start (its `serverKeys`) is kept as it runs until the next restart. Resolves once
    * the new set serves; `stopped` once the old servers' calls have finished.
    */
   async apply(entries: Map<string, ServerEntry>): Promise<{ changes: ServerChanges; stopped: Promise<void> }> {
-    const changes: ServerChanges = { added: [], removed: [], restarted: [], kept: [], unchanged: 0 };
+    const changes: ServerChanges = { added: [], removed: [], restarted: [], retuned: [], kept: [], unchanged: 0 };
     const running = this.#entries;
     const next = new Map<string, ServerEntry>();
     const stopping: Promise<void>[] = [];
@@ -103,6 +136,13 @@ export class ConfiguredServers {
       if (before !== undefined && isDeepStrictEqual(before, entry)) {
         changes.unchanged += 1;
         next.set(name, before);
+        continue;
+      }
+      const child = this.hub.children.get(name);
+      if (before !== undefined && child && sameChild(before, entry)) {
+        changes.retuned.push(name);
+        child.retune(entry);
+        next.set(name, entry);
         continue;
       }
       const setUp = [...this.hub.serverKeys].find(([key]) => (entry as Record<string, unknown>)[key] !== undefined || (before as Record<string, unknown> | undefined)?.[key] !== undefined);
@@ -130,6 +170,15 @@ export class ConfiguredServers {
     }
     return { changes, stopped: Promise.all(stopping).then(() => undefined) };
   }
+}
+
+/** Keys the hub applies itself, in front of the child: changing them needs no restart. */
+const HUB_SIDE_KEYS = ['allowTools', 'denyTools', 'hub', 'timeout'];
+
+/** Whether two entries start the same child, whatever their hub-side keys say. */
+function sameChild(before: ServerEntry, after: ServerEntry): boolean {
+  const childSide = (entry: ServerEntry) => Object.fromEntries(Object.entries(entry).filter(([key]) => !HUB_SIDE_KEYS.includes(key)));
+  return isDeepStrictEqual(childSide(before), childSide(after));
 }
 
 /** A server entry the hub will not run: one start-up line naming the file, the server and the key. */

@@ -5,6 +5,7 @@ import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { Registry } from '../registry.js';
 import { Child } from './child.js';
 import type { ChildObserver } from './child-observer.js';
+import { systemClock, type ChildClock } from './clock.js';
 import type { ChildType } from './child-type.js';
 import { createInProcessChildType, IN_PROCESS_TYPE } from './in-process.js';
 import { SnapshotStore } from './snapshot.js';
@@ -33,6 +34,7 @@ export class ChildRegistry {
   readonly #observers = new Set<ChildObserver>();
   readonly #inProcess: ReturnType<typeof createInProcessChildType>;
   #timings: ChildTimings;
+  #clock: ChildClock = systemClock;
 
   constructor(
     private readonly log: FastifyBaseLogger,
@@ -60,6 +62,11 @@ export class ChildRegistry {
     this.#timings = { ...this.#timings, ...timings };
   }
 
+  /** Runs every child's timers (idle sleep, supervision, pings) on `clock`: tests advance one by hand. */
+  useClock(clock: ChildClock): void {
+    this.#clock = clock;
+  }
+
   /**
    * Adds a server that lives in this process. `entry` takes the hub's own keys
    * (`hub`, `allowTools`, `denyTools`).
@@ -77,6 +84,7 @@ export class ChildRegistry {
     if (!childType) throw new HubError(HUB_ERROR_CODES.CHILD_TYPE_UNKNOWN, `server "${name}": child type "${type}" is not registered`);
     const child = new Child(name, { ...entry, type }, childType, this.log.child({ server: name }), {
       timings: () => this.#timings,
+      clock: () => this.#clock,
       observers: this.#observers,
       wires: this.wires,
       gates: this.gates,

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { systemClock, type ChildClock, type ClockTimer } from './clock.js';
 import { backoffDelay, type ChildTimings } from './timings.js';
 
 /** What the supervisor needs from the child it watches. */
@@ -20,12 +21,13 @@ export interface SupervisedChild {
  */
 export class Supervisor {
   #failures = 0;
-  #restartTimer: NodeJS.Timeout | undefined;
-  #stableTimer: NodeJS.Timeout | undefined;
+  #restartTimer: ClockTimer | undefined;
+  #stableTimer: ClockTimer | undefined;
 
   constructor(
     private readonly child: SupervisedChild,
     private readonly timings: () => ChildTimings,
+    private readonly clock: () => ChildClock = () => systemClock,
   ) {}
 
   /** Consecutive crashes and failed restarts since the last use or stable run. */
@@ -40,17 +42,18 @@ export class Supervisor {
 
   /** The child came up; if it stays up long enough, its past failures are forgotten. */
   up(): void {
-    clearTimeout(this.#stableTimer);
-    this.#stableTimer = setTimeout(() => {
+    const clock = this.clock();
+    clock.clearTimeout(this.#stableTimer);
+    this.#stableTimer = clock.setTimeout(() => {
       this.#failures = 0;
     }, this.timings().stableAfterMs);
-    this.#stableTimer.unref();
   }
 
   /** The child ended without being asked to. */
   crashed(reason: string): void {
-    clearTimeout(this.#stableTimer);
-    clearTimeout(this.#restartTimer);
+    const clock = this.clock();
+    clock.clearTimeout(this.#stableTimer);
+    clock.clearTimeout(this.#restartTimer);
     this.#failures += 1;
     const timings = this.timings();
     if (!this.child.alwaysRunning && this.#failures >= timings.crashLoopLimit) {
@@ -60,17 +63,17 @@ export class Supervisor {
     }
     const delay = backoffDelay(this.#failures, timings);
     this.child.log.warn({ failures: this.#failures, delayMs: delay, reason }, 'server ended; restarting');
-    this.#restartTimer = setTimeout(() => {
+    this.#restartTimer = clock.setTimeout(() => {
       this.#restartTimer = undefined;
       this.child.restart().catch((error: Error) => this.crashed(error.message));
     }, delay);
-    this.#restartTimer.unref();
   }
 
   /** Forgets any scheduled restart (the server was slept, stopped or is being used). */
   cancel(): void {
-    clearTimeout(this.#restartTimer);
-    clearTimeout(this.#stableTimer);
+    const clock = this.clock();
+    clock.clearTimeout(this.#restartTimer);
+    clock.clearTimeout(this.#stableTimer);
     this.#restartTimer = undefined;
     this.#stableTimer = undefined;
   }

@@ -19,7 +19,8 @@ runCli('hub-admin', async () => {
   // MONGODB_URL may come from MONGODB_URL_FILE, and decides whether a store file must exist.
   const env = await withSecretFiles(process.env);
   if (!help) refuseNewStore(env);
-  const { app, hub } = await openDetachedHub(env);
+  // The commands need the store and the plugins, not the servers: a broken entry is only noted.
+  const { app, hub } = await openDetachedHub(env, false, { leftOut: (problem) => process.stderr.write(`hub-admin: note: left out a server: ${problem}\n`) });
   try {
     const commands = hub.adminCommands;
     const command = group === undefined ? undefined : commands.get(group);

@@ -1,13 +1,21 @@
 #!/usr/bin/env node
 import { startHub } from '../server.js';
+import { checkConfig, formatReport } from './check.js';
 import { HUB_VERSION } from '../version.js';
 import { parseFlags } from './flags.js';
 import { runCli } from './run.js';
 
 const HELP = `Usage: hub [--help] [--version]
+       hub check [--json] [--connect]     (also: hub --check)
 
 Starts the HTTP hub: /hub, /<name>/mcp, /health, /livez and /readyz. Every setting
 comes from the environment. SIGHUP (or saving the config file) reloads the config.
+
+hub check reads the config as the hub would and checks every server without serving:
+commands on PATH, docker images present, URLs that parse; --connect also starts or
+connects to each server until it answers the MCP handshake. Exit code 0 when all is
+well, 1 when a problem was found, 2 for a wrong command line. --json prints the report
+as one JSON document.
 
 Environment:
   HOST              address to listen on (default 127.0.0.1)
@@ -18,6 +26,7 @@ Environment:
   LOG_LEVEL         pino log level (default info)
   LOG_FORMAT        pretty, json, or auto: pretty on a terminal (default auto)
   OPERATOR_SESSION_MINUTES  how long an operator stays logged in to the pages (default 720)
+  DRAIN_TIMEOUT_MS  at SIGTERM, how long calls in flight may finish (default 10000)
   CLIENT_CALLS_PER_MINUTE, CLIENT_MAX_CONCURRENT, CLIENT_MAX_STREAMS, MAX_CONNECTIONS,
   MAX_CONNECTIONS_PER_ADDRESS, REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
   KEEP_ALIVE_TIMEOUT_MS, TRUSTED_PROXIES
@@ -25,7 +34,16 @@ Environment:
 `;
 
 runCli('hub', async () => {
-  const { values } = parseFlags(process.argv.slice(2), { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } }, HELP);
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'check' || argv[0] === '--check') {
+    const { values } = parseFlags(argv.slice(1), { json: { type: 'boolean' }, connect: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, HELP);
+    if (values.help) return void process.stdout.write(HELP);
+    const report = await checkConfig(process.env, values.connect === true);
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    process.exitCode = report.ok ? 0 : 1;
+    return;
+  }
+  const { values } = parseFlags(argv, { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } }, HELP);
   if (values.help) return void process.stdout.write(HELP);
   if (values.version) return void process.stdout.write(`${HUB_VERSION}\n`);
   const started = await startHub();

@@ -6,6 +6,11 @@ import { HUB_ERROR_CODES, HubError, StartupError } from '../errors.js';
  * half-built hub left running (a timer, a file lock) can keep it hanging.
  */
 export function runCli(program: string, main: () => Promise<void>): void {
+  // A reader that stops early (`| head -1`) is not an error: the output is simply not wanted.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   main().catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     // A usage error ends with the usage; anything else is one line.

@@ -104,13 +104,14 @@ export class ConfigReloader {
       return false;
     }
     for (const warning of servers.typos(config)) log.warn({ config: file }, warning);
+    for (const warning of servers.notices(config).warnings) log.warn({ config: file }, warning);
     if (!isDeepStrictEqual(config.plugins ?? {}, this.options.plugins ?? {})) {
       log.warn({ trigger, config: file }, 'the "plugins" section changed: plugins and their options take effect at the next restart of the hub');
     }
     const { changes, stopped } = await servers.apply(entries);
     for (const { name, why } of changes.kept) log.warn({ server: name }, `server "${name}" was not reloaded: ${why}`);
-    const { added, removed, restarted, unchanged } = changes;
-    log.info({ trigger, added, removed, restarted, unchanged }, 'config reloaded');
+    const { added, removed, restarted, retuned, unchanged } = changes;
+    log.info({ trigger, added, removed, restarted, retuned, unchanged }, 'config reloaded');
     if (removed.length + restarted.length > 0) {
       void stopped.then(() => log.info({ servers: [...removed, ...restarted] }, 'servers taken out by the reload have finished their calls and stopped'));
     }

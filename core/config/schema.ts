@@ -25,6 +25,10 @@ export const ServerEntry = Type.Object(
     allowTools: Type.Optional(Type.Array(Type.String(), { description: 'Only these tools are exposed.' })),
     denyTools: Type.Optional(Type.Array(Type.String(), { description: 'These tools are hidden.' })),
     keepAlive: Type.Optional(Type.Boolean({ description: 'Always running: never slept for idleness.' })),
+    disabled: Type.Optional(Type.Boolean({ description: 'true leaves the server out: not served, not started (as Claude Desktop, Cursor and Cline read it).' })),
+    timeout: Type.Optional(
+      Type.Integer({ minimum: 1, description: "Milliseconds a tool call of this server may go without progress (TOOL_CALL_TIMEOUT_MS for this server, Claude Code's unit); under 1000 it is ignored with a warning." }),
+    ),
   },
   { additionalProperties: true },
 );

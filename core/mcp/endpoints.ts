@@ -37,9 +37,15 @@ interface Served {
 export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   const revisions = servedRevisions(hub.revisions.values());
   if (revisions.length === 0) return;
-  const baseHost = bracketed(new URL(hub.settings.baseUrl).hostname);
-  const allowedHosts = [...localhostAllowedHostnames(), baseHost, bracketed(hub.settings.host)];
-  const allowedOrigins = [...localhostAllowedOrigins(), baseHost];
+  // Read per request: without BASE_URL the base URL is known only once the hub listens.
+  let allowed: { baseUrl: string; hosts: string[]; origins: string[] } | undefined;
+  const allowedFor = (baseUrl: string) => {
+    if (allowed?.baseUrl !== baseUrl) {
+      const baseHost = bracketed(new URL(baseUrl).hostname);
+      allowed = { baseUrl, hosts: [...localhostAllowedHostnames(), baseHost, bracketed(hub.settings.host)], origins: [...localhostAllowedOrigins(), baseHost] };
+    }
+    return allowed;
+  };
   const served = new Map<string, Served>();
 
   const serving = (key: string, create: () => McpEndpoint): Served => {
@@ -75,6 +81,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   };
 
   const carry = async (request: FastifyRequest, reply: FastifyReply, { endpoint, gate }: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
+    // Long-lived streams are ended at shutdown, not waited for.
+    if (!revisions.some((revision) => revision.opensStream(request.body))) hub.drain.track(reply.raw);
     if (plain && (await answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth))) return;
     const revision = plain?.revision ?? gate.revisionFor(request);
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
@@ -85,8 +93,16 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   void app.register(async (mcp) => {
     acceptJsonRpcBodies(mcp);
     mcp.addHook('onRequest', async (request, reply) => {
-      const host = validateHostHeader(request.headers.host, allowedHosts);
-      const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
+      if (hub.drain.draining) {
+        return reply
+          .code(503)
+          .header('retry-after', '1')
+          .header('connection', 'close')
+          .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'the hub is shutting down; send the request again once it is back (or to another replica)' } });
+      }
+      const { hosts, origins } = allowedFor(hub.settings.baseUrl);
+      const host = validateHostHeader(request.headers.host, hosts);
+      const origin = validateOriginHeader(request.headers.origin, origins);
       if (!host.ok || !origin.ok) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host.ok ? 'Forbidden origin' : 'Forbidden host' } });
       const authenticator = hub.authenticator.value;
       if (!authenticator) return undefined;
@@ -110,9 +126,12 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     served.delete(name);
     void removed?.gate.close();
   });
-  app.addHook('onClose', async () => {
+  const closeAll = async () => {
     await Promise.allSettled([...served.values()].map(({ gate }) => gate.close()));
-  });
+  };
+  // Subscription streams never end on their own: they close once the drain is over.
+  hub.drain.onDrained(closeAll);
+  app.addHook('onClose', closeAll);
 }
 
 /** Subscribers hear what the child reports; the SDK filters per stream. */

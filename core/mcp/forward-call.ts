@@ -97,9 +97,10 @@ async function carryToolCall(
       // Decided once the child is up: what it can ask depends on the revision it speaks.
       decision = decideElicitation(revision, capabilities, child.view);
       const sent = event ? sending(event, params) : params;
+      const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
       return (
-        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(hub, connection, sent, request) : undefined) ??
-        (await sdkCall(hub, connection, sent, request, decision, capabilities))
+        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(timeoutMs, connection, sent, request) : undefined) ??
+        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities))
       );
     });
   } catch (error) {
@@ -109,7 +110,8 @@ async function carryToolCall(
       event.outcome = event.sentAt === undefined ? 'refused' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
       event.errorCode = errorCode(error);
     }
-    return toolError(`Tool call failed: server "${child.name}": ${failureText(error)}`);
+    const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);
+    return toolError(`Tool call failed: server "${child.name}": ${why}`);
   }
   if (!isInputRequiredResult(result)) return revision.presentResult(tool, child.wire?.withoutIdentity(result) ?? result);
   const question = hub.questions.relay(result, revision, decision as ElicitationDecision, request, child.view);
@@ -170,7 +172,7 @@ function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerR
  * Undefined when the road turns out closed for this call (nothing reached the server).
  */
 async function plainCall(
-  hub: Hub,
+  timeoutMs: number,
   connection: ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>>,
   params: CallToolRequestParams,
   request: CallerRequest,
@@ -180,9 +182,9 @@ async function plainCall(
   const call = new AbortController();
   let timedOut: Error | undefined;
   const timer = setTimeout(() => {
-    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: hub.settings.callTimeoutMs });
+    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
     call.abort(timedOut);
-  }, hub.settings.callTimeoutMs);
+  }, timeoutMs);
   const cancel = (): void => call.abort(request.signal.reason);
   request.signal.addEventListener('abort', cancel, { once: true });
   try {
@@ -196,7 +198,7 @@ async function plainCall(
 }
 
 async function sdkCall(
-  hub: Hub,
+  timeoutMs: number,
   connection: ChildConnection,
   params: CallToolRequestParams,
   request: CallerRequest,
@@ -207,7 +209,7 @@ async function sdkCall(
   // Progress is passed on in order, and the result waits for the last of it.
   let progressSent: Promise<void> = Promise.resolve();
   const result = await connection.client.callTool(withQuestionParams(params, request, decision, capabilities), {
-    timeout: hub.settings.callTimeoutMs,
+    timeout: timeoutMs,
     resetTimeoutOnProgress: true,
     signal: request.signal,
     allowInputRequired: true,

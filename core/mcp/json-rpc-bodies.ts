@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
@@ -14,6 +15,8 @@ const INVALID_REQUEST = -32600;
 const INTERNAL_ERROR = -32603;
 /** The SDK's answer to a body that is not JSON: HTTP 415 with the generic server error code. */
 const UNSUPPORTED_MEDIA = -32000;
+/** A refusal of who is asking (bearer, limits): implementation-defined server error. */
+const REFUSED = -32000;
 
 /** A body the MCP routes refuse, with the HTTP status and JSON-RPC code it is answered with. */
 class JsonRpcBodyError extends HubError {
@@ -33,8 +36,9 @@ class JsonRpcBodyError extends HubError {
  * Makes every answer of the MCP routes registered on `mcp` (an encapsulated context)
  * JSON-RPC, whatever the body: an empty or malformed body is a parse error (-32700), a
  * body too deep, too large or carrying a prototype key an invalid request (-32600), and
- * a body that is not JSON is left to the SDK, which answers it (HTTP 415). Nothing a client
- * sends produces a 500.
+ * a body that is not JSON is left to the SDK, which answers it (HTTP 415), and a refusal
+ * given in other terms is restated (`asJsonRpcRefusal`). Nothing a client sends produces
+ * a 500.
  */
 export function acceptJsonRpcBodies(mcp: FastifyInstance): void {
   mcp.removeAllContentTypeParsers();
@@ -47,11 +51,33 @@ export function acceptJsonRpcBodies(mcp: FastifyInstance): void {
   });
   // The SDK checks the media type before it reads a body, so it needs none to refuse one.
   mcp.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+  mcp.addHook('onSend', async (_request, reply, payload) => asJsonRpcRefusal(reply.statusCode, payload));
   mcp.setErrorHandler((error: FastifyError | JsonRpcBodyError, request, reply) => {
     const { statusCode, rpcCode, message } = describe(error);
     if (statusCode >= 500) request.log.error({ err: error }, 'MCP request failed');
     void reply.code(statusCode).send({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message } });
   });
+}
+
+/**
+ * A refusal made before the JSON-RPC layer in terms other than JSON-RPC (the bearer
+ * check's OAuth error, `{"error": "invalid_token", "error_description": ...}`), restated
+ * as a JSON-RPC error whose message is the description, so that an MCP client shows why
+ * (a token minted for another base URL, revoked, expired). The original stays in `data`;
+ * headers such as WWW-Authenticate are untouched.
+ */
+export function asJsonRpcRefusal(status: number, payload: unknown): unknown {
+  if (status < 400 || typeof payload !== 'string' || !payload.startsWith('{')) return payload;
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(payload) as Record<string, unknown>;
+  } catch {
+    return payload;
+  }
+  if ('jsonrpc' in body) return payload;
+  const description = [body.error_description, body.message, body.error].find((value): value is string => typeof value === 'string') ?? 'refused';
+  const reason = STATUS_CODES[status] ?? `HTTP ${status}`;
+  return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: REFUSED, message: `${reason}: ${description}`, data: body } });
 }
 
 /** A request body as the MCP routes accept it (see `acceptJsonRpcBodies`). */

@@ -124,8 +124,8 @@ export interface ChildWire {
   speaks(version: string): boolean;
   /** Whether the SDK client must probe for this revision when it connects (false: the plain handshake finds it). */
   probed: boolean;
-  /** Proves a live connection answers (what the revision has for a ping). */
-  probe(client: Client, timeoutMs: number): Promise<unknown>;
+  /** Proves a live connection answers (what the revision has for a ping), within `timeout` ms or until `signal` aborts. */
+  probe(client: Client, options: { timeout: number; signal?: AbortSignal }): Promise<unknown>;
   /** The watch of one connection's changes. */
   watch(client: Client): ChildWatching;
   /**

@@ -6,7 +6,9 @@ import { hub } from 'mcp-switchyard';
  * under `/tools`: its health check, MCP endpoints and OAuth pages all live there.
  */
 export async function buildApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false });
+  // The hub loads its plugins as it registers, which on a busy machine can outlast
+  // Fastify's default 10 s plugin timeout.
+  const app = Fastify({ logger: false, pluginTimeout: 0 });
   app.get('/hello', async () => ({ hello: 'from the host application' }));
   await app.register(hub, {
     prefix: '/tools',

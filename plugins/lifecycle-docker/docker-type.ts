@@ -28,6 +28,16 @@ export function createDockerChildType(options: DockerTypeOptions): ChildType {
     type: 'docker',
     entrySchema: DockerEntry,
     alwaysRunning: (entry) => entry.keepAlive === true,
+    async check(entry) {
+      const { image } = entry as DockerEntry;
+      try {
+        await docker.getImage(image).inspect();
+        return { ok: true, detail: `image ${image} is present at ${options.engine.address}` };
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 404) return { ok: false, detail: `image ${image} is not present at ${options.engine.address}; the hub never pulls images: pull or load it first` };
+        return { ok: false, detail: `the Docker Engine API at ${options.engine.address} (DOCKER_HOST) did not answer: ${(error as Error).message}` };
+      }
+    },
     async connect(entry, context) {
       // The kernel checked the entry against DockerEntry before adding the server.
       const spec = containerSpec(context.name, entry as DockerEntry, options.spec);

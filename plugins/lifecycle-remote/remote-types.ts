@@ -62,11 +62,21 @@ async function closingConnections(connections: ChildHttp, connecting: Promise<Ch
  */
 export function createRemoteChildTypes(clientInfo: { name: string; version: string }, upstreamAuth: () => UpstreamAuth | undefined = () => undefined): ChildType[] {
   const alwaysRunning = (): boolean => true;
+  const checkUrl = async (entry: { url?: string }) => {
+    try {
+      const url = new URL(entry.url ?? '');
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, detail: `"${entry.url}" is not an http(s) URL` };
+      return { ok: true, detail: `${url.origin}${url.pathname} parses` };
+    } catch {
+      return { ok: false, detail: `"${entry.url}" is not a URL` };
+    }
+  };
   return [
     {
       type: 'http',
       entrySchema: RemoteEntry,
       alwaysRunning,
+      check: checkUrl,
       async connect(entry, context) {
         const url = entryUrl(entry.url, context.name);
         const connections = childHttp();
@@ -80,6 +90,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       type: 'sse',
       entrySchema: RemoteEntry,
       alwaysRunning,
+      check: checkUrl,
       connect(entry, context) {
         const url = entryUrl(entry.url, context.name);
         const connections = childHttp();

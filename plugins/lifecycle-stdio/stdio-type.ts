@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { access, constants, stat } from 'node:fs/promises';
+import { delimiter, resolve } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
 import { ChildEndedError, type ChildType, connectClient, type StderrLimits, StderrLog, type StderrMemory } from '../../core/plugin/child-type.js';
@@ -41,10 +43,18 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
     type: 'stdio',
     entrySchema: StdioEntry,
     alwaysRunning: (entry) => entry.keepAlive === true,
+    async check(entry) {
+      const { command, cwd, env } = entry as StdioEntry;
+      const folder = cwd === undefined ? process.cwd() : resolve(options.configDirectory, cwd);
+      const found = await findCommand(command, folder, env?.PATH ?? process.env.PATH ?? '');
+      return found === undefined
+        ? { ok: false, detail: command.includes('/') ? `"${command}" is not an executable file (from ${folder})` : `"${command}" is not on PATH` }
+        : { ok: true, detail: `"${command}" is ${found}` };
+    },
     async connect(entry, context) {
       // The kernel checked the entry against StdioEntry before adding the server.
       const { command, args, env, cwd } = entry as StdioEntry;
-      const transport = new StdioClientTransport({
+      const transport = new ExitWatchingTransport({
         command,
         ...(args === undefined ? {} : { args }),
         ...(env === undefined ? {} : { env }),
@@ -62,7 +72,7 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
           negotiation: options.negotiation,
           endedIsFinal: true,
           plainToolCalls: true,
-          describeClose: () => `the process exited${stderr.cause === undefined ? '' : ` (stderr: ${stderr.cause})`}`,
+          describeClose: () => describeExit(transport.exit, stderr.cause),
         });
       } catch (error) {
         const spawn = (error instanceof ChildEndedError ? error.cause : error) as NodeJS.ErrnoException | undefined;
@@ -71,4 +81,46 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
       }
     },
   };
+}
+
+/**
+ * The SDK's stdio transport, noting how the process ended: the SDK reports only that the
+ * connection closed. It keeps the process in a private field, read here once after the
+ * spawn; should that field go, the exit is simply not known and the stderr line is given.
+ */
+class ExitWatchingTransport extends StdioClientTransport {
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
+  override async start(): Promise<void> {
+    await super.start();
+    const spawned = (this as unknown as { _process?: ChildProcess })._process;
+    spawned?.once('exit', (code, signal) => (this.exit = { code, signal }));
+  }
+}
+
+/**
+ * Why a process ended, for status and logs: a signal is named on its own (what the
+ * process last printed is then unrelated: a kill comes from outside), an exit code with
+ * the stderr line that best says why.
+ */
+function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null } | undefined, cause: string | undefined): string {
+  if (exit?.signal) return `the process was killed by ${exit.signal}`;
+  const stated = cause === undefined ? '' : ` (stderr: ${cause})`;
+  return exit?.code == null ? `the process exited${stated}` : `the process exited with code ${exit.code}${stated}`;
+}
+
+/**
+ * Where `command` would be run from, as the spawn finds it: a path with a slash from the
+ * child's working folder, a bare name on PATH; undefined when there is no executable file.
+ */
+async function findCommand(command: string, folder: string, path: string): Promise<string | undefined> {
+  const candidates = command.includes('/') ? [resolve(folder, command)] : path.split(delimiter).filter((entry) => entry !== '').map((entry) => resolve(entry, command));
+  for (const candidate of candidates) {
+    const executable = await access(candidate, constants.X_OK).then(
+      async () => (await stat(candidate)).isFile(),
+      () => false,
+    );
+    if (executable) return candidate;
+  }
+  return undefined;
 }

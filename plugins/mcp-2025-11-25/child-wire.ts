@@ -21,7 +21,7 @@ export function createChildWire(): ChildWire {
   return {
     speaks: (version) => SUPPORTED_PROTOCOL_VERSIONS.includes(version),
     probed: false,
-    probe: (client, timeoutMs) => client.ping({ timeout: timeoutMs }),
+    probe: (client, options) => client.ping(options),
     watch: subscriptions,
     repair: () => undefined,
     withoutIdentity: (result) => result,

@@ -13,7 +13,7 @@ export function createChildWire(revision: string): ChildWire {
   return {
     speaks: (version) => version === revision,
     probed: true,
-    probe: (client, timeoutMs) => client.discover({ timeout: timeoutMs }),
+    probe: (client, options) => client.discover(options),
     watch: (client) => listenStream(client),
     repair: (result) => ('resultType' in result ? undefined : { ...result, resultType: 'complete' }),
     withoutIdentity,

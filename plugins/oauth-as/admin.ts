@@ -7,6 +7,7 @@ import type { TokenService } from './tokens.js';
 import type { AdminCommand, PluginHub } from '../../core/plugin/index.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
+const note = (line: string) => process.stderr.write(`${line}\n`);
 
 /** `hub-admin clients add|list|revoke`. */
 export function clientsCommand(c: Collections, tokens: TokenService): AdminCommand {
@@ -36,14 +37,23 @@ export function clientsCommand(c: Collections, tokens: TokenService): AdminComma
         }
       }
       if (action === 'list') {
-        for (const client of await c.clients.find({}, { sort: { issuedAt: 1 } })) {
+        const clients = await c.clients.find({}, { sort: { issuedAt: 1 } });
+        out(['CLIENT ID', 'SOURCE', 'NAME', 'REDIRECT URIS'].join('\t'));
+        for (const client of clients) {
           out(`${client._id}\t${client.source}\t${client.metadata.client_name ?? ''}\t${client.metadata.redirect_uris.join(' ')}`);
         }
+        if (clients.length === 0) note('no OAuth clients yet: clients register themselves, or hub-admin clients add issues one');
         return 0;
       }
       if (action === 'revoke' && rest[0]) {
-        await tokens.revokeClient(rest[0]);
-        out(`revoked every token of ${rest[0]}`);
+        const clientId = rest[0];
+        // A metadata-document client is known by its URL only: it is never stored until it signs in.
+        if (!(await c.clients.findOne({ _id: clientId })) && !/^https:\/\//.test(clientId)) {
+          process.stderr.write(`hub-admin: no OAuth client ${clientId} (hub-admin clients list shows them; a metadata-document client is revoked by its https URL)\n`);
+          return 1;
+        }
+        await tokens.revokeClient(clientId);
+        out(`revoked every token of ${clientId}`);
         return 0;
       }
       process.stderr.write(`usage: hub-admin ${usage}\n`);
@@ -93,15 +103,23 @@ export function tokensCommand(apiTokens: ApiTokens, hub: PluginHub): AdminComman
         return 0;
       }
       if (action === 'list') {
-        for (const token of await apiTokens.list()) {
+        const listed = await apiTokens.list();
+        out(['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'BASE URL', 'RESOURCES', 'SERVERS', 'LABEL'].join('\t'));
+        for (const token of listed) {
           const expires = token.expiresAt ? token.expiresAt.toISOString() : 'never';
           const servers = token.resources && !token.resources.includes(HUB_RESOURCE) ? '-' : (token.servers?.join(',') ?? 'all');
           out([token.id, token.revoked ? 'revoked' : 'active', token.issuedAt.toISOString(), expires, token.issuer, token.resources?.join(',') ?? 'all', servers, token.label ?? ''].join('\t'));
         }
+        if (listed.length === 0) note('no API tokens (expired ones are not listed): hub-admin tokens mint makes one');
         return 0;
       }
       if (action === 'revoke' && rest[0]) {
-        out(`revoked API token ${await apiTokens.revoke(rest[0])}`);
+        const revoked = await apiTokens.revoke(rest[0]);
+        if (revoked === undefined) {
+          process.stderr.write(`hub-admin: no API token ${rest[0]} in this store (hub-admin tokens list shows the ids; is DATA_PATH or MONGODB_URL the hub's?)\n`);
+          return 1;
+        }
+        out(`revoked API token ${revoked}`);
         return 0;
       }
       process.stderr.write(`usage: hub-admin ${usage}\n`);

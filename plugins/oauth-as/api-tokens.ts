@@ -77,12 +77,21 @@ export class ApiTokens {
    */
   readonly #verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
 
+  readonly #issuer: () => string;
+
   constructor(
     private readonly c: Collections,
-    private readonly issuer: string,
+    /** The base URL this hub serves, or how to read it (it may be known only once the hub listens). */
+    issuer: string | (() => string),
     /** The time in ms since the epoch; tests pass their own to cross an expiry without waiting. */
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#issuer = typeof issuer === 'string' ? () => issuer : issuer;
+  }
+
+  get issuer(): string {
+    return this.#issuer();
+  }
 
   /** Notes the base URL this hub serves on, so that `hub-admin` mints tokens it accepts. */
   async recordServed(): Promise<void> {
@@ -113,15 +122,18 @@ export class ApiTokens {
     const { privateKey } = await this.#keyPair();
     const id = randomUUID();
     const reach = { ...(resources && { resources: [...resources] }), ...(servers && { servers: [...servers] }) };
+    // One reading of the clock, in the whole seconds a JWT carries: the expiry recorded and
+    // printed is the token's own `exp`, exactly `expiresInSeconds` after its `iat`.
+    const issuedAt = Math.floor(this.now() / 1000);
     const jwt = new SignJWT({ ...(label ? { label } : {}), ...(reach.servers && { servers: reach.servers }) })
       .setProtectedHeader({ alg: 'EdDSA', typ: 'hub-api+jwt' })
       .setIssuer(issuer)
       .setAudience([`${issuer}#api`, ...(resources ?? []).map((name) => resourceUrl(issuer, name))])
       .setSubject('hub')
       .setJti(id)
-      .setIssuedAt(Math.floor(this.now() / 1000));
-    const expiresAt = expiresInSeconds === undefined ? undefined : new Date(this.now() + expiresInSeconds * 1000);
-    if (expiresAt) jwt.setExpirationTime(Math.floor(expiresAt.getTime() / 1000));
+      .setIssuedAt(issuedAt);
+    const expiresAt = expiresInSeconds === undefined ? undefined : new Date((issuedAt + expiresInSeconds) * 1000);
+    if (expiresAt) jwt.setExpirationTime(expiresAt.getTime() / 1000);
     const token = await jwt.sign(privateKey);
     await this.c.apiTokens.insertOne({ _id: id, ...(label ? { label } : {}), issuer, issuedAt: new Date(), ...(expiresAt ? { expiresAt } : {}), ...reach });
     return { token, id, issuer, ...(expiresAt ? { expiresAt } : {}) };
@@ -190,15 +202,21 @@ export class ApiTokens {
     return token.split('.').length === 3 ? 'the token is not an API token of this hub' : 'the token is malformed';
   }
 
-  /** Revokes by token or by id; returns the id. */
-  async revoke(tokenOrId: string): Promise<string> {
+  /** Revokes by token or by id; returns the id, or undefined when no such token was minted with this store. */
+  async revoke(tokenOrId: string): Promise<string | undefined> {
     let id = tokenOrId;
     let expiresAt = new Date(Date.now() + FOREVER_MS);
     if (tokenOrId.includes('.')) {
-      const payload = decodeJwt(tokenOrId);
+      let payload: JWTPayload;
+      try {
+        payload = decodeJwt(tokenOrId);
+      } catch {
+        return undefined;
+      }
       id = payload.jti ?? tokenOrId;
       if (payload.exp) expiresAt = new Date(payload.exp * 1000);
     }
+    if (!(await this.c.apiTokens.findOne({ _id: id }))) return undefined;
     try {
       await this.c.apiTokenRevocations.insertOne({ _id: id, expiresAt });
     } catch (error) {

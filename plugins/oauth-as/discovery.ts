@@ -30,13 +30,18 @@ export function authorizationServerMetadata(endpoints: Endpoints, dynamicRegistr
  * key set (access tokens are opaque; nothing a third party could verify).
  */
 export function registerDiscovery(app: Routes, endpoints: Endpoints, dynamicRegistration: boolean): void {
-  const metadata = authorizationServerMetadata(endpoints, dynamicRegistration);
+  // Made once the base URL is settled (it may be known only once the hub listens), then the same bytes.
+  let metadata: { issuer: string; body: string } | undefined;
+  const currentMetadata = () => {
+    if (metadata?.issuer !== endpoints.issuer) metadata = { issuer: endpoints.issuer, body: authorizationServerMetadata(endpoints, dynamicRegistration) };
+    return metadata.body;
+  };
   const json = (body: string) => async (_request: unknown, reply: import('fastify').FastifyReply) =>
     reply.type('application/json').header('access-control-allow-origin', '*').header('cache-control', 'max-age=300').send(body);
 
   for (const base of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
-    app.get(base, json(metadata));
-    app.get(`${base}/*`, json(metadata));
+    app.get(base, (request, reply) => json(currentMetadata())(request, reply));
+    app.get(`${base}/*`, (request, reply) => json(currentMetadata())(request, reply));
   }
 
   const protectedResource = (path: string) => async (_request: unknown, reply: import('fastify').FastifyReply) => {

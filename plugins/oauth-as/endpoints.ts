@@ -2,20 +2,31 @@ import type { PluginHub } from '../../core/plugin/index.js';
 
 /** The URLs the authorization server publishes, all under the hub's public base URL. */
 export class Endpoints {
-  readonly issuer: string;
-  readonly authorization: string;
-  readonly token: string;
-  readonly registration: string;
-  readonly revocation: string;
-  readonly jwks: string;
+  constructor(private readonly hub: PluginHub) {}
 
-  constructor(private readonly hub: PluginHub) {
-    this.issuer = hub.settings.baseUrl;
-    this.authorization = `${this.issuer}/authorize`;
-    this.token = `${this.issuer}/token`;
-    this.registration = `${this.issuer}/register`;
-    this.revocation = `${this.issuer}/revoke`;
-    this.jwks = `${this.issuer}/jwks`;
+  /** The base URL, read each time: without BASE_URL it is known only once the hub listens. */
+  get issuer(): string {
+    return this.hub.settings.baseUrl;
+  }
+
+  get authorization(): string {
+    return `${this.issuer}/authorize`;
+  }
+
+  get token(): string {
+    return `${this.issuer}/token`;
+  }
+
+  get registration(): string {
+    return `${this.issuer}/register`;
+  }
+
+  get revocation(): string {
+    return `${this.issuer}/revoke`;
+  }
+
+  get jwks(): string {
+    return `${this.issuer}/jwks`;
   }
 
   /** `/hub` is the resource a client gets when it names none. */

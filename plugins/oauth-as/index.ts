@@ -28,7 +28,7 @@ export default definePlugin({
     const c = collections(hub.store);
     const endpoints = new Endpoints(hub);
     const tokens = new TokenService(c, options);
-    const apiTokens = new ApiTokens(c, endpoints.issuer);
+    const apiTokens = new ApiTokens(c, () => endpoints.issuer);
     const clients = new ClientAuthenticator(c, new MetadataDocumentFetcher(options.allowLoopbackMetadataDocuments), endpoints);
 
     hub.authenticator.provide(createAuthenticator(hub, endpoints, tokens, apiTokens));

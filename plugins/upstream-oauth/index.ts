@@ -43,7 +43,7 @@ export default definePlugin({
       } catch (error) {
         throw new StartupError(`server "${name}": key "url": expected a URL`, { code: HUB_ERROR_CODES.CONFIG_INVALID, cause: error });
       }
-      upstreams.set(name, new Upstream(name, url, settings, { hub, c, key, fetch, baseUrl: hub.settings.baseUrl, log: app.log }));
+      upstreams.set(name, new Upstream(name, url, settings, { hub, c, key, fetch, log: app.log }));
     }
 
     hub.upstreamAuth.provide({ forServer: (name) => upstreams.get(name)?.transportAuth() });

@@ -29,8 +29,6 @@ export interface UpstreamDependencies {
   key: UpstreamKey;
   /** The SSRF-guarded fetch for the authorization side. */
   fetch: FetchLike;
-  /** BASE_URL without a trailing slash. */
-  baseUrl: string;
   log: FastifyBaseLogger;
 }
 
@@ -75,12 +73,12 @@ export class Upstream {
   }
 
   get callbackUrl(): string {
-    return `${this.deps.baseUrl}/upstreams/callback`;
+    return `${this.deps.hub.settings.baseUrl}/upstreams/callback`;
   }
 
   /** The Client ID Metadata Document's URL, which is the client_id in mode cimd. */
   get metadataDocumentUrl(): string {
-    return `${this.deps.baseUrl}/upstreams/${encodeURIComponent(this.name)}/client.json`;
+    return `${this.deps.hub.settings.baseUrl}/upstreams/${encodeURIComponent(this.name)}/client.json`;
   }
 
   /** What the hub says about itself to this upstream (registration, metadata document). */

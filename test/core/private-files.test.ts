@@ -28,7 +28,7 @@ async function modes(root: string): Promise<Map<string, { mode: number; isFolder
 }
 
 async function openHub(dataPath: string, env: Record<string, string> = {}) {
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, pluginTimeout: 0 });
   let context: Hub | undefined;
   await app.register(hub, {
     config: { mcpServers: {}, plugins: { 'map-tools': false } },

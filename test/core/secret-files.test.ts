@@ -54,8 +54,10 @@ t.test('the hub reads METRICS_TOKEN_FILE: a plugin sees the secret as if it were
     config: { plugins: { 'oauth-as': true, 'map-tools': false } },
     env: { HOST: '0.0.0.0', HUB_PASSWORD: 'pw', METRICS_TOKEN_FILE: join(folder, 'metrics-token') },
   });
-  t.equal((await fetch(`${url}/metrics`)).status, 401, 'no token: refused');
-  t.equal((await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer scrape-secret-from-a-file' } })).status, 200, "the file's token is accepted");
+  // Through a proxy on this machine (a forwarding header), a loopback peer needs the token like anyone else.
+  const proxied = { 'x-forwarded-for': '203.0.113.9' };
+  t.equal((await fetch(`${url}/metrics`, { headers: proxied })).status, 401, 'no token: refused');
+  t.equal((await fetch(`${url}/metrics`, { headers: { ...proxied, authorization: 'Bearer scrape-secret-from-a-file' } })).status, 200, "the file's token is accepted");
 });
 
 t.test('the bins stop with one line naming the variable; hub-admin resolves MONGODB_URL_FILE before it looks for a store', async (t) => {

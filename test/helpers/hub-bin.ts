@@ -27,6 +27,8 @@ export interface HubBin {
   /** Waits until a log record matches (bounded generously; not a timing assertion). */
   waitForLog(what: string, match: (record: LogRecord) => boolean): Promise<LogRecord>;
   signal(name: NodeJS.Signals): void;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
   /** Stops the process (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -61,7 +63,7 @@ export async function startHubBin(t: { teardown(fn: () => unknown): void }, opti
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
@@ -94,6 +96,7 @@ export async function startHubBin(t: { teardown(fn: () => unknown): void }, opti
     logs,
     waitForLog: (what, match) => waitFor(what, () => logs().find(match)),
     signal: (name) => void child.kill(name),
+    exited,
     stop,
   };
 }

@@ -36,7 +36,7 @@ export async function startTestHub(
 ): Promise<TestHub> {
   const dataPath = options.dataPath ?? (await mkdtemp(join(tmpdir(), 'hub-test-')));
   const logs = options.logs;
-  const app = Fastify({ logger: logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false });
+  const app = Fastify({ pluginTimeout: 0, logger: logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false });
   let context: Hub | undefined;
   await app.register(hub, {
     [onKernel]: (created) => {

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -12,7 +12,14 @@ import { startHubBin } from '../helpers/hub-bin.js';
 // The package as a user gets it: `npm pack`, installed into a fresh app beside a
 // third-party plugin packaged on its own, which imports only the plugin surface; the
 // config and the type check are docs/plugins.md's own blocks, taken as they are written.
+// It runs on whatever Node runs it: .ci/run runs it on Node 22 and 24 too, and npm (and
+// so its engine checks) runs on that same Node.
 const run = promisify(execFile);
+const line = Number(process.versions.node.split('.')[0]);
+// npm and tsc are not the project: they write no coverage for c8 to merge.
+const { NODE_V8_COVERAGE, ...environment } = process.env;
+void NODE_V8_COVERAGE;
+const onThisNode = { ...environment, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text?: string } | undefined)?.text;
 /** The oldest Node line the hub supports: plugin authors compile against its types. */
@@ -28,7 +35,7 @@ async function docsBlock(name: string): Promise<string> {
 
 /** Packs `folder` into `into`, without building (npm test built the project). Resolves with the tarball's path. */
 async function pack(folder: string, into: string): Promise<string> {
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', into], { cwd: folder });
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', into], { cwd: folder, env: onThisNode });
   return join(into, stdout.trim().split('\n').at(-1) as string);
 }
 
@@ -40,8 +47,14 @@ t.test('the packed package, installed in a fresh app', async (t) => {
   const app = join(work, 'app');
   await mkdir(app);
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=dev', '--loglevel=error', hubPackage, pluginPackage], { cwd: app, timeout: 600_000 });
+  const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=dev', '--loglevel=warn', hubPackage, pluginPackage], { cwd: app, timeout: 600_000, env: onThisNode });
   const installed = join(app, 'node_modules', 'mcp-switchyard');
+  // The project's own install overrides light-my-request's cookie (npm's overrides reach
+  // no consumer), so an app on Node 20 still hears of that one; of nothing else.
+  const unsupported = [...install.stderr.matchAll(/EBADENGINE +package: '([^']+)'/g)].map((match) => match[1]).filter((name) => !(line === 20 && name?.startsWith('cookie@2.')));
+  t.same(unsupported, [], `no package of the install wants another Node than ${process.version}`);
+  const { engines } = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { engines: { node: string } };
+  t.ok(engines.node.split('||').some((range) => range.trim().startsWith(`^${line}.`)), `engines names Node ${line}: ${engines.node}`);
 
   await t.test('the package carries the plugin guide and the example it walks through', async (t) => {
     const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { repository?: { url?: string }; exports: Record<string, unknown> };
@@ -57,7 +70,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
 
   await t.test(`the declarations compile under strict with ${OLDEST_TYPES}, and so does the third-party plugin`, async (t) => {
     const typescript = `typescript@${(JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.typescript}`;
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', '--loglevel=error', typescript, OLDEST_TYPES], { cwd: app, timeout: 600_000 });
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', '--loglevel=error', typescript, OLDEST_TYPES], { cwd: app, timeout: 600_000, env: onThisNode });
     const entries = ['mcp-switchyard', 'mcp-switchyard/plugin', ...['auth', 'child-type', 'meta-tool', 'observe', 'pages', 'revision', 'store'].map((role) => `mcp-switchyard/plugin/${role}`)];
     await writeFile(join(app, 'surface.ts'), `${entries.map((entry, index) => `import type * as E${index} from '${entry}';`).join('\n')}\nexport type Surface = [${entries.map((_, index) => `typeof E${index}`).join(', ')}];\n`);
     const surfaceConfig = JSON.parse(await docsBlock('tsconfig.json')) as { compilerOptions: Record<string, unknown> };
@@ -65,7 +78,8 @@ t.test('the packed package, installed in a fresh app', async (t) => {
     await writeFile(join(app, 'tsconfig.json'), await docsBlock('tsconfig.json'));
     const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc');
     for (const project of ['tsconfig.surface.json', 'tsconfig.json']) {
-      const outcome = await run(process.execPath, [tsc, '-p', project], { cwd: app }).then(
+      // Without the loaders the test runner puts in every Node child's NODE_OPTIONS, as a user's shell runs tsc.
+      const outcome = await run('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '-p', project], { cwd: app, env: onThisNode }).then(
         () => '',
         (error: { stdout?: string }) => error.stdout ?? String(error),
       );
@@ -112,5 +126,24 @@ process.stdout.write(\`http://127.0.0.1:\${app.server.address().port}\\n\`);
     t.equal((await fetch(`${url}/tools/health`)).status, 200, "the hub's, under its prefix");
     const client = await connectClient(t, `${url}/tools/hub`, '2026-07-28');
     t.ok((await client.listTools()).tools.some((tool) => tool.name === 'list_servers'), 'the meta-tools');
+  });
+  await t.test(`the plugin surface's types compile under strict with @types/node ${line}, this Node's line`, async (t) => {
+    const { version } = JSON.parse(await readFile(join(repo, 'node_modules', 'typescript', 'package.json'), 'utf8')) as { version: string };
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `typescript@${version}`, `@types/node@${line}`], { cwd: app, timeout: 600_000, env: onThisNode });
+    await writeFile(
+      join(app, 'plugin.ts'),
+      `import { definePlugin, type ChildType } from 'mcp-switchyard/plugin';
+import { Type } from 'typebox';
+const type: ChildType = { type: 'typed', entrySchema: Type.Object({}), alwaysRunning: () => false, connect: () => Promise.reject(new Error('none')) };
+export default definePlugin({ name: 'typed', description: 'compiles', options: Type.Object({}), register(_app, _options, hub) { hub.childTypes.add('typed', type); } });
+`,
+    );
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: ['node'] }, files: ['plugin.ts'] }));
+    const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc');
+    const compiled = await run('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '-p', app], { cwd: app, env: onThisNode }).then(
+      () => '',
+      (error: { stdout?: string; message: string }) => error.stdout || error.message,
+    );
+    t.equal(compiled, '', 'tsc reports nothing');
   });
 });

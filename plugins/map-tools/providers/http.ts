@@ -13,7 +13,16 @@ export interface ServiceClientOptions {
   cache: ResponseCache;
   /** Values that must never appear in an error text (API keys). */
   secrets?: readonly string[];
+  /** The time and the wait the spacing runs on; tests pass their own to see the policy, not the clock. */
+  clock?: SpacingClock;
 }
+
+export interface SpacingClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const systemClock: SpacingClock = { now: Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 export interface RequestSpec {
   url: URL;
@@ -100,10 +109,11 @@ export class ServiceClient {
   async #space(): Promise<void> {
     const interval = this.options.minIntervalMs;
     if (interval <= 0) return;
-    const now = Date.now();
+    const clock = this.options.clock ?? systemClock;
+    const now = clock.now();
     const start = Math.max(now, this.#nextStart);
     this.#nextStart = start + interval;
-    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+    if (start > now) await clock.sleep(start - now);
   }
 
   async #acquire(): Promise<void> {

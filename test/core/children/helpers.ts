@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { ChildClock } from '../../../core/children/clock.js';
 import type { ChildTimings } from '../../../core/children/timings.js';
 import type { Hub } from '../../../core/hub.js';
 import { hub, onKernel } from '../../../core/kernel.js';
@@ -63,15 +64,16 @@ export interface StartedHub {
  */
 export async function startHub(
   t: Teardown,
-  options: { config: unknown; dataPath?: string; timings?: Partial<ChildTimings>; env?: Record<string, string> },
+  options: { config: unknown; dataPath?: string; timings?: Partial<ChildTimings>; env?: Record<string, string>; clock?: ChildClock },
 ): Promise<StartedHub> {
   const dataPath = options.dataPath ?? (await tempDir(t));
   const logs: LogLine[] = [];
-  const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } } });
+  const app = Fastify({ pluginTimeout: 0, logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } } });
   let context: Hub | undefined;
   await app.register(hub, {
     [onKernel]: (created) => {
       context = created;
+      if (options.clock) created.children.useClock(options.clock);
     },
     config: options.config,
     env: { DATA_PATH: dataPath, ...options.env },

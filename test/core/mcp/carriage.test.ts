@@ -1,5 +1,6 @@
 import type { PluginHub } from '../../../core/plugin-hub.js';
-import { mkdtemp } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -9,6 +10,7 @@ import { createKitchenSink, kitchenSinkObserved } from '../../fixtures/servers/k
 import { fixtureEntry, starts, waitFor } from '../children/helpers.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
+import { ManualClock } from '../../helpers/clock.js';
 
 const setup = (hub: PluginHub) => void hub.servers.addInProcess('sink', createKitchenSink, { denyTools: ['hidden_by_filter'] });
 
@@ -88,9 +90,10 @@ t.test("a caller's cancellation reaches the child", async (t) => {
   const { url } = await startTestHub(t, { setup });
   const client = await connectClient(t, `${url}/sink/mcp`, '2026-07-28');
   const before = kitchenSinkObserved.cancellations;
+  const entered = kitchenSinkObserved.hangs;
   const abort = new AbortController();
   const call = client.callTool({ name: 'hang', arguments: {} }, { signal: abort.signal });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await waitFor('the call to reach the child', () => kitchenSinkObserved.hangs > entered);
   abort.abort(new Error('the person gave up'));
   await t.rejects(call, /gave up/, 'the caller stops waiting');
   await waitFor('the child to see the cancellation', () => kitchenSinkObserved.cancellations > before);
@@ -109,11 +112,28 @@ t.test('a child that dies mid-call yields a tool error naming the server', async
 });
 
 t.test('a call longer than the idle timeout keeps its server awake until it ends', async (t) => {
-  const file = join(await mkdtemp(join(tmpdir(), 'carriage-')), 'starts');
-  // 300 ms of idleness sleeps the server; the call takes three times as long.
-  const { url } = await startTestHub(t, { config: { mcpServers: { slow: fixtureEntry('slow-start', file, { env: { START_DELAY_MS: '0' } }) } }, env: { IDLE_TIMEOUT_MINUTES: '0.005' } });
+  const folder = await mkdtemp(join(tmpdir(), 'carriage-'));
+  const file = join(folder, 'starts');
+  const release = join(folder, 'release');
+  // The idle timer runs on a clock the test moves: the call outlasts the timeout because
+  // the test says so, and is held open by the child until the test releases it.
+  const clock = new ManualClock();
+  const { url, hub } = await startTestHub(t, {
+    config: { mcpServers: { slow: fixtureEntry('slow-start', file, { env: { START_DELAY_MS: '0' } }) } },
+    kernel: (created) => {
+      created.children.useClock(clock);
+      created.children.configure({ idleTimeoutMs: 300_000, pingIntervalMs: 0 });
+    },
+  });
   const client = await connectClient(t, `${url}/slow/mcp`, '2026-07-28');
-  const result = await client.callTool({ name: 'wait', arguments: { ms: 900 } });
-  t.same(result.content, [{ type: 'text', text: 'waited 900 ms' }], 'the call completed');
+  const call = client.callTool({ name: 'hold', arguments: { path: release } });
+  await waitFor('the call to reach the child', () => existsSync(`${release}.held`));
+  clock.advance(300_000);
+  clock.advance(300_000);
+  t.equal(hub.children.get('slow')?.status, 'up', 'twice the idle timeout passed during the call');
+  await writeFile(release, '');
+  t.same((await call).content, [{ type: 'text', text: 'released' }], 'the call completed');
   t.equal(starts(file).length, 1, 'on the process it started, not cut short by an idle sleep');
+  clock.advance(300_000);
+  await waitFor('the idle sleep once the call ended', () => hub.children.get('slow')?.status === 'sleeping');
 });

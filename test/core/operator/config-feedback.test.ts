@@ -30,7 +30,8 @@ t.test('a key that looks like a known one is warned about, naming the key and th
   t.ok(warnings.includes('mcpServers.github: unknown key "denytools" (did you mean "denyTools"?)'), 'a known key in the wrong case');
   t.ok(warnings.includes('mcpServers.github: unknown key "keepalive" (did you mean "keepAlive"?)'));
   t.ok(warnings.includes('mcpServers.github: unknown key "allowTool" (did you mean "allowTools"?)'), 'one letter off');
-  t.notOk(warnings.some((line) => /autoApprove|timeout/.test(line)), "other clients' own keys stay quietly tolerated");
+  t.notOk(warnings.some((line) => /unknown key "(autoApprove|timeout)"/.test(line)), "other clients' own keys are not taken for typos");
+  t.ok(warnings.some((line) => line.startsWith('mcpServers.github: "autoApprove" is not acted on by the hub')), 'but said to change nothing (issue 32)');
 });
 
 t.test('unknown flags are refused with the usage; a flag spelling a setting names its variable', async (t) => {

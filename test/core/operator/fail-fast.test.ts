@@ -32,8 +32,8 @@ function text(result: { content?: unknown }): string {
 
 const CAUSES = {
   missing: /server "missing" could not start: cannot run ".*no-such-command": no such file, or not found on PATH \(spawn .*ENOENT\)/,
-  nomodule: /server "nomodule" could not start: the process exited \(stderr: Error[^:]*: Cannot find module '.*no-such-module\.js'/,
-  exits: /server "exits" could not start: the process exited \(stderr: error: cannot open the database at \/nowhere\/db\.sqlite\)/,
+  nomodule: /server "nomodule" could not start: the process exited with code 1 \(stderr: Error[^:]*: Cannot find module '.*no-such-module\.js'/,
+  exits: /server "exits" could not start: the process exited with code \d+ \(stderr: error: cannot open the database at \/nowhere\/db\.sqlite\)/,
 } as const;
 
 t.test('a call to a server that cannot start answers at once with the server and the cause', async (t) => {

@@ -3,6 +3,7 @@ import { createServer, type Socket } from 'node:net';
 import t from 'tap';
 import { childHttp } from '../../../plugins/lifecycle-remote/child-http.js';
 import { listenOnLoopback } from '../../helpers/net.js';
+import { waitFor } from '../../core/children/helpers.js';
 
 const OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}';
 
@@ -31,8 +32,9 @@ t.test('a POST on a kept-alive connection the server dropped is never sent again
   const first = await connectionsOfChild.fetch(url, { method: 'POST', body: '{}' });
   t.equal(first.status, 200);
   await first.text();
-  // Let the connection go back to the pool, so the next call takes it.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Once the connection is back in the pool (free), the next call takes it.
+  const pool = () => (connectionsOfChild.dispatcher as unknown as { stats: Record<string, { free: number }> }).stats[`http://127.0.0.1:${port}`];
+  await waitFor('the connection to be free again', () => pool()?.free === 1);
   await t.rejects(connectionsOfChild.fetch(url, { method: 'POST', body: '{}' }), 'the dropped call fails');
   t.equal(requests, 2, 'and was sent once');
   t.equal(connections, 1, 'on no second connection');

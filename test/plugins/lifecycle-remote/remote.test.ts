@@ -4,10 +4,15 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import Fastify from 'fastify';
 import t from 'tap';
+import { Type } from 'typebox';
+import type { ChildType } from '../../../core/children/child-type.js';
+import type { Hub } from '../../../core/hub.js';
+import { hub as kernel, onKernel } from '../../../core/kernel.js';
 import { SocketTransport } from '../../../plugins/lifecycle-remote/socket-transport.js';
 import { listenOnLoopback } from '../../helpers/net.js';
-import { startHub, tempDir, waitFor } from '../../core/children/helpers.js';
+import { FAST, startHub, tempDir, waitFor } from '../../core/children/helpers.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -106,4 +111,38 @@ t.test('unix and tcp socket children speak newline-delimited JSON-RPC and reconn
   await waitFor('the tcp child to reconnect', () => viaTcp.status === 'up');
   const result = await viaTcp.withClient((client) => client.callTool({ name: 'whoami', arguments: {} }));
   t.same(result.content, [{ type: 'text', text: 'socket' }], 'answers again after reconnecting');
+});
+
+t.test('a start that runs out of budget reports the last real failure, not the cut', async (t) => {
+  let attempts = 0;
+  const refusingThenSilent: ChildType = {
+    type: 'refusing-then-silent',
+    entrySchema: Type.Object({}),
+    alwaysRunning: () => false,
+    async connect(_entry, context) {
+      attempts += 1;
+      if (attempts === 1) throw new Error('HTTP 401: the upstream wants a token');
+      // Later attempts never answer: the end of the wake budget cuts them.
+      return new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason as Error)));
+    },
+  };
+  const app = Fastify({ logger: false, pluginTimeout: 0 });
+  let hub: Hub | undefined;
+  await app.register(kernel, {
+    config: { mcpServers: { upstream: { type: 'refusing-then-silent' } } },
+    env: { DATA_PATH: await tempDir(t) },
+    settings: { dataPath: await tempDir(t) },
+    children: { ...FAST, wakeBudgetMs: 1_000, backoffBaseMs: 50 },
+    [onKernel]: (created) => {
+      hub = created;
+      created.childTypes.add('refusing-then-silent', refusingThenSilent, 'test');
+    },
+  });
+  await app.ready();
+  t.teardown(() => app.close());
+  const child = hub?.children.get('upstream');
+  if (!child) throw new Error('no child');
+  await t.rejects(child.ensureUp(), /^server "upstream" did not start within 1 s: HTTP 401: the upstream wants a token$/);
+  t.ok(attempts >= 2, 'a second attempt ran into the end of the budget');
+  t.match(child.lastError, /401/);
 });

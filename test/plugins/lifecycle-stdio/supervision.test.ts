@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import t from 'tap';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fixtureEntry, isAlive, startHub, starts, tempDir, waitFor } from '../../core/children/helpers.js';
+import { ManualClock } from '../../helpers/clock.js';
 
 t.test('a child that crashes is restarted', async (t) => {
   const directory = await tempDir(t);
@@ -12,7 +14,7 @@ t.test('a child that crashes is restarted', async (t) => {
   await waitFor('the restart', () => starts(file).length === 2 && child.status === 'up');
   t.match(
     logs.find((line) => line.msg === 'child connection closed')?.reason,
-    /the process exited \(stderr: crashing on request\)/,
+    /the process exited with code 3 \(stderr: crashing on request\)/,
     'the reason names what the child said on stderr',
   );
   t.ok(
@@ -27,14 +29,14 @@ t.test('a crash loop restarts with growing delays and is parked while unused', a
   const directory = await tempDir(t);
   const file = join(directory, 'starts');
   const { hub, logs } = await startHub(t, {
-    config: { mcpServers: { looping: fixtureEntry('crashy', file, { env: { CRASH_AFTER_MS: '500' } }) } },
+    config: { mcpServers: { looping: fixtureEntry('crashy', file, { env: { CRASH_AFTER_LISTING: '1' } }) } },
     timings: { backoffBaseMs: 600, backoffMaxMs: 10_000, crashLoopLimit: 4 },
   });
   const child = hub.children.get('looping');
   if (!child) throw new Error('no child');
   await child.ensureUp();
   await waitFor('the server to be parked', () => child.status === 'stopped');
-  t.match(child.lastError, /^crash loop: ended 4 times in a row while unused; last: the process exited/);
+  t.match(child.lastError, /^crash loop: ended 4 times in a row while unused; last: the process exited with code 4 \(stderr: crashing on schedule\)$/);
   const recorded = starts(file);
   t.equal(recorded.length, 4, 'started once and restarted three times');
   // The policy, not the clock: each restart was scheduled after the back-off for its
@@ -58,7 +60,7 @@ t.test('a server that ran and crashed is restarted with back-off; one that canno
   });
   const child = hub.children.get('exits');
   if (!child) throw new Error('no child');
-  await t.rejects(child.ensureUp(), /^server "exits" could not start: the process exited \(stderr: error: cannot open the database/);
+  await t.rejects(child.ensureUp(), /^server "exits" could not start: the process exited with code \d+ \(stderr: error: cannot open the database/);
   t.equal(starts(join(directory, 'exits')).length, 1, 'one attempt, not a retry loop over the wake budget');
   t.notOk(logs.some((line) => line.msg === 'server ended; restarting'), 'no supervision restart for a server that never ran');
   t.equal(child.status, 'down');
@@ -67,15 +69,28 @@ t.test('a server that ran and crashed is restarted with back-off; one that canno
 t.test('a child that stops answering pings is restarted', async (t) => {
   const directory = await tempDir(t);
   const file = join(directory, 'starts');
-  const { hub } = await startHub(t, {
+  // The pings run on a clock the test moves: a ping is late when the test says so, never
+  // because the machine is slow to answer.
+  const clock = new ManualClock();
+  const { hub, logs } = await startHub(t, {
     config: { mcpServers: { crashy: fixtureEntry('crashy', file) } },
-    timings: { pingIntervalMs: 200, pingTimeoutMs: 300 },
+    timings: { pingIntervalMs: 1_000, pingTimeoutMs: 60_000, backoffBaseMs: 100 },
+    clock,
   });
   const child = hub.children.get('crashy');
   if (!child) throw new Error('no child');
   await child.withClient((client) => client.callTool({ name: 'freeze', arguments: {} }));
+  // A ping sent in the moment before the freeze is still answered: move on until one is not.
+  const ended = () => logs.find((line) => line.msg === 'server ended; restarting');
+  while (!ended()) {
+    clock.advance(61_000);
+    await sleep(25);
+  }
+  t.match(ended()?.reason, /^did not answer a ping: Request timed out after 60000 ms$/);
+  t.equal(child.status, 'down');
+  clock.advance(100);
   await waitFor('the restart', () => starts(file).length === 2 && child.status === 'up');
-  t.pass('restarted after the pings went unanswered');
+  t.pass('restarted after the back-off');
   await waitFor('the frozen process to be killed', () => !isAlive(starts(file)[0]?.pid ?? 0));
 });
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { fixtureEntry, isAlive, startHub, starts, tempDir, waitFor } from '../../core/children/helpers.js';
+import { ManualClock } from '../../helpers/clock.js';
 
 t.test('ten concurrent first uses start exactly one process', async (t) => {
   const directory = await tempDir(t);
@@ -29,15 +30,20 @@ t.test('ten concurrent first uses start exactly one process', async (t) => {
 t.test('an idle server sleeps: its process ends and the next use starts a new one', async (t) => {
   const directory = await tempDir(t);
   const file = join(directory, 'starts');
+  const clock = new ManualClock();
   const { hub } = await startHub(t, {
     config: { mcpServers: { crashy: fixtureEntry('crashy', file) } },
-    timings: { idleTimeoutMs: 300 },
+    timings: { idleTimeoutMs: 300_000 },
+    clock,
   });
   const child = hub.children.get('crashy');
   if (!child) throw new Error('no child');
   await child.ensureUp();
   const first = starts(file)[0];
   if (!first) throw new Error('no start recorded');
+  clock.advance(299_999);
+  t.equal(child.status, 'up', 'not before the idle timeout');
+  clock.advance(1);
   await waitFor('the idle sleep', () => child.status === 'sleeping');
   await waitFor('the process to end', () => !isAlive(first.pid));
   t.pass('the idle child process ended');

@@ -1,4 +1,9 @@
+import { createServer } from 'node:http';
 import t from 'tap';
+import { ResponseCache } from '../../../plugins/map-tools/providers/cache.js';
+import { ServiceClient } from '../../../plugins/map-tools/providers/http.js';
+import { mapSettingsFromEnvironment } from '../../../plugins/map-tools/settings.js';
+import { listenOnLoopback } from '../../helpers/net.js';
 import { ORS_KEY } from './fakes/services.js';
 import { startMap } from './helpers.js';
 
@@ -67,11 +72,20 @@ t.test('with no extract and no network, errors name no backing product and tell 
   t.match(failures.route, /^route failed because the routing engine failed/);
 });
 
-t.test('request spacing: at least ~1 s between two Nominatim requests by default', async (t) => {
-  const map = await startMap(t, { MAP_REQUEST_INTERVAL_MS: '' });
-  await Promise.all([map.ok('geocode', { query: CASINO }), map.ok('geocode', { query: 'Monaco Station' })]);
-  const [first, second] = map.fake.of('nominatim');
-  t.ok(first && second && second.at - first.at >= 900, 'the second request waited for its slot');
+t.test('request spacing: 1 s between the starts of two requests by default', async (t) => {
+  t.equal(mapSettingsFromEnvironment({ MAP_REQUEST_INTERVAL_MS: '' }).requestIntervalMs, 1000, 'the default');
+  // The policy on a clock the test holds: what each request was made to wait, not how long it took.
+  const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  const port = await listenOnLoopback(t, server);
+  const waits: number[] = [];
+  let now = 5_000;
+  const clock = { now: () => now, sleep: async (ms: number) => void waits.push(ms) };
+  const client = new ServiceClient({ service: 'spaced', userAgent: 'test', minIntervalMs: 1000, maxConcurrent: Infinity, timeoutMs: 30_000, cache: new ResponseCache(0), clock });
+  await Promise.all(['a', 'b', 'c'].map((query) => client.json({ url: new URL(`http://127.0.0.1:${port}/?q=${query}`) })));
+  t.same(waits, [1000, 2000], 'the second waits for its slot, the third for the one after');
+  now += 2_500;
+  await client.json({ url: new URL(`http://127.0.0.1:${port}/?q=d`) });
+  t.same(waits, [1000, 2000, 500], 'a request after a pause waits only what is left of its slot');
 });
 
 t.test('response cache: a repeated question is answered without a request', async (t) => {

@@ -85,7 +85,7 @@ for (const revision of REVISIONS) {
 t.test('a server that cannot start', async (t) => {
   const { url } = await startTestHub(t, {
     config: { plugins: { 'map-tools': false }, mcpServers: { broken: { command: join(await tempDir(t), 'no-such-command') } } },
-    kernel: (created) => created.children.configure({ ...FAST, wakeBudgetMs: 300 }),
+    kernel: (created) => created.children.configure(FAST),
   });
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/hub`, revision);

@@ -19,9 +19,10 @@ async function refusal(url: string, token: string) {
   });
   if (response.ok) {
     await response.body?.cancel();
-    return { status: response.status, description: '' };
+    return { status: response.status, description: '', message: '' };
   }
-  return { status: response.status, description: ((await response.json()) as { error_description?: string }).error_description ?? '' };
+  const answer = (await response.json()) as { error?: { message?: string; data?: { error_description?: string } } };
+  return { status: response.status, description: answer.error?.data?.error_description ?? '', message: answer.error?.message ?? '' };
 }
 
 /** hub-admin with only the given variables of the operator interface (none of the test's own). */
@@ -33,7 +34,7 @@ function admin(env: Record<string, string>, ...args: string[]) {
 
 t.test('hub-admin refuses to create a store where the hub has none, saying where it looked', async (t) => {
   const elsewhere = await mkdtemp(join(tmpdir(), 'admin-elsewhere-'));
-  const result = await admin({ DATA_PATH: join(elsewhere, 'data') }, 'tokens', 'mint');
+  const result = await admin({ DATA_PATH: join(elsewhere, 'data') }, 'tokens', 'mint', '--all');
   t.equal(result.code, 1);
   t.match(result.stderr, `hub-admin: no hub store at ${join(elsewhere, 'data', 'store')} (DATA_PATH is ${join(elsewhere, 'data')}); run hub-admin with the hub's DATA_PATH`);
   t.notOk(existsSync(join(elsewhere, 'data')), 'nothing was created');
@@ -62,7 +63,8 @@ t.test('tokens are minted for the base URL the hub serves, listed, and refusals 
   const id = /token id (\S+),/.exec(minted.stderr)?.[1] ?? '';
   const listed = await admin(same, 'tokens', 'list');
   t.equal(listed.code, 0, listed.stderr);
-  const rows = listed.stdout.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
+  const [header, ...rows] = listed.stdout.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
+  t.same(header, ['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'BASE URL', 'RESOURCES', 'SERVERS', 'LABEL'], 'under a header');
   t.equal(rows.length, 2, 'both minted tokens are listed');
   t.match(rows[0], [id, 'active', /^\d{4}-/, 'never', hub.url, 'all', 'all', 'ci']);
   t.match(rows[1], [/./, 'active', /^\d{4}-/, 'never', 'http://127.0.0.1:3000', 'all', 'all', '']);

@@ -11,7 +11,8 @@ t.test('a code presented by another client, or with a wrong verifier, is refused
   const stolen = await exchangeCode(url, thief, code, verifier);
   t.equal(stolen.status, 400);
   t.equal(stolen.body.error, 'invalid_grant');
-  const guessed = await exchangeCode(url, owner, code, `${verifier.slice(0, -1)}A`);
+  // The last character changed to one it cannot already be, so the verifier is always wrong.
+  const guessed = await exchangeCode(url, owner, code, `${verifier.slice(0, -1)}${verifier.endsWith('A') ? 'B' : 'A'}`);
   t.equal(guessed.status, 400, 'a wrong PKCE verifier is refused');
   const misdirected = await exchangeCode(url, { ...owner, redirect_uri: 'http://127.0.0.1:5555/other' }, code, verifier);
   t.equal(misdirected.status, 400, 'so is a different redirect_uri');

@@ -34,7 +34,7 @@ export async function startOAuthHub(
   const dataPath = await mkdtemp(join(tmpdir(), 'oauth-test-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const app = Fastify({ logger: false, ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }), ...(options.ajv && { ajv: options.ajv }) });
+  const app = Fastify({ logger: false, pluginTimeout: 0, ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }), ...(options.ajv && { ajv: options.ajv }) });
   let context: Hub | undefined;
   await app.register(hub, {
     config: { ...options.config, plugins: { 'oauth-as': options.plugin ?? true } },

@@ -37,9 +37,10 @@ async function answer(url: string, token: string) {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
   });
-  const body = response.ok ? (await response.body?.cancel(), {}) : ((await response.json()) as { error_description?: string });
+  // A refusal is a JSON-RPC error carrying the bearer check's OAuth error in `data`.
+  const body = response.ok ? (await response.body?.cancel(), {}) : ((await response.json()) as { error?: { data?: { error_description?: string } } });
   const challenge = response.headers.get('www-authenticate') ?? '';
-  return { status: response.status, challenge, withoutDescription: challenge.replace(/, error_description="[^"]*"/, ''), description: 'error_description' in body ? body.error_description : undefined };
+  return { status: response.status, challenge, withoutDescription: challenge.replace(/, error_description="[^"]*"/, ''), description: 'error' in body ? body.error?.data?.error_description : undefined };
 }
 
 t.test('a mint must say what the token opens; names are checked against the config', async (t) => {
@@ -60,7 +61,7 @@ t.test('a mint must say what the token opens; names are checked against the conf
     t.match(refused.stderr, /usage: hub-admin tokens mint \(--resource <hub\|server>/, 'with the usage');
     t.equal(refused.stdout, '', 'and no token');
   }
-  t.equal((await hub.admin('tokens', 'list')).stdout, '', 'nothing was minted');
+  t.equal((await hub.admin('tokens', 'list')).stdout, 'ID\tSTATUS\tISSUED\tEXPIRES\tBASE URL\tRESOURCES\tSERVERS\tLABEL\n', 'nothing was minted');
 });
 
 t.test('a token bound to one server is refused on another server and on /hub, as an OAuth token is', async (t) => {

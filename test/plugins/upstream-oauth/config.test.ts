@@ -5,7 +5,7 @@ import { newDataPath } from './upstream-hub.js';
 
 async function startWith(servers: Record<string, unknown>, env: Record<string, string> = {}): Promise<void> {
   const dataPath = await newDataPath();
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, pluginTimeout: 0 });
   try {
     await app.register(hub, {
       config: { mcpServers: servers, plugins: { 'oauth-as': false, 'map-tools': false } },

@@ -48,7 +48,7 @@ export async function startUpstreamHub(
   const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const logs = options.logs;
   const logger = logs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false;
-  const app = (options.tls ? Fastify({ logger, https: options.tls }) : Fastify({ logger })) as FastifyInstance;
+  const app = (options.tls ? Fastify({ logger, pluginTimeout: 0, https: options.tls }) : Fastify({ logger, pluginTimeout: 0 })) as FastifyInstance;
   let context: Hub | undefined;
   await app.register(hub, {
     config: {

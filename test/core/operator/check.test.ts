@@ -1,0 +1,81 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import t from 'tap';
+import type { CheckReport } from '../../../core/cli/check.js';
+import { cliPath, runNode } from '../../helpers/cli.js';
+import { fixtureEntry, starts, tempDir } from '../children/helpers.js';
+
+// Issue 32, item 2: `hub check` validates a config without serving.
+
+async function check(t: { teardown(fn: () => unknown): void }, config: unknown, ...args: string[]) {
+  const folder = await tempDir(t);
+  const file = join(folder, 'mcp.json');
+  await writeFile(file, typeof config === 'string' ? config : JSON.stringify(config));
+  return { folder, ...(await runNode(cliPath('hub'), ['check', ...args], { HUB_CONFIG: file, DATA_PATH: join(folder, 'data') })) };
+}
+
+const plugins = { 'map-tools': false, 'oauth-as': false };
+
+t.test('every server is checked without starting it; problems exit 1, in words and in JSON', async (t) => {
+  const directory = await tempDir(t);
+  const config = {
+    plugins,
+    mcpServers: {
+      fine: fixtureEntry('crashy', join(directory, 'fine')),
+      missing: { command: 'no-such-server-binary-anywhere' },
+      notExecutable: { command: './mcp.json' },
+      remote: { type: 'http', url: 'https://mcp.example.com/mcp' },
+      wrongScheme: { type: 'sse', url: 'ftp://example.com/sse' },
+      broken: { type: 'no-such-type' },
+      old: { command: 'no-such-server-binary-anywhere', disabled: true },
+    },
+  };
+  const human = await check(t, config);
+  t.equal(human.code, 1, human.stderr);
+  t.match(human.stdout, /^ {2}ok +fine +stdio: ".*node" is \/.*$/m);
+  t.match(human.stdout, /^ {2}problem +missing +stdio: "no-such-server-binary-anywhere" is not on PATH$/m);
+  t.match(human.stdout, /^ {2}problem +broken .*server "broken": key "type": expected one of/m);
+  t.match(human.stdout, /^ {2}disabled +old /m);
+  t.match(human.stdout, /4 servers would fail; the hub would start without them\n$/);
+  t.same(starts(join(directory, 'fine')), [], 'nothing was started');
+
+  const json = await check(t, config, '--json');
+  t.equal(json.code, 1);
+  const report = JSON.parse(json.stdout) as CheckReport;
+  t.equal(report.ok, false);
+  t.same(
+    Object.fromEntries(report.servers.map((server) => [server.name, server.status])),
+    { broken: 'problem', fine: 'ok', missing: 'problem', notExecutable: 'problem', old: 'disabled', remote: 'ok', wrongScheme: 'problem' },
+  );
+  t.match(report.servers.find((server) => server.name === 'wrongScheme'), { type: 'sse', detail: '"ftp://example.com/sse" is not an http(s) URL' });
+});
+
+t.test('--connect completes the MCP handshake with each server, then stops it', async (t) => {
+  const directory = await tempDir(t);
+  const result = await check(t, 
+    { plugins, mcpServers: { fine: fixtureEntry('crashy', join(directory, 'fine')), exits: fixtureEntry('exits-at-once', join(directory, 'exits')) } },
+    '--connect',
+    '--json',
+  );
+  t.equal(result.code, 1, result.stderr);
+  const report = JSON.parse(result.stdout) as CheckReport;
+  t.match(report.servers.find((server) => server.name === 'fine'), { status: 'ok', handshake: { ok: true, detail: /^crashy 1\.0\.0 answered the MCP handshake \(MCP 2025-11-25, 3 tools\)$/ } });
+  t.match(report.servers.find((server) => server.name === 'exits'), { handshake: { ok: false, detail: /could not start: the process exited with code 1 \(stderr: error: cannot open the database/ } });
+  t.equal(starts(join(directory, 'fine')).length, 1, 'started once for the handshake');
+});
+
+t.test('a config that checks out exits 0; one the hub would refuse exits 1; a wrong flag 2', async (t) => {
+  const directory = await tempDir(t);
+  const good = await check(t, { plugins, mcpServers: { fine: fixtureEntry('crashy', join(directory, 'fine')) } });
+  t.equal(good.code, 0, good.stdout);
+  t.match(good.stdout, /all 1 servers checked out\n$/);
+  const invalid = await check(t, '{"mcpServers": {},}', '--json');
+  t.equal(invalid.code, 1);
+  t.match(JSON.parse(invalid.stdout), { ok: false, problems: [/mcp\.json:1:18: the config file is not valid JSON \(a trailing comma/] });
+  const usage = await check(t, {}, '--port', '4000');
+  t.equal(usage.code, 2);
+  t.match(usage.stderr, /unknown option --port/);
+  const alias = await runNode(cliPath('hub'), ['--check', '--json'], { HUB_CONFIG: join(directory, 'none.json'), DATA_PATH: join(directory, 'data') });
+  t.equal(alias.code, 0, 'hub --check, here on the built-in defaults');
+  t.match(JSON.parse(alias.stdout), { ok: true, servers: [{ name: 'map', status: 'ok', detail: 'provided by a plugin' }] });
+});
