@@ -28,8 +28,14 @@ export default definePlugin({
     hub.pages.add('tool-approvals', {
       title: 'Tool approvals',
       path: APPROVALS_PATH,
+      // A store that does not answer is itself something to see, not a failed status page.
       async attention() {
-        const waiting = await pins.waiting();
+        let waiting: number;
+        try {
+          waiting = await pins.waiting();
+        } catch (error) {
+          return `cannot tell what waits for approval: ${(error as Error).message}`;
+        }
         return waiting === 0 ? undefined : `${waiting === 1 ? '1 tool definition waits' : `${waiting} tool definitions wait`} for approval`;
       },
     });

@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import t from 'tap';
 import { waitFor } from '../../core/children/helpers.js';
@@ -57,4 +59,60 @@ t.test('the status page shows a withheld change; the approvals page approves it 
   t.equal(textOf(await client.callTool({ name: 'mutable', arguments: {} })).text, 'mutable, described 1 time(s) anew', 'the approved change is offered');
   await page.goto(`${url}/status`);
   t.equal(await page.$('#waiting'), null, 'and the status page says nothing waits any more');
+});
+
+t.test('a store that fails a read: the pages say so, and a withheld tool stays withheld', async (t) => {
+  const logs: string[] = [];
+  const { url, dataPath } = await startTestHub(t, {
+    config: { mcpServers: { changing: changingEntry({ pinTools: true }) }, plugins: { 'map-tools': false, 'tool-pinning': { approveFirstSight: true } } },
+    env: { HUB_PASSWORD: PASSWORD },
+    logs,
+  });
+  const logged = (message: string) => logs.map((line) => JSON.parse(line) as { msg?: string; err?: string }).find((record) => record.msg === message);
+  // The embedded store reads a collection's file again whenever it changed on disk: a
+  // file corrupted throughout makes that read fail, as a disk error would; the file as it
+  // was, written back, reads again. Each corruption has its own size, so that it is a
+  // change on disk whatever the clock's resolution.
+  let corruptions = 0;
+  const failNextRead = async (collection: string) => {
+    const file = join(dataPath, 'store', `${collection}.db`);
+    const kept = await readFile(file, 'utf8');
+    t.ok(kept.length > 0, `${collection} is a file of the store`);
+    await writeFile(file, 'not a document\n'.repeat(20 + (corruptions += 1)));
+    return () => writeFile(file, kept);
+  };
+
+  const client = await connectClient(t, `${url}/changing/mcp`, '2025-11-25');
+  await client.callTool({ name: 'redescribe', arguments: {} });
+  await waitFor('mutable to be withheld', async () => !(await ownTools(client)).includes('mutable'));
+
+  const readPins = await failNextRead('tool-pins');
+  const refused = textOf(await client.callTool({ name: 'mutable', arguments: {} }));
+  t.ok(refused.isError, 'a withheld tool whose pins cannot be read again is a tool error');
+  t.match(refused.text, 'Tool "mutable" of server "changing" is withheld: its definition changed since an operator approved it', 'saying why it is withheld, as before');
+  t.match(logged('tool gate failed to refresh')?.err, 'corrupt', 'and the failed read is logged');
+  await readPins();
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  t.teardown(() => browser.close());
+  const page = await browser.newPage({ javaScriptEnabled: false });
+  await page.goto(`${url}/status`);
+  await page.fill('#password', PASSWORD);
+  await page.click('button[type=submit]');
+  t.equal(await page.textContent('[aria-labelledby=waiting] li'), 'Tool approvals: 1 tool definition waits for approval');
+
+  let readChanges = await failNextRead('tool-changes');
+  t.equal((await page.goto(`${url}/status`))?.status(), 200, 'the status page is served while the store fails a read');
+  t.match(await page.textContent('[aria-labelledby=waiting] li'), /^Tool approvals: cannot tell what waits for approval: .*corrupt/, 'and says the approvals cannot be told');
+
+  await readChanges();
+  readChanges = await failNextRead('tool-changes');
+  t.equal((await page.goto(`${url}/tool-approvals`))?.status(), 503, 'the approvals page is a 503, not a 500');
+  t.equal(await page.textContent('h1'), 'Tool approvals unavailable');
+  t.match(await page.textContent('body'), /corrupt.*Try again in a moment\./s);
+  t.match(logged('the tool approvals page failed')?.err, 'corrupt', 'logged');
+  await readChanges();
+
+  await page.click('a:has-text("Back to the tool approvals")');
+  t.equal(await page.textContent('h3'), 'mutable of changing', 'once the store reads again, the change is shown');
 });
