@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import t from 'tap';
+import { chromium, type Page } from 'playwright-core';
+import t, { type Test } from 'tap';
 import { waitFor } from '../../core/children/helpers.js';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
@@ -14,6 +14,17 @@ const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const PASSWORD = 'correct horse battery';
 
+/** Chromium on the hub's status page, signed in with the operator password. */
+async function statusPage(t: Test, url: string): Promise<Page> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  t.teardown(() => browser.close());
+  const page = await browser.newPage({ javaScriptEnabled: false });
+  await page.goto(`${url}/status`);
+  await page.fill('#password', PASSWORD);
+  await page.click('button[type=submit]');
+  return page;
+}
+
 t.test('the status page shows a withheld change; the approvals page approves it in Chromium', async (t) => {
   const { url } = await startTestHub(t, {
     config: { mcpServers: { changing: changingEntry({ pinTools: true }) }, plugins: { 'map-tools': false, 'tool-pinning': { approveFirstSight: true } } },
@@ -24,12 +35,7 @@ t.test('the status page shows a withheld change; the approvals page approves it 
   await client.callTool({ name: 'redescribe', arguments: {} });
   await waitFor('mutable to be withheld', async () => !(await ownTools(client)).includes('mutable'));
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
-  const page = await browser.newPage({ javaScriptEnabled: false });
-  await page.goto(`${url}/status`);
-  await page.fill('#password', PASSWORD);
-  await page.click('button[type=submit]');
+  const page = await statusPage(t, url);
   t.equal(await page.textContent('h1'), 'Hub status');
   t.equal(await page.textContent('#waiting'), 'Waiting for an operator', 'the status page says something waits');
   t.equal(await page.textContent('[aria-labelledby=waiting] li'), 'Tool approvals: 1 tool definition waits for approval');
@@ -93,12 +99,7 @@ t.test('a store that fails a read: the pages say so, and a withheld tool stays w
   t.match(logged('tool gate failed to refresh')?.err, 'corrupt', 'and the failed read is logged');
   await readPins();
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
-  const page = await browser.newPage({ javaScriptEnabled: false });
-  await page.goto(`${url}/status`);
-  await page.fill('#password', PASSWORD);
-  await page.click('button[type=submit]');
+  const page = await statusPage(t, url);
   t.equal(await page.textContent('[aria-labelledby=waiting] li'), 'Tool approvals: 1 tool definition waits for approval');
 
   let readChanges = await failNextRead('tool-changes');
