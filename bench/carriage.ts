@@ -61,6 +61,12 @@ const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotoc
 const floor = await startHttpFloor();
 const httpChild = values['http-child'] ? await startHttpChild() : undefined;
 const bare = httpChild ? await startBareProxy(httpChild.url) : undefined;
+// CARRIAGE_LEAST_PRIVILEGE=on binds the token to the endpoints it calls and its /hub reach to
+// the servers, and pins every server's tools (approved as first seen): every call then pays
+// the resource check and the pin check.
+const leastPrivilege = process.env.CARRIAGE_LEAST_PRIVILEGE === 'on';
+const servers = ['everything', ...(httpChild ? ['web'] : [])];
+const reach = leastPrivilege ? [...[...servers, 'hub'].flatMap((resource) => ['--resource', resource]), '--servers', servers.join(',')] : ['--all'];
 
 interface RunningHub {
   setting: Setting;
@@ -73,9 +79,12 @@ for (const setting of settings) {
   const hub = await startHubBin(
     { mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'], keepAlive: true }, ...(httpChild && { web: { type: 'http', url: httpChild.url } }) } },
     // The limit stays on: counted for every call, high enough never to refuse one here.
-    { plugins: { 'oauth-as': true, observability }, env: { ...env, HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' } },
+    {
+      plugins: { 'oauth-as': true, observability, ...(leastPrivilege && { 'tool-pinning': { allServers: true, approveFirstSight: true } }) },
+      env: { ...env, HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
+    },
   );
-  const token = (await hub.admin('tokens', 'mint', '--label', 'carriage bench', '--expires-in', '1')).trim();
+  const token = (await hub.admin('tokens', 'mint', '--label', 'carriage bench', '--expires-in', '1', ...reach)).trim();
   hubs.push({ setting, hub, token });
 }
 
@@ -169,7 +178,7 @@ const ratio = (a: number, b: number | undefined) => (b === undefined ? Number.Na
 const pad = (value: unknown, width: number) => String(value).padStart(width);
 const fixed = (value: number | undefined, digits: number) => (value === undefined ? '' : value.toFixed(digits));
 
-console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it; cpu us: the hub process's (child: the stdio child's) CPU per call`);
+console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds${leastPrivilege ? ", least privilege on (bound token, pinned tools)" : ""}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it; cpu us: the hub process's (child: the stdio child's) CPU per call`);
 for (const callers of callerCounts) {
   console.log(`\n${callers} caller${callers === 1 ? '' : 's'}`);
   console.log(

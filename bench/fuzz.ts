@@ -271,7 +271,7 @@ const tally = (key: string): Tally => {
 await startHub();
 // Minted once the hub has made its store (hub-admin creates none).
 const token = await new Promise<string>((resolve, reject) => {
-  const admin = spawn(process.execPath, [bin('hub-admin'), 'tokens', 'mint', '--label', 'fuzz'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const admin = spawn(process.execPath, [bin('hub-admin'), 'tokens', 'mint', '--all', '--label', 'fuzz'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   admin.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   admin.once('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`hub-admin tokens mint exited ${code}`))));

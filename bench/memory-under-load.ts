@@ -50,7 +50,7 @@ const hub = await startHubBin(
   { mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } },
   { plugins: {}, env: { LOG_LEVEL: 'info', HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' }, nodeArgs: values['node-args'].split(' ').filter(Boolean) },
 );
-const token = (await hub.admin('tokens', 'mint', '--label', 'memory bench', '--expires-in', '1')).trim();
+const token = (await hub.admin('tokens', 'mint', '--all', '--label', 'memory bench', '--expires-in', '1')).trim();
 await sleep(SETTLE_MS);
 const idleMb = hub.rssMb();
 console.log(`hub idle (one stdio server configured, asleep): ${idleMb} MB`);

@@ -110,4 +110,9 @@ export class Hub {
   get childTypes(): ChildRegistry['types'] {
     return this.children.types;
   }
+
+  /** What plugins withhold of the servers' tools (tool pinning). */
+  get toolGates(): ChildRegistry['gates'] {
+    return this.children.gates;
+  }
 }

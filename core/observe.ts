@@ -28,8 +28,8 @@ import type { CallerRequest } from './mcp/caller-request.js';
  * - `unknown_tool`: the server has no such tool (as far as the hub knows);
  * - `denied`: the server's `allowTools`/`denyTools` keep the tool out (the caller is
  *   answered as for an unknown tool);
- * - `refused`: the hub would not carry it on this road (a `hub: false` server through
- *   `call_tool`).
+ * - `refused`: the hub would not carry it (a `hub: false` server through `call_tool`, or a
+ *   tool a tool gate withholds until an operator approves its definition).
  */
 export type ToolCallOutcome = 'ok' | 'tool_error' | 'protocol_error' | 'timeout' | 'unavailable' | 'unknown_tool' | 'denied' | 'refused';
 
@@ -161,6 +161,19 @@ export interface ConfigReloadEvent {
   readonly retuned: readonly string[];
 }
 
+/**
+ * A tool a tool gate began to withhold from callers (tool pinning: its definition changed
+ * since an operator approved it, or it is new), published by the gate's plugin once per
+ * definition it withholds.
+ */
+export interface ToolWithheldEvent {
+  readonly hub: object;
+  readonly server: string;
+  readonly tool: string;
+  /** A short fixed word: `changed`, `new`. */
+  readonly cause: string;
+}
+
 /** A typed channel. */
 export class Topic<Event extends object> {
   readonly #channel: diagnostics.Channel;
@@ -211,6 +224,7 @@ export const observe = {
   tokenRotation: new Topic<HubEvent>('mcp-switchyard:token-rotation'),
   rateLimited: new Topic<HubEvent>('mcp-switchyard:rate-limited'),
   configReload: new Topic<ConfigReloadEvent>('mcp-switchyard:config-reload'),
+  toolWithheld: new Topic<ToolWithheldEvent>('mcp-switchyard:tool-withheld'),
 } as const;
 
 /** The W3C trace context keys that travel in a request's `_meta` (the MCP convention for trace propagation). */

@@ -4,6 +4,7 @@ import type { AdminCommand } from './cli/admin-command.js';
 import type { ChildStartEvent } from './children/child-observer.js';
 import type { ChildTransition } from './children/child-states.js';
 import type { ChildType } from './children/child-type.js';
+import type { ToolGate } from './children/tool-gates.js';
 import type { Child } from './children/child.js';
 import type { ServerView } from './children/server-view.js';
 import type { UpstreamAuth } from './children/upstream-auth.js';
@@ -11,9 +12,11 @@ import type { HubConfig, ServerEntry } from './config/schema.js';
 import { HUB_ERROR_CODES, HubError } from './errors.js';
 import type { Hub } from './hub.js';
 import type { RequestAuthenticator } from './mcp/authenticator.js';
+import { mayReach } from './mcp/caller-request.js';
 import { forwardToolCall, refuseToolCall } from './mcp/forward-call.js';
 import type { MetaToolContext, MetaTool } from './mcp/meta-tool.js';
 import type { McpRevision } from './mcp/revision.js';
+import { toolError } from './mcp/tool-results.js';
 import { topicsOf, type HubTopics } from './observe.js';
 import type { OperatorPage } from './operator/pages.js';
 import type { OperatorService } from './operator/service.js';
@@ -61,7 +64,9 @@ export interface Servers {
    * when the server has no such tool for callers (unknown, or kept out by its filter).
    * The server's own protocol error is thrown as it came; a server that cannot start
    * throws its HubError, and a `hub: false` server `HUB_ERR_SERVER_HIDDEN`; any other
-   * failure is a tool error naming the server.
+   * failure is a tool error naming the server. A server the caller may not reach
+   * (`mayReach`) and a tool a tool gate withholds are refused with a tool error, whatever
+   * the meta-tool checked before.
    */
   callTool(server: ServerView, params: CallToolRequestParams, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult | undefined>;
 }
@@ -91,6 +96,8 @@ export interface PluginHub {
   readonly adminCommands: PluginRegistry<AdminCommand>;
   /** Pages for the hub's operators, so operator pages can link to one another. */
   readonly pages: PluginRegistry<OperatorPage>;
+  /** What plugins withhold of the servers' tools, on every endpoint (tool pinning). */
+  readonly toolGates: PluginRegistry<ToolGate>;
   /** The bearer check of the MCP endpoints; without one they are open, on a loopback bind only. */
   readonly authenticator: ProvidedService<RequestAuthenticator>;
   /** The credentials lent to remote children. */
@@ -150,6 +157,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     callTool: async (server, params, context) => {
       const child = children.get(server);
       if (!child || hub.children.get(child.name) !== child) throw new HubError(HUB_ERROR_CODES.SERVER_UNKNOWN, `server "${server.name}" is not configured (any more)`);
+      if (!mayReach(context.request, child.name)) return toolError(`Unknown server: "${child.name}".`);
       if (child.hidden) {
         refuseToolCall(hub, child, params, context, 'refused');
         throw new HubError(HUB_ERROR_CODES.SERVER_HIDDEN, `server "${child.name}" is not offered through /hub (hub: false)`);
@@ -172,6 +180,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     metaTools: registryFor(hub.metaTools, owner),
     adminCommands: registryFor(hub.adminCommands, owner),
     pages: registryFor(hub.pages, owner),
+    toolGates: registryFor(hub.toolGates, owner),
     authenticator: serviceFor(hub.authenticator, owner),
     upstreamAuth: serviceFor(hub.upstreamAuth, owner),
     servers,

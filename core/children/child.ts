@@ -15,6 +15,7 @@ import { ChildView } from './server-view.js';
 import { negotiationOf, type Snapshot, type SnapshotStore } from './snapshot.js';
 import type { Supervisor } from './supervisor.js';
 import { DEFAULT_CHILD_TIMINGS, type ChildTimings } from './timings.js';
+import type { ToolGates, WithheldTool } from './tool-gates.js';
 import { ChildWatch, type ChildChange } from './watch.js';
 import { childWires, type ChildWires } from './wires.js';
 
@@ -31,6 +32,8 @@ export interface ChildEnvironment {
   observers?: ReadonlySet<ChildObserver>;
   /** The revisions the hub speaks to children; by default none (only tests build a child without). */
   wires?: ChildWires;
+  /** What plugins withhold of a server's tools (`hub.toolGates`); by default nothing. */
+  gates?: ToolGates;
 }
 
 /**
@@ -177,6 +180,60 @@ export class Child extends ChildProfile {
       void learning.finally(() => this.#learning.delete(revision));
     }
     return (await learning) ?? this.face;
+  }
+
+  /** The tools callers get: through the allow/deny filter and every tool gate. */
+  override get tools(): Tool[] {
+    const tools = super.tools;
+    const gates = this.#environment.gates;
+    return gates === undefined || gates.open ? tools : tools.filter((tool) => gates.withheld(this.view, tool) === undefined);
+  }
+
+  /** A tool callers get; undefined for one filtered, withheld by a gate, or unknown (`recheckTool` tells which). */
+  override findTool(toolName: string): Tool | undefined {
+    const tool = super.findTool(toolName);
+    const gates = this.#environment.gates;
+    return tool === undefined || gates === undefined || gates.open || gates.withheld(this.view, tool) === undefined ? tool : undefined;
+  }
+
+  /** The tools the filter lets through that a tool gate withholds now, with why. */
+  get withheldTools(): WithheldTool[] {
+    const gates = this.#environment.gates;
+    if (gates === undefined || gates.open) return [];
+    return super.tools.flatMap((tool) => {
+      const reason = gates.withheld(this.view, tool);
+      return reason === undefined ? [] : [{ name: tool.name, reason }];
+    });
+  }
+
+  /** Asks the tool gates afresh (an approval may have been given elsewhere) when they withhold a tool now. */
+  async recheckWithheld(): Promise<void> {
+    if (this.withheldTools.length > 0) await this.#environment.gates?.refresh(this.view);
+  }
+
+  /**
+   * For a tool `findTool` does not give: the tool once the gates were asked afresh, or why
+   * one still withholds it, or undefined when the server offers no such tool (filtered or
+   * unknown).
+   */
+  async recheckTool(toolName: string): Promise<Tool | string | undefined> {
+    const gates = this.#environment.gates;
+    if (super.findTool(toolName) === undefined || gates === undefined) return undefined;
+    await gates.refresh(this.view);
+    const tool = super.findTool(toolName);
+    return tool && (gates.withheld(this.view, tool) ?? tool);
+  }
+
+  /** Tells the server's callers its tool list changed (a gate now offers or withholds a tool); nothing is asked of the server. */
+  toolsChanged(): void {
+    this.#watch.emit({ kind: 'tools' });
+  }
+
+  /** Takes a tool list (from the server or its snapshot); the tool gates review it before anyone can list it. */
+  override adoptTools(tools: Tool[]): void {
+    super.adoptTools(tools);
+    const gates = this.#environment.gates;
+    if (gates !== undefined && !gates.open) gates.review(this.view, super.tools);
   }
 
   /** Starts a server whose tool list was never seen (its first use); once known, the cache answers. */

@@ -10,6 +10,7 @@ import type { ChildType } from './child-type.js';
 import { createInProcessChildType, IN_PROCESS_TYPE } from './in-process.js';
 import { SnapshotStore } from './snapshot.js';
 import { DEFAULT_CHILD_TIMINGS, type ChildTimings } from './timings.js';
+import { ToolGates } from './tool-gates.js';
 import { childWires, type ChildWires } from './wires.js';
 
 export interface ChildRegistryOptions {
@@ -24,6 +25,8 @@ export interface ChildRegistryOptions {
 /** The configured servers by name, and the child types that can run them. */
 export class ChildRegistry {
   readonly types = new Registry<ChildType>('child type');
+  /** What plugins withhold of every server's tools. */
+  readonly gates: ToolGates;
   readonly snapshots: SnapshotStore | undefined;
   readonly wires: ChildWires;
   readonly #children = new Map<string, Child>();
@@ -38,6 +41,7 @@ export class ChildRegistry {
     clientInfo: { name: string; version: string },
     options: ChildRegistryOptions = {},
   ) {
+    this.gates = new ToolGates(log);
     this.#inProcess = createInProcessChildType(clientInfo);
     this.types.add(IN_PROCESS_TYPE, this.#inProcess);
     this.wires = options.wires ?? childWires(() => []);
@@ -83,6 +87,7 @@ export class ChildRegistry {
       clock: () => this.#clock,
       observers: this.#observers,
       wires: this.wires,
+      gates: this.gates,
       ...(childType.snapshots === false || !this.snapshots ? {} : { snapshots: this.snapshots }),
     });
     this.#children.set(name, child);

@@ -2,6 +2,7 @@ import type { Client, Implementation, ServerCapabilities, Tool } from '@modelcon
 import type { ServerEntry } from '../config/schema.js';
 import type { Child } from './child.js';
 import type { ChildStatus } from './child-states.js';
+import type { WithheldTool } from './tool-gates.js';
 
 /**
  * A configured server as plugins see it: what it is and says about itself, and the
@@ -25,8 +26,10 @@ export interface ServerView {
   readonly serverInfo: Implementation | undefined;
   readonly instructions: string | undefined;
   readonly capabilities: ServerCapabilities | undefined;
-  /** The tools that survive the allow/deny filter. */
+  /** The tools callers get: those the allow/deny filter lets through and no tool gate withholds. */
   readonly tools: Tool[];
+  /** The tools a tool gate withholds now (their definition changed since an operator approved it, say), with why. */
+  readonly withheldTools: WithheldTool[];
   /** Whether a tool list was ever seen; until then `tools` is empty without meaning "no tools". */
   readonly toolsKnown: boolean;
   /** The revision spoken with the server: the live connection's, else the one remembered from the last. */
@@ -34,7 +37,18 @@ export interface ServerView {
   /** Whether the server, on the revision it speaks, asks its questions as results. */
   readonly asksByResult: boolean;
   isToolAllowed(toolName: string): boolean;
+  /** A tool callers get; undefined for one filtered, withheld by a gate, or unknown. */
   findTool(toolName: string): Tool | undefined;
+  /**
+   * For a tool `findTool` does not give: the tool once the tool gates were asked afresh
+   * (an approval may have been given in another process), or why one still withholds it,
+   * or undefined when the server offers no such tool.
+   */
+  recheckTool(toolName: string): Promise<Tool | string | undefined>;
+  /** Asks the tool gates afresh when they withhold a tool now; call it before listing `tools` to a caller. */
+  recheckWithheld(): Promise<void>;
+  /** Tells the server's callers its tool list changed (a tool gate now offers or withholds a tool); nothing is asked of the server. */
+  toolsChanged(): void;
   /** Starts the server when needed (concurrent callers share one start); rejects with a HubError naming it and the reason. */
   ensureUp(): Promise<void>;
   /** Starts a server whose tool list was never seen. */
@@ -93,6 +107,9 @@ export class ChildView implements ServerView {
   get tools(): Tool[] {
     return this.#child.tools;
   }
+  get withheldTools(): WithheldTool[] {
+    return this.#child.withheldTools;
+  }
   get toolsKnown(): boolean {
     return this.#child.toolsKnown;
   }
@@ -107,6 +124,15 @@ export class ChildView implements ServerView {
   }
   findTool(toolName: string): Tool | undefined {
     return this.#child.findTool(toolName);
+  }
+  recheckTool(toolName: string): Promise<Tool | string | undefined> {
+    return this.#child.recheckTool(toolName);
+  }
+  recheckWithheld(): Promise<void> {
+    return this.#child.recheckWithheld();
+  }
+  toolsChanged(): void {
+    this.#child.toolsChanged();
   }
   async ensureUp(): Promise<void> {
     await this.#child.ensureUp();

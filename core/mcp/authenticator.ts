@@ -7,6 +7,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * of the endpoint the request arrived on (RFC 8707 audience).
  */
 export interface RequestAuthenticator {
-  /** The caller, or undefined when a 401/403 was already sent on `reply`. */
+  /**
+   * The caller, or undefined when a 401/403 was already sent on `reply`. A caller whose
+   * credentials reach only some servers through `/hub` carries their names in
+   * `extra[CALLER_SERVERS_KEY]` (an array of strings); the kernel hands them to the
+   * meta-tools as `CallerRequest.servers` and holds `hub.servers.callTool` to them.
+   */
   authenticate(request: FastifyRequest, reply: FastifyReply, resource: string): Promise<AuthInfo | undefined>;
+}
+
+/** The key of `AuthInfo.extra` that limits a caller of `/hub` to some servers. */
+export const CALLER_SERVERS_KEY = 'servers';
+
+/**
+ * The servers a caller may reach through `/hub`: undefined for all of them. A value the
+ * kernel cannot read as names reaches none, so a mistaken authenticator fails closed.
+ */
+export function callerServers(auth: AuthInfo | undefined): readonly string[] | undefined {
+  const servers = auth?.extra?.[CALLER_SERVERS_KEY];
+  if (servers === undefined) return undefined;
+  return Array.isArray(servers) && servers.every((name) => typeof name === 'string') ? (servers as string[]) : [];
 }

@@ -1,6 +1,7 @@
 import type { ServerContext, ServerNotification } from '@modelcontextprotocol/server';
 import { requestCancellation } from './cancellations.js';
 import type { AccessRecord } from '../access-log.js';
+import { callerServers } from './authenticator.js';
 import type { ServedRevision } from './served-revision.js';
 
 /**
@@ -29,6 +30,16 @@ export interface CallerRequest {
   readonly clientId: string | undefined;
   /** The access record of the HTTP request (see access-log.ts); undefined over stdio, or when the access log is off. */
   readonly access?: AccessRecord | undefined;
+  /**
+   * The servers this caller may reach through `/hub` (its credentials are limited to them:
+   * an API token minted with `--servers`); undefined: every server. `mayReach` tells.
+   */
+  readonly servers: readonly string[] | undefined;
+}
+
+/** Whether the caller may reach `server` through `/hub`. */
+export function mayReach(request: Pick<CallerRequest, 'servers'>, server: string): boolean {
+  return request.servers === undefined || request.servers.includes(server);
 }
 
 /** The caller's request as the SDK's server hands it to a handler on `revision`. */
@@ -45,5 +56,6 @@ export function callerRequestOf(revision: ServedRevision, context: ServerContext
     answers: revision.answersOf(mcpReq),
     clientId: context.http?.authInfo?.clientId,
     access,
+    servers: callerServers(context.http?.authInfo),
   };
 }

@@ -105,7 +105,7 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     // On a revision whose cancellations arrive apart, calls are kept by caller to be found by them.
     const caller = revision?.cancelledRequest ? callerOf(request) : undefined;
     const cancellations = caller === undefined ? undefined : { registry: served.cancellations, caller };
-    if (plain) return answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth?.clientId, access, cancellations);
+    if (plain) return answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth, access, cancellations);
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
     const carried = { auth: request.mcpAuth, access };

@@ -63,12 +63,13 @@ export async function forwardToolCall(
   params = withValidTraceContext(params);
   if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) {
     const tool = await lookupTool(child, params.name, context);
-    return typeof tool === 'string' ? undefined : carryToolCall(hub, child, tool, params, context, undefined);
+    if (typeof tool === 'string') return undefined;
+    return 'withheld' in tool ? toolError(tool.withheld) : carryToolCall(hub, child, tool, params, context, undefined);
   }
   const event = toolCallEvent(hub, child, params, context);
   observe.toolCallStart.publish(event);
   try {
-    let tool: Tool | 'denied' | 'unknown';
+    let tool: Awaited<ReturnType<typeof lookupTool>>;
     try {
       tool = await lookupTool(child, params.name, context);
     } catch (error) {
@@ -78,6 +79,10 @@ export async function forwardToolCall(
     if (typeof tool === 'string') {
       event.outcome = tool === 'denied' ? 'denied' : 'unknown_tool';
       return undefined;
+    }
+    if ('withheld' in tool) {
+      event.outcome = 'refused';
+      return toolError(tool.withheld);
     }
     // A name the server does not list, asked of the server: the answer is the server's, the call an unknown tool's.
     if (child.findTool(params.name) !== tool) event.outcome = 'unknown_tool';

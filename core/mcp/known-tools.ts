@@ -11,21 +11,24 @@ import type { RequestWake } from './request-wake.js';
  */
 export async function knownTools(child: Child, wake?: RequestWake): Promise<Tool[]> {
   await toolsKnown(child, wake);
+  await child.recheckWithheld();
   return child.tools;
 }
 
 /**
  * The tool a caller names, or why there is none for callers: `denied` for a name the
  * filter keeps out (refused without waking anything), `unknown` for one the server does
- * not list. With `askUnlisted` (the transparent proxy), a name the server does not list is
- * the server's to answer while it is up: a stand-in with an open schema is returned. A
- * server never seen is woken to learn its tools, within `wake` (the request's one wait
- * for it) when given; when that fails, the start's own error is thrown.
+ * not list, `{ withheld }` with the reason of a tool gate that withholds it (its definition
+ * awaits an operator's approval). With `askUnlisted` (the transparent proxy), a name the
+ * server does not list is the server's to answer while it is up: a stand-in with an open
+ * schema is returned. A server never seen is woken to learn its tools, within `wake` (the
+ * request's one wait for it) when given; when that fails, the start's own error is thrown.
  */
-export async function lookupTool(child: Child, name: string, { wake, askUnlisted = false }: { wake?: RequestWake | undefined; askUnlisted?: boolean } = {}): Promise<Tool | 'denied' | 'unknown'> {
+export async function lookupTool(child: Child, name: string, { wake, askUnlisted = false }: { wake?: RequestWake | undefined; askUnlisted?: boolean } = {}): Promise<Tool | 'denied' | 'unknown' | { withheld: string }> {
   if (!child.isToolAllowed(name)) return 'denied';
   await (wake ? wake.known() : child.ensureToolsKnown());
-  const listed = child.findTool(name);
+  const listed = child.findTool(name) ?? (await child.recheckTool(name));
+  if (typeof listed === 'string') return { withheld: listed };
   if (listed) return listed;
   return askUnlisted && child.status === 'up' ? { name, inputSchema: { type: 'object' } } : 'unknown';
 }

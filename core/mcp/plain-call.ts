@@ -1,6 +1,7 @@
-import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type AuthInfo, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { AccessRecord } from '../access-log.js';
+import { callerServers } from './authenticator.js';
 import type { CallerRequest } from './caller-request.js';
 import type { Cancellations } from './cancellations.js';
 import type { McpEndpoint } from './endpoint.js';
@@ -65,11 +66,11 @@ export async function answerPlainCall(
   revision: ServedRevision,
   call: PlainCall,
   response: ServerResponse,
-  clientId: string | undefined,
+  auth: AuthInfo | undefined,
   access: AccessRecord | undefined,
   cancellations?: { registry: Cancellations; caller: string },
 ): Promise<void> {
-  const caller = new PlainCaller(call, clientId, access);
+  const caller = new PlainCaller(call, auth, access);
   const cancel = (): void => {
     if (!response.writableFinished) caller.abort();
   };
@@ -109,17 +110,21 @@ class PlainCaller implements CallerRequest {
   readonly meta: Record<string, unknown> | undefined;
   readonly envelope: Record<string, unknown>;
   readonly answers = undefined;
+  readonly clientId: string | undefined;
+  readonly servers: readonly string[] | undefined;
   #controller: AbortController | undefined;
   #listeners: Array<(reason: unknown) => void> | undefined;
   #reason: unknown;
 
   constructor(
     call: PlainCall,
-    readonly clientId: string | undefined,
+    auth: AuthInfo | undefined,
     readonly access: AccessRecord | undefined,
   ) {
     this.meta = call.params._meta;
     this.envelope = call.envelope;
+    this.clientId = auth?.clientId;
+    this.servers = callerServers(auth);
   }
 
   get signal(): AbortSignal {

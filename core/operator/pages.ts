@@ -4,4 +4,9 @@ export interface OperatorPage {
   title: string;
   /** The page's path under the hub (the prefix it is embedded under is added where it is linked). */
   path: string;
+  /**
+   * What waits for the operator there now, in one line ("2 tool changes await approval"),
+   * or undefined: the status page shows it among what needs attention, with the link.
+   */
+  attention?(): Promise<string | undefined>;
 }

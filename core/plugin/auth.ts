@@ -2,7 +2,7 @@
  * `mcp-switchyard/plugin/auth`: what a plugin that authenticates, keeps secrets or fetches
  * on someone else's say-so needs.
  */
-export type { RequestAuthenticator } from '../mcp/authenticator.js';
+export { CALLER_SERVERS_KEY, type RequestAuthenticator } from '../mcp/authenticator.js';
 export { addressKey } from '../limits/address.js';
 export { BlockedRequestError, FetchLimitError, guardedFetch, type GuardedFetchOptions } from '../net/guarded-fetch.js';
 export { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';

@@ -9,6 +9,7 @@ import {
   type Filter,
   type FindOptions,
   type IndexOptions,
+  type ReadOptions,
   type Store,
   type StoreCollection,
   type StoreDocument,
@@ -122,10 +123,14 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
     await this.#write(() => this.#db.insertAsync(document));
   }
 
-  async findOne(filter: Filter<T>): Promise<T | null> {
+  async findOne(filter: Filter<T>, options: ReadOptions = {}): Promise<T | null> {
     await this.#fresh();
     const found = await this.#db.findOneAsync(this.#visible(filter));
-    return found ?? null;
+    if (found || options.staleness === 'bounded' || this.#signature() === this.#seen) return found ?? null;
+    // A miss may be another process's write that the watcher has not told of yet (a client
+    // registered, a token issued through another replica a moment ago): reload and look again.
+    await this.#locked(() => Promise.resolve());
+    return (await this.#db.findOneAsync(this.#visible(filter))) ?? null;
   }
 
   async find(filter: Filter<T>, options: FindOptions<T> = {}): Promise<T[]> {

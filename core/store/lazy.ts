@@ -1,4 +1,4 @@
-import type { Filter, FindOptions, IndexOptions, Store, StoreCollection, StoreDocument, Update } from './port.js';
+import type { Filter, FindOptions, IndexOptions, ReadOptions, Store, StoreCollection, StoreDocument, Update } from './port.js';
 
 /**
  * A store that opens on its first operation, so a hub that never needs one creates no
@@ -20,7 +20,7 @@ export function lazyStore(kind: string, open: () => Promise<Store>): Store {
       const collection = async () => (await store()).collection<T>(name);
       return {
         insertOne: async (document: T) => (await collection()).insertOne(document),
-        findOne: async (filter: Filter<T>) => (await collection()).findOne(filter),
+        findOne: async (filter: Filter<T>, options?: ReadOptions) => (await collection()).findOne(filter, options),
         find: async (filter: Filter<T>, options?: FindOptions<T>) => (await collection()).find(filter, options),
         countDocuments: async (filter: Filter<T>) => (await collection()).countDocuments(filter),
         findOneAndUpdate: async (filter: Filter<T>, update: Update<T>) => (await collection()).findOneAndUpdate(filter, update),

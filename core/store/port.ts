@@ -53,10 +53,20 @@ export interface IndexOptions {
   expireAfterSeconds?: number;
 }
 
+export interface ReadOptions {
+  /**
+   * `bounded`: a miss may be as old as the store's staleness bound (the embedded store's
+   * MAX_STALENESS_MS), for a lookup on every request whose usual answer is "none" (a
+   * revocation). Without it a miss is confirmed against what other processes wrote, so a
+   * record written by another replica a moment ago is found.
+   */
+  staleness?: 'bounded';
+}
+
 export interface StoreCollection<T extends StoreDocument> {
   /** Throws DuplicateKeyError when `_id` or a unique index field is taken. */
   insertOne(document: T): Promise<void>;
-  findOne(filter: Filter<T>): Promise<T | null>;
+  findOne(filter: Filter<T>, options?: ReadOptions): Promise<T | null>;
   find(filter: Filter<T>, options?: FindOptions<T>): Promise<T[]>;
   /** How many documents match, without reading them (for caps on what clients can grow). */
   countDocuments(filter: Filter<T>): Promise<number>;

@@ -14,6 +14,9 @@ export const ConnectionReport = Type.Object(
     hubVersion: Type.String(),
     caller: Type.Object({
       declaresElicitation: Type.Boolean({ description: 'Whether this request carried an elicitation capability' }),
+      servers: Type.Optional(
+        Type.Array(Type.String(), { description: "The only servers this caller's credentials reach through /hub (an API token minted with --servers); absent: every server" }),
+      ),
     }),
     elicitation: Type.Object({
       wouldForward: Type.Optional(Type.Boolean({ description: "Whether the named server's question would reach this caller; absent when no server was named" })),

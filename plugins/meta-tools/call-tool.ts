@@ -23,7 +23,7 @@ export function callTool(hub: PluginHub): MetaTool {
     annotations: { title: 'Call tool', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async call(args, context) {
       const { server, tool: name, arguments: toolArguments } = args as CallToolInput;
-      const found = findServer(hub, server);
+      const found = findServer(hub, server, context.request);
       if (!found.ok) return found.error;
       const child = found.value;
       const trace = traceContextOf(context.request.meta);

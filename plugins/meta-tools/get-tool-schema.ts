@@ -18,7 +18,7 @@ export function getToolSchema(hub: PluginHub): MetaTool {
     annotations: { title: 'Get tool schema', readOnlyHint: true },
     async call(args, context) {
       const { server, tool: name } = args as ToolInput;
-      const found = findHubServer(hub, server);
+      const found = findHubServer(hub, server, context.request);
       if (!found.ok) return found.error;
       const tool = await findTool(found.value, name, 'Could not read the tool list: ');
       if (!tool.ok) return tool.error;

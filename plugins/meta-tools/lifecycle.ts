@@ -13,8 +13,8 @@ export function wakeServer(hub: PluginHub): MetaTool {
     inputSchema: ServerInput,
     outputSchema: WakeServerOutput,
     annotations: { title: 'Wake server', ...LIFECYCLE_ANNOTATIONS },
-    async call(args) {
-      const found = findServer(hub, (args as ServerInput).server);
+    async call(args, context) {
+      const found = findServer(hub, (args as ServerInput).server, context.request);
       if (!found.ok) return found.error;
       const child = found.value;
       if (child.alwaysRunning) return toolError(`Cannot wake server "${child.name}": it is always running`);
@@ -36,8 +36,8 @@ export function sleepServer(hub: PluginHub): MetaTool {
     inputSchema: ServerInput,
     outputSchema: SleepServerOutput,
     annotations: { title: 'Sleep server', ...LIFECYCLE_ANNOTATIONS },
-    async call(args) {
-      const found = findServer(hub, (args as ServerInput).server);
+    async call(args, context) {
+      const found = findServer(hub, (args as ServerInput).server, context.request);
       if (!found.ok) return found.error;
       const child = found.value;
       if (child.alwaysRunning) return toolError(`Cannot put server "${child.name}" to sleep: it is always running`);

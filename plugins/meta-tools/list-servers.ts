@@ -1,8 +1,12 @@
 import { ListServersOutput, NoInput, type ServerEntry } from './schemas.js';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { type MetaTool, structured } from '../../core/plugin/meta-tool.js';
+import { mayReach, type MetaTool, structured } from '../../core/plugin/meta-tool.js';
 
-/** Every configured server, read from memory: nothing is woken or asked. */
+/**
+ * Every configured server the caller may reach, read from memory: nothing is woken or
+ * asked. Tools a tool gate withholds are named, so that a model can tell the user why a
+ * tool it knew is missing.
+ */
 export function listServers(hub: PluginHub): MetaTool {
   return {
     name: 'list_servers',
@@ -11,17 +15,22 @@ export function listServers(hub: PluginHub): MetaTool {
     inputSchema: NoInput,
     outputSchema: ListServersOutput,
     annotations: { title: 'List servers', readOnlyHint: true },
-    async call() {
-      const servers = hub.servers.list().map(
-        (child): ServerEntry => ({
-          name: child.name,
-          description: child.description,
-          status: child.status,
-          ...(child.toolsKnown && { toolCount: child.tools.length }),
-          ...(child.problem !== undefined && { reason: child.problem }),
-          ...(child.hidden && { hidden: true as const }),
-        }),
-      );
+    async call(_args, { request }) {
+      const servers = hub.servers
+        .list()
+        .filter((child) => mayReach(request, child.name))
+        .map((child): ServerEntry => {
+          const withheld = child.withheldTools;
+          return {
+            name: child.name,
+            description: child.description,
+            status: child.status,
+            ...(child.toolsKnown && { toolCount: child.tools.length }),
+            ...(child.problem !== undefined && { reason: child.problem }),
+            ...(child.hidden && { hidden: true as const }),
+            ...(withheld.length > 0 && { withheldTools: withheld.map((tool) => tool.name) }),
+          };
+        });
       return structured({ servers } satisfies ListServersOutput);
     },
   };

@@ -20,9 +20,9 @@ export function listTools(hub: PluginHub): MetaTool {
     inputSchema: ServerInput,
     outputSchema: ListToolsOutput,
     annotations: { title: 'List tools', readOnlyHint: true },
-    async call(args) {
+    async call(args, context) {
       const { server } = args as ServerInput;
-      const found = findHubServer(hub, server);
+      const found = findHubServer(hub, server, context.request);
       if (!found.ok) return found.error;
       const child = found.value;
       if (child.alwaysRunning && child.status !== 'up') {
@@ -41,6 +41,7 @@ export function listTools(hub: PluginHub): MetaTool {
         // Pre-warm without waiting: listing a known list never waits for a start.
         child.ensureUp().catch(() => undefined);
       }
+      await child.recheckWithheld();
       return structured({ server: child.name, tools: child.tools.map(toolEntry) } satisfies ListToolsOutput);
     },
   };

@@ -47,6 +47,11 @@ export const ServerEntry = Type.Object({
   ),
   reason: Type.Optional(Type.String({ description: 'Why the server is down, stopped or unauthorized' })),
   hidden: Type.Optional(Type.Literal(true, { description: 'Not part of /hub (hub: false): use its own endpoint for tools; wake_server and sleep_server still work' })),
+  withheldTools: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'Tools withheld until an operator approves them (their definition changed, or they are new); not in toolCount or list_tools. Calling one says how they are approved',
+    }),
+  ),
 });
 
 export const ListServersOutput = Type.Object({ servers: Type.Array(ServerEntry) });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { ApiTokens } from './api-tokens.js';
+import { HUB_RESOURCE, type ApiTokens, type TokenReach } from './api-tokens.js';
 import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
 import { clientMetadata, issueClient } from './registration.js';
@@ -67,7 +67,12 @@ const BASE_URL_VARIABLES = ['BASE_URL', 'HOST', 'PORT'];
 
 /** `hub-admin tokens mint|list|revoke`. */
 export function tokensCommand(apiTokens: ApiTokens, hub: PluginHub): AdminCommand {
-  const usage = 'tokens mint [--label <text>] [--expires-in <days>] | tokens list | tokens revoke <token or id>';
+  const usage =
+    'tokens mint (--resource <hub|server> [--resource ...] [--servers <a,b>] | --all) [--label <text>] [--expires-in <days>] | tokens list | tokens revoke <token or id>';
+  const refuse = (message: string): number => {
+    process.stderr.write(`hub-admin: ${message}\nusage: hub-admin ${usage}\n`);
+    return 2;
+  };
   return {
     name: 'tokens',
     summary: 'mint, list and revoke API tokens',
@@ -75,28 +80,35 @@ export function tokensCommand(apiTokens: ApiTokens, hub: PluginHub): AdminComman
     async run(args) {
       const [action, ...rest] = args;
       if (action === 'mint') {
-        const { values } = parseArgs({ args: rest, options: { label: { type: 'string' }, 'expires-in': { type: 'string' } } });
+        const { values } = parseArgs({
+          args: rest,
+          options: { label: { type: 'string' }, 'expires-in': { type: 'string' }, resource: { type: 'string', multiple: true }, servers: { type: 'string' }, all: { type: 'boolean' } },
+        });
         const days = values['expires-in'] === undefined ? undefined : Number(values['expires-in']);
         if (days !== undefined && !(days > 0)) {
           process.stderr.write('hub-admin: --expires-in takes a positive number of days\n');
           return 2;
         }
+        const reach = tokenReach(hub, values.resource, values.servers, values.all === true);
+        if (typeof reach === 'string') return refuse(reach);
         const served = await apiTokens.servedBaseUrl();
         const explicit = BASE_URL_VARIABLES.some((name) => hub.env[name]?.trim());
         const issuer = explicit || served === undefined ? hub.settings.baseUrl : served;
-        const minted = await apiTokens.mint(values.label, days === undefined ? undefined : Math.round(days * 86400), issuer);
+        const minted = await apiTokens.mint(values.label, days === undefined ? undefined : Math.round(days * 86400), { issuer, ...reach });
         out(minted.token);
         process.stderr.write(`token id ${minted.id}${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}\n`);
         process.stderr.write(`for the hub at ${minted.issuer} (${explicit ? 'from BASE_URL, HOST and PORT' : served === undefined ? 'the default; no hub has served with this store yet' : 'where the hub last served with this store'})\n`);
+        process.stderr.write(`opens ${describeReach(reach)}\n`);
         if (explicit && served !== undefined && served !== issuer) process.stderr.write(`hub-admin: note: the hub last served at ${served} with this store; there this token is refused\n`);
         return 0;
       }
       if (action === 'list') {
         const listed = await apiTokens.list();
-        out(['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'BASE URL', 'LABEL'].join('\t'));
+        out(['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'BASE URL', 'RESOURCES', 'SERVERS', 'LABEL'].join('\t'));
         for (const token of listed) {
           const expires = token.expiresAt ? token.expiresAt.toISOString() : 'never';
-          out([token.id, token.revoked ? 'revoked' : 'active', token.issuedAt.toISOString(), expires, token.issuer, token.label ?? ''].join('\t'));
+          const servers = token.resources && !token.resources.includes(HUB_RESOURCE) ? '-' : (token.servers?.join(',') ?? 'all');
+          out([token.id, token.revoked ? 'revoked' : 'active', token.issuedAt.toISOString(), expires, token.issuer, token.resources?.join(',') ?? 'all', servers, token.label ?? ''].join('\t'));
         }
         if (listed.length === 0) note('no API tokens (expired ones are not listed): hub-admin tokens mint makes one');
         return 0;
@@ -114,4 +126,30 @@ export function tokensCommand(apiTokens: ApiTokens, hub: PluginHub): AdminComman
       return 2;
     },
   };
+}
+
+/**
+ * What a token to mint reaches, from the command line, or why it cannot be minted. Every
+ * endpoint must be asked for (`--all`): a token that opens more than its holder needs is
+ * never what an operator gets by leaving something out. Names are checked against the
+ * config, so that a misspelt server does not give a token that opens nothing.
+ */
+function tokenReach(hub: PluginHub, resources: string[] | undefined, serverList: string | undefined, all: boolean): TokenReach | string {
+  if (all && resources) return '--all and --resource exclude each other: --all opens every endpoint';
+  if (!all && !resources) return 'say what the token opens: --resource <name> for each endpoint (hub for /hub, a server name for /<name>/mcp), or --all for every endpoint';
+  const servers = serverList === undefined ? undefined : [...new Set(serverList.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  if (servers !== undefined && (all || !resources?.includes(HUB_RESOURCE))) return '--servers limits what a token reaches through /hub: use it with --resource hub';
+  if (servers?.length === 0) return '--servers takes server names, separated by commas';
+  const configured = hub.servers.list().map((server) => server.name);
+  const unknown = [...(resources ?? []).filter((name) => name !== HUB_RESOURCE), ...(servers ?? [])].find((name) => !hub.servers.get(name));
+  if (unknown !== undefined) return `no server is named "${unknown}" (configured: ${configured.join(', ') || 'none'})`;
+  const hidden = servers?.find((name) => hub.servers.get(name)?.hidden);
+  if (hidden !== undefined) return `server "${hidden}" is not offered through /hub (hub: false): open its own endpoint with --resource ${hidden}`;
+  return { ...(resources && { resources: [...new Set(resources)] }), ...(servers && { servers }) };
+}
+
+function describeReach({ resources, servers }: TokenReach): string {
+  if (!resources) return 'every MCP endpoint (/hub and every /<name>/mcp)';
+  const endpoints = resources.map((name) => (name === HUB_RESOURCE ? `/hub${servers ? ` (servers ${servers.join(', ')} only)` : ''}` : `/${name}/mcp`));
+  return `${endpoints.join(', ')} only`;
 }

@@ -21,18 +21,47 @@ export interface MintedToken {
   expiresAt?: Date;
 }
 
+/**
+ * Where a token is accepted: `resources` names the endpoints (`hub` for `/hub`, a server's
+ * name for `/<name>/mcp`), absent for every endpoint; `servers` limits a `/hub` token to
+ * those servers' tools, absent for all of them.
+ */
+export interface TokenReach {
+  resources?: readonly string[];
+  servers?: readonly string[];
+}
+
+/** The resource name of `/hub`; no server can take it (the kernel reserves the path). */
+export const HUB_RESOURCE = 'hub';
+
 /** A verified token, or why it is not valid, in words safe to send to anyone holding it. */
-export type ApiTokenCheck = { ok: true; id: string; label?: string; expiresAt?: number } | { ok: false; reason: string };
+export type ApiTokenCheck =
+  | {
+      ok: true;
+      id: string;
+      label?: string;
+      expiresAt?: number;
+      /** The resource URLs the token is for (RFC 8707 audiences); absent: every MCP endpoint of the hub, as tokens minted before resources existed. */
+      resources?: readonly string[];
+      /** The servers a `/hub` caller with this token may reach; absent: all. */
+      servers?: readonly string[];
+    }
+  | { ok: false; reason: string };
 type VerifiedToken = Extract<ApiTokenCheck, { ok: true }>;
 
 /** A minted token as listed: what was recorded, and whether it was revoked since. */
-export interface ListedToken {
+export interface ListedToken extends TokenReach {
   id: string;
   label?: string;
   issuer: string;
   issuedAt: Date;
   expiresAt?: Date;
   revoked: boolean;
+}
+
+/** The URL of the endpoint a resource name stands for, under `issuer`. */
+export function resourceUrl(issuer: string, name: string): string {
+  return name === HUB_RESOURCE ? `${issuer}/hub` : `${issuer}/${name}/mcp`;
 }
 
 /**
@@ -83,24 +112,30 @@ export class ApiTokens {
     return `${this.issuer}#api`;
   }
 
-  /** Mints a token for `issuer` (default: this hub's base URL) and records it for `list`. */
-  async mint(label: string | undefined, expiresInSeconds: number | undefined, issuer = this.issuer): Promise<MintedToken> {
+  /**
+   * Mints a token for `issuer` (default: this hub's base URL) and records it for `list`.
+   * A token bound to resources names their URLs as audiences beside the hub's own
+   * (RFC 8707, as an OAuth access token is bound to its resource); one limited to servers
+   * carries their names. Both are signed, so they hold without a lookup.
+   */
+  async mint(label: string | undefined, expiresInSeconds: number | undefined, { issuer = this.issuer, resources, servers }: TokenReach & { issuer?: string } = {}): Promise<MintedToken> {
     const { privateKey } = await this.#keyPair();
     const id = randomUUID();
+    const reach = { ...(resources && { resources: [...resources] }), ...(servers && { servers: [...servers] }) };
     // One reading of the clock, in the whole seconds a JWT carries: the expiry recorded and
     // printed is the token's own `exp`, exactly `expiresInSeconds` after its `iat`.
     const issuedAt = Math.floor(this.now() / 1000);
-    const jwt = new SignJWT({ ...(label ? { label } : {}) })
+    const jwt = new SignJWT({ ...(label ? { label } : {}), ...(reach.servers && { servers: reach.servers }) })
       .setProtectedHeader({ alg: 'EdDSA', typ: 'hub-api+jwt' })
       .setIssuer(issuer)
-      .setAudience(`${issuer}#api`)
+      .setAudience([`${issuer}#api`, ...(resources ?? []).map((name) => resourceUrl(issuer, name))])
       .setSubject('hub')
       .setJti(id)
       .setIssuedAt(issuedAt);
     const expiresAt = expiresInSeconds === undefined ? undefined : new Date((issuedAt + expiresInSeconds) * 1000);
     if (expiresAt) jwt.setExpirationTime(expiresAt.getTime() / 1000);
     const token = await jwt.sign(privateKey);
-    await this.c.apiTokens.insertOne({ _id: id, ...(label ? { label } : {}), issuer, issuedAt: new Date(), ...(expiresAt ? { expiresAt } : {}) });
+    await this.c.apiTokens.insertOne({ _id: id, ...(label ? { label } : {}), issuer, issuedAt: new Date(), ...(expiresAt ? { expiresAt } : {}), ...reach });
     return { token, id, issuer, ...(expiresAt ? { expiresAt } : {}) };
   }
 
@@ -120,7 +155,8 @@ export class ApiTokens {
   async verify(token: string): Promise<ApiTokenCheck> {
     const verified = this.#stillVerified(token) ?? (await this.#verifySignature(token));
     if (!verified.ok) return verified;
-    if (await this.c.apiTokenRevocations.findOne({ _id: verified.id })) return { ok: false, reason: `API token ${verified.id} was revoked` };
+    // On every request, and almost always a miss: as fresh as the store's staleness bound (README).
+    if (await this.c.apiTokenRevocations.findOne({ _id: verified.id }, { staleness: 'bounded' })) return { ok: false, reason: `API token ${verified.id} was revoked` };
     return verified;
   }
 
@@ -140,7 +176,17 @@ export class ApiTokens {
     } catch (error) {
       return { ok: false, reason: this.#whyNot(token, error) };
     }
-    const verified: VerifiedToken = { ok: true, id: payload.jti ?? '', ...(typeof payload.label === 'string' ? { label: payload.label } : {}), ...(payload.exp ? { expiresAt: payload.exp } : {}) };
+    // A token minted before resources existed has the hub's own audience alone: every endpoint, every server.
+    const resources = typeof payload.aud === 'string' ? [] : (payload.aud ?? []).filter((audience) => audience !== this.audience);
+    const servers = Array.isArray(payload.servers) ? payload.servers.filter((name): name is string => typeof name === 'string') : undefined;
+    const verified: VerifiedToken = {
+      ok: true,
+      id: payload.jti ?? '',
+      ...(typeof payload.label === 'string' ? { label: payload.label } : {}),
+      ...(payload.exp ? { expiresAt: payload.exp } : {}),
+      ...(resources.length > 0 && { resources }),
+      ...(servers && { servers }),
+    };
     // A token that becomes valid only later (none is minted so) is checked every time.
     if (payload.nbf === undefined) this.#verified.set(token, verified);
     return verified;

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokens } from './api-tokens.js';
 import type { Endpoints } from './endpoints.js';
 import type { TokenService } from './tokens.js';
-import type { RequestAuthenticator } from '../../core/plugin/auth.js';
+import { CALLER_SERVERS_KEY, type RequestAuthenticator } from '../../core/plugin/auth.js';
 import type { PluginHub } from '../../core/plugin/index.js';
 
 /** The one subject of every token: there is one shared password and no per-user identity. */
@@ -13,7 +13,9 @@ export const SUBJECT = 'hub';
 /**
  * The bearer check the MCP endpoints call. The token comes from the Authorization header
  * only and must be for the resource the request arrived on (RFC 8707): an OAuth access
- * token by hashed lookup, or an operator API token by signature.
+ * token by hashed lookup, or an operator API token by signature, which is for its
+ * resources (every endpoint when it names none) and refused elsewhere alike. An API
+ * token limited to servers hands their names to the kernel, which holds `/hub` to them.
  */
 export function createAuthenticator(hub: PluginHub, endpoints: Endpoints, tokens: TokenService, apiTokens: ApiTokens): RequestAuthenticator {
   // The endpoints' resources, worked out once each: a client can name any server in a path, so the recent ones only.
@@ -45,7 +47,15 @@ export function createAuthenticator(hub: PluginHub, endpoints: Endpoints, tokens
       if (token.includes('.')) {
         const api = await apiTokens.verify(token);
         if (!api.ok) return refuse('invalid_token', `the token is not valid: ${api.reason}`);
-        return { token, clientId: `api-token:${api.id}`, scopes: [], resource: url, expiresAt: api.expiresAt ?? Number.MAX_SAFE_INTEGER, extra: { subject: SUBJECT } };
+        if (api.resources && !api.resources.includes(resource)) return refuse('invalid_token', `the token is not valid for this resource (API token ${api.id} is for ${api.resources.join(', ')})`);
+        return {
+          token,
+          clientId: `api-token:${api.id}`,
+          scopes: [],
+          resource: url,
+          expiresAt: api.expiresAt ?? Number.MAX_SAFE_INTEGER,
+          extra: { subject: SUBJECT, ...(api.servers && { [CALLER_SERVERS_KEY]: api.servers }) },
+        };
       }
       const record = await tokens.verify(token, resource);
       if (!record) return refuse('invalid_token', 'the token is not valid for this resource');

@@ -99,6 +99,10 @@ export interface ApiTokenRecord {
   issuer: string;
   issuedAt: Date;
   expiresAt?: Date;
+  /** The endpoints it opens (`hub`, server names); absent on tokens for every endpoint, and on those minted before tokens had resources. */
+  resources?: string[];
+  /** The servers it reaches through `/hub`; absent: all. */
+  servers?: string[];
 }
 
 /** The base URL the hub last served on with this store (`_id: 'issuer'`), so `hub-admin` mints for it. */

@@ -65,6 +65,7 @@ export default definePlugin({
         hub.observe.authFailure.subscribe((event) => metrics.authFailure(event.reason)),
         hub.observe.tokenRotation.subscribe(() => metrics.tokenRotation()),
         hub.observe.rateLimited.subscribe(() => metrics.rateLimited()),
+        hub.observe.toolWithheld.subscribe((event) => metrics.toolWithheld(event.server, event.cause)),
       );
       // Series for the servers (and their tools from the snapshots) exist at 0 from the start.
       app.addHook('onReady', async () => metrics.sync());

@@ -120,6 +120,12 @@ export class HubMetrics implements LifecycleListener {
   });
   readonly #lastReloadOk = new Gauge({ name: 'hub_config_last_reload_successful', help: 'Whether the last config reload was applied (1) or refused (0).', registers: [this.registry] });
   readonly #labels = new ToolLabelSets();
+  readonly #toolsWithheld = new Counter({
+    name: 'hub_tools_withheld_total',
+    help: 'Tool definitions a tool gate began to withhold until an operator approves them, by cause (changed, new).',
+    labelNames: ['server', 'cause'],
+    registers: [this.registry],
+  });
   readonly #hub: PluginHub;
   /** The revision label's values: the revisions registered, read once every plugin has registered. */
   #revisions: Set<string> | undefined;
@@ -144,6 +150,16 @@ export class HubMetrics implements LifecycleListener {
     });
     this.#reloadSuccess.set(now / 1000);
     this.#lastReloadOk.set(1);
+    new Gauge({
+      name: 'hub_tools_withheld',
+      help: 'Tools withheld from callers now (tool pinning: awaiting an operator approval), by server.',
+      labelNames: ['server'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const child of hub.servers.list()) this.set({ server: child.name }, child.withheldTools.length);
+      },
+    });
     collectDefaultMetrics({ register: this.registry });
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
   }
@@ -151,7 +167,7 @@ export class HubMetrics implements LifecycleListener {
   /** The labels of a call: its server, the tool (if listed or denied by name) and the outcome. */
   labelsOf(event: ToolCallEvent): ToolLabels {
     const server = event.child;
-    return this.#labels.of(server.name, event.tool, event.outcome ?? 'ok', (tool) => server.findTool(tool) !== undefined || server.entry.denyTools?.includes(tool) === true);
+    return this.#labels.of(server.name, event.tool, event.outcome ?? 'ok', (tool) => server.findTool(tool) !== undefined || server.entry.denyTools?.includes(tool) === true || server.withheldTools.some((withheld) => withheld.name === tool));
   }
 
   /** A call of one of `/hub`'s own tools, counted under the server `hub` (a name no server may take). */
@@ -283,5 +299,9 @@ export class HubMetrics implements LifecycleListener {
       for (const reason of START_REASONS) this.#starts.remove({ server, reason });
       this.#wake.remove({ server });
     }
+  }
+
+  toolWithheld(server: string, cause: string): void {
+    this.#toolsWithheld.inc({ server, cause });
   }
 }

@@ -31,6 +31,8 @@ export interface ServerStatus {
   hidden: boolean;
   /** Null while the tool list was never seen. */
   toolCount: number | null;
+  /** Tools a tool gate withholds from callers (awaiting an operator's approval), not in `toolCount`. */
+  withheldTools: number;
   upstreamLogin: 'not used' | 'configured' | 'login needed';
   /** Since the hub started. */
   total: CallSummary;
@@ -65,6 +67,8 @@ export interface StatusData {
     lastReload: { at: string; trigger: string; outcome: 'applied' | 'refused'; error: string | null; added: string[]; removed: string[]; restarted: string[]; retuned: string[] } | null;
   };
   servers: ServerStatus[];
+  /** What waits for the operator on the other operator pages (`OperatorPage.attention`), with the page. */
+  waiting: Array<{ title: string; path: string; note: string }>;
 }
 
 export interface StatusSources {
@@ -87,6 +91,7 @@ export async function statusData(hub: PluginHub, sources: StatusSources, now: nu
   const crashes = await countsByServer(metrics.crashes);
   const reload = sources.lastReload();
   const children = hub.servers.list();
+  const notes = await Promise.all(hub.pages.values().map(async ({ title, path, attention }) => ({ title, path, note: await attention?.() })));
   return {
     generatedAt: iso(now),
     hub: {
@@ -120,6 +125,7 @@ export async function statusData(hub: PluginHub, sources: StatusSources, now: nu
         alwaysRunning: child.alwaysRunning,
         hidden: child.hidden,
         toolCount: child.toolsKnown ? child.tools.length : null,
+        withheldTools: child.withheldTools.length,
         upstreamLogin: !('oauth' in child.entry) ? 'not used' : child.status === 'unauthorized' ? 'login needed' : 'configured',
         total: summary(total),
         recent: summary(recent.figures),
@@ -133,6 +139,7 @@ export async function statusData(hub: PluginHub, sources: StatusSources, now: nu
         tools: toolSummaries(tools, (name) => child.findTool(name) !== undefined),
       };
     }),
+    waiting: notes.flatMap(({ title, path, note }) => (note === undefined ? [] : [{ title, path, note }])),
   };
 }
 

@@ -26,9 +26,10 @@ const BUTTON: Record<ServerAction, string> = { wake: 'Wake', sleep: 'Sleep', res
  * hub's operator login (`hub.operator`: one session for every page of the hub), both
  * from `statusData`: every server with its status and why, its calls and errors in the
  * last hour with p50 and p99, restarts and crashes, its last start and last failure, and
- * per tool since the start; the last config reload. Wake, sleep and restart are forms
- * (CSRF-checked by the operator service) that come back to the page. The page reloads
- * itself and works without scripts, on a phone too.
+ * per tool since the start; the last config reload; a link to every other operator page
+ * (`hub.pages`) and what waits for the operator there (`OperatorPage.attention`). Wake,
+ * sleep and restart are forms (CSRF-checked by the operator service) that come back to
+ * the page. The page reloads itself and works without scripts, on a phone too.
  */
 export async function registerStatusPage(app: FastifyInstance, hub: PluginHub, sources: StatusSources, refreshSeconds: number): Promise<void> {
   const { operator } = hub;
@@ -78,7 +79,16 @@ function statusBody(hub: PluginHub, reply: FastifyReply, data: StatusData, refre
       : `<section role="alert" aria-labelledby="attention"><h2 id="attention">${troubled.length === 1 ? '1 server needs' : `${troubled.length} servers need`} attention</h2><ul>${troubled
           .map((server) => `<li><a href="#server-${escapeHtml(server.name)}">${escapeHtml(server.name)}</a>: ${escapeHtml(server.status)}${server.problem ? ` (${escapeHtml(server.problem)})` : ''}</li>`)
           .join('')}</ul></section>`;
-  const upstreams = hub.pages.has('upstreams') ? `<a href="${escapeHtml(operator.url('/upstreams'))}">Upstream logins</a>` : '';
+  const pageLinks = hub.pages
+    .values()
+    .map((page) => `<a href="${escapeHtml(operator.url(page.path))}">${escapeHtml(page.title)}</a>`)
+    .join('');
+  const waiting =
+    data.waiting.length === 0
+      ? ''
+      : `<section role="alert" aria-labelledby="waiting"><h2 id="waiting">Waiting for an operator</h2><ul>${data.waiting
+          .map(({ title, path, note }) => `<li><a href="${escapeHtml(operator.url(path))}">${escapeHtml(title)}</a>: ${escapeHtml(note)}</li>`)
+          .join('')}</ul></section>`;
   const servers =
     data.servers.length === 0
       ? '<p>No server is configured.</p>'
@@ -90,8 +100,8 @@ function statusBody(hub: PluginHub, reply: FastifyReply, data: StatusData, refre
       ? '<p>No tool is known yet.</p>'
       : `<table aria-labelledby="tools"><thead><tr><th scope="col">Server</th><th scope="col">Tool</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th><th scope="col">Outcomes</th><th scope="col" class="num">p50</th><th scope="col" class="num">p99</th></tr></thead>
 <tbody>${toolRows.join('\n')}</tbody></table>`;
-  return `<nav aria-label="Status page"><a class="primary" href="${escapeHtml(operator.url('/status'))}">Refresh now</a><span>Refreshes every ${refreshSeconds} s. Updated ${time(now, now)}.</span>${upstreams}<a href="${escapeHtml(operator.url('/status.json'))}">As JSON</a></nav>
-${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}${alert}
+  return `<nav aria-label="Status page"><a class="primary" href="${escapeHtml(operator.url('/status'))}">Refresh now</a><span>Refreshes every ${refreshSeconds} s. Updated ${time(now, now)}.</span>${pageLinks}<a href="${escapeHtml(operator.url('/status.json'))}">As JSON</a></nav>
+${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}${alert}${waiting}
 <h2 id="servers">Servers</h2>
 ${servers}
 <h2 id="tools">Tools since the start</h2>
@@ -115,7 +125,7 @@ function serverRow(hub: PluginHub, reply: FastifyReply, server: ServerStatus, no
         `<form method="post" action="${escapeHtml(hub.operator.url(`/status/servers/${encodeURIComponent(server.name)}/${action}`))}">${hub.operator.csrfField(reply)}<button type="submit" name="action" value="${action}" aria-label="${BUTTON[action]} ${escapeHtml(server.name)}">${BUTTON[action]}</button></form>`,
     )
     .join('');
-  return `<tr id="server-${escapeHtml(server.name)}"><th scope="row" data-label="Server">${escapeHtml(server.name)}</th>${cell('Status', status)}${cell('Tools', server.toolCount === null ? 'not yet known' : String(server.toolCount), 'num tools')}${cell(
+  return `<tr id="server-${escapeHtml(server.name)}"><th scope="row" data-label="Server">${escapeHtml(server.name)}</th>${cell('Status', status)}${cell('Tools', toolsText(server), 'num tools')}${cell(
     'Calls (1 h)',
     String(server.recent.calls),
     'num calls',
@@ -124,6 +134,12 @@ function serverRow(hub: PluginHub, reply: FastifyReply, server: ServerStatus, no
     `${server.restarts}${server.crashes > 0 ? ` (${server.crashes} crash${server.crashes === 1 ? '' : 'es'})` : ''}`,
     'num restarts',
   )}${cell('Last start', start)}${cell('Last failure', failure, 'failure')}${cell('Actions', buttons || '–', 'actions')}</tr>`;
+}
+
+/** The tools offered, and how many a tool gate withholds (awaiting an operator's approval). */
+function toolsText(server: ServerStatus): string {
+  if (server.toolCount === null) return 'not yet known';
+  return `${server.toolCount}${server.withheldTools > 0 ? `<br><span class="bad">${server.withheldTools} withheld</span>` : ''}`;
 }
 
 function toolRow(server: string, tool: { name: string } & CallSummary): string {

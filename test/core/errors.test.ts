@@ -22,6 +22,7 @@ import { DuplicateKeyError } from '../../core/store/port.js';
 import { DOCKER_ERROR_CODES } from '../../plugins/lifecycle-docker/errors.js';
 import { MAP_ERROR_CODES } from '../../plugins/map-tools/error-codes.js';
 import { OAUTH_ERROR_CODES } from '../../plugins/oauth-as/errors.js';
+import { TOOL_PINNING_ERROR_CODES } from '../../plugins/tool-pinning/errors.js';
 import { UPSTREAM_OAUTH_ERROR_CODES } from '../../plugins/upstream-oauth/errors.js';
 
 const CODE = /^HUB_ERR_[A-Z0-9]+(?:_[A-Z0-9]+)*$/;
@@ -33,6 +34,7 @@ t.test('codes are HUB_ERR_ and upper-case words, unique across the kernel and th
     'map-tools': { codes: MAP_ERROR_CODES, prefix: 'HUB_ERR_MAP_' },
     'oauth-as': { codes: OAUTH_ERROR_CODES, prefix: 'HUB_ERR_OAUTH_' },
     'upstream-oauth': { codes: UPSTREAM_OAUTH_ERROR_CODES, prefix: 'HUB_ERR_UPSTREAM_OAUTH_' },
+    'tool-pinning': { codes: TOOL_PINNING_ERROR_CODES, prefix: 'HUB_ERR_TOOL_PINNING_' },
   };
   const owners = new Map<string, string[]>();
   for (const [owner, { codes, prefix }] of Object.entries(lists)) {
@@ -43,7 +45,7 @@ t.test('codes are HUB_ERR_ and upper-case words, unique across the kernel and th
     }
   }
   t.same([...owners].filter(([, by]) => by.length > 1), [], 'no code has two meanings');
-  const kernelPrefixes = ['HUB_ERR_DOCKER_', 'HUB_ERR_MAP_', 'HUB_ERR_OAUTH_', 'HUB_ERR_UPSTREAM_OAUTH_'];
+  const kernelPrefixes = ['HUB_ERR_DOCKER_', 'HUB_ERR_MAP_', 'HUB_ERR_OAUTH_', 'HUB_ERR_UPSTREAM_OAUTH_', 'HUB_ERR_TOOL_PINNING_'];
   t.same(
     Object.values(HUB_ERROR_CODES).filter((code) => kernelPrefixes.some((prefix) => code.startsWith(prefix))),
     [],

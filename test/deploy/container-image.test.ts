@@ -131,7 +131,7 @@ async function imageTests(): Promise<void> {
     t.comment(`start to ready: ${((performance.now() - started) / 1000).toFixed(1)} s (podman kube play until /readyz answers 200)`);
 
     const container = await hubContainer(run);
-    const minted = await run(['exec', container, 'hub-admin', 'tokens', 'mint', '--label', 'container-test']);
+    const minted = await run(['exec', container, 'hub-admin', 'tokens', 'mint', '--all', '--label', 'container-test']);
     succeeded(t, minted, 'hub-admin tokens mint in the container');
     token = minted.stdout.trim();
     t.ok(token, 'hub-admin minted a token inside the container');

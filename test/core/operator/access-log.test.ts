@@ -20,7 +20,7 @@ async function mark(hub: HubBin, path: string): Promise<number> {
 
 t.test('at info, exactly one record per tool call over HTTP, and none for probes', async (t) => {
   const hub = await startHubBin(t, { config: { plugins: { 'map-tools': false }, mcpServers: { meta: echoMetaEntry() } }, env: { HUB_PASSWORD: 'access-log', LOG_LEVEL: undefined } });
-  const minted = await runNode(cliPath('hub-admin'), ['tokens', 'mint', '--label', 'access log'], hub.env);
+  const minted = await runNode(cliPath('hub-admin'), ['tokens', 'mint', '--all', '--label', 'access log'], hub.env);
   t.equal(minted.code, 0, minted.stderr);
   const headers = { authorization: `Bearer ${minted.stdout.trim()}` };
   const tokenId = /token id ([^\s,]+)/.exec(minted.stderr)?.[1];

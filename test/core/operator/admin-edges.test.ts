@@ -25,7 +25,7 @@ t.test('token and client commands run beside a broken server entry, and start no
     mcpServers: { broken: { type: 'no-such-type' }, kept: fixtureEntry('crashy', startsFile, { keepAlive: true }) },
     plugins: { 'map-tools': false },
   });
-  const minted = await admin(env, 'tokens', 'mint');
+  const minted = await admin(env, 'tokens', 'mint', '--all');
   t.equal(minted.code, 0, minted.stderr);
   t.equal(minted.stdout.trim().split('.').length, 3, 'a token');
   t.match(minted.stderr, /hub-admin: note: left out a server: .*server "broken": key "type"/, 'the broken entry is noted, not fatal');
@@ -37,12 +37,12 @@ t.test('lists have a header, and say so when empty', async (t) => {
   const env = await hubFolder({ plugins: { 'map-tools': false } });
   const tokens = await admin(env, 'tokens', 'list');
   t.equal(tokens.code, 0, tokens.stderr);
-  t.equal(tokens.stdout, 'ID\tSTATUS\tISSUED\tEXPIRES\tBASE URL\tLABEL\n');
+  t.equal(tokens.stdout, 'ID\tSTATUS\tISSUED\tEXPIRES\tBASE URL\tRESOURCES\tSERVERS\tLABEL\n');
   t.match(tokens.stderr, /^no API tokens/m);
   const clients = await admin(env, 'clients', 'list');
   t.equal(clients.stdout, 'CLIENT ID\tSOURCE\tNAME\tREDIRECT URIS\n');
   t.match(clients.stderr, /^no OAuth clients yet/m);
-  await admin(env, 'tokens', 'mint', '--label', 'ci');
+  await admin(env, 'tokens', 'mint', '--all', '--label', 'ci');
   t.match((await admin(env, 'tokens', 'list')).stdout, /^ID\tSTATUS.*\n[0-9a-f-]{36}\tactive\t.*\tci\n$/);
 });
 
@@ -63,7 +63,7 @@ t.test('revoking an unknown token or client fails, saying so', async (t) => {
 
 t.test('a reader that stops early ends hub-admin quietly', async (t) => {
   const env = await hubFolder({ plugins: { 'map-tools': false } });
-  t.equal((await admin(env, 'tokens', 'mint')).code, 0, 'a token to list');
+  t.equal((await admin(env, 'tokens', 'mint', '--all')).code, 0, 'a token to list');
   // The reading end is gone before hub-admin writes a line, as with `| head -1` on a long list.
   const child = spawn(process.execPath, [cliPath('hub-admin'), 'tokens', 'list'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.destroy();

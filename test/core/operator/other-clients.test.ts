@@ -24,6 +24,9 @@ t.test('"disabled" servers are not served, a per-server "timeout" applies, keys 
       },
     },
   });
+  // The log is written asynchronously: the start-up records may still be on their way.
+  await hub.waitForLog('the disabled servers named', (line) => line.msg === 'servers marked "disabled": true are not served');
+  await hub.waitForLog('the third warning', (line) => line.level === 40 && line.msg.startsWith('mcpServers.copied: "timeout"'));
   const warnings = hub.logs().filter((line) => line.level === 40).map((line) => line.msg);
   t.same(
     warnings.filter((line) => line.startsWith('mcpServers.copied')),

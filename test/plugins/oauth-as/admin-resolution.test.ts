@@ -34,7 +34,7 @@ function admin(env: Record<string, string>, ...args: string[]) {
 
 t.test('hub-admin refuses to create a store where the hub has none, saying where it looked', async (t) => {
   const elsewhere = await mkdtemp(join(tmpdir(), 'admin-elsewhere-'));
-  const result = await admin({ DATA_PATH: join(elsewhere, 'data') }, 'tokens', 'mint');
+  const result = await admin({ DATA_PATH: join(elsewhere, 'data') }, 'tokens', 'mint', '--all');
   t.equal(result.code, 1);
   t.match(result.stderr, `hub-admin: no hub store at ${join(elsewhere, 'data', 'store')} (DATA_PATH is ${join(elsewhere, 'data')}); run hub-admin with the hub's DATA_PATH`);
   t.notOk(existsSync(join(elsewhere, 'data')), 'nothing was created');
@@ -47,13 +47,13 @@ t.test('tokens are minted for the base URL the hub serves, listed, and refusals 
   const config = join(dirname(hub.dataPath), 'mcp.json');
   const same = { DATA_PATH: hub.dataPath, HUB_CONFIG: config };
 
-  const minted = await admin(same, 'tokens', 'mint', '--label', 'ci');
+  const minted = await admin(same, 'tokens', 'mint', '--all', '--label', 'ci');
   t.equal(minted.code, 0, minted.stderr);
   t.match(minted.stderr, `for the hub at ${hub.url} (where the hub last served with this store)`, 'says which base URL the token is for');
   const token = minted.stdout.trim();
   t.equal(await refusal(hub.url, token).then((answer) => answer.status), 200, 'without PORT, the token is for where the hub serves, and accepted');
 
-  const wrongPort = await admin({ ...same, PORT: '3000' }, 'tokens', 'mint');
+  const wrongPort = await admin({ ...same, PORT: '3000' }, 'tokens', 'mint', '--all');
   t.match(wrongPort.stderr, 'for the hub at http://127.0.0.1:3000 (from BASE_URL, HOST and PORT)');
   t.match(wrongPort.stderr, `note: the hub last served at ${hub.url} with this store`);
   const refused = await refusal(hub.url, wrongPort.stdout.trim());
@@ -64,10 +64,10 @@ t.test('tokens are minted for the base URL the hub serves, listed, and refusals 
   const listed = await admin(same, 'tokens', 'list');
   t.equal(listed.code, 0, listed.stderr);
   const [header, ...rows] = listed.stdout.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
-  t.same(header, ['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'BASE URL', 'LABEL'], 'under a header');
+  t.same(header, ['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'BASE URL', 'RESOURCES', 'SERVERS', 'LABEL'], 'under a header');
   t.equal(rows.length, 2, 'both minted tokens are listed');
-  t.match(rows[0], [id, 'active', /^\d{4}-/, 'never', hub.url, 'ci']);
-  t.match(rows[1], [/./, 'active', /^\d{4}-/, 'never', 'http://127.0.0.1:3000', '']);
+  t.match(rows[0], [id, 'active', /^\d{4}-/, 'never', hub.url, 'all', 'all', 'ci']);
+  t.match(rows[1], [/./, 'active', /^\d{4}-/, 'never', 'http://127.0.0.1:3000', 'all', 'all', '']);
   t.notMatch(listed.stdout, token, 'the list never shows a token itself');
 
   await admin(same, 'tokens', 'revoke', id);
@@ -75,6 +75,6 @@ t.test('tokens are minted for the base URL the hub serves, listed, and refusals 
   t.equal((await refusal(hub.url, token)).description, `the token is not valid: API token ${id} was revoked`);
 
   const other = await startHubProcess(t);
-  const foreign = (await other.admin('tokens', 'mint')).stdout.trim();
+  const foreign = (await other.admin('tokens', 'mint', '--all')).stdout.trim();
   t.equal((await refusal(hub.url, foreign)).description, "the token is not valid: the API token was not signed by this hub's key (minted with another DATA_PATH or MONGODB_URL?)");
 });

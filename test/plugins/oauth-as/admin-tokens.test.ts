@@ -8,7 +8,7 @@ import { startHubProcess } from './hub-process.js';
 
 t.test('tokens mint and revoke', async (t) => {
   const hub = await startHubProcess(t);
-  const minted = await hub.admin('tokens', 'mint', '--label', 'ci', '--expires-in', '2');
+  const minted = await hub.admin('tokens', 'mint', '--all', '--label', 'ci', '--expires-in', '2');
   t.equal(minted.code, 0, minted.stderr);
   const token = minted.stdout.trim();
   t.equal(token.split('.').length, 3, 'prints a signed token, alone on stdout');
@@ -24,7 +24,7 @@ t.test('tokens mint and revoke', async (t) => {
     t.notOk(result.isError, `${revision}: the API token is accepted on /hub`);
     sessions.push(client);
   }
-  const refused = await hub.admin('tokens', 'mint', '--expires-in=-1');
+  const refused = await hub.admin('tokens', 'mint', '--all', '--expires-in=-1');
   t.equal(refused.code, 2, 'a negative expiry is refused');
   t.match(refused.stderr, /--expires-in takes a positive number of days/);
 

@@ -13,7 +13,7 @@ const probes = {
 
 t.test('a token minted for another base URL is refused with a JSON-RPC error naming both URLs', async (t) => {
   const hub = await startHubBin(t, { config: { mcpServers: {}, plugins: { 'map-tools': false } }, env: { HUB_PASSWORD: 'correct horse', LOG_LEVEL: 'warn' } });
-  const minted = await runNode(cliPath('hub-admin'), ['tokens', 'mint'], { ...hub.env, BASE_URL: 'http://127.0.0.1:4000' });
+  const minted = await runNode(cliPath('hub-admin'), ['tokens', 'mint', '--all'], { ...hub.env, BASE_URL: 'http://127.0.0.1:4000' });
   t.equal(minted.code, 0, minted.stderr);
   const token = minted.stdout.trim();
   const cause = `the token is not valid: the API token is for http://127.0.0.1:4000, and this hub serves ${hub.url}`;

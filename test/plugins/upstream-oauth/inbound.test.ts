@@ -37,7 +37,7 @@ t.test('the inbound client\'s token never goes upstream: only the deployment\'s 
   await waitFor('the machine upstream to connect', () => running.hub.children.get('machine')?.status === 'up');
   const tokens = running.hub.adminCommands.get('tokens');
   if (!tokens) throw new Error('oauth-as registers no tokens command');
-  const inbound = (await captureStdout(() => tokens.run(['mint', '--label', 'test']))).trim();
+  const inbound = (await captureStdout(() => tokens.run(['mint', '--all', '--label', 'test']))).trim();
   t.ok(inbound.length > 20, 'an inbound API token was minted');
 
   const client = await connectClient(t, `${running.url}/machine/mcp`, '2026-07-28', { authorization: `Bearer ${inbound}` });

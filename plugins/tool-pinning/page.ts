@@ -1,0 +1,98 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ToolPins } from './pins.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { escapeHtml, pageWhenRefused } from '../../core/plugin/pages.js';
+
+export const APPROVALS_PATH = '/tool-approvals';
+
+const ApproveForm = Type.Object({
+  _csrf: Type.String({ maxLength: 512 }),
+  server: Type.String({ minLength: 1, maxLength: 64 }),
+  tool: Type.String({ minLength: 1, maxLength: 512 }),
+  digest: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+});
+
+/**
+ * `/tool-approvals`, behind the operator login (`hub.operator`): every tool definition
+ * that waits for approval, with the diff from the one approved before and an Approve
+ * button that approves exactly the definition shown (a form with the hub's CSRF token);
+ * then the servers that pin their tools. The status page links here and says when
+ * something waits (`OperatorPage.attention`).
+ */
+export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub, pins: ToolPins): Promise<void> {
+  const { operator } = hub;
+  await operator.pages(app, (context) => {
+    const pages = context.withTypeProvider<TypeBoxTypeProvider>();
+    pages.get(APPROVALS_PATH, { onRequest: operator.requireSession }, async (request, reply) => {
+      try {
+        return await approvalsPage(reply, hub, pins);
+      } catch (error) {
+        return unavailable(request, reply, hub, error);
+      }
+    });
+    const refused = pageWhenRefused((reply) => operator.sendPage(reply, 400, 'Not approved', `<p>The form was not complete. ${back(hub)}</p>`));
+    pages.post(`${APPROVALS_PATH}/approve`, { onRequest: operator.requireSession, schema: { body: ApproveForm }, errorHandler: refused }, async (request, reply) => {
+      const { server, tool, digest } = request.body;
+      const view = hub.servers.get(server);
+      if (!view || !pins.pins(view)) return operator.sendPage(reply, 404, 'Not approved', `<p>No server named ${escapeHtml(server)} pins its tools. ${back(hub)}</p>`);
+      try {
+        const approved = await pins.approve(server, tool, 'status page', digest);
+        if (approved.length === 0) {
+          return operator.sendPage(reply, 409, 'Not approved', `<p>This definition of ${escapeHtml(tool)} no longer waits for approval: it was approved meanwhile, or the tool changed again since the page was shown. ${back(hub)}</p>`);
+        }
+        return await approvalsPage(reply, hub, pins, `Approved tool ${tool} of server ${server}.`);
+      } catch (error) {
+        return unavailable(request, reply, hub, error);
+      }
+    });
+  });
+}
+
+async function approvalsPage(reply: FastifyReply, hub: PluginHub, pins: ToolPins, notice?: string): Promise<FastifyReply> {
+  const { operator } = hub;
+  const changes = await pins.pending();
+  const pinning = hub.servers.list().filter((server) => pins.pins(server));
+  const approved = await pins.approved();
+  const items = changes.map(
+    (change, index) => `<section aria-labelledby="change-${index}"><h3 id="change-${index}">${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</h3>
+<p>${change.approved === undefined ? 'New: never approved.' : 'Changed since it was approved.'} Seen <time datetime="${change.seenAt.toISOString()}">${escapeHtml(change.seenAt.toISOString().slice(0, 19).replace('T', ' '))} UTC</time>.</p>
+<pre class="diff">${diffHtml(change.diff)}</pre>
+<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(change.server)}"><input type="hidden" name="tool" value="${escapeHtml(change.tool)}"><input type="hidden" name="digest" value="${escapeHtml(change.digest)}"><button type="submit" class="primary">Approve ${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</button></form></section>`,
+  );
+  const servers = pinning.map((server) => {
+    const count = approved.filter((pin) => pin.server === server.name).length;
+    return `<li>${escapeHtml(server.name)}: ${count} tool${count === 1 ? '' : 's'} approved${server.withheldTools.length > 0 ? `, <span class="bad">${server.withheldTools.length} withheld here</span>` : ''}</li>`;
+  });
+  const body = `${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
+<p>A server that pins its tools offers a tool only in a definition an operator approved: a tool whose name, description, schemas or annotations changed, and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>
+<h2 id="waiting">Waiting for approval</h2>
+${items.length === 0 ? '<p>Nothing waits for approval.</p>' : items.join('\n')}
+<h2 id="pinning">Servers that pin their tools</h2>
+${servers.length === 0 ? '<p>No server pins its tools.</p>' : `<ul aria-labelledby="pinning">${servers.join('')}</ul>`}`;
+  return operator.sendPage(reply, 200, 'Tool approvals', body, { wide: true });
+}
+
+/** The diff's removed and added lines marked as such (`del`, `ins`), so that they read so without colour. */
+function diffHtml(diff: string): string {
+  return diff
+    .split('\n')
+    .map((line) => {
+      const text = escapeHtml(line);
+      if (line.startsWith('-') && !line.startsWith('---')) return `<del>${text}</del>`;
+      if (line.startsWith('+') && !line.startsWith('+++')) return `<ins>${text}</ins>`;
+      return text;
+    })
+    .join('\n');
+}
+
+/** The store did not answer (or an approval kept meeting others): said on a page, and logged. */
+function unavailable(request: FastifyRequest, reply: FastifyReply, hub: PluginHub, error: unknown): FastifyReply {
+  request.log.warn({ err: (error as Error).message }, 'the tool approvals page failed');
+  return hub.operator.sendPage(reply, 503, 'Tool approvals unavailable', `<p>${escapeHtml((error as Error).message)}. Try again in a moment. ${back(hub)}</p>`);
+}
+
+function back(hub: PluginHub): string {
+  return `<a href="${escapeHtml(hub.operator.url(APPROVALS_PATH))}">Back to the tool approvals</a>`;
+}
