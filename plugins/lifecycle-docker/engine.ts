@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { DOCKER_ERROR_CODES } from './errors.js';
 import { HubError } from '../../core/plugin/index.js';
@@ -69,20 +70,30 @@ export function ownerOf(dataPath: string): string {
   return createHash('sha256').update(dataPath).digest('hex').slice(0, 16);
 }
 
-/** Docker's answer to a call that found nothing to do (already gone, already stopped). */
-export function isGone(error: unknown): boolean {
-  const status = (error as { statusCode?: number }).statusCode;
-  return status === 404 || status === 304 || status === 409;
-}
+/** How long a removal keeps trying while the engine will not remove the container yet. */
+const REMOVAL_RETRY_MS = 10_000;
 
 /**
- * Kills and removes a container now. Killing first, because a forced remove stops with
- * the image's grace period, and a server that ignores SIGTERM would hold a sleep for it.
+ * Kills and removes a container now, and resolves once it is gone. Killing first, because
+ * a forced remove stops with the image's grace period, and a server that ignores SIGTERM
+ * would hold a sleep for it. An engine may refuse the remove (409, or podman's 500 for a
+ * state it will not act on) while the container is still stopping after the kill or
+ * another removal is under way: taking that for "gone" left the container behind under
+ * load, so the remove is tried again until the engine says it is gone (404).
  */
 export async function removeContainer(container: Docker.Container): Promise<void> {
   // One that is not running cannot be killed; the remove below still applies.
   await container.kill().catch(() => undefined);
-  await container.remove({ force: true, v: true }).catch((error: unknown) => {
-    if (!isGone(error)) throw error;
-  });
+  const until = Date.now() + REMOVAL_RETRY_MS;
+  for (let pause = 25; ; pause = Math.min(pause * 2, 500)) {
+    try {
+      await container.remove({ force: true, v: true });
+      return;
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status === 404) return;
+      if ((status !== 409 && status !== 500) || Date.now() >= until) throw error;
+    }
+    await delay(pause);
+  }
 }
