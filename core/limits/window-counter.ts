@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { DuplicateKeyError, type Store, type StoreCollection } from '../store/index.js';
+import { sharedAttempt } from '../shared-attempt.js';
 
 /** One key's events in one fixed window, as the store keeps them. */
 export interface CountRecord {
@@ -95,7 +96,7 @@ export class WindowCounter {
   readonly #limit: number;
   readonly #batch: number;
   private readonly now: () => number;
-  #indexed: Promise<void> | undefined;
+  readonly #ensureIndexed = sharedAttempt(() => this.#records.createIndex('expiresAt', { expireAfterSeconds: 0 }));
 
   constructor(
     store: Store,
@@ -172,14 +173,6 @@ export class WindowCounter {
     } finally {
       view.syncedAt = this.now();
     }
-  }
-
-  #ensureIndexed(): Promise<void> {
-    this.#indexed ??= this.#records.createIndex('expiresAt', { expireAfterSeconds: 0 }).catch((error: unknown) => {
-      this.#indexed = undefined;
-      throw error;
-    });
-    return this.#indexed;
   }
 
   /** Adds `delta` to the store's count of the window and returns the new count. */

@@ -88,11 +88,11 @@ export async function forwardToolCall(
     if (child.findTool(params.name) !== tool) event.outcome = 'unknown_tool';
     const result = await carryToolCall(hub, child, tool, params, context, event);
     event.result = result;
-    event.outcome ??= !isInputRequiredResult(result) && result.isError === true ? 'tool_error' : 'ok';
+    event.outcome ??= answeredOutcome(result);
     return result;
   } catch (error) {
     event.outcome ??= 'protocol_error';
-    event.errorCode = errorCode(error);
+    event.errorCode = errorCodeOf(error);
     throw error;
   } finally {
     event.endedAt = performance.now();
@@ -178,7 +178,7 @@ async function carryToolCall(
     if (event) {
       // Never sent: the server could not be woken (down, unauthorized, failed start).
       event.outcome = event.sentAt === undefined ? 'unavailable' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
-      event.errorCode = errorCode(error);
+      event.errorCode = errorCodeOf(error);
     }
     const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);
     return toolError(`Tool call failed: server "${child.name}": ${why}`);
@@ -199,7 +199,13 @@ function sending(event: ToolCallEvent, params: CallToolRequestParams): CallToolR
   return { ...params, _meta: { ...('traceparent' in added ? callers : params._meta), ...added } };
 }
 
-function errorCode(error: unknown): number | string | undefined {
+/** The outcome of a call the tool answered: its own error, or a result. */
+export function answeredOutcome(result: CallToolResult | InputRequiredResult): 'tool_error' | 'ok' {
+  return !isInputRequiredResult(result) && result.isError === true ? 'tool_error' : 'ok';
+}
+
+/** The code a failed call's error carries (a JSON-RPC or a hub error code), for observers. */
+export function errorCodeOf(error: unknown): number | string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'number' || typeof code === 'string' ? code : undefined;
 }

@@ -1,5 +1,4 @@
 import {
-  isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -16,7 +15,7 @@ import type { Hub } from '../hub.js';
 import { observe, type ToolCallOutcome } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
-import { heardAsToolCall } from './forward-call.js';
+import { answeredOutcome, errorCodeOf, heardAsToolCall } from './forward-call.js';
 import type { ServedRevision } from './served-revision.js';
 import { toolError } from './tool-results.js';
 
@@ -37,7 +36,7 @@ export class HubEndpoint implements McpEndpoint {
   }
 
   callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
-    return callHubTool(this.hub, revision, params, caller);
+    return callHubTool({ hub: this.hub, revision, params, caller });
   }
 }
 
@@ -61,35 +60,39 @@ function createHubServer(hub: Hub, revision: ServedRevision, access: AccessRecor
   }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const result = await callHubTool(hub, revision, request.params, callerRequestOf(revision, ctx, access), server.getClientCapabilities());
+    const result = await callHubTool({ hub, revision, params: request.params, caller: callerRequestOf(revision, ctx, access), sessionCapabilities: server.getClientCapabilities() });
     if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     return result;
   });
   return server;
 }
 
+/** A call to one of /hub's tools, from a caller on `revision`. */
+interface HubToolCall {
+  hub: Hub;
+  revision: ServedRevision;
+  params: CallToolRequestParams;
+  caller: CallerRequest;
+  /** What the caller's session declared, where the road has a session. */
+  sessionCapabilities?: ClientCapabilities;
+}
+
 /**
  * A meta-tool call, heard by observers (`hubToolCall`) with its outcome unless it reached
  * a configured server (`call_tool` naming one), which they heard as that server's call.
  */
-async function callHubTool(
-  hub: Hub,
-  revision: ServedRevision,
-  params: CallToolRequestParams,
-  caller: CallerRequest,
-  sessionCapabilities?: ClientCapabilities,
-): Promise<CallToolResult | InputRequiredResult | undefined> {
-  if (!observe.hubToolCall.active) return runHubTool(hub, revision, params, caller, sessionCapabilities);
+async function callHubTool(call: HubToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
+  if (!observe.hubToolCall.active) return runHubTool(call);
+  const { hub, revision, params, caller } = call;
   const startedAt = performance.now();
   let outcome: ToolCallOutcome = 'protocol_error';
   let errorCode: number | string | undefined;
   try {
-    const result = await runHubTool(hub, revision, params, caller, sessionCapabilities);
-    outcome = result === undefined ? 'unknown_tool' : !isInputRequiredResult(result) && result.isError === true ? 'tool_error' : 'ok';
+    const result = await runHubTool(call);
+    outcome = result === undefined ? 'unknown_tool' : answeredOutcome(result);
     return result;
   } catch (error) {
-    const code = (error as { code?: unknown } | undefined)?.code;
-    errorCode = typeof code === 'number' || typeof code === 'string' ? code : undefined;
+    errorCode = errorCodeOf(error);
     throw error;
   } finally {
     if (!heardAsToolCall(caller)) {
@@ -102,13 +105,7 @@ async function callHubTool(
  * A meta-tool call: the schema's defaults filled in and the arguments checked against it
  * before the tool runs. Undefined for a tool no plugin registered.
  */
-async function runHubTool(
-  hub: Hub,
-  revision: ServedRevision,
-  params: CallToolRequestParams,
-  caller: CallerRequest,
-  sessionCapabilities?: ClientCapabilities,
-): Promise<CallToolResult | InputRequiredResult | undefined> {
+async function runHubTool({ hub, revision, params, caller, sessionCapabilities }: HubToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
   const tool = hub.metaTools.get(params.name);
   if (!tool) return undefined;
   const args = Value.Default(tool.inputSchema, structuredClone(params.arguments ?? {})) as Record<string, unknown>;

@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 import { hashSecret, secretMatches } from '../secrets.js';
+import { sharedAttempt } from '../shared-attempt.js';
 
 /** Where the generated password is kept, under DATA_PATH. */
 export const PASSWORD_FILE = 'hub-password';
@@ -13,7 +14,8 @@ export const PASSWORD_FILE = 'hub-password';
  * never through the logger.
  */
 export class SharedPassword {
-  #hash: Promise<string> | undefined;
+  /** The password's hash, read or made once. */
+  readonly ensure = sharedAttempt(() => this.#load());
 
   constructor(
     private readonly dataPath: string,
@@ -22,14 +24,6 @@ export class SharedPassword {
 
   get file(): string {
     return join(this.dataPath, PASSWORD_FILE);
-  }
-
-  ensure(): Promise<string> {
-    this.#hash ??= this.#load().catch((error: unknown) => {
-      this.#hash = undefined;
-      throw error;
-    });
-    return this.#hash;
   }
 
   async matches(presented: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret, newSecret } from '../secrets.js';
 import type { Store, StoreCollection } from '../store/index.js';
+import { sharedAttempt } from '../shared-attempt.js';
 
 /** The operator session's cookie: one for every page of the hub. */
 export const SESSION_COOKIE = 'hub_session';
@@ -20,7 +21,8 @@ interface SessionRecord {
  */
 export class OperatorSessions {
   readonly #records: StoreCollection<SessionRecord>;
-  #indexed: Promise<void> | undefined;
+  /** Made before the first session is kept, not at start: a hub nobody logs in to never touches its store for this. */
+  readonly #ensureIndex = sharedAttempt(() => this.#records.createIndex('expiresAt', { expireAfterSeconds: 0 }));
 
   constructor(
     store: Store,
@@ -58,14 +60,5 @@ export class OperatorSessions {
   async #forget(request: FastifyRequest): Promise<void> {
     const secret = request.cookies[SESSION_COOKIE];
     if (secret) await this.#records.deleteOne({ _id: hashSecret(secret) });
-  }
-
-  /** Made before the first session is kept, not at start: a hub nobody logs in to never touches its store for this. */
-  #ensureIndex(): Promise<void> {
-    this.#indexed ??= this.#records.createIndex('expiresAt', { expireAfterSeconds: 0 }).catch((error: unknown) => {
-      this.#indexed = undefined;
-      throw error;
-    });
-    return this.#indexed;
   }
 }

@@ -30,11 +30,14 @@ t.test('the sliding-window estimate and when it falls below a limit', async (t) 
   }
 });
 
+// The counters' clock, fixed: a second into a minute. The store's TTL runs on the real clock,
+// so the instant is in the future, where it prunes nothing the test counts.
+const A_SECOND_INTO_A_MINUTE = Date.UTC(2100, 0, 1, 0, 0, 1);
+
 t.test('window counts are shared through the store, within a second, and slide', async (t) => {
   const store = await openStore({ dataPath: await mkdtemp(join(tmpdir(), 'limits-')) });
   t.teardown(() => store.close());
-  // A second into the current minute; the store's TTL runs on the real clock, so the test's stays near it.
-  let now = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+  let now = A_SECOND_INTO_A_MINUTE;
   const clock = () => now;
   // Two replicas of one hub: two counters on one store.
   const first = new WindowCounter(store, 'test', 60_000, { now: clock });
@@ -62,7 +65,7 @@ t.test('with a limit, replicas together run past it by at most 5% of it each', a
   const store = await openStore({ dataPath: await mkdtemp(join(tmpdir(), 'limits-')) });
   t.teardown(() => store.close());
   // The clock stands still: no replica looks at the store because a second has passed.
-  const now = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+  const now = A_SECOND_INTO_A_MINUTE;
   const limit = 100;
   const replicas = Array.from({ length: 3 }, () => new WindowCounter(store, 'limited', 60_000, { limit, now: () => now }));
   let accepted = 0;
