@@ -39,6 +39,8 @@ export class AccessRecord {
   server: string | undefined = undefined;
   /** The tool called: the server's, or the meta-tool of `/hub` when no server's tool was carried. */
   tool: string | undefined = undefined;
+  /** What made a server's tool call on `/hub`: the meta-tool (`call_tool`, or another plugin's). */
+  via: string | undefined = undefined;
   /** The caller: an OAuth client id or `api-token:<id>`; never a token. */
   client: string | undefined = undefined;
   /** The W3C trace id of the request: the caller's `traceparent`, or the trace a tracer started. */
@@ -110,6 +112,7 @@ function writeRecord(this: Recorded): void {
     revision: record.revision,
     server: record.server,
     tool: record.tool,
+    via: record.via,
     client: record.client,
     traceId: record.traceId,
     outcome: record.outcome,

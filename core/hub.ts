@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { AdminCommand } from './cli/admin-command.js';
+import { ToolCallInterceptors } from './calls/interceptors.js';
 import { ChildRegistry } from './children/registry.js';
 import type { UpstreamAuth } from './children/upstream-auth.js';
 import { childWires } from './children/wires.js';
@@ -34,6 +35,8 @@ export class Hub {
   readonly metaTools = new Registry<MetaTool>('meta-tool');
   readonly adminCommands = new Registry<AdminCommand>('admin command');
   readonly pages = new Registry<OperatorPage>('operator page');
+  /** What acts on every tool call in flight, in declared order (guardrails). */
+  readonly interceptors = new ToolCallInterceptors();
   /** The bearer check of the MCP endpoints (oauth-as); without one they are open, on a loopback bind only. */
   readonly authenticator = new Slot<RequestAuthenticator>('the request authenticator of the MCP endpoints');
   /** The credentials lent to remote children (upstream-oauth). */

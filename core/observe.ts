@@ -53,8 +53,12 @@ export interface ToolCallEvent {
   readonly revision: string;
   /** The caller: an OAuth client id or `api-token:<id>`; undefined on an open (loopback) hub. */
   readonly clientId: string | undefined;
-  /** The call as the caller made it, its `_meta` included. */
-  readonly params: CallToolRequestParams;
+  /**
+   * The call as the caller made it, its `_meta` included; once an interceptor replaced the
+   * arguments (a guardrail redacted a secret), the call as it was carried, so that no
+   * observer keeps what an interceptor took out.
+   */
+  params: CallToolRequestParams;
   readonly request: CallerRequest;
   /**
    * The access record of the HTTP request the call came in on (the one log line it gets):
@@ -174,6 +178,29 @@ export interface ToolWithheldEvent {
   readonly cause: string;
 }
 
+/** What an interceptor acted on: the call's arguments (before) or its result (after). */
+export type InterceptionDirection = 'arguments' | 'result';
+
+/**
+ * An interceptor acted on a tool call (see core/calls/interceptors.ts): refused it,
+ * replaced its arguments or result, reported findings without changing anything (`seen`),
+ * or failed (`failure`: it threw or overran its time budget; the call failed closed).
+ * Never what was found: `findings` are kinds from the interceptor's declared set.
+ */
+export interface InterceptionEvent {
+  readonly hub: object;
+  /** The interceptor's registered name, and the plugin that registered it. */
+  readonly interceptor: string;
+  readonly plugin: string;
+  readonly server: ServerView;
+  /** The tool as the caller named it (unchecked: not a label as it is). */
+  readonly tool: string;
+  readonly direction: InterceptionDirection;
+  readonly action: 'refused' | 'replaced' | 'seen' | 'failed';
+  readonly findings: readonly string[];
+  readonly failure: 'threw' | 'overran' | undefined;
+}
+
 /** A typed channel. */
 export class Topic<Event extends object> {
   readonly #channel: diagnostics.Channel;
@@ -225,6 +252,7 @@ export const observe = {
   rateLimited: new Topic<HubEvent>('mcp-switchyard:rate-limited'),
   configReload: new Topic<ConfigReloadEvent>('mcp-switchyard:config-reload'),
   toolWithheld: new Topic<ToolWithheldEvent>('mcp-switchyard:tool-withheld'),
+  interception: new Topic<InterceptionEvent>('mcp-switchyard:interception'),
 } as const;
 
 /** The W3C trace context keys that travel in a request's `_meta` (the MCP convention for trace propagation). */

@@ -12,11 +12,11 @@ import type { HubConfig, ServerEntry } from './config/schema.js';
 import { HUB_ERROR_CODES, HubError } from './errors.js';
 import type { Hub } from './hub.js';
 import type { RequestAuthenticator } from './mcp/authenticator.js';
-import { mayReach } from './mcp/caller-request.js';
-import { forwardToolCall, refuseToolCall } from './mcp/forward-call.js';
+import { runToolCall } from './calls/pipeline.js';
+import type { ToolCallInterceptor } from './calls/interceptors.js';
+import { toolCallOf } from './calls/tool-call.js';
 import type { MetaToolContext, MetaTool } from './mcp/meta-tool.js';
 import type { McpRevision } from './mcp/revision.js';
-import { toolError } from './mcp/tool-results.js';
 import { topicsOf, type HubTopics } from './observe.js';
 import type { OperatorPage } from './operator/pages.js';
 import type { OperatorService } from './operator/service.js';
@@ -98,6 +98,8 @@ export interface PluginHub {
   readonly pages: PluginRegistry<OperatorPage>;
   /** What plugins withhold of the servers' tools, on every endpoint (tool pinning). */
   readonly toolGates: PluginRegistry<ToolGate>;
+  /** What acts on every tool call in flight (refuses it, replaces its arguments or result): see `mcp-switchyard/plugin/interceptor`. */
+  readonly interceptors: PluginRegistry<ToolCallInterceptor>;
   /** The bearer check of the MCP endpoints; without one they are open, on a loopback bind only. */
   readonly authenticator: ProvidedService<RequestAuthenticator>;
   /** The credentials lent to remote children. */
@@ -111,13 +113,8 @@ export interface PluginHub {
   reloadConfig(trigger: string): Promise<boolean>;
 }
 
-const children = new WeakMap<ServerView, Child>();
-
-/** A child's view, remembered so that `callTool` finds the child again. */
 function viewOf(child: Child): ServerView {
-  const view = child.view;
-  children.set(view, child);
-  return view;
+  return child.view;
 }
 
 function registryFor<T>(registry: Registry<T>, owner: string): PluginRegistry<T> {
@@ -155,14 +152,11 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     onRemoved: (listener) => hub.children.onRemoved(listener),
     addInProcess: (name, factory, entry) => viewOf(hub.children.addInProcess(name, factory, entry)),
     callTool: async (server, params, context) => {
-      const child = children.get(server);
-      if (!child || hub.children.get(child.name) !== child) throw new HubError(HUB_ERROR_CODES.SERVER_UNKNOWN, `server "${server.name}" is not configured (any more)`);
-      if (!mayReach(context.request, child.name)) return toolError(`Unknown server: "${child.name}".`);
-      if (child.hidden) {
-        refuseToolCall(hub, child, params, context, 'refused');
-        throw new HubError(HUB_ERROR_CODES.SERVER_HIDDEN, `server "${child.name}" is not offered through /hub (hub: false)`);
-      }
-      return forwardToolCall(hub, child, params, context);
+      // The view is the child's own for its life: the configured child of that name, if it is still this one.
+      const child = hub.children.get(server.name);
+      if (!child || child.view !== server) throw new HubError(HUB_ERROR_CODES.SERVER_UNKNOWN, `server "${server.name}" is not configured (any more)`);
+      const { revision, request: caller, sessionCapabilities, via, hubCall } = context;
+      return runToolCall(hub, toolCallOf({ revision, caller, server: child, road: 'hub', params, sessionCapabilities, via, hubCall }));
     },
   };
   const observe = topicsOf(hub.identity);
@@ -181,6 +175,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     adminCommands: registryFor(hub.adminCommands, owner),
     pages: registryFor(hub.pages, owner),
     toolGates: registryFor(hub.toolGates, owner),
+    interceptors: registryFor(hub.interceptors, owner),
     authenticator: serviceFor(hub.authenticator, owner),
     upstreamAuth: serviceFor(hub.upstreamAuth, owner),
     servers,

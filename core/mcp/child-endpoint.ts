@@ -21,9 +21,11 @@ import { hubErrorCode } from '../errors.js';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
-import type { McpEndpoint } from './endpoint.js';
+import { callEndpointTool, type McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
-import { forwardToolCall, withQuestionParams } from './forward-call.js';
+import { withQuestionParams } from '../calls/carry.js';
+import { runToolCall } from '../calls/pipeline.js';
+import { toolCallOf } from '../calls/tool-call.js';
 import { knownTools } from './known-tools.js';
 import { RequestWake } from './request-wake.js';
 import type { ServedRevision } from './served-revision.js';
@@ -42,6 +44,8 @@ export class ChildEndpoint implements McpEndpoint {
   constructor(
     private readonly hub: Hub,
     readonly child: Child,
+    /** The request's one wait for the child, on the SDK's road (one endpoint per request there). */
+    private readonly wake?: RequestWake,
   ) {}
 
   server(revision: ServedRevision, access?: AccessRecord): Promise<Server> {
@@ -63,9 +67,9 @@ export class ChildEndpoint implements McpEndpoint {
    * list is otherwise the child's to answer. A server whose tools cannot be learnt (it
    * cannot start) is a JSON-RPC error naming it and the cause.
    */
-  async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest, wake?: RequestWake): Promise<CallToolResult | InputRequiredResult | undefined> {
+  async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
     try {
-      return await forwardToolCall(this.hub, this.child, params, { revision, request: caller, wake, askUnlisted: true });
+      return await runToolCall(this.hub, toolCallOf({ revision, caller, server: this.child, road: 'server', params, wake: this.wake }));
     } catch (error) {
       if (hubErrorCode(error) === undefined) throw error;
       throw new ProtocolError(ProtocolErrorCode.InternalError, (error as Error).message);
@@ -79,8 +83,8 @@ export class ChildEndpoint implements McpEndpoint {
  * (or asked), all within one wake budget.
  */
 async function createChildServer(hub: Hub, child: Child, revision: ServedRevision, access: AccessRecord | undefined): Promise<Server> {
-  const endpoint = new ChildEndpoint(hub, child);
   const wake = new RequestWake(child, hub.children.timings.wakeBudgetMs);
+  const endpoint = new ChildEndpoint(hub, child, wake);
   await wake.known().catch(() => undefined);
   const face = await child.faceFor(revision.revision, () => wake.remaining());
   const capabilities = revision.capabilities(face.capabilities);
@@ -93,10 +97,8 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   if (capabilities.tools) {
     server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) }));
     server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
-      const result = await endpoint.callTool(revision, request.params, callerRequestOf(revision, ctx, access), wake);
       // A filtered tool gets the answer of one that never existed, before anything wakes.
-      if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      return result;
+      return callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, access));
     });
   }
 

@@ -1,4 +1,4 @@
-import type { CallToolRequestParams, CallToolResult, Implementation, InputRequiredResult, Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CallToolRequestParams, type CallToolResult, type Implementation, type InputRequiredResult, type Server } from '@modelcontextprotocol/server';
 import type { AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { CallerRequest } from './caller-request.js';
@@ -20,4 +20,15 @@ export interface McpEndpoint {
   readonly child?: Child;
   /** Makes the HTTP answer of a request on `revision` what the endpoint states it is (see `answeredAsChild`). */
   readonly answered?: (revision: ServedRevision, answer: () => Promise<Response>) => Promise<Response>;
+}
+
+/**
+ * A `tools/call` on `endpoint`, on every road (the SDK's handler and the fast road): a
+ * tool the endpoint does not offer gets the answer of one that never existed, the same
+ * JSON-RPC error everywhere.
+ */
+export async function callEndpointTool(endpoint: McpEndpoint, revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult> {
+  const answer = await endpoint.callTool(revision, params, caller);
+  if (answer === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+  return answer;
 }

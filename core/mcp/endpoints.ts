@@ -185,7 +185,7 @@ function requestIdOf(body: unknown): string | number | undefined {
 /**
  * What the access record says of an MCP request before it is served: the endpoint, the
  * JSON-RPC method, the caller, the tool called (and, on `/<name>/mcp`, the server; a tool
- * call carried from `/hub` names its own, see forward-call.ts) and the trace the caller
+ * call carried from `/hub` names its own, see core/calls/observation.ts) and the trace the caller
  * continues.
  */
 function describeRequest(access: AccessRecord, name: string, endpoint: McpEndpoint, request: FastifyRequest): void {

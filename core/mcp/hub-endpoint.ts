@@ -1,6 +1,4 @@
 import {
-  ProtocolError,
-  ProtocolErrorCode,
   Server,
   type CallToolRequestParams,
   type CallToolResult,
@@ -14,8 +12,9 @@ import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import type { Hub } from '../hub.js';
 import { observe, type ToolCallOutcome } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
-import type { McpEndpoint } from './endpoint.js';
-import { answeredOutcome, errorCodeOf, heardAsToolCall } from './forward-call.js';
+import { callEndpointTool, type McpEndpoint } from './endpoint.js';
+import { answeredOutcome, errorCodeOf } from '../calls/observation.js';
+import type { HubCallRecord } from '../calls/tool-call.js';
 import type { ServedRevision } from './served-revision.js';
 import { toolError } from './tool-results.js';
 
@@ -25,7 +24,11 @@ import { toolError } from './tool-results.js';
  * schema before a tool runs.
  */
 export class HubEndpoint implements McpEndpoint {
-  constructor(private readonly hub: Hub) {}
+  constructor(
+    private readonly hub: Hub,
+    /** The SDK server of a stdio session, whose opening declared the caller's capabilities. */
+    private readonly session?: Server,
+  ) {}
 
   server(revision: ServedRevision, access?: AccessRecord): Server {
     return createHubServer(this.hub, revision, access);
@@ -36,7 +39,8 @@ export class HubEndpoint implements McpEndpoint {
   }
 
   callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
-    return callHubTool({ hub: this.hub, revision, params, caller });
+    const sessionCapabilities = this.session?.getClientCapabilities();
+    return callHubTool({ hub: this.hub, revision, params, caller, ...(sessionCapabilities && { sessionCapabilities }) });
   }
 }
 
@@ -59,11 +63,8 @@ function createHubServer(hub: Hub, revision: ServedRevision, access: AccessRecor
     })),
   }));
 
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const result = await callHubTool({ hub, revision, params: request.params, caller: callerRequestOf(revision, ctx, access), sessionCapabilities: server.getClientCapabilities() });
-    if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return result;
-  });
+  const endpoint = new HubEndpoint(hub, server);
+  server.setRequestHandler('tools/call', async (request, ctx) => callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, access)));
   return server;
 }
 
@@ -87,15 +88,16 @@ async function callHubTool(call: HubToolCall): Promise<CallToolResult | InputReq
   const startedAt = performance.now();
   let outcome: ToolCallOutcome = 'protocol_error';
   let errorCode: number | string | undefined;
+  const record: HubCallRecord = { heardAsServerCall: false };
   try {
-    const result = await runHubTool(call);
+    const result = await runHubTool(call, record);
     outcome = result === undefined ? 'unknown_tool' : answeredOutcome(result);
     return result;
   } catch (error) {
     errorCode = errorCodeOf(error);
     throw error;
   } finally {
-    if (!heardAsToolCall(caller)) {
+    if (!record.heardAsServerCall) {
       observe.hubToolCall.publish({ hub: hub.identity, tool: params.name, revision: revision.revision, clientId: caller.clientId, params, request: caller, startedAt, endedAt: performance.now(), outcome, errorCode });
     }
   }
@@ -105,7 +107,7 @@ async function callHubTool(call: HubToolCall): Promise<CallToolResult | InputReq
  * A meta-tool call: the schema's defaults filled in and the arguments checked against it
  * before the tool runs. Undefined for a tool no plugin registered.
  */
-async function runHubTool({ hub, revision, params, caller, sessionCapabilities }: HubToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
+async function runHubTool({ hub, revision, params, caller, sessionCapabilities }: HubToolCall, hubCall?: HubCallRecord): Promise<CallToolResult | InputRequiredResult | undefined> {
   const tool = hub.metaTools.get(params.name);
   if (!tool) return undefined;
   const args = Value.Default(tool.inputSchema, structuredClone(params.arguments ?? {})) as Record<string, unknown>;
@@ -114,5 +116,5 @@ async function runHubTool({ hub, revision, params, caller, sessionCapabilities }
     const path = pointerToPath(problem.path);
     return toolError(`Invalid arguments for ${tool.name}: ${path ? `"${path}"` : 'arguments'}: expected ${problem.expected}`);
   }
-  return tool.call(args, { revision, request: caller, ...(sessionCapabilities && { sessionCapabilities }) });
+  return tool.call(args, { revision, request: caller, via: tool.name, ...(hubCall && { hubCall }), ...(sessionCapabilities && { sessionCapabilities }) });
 }

@@ -1,5 +1,6 @@
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { TSchema } from 'typebox';
+import type { HubCallRecord } from '../calls/tool-call.js';
 import type { CallerRequest } from './caller-request.js';
 import type { ServedRevision } from './served-revision.js';
 
@@ -11,6 +12,14 @@ export interface MetaToolContext {
   request: CallerRequest;
   /** What a stdio session declared when it opened; on revisions with per-request capabilities they travel in `request`. */
   sessionCapabilities?: ClientCapabilities;
+  /**
+   * What makes the server's tool calls made with this context (`servers.callTool`): the
+   * meta-tool's name by default, recorded in the access record (`via`). A plugin that
+   * calls tools on behalf of a caller in other terms (a program it runs) may name itself.
+   */
+  via?: string;
+  /** The `/hub` call this context serves: told when a server's call was heard by observers, so it is heard once. */
+  hubCall?: HubCallRecord;
 }
 
 /** A tool of `/hub`; the meta-tools and diagnostics plugins register these. */

@@ -4,7 +4,7 @@ import type { AccessRecord } from '../access-log.js';
 import { callerServers } from './authenticator.js';
 import type { CallerRequest } from './caller-request.js';
 import type { Cancellations } from './cancellations.js';
-import type { McpEndpoint } from './endpoint.js';
+import { callEndpointTool, type McpEndpoint } from './endpoint.js';
 import type { HttpRequestView, PlainCall } from './revision.js';
 import type { ServedRevision } from './served-revision.js';
 import { toolError } from './tool-results.js';
@@ -83,9 +83,7 @@ export async function answerPlainCall(
   let message: Record<string, unknown>;
   let status = 200;
   try {
-    const answer = await endpoint.callTool(revision, call.params, caller);
-    // As the endpoint's SDK handler answers a tool it does not have (the call is looked up, and heard, once).
-    if (answer === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
+    const answer = await callEndpointTool(endpoint, revision, call.params, caller);
     // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
     const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
     message = { jsonrpc: '2.0', id: call.id, result: revision.frameResult(result, endpoint.identity(revision)) };

@@ -13,6 +13,7 @@ export type { HubSettings } from '../settings.js';
 export * from './errors.js';
 export * from './auth.js';
 export * from './child-type.js';
+export * from './interceptor.js';
 export * from './meta-tool.js';
 export * from './observe.js';
 export * from './pages.js';

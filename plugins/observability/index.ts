@@ -66,6 +66,7 @@ export default definePlugin({
         hub.observe.tokenRotation.subscribe(() => metrics.tokenRotation()),
         hub.observe.rateLimited.subscribe(() => metrics.rateLimited()),
         hub.observe.toolWithheld.subscribe((event) => metrics.toolWithheld(event.server, event.cause)),
+        hub.observe.interception.subscribe((event) => metrics.interception(event)),
       );
       // Series for the servers (and their tools from the snapshots) exist at 0 from the start.
       app.addHook('onReady', async () => metrics.sync());

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { CHILD_STATUSES, type ConfigReloadEvent, type HubToolCallEvent, type McpRequestEvent, type ToolCallEvent } from '../../core/plugin/observe.js';
+import { CHILD_STATUSES, type ConfigReloadEvent, type InterceptionEvent, type HubToolCallEvent, type McpRequestEvent, type ToolCallEvent } from '../../core/plugin/observe.js';
 import type { LifecycleListener, StartReason } from './lifecycle.js';
 import { errorType } from './error-type.js';
 import { ToolLabelSets, UNLISTED_TOOL, type ToolLabels } from './tool-labels.js';
@@ -124,6 +124,24 @@ export class HubMetrics implements LifecycleListener {
     name: 'hub_tools_withheld_total',
     help: 'Tool definitions a tool gate began to withhold until an operator approves them, by cause (changed, new).',
     labelNames: ['server', 'cause'],
+    registers: [this.registry],
+  });
+  readonly #interceptions = new Counter({
+    name: 'hub_interceptions_total',
+    help: 'What tool-call interceptors did (refused, replaced, seen, failed), by interceptor, direction (arguments, result) and action.',
+    labelNames: ['interceptor', 'direction', 'action'],
+    registers: [this.registry],
+  });
+  readonly #interceptorFindings = new Counter({
+    name: 'hub_interceptor_findings_total',
+    help: 'Findings tool-call interceptors reported (a secret redacted or blocked by kind, an output cut), by interceptor, kind and direction; never what was found.',
+    labelNames: ['interceptor', 'kind', 'direction'],
+    registers: [this.registry],
+  });
+  readonly #interceptorFailures = new Counter({
+    name: 'hub_interceptor_failures_total',
+    help: 'Tool-call interceptors that threw or ran past their time budget (the call failed closed), by interceptor and failure (threw, overran).',
+    labelNames: ['interceptor', 'failure'],
     registers: [this.registry],
   });
   readonly #hub: PluginHub;
@@ -303,5 +321,13 @@ export class HubMetrics implements LifecycleListener {
 
   toolWithheld(server: string, cause: string): void {
     this.#toolsWithheld.inc({ server, cause });
+  }
+
+  /** Label values only from the interceptor's registration and its declared kinds (the kernel drops others). */
+  interception(event: InterceptionEvent): void {
+    const { interceptor, direction, action } = event;
+    this.#interceptions.inc({ interceptor, direction, action });
+    for (const kind of event.findings) this.#interceptorFindings.inc({ interceptor, kind, direction });
+    if (event.failure) this.#interceptorFailures.inc({ interceptor, failure: event.failure });
   }
 }

@@ -1,0 +1,229 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerView } from '../children/server-view.js';
+import type { Hub } from '../hub.js';
+import { observe, type InterceptionDirection } from '../observe.js';
+import { Registry } from '../registry.js';
+import { toolError } from '../mcp/tool-results.js';
+import type { ToolCall } from './tool-call.js';
+
+/** What an interceptor sees of a call: never the caller's credentials, never the wire. */
+export interface InterceptedCall {
+  readonly server: ServerView;
+  /** The tool as resolved, with its declared `inputSchema` and `outputSchema`. */
+  readonly tool: Tool;
+  /** The arguments the child will get (after any earlier interceptor replaced them). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** The MCP revision the caller speaks. */
+  readonly revision: string;
+  /** The caller: an OAuth client id or `api-token:<id>`; undefined on an open (loopback) hub. */
+  readonly clientId: string | undefined;
+  /** `server` for `/<name>/mcp`, `hub` for a call made through `/hub` (`via` names the meta-tool). */
+  readonly road: 'server' | 'hub';
+  readonly via: string | undefined;
+}
+
+/** What `findings` name: kinds from the interceptor's `findingKinds` (others are not counted), never what was found. */
+interface Findings {
+  readonly findings?: readonly string[];
+}
+
+/**
+ * An interceptor's word before the call: refuse it (the reason is shown to the caller;
+ * `arguments`, when given, is what observers may see of them instead of the caller's, e.g.
+ * redacted), replace its arguments, or nothing.
+ */
+export type BeforeToolCall = (Findings & { refuse: string; arguments?: Record<string, unknown> }) | (Findings & { arguments: Record<string, unknown> }) | Findings | undefined;
+/** An interceptor's word after the call: refuse the result (the reason is shown instead), replace it, or nothing. */
+export type AfterToolCall = (Findings & { refuse: string }) | (Findings & { result: CallToolResult }) | Findings | undefined;
+
+/**
+ * An interceptor (`hub.interceptors.add(name, interceptor)`): acts on every tool call of
+ * a configured server, on `/<name>/mcp` and through `/hub`, on every revision. `before`
+ * runs in ascending `order`, `after` in descending order (the interceptor nearest the
+ * child sees the result first). A throw or a run past `timeBudgetMs` fails the call
+ * closed: the caller gets a tool error, the hub logs and counts it.
+ */
+export interface ToolCallInterceptor {
+  /** Where it stands among interceptors: lower runs earlier before the call and later after it. Ties go by name. */
+  readonly order: number;
+  /** How long one `before` or `after` may take, in ms (default 1000). */
+  readonly timeBudgetMs?: number;
+  /** The kinds of finding it reports (label values of the hub's metrics): a bounded set. */
+  readonly findingKinds?: readonly string[];
+  before?(call: InterceptedCall): BeforeToolCall | Promise<BeforeToolCall>;
+  after?(call: InterceptedCall, result: CallToolResult): AfterToolCall | Promise<AfterToolCall>;
+}
+
+const DEFAULT_TIME_BUDGET_MS = 1000;
+
+interface Entry {
+  readonly name: string;
+  readonly owner: string;
+  readonly interceptor: ToolCallInterceptor;
+  readonly kinds: ReadonlySet<string>;
+}
+
+/** The interceptors plugins added (`hub.interceptors`), kept in their declared order. */
+export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
+  #before: Entry[] = [];
+  #after: Entry[] = [];
+
+  constructor() {
+    super('tool-call interceptor');
+  }
+
+  override add(name: string, interceptor: ToolCallInterceptor, owner = 'core'): void {
+    super.add(name, interceptor, owner);
+    const entry = { name, owner, interceptor, kinds: new Set(interceptor.findingKinds ?? []) };
+    const ordered = [...this.#before, entry].sort((a, b) => a.interceptor.order - b.interceptor.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.#before = ordered.filter((one) => one.interceptor.before !== undefined);
+    this.#after = ordered.filter((one) => one.interceptor.after !== undefined).reverse();
+  }
+
+  /** Whether any interceptor acts before the call. */
+  get before(): boolean {
+    return this.#before.length > 0;
+  }
+
+  /** Whether any interceptor acts after the call. */
+  get after(): boolean {
+    return this.#after.length > 0;
+  }
+
+  /**
+   * The interceptors before the call, in order: a refusal (a tool error naming the plugin
+   * and its reason) ends the call; replaced arguments go on to the next and to the child.
+   */
+  async runBefore(hub: Hub, call: ToolCall, tool: Tool): Promise<CallToolResult | undefined> {
+    for (const entry of this.#before) {
+      const seen = interceptedCall(call, tool);
+      const verdict = await this.#ask(hub, call, entry, 'arguments', () => entry.interceptor.before?.(seen));
+      if (verdict === FAILED) return failedClosed(entry, 'arguments');
+      if (!verdict) continue;
+      if ('refuse' in verdict) {
+        if (verdict.arguments) replaceArguments(call, verdict.arguments);
+        publish(hub, call, entry, 'arguments', 'refused', verdict.findings);
+        return refusal(entry, verdict.refuse);
+      }
+      if ('arguments' in verdict) {
+        replaceArguments(call, verdict.arguments);
+        publish(hub, call, entry, 'arguments', 'replaced', verdict.findings);
+      } else if (verdict.findings?.length) publish(hub, call, entry, 'arguments', 'seen', verdict.findings);
+    }
+    return undefined;
+  }
+
+  /**
+   * The interceptors after the call, in reverse order, each handed what the one before it
+   * left. `replaced` is told whether the result is no longer the child's.
+   */
+  async runAfter(hub: Hub, call: ToolCall, tool: Tool, result: CallToolResult): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
+    let replacedBy: string | undefined;
+    for (const entry of this.#after) {
+      const seen = interceptedCall(call, tool);
+      const current = result;
+      const verdict = await this.#ask(hub, call, entry, 'result', () => entry.interceptor.after?.(seen, current));
+      if (verdict === FAILED) return { result: failedClosed(entry, 'result'), replacedBy: undefined };
+      if (!verdict) continue;
+      if ('refuse' in verdict) {
+        publish(hub, call, entry, 'result', 'refused', verdict.findings);
+        return { result: refusal(entry, verdict.refuse), replacedBy: undefined };
+      }
+      if ('result' in verdict) {
+        result = verdict.result;
+        replacedBy = entry.owner;
+        publish(hub, call, entry, 'result', 'replaced', verdict.findings);
+      } else if (verdict.findings?.length) publish(hub, call, entry, 'result', 'seen', verdict.findings);
+    }
+    return { result, replacedBy };
+  }
+
+  /** One interceptor's verdict within its budget; a throw or an overrun is logged, counted and FAILED. */
+  async #ask<V>(hub: Hub, call: ToolCall, entry: Entry, direction: InterceptionDirection, run: () => V | Promise<V>): Promise<V | typeof FAILED> {
+    const budgetMs = entry.interceptor.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+    try {
+      const verdict = run();
+      // A verdict given at once needs no timer (the common case stays as cheap as a call).
+      return isPromise(verdict) ? await within(verdict, budgetMs) : verdict;
+    } catch (error) {
+      const overran = error instanceof Overrun;
+      logFailure(hub.log, call, entry, direction, overran ? `ran past its time budget of ${budgetMs} ms` : (error as Error)?.message ?? String(error));
+      publish(hub, call, entry, direction, 'failed', undefined, overran ? 'overran' : 'threw');
+      return FAILED;
+    }
+  }
+}
+
+const FAILED = Symbol('failed');
+
+class Overrun extends Error {}
+
+function isPromise<V>(value: V | Promise<V>): value is Promise<V> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+async function within<V>(verdict: Promise<V>, budgetMs: number): Promise<V> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([verdict, new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Overrun()), budgetMs)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The call carries the new arguments, and observers see those: none keeps what an interceptor took out. */
+function replaceArguments(call: ToolCall, args: Record<string, unknown>): void {
+  call.params = { ...call.params, arguments: args };
+  if (call.event) call.event.params = call.params;
+}
+
+function interceptedCall(call: ToolCall, tool: Tool): InterceptedCall {
+  return {
+    server: call.server.view,
+    tool,
+    arguments: call.params.arguments ?? {},
+    revision: call.revision.revision,
+    clientId: call.caller.clientId,
+    road: call.road,
+    via: call.via,
+  };
+}
+
+function refusal(entry: Entry, reason: string): CallToolResult {
+  return toolError(`Tool call refused by ${entry.owner === entry.name ? `plugin "${entry.owner}"` : `plugin "${entry.owner}" (${entry.name})`}: ${reason}`);
+}
+
+function failedClosed(entry: Entry, direction: InterceptionDirection): CallToolResult {
+  return toolError(
+    `Tool call failed: the interceptor "${entry.name}" of plugin "${entry.owner}" failed on the call's ${direction}, so the ${direction === 'arguments' ? 'call was not carried' : 'result was withheld'}; the hub's log says why`,
+  );
+}
+
+/** Never the arguments or the result: an interceptor's own message is all that is logged. */
+function logFailure(log: FastifyBaseLogger, call: ToolCall, entry: Entry, direction: InterceptionDirection, why: string): void {
+  log.warn({ interceptor: entry.name, plugin: entry.owner, server: call.server.name, tool: call.params.name, direction, err: why }, 'a tool-call interceptor failed; the call failed closed');
+}
+
+function publish(
+  hub: Hub,
+  call: ToolCall,
+  entry: Entry,
+  direction: InterceptionDirection,
+  action: 'refused' | 'replaced' | 'seen' | 'failed',
+  findings: readonly string[] | undefined,
+  failure?: 'threw' | 'overran',
+): void {
+  if (!observe.interception.active) return;
+  observe.interception.publish({
+    hub: hub.identity,
+    interceptor: entry.name,
+    plugin: entry.owner,
+    server: call.server.view,
+    tool: call.params.name,
+    direction,
+    action,
+    findings: findings?.filter((kind) => entry.kinds.has(kind)) ?? [],
+    failure,
+  });
+}

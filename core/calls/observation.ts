@@ -1,0 +1,77 @@
+import { isInputRequiredResult, type CallToolRequestParams, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import type { Hub } from '../hub.js';
+import { observe, type ToolCallEvent } from '../observe.js';
+import type { ToolCall } from './tool-call.js';
+
+/**
+ * The observation stage, at both ends of the pipeline: the access record names the server
+ * and tool (and what made the call on `/hub`), whatever became of it; observers, when
+ * any listen, hear the call start, go out and end with its outcome. Without observers
+ * nothing is made.
+ */
+export function observeStart(hub: Hub, call: ToolCall): void {
+  const access = call.caller.access;
+  if (access) {
+    access.server = call.server.name;
+    access.tool = call.params.name;
+    if (call.via !== undefined) access.via = call.via;
+  }
+  if (!observe.toolCallStart.active && !observe.toolCallSent.active && !observe.toolCallEnd.active) return;
+  if (call.hubCall) call.hubCall.heardAsServerCall = true;
+  const event: ToolCallEvent = {
+    hub: hub.identity,
+    child: call.server.view,
+    tool: call.params.name,
+    revision: call.revision.revision,
+    clientId: call.caller.clientId,
+    params: call.params,
+    request: call.caller,
+    access,
+    startedAt: performance.now(),
+    forwardMeta: {},
+    sentAt: undefined,
+    outcome: undefined,
+    errorCode: undefined,
+    result: undefined,
+    endedAt: undefined,
+  };
+  call.event = event;
+  observe.toolCallStart.publish(event);
+}
+
+/** The end of an observed call: its outcome (the one the stages set, else read from the result or the error). */
+export function observeEnd(call: ToolCall, result: CallToolResult | InputRequiredResult | undefined, error?: unknown): void {
+  const event = call.event;
+  if (!event) return;
+  if (error !== undefined) {
+    event.outcome = call.outcome ?? 'protocol_error';
+    event.errorCode ??= errorCodeOf(error);
+  } else {
+    event.result = result;
+    event.outcome = call.outcome ?? (result === undefined ? 'unknown_tool' : answeredOutcome(result));
+  }
+  event.endedAt = performance.now();
+  observe.toolCallEnd.publish(event);
+}
+
+/** The call is going out: observers may add to its `_meta` (a trace context). */
+export function sending(event: ToolCallEvent, params: CallToolRequestParams): CallToolRequestParams {
+  event.sentAt = performance.now();
+  observe.toolCallSent.publish(event);
+  const added = event.forwardMeta;
+  if (Object.keys(added).length === 0) return params;
+  // A trace context the hub adds replaces the caller's whole: its tracestate belongs to the caller's parent, not to the hub's span.
+  const { traceparent: _traceparent, tracestate: _tracestate, ...callers } = params._meta ?? {};
+  return { ...params, _meta: { ...('traceparent' in added ? callers : params._meta), ...added } };
+}
+
+/** The outcome of a call the tool answered: its own error, or a result. */
+export function answeredOutcome(result: CallToolResult | InputRequiredResult): 'tool_error' | 'ok' {
+  return !isInputRequiredResult(result) && result.isError === true ? 'tool_error' : 'ok';
+}
+
+/** The code a failed call's error carries (a JSON-RPC or a hub error code), for observers. */
+export function errorCodeOf(error: unknown): number | string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' || typeof code === 'string' ? code : undefined;
+}

@@ -1,0 +1,72 @@
+import { fromJsonSchema, isInputRequiredResult, type CallToolResult, type InputRequiredResult, type JsonSchemaType, type Tool } from '@modelcontextprotocol/server';
+import type { Hub } from '../hub.js';
+import { withValidTraceContext } from '../observe.js';
+import { toolError } from '../mcp/tool-results.js';
+import { carryToolCall } from './carry.js';
+import { observeEnd, observeStart } from './observation.js';
+import { isTool, resolveTool, unreachable } from './resolve.js';
+import type { ToolCall } from './tool-call.js';
+
+/**
+ * The one pipeline every tool call of a configured server runs, whatever road it came by:
+ *
+ *   observe start -> resolve + gates -> interceptors before -> carry -> interceptors after -> present -> observe end
+ *
+ * Undefined when the server has no such tool for callers (unknown, or kept out by its
+ * filter: each road words "unknown tool" through `unknownTool`). The child's own protocol
+ * error is thrown as it came; a server that cannot start throws its HubError. Observers
+ * hear every call, refusals included, with its outcome.
+ */
+export async function runToolCall(hub: Hub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
+  const refused = unreachable(call);
+  if (refused) return refused;
+  call.params = withValidTraceContext(call.params);
+  observeStart(hub, call);
+  let result: CallToolResult | InputRequiredResult | undefined;
+  try {
+    result = await stages(hub, call);
+  } catch (error) {
+    observeEnd(call, undefined, error);
+    throw error;
+  }
+  observeEnd(call, result);
+  return result;
+}
+
+async function stages(hub: Hub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
+  const resolved = await resolveTool(call);
+  if (resolved === undefined || !isTool(resolved)) return resolved;
+  const tool = resolved;
+  call.tool = tool;
+  const interceptors = hub.interceptors;
+  if (interceptors.before) {
+    const refusal = await interceptors.runBefore(hub, call, tool);
+    if (refusal) {
+      call.outcome = 'refused';
+      return refusal;
+    }
+  }
+  const carried = await carryToolCall(hub, call, tool);
+  if (isInputRequiredResult(carried)) return carried;
+  const result = interceptors.after ? await intercepted(hub, call, tool, carried) : carried;
+  return call.revision.presentResult(tool, result);
+}
+
+/** The result after the interceptors; one an interceptor made that no longer matches the tool's output schema is a tool error. */
+async function intercepted(hub: Hub, call: ToolCall, tool: Tool, carried: CallToolResult): Promise<CallToolResult> {
+  const { result, replacedBy } = await hub.interceptors.runAfter(hub, call, tool, carried);
+  if (replacedBy === undefined || tool.outputSchema === undefined || result.isError === true) return result;
+  if (await matchesOutputSchema(tool.outputSchema, result.structuredContent)) return result;
+  return toolError(`Tool call failed: plugin "${replacedBy}" replaced the result with one that does not match the tool's output schema`);
+}
+
+/**
+ * Whether `structured` is what the schema declares, checked by the SDK's own JSON Schema
+ * validator. Compiled per check: only a result an interceptor replaced is checked, rarely
+ * enough that keeping compiled schemas would cost more than it saves.
+ */
+async function matchesOutputSchema(schema: NonNullable<Tool['outputSchema']>, structured: unknown): Promise<boolean> {
+  if (structured === undefined) return false;
+  const checked = await fromJsonSchema(schema as JsonSchemaType)['~standard'].validate(structured);
+  return checked.issues === undefined;
+}

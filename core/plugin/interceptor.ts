@@ -1,0 +1,8 @@
+/**
+ * `mcp-switchyard/plugin/interceptor`: what a plugin needs to act on tool calls in flight
+ * (`hub.interceptors.add(name, interceptor)`): refuse a call, replace its arguments before
+ * it is carried, replace its result after. See docs/plugins.md, "Interceptors".
+ */
+export type { AfterToolCall, BeforeToolCall, InterceptedCall, ToolCallInterceptor } from '../calls/interceptors.js';
+export type { InterceptionDirection, InterceptionEvent } from '../observe.js';
+export { toolError } from '../mcp/tool-results.js';

@@ -1,0 +1,57 @@
+import { definePlugin } from '../../core/plugin/index.js';
+import type { ToolCallInterceptor } from '../../core/plugin/interceptor.js';
+import manifest from './manifest.js';
+import { GuardSecretsKey, GuardSecretsOptions, policyFor } from './options.js';
+import { SECRET_KINDS } from './rules.js';
+import { scanResult, scanValue } from './scan.js';
+
+/**
+ * Stands nearest the child among interceptors: it sees a result before anything cuts it
+ * (a secret cut in half would no longer be recognised) and arguments after everything
+ * else changed them.
+ */
+const ORDER = 900;
+/** Scanning a large result takes a while; past this the call fails closed, as any interceptor's. */
+const TIME_BUDGET_MS = 5000;
+
+/**
+ * guard-secrets: an interceptor (`mcp-switchyard/plugin/interceptor`) that finds secrets in
+ * the arguments a caller sends and the result a server returns, on every road, and
+ * redacts them or refuses the call. Never logs, counts or shows what it found: only its
+ * kind, through the kernel's interception events (counted by observability).
+ */
+export default definePlugin({
+  ...manifest,
+  options: GuardSecretsOptions,
+  serverKeys: { guardSecrets: GuardSecretsKey },
+  register(_app, options, hub) {
+    const interceptor: ToolCallInterceptor = {
+      order: ORDER,
+      timeBudgetMs: TIME_BUDGET_MS,
+      findingKinds: SECRET_KINDS,
+      async before(call) {
+        const policy = policyFor(options, call.server.entry.guardSecrets);
+        if (!policy?.directions.has('arguments')) return undefined;
+        const scanned = await scanValue(call.arguments as Record<string, unknown>);
+        if (!scanned) return undefined;
+        if (policy.mode === 'block') {
+          return { refuse: `the arguments carry a secret (${named(scanned.kinds)}); remove it and call again`, arguments: scanned.redacted, findings: scanned.kinds };
+        }
+        return { arguments: scanned.redacted, findings: scanned.kinds };
+      },
+      async after(call, result) {
+        const policy = policyFor(options, call.server.entry.guardSecrets);
+        if (!policy?.directions.has('result')) return undefined;
+        const scanned = await scanResult(result);
+        if (!scanned) return undefined;
+        if (policy.mode === 'block') return { refuse: `the result carries a secret (${named(scanned.kinds)}), so it was withheld`, findings: scanned.kinds };
+        return { result: scanned.redacted, findings: scanned.kinds };
+      },
+    };
+    hub.interceptors.add('guard-secrets', interceptor);
+  },
+});
+
+function named(kinds: readonly string[]): string {
+  return [...new Set(kinds)].join(', ');
+}

@@ -1,0 +1,75 @@
+import { lintSource } from '@secretlint/core';
+import { creator as recommended, rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
+
+/** One secret found in a text: where it is and its kind (a short, fixed word: a metrics label). */
+export interface Finding {
+  start: number;
+  end: number;
+  kind: string;
+}
+
+const RULE_PREFIX = '@secretlint/secretlint-rule-';
+
+/**
+ * The kinds secretlint's recommended preset reports, by rule (`aws`, `github`, `privatekey`,
+ * `database-connection-string`, ...), plus the two the preset has no rule for.
+ */
+export const SECRET_KINDS: readonly string[] = [
+  ...recommendedRules.map((rule) => kindOf(rule.meta.id)).filter((kind) => kind !== 'filter-comments'),
+  'jwt',
+  'generic-assignment',
+];
+
+const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+
+/**
+ * Written here because the preset has no rule for them: a JSON Web Token (three base64url
+ * parts, the first two JSON objects), and a high-entropy value assigned to a name that says
+ * it is a secret (`password=...`, `"api_key": "..."`), as detect-secrets' keyword and
+ * entropy plugins find them. Only the value is reported, never the name.
+ */
+const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+const ASSIGNMENT = /(?:secret|token|passw(?:or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-.~=]{16,})/gi;
+/** Bits per character above which an assigned value is taken for a secret rather than a word or a path. */
+const MIN_ENTROPY = 3.5;
+
+/**
+ * The secrets in `text`: secretlint's recommended rules (maintained by the secretlint
+ * project, see README), then the two above where they do not overlap what it found.
+ */
+export async function findSecrets(text: string): Promise<Finding[]> {
+  const result = await lintSource({
+    source: { content: text, filePath: 'tool-call.txt', ext: '.txt', contentType: 'text' },
+    options: { config: CONFIG, noPhysicFilePath: true, maskSecrets: true },
+  });
+  const findings: Finding[] = result.messages.map((message) => ({ start: message.range[0], end: message.range[1], kind: kindOf(message.ruleId) }));
+  for (const match of text.matchAll(JWT)) add(findings, { start: match.index, end: match.index + match[0].length, kind: 'jwt' });
+  for (const match of text.matchAll(ASSIGNMENT)) {
+    const value = match[1] as string;
+    if (entropy(value) < MIN_ENTROPY) continue;
+    const start = match.index + match[0].length - value.length;
+    add(findings, { start, end: start + value.length, kind: 'generic-assignment' });
+  }
+  return findings.sort((a, b) => a.start - b.start);
+}
+
+function add(findings: Finding[], finding: Finding): void {
+  if (findings.some((other) => finding.start < other.end && other.start < finding.end)) return;
+  findings.push(finding);
+}
+
+function kindOf(ruleId: string): string {
+  return ruleId.startsWith(RULE_PREFIX) ? ruleId.slice(RULE_PREFIX.length) : ruleId;
+}
+
+/** Shannon entropy of `value`, in bits per character. */
+function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const p = count / value.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
