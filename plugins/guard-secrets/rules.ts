@@ -40,9 +40,10 @@ const MIN_ENTROPY = 3.5;
 export async function findSecrets(text: string): Promise<Finding[]> {
   const result = await lintSource({
     source: { content: text, filePath: 'tool-call.txt', ext: '.txt', contentType: 'text' },
-    options: { config: CONFIG, noPhysicFilePath: true, maskSecrets: true },
+    options: { config: CONFIG, noPhysicFilePath: true },
   });
-  const findings: Finding[] = result.messages.map((message) => ({ start: message.range[0], end: message.range[1], kind: kindOf(message.ruleId) }));
+  const findings: Finding[] = [];
+  for (const message of result.messages) add(findings, { ...spanOf(text, message.range, message.data), kind: kindOf(message.ruleId) });
   for (const match of text.matchAll(JWT)) add(findings, { start: match.index, end: match.index + match[0].length, kind: 'jwt' });
   for (const match of text.matchAll(ASSIGNMENT)) {
     const value = match[1] as string;
@@ -51,6 +52,20 @@ export async function findSecrets(text: string): Promise<Finding[]> {
     add(findings, { start, end: start + value.length, kind: 'generic-assignment' });
   }
   return findings.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Where the secret a rule reported is: the value it names in its message data, found from
+ * the reported start (a rule may report the start of the whole assignment with the length
+ * of the value, which would leave the value's end unredacted), else the reported range.
+ */
+function spanOf(text: string, range: readonly [number, number], data: unknown): { start: number; end: number } {
+  for (const value of Object.values((data ?? {}) as Record<string, unknown>)) {
+    if (typeof value !== 'string' || value.length < 8) continue;
+    const at = text.indexOf(value, range[0]);
+    if (at !== -1 && at <= range[1]) return { start: at, end: at + value.length };
+  }
+  return { start: range[0], end: range[1] };
 }
 
 function add(findings: Finding[], finding: Finding): void {
