@@ -12,7 +12,9 @@ import {
   type JSONRPCResponse,
   type JSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
+import type { ChildProcess } from 'node:child_process';
 import { plainToolAnswer } from './plain-answer.js';
+import type { PlainReadBuffer } from './plain-read-buffer.js';
 import { repairedMessage, type ResultRepair } from './tolerant-transport.js';
 
 /** The plain road's request ids: strings, where the SDK client numbers its own requests. */
@@ -163,4 +165,26 @@ export function plainRoadOf(client: Client): PlainRoad | undefined {
   const envelope = client.plainEnvelope();
   if (revision === undefined || envelope === undefined) return undefined;
   return { revision, envelope, decode: (message) => client.decodeToolAnswer(message) };
+}
+
+/** What the hub uses of the SDK stdio transport beyond its public members. */
+export interface StdioTransportSeams {
+  /** The spawned process, once started (undefined should the SDK drop the field). */
+  process(): ChildProcess | undefined;
+  /** Replaces the transport's read buffer (one that reads the commonest answers without the schema library). */
+  useReadBuffer(buffer: PlainReadBuffer): void;
+}
+
+/**
+ * The SDK stdio transport's private fields the hub relies on, reached here beside the
+ * client's seams above, so that one module of the hub touches the SDK's internals.
+ */
+export function stdioTransportSeams(transport: object): StdioTransportSeams {
+  const internals = transport as { _process?: ChildProcess; _readBuffer?: unknown };
+  return {
+    process: () => internals._process,
+    useReadBuffer: (buffer) => {
+      internals._readBuffer = buffer;
+    },
+  };
 }

@@ -5,7 +5,7 @@
 export { batchedSend } from '../children/batched-send.js';
 export { ChildEndedError, type ChildConnection, type ChildType, type ConnectContext, type PlainToolCall } from '../children/child-type.js';
 export { connectClient, type ConnectClientOptions } from '../children/connect-client.js';
-export { plainRoadOf, type PlainRoad } from '../children/plain-call-client.js';
+export { plainRoadOf, stdioTransportSeams, type PlainRoad } from '../children/plain-call-client.js';
 export { PlainReadBuffer } from '../children/plain-read-buffer.js';
 export { readMessages } from '../children/read-messages.js';
 export { StderrLog, type StderrLimits, type StderrMemory } from '../children/stderr-log.js';

@@ -1,10 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
 import { delimiter, resolve } from 'node:path';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
-import { batchedSend, ChildEndedError, type ChildType, connectClient, PlainReadBuffer, type StderrLimits, StderrLog, type StderrMemory } from '../../core/plugin/child-type.js';
+import { batchedSend, ChildEndedError, type ChildType, connectClient, PlainReadBuffer, type StderrLimits, StderrLog, type StderrMemory, stdioTransportSeams } from '../../core/plugin/child-type.js';
 
 /** Why a command could not be started at all, in an operator's words. */
 const SPAWN_PROBLEMS: Record<string, string> = {
@@ -68,12 +67,12 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
       // Set on the instance, so the transport stays the SDK's own class (the SDK's probe on a
       // sibling process needs exactly that); its process and its read buffer are the
       // transport's private fields (the process read at each write).
-      const internals = transport as unknown as { _process?: ChildProcess; _readBuffer: PlainReadBuffer };
+      const seams = stdioTransportSeams(transport);
       transport.send = batchedSend(
-        () => internals._process?.stdin ?? undefined,
+        () => seams.process()?.stdin ?? undefined,
         () => new SdkError(SdkErrorCode.NotConnected, 'Not connected'),
       );
-      internals._readBuffer = new PlainReadBuffer();
+      seams.useReadBuffer(new PlainReadBuffer());
       let memory = stderrMemories.get(context.name);
       if (!memory) stderrMemories.set(context.name, (memory = {}));
       const stderr = new StderrLog(context.name, context.log, options.stderr, memory);
@@ -106,7 +105,7 @@ class ExitWatchingTransport extends StdioClientTransport {
 
   override async start(): Promise<void> {
     await super.start();
-    const spawned = (this as unknown as { _process?: ChildProcess })._process;
+    const spawned = stdioTransportSeams(this).process();
     spawned?.once('exit', (code, signal) => (this.exit = { code, signal }));
   }
 }

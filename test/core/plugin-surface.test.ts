@@ -126,7 +126,7 @@ function surfaceExports(file: SourceFile): string[] {
 
 t.test('every name the surface exports is used by a built-in plugin or shown in docs/plugins.md', async (t) => {
   const surface = sources('core/plugin');
-  t.same(surface.map((file) => relative(SURFACE, file.fileName)).sort(), ['auth.ts', 'child-type.ts', 'errors.ts', 'index.ts', 'meta-tool.ts', 'observe.ts', 'pages.ts', 'revision.ts', 'store.ts'], 'one entry per role, and their union');
+  t.same(surface.map((file) => relative(SURFACE, file.fileName)).sort(), ['auth.ts', 'child-type.ts', 'errors.ts', 'index.ts', 'interceptor.ts', 'meta-tool.ts', 'observe.ts', 'pages.ts', 'revision.ts', 'store.ts'], 'one entry per role, and their union');
   const used = new Set<string>();
   for (const file of sources('plugins')) {
     walk(file, (node) => {
@@ -153,4 +153,43 @@ t.test('a plugin is handed the PluginHub interface, never the kernel class', asy
   const surfaceText = sources('core/plugin').flatMap(surfaceExports);
   t.notOk(surfaceText.includes('Hub'), 'the kernel class is not on the surface');
   t.notOk(surfaceText.includes('Child'), 'nor the kernel’s child');
+});
+
+/** The kernel's module-level bindings whose value is a new WeakSet or WeakMap, by file. */
+function moduleWeakCollections(file: SourceFile): string[] {
+  const found: string[] = [];
+  for (const statement of file.statements) {
+    if (statement.kind !== SyntaxKind.VariableStatement) continue;
+    walk(statement, (node) => {
+      if (node.kind !== SyntaxKind.NewExpression) return;
+      const name = (node as unknown as { expression: { text?: string } }).expression.text;
+      if (name === 'WeakSet' || name === 'WeakMap') found.push(`${relative(root, file.fileName)}: ${name}`);
+    });
+  }
+  return found;
+}
+
+t.test('no core module keeps per-call state in a module-level WeakSet or WeakMap keyed by a request', async (t) => {
+  // Per-call state is the call's own (core/calls/tool-call.ts), passed explicitly. The one
+  // module-level WeakMap left keys compiled validators by schema, not by a request.
+  const found = sources('core').flatMap(moduleWeakCollections);
+  t.same(found, ['core/config/schema-errors.ts: WeakMap'], 'only the validator cache, keyed by schema');
+  const schemaErrors = await readFile(join(root, 'core', 'config', 'schema-errors.ts'), 'utf8');
+  t.match(schemaErrors, /new WeakMap<TSchema, /, 'which is keyed by a schema');
+});
+
+/** Members of the SDK's classes named with a leading underscore; `_meta` is the protocol's own field, `_id` the store's. */
+const NOT_SDK_INTERNALS = new Set(['_meta', '_id']);
+
+t.test("only one module reaches the SDK's members whose names begin with _", async (t) => {
+  const reaching = new Set<string>();
+  for (const file of [...sources('core'), ...sources('plugins')]) {
+    walk(file, (node) => {
+      const named = node.kind === SyntaxKind.PropertyAccessExpression || node.kind === SyntaxKind.MethodDeclaration || node.kind === SyntaxKind.PropertySignature;
+      if (!named) return;
+      const name = (node as unknown as { name: { text?: string } }).name.text;
+      if (name?.startsWith('_') && !NOT_SDK_INTERNALS.has(name)) reaching.add(relative(root, file.fileName));
+    });
+  }
+  t.same([...reaching], [join('core', 'children', 'plain-call-client.ts')], 'the plain-call client and the stdio transport seams beside it');
 });

@@ -75,8 +75,8 @@ export async function checkRoad(t: Test, on: string, open: (server: string) => P
 }
 
 /** A server's tools through `call_tool` of `/hub` (or hub-stdio). */
-export function viaHub(client: Client, server: string): Call {
-  return async (tool, args) => (await client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: args } })) as CallToolResult;
+export function viaHub(client: Client, server: string, timeout?: number): Call {
+  return async (tool, args) => (await client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: args } }, timeout === undefined ? {} : { timeout })) as CallToolResult;
 }
 
 /** A real hub-stdio process on `config`, driven by an SDK client on `revision`. */
