@@ -25,11 +25,11 @@ const text = (result: unknown) => ((result as CallToolResult).content[0] as { te
 /** The oldest Node line the hub supports: plugin authors compile against its types. */
 const OLDEST_TYPES = '@types/node@20';
 
-/** The fenced block of docs/plugins.md whose info string is `json <name>`. */
-async function docsBlock(name: string): Promise<string> {
+/** The fenced block of docs/plugins.md whose info string is `<language> <name>` (`json` unless said). */
+async function docsBlock(name: string, language = 'json'): Promise<string> {
   const docs = await readFile(join(repo, 'docs', 'plugins.md'), 'utf8');
-  const block = new RegExp('```json ' + name.replace('.', '\\.') + '\\n([\\s\\S]*?)\\n```').exec(docs)?.[1];
-  if (block === undefined) throw new Error(`docs/plugins.md has no json block named ${name}`);
+  const block = new RegExp('```' + language + ' ' + name.replace('.', '\\.') + '\\n([\\s\\S]*?)\\n```').exec(docs)?.[1];
+  if (block === undefined) throw new Error(`docs/plugins.md has no ${language} block named ${name}`);
   return block;
 }
 
@@ -63,7 +63,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
     t.match(await readFile(join(installed, 'examples', 'third-party-child-type', 'index.js'), 'utf8'), /definePlugin/);
     t.same(
       Object.keys(manifest.exports).filter((entry) => entry.startsWith('./plugin')).sort(),
-      ['./plugin', './plugin/auth', './plugin/child-type', './plugin/errors', './plugin/meta-tool', './plugin/observe', './plugin/pages', './plugin/revision', './plugin/store'],
+      ['./plugin', './plugin/auth', './plugin/child-type', './plugin/errors', './plugin/interceptor', './plugin/meta-tool', './plugin/observe', './plugin/pages', './plugin/revision', './plugin/store'],
       'the surface, split by role',
     );
   });
@@ -71,7 +71,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
   await t.test(`the declarations compile under strict with ${OLDEST_TYPES}, and so does the third-party plugin`, async (t) => {
     const typescript = `typescript@${(JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.typescript}`;
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', '--loglevel=error', typescript, OLDEST_TYPES], { cwd: app, timeout: 600_000, env: onThisNode });
-    const entries = ['mcp-switchyard', 'mcp-switchyard/plugin', ...['auth', 'child-type', 'errors', 'meta-tool', 'observe', 'pages', 'revision', 'store'].map((role) => `mcp-switchyard/plugin/${role}`)];
+    const entries = ['mcp-switchyard', 'mcp-switchyard/plugin', ...['auth', 'child-type', 'errors', 'interceptor', 'meta-tool', 'observe', 'pages', 'revision', 'store'].map((role) => `mcp-switchyard/plugin/${role}`)];
     await writeFile(join(app, 'surface.ts'), `${entries.map((entry, index) => `import type * as E${index} from '${entry}';`).join('\n')}\nexport type Surface = [${entries.map((_, index) => `typeof E${index}`).join(', ')}];\n`);
     const surfaceConfig = JSON.parse(await docsBlock('tsconfig.json')) as { compilerOptions: Record<string, unknown> };
     await writeFile(join(app, 'tsconfig.surface.json'), JSON.stringify({ compilerOptions: { ...surfaceConfig.compilerOptions, allowJs: false, checkJs: false }, files: ['surface.ts'] }));
@@ -98,6 +98,23 @@ t.test('the packed package, installed in a fresh app', async (t) => {
       t.equal(text(await own.callTool({ name: 'opening_hours', arguments: {} })), '9 to 5', `${revision}: /faq/mcp`);
       const aggregate = await connectClient(t, `${hub.url}/hub`, revision);
       t.equal(text(await aggregate.callTool({ name: 'call_tool', arguments: { server: 'faq', tool: 'opening_hours' } })), '9 to 5', `${revision}: /hub call_tool`);
+    }
+  });
+
+  await t.test("a third-party interceptor, docs/plugins.md's worked example, acts on /<name>/mcp and /hub call_tool on both revisions", async (t) => {
+    await writeFile(join(app, 'no-deletes.js'), await docsBlock('no-deletes.js', 'js'));
+    const config = JSON.parse(await docsBlock('mcp.json')) as { plugins?: Record<string, unknown> };
+    const hub = await startHubBin(t, {
+      folder: app,
+      bin: join(installed, 'dist', 'core', 'cli', 'hub.js'),
+      config: { ...config, plugins: { ...config.plugins, './no-deletes.js': { stamp: 'stamped' } } },
+    });
+    const texts = (result: unknown) => (result as CallToolResult).content.map((block) => (block as { text?: string }).text);
+    for (const revision of REVISIONS) {
+      const own = await connectClient(t, `${hub.url}/faq/mcp`, revision);
+      t.same(texts(await own.callTool({ name: 'opening_hours', arguments: {} })), ['9 to 5', 'stamped'], `${revision}: /faq/mcp`);
+      const aggregate = await connectClient(t, `${hub.url}/hub`, revision);
+      t.same(texts(await aggregate.callTool({ name: 'call_tool', arguments: { server: 'faq', tool: 'opening_hours' } })), ['9 to 5', 'stamped'], `${revision}: /hub call_tool`);
     }
   });
 
