@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Hub } from '../hub.js';
 import { observe } from '../observe.js';
 import { msUntilBelow, slidingEstimate, WindowCounter } from '../limits/window-counter.js';
+import { requestIdOf } from './json-rpc-message.js';
 import type { ServedRevision } from './served-revision.js';
 
 /** The JSON-RPC code of a refusal by a limit: implementation-defined server error. */
@@ -45,7 +46,7 @@ export function admitClients(mcp: FastifyInstance, hub: Hub, revisions: readonly
     const [occupancy, limit, message] = revisions.some((revision) => revision.opensStream(request.body))
       ? [streams, clientMaxStreams, `Too many open subscription streams: this client may hold ${clientMaxStreams}`]
       : [inFlight, clientMaxConcurrent, `Too many concurrent requests: this client may have ${clientMaxConcurrent} in flight`];
-    if (!occupancy.take(client, limit)) return refuse(hub, reply, requestId(request.body), 1, message);
+    if (!occupancy.take(client, limit)) return refuse(hub, reply, requestIdOf(request.body), 1, message);
     reply.raw.once('close', () => occupancy.release(client));
     return undefined;
   });
@@ -80,9 +81,4 @@ function refuse(hub: Hub, reply: FastifyReply, id: string | number | null, retry
     .code(429)
     .header('retry-after', String(retryAfterSeconds))
     .send({ jsonrpc: '2.0', id, error: { code: LIMIT_ERROR, message, data: { retryAfterSeconds } } });
-}
-
-function requestId(body: unknown): string | number | null {
-  const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

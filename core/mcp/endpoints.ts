@@ -11,6 +11,7 @@ import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
 import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
+import { requestIdOf, writeJson } from './json-rpc-message.js';
 import { answerPlainCall, isPlainObject, plainCallOf } from './plain-call.js';
 import { requestedRevision, RevisionGate } from './revision-gate.js';
 import { servedRevisions, type ServedRevision } from './served-revision.js';
@@ -112,8 +113,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, request.raw, reply.raw, carried);
     const cancelled = revision.cancelledRequest(request.body);
     if (cancelled !== undefined) served.cancellations.cancel(caller, cancelled, 'the caller cancelled the request');
-    const id = requestIdOf(request.body);
-    if (id === undefined) return gate.serve(revision, request, request.raw, reply.raw, carried);
+    const id = typeof (request.body as { method?: unknown } | null)?.method === 'string' ? requestIdOf(request.body) : null;
+    if (id === null) return gate.serve(revision, request, request.raw, reply.raw, carried);
     const call = new AbortController();
     served.cancellations.add(caller, id, call);
     try {
@@ -176,12 +177,6 @@ function callerOf(request: FastifyRequest): string {
   return clientId === undefined ? `address ${request.ip}` : `client ${clientId}`;
 }
 
-/** The id of a JSON-RPC request (a notification has none). */
-function requestIdOf(body: unknown): string | number | undefined {
-  const message = body as { id?: unknown; method?: unknown } | null | undefined;
-  return typeof message?.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
-}
-
 /**
  * What the access record says of an MCP request before it is served: the endpoint, the
  * JSON-RPC method, the caller, the tool called (and, on `/<name>/mcp`, the server; a tool
@@ -233,11 +228,7 @@ function answerFailure(request: FastifyRequest, reply: FastifyReply, error: unkn
     response.destroy();
     return;
   }
-  const body = request.body as { id?: unknown } | null | undefined;
-  const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : null;
-  const text = JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
-  response.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  response.end(text);
+  writeJson(response, 500, { jsonrpc: '2.0', id: requestIdOf(request.body), error: { code: -32603, message: 'Internal error' } });
 }
 
 function bracketed(hostname: string): string {

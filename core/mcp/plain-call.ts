@@ -5,6 +5,7 @@ import { callerServers } from './authenticator.js';
 import type { CallerRequest } from './caller-request.js';
 import type { Cancellations } from './cancellations.js';
 import { callEndpointTool, type McpEndpoint } from './endpoint.js';
+import { writeJson } from './json-rpc-message.js';
 import type { HttpRequestView, PlainCall } from './revision.js';
 import type { ServedRevision } from './served-revision.js';
 import { toolError } from './tool-results.js';
@@ -93,10 +94,8 @@ export async function answerPlainCall(
     if (error.code === ProtocolErrorCode.MissingRequiredClientCapability) status = 400;
     message = { jsonrpc: '2.0', id: call.id, error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } };
   }
-  const text = JSON.stringify(message);
   if (response.destroyed) return;
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  response.end(text);
+  writeJson(response, status, message);
 }
 
 /**

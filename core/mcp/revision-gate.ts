@@ -1,8 +1,9 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { UnsupportedProtocolVersionError, type AuthInfo, type JSONRPCErrorResponse, type McpHandlerRequestOptions, type McpHttpHandler, type RequestId } from '@modelcontextprotocol/server';
+import { UnsupportedProtocolVersionError, type AuthInfo, type JSONRPCErrorResponse, type McpHandlerRequestOptions, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessRecord } from '../access-log.js';
 import type { McpEndpoint } from './endpoint.js';
+import { requestIdOf, writeJson } from './json-rpc-message.js';
 import type { HttpRequestView } from './revision.js';
 import type { ServedRevision } from './served-revision.js';
 
@@ -48,9 +49,7 @@ export class RevisionGate {
    */
   async serve(revision: ServedRevision | undefined, view: HttpRequestView, request: IncomingMessage, response: ServerResponse, carried: Carried): Promise<void> {
     if (!revision) {
-      const text = JSON.stringify(unsupportedRevisionAnswer(view, this.revisions));
-      response.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      response.end(text);
+      writeJson(response, 400, unsupportedRevisionAnswer(view, this.revisions));
       return;
     }
     // The Node adapter passes the request's `auth` on to the handler as it is: the hand-off, opened by `#handling`.
@@ -106,7 +105,5 @@ export function unsupportedRevisionAnswer(request: HttpRequestView, revisions: r
   const claimants = revisions.filter((revision) => revision.claims(request));
   const supported = (claimants.length > 0 ? claimants : revisions).map(({ revision }) => revision);
   const error = new UnsupportedProtocolVersionError({ supported, requested: requestedRevision(request, revisions) ?? 'unknown' });
-  const body = request.body as { id?: unknown } | null | undefined;
-  const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? (body.id as RequestId) : null;
-  return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, data: error.data } } as JSONRPCErrorResponse;
+  return { jsonrpc: '2.0', id: requestIdOf(request.body), error: { code: error.code, message: error.message, data: error.data } } as JSONRPCErrorResponse;
 }

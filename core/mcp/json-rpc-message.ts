@@ -1,0 +1,14 @@
+import type { ServerResponse } from 'node:http';
+
+/** The id of a JSON-RPC message (a string or a number), or null when it has none (a notification, a malformed body). */
+export function requestIdOf(body: unknown): string | number | null {
+  const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** Writes a JSON answer on a hijacked reply (the MCP endpoints answer outside Fastify's reply). */
+export function writeJson(response: ServerResponse, status: number, message: unknown): void {
+  const text = JSON.stringify(message);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
