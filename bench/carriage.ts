@@ -9,7 +9,9 @@
 //   keepAlive stdio child (`everything`): `/everything/mcp` and `/hub` `call_tool`, on both
 //   revisions, once per setting: `default` (LOG_LEVEL=info, observability on: what a user
 //   gets), `no-observability` (the observability plugin off) and `quiet` (LOG_LEVEL=warn and
-//   observability off);
+//   observability off); and, when asked (`--settings default,guardrails`), `guardrails`:
+//   default with guard-secrets and output-limit on (their cost per call: its cpu us/call
+//   less default's);
 // - with `--http-child`, also an HTTP child (http-child.ts) straight, through a bare
 //   forwarding proxy (bare-proxy.ts, the floor of any extra HTTP hop) and through the hub.
 //
@@ -49,9 +51,11 @@ const REVISIONS = ['2026-07-28', '2025-11-25'] as const;
 type Revision = (typeof REVISIONS)[number];
 
 const SETTINGS = {
-  default: { env: { LOG_LEVEL: 'info' }, observability: true },
-  'no-observability': { env: { LOG_LEVEL: 'info' }, observability: false },
-  quiet: { env: { LOG_LEVEL: 'warn' }, observability: false },
+  default: { env: { LOG_LEVEL: 'info' }, observability: true, guardrails: false },
+  'no-observability': { env: { LOG_LEVEL: 'info' }, observability: false, guardrails: false },
+  quiet: { env: { LOG_LEVEL: 'warn' }, observability: false, guardrails: false },
+  // `default` with guard-secrets and output-limit on every call: the difference of its cpu us per call from default's is their cost.
+  guardrails: { env: { LOG_LEVEL: 'info' }, observability: true, guardrails: true },
 } as const;
 type Setting = keyof typeof SETTINGS;
 const settings = values.settings.split(',') as Setting[];
@@ -75,12 +79,17 @@ interface RunningHub {
 }
 const hubs: RunningHub[] = [];
 for (const setting of settings) {
-  const { env, observability } = SETTINGS[setting];
+  const { env, observability, guardrails } = SETTINGS[setting];
   const hub = await startHubBin(
     { mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'], keepAlive: true }, ...(httpChild && { web: { type: 'http', url: httpChild.url } }) } },
     // The limit stays on: counted for every call, high enough never to refuse one here.
     {
-      plugins: { 'oauth-as': true, observability, ...(leastPrivilege && { 'tool-pinning': { allServers: true, approveFirstSight: true } }) },
+      plugins: {
+        'oauth-as': true,
+        observability,
+        ...(leastPrivilege && { 'tool-pinning': { allServers: true, approveFirstSight: true } }),
+        ...(guardrails && { 'guard-secrets': true, 'output-limit': true }),
+      },
       env: { ...env, HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
     },
   );
