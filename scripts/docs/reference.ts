@@ -94,7 +94,7 @@ ${rows.join('\n')}
 
 export async function configFilePage(): Promise<string> {
   const entry = ServerEntry.properties as Record<string, TSchema & { description?: string }>;
-  const rows = Object.entries(entry).map(([key, schema]) => `| ${code(key)} | ${typeOf(schema)} | kernel | ${cell(schema.description ?? 'read by the child type (see the server types)')} |`);
+  const rows = Object.entries(entry).map(([key, schema]) => `| ${code(key)} | ${typeOf(schema)} | kernel | ${cell(schema.description ?? 'read by the child type: see [server types](../configuration/servers.md#server-types)')} |`);
   const plugins = await loadBuiltins(builtinPluginDirectory);
   for (const plugin of plugins.values()) {
     for (const [key, schema] of Object.entries(plugin.serverKeys ?? {})) {
