@@ -30,7 +30,7 @@ Environment:
   CLIENT_CALLS_PER_MINUTE, CLIENT_MAX_CONCURRENT, CLIENT_MAX_STREAMS, MAX_CONNECTIONS,
   MAX_CONNECTIONS_PER_ADDRESS, REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
   KEEP_ALIVE_TIMEOUT_MS, TRUSTED_PROXIES
-                    limits per client and per process (README, section Security)
+                    limits per client and per process (docs/security/README.md)
 `;
 
 runCli('hub', async () => {

@@ -23,5 +23,5 @@ t.test('a scenario passes only when a check ran and succeeded and none failed or
     t.equal(result.passed, outcome === 'passed', `${what}: ${outcome === 'passed' ? 'a pass' : 'not a pass'}`);
   }
   const run = { scenarios: cases.map(([, given], index) => scenarioResult(`scenario-${index}`, true, given)) } as ConformanceRun;
-  t.same(tally(run), { passed: 1, warned: 5, failed: 2 }, 'the README counts warnings and runs without a check together, apart from passes and failures');
+  t.same(tally(run), { passed: 1, warned: 5, failed: 2 }, 'the conformance table counts warnings and runs without a check together, apart from passes and failures');
 });

@@ -52,8 +52,8 @@ const NO_EMBEDDED_SAMPLING_ROOTS =
 /**
  * What the hub does not carry, by revision: the scenarios that pass against the fixture
  * directly and do not pass through `/<name>/mcp`, with the reason for each, for every
- * variant of the fixture as an `http` and as a `stdio` child. The README's "what each
- * revision carries" table states the same list (a test holds them together).
+ * variant of the fixture as an `http` and as a `stdio` child. The "what each
+ * revision carries" table of docs/reference/mcp-revisions.md states the same list (a test holds them together).
  */
 export const HUB_EXCLUSIONS: Record<ConformanceRequirements, Record<string, string>> = {
   '2025-11-25': {

@@ -8,7 +8,7 @@ import { HUB_EXCLUSIONS, NOT_PASSED_DIRECTLY } from './expectations.js';
 const REQUIREMENT_SETS: ConformanceRequirements[] = ['2025-11-25', '2026-07-28'];
 const CHILDREN = ['over-http', 'over-stdio'] as const;
 
-/** Passes / warnings / failures, as the README's table cells state them. */
+/** Passes / warnings / failures, as the conformance table's cells (docs/reference/mcp-revisions.md) state them. */
 function cell(run: ConformanceRun): string {
   const { passed, warned, failed } = tally(run);
   return `${passed} / ${warned} / ${failed}`;
@@ -21,7 +21,7 @@ function cell(run: ConformanceRun): string {
  * exactly the scenarios `NOT_PASSED_DIRECTLY` names do not pass; through the hub, every
  * scenario that passes directly passes, but for `HUB_EXCLUSIONS`, which follow from what
  * each revision carries, and each of those does not. Each requirement set's line of the
- * README's table is printed as a comment.
+ * conformance table of docs/reference/mcp-revisions.md is printed as a comment.
  */
 export async function conformanceThroughHub(t: Test, variant: FixtureVariant): Promise<void> {
   const direct = await startConformanceFixture(t, variant);

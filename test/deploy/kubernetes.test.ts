@@ -6,7 +6,7 @@ import { checkConfig } from '../../core/config/load.js';
 import { settingsFromEnvironment } from '../../core/settings.js';
 import { KUSTOMIZATION, REPOSITORY, loadManifests, only, parseManifests, type Container, type Deployment, type Manifest } from './manifests.js';
 
-// deploy/kubernetes holds what the README promises an operator: these checks read the
+// deploy/kubernetes holds what docs/deployment/kubernetes.md promises an operator: these checks read the
 // manifests as kustomize renders them (test/deploy/manifests.ts) and hold them to it.
 
 const manifests = loadManifests();

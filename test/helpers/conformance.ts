@@ -213,7 +213,7 @@ export function scenarioResult(scenario: string, scored: boolean, checks: Confor
   return { scenario, scored, outcome, passed: outcome === 'passed', failures, warnings, checks };
 }
 
-/** Passes, warnings (warned or untested) and failures of a run, as the README's table states them. */
+/** Passes, warnings (warned or untested) and failures of a run, as the conformance table of docs/reference/mcp-revisions.md states them. */
 export function tally(run: ConformanceRun): { passed: number; warned: number; failed: number } {
   const count = (...outcomes: ScenarioOutcome[]) => run.scenarios.filter((result) => outcomes.includes(result.outcome)).length;
   return { passed: count('passed'), warned: count('warned', 'untested'), failed: count('failed') };
