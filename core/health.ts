@@ -24,9 +24,9 @@ export function registerHealthRoutes(app: FastifyInstance, hub: Hub): void {
   });
 
   // Probes come every few seconds: their access records are at debug.
-  app.get('/livez', { config: { accessLog: 'debug' } }, async () => ({ status: 'ok' }));
+  app.get('/livez', { config: { accessLog: 'debug', anyHost: true } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { config: { accessLog: 'debug' } }, async (_request, reply) => {
+  app.get('/readyz', { config: { accessLog: 'debug', anyHost: true } }, async (_request, reply) => {
     const problems: string[] = [];
     if (hub.drain.draining) problems.push('the hub is shutting down: calls in flight are finishing');
     else if (!ready) problems.push('the hub is starting or shutting down');

@@ -14,6 +14,7 @@ import { checkDataPath } from './data-path.js';
 import { registerHealthRoutes } from './health.js';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { Hub } from './hub.js';
+import { AllowedHosts, checkHostOnEveryRoute } from './net/allowed-hosts.js';
 import { observe } from './observe.js';
 import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
@@ -79,6 +80,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   const context = new Hub(settings, config, app.log, configDirectory, env, app.prefix);
   options[onKernel]?.(context);
   recordAccess(app);
+  checkHostOnEveryRoute(app, new AllowedHosts(context.settings));
   app.addHook('onRequest', async (request, reply) => {
     if (!observe.httpRequest.active) return;
     // The raw response: hijacked replies (the MCP endpoints) skip Fastify's own onResponse.
