@@ -11,12 +11,17 @@ const MAX_TEXT_CHARS = 256 * 1024;
 /** Beyond this many changed lines a diff says so instead of being computed (its cost grows with the distance). */
 const MAX_EDIT_LENGTH = 2000;
 
-/** What is pinned of a tool: everything a model reads of it. */
-function pinnedPart({ name, description, inputSchema, outputSchema, annotations }: Tool): Record<string, unknown> {
-  return { name, description, inputSchema, outputSchema, annotations };
+/**
+ * What is pinned of a tool: all of it, as the server listed it and a client reads it
+ * (name, title, description, schemas, annotations, icons, `_meta`, `execution`, and any key
+ * a later revision adds). A tool with none of the parts added since issue 30 keeps the
+ * digest it was approved with: undefined parts are left out of the text.
+ */
+function pinnedPart(tool: Tool): Record<string, unknown> {
+  return { ...tool };
 }
 
-/** The SHA-256 of a tool's name, description, input and output schemas and annotations, keys sorted. */
+/** The SHA-256 of a whole tool definition, keys sorted. */
 export function definitionDigest(tool: Tool): string {
   return createHash('sha256').update(canonical(pinnedPart(tool)) ?? '').digest('hex');
 }

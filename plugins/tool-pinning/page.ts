@@ -66,7 +66,7 @@ async function approvalsPage(reply: FastifyReply, hub: PluginHub, pins: ToolPins
     return `<li>${escapeHtml(server.name)}: ${count} tool${count === 1 ? '' : 's'} approved${server.withheldTools.length > 0 ? `, <span class="bad">${server.withheldTools.length} withheld here</span>` : ''}</li>`;
   });
   const body = `${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
-<p>A server that pins its tools offers a tool only in a definition an operator approved: a tool whose name, description, schemas or annotations changed, and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>
+<p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>
 <h2 id="waiting">Waiting for approval</h2>
 ${items.length === 0 ? '<p>Nothing waits for approval.</p>' : items.join('\n')}
 <h2 id="pinning">Servers that pin their tools</h2>
