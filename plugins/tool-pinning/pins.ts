@@ -20,6 +20,8 @@ export interface Approval {
 const APPROVAL_ATTEMPTS = 10;
 /** A change's diff in the log is cut here; `hub-admin tools pending` and the approval page show all of it. */
 const LOGGED_DIFF_CHARS = 8000;
+/** Definitions of one tool remembered as logged; a tool that flips among more is logged again for the oldest. */
+const LOGGED_PER_TOOL = 16;
 
 /**
  * The tool gate of tool pinning. The store holds, per server and tool, the digests of the
@@ -44,6 +46,8 @@ export class ToolPins implements ToolGate {
   /** One store read per server at a time: concurrent callers of a withheld tool share it. */
   readonly #refreshes = new Map<string, Promise<void>>();
   readonly #log: FastifyBaseLogger;
+  /** Per tool, the definitions (digests) whose change was logged, with how often each was seen again since. */
+  readonly #logged = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly hub: PluginHub,
@@ -215,12 +219,35 @@ export class ToolPins implements ToolGate {
       }
     }
     const cause = pin ? 'changed' : 'new';
+    if (this.hub.observe.toolWithheld.active) this.hub.observe.toolWithheld.publish({ server, tool: tool.name, cause });
+    const seenAgain = this.#seenAgain(_id, digest);
+    if (seenAgain !== undefined) {
+      this.#log.debug({ server, tool: tool.name, cause, seenAgain }, 'tool definition seen again, not approved: withheld (logged when first seen)');
+      return;
+    }
     const diff = definitionDiff(change.approved, text);
     this.#log.warn(
       { server, tool: tool.name, cause, diff: diff.length > LOGGED_DIFF_CHARS ? `${diff.slice(0, LOGGED_DIFF_CHARS)}\n… (hub-admin tools pending shows the rest)` : diff },
       pin ? 'tool definition changed since it was approved: withheld until an operator approves it' : 'new tool: withheld until an operator approves it',
     );
-    if (this.hub.observe.toolWithheld.active) this.hub.observe.toolWithheld.publish({ server, tool: tool.name, cause });
+  }
+
+  /**
+   * A server that keeps flipping a tool between definitions would write a warning with a
+   * diff per flip: each distinct definition is logged once, then only counted (how often
+   * it was seen again is undefined the first time).
+   */
+  #seenAgain(key: string, digest: string): number | undefined {
+    let logged = this.#logged.get(key);
+    if (!logged) this.#logged.set(key, (logged = new Map()));
+    const count = logged.get(digest);
+    if (count !== undefined) {
+      logged.set(digest, count + 1);
+      return count + 1;
+    }
+    logged.set(digest, 0);
+    if (logged.size > LOGGED_PER_TOOL) logged.delete(logged.keys().next().value as string);
+    return undefined;
   }
 
   /** A recorded change whose tool is gone, or is back to an approved definition, waits for nothing any more. */
