@@ -58,8 +58,8 @@ async function approvalsPage(reply: FastifyReply, hub: PluginHub, pins: ToolPins
   const items = changes.map(
     (change, index) => `<section aria-labelledby="change-${index}"><h3 id="change-${index}">${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</h3>
 <p>${change.approved === undefined ? 'New: never approved.' : 'Changed since it was approved.'} Seen <time datetime="${change.seenAt.toISOString()}">${escapeHtml(change.seenAt.toISOString().slice(0, 19).replace('T', ' '))} UTC</time>.</p>
-<pre class="diff">${diffHtml(change.diff)}</pre>
-<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(change.server)}"><input type="hidden" name="tool" value="${escapeHtml(change.tool)}"><input type="hidden" name="digest" value="${escapeHtml(change.digest)}"><button type="submit" class="primary">Approve ${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</button></form></section>`,
+${change.tooLarge !== undefined ? `<p role="alert" class="bad">Cannot be approved: ${escapeHtml(change.tooLarge)}.</p>` : `<pre class="diff">${diffHtml(change.diff)}</pre>
+<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(change.server)}"><input type="hidden" name="tool" value="${escapeHtml(change.tool)}"><input type="hidden" name="digest" value="${escapeHtml(change.digest)}"><button type="submit" class="primary">Approve ${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</button></form>`}</section>`,
   );
   const servers = pinning.map((server) => {
     const count = approved.filter((pin) => pin.server === server.name).length;

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
-import { definitionDiff, definitionDigest, definitionText } from './definition.js';
+import { definitionDiff, definitionDigest, definitionText, tooLargeToReview } from './definition.js';
 import { TOOL_PINNING_ERROR_CODES } from './errors.js';
 import type { ToolPinningOptions } from './options.js';
 import { createIndexes, MAX_APPROVED, pinKey, type ChangeRecord, type PinCollections, type PinRecord } from './records.js';
@@ -119,7 +119,7 @@ export class ToolPins implements ToolGate {
     const changes = await this.c.changes.find(tool === undefined ? { server } : { _id: pinKey(server, tool) }, { sort: { tool: 1 } });
     const approved: Approval[] = [];
     for (const change of changes) {
-      if (digest !== undefined && change.digest !== digest) continue;
+      if ((digest !== undefined && change.digest !== digest) || change.tooLarge !== undefined) continue;
       await this.#pin(change, by);
       await this.c.changes.deleteOne({ _id: change._id, digest: change.digest });
       approved.push({ server, tool: change.tool, digest: change.digest, diff: definitionDiff(change.approved, change.text) });
@@ -168,7 +168,7 @@ export class ToolPins implements ToolGate {
       // Memory lags the store by approvals given elsewhere: ask it about this tool.
       let pin = await this.c.pins.findOne({ _id: pinKey(server.name, tool.name) });
       if (pin) this.#remember(pin);
-      else if (this.options.approveFirstSight) pin = await this.#pinFirstSight(server.name, tool, digest);
+      else if (this.options.approveFirstSight && tooLargeToReview(tool.name, definitionText(tool).length) === undefined) pin = await this.#pinFirstSight(server.name, tool, digest);
       if (this.#isApproved(server.name, tool.name, digest)) {
         learnt = true;
         continue;
@@ -204,11 +204,14 @@ export class ToolPins implements ToolGate {
     const _id = pinKey(server, tool.name);
     const existing = await this.c.changes.findOne({ _id });
     if (existing?.digest === digest) return;
-    const text = definitionText(tool);
-    const change: ChangeRecord = { _id, server, tool: tool.name, digest, text, ...(pin && { approved: pin.text }), seenAt: new Date() };
+    const whole = definitionText(tool);
+    const tooLarge = tooLargeToReview(tool.name, whole.length);
+    const text = tooLarge === undefined ? whole : `(${tooLarge})`;
+    const change: ChangeRecord = { _id, server, tool: tool.name, digest, text, ...(pin && { approved: pin.text }), ...(tooLarge !== undefined && { tooLarge }), seenAt: new Date() };
     if (existing) {
       const { _id: _key, ...fields } = change;
-      const replaced = await this.c.changes.findOneAndUpdate({ _id, digest: existing.digest }, { $set: fields, ...(pin === undefined && { $unset: { approved: true } }) });
+      const unset = { ...(pin === undefined && { approved: true as const }), ...(tooLarge === undefined && { tooLarge: true as const }) };
+      const replaced = await this.c.changes.findOneAndUpdate({ _id, digest: existing.digest }, { $set: fields, ...(Object.keys(unset).length > 0 && { $unset: unset }) });
       if (!replaced) return;
     } else {
       try {
