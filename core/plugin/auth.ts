@@ -7,3 +7,4 @@ export { addressKey, fromThisMachine } from '../limits/address.js';
 export { BlockedRequestError, FetchLimitError, guardedFetch, type GuardedFetchOptions } from '../net/guarded-fetch.js';
 export { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 export { derivedSecret, hashSecret, newSecret, secretMatches } from '../secrets.js';
+export { withSecretFiles } from '../secret-files.js';
