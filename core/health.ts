@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import ipaddr from 'ipaddr.js';
 import type { Hub } from './hub.js';
+import { fromThisMachine, isLoopback } from './limits/address.js';
 
 /** A store that has not answered within this long is not reachable, as far as a probe is concerned. */
 const STORE_PING_TIMEOUT_MS = 2_000;
@@ -11,7 +11,8 @@ const STORE_PING_TIMEOUT_MS = 2_000;
  * - `/readyz`: plugins loaded and the store reachable, else 503 (send no traffic);
  * - `/health`: the detailed picture, `ok` or `degraded` with every server's status and,
  *   for callers on loopback, why each troubled server is troubled (a reason can quote
- *   a child's stderr, which is not for the public).
+ *   a child's stderr, which is not for the public). Without TRUSTED_PROXIES `request.ip`
+ *   is the peer's, so a request that says it was forwarded is not taken for a local one.
  * None of them wakes a server.
  */
 export function registerHealthRoutes(app: FastifyInstance, hub: Hub): void {
@@ -24,9 +25,9 @@ export function registerHealthRoutes(app: FastifyInstance, hub: Hub): void {
   });
 
   // Probes come every few seconds: their access records are at debug.
-  app.get('/livez', { config: { accessLog: 'debug' } }, async () => ({ status: 'ok' }));
+  app.get('/livez', { config: { accessLog: 'debug', anyHost: true } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { config: { accessLog: 'debug' } }, async (_request, reply) => {
+  app.get('/readyz', { config: { accessLog: 'debug', anyHost: true } }, async (_request, reply) => {
     const problems: string[] = [];
     if (hub.drain.draining) problems.push('the hub is shutting down: calls in flight are finishing');
     else if (!ready) problems.push('the hub is starting or shutting down');
@@ -39,7 +40,8 @@ export function registerHealthRoutes(app: FastifyInstance, hub: Hub): void {
   app.get('/health', async (request) => {
     const children = hub.children.all();
     const troubled = children.filter((child) => child.problem !== undefined);
-    const reasons = isLoopback(request.ip) ? Object.fromEntries(troubled.map((child) => [child.name, child.problem])) : undefined;
+    const local = hub.settings.trustedProxies.length > 0 ? isLoopback(request.ip) : fromThisMachine(request.raw);
+    const reasons = local ? Object.fromEntries(troubled.map((child) => [child.name, child.problem])) : undefined;
     return {
       status: troubled.length === 0 ? 'ok' : 'degraded',
       servers: Object.fromEntries(children.map((child) => [child.name, child.status])),
@@ -59,8 +61,4 @@ async function pingStore(hub: Hub): Promise<string | undefined> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-function isLoopback(address: string): boolean {
-  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
 }

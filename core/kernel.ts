@@ -14,6 +14,7 @@ import { checkDataPath } from './data-path.js';
 import { registerHealthRoutes } from './health.js';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { Hub } from './hub.js';
+import { AllowedHosts, checkHostOnEveryRoute } from './net/allowed-hosts.js';
 import { observe } from './observe.js';
 import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
@@ -66,7 +67,12 @@ const CUT_GRACE_MS = 2_000;
 export async function hub(app: FastifyInstance, options: HubPluginOptions): Promise<void> {
   const env = await withSecretFiles(options.env ?? process.env);
   const settings = { ...settingsFromEnvironment(env), ...options.settings };
-  if (options.settings?.baseUrl === undefined && !env.BASE_URL?.trim()) followListeningAddress(app, settings, Boolean(env.HOST?.trim()));
+  if (options.settings?.baseUrl === undefined && !env.BASE_URL?.trim()) {
+    followListeningAddress(app, settings, Boolean(env.HOST?.trim()));
+    if (settings.host === '0.0.0.0' || settings.host === '::') {
+      app.log.warn({ host: settings.host }, `HOST is ${settings.host} and BASE_URL is unset: the URLs the hub publishes (OAuth metadata, token audiences, page links) name ${settings.host}, which no client can reach; set BASE_URL to the URL clients use`);
+    }
+  }
   const { config, source, configDirectory, file } =
     options.config === undefined
       ? await fromFile(settings.configFile, env)
@@ -79,6 +85,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   const context = new Hub(settings, config, app.log, configDirectory, env, app.prefix);
   options[onKernel]?.(context);
   recordAccess(app);
+  checkHostOnEveryRoute(app, new AllowedHosts(context.settings));
   app.addHook('onRequest', async (request, reply) => {
     if (!observe.httpRequest.active) return;
     // The raw response: hijacked replies (the MCP endpoints) skip Fastify's own onResponse.

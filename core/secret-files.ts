@@ -6,9 +6,11 @@ import { HUB_ERROR_CODES, StartupError } from './errors.js';
  * The secrets the hub and its built-in plugins read from the environment. Each may come
  * from a file instead, named by `<NAME>_FILE`: container platforms hand secrets over as
  * files (`/run/secrets/<name>`), which no `env` dump, `inspect` or child process shows.
- * A fixed list, not every `*_FILE`: `MAP_OSM_FILE` names a file that is not a secret.
+ * A fixed list, not every `*_FILE`: `MAP_OSM_FILE` names a file that is not a secret;
+ * a plugin adds the variables its config names as secrets (`others`: upstream-oauth's
+ * `clientSecretEnv`).
  */
-export const SECRET_VARIABLES = ['HUB_PASSWORD', 'MONGODB_URL', 'METRICS_TOKEN'] as const;
+export const SECRET_VARIABLES = ['HUB_PASSWORD', 'MONGODB_URL', 'METRICS_TOKEN', 'ALT_ROUTING_API_KEY'] as const;
 
 /** A secret is a password, a token or a URL: a larger file is the wrong file. */
 const MAX_SECRET_BYTES = 64 * 1024;
@@ -21,8 +23,8 @@ const MAX_SECRET_BYTES = 64 * 1024;
  * one that is not a regular file of at most 64 KiB; the message names the variable and the
  * file, never the content.
  */
-export async function withSecretFiles(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
-  const named = SECRET_VARIABLES.filter((name) => env[`${name}_FILE`]?.trim());
+export async function withSecretFiles(env: NodeJS.ProcessEnv, others: readonly string[] = []): Promise<NodeJS.ProcessEnv> {
+  const named = [...new Set([...SECRET_VARIABLES, ...others])].filter((name) => env[`${name}_FILE`]?.trim());
   if (named.length === 0) return env;
   const resolved = { ...env };
   for (const name of named) {

@@ -13,3 +13,19 @@ export function addressKey(ip: string): string {
   const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${parts.join(':')}::/64`;
 }
+
+/** Headers by which a proxy says it forwards someone else's request. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'];
+
+/**
+ * Whether a request comes from this machine itself: a loopback peer that does not say it
+ * forwards someone else's request (a reverse proxy on the same host forwards others' from
+ * loopback, and says so).
+ */
+export function fromThisMachine(request: { socket: { remoteAddress?: string | undefined }; headers: Record<string, unknown> }): boolean {
+  return isLoopback(request.socket.remoteAddress) && !FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  return address !== undefined && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
+}

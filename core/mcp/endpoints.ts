@@ -1,9 +1,10 @@
-import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { traceIdOf, type AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
 import type { Hub } from '../hub.js';
+import { AllowedHosts } from '../net/allowed-hosts.js';
 import { observe, type McpRequestEvent } from '../observe.js';
 import { admitClients } from './admission.js';
 import { Cancellations, requestCancellation } from './cancellations.js';
@@ -41,15 +42,7 @@ interface Served {
 export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   const revisions = servedRevisions(hub.revisions.values());
   if (revisions.length === 0) return;
-  // Read per request: without BASE_URL the base URL is known only once the hub listens.
-  let allowed: { baseUrl: string; hosts: string[]; origins: string[] } | undefined;
-  const allowedFor = (baseUrl: string) => {
-    if (allowed?.baseUrl !== baseUrl) {
-      const baseHost = bracketed(new URL(baseUrl).hostname);
-      allowed = { baseUrl, hosts: [...localhostAllowedHostnames(), baseHost, bracketed(hub.settings.host)], origins: [...localhostAllowedOrigins(), baseHost] };
-    }
-    return allowed;
-  };
+  const allowed = new AllowedHosts(hub.settings);
   const served = new Map<string, Served>();
 
   const serving = (key: string, create: () => McpEndpoint): Served => {
@@ -126,6 +119,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
 
   void app.register(async (mcp) => {
     acceptJsonRpcBodies(mcp);
+    // Checked below, after the drain, to answer in JSON-RPC.
+    mcp.addHook('onRoute', (route) => void (route.config = { ...route.config, ownHostCheck: true }));
     mcp.addHook('onRequest', async (request, reply) => {
       if (hub.drain.draining) {
         return reply
@@ -134,10 +129,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
           .header('connection', 'close')
           .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'the hub is shutting down; send the request again once it is back (or to another replica)' } });
       }
-      const { hosts, origins } = allowedFor(hub.settings.baseUrl);
-      const host = validateHostHeader(request.headers.host, hosts);
-      const origin = validateOriginHeader(request.headers.origin, origins);
-      if (!host.ok || !origin.ok) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host.ok ? 'Forbidden origin' : 'Forbidden host' } });
+      const host = allowed.host(request.headers.host);
+      if (!host || !allowed.origin(request.headers.origin)) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host ? 'Forbidden origin' : 'Forbidden host' } });
       const authenticator = hub.authenticator.value;
       if (!authenticator) return undefined;
       const { server } = request.params as { server?: string };
@@ -229,8 +222,4 @@ function answerFailure(request: FastifyRequest, reply: FastifyReply, error: unkn
     return;
   }
   writeJson(response, 500, { jsonrpc: '2.0', id: requestIdOf(request.body), error: { code: -32603, message: 'Internal error' } });
-}
-
-function bracketed(hostname: string): string {
-  return hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
 }

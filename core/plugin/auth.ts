@@ -3,7 +3,8 @@
  * on someone else's say-so needs.
  */
 export { CALLER_SERVERS_KEY, type RequestAuthenticator } from '../mcp/authenticator.js';
-export { addressKey } from '../limits/address.js';
+export { addressKey, fromThisMachine } from '../limits/address.js';
 export { BlockedRequestError, FetchLimitError, guardedFetch, type GuardedFetchOptions } from '../net/guarded-fetch.js';
 export { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 export { derivedSecret, hashSecret, newSecret, secretMatches } from '../secrets.js';
+export { withSecretFiles } from '../secret-files.js';

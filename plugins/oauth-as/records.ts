@@ -76,7 +76,9 @@ export interface CodeRecord {
   /** Set by the exchange that used the code, with the family it started. */
   used?: boolean;
   familyId?: string;
-  /** Set by a later exchange of the same code: the family must not live. */
+  /** Set once the tokens of that family were issued: a later exchange is a replay. */
+  issued?: boolean;
+  /** Set by an exchange of the same code after its tokens were issued: the family must not live. */
   replayed?: boolean;
 }
 

@@ -58,8 +58,9 @@ export function registerTokenEndpoint(app: Routes, hub: PluginHub, c: Collection
 /**
  * The code is checked before it is used, so a client it was not issued to, or one without
  * its PKCE verifier, changes nothing (a leaked code cannot block the real exchange). Then
- * one atomic update uses it up: of concurrent exchanges one wins. Presented again, it is
- * refused and the tokens issued from it are revoked (RFC 6749 section 4.1.2); a used code
+ * one atomic update uses it up: of concurrent exchanges exactly one wins, the others are
+ * refused. Presented again once its tokens were issued, it is refused and those tokens
+ * are revoked (RFC 6749 sections 4.1.2 and 10.5); a used code
  * is kept as long as an access token issued from it lives, to recognise the replay.
  */
 async function exchangeCode(body: TokenRequest, clientId: string, resource: string | undefined, c: Collections, tokens: TokenService) {
@@ -77,16 +78,16 @@ async function exchangeCode(body: TokenRequest, clientId: string, resource: stri
   const keepUntil = new Date(Date.now() + tokens.accessTokenSeconds * 1000);
   const claimed = await c.codes.findOneAndUpdate({ _id: id, used: { $ne: true } }, { $set: { used: true, familyId, expiresAt: keepUntil } });
   if (!claimed) {
-    const used = await c.codes.findOneAndUpdate({ _id: id }, { $set: { replayed: true } });
-    if (used?.familyId) await tokens.revokeFamily(used.familyId);
+    // Presented again after its tokens were issued: a replay, which withdraws them. While
+    // the first exchange is still issuing them (a client's double submit), nothing was
+    // replayed after a success: this one is refused and the first one stands.
+    const issued = await c.codes.findOneAndUpdate({ _id: id, issued: true }, { $set: { replayed: true } });
+    if (!issued) throw new OAuthError('invalid_grant', 'the authorization code is being exchanged by another request');
+    if (issued.familyId) await tokens.revokeFamily(issued.familyId);
     throw replayed;
   }
   const response = await tokens.startFamily({ clientId, resource: code.resource, scope: code.scope }, familyId);
-  // A replay that came while the family was being written could not revoke all of it.
-  if ((await c.codes.findOne({ _id: id }))?.replayed) {
-    await tokens.revokeFamily(familyId);
-    throw replayed;
-  }
+  await c.codes.updateMany({ _id: id }, { $set: { issued: true } });
   // The registration is in use now: it no longer expires unused.
   await c.clients.updateMany({ _id: clientId, expiresAt: { $exists: true } }, { $unset: { expiresAt: true } });
   return response;

@@ -1,16 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import ipaddr from 'ipaddr.js';
-import { hashSecret, secretMatches } from '../../core/plugin/auth.js';
+import { fromThisMachine, hashSecret, secretMatches } from '../../core/plugin/auth.js';
 import type { PluginHub } from '../../core/plugin/index.js';
 import type { HubMetrics } from './metrics.js';
 
-/** Headers by which a proxy says it forwards someone else's request. */
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'];
-
 /**
- * `GET /metrics`. Open to a scraper on this machine: a loopback peer that sent no
- * forwarding header (a reverse proxy on the same host forwards others' requests from
- * loopback, and says so). Anyone else needs `Authorization: Bearer` with METRICS_TOKEN
+ * `GET /metrics`. Without METRICS_TOKEN, open to a scraper on this machine: a loopback
+ * peer that sent no forwarding header (a reverse proxy on the same host forwards others'
+ * requests from loopback, and says so). With METRICS_TOKEN set the token is required from
+ * loopback too: an operator who sets one means it. Anyone else needs `Authorization: Bearer` with METRICS_TOKEN
  * (for a scraper that should hold nothing more) or an operator API token, checked before
  * anything is gathered; or METRICS_PUBLIC=true, when METRICS_TOKEN is unset, opens it to all.
  */
@@ -18,7 +15,7 @@ export function registerMetricsRoute(app: FastifyInstance, hub: PluginHub, metri
   const metricsToken = hub.env.METRICS_TOKEN?.trim();
   const metricsTokenHash = metricsToken ? hashSecret(metricsToken) : undefined;
   const open = metricsTokenHash === undefined && hub.env.METRICS_PUBLIC?.trim().toLowerCase() === 'true';
-  const local = (request: FastifyRequest): boolean => isLoopback(request.raw.socket.remoteAddress) && !FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
+  const local = (request: FastifyRequest): boolean => metricsTokenHash === undefined && fromThisMachine(request.raw);
 
   const allowed = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
@@ -44,8 +41,4 @@ export function registerMetricsRoute(app: FastifyInstance, hub: PluginHub, metri
     const text = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(text);
   });
-}
-
-function isLoopback(address: string | undefined): boolean {
-  return address !== undefined && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
 }

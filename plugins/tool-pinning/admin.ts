@@ -36,7 +36,7 @@ export function toolsCommand(pins: ToolPins, hub: PluginHub): AdminCommand {
         if (changes.length === 0) process.stderr.write('no tool definition waits for approval\n');
         for (const change of changes) {
           out(`${change.server} ${change.tool}: ${change.approved === undefined ? 'new' : 'changed'}, seen ${change.seenAt.toISOString()}`);
-          out(indented(change.diff));
+          out(indented(change.tooLarge === undefined ? change.diff : `cannot be approved: ${change.tooLarge}`));
         }
         return 0;
       }

@@ -58,15 +58,15 @@ async function approvalsPage(reply: FastifyReply, hub: PluginHub, pins: ToolPins
   const items = changes.map(
     (change, index) => `<section aria-labelledby="change-${index}"><h3 id="change-${index}">${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</h3>
 <p>${change.approved === undefined ? 'New: never approved.' : 'Changed since it was approved.'} Seen <time datetime="${change.seenAt.toISOString()}">${escapeHtml(change.seenAt.toISOString().slice(0, 19).replace('T', ' '))} UTC</time>.</p>
-<pre class="diff">${diffHtml(change.diff)}</pre>
-<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(change.server)}"><input type="hidden" name="tool" value="${escapeHtml(change.tool)}"><input type="hidden" name="digest" value="${escapeHtml(change.digest)}"><button type="submit" class="primary">Approve ${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</button></form></section>`,
+${change.tooLarge !== undefined ? `<p role="alert" class="bad">Cannot be approved: ${escapeHtml(change.tooLarge)}.</p>` : `<pre class="diff">${diffHtml(change.diff)}</pre>
+<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(change.server)}"><input type="hidden" name="tool" value="${escapeHtml(change.tool)}"><input type="hidden" name="digest" value="${escapeHtml(change.digest)}"><button type="submit" class="primary">Approve ${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</button></form>`}</section>`,
   );
   const servers = pinning.map((server) => {
     const count = approved.filter((pin) => pin.server === server.name).length;
     return `<li>${escapeHtml(server.name)}: ${count} tool${count === 1 ? '' : 's'} approved${server.withheldTools.length > 0 ? `, <span class="bad">${server.withheldTools.length} withheld here</span>` : ''}</li>`;
   });
   const body = `${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
-<p>A server that pins its tools offers a tool only in a definition an operator approved: a tool whose name, description, schemas or annotations changed, and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>
+<p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>
 <h2 id="waiting">Waiting for approval</h2>
 ${items.length === 0 ? '<p>Nothing waits for approval.</p>' : items.join('\n')}
 <h2 id="pinning">Servers that pin their tools</h2>

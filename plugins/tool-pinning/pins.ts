@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
-import { definitionDiff, definitionDigest, definitionText } from './definition.js';
+import { definitionDiff, definitionDigest, definitionText, tooLargeToReview } from './definition.js';
 import { TOOL_PINNING_ERROR_CODES } from './errors.js';
 import type { ToolPinningOptions } from './options.js';
 import { createIndexes, MAX_APPROVED, pinKey, type ChangeRecord, type PinCollections, type PinRecord } from './records.js';
@@ -20,6 +20,8 @@ export interface Approval {
 const APPROVAL_ATTEMPTS = 10;
 /** A change's diff in the log is cut here; `hub-admin tools pending` and the approval page show all of it. */
 const LOGGED_DIFF_CHARS = 8000;
+/** Definitions of one tool remembered as logged; a tool that flips among more is logged again for the oldest. */
+const LOGGED_PER_TOOL = 16;
 
 /**
  * The tool gate of tool pinning. The store holds, per server and tool, the digests of the
@@ -44,6 +46,8 @@ export class ToolPins implements ToolGate {
   /** One store read per server at a time: concurrent callers of a withheld tool share it. */
   readonly #refreshes = new Map<string, Promise<void>>();
   readonly #log: FastifyBaseLogger;
+  /** Per tool, the definitions (digests) whose change was logged, with how often each was seen again since. */
+  readonly #logged = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly hub: PluginHub,
@@ -115,7 +119,7 @@ export class ToolPins implements ToolGate {
     const changes = await this.c.changes.find(tool === undefined ? { server } : { _id: pinKey(server, tool) }, { sort: { tool: 1 } });
     const approved: Approval[] = [];
     for (const change of changes) {
-      if (digest !== undefined && change.digest !== digest) continue;
+      if ((digest !== undefined && change.digest !== digest) || change.tooLarge !== undefined) continue;
       await this.#pin(change, by);
       await this.c.changes.deleteOne({ _id: change._id, digest: change.digest });
       approved.push({ server, tool: change.tool, digest: change.digest, diff: definitionDiff(change.approved, change.text) });
@@ -164,7 +168,7 @@ export class ToolPins implements ToolGate {
       // Memory lags the store by approvals given elsewhere: ask it about this tool.
       let pin = await this.c.pins.findOne({ _id: pinKey(server.name, tool.name) });
       if (pin) this.#remember(pin);
-      else if (this.options.approveFirstSight) pin = await this.#pinFirstSight(server.name, tool, digest);
+      else if (this.options.approveFirstSight && tooLargeToReview(tool.name, definitionText(tool).length) === undefined) pin = await this.#pinFirstSight(server.name, tool, digest);
       if (this.#isApproved(server.name, tool.name, digest)) {
         learnt = true;
         continue;
@@ -200,11 +204,14 @@ export class ToolPins implements ToolGate {
     const _id = pinKey(server, tool.name);
     const existing = await this.c.changes.findOne({ _id });
     if (existing?.digest === digest) return;
-    const text = definitionText(tool);
-    const change: ChangeRecord = { _id, server, tool: tool.name, digest, text, ...(pin && { approved: pin.text }), seenAt: new Date() };
+    const whole = definitionText(tool);
+    const tooLarge = tooLargeToReview(tool.name, whole.length);
+    const text = tooLarge === undefined ? whole : `(${tooLarge})`;
+    const change: ChangeRecord = { _id, server, tool: tool.name, digest, text, ...(pin && { approved: pin.text }), ...(tooLarge !== undefined && { tooLarge }), seenAt: new Date() };
     if (existing) {
       const { _id: _key, ...fields } = change;
-      const replaced = await this.c.changes.findOneAndUpdate({ _id, digest: existing.digest }, { $set: fields, ...(pin === undefined && { $unset: { approved: true } }) });
+      const unset = { ...(pin === undefined && { approved: true as const }), ...(tooLarge === undefined && { tooLarge: true as const }) };
+      const replaced = await this.c.changes.findOneAndUpdate({ _id, digest: existing.digest }, { $set: fields, ...(Object.keys(unset).length > 0 && { $unset: unset }) });
       if (!replaced) return;
     } else {
       try {
@@ -215,12 +222,35 @@ export class ToolPins implements ToolGate {
       }
     }
     const cause = pin ? 'changed' : 'new';
+    if (this.hub.observe.toolWithheld.active) this.hub.observe.toolWithheld.publish({ server, tool: tool.name, cause });
+    const seenAgain = this.#seenAgain(_id, digest);
+    if (seenAgain !== undefined) {
+      this.#log.debug({ server, tool: tool.name, cause, seenAgain }, 'tool definition seen again, not approved: withheld (logged when first seen)');
+      return;
+    }
     const diff = definitionDiff(change.approved, text);
     this.#log.warn(
       { server, tool: tool.name, cause, diff: diff.length > LOGGED_DIFF_CHARS ? `${diff.slice(0, LOGGED_DIFF_CHARS)}\n… (hub-admin tools pending shows the rest)` : diff },
       pin ? 'tool definition changed since it was approved: withheld until an operator approves it' : 'new tool: withheld until an operator approves it',
     );
-    if (this.hub.observe.toolWithheld.active) this.hub.observe.toolWithheld.publish({ server, tool: tool.name, cause });
+  }
+
+  /**
+   * A server that keeps flipping a tool between definitions would write a warning with a
+   * diff per flip: each distinct definition is logged once, then only counted (how often
+   * it was seen again is undefined the first time).
+   */
+  #seenAgain(key: string, digest: string): number | undefined {
+    let logged = this.#logged.get(key);
+    if (!logged) this.#logged.set(key, (logged = new Map()));
+    const count = logged.get(digest);
+    if (count !== undefined) {
+      logged.set(digest, count + 1);
+      return count + 1;
+    }
+    logged.set(digest, 0);
+    if (logged.size > LOGGED_PER_TOOL) logged.delete(logged.keys().next().value as string);
+    return undefined;
   }
 
   /** A recorded change whose tool is gone, or is back to an approved definition, waits for nothing any more. */

@@ -26,6 +26,8 @@ export interface ChangeRecord {
   text: string;
   /** The last definition approved; absent for a tool never approved (a new one). */
   approved?: string;
+  /** Set when the definition is too large to review (`text` then says so): it cannot be approved. */
+  tooLarge?: string;
   seenAt: Date;
 }
 

@@ -6,7 +6,7 @@ import { UpstreamOAuthEntry, UpstreamOAuthOptions } from './options.js';
 import { collections, createIndexes } from './records.js';
 import { registerRoutes } from './routes.js';
 import { Upstream } from './upstream.js';
-import { guardedFetch } from '../../core/plugin/auth.js';
+import { guardedFetch, withSecretFiles } from '../../core/plugin/auth.js';
 import { definePlugin, HUB_ERROR_CODES, StartupError } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
 
@@ -25,13 +25,19 @@ export default definePlugin({
     // Metadata, registration, tokens and revocation: small answers, from URLs the upstream names.
     const fetch = guardedFetch({ allowLoopback: options.allowLoopbackAuthorizationServers, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
     const upstreams = new Map<string, Upstream>();
+    // A client secret may come from a file too (`<clientSecretEnv>_FILE`), as the hub's own secrets do.
+    const secretNames = Object.values(hub.config.mcpServers ?? {}).flatMap((entry) => {
+      const oauth = (entry as { oauth?: unknown }).oauth;
+      return Value.Check(UpstreamOAuthEntry, oauth) && oauth.clientSecretEnv !== undefined ? [oauth.clientSecretEnv] : [];
+    });
+    const env = await withSecretFiles(hub.env, secretNames);
     for (const [name, entry] of Object.entries(hub.config.mcpServers ?? {})) {
       // The kernel checked the key against UpstreamOAuthEntry (this plugin's serverKeys).
       const settings = (entry as { oauth?: unknown }).oauth;
       if (settings === undefined || !Value.Check(UpstreamOAuthEntry, settings)) continue;
       if (settings.mode === 'static' && settings.clientId === undefined) throw new StartupError(`server "${name}": key "oauth.clientId": mode static needs the client_id the upstream issued`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
-      if (settings.clientSecretEnv !== undefined && !hub.env[settings.clientSecretEnv]) {
-        throw new StartupError(`server "${name}": key "oauth.clientSecretEnv": the environment variable ${settings.clientSecretEnv} is not set`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
+      if (settings.clientSecretEnv !== undefined && !env[settings.clientSecretEnv]) {
+        throw new StartupError(`server "${name}": key "oauth.clientSecretEnv": the environment variable ${settings.clientSecretEnv} (or ${settings.clientSecretEnv}_FILE) is not set`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       }
       if (entry.url === undefined || (entry.type !== undefined && entry.type !== 'http' && entry.type !== 'sse')) {
         throw new StartupError(`server "${name}": key "oauth": upstream OAuth applies to remote servers (type http or sse with a url)`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
@@ -42,7 +48,7 @@ export default definePlugin({
       } catch (error) {
         throw new StartupError(`server "${name}": key "url": expected a URL`, { code: HUB_ERROR_CODES.CONFIG_INVALID, cause: error });
       }
-      upstreams.set(name, new Upstream(name, url, settings, { hub, c, key, fetch, log: app.log }));
+      upstreams.set(name, new Upstream(name, url, settings, { hub, env, c, key, fetch, log: app.log }));
     }
 
     hub.upstreamAuth.provide({ forServer: (name) => upstreams.get(name)?.transportAuth() });

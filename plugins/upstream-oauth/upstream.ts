@@ -25,6 +25,8 @@ const LEASE_MS = 30_000;
 
 export interface UpstreamDependencies {
   hub: PluginHub;
+  /** The hub's environment with the client secrets' `_FILE` variables read. */
+  env: NodeJS.ProcessEnv;
   c: Collections;
   key: UpstreamKey;
   /** The SSRF-guarded fetch for the authorization side. */
@@ -389,7 +391,7 @@ export class Upstream {
 
   #staticSecret(): string | undefined {
     const name = this.settings.clientSecretEnv;
-    return name === undefined ? undefined : this.deps.hub.env[name] || undefined;
+    return name === undefined ? undefined : this.deps.env[name] || undefined;
   }
 
   #restartChild(): void {
