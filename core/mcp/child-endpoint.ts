@@ -23,6 +23,7 @@ import { withValidTraceContext } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
+import { failHandshake } from './failed-handshake.js';
 import { forwardToolCall, withQuestionParams } from './forward-call.js';
 import { knownTools } from './known-tools.js';
 import { RequestWake } from './request-wake.js';
@@ -81,7 +82,7 @@ export class ChildEndpoint implements McpEndpoint {
 async function createChildServer(hub: Hub, child: Child, revision: ServedRevision, access: AccessRecord | undefined): Promise<Server> {
   const endpoint = new ChildEndpoint(hub, child);
   const wake = new RequestWake(child, hub.children.timings.wakeBudgetMs);
-  await wake.known().catch(() => undefined);
+  const failure = await wake.known().then(() => undefined, (error: unknown) => error ?? new Error('the server could not start'));
   const face = await child.faceFor(revision.revision, () => wake.remaining());
   const capabilities = revision.capabilities(face.capabilities);
   const server = new Server(face.serverInfo ?? endpoint.identity(), {
@@ -89,6 +90,7 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
     ...(face.instructions !== undefined && { instructions: face.instructions }),
     ...revision.serverOptions,
   });
+  if (failure !== undefined) failHandshake(server, failure);
 
   if (capabilities.tools) {
     server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) }));
