@@ -70,15 +70,21 @@ export async function connectClient(given: Transport, context: ConnectContext, o
     return repaired;
   };
   client.unwrap = (result) => negotiated()?.plainResult?.(result);
-  const transport = tolerantTransport(given, client.repair);
-  // One close, awaited by a failed connect: what runs behind the transport (a process that
-  // ignores its closed stdin) has ended when the connect says it failed.
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => (closing ??= transport.close().catch(() => undefined));
   // A transport whose handshake waits on something closing does not end (an SSE stream that
   // never names its endpoint): the abort fails the connect itself, once the close is done.
   let failConnect: (reason: unknown) => void = () => undefined;
   const aborted = new Promise<never>((_resolve, reject) => (failConnect = reject));
+  // One close, awaited by a failed connect: what runs behind the transport (a process that
+  // ignores its closed stdin) has ended when the connect says it failed.
+  let closing: Promise<void> | undefined;
+  // The transport closed before the hub closed it while probing: the child ended. The SDK
+  // client reports that close to no one (the probe fails as unanswered), so the transport
+  // is heard directly, and the failure is the child's when the type says an ended
+  // transport is final.
+  let connecting = true;
+  let endedWhileProbing = false;
+  const transport = tolerantTransport(given, client.repair, () => (endedWhileProbing ||= probe && connecting && closing === undefined));
+  const close = (): Promise<void> => (closing ??= transport.close().catch(() => undefined));
   const onAbort = (): void => void close().then(() => failConnect(context.signal.reason));
   context.signal.addEventListener('abort', onAbort, { once: true });
   let endedEarly: string | undefined;
@@ -92,9 +98,11 @@ export async function connectClient(given: Transport, context: ConnectContext, o
     await Promise.race([client.connect(transport, context.prior === undefined || !probe ? undefined : { prior: context.prior }), aborted]);
   } catch (error) {
     await close();
-    if (options.endedIsFinal && endedEarly !== undefined && !context.signal.aborted) throw new ChildEndedError(endedEarly, { cause: error });
+    const ended = endedEarly ?? (endedWhileProbing ? (options.describeClose?.() ?? 'the connection closed') : undefined);
+    if (options.endedIsFinal && ended !== undefined && !context.signal.aborted) throw new ChildEndedError(ended, { cause: error });
     throw error;
   } finally {
+    connecting = false;
     context.signal.removeEventListener('abort', onAbort);
   }
   return {

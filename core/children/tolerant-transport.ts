@@ -26,15 +26,20 @@ export function repairedMessage(message: JSONRPCMessage, repair: ResultRepair): 
  *   Each response is handed on one microtask late, after the notifications before it.
  *
  * The proxy keeps the transport's own methods and `instanceof`, so the SDK client sees the
- * transport it was given.
+ * transport it was given. `closed` hears the transport itself close, before whoever the
+ * SDK client told: during a negotiation probe the client tells no one.
  */
-export function tolerantTransport<T extends Transport>(transport: T, repair: ResultRepair): T {
+export function tolerantTransport<T extends Transport>(transport: T, repair: ResultRepair, closed: () => void = () => undefined): T {
   return new Proxy(transport, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
     set(target, property, value: unknown) {
+      if (property === 'onclose' && typeof value === 'function') {
+        const told = value as NonNullable<Transport['onclose']>;
+        return Reflect.set(target, property, () => (closed(), told()), target);
+      }
       if (property !== 'onmessage' || typeof value !== 'function') return Reflect.set(target, property, value, target);
       const deliver = value as NonNullable<Transport['onmessage']>;
       const onmessage: Transport['onmessage'] = (message, extra) => {

@@ -26,6 +26,7 @@ import { callerCapabilities, decideElicitation, type ElicitationDecision } from 
 import { withQuestionParams } from '../calls/carry.js';
 import { runToolCall } from '../calls/pipeline.js';
 import { toolCallOf } from '../calls/tool-call.js';
+import { failHandshake } from './failed-handshake.js';
 import { knownTools } from './known-tools.js';
 import { RequestWake } from './request-wake.js';
 import type { ServedRevision } from './served-revision.js';
@@ -85,7 +86,7 @@ export class ChildEndpoint implements McpEndpoint {
 async function createChildServer(hub: Hub, child: Child, revision: ServedRevision, access: AccessRecord | undefined): Promise<Server> {
   const wake = new RequestWake(child, hub.children.timings.wakeBudgetMs);
   const endpoint = new ChildEndpoint(hub, child, wake);
-  await wake.known().catch(() => undefined);
+  const failure = await wake.known().then(() => undefined, (error: unknown) => error ?? new Error('the server could not start'));
   const face = await child.faceFor(revision.revision, () => wake.remaining());
   const capabilities = revision.capabilities(face.capabilities);
   const server = new Server(face.serverInfo ?? endpoint.identity(), {
@@ -93,6 +94,7 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
     ...(face.instructions !== undefined && { instructions: face.instructions }),
     ...revision.serverOptions,
   });
+  if (failure !== undefined) failHandshake(server, failure);
 
   if (capabilities.tools) {
     server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) }));

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
+import { discardBody } from './discard-body.js';
 
 /**
  * Deeper JSON is refused before it is parsed: nothing an MCP client sends nests this far,
@@ -52,10 +53,12 @@ export function acceptJsonRpcBodies(mcp: FastifyInstance): void {
   // The SDK checks the media type before it reads a body, so it needs none to refuse one.
   mcp.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
   mcp.addHook('onSend', async (_request, reply, payload) => asJsonRpcRefusal(reply.statusCode, payload));
-  mcp.setErrorHandler((error: FastifyError | JsonRpcBodyError, request, reply) => {
+  mcp.setErrorHandler(async (error: FastifyError | JsonRpcBodyError, request, reply) => {
     const { statusCode, rpcCode, message } = describe(error);
     if (statusCode >= 500) request.log.error({ err: error }, 'MCP request failed');
-    void reply.code(statusCode).send({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message } });
+    // A body refused before it was read whole: the answer waits for the rest (within a bound), else the close would lose it.
+    if (statusCode === 413) await discardBody(request.raw);
+    return reply.code(statusCode).send({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message } });
   });
 }
 

@@ -1,6 +1,7 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type FetchLike } from '@modelcontextprotocol/client';
 import type { Dispatcher } from 'undici';
 import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
+import { listenAsEvents } from './json-lines.js';
 
 /**
  * An idle kept-alive connection is closed after this long: below the 5 s that Node
@@ -40,7 +41,7 @@ export async function childHttp(maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE): Promi
   const { Agent, fetch: undiciFetch } = await import('undici');
   const agent = new Agent({ keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS });
   return {
-    fetch: async (input, init) => bounded((await undiciFetch(input as string | URL, { ...(init as object), dispatcher: agent })) as unknown as Response, maxBytes),
+    fetch: async (input, init) => bounded(listenAsEvents(init?.body, (await undiciFetch(input as string | URL, { ...(init as object), dispatcher: agent })) as unknown as Response, maxBytes), maxBytes),
     dispatcher: agent,
     maxBytes,
     async close() {
