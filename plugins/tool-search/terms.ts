@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 
 /*
@@ -26,9 +27,16 @@ export function tokenize(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
+/** Stems by word: tool texts share a small vocabulary, and stemming is most of an index build. '' stands for a word left out. */
+const terms = new LRUCache<string, string>({ max: 20_000 });
+
 /** One word as a search term: lower-cased and stemmed, or null for a stop word. */
 export function processTerm(word: string): string | null {
-  const lower = word.toLowerCase();
-  if (STOP_WORDS.has(lower) || lower.length > MAX_TERM_LENGTH) return null;
-  return stemmer(lower);
+  let term = terms.get(word);
+  if (term === undefined) {
+    const lower = word.toLowerCase();
+    term = STOP_WORDS.has(lower) || lower.length > MAX_TERM_LENGTH ? '' : stemmer(lower);
+    terms.set(word, term);
+  }
+  return term === '' ? null : term;
 }
