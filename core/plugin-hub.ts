@@ -40,10 +40,16 @@ export interface ProvidedService<T> {
   readonly current: T | undefined;
 }
 
-/** Hears every server's lifecycle (metrics, audit), synchronously; an observer that throws is logged and the server goes on. */
+/** Hears every server's lifecycle (metrics, audit, a search index), synchronously; an observer that throws is logged and the server goes on. */
 export interface ServerObserver {
   transition?(server: ServerView, event: ChildTransition): void;
   start?(server: ServerView, event: ChildStartEvent): void;
+  /**
+   * The tools callers get of `server` may read differently: it reported a change (and the
+   * hub re-read its list), a snapshot was adopted, or a tool gate changed its mind. Read
+   * `server.tools` again; nothing is asked of the server.
+   */
+  toolsChanged?(server: ServerView): void;
 }
 
 /** The configured servers, as plugins see them. */
@@ -148,6 +154,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       hub.children.observe({
         ...(observer.transition && { transition: (child, event) => observer.transition?.(viewOf(child), event) }),
         ...(observer.start && { start: (child, event) => observer.start?.(viewOf(child), event) }),
+        ...(observer.toolsChanged && { toolsChanged: (child) => observer.toolsChanged?.(viewOf(child)) }),
       }),
     onRemoved: (listener) => hub.children.onRemoved(listener),
     addInProcess: (name, factory, entry) => viewOf(hub.children.addInProcess(name, factory, entry)),

@@ -14,12 +14,14 @@ export interface ChildStartEvent {
 }
 
 /**
- * Hears every child's lifecycle (metrics, audit). Called synchronously as things happen;
+ * Hears every child's lifecycle (metrics, audit, a search index). Called synchronously as things happen;
  * an observer that throws is logged and the child goes on.
  */
 export interface ChildObserver {
   transition?(child: Child, event: ChildTransition): void;
   start?(child: Child, event: ChildStartEvent): void;
+  /** The tool list callers get may read differently: the child reported a change, a snapshot was adopted, or a tool gate changed its mind. */
+  toolsChanged?(child: Child): void;
 }
 
 /** Tells the observers, if there are any: without them nothing is called. */

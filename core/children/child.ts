@@ -69,6 +69,9 @@ export class Child extends ChildProfile {
     super(name, entry, environment.snapshots);
     this.#environment = environment;
     this.#watch = new ChildWatch(name, log);
+    this.#watch.onChange((change) => {
+      if (change.kind === 'tools') this.#toolsChanged();
+    });
     this.#status = this.alwaysRunning ? 'down' : 'sleeping';
     const child = this;
     this.#starter = new ChildStarter({
@@ -154,6 +157,11 @@ export class Child extends ChildProfile {
   override adoptSnapshot(snapshot: Snapshot): void {
     super.adoptSnapshot(snapshot);
     this.#starter.negotiation = negotiationOf(snapshot);
+    this.#toolsChanged();
+  }
+
+  #toolsChanged(): void {
+    notifyObservers(this.#environment.observers, this.log, (observer) => observer.toolsChanged?.(this));
   }
 
   /**

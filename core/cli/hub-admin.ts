@@ -23,7 +23,9 @@ runCli('hub-admin', async () => {
   const { app, hub } = await openDetachedHub(env, false, { leftOut: (problem) => process.stderr.write(`hub-admin: note: left out a server: ${problem}\n`) });
   try {
     const commands = hub.adminCommands;
-    const command = group === undefined ? undefined : commands.get(group);
+    // A command named by two words (`tools search`) is one action of a group another plugin may own: it goes first.
+    const action = group === undefined || args[0] === undefined ? undefined : commands.get(`${group} ${args[0]}`);
+    const command = action ?? (group === undefined ? undefined : commands.get(group));
     if (!command || help) {
       const lines = commands.values().map((entry) => `  ${entry.name.padEnd(10)}${entry.summary}\n      hub-admin ${entry.usage}`);
       const usage = `Usage: hub-admin <group> <action> [options]\n\n${lines.join('\n') || '  (no plugin registers admin commands)'}\n\n${RESOLUTION}`;
@@ -32,7 +34,7 @@ runCli('hub-admin', async () => {
       process.exitCode = 2;
       return;
     }
-    process.exitCode = await command.run(args);
+    process.exitCode = await command.run(action ? args.slice(1) : args);
   } finally {
     await app.close();
   }

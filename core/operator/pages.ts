@@ -9,4 +9,9 @@ export interface OperatorPage {
    * or undefined: the status page shows it among what needs attention, with the link.
    */
   attention?(): Promise<string | undefined>;
+  /**
+   * A search the status page offers for this page: a GET form of one text field, named
+   * `field`, sent to `path` (tool-search's search over every server's tools).
+   */
+  search?: { label: string; field: string; maxLength: number };
 }

@@ -83,6 +83,16 @@ function statusBody(hub: PluginHub, reply: FastifyReply, data: StatusData, refre
     .values()
     .map((page) => `<a href="${escapeHtml(operator.url(page.path))}">${escapeHtml(page.title)}</a>`)
     .join('');
+  const searches = hub.pages
+    .values()
+    .flatMap(({ path, search }) =>
+      search === undefined
+        ? []
+        : [
+            `<form role="search" method="get" action="${escapeHtml(operator.url(path))}"><label>${escapeHtml(search.label)} <input type="search" name="${escapeHtml(search.field)}" required maxlength="${search.maxLength}"></label> <button type="submit">Search</button></form>`,
+          ],
+    )
+    .join('');
   const waiting =
     data.waiting.length === 0
       ? ''
@@ -101,7 +111,7 @@ function statusBody(hub: PluginHub, reply: FastifyReply, data: StatusData, refre
       : `<table aria-labelledby="tools"><thead><tr><th scope="col">Server</th><th scope="col">Tool</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th><th scope="col">Outcomes</th><th scope="col" class="num">p50</th><th scope="col" class="num">p99</th></tr></thead>
 <tbody>${toolRows.join('\n')}</tbody></table>`;
   return `<nav aria-label="Status page"><a class="primary" href="${escapeHtml(operator.url('/status'))}">Refresh now</a><span>Refreshes every ${refreshSeconds} s. Updated ${time(now, now)}.</span>${pageLinks}<a href="${escapeHtml(operator.url('/status.json'))}">As JSON</a></nav>
-${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}${alert}${waiting}
+${searches}${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}${alert}${waiting}
 <h2 id="servers">Servers</h2>
 ${servers}
 <h2 id="tools">Tools since the start</h2>

@@ -94,7 +94,11 @@ export class ToolPins implements ToolGate {
   /** Makes the indexes and reads every pin into memory (once; again after a failure). */
   load(): Promise<void> {
     this.#loaded ??= createIndexes(this.c).then(() => this.c.pins.find({})).then(
-      (pins) => pins.forEach((pin) => this.#remember(pin)),
+      (pins) => {
+        pins.forEach((pin) => this.#remember(pin));
+        // What the servers offered before the approvals were known may read differently now.
+        for (const server of this.hub.servers.list()) if (this.pins(server)) server.toolsChanged();
+      },
       (error: unknown) => {
         this.#loaded = undefined;
         throw error;

@@ -1,0 +1,51 @@
+import type { ToolIndex } from './tool-index.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_LENGTH } from './schemas.js';
+import type { AdminCommand, PluginHub } from '../../core/plugin/index.js';
+
+const USAGE = `tools search <query> [--server <name>] [--limit <1-${MAX_LIMIT}>]`;
+
+/**
+ * `hub-admin tools search <query>`: the search of `search_tools` over every server, `hub:
+ * false` ones included (the operator sees them all), from the servers' snapshots: hub-admin
+ * starts no server. One line per tool: server, tool, score, first line of its description.
+ */
+export function searchCommand(hub: PluginHub, index: ToolIndex): AdminCommand {
+  const refuse = (message: string): number => {
+    process.stderr.write(`hub-admin: ${message}\nusage: hub-admin ${USAGE}\n`);
+    return 2;
+  };
+  return {
+    name: 'tools search',
+    summary: 'search every server\'s tools (from their snapshots; nothing is started)',
+    usage: USAGE,
+    async run(args) {
+      const words: string[] = [];
+      let server: string | undefined;
+      let limit = DEFAULT_LIMIT;
+      for (let i = 0; i < args.length; i += 1) {
+        const arg = args[i] as string;
+        if (arg === '--server' || arg === '--limit') {
+          const value = args[i + 1];
+          if (value === undefined) return refuse(`${arg} needs a value`);
+          i += 1;
+          if (arg === '--server') server = value;
+          else if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_LIMIT) limit = Number(value);
+          else return refuse(`--limit must be a whole number from 1 to ${MAX_LIMIT}`);
+        } else {
+          words.push(arg);
+        }
+      }
+      const query = words.join(' ').trim();
+      if (query.length === 0) return refuse('say what to search for');
+      if (query.length > MAX_QUERY_LENGTH) return refuse(`the query is longer than ${MAX_QUERY_LENGTH} characters`);
+      if (server !== undefined && !hub.servers.get(server)) {
+        return refuse(`no server is named "${server}" (configured: ${hub.servers.list().map((view) => view.name).join(', ') || 'none'})`);
+      }
+      const answer = index.search({ query, limit, ...(server !== undefined && { server }), reaches: () => true });
+      for (const tool of answer.tools) process.stdout.write(`${[tool.server, tool.name, tool.score.toFixed(3), tool.description].join('\t')}\n`);
+      if (answer.tools.length === 0) process.stderr.write('no tool matches\n');
+      for (const { server: name, reason } of answer.notSearchable ?? []) process.stderr.write(`not searched: ${name}: ${reason}\n`);
+      return 0;
+    },
+  };
+}

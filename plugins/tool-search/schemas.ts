@@ -1,0 +1,59 @@
+import { Type, type Static } from 'typebox';
+
+/* The input and output of search_tools. The output is object-rooted, so it is the same on both MCP revisions. */
+
+export const MAX_QUERY_LENGTH = 300;
+export const MAX_LIMIT = 25;
+export const DEFAULT_LIMIT = 8;
+const ONE_LINE_MAX = 120;
+
+export const SearchToolsInput = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: MAX_QUERY_LENGTH, description: 'What the tool should do, in plain words or keywords ("create a github issue", "geocode address")' }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `How many tools at most (default ${DEFAULT_LIMIT})` })),
+    server: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Search only this server (a name from list_servers)' })),
+  },
+  { additionalProperties: false },
+);
+
+/** A child's annotations, verbatim: the known hints plus whatever else the child declared. */
+const Annotations = Type.Object(
+  {
+    title: Type.Optional(Type.String()),
+    readOnlyHint: Type.Optional(Type.Boolean()),
+    destructiveHint: Type.Optional(Type.Boolean()),
+    idempotentHint: Type.Optional(Type.Boolean()),
+    openWorldHint: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true, description: "The child's own MCP annotations, unverified. Absent when it declared none." },
+);
+
+export const FoundTool = Type.Object({
+  server: Type.String({ description: 'The server that offers the tool: pass it to get_tool_schema and call_tool' }),
+  name: Type.String(),
+  description: Type.String({ description: `First line of the description, at most ${ONE_LINE_MAX} characters` }),
+  score: Type.Number({ description: 'Relevance (BM25); higher is better, comparable within one answer only' }),
+  hasOutputSchema: Type.Optional(Type.Literal(true, { description: 'The tool returns structuredContent described by an output schema' })),
+  annotations: Type.Optional(Annotations),
+});
+
+export const NotSearchable = Type.Object({
+  server: Type.String(),
+  reason: Type.String({ description: 'Why its tools are not known (it never started); list_tools or wake_server starts it' }),
+});
+
+export const SearchToolsOutput = Type.Object({
+  tools: Type.Array(FoundTool, { description: 'Best first' }),
+  notSearchable: Type.Optional(Type.Array(NotSearchable, { description: 'Servers the caller may use whose tools were never seen, so not searched (nothing was started to learn them)' })),
+});
+
+export type SearchToolsInput = Static<typeof SearchToolsInput>;
+export type FoundTool = Static<typeof FoundTool>;
+export type NotSearchable = Static<typeof NotSearchable>;
+export type SearchToolsOutput = Static<typeof SearchToolsOutput>;
+
+/** The first line of a description, at most 120 characters (what list_tools shows). */
+export function oneLine(description: string | undefined): string {
+  const first = (description ?? '').trimStart().split(/\r?\n/, 1)[0] ?? '';
+  return first.trimEnd().slice(0, ONE_LINE_MAX);
+}

@@ -1,0 +1,29 @@
+import type { ToolIndex } from './tool-index.js';
+import { DEFAULT_LIMIT, SearchToolsInput, SearchToolsOutput } from './schemas.js';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { mayReach, type MetaTool, structured, toolError } from '../../core/plugin/meta-tool.js';
+
+/**
+ * `search_tools`: the tools of every server the caller could list with `list_tools`,
+ * ranked for a query. It reads the index only: no server is woken, started or asked.
+ */
+export function searchTools(hub: PluginHub, index: ToolIndex): MetaTool {
+  return {
+    name: 'search_tools',
+    description:
+      "Finds tools across every server by what they do, without opening each server: ranked matches with their server, best first. Sleeping servers are searched too and are not woken. Next, call get_tool_schema with a result's server and name, then call_tool.",
+    inputSchema: SearchToolsInput,
+    outputSchema: SearchToolsOutput,
+    annotations: { title: 'Search tools', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    async call(args, { request }) {
+      const { query, limit = DEFAULT_LIMIT, server } = args as SearchToolsInput;
+      if (server !== undefined) {
+        const view = hub.servers.get(server);
+        if (!view || !mayReach(request, server)) return toolError(`Unknown server: "${server}". Call list_servers for the configured servers.`);
+        if (view.hidden) return toolError(`Server "${server}" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/${server}/mcp`);
+      }
+      const answer = index.search({ query, limit, ...(server !== undefined && { server }), reaches: (view) => !view.hidden && mayReach(request, view.name) });
+      return structured(answer satisfies SearchToolsOutput);
+    },
+  };
+}

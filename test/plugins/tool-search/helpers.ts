@@ -1,0 +1,31 @@
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { Test } from 'tap';
+import { structuredMeta } from '../meta-tools/helpers.js';
+
+export interface Found {
+  server: string;
+  name: string;
+  description: string;
+  score: number;
+  hasOutputSchema?: true;
+  annotations?: Record<string, unknown>;
+}
+
+export interface SearchAnswer {
+  tools: Found[];
+  notSearchable?: { server: string; reason: string }[];
+}
+
+/** search_tools on `/hub`, checked to carry the same object as structuredContent and JSON text. */
+export async function search(t: Test, client: Client, query: string, extra: { limit?: number; server?: string } = {}): Promise<SearchAnswer> {
+  return (await structuredMeta(t, client, 'search_tools', { query, ...extra })) as unknown as SearchAnswer;
+}
+
+/** The hits as `server/tool`, best first. */
+export const hits = (answer: SearchAnswer): string[] => answer.tools.map((tool) => `${tool.server}/${tool.name}`);
+
+/** search_tools without checks, for polling until the index follows a change. */
+export async function searchQuietly(client: Client, query: string): Promise<string[]> {
+  const result = (await client.callTool({ name: 'search_tools', arguments: { query } })) as CallToolResult;
+  return ((result.structuredContent as SearchAnswer | undefined)?.tools ?? []).map((tool) => `${tool.server}/${tool.name}`);
+}
