@@ -13,7 +13,7 @@ import type { OpenApiRuntime } from './runtime.js';
 export default definePlugin({
   ...manifest,
   options: LifecycleOpenApiOptions,
-  register(app, options, hub) {
+  async register(app, options, hub) {
     let runtime: Promise<OpenApiRuntime> | undefined;
     const loaded = (): Promise<OpenApiRuntime> =>
       (runtime ??= import('./runtime.js').then(
@@ -37,6 +37,8 @@ export default definePlugin({
       },
     };
     hub.childTypes.add(type.type, type);
+    // With an openapi server configured the parser is needed at once: loaded before the hub listens.
+    if (Object.values(hub.config.mcpServers ?? {}).some((entry) => entry.type === 'openapi' && entry.disabled !== true)) await loaded();
 
     // A reload reads the documents again: servers it restarted read them at their connect, the others are restarted here.
     const unsubscribe = hub.observe.configReload.subscribe((event) => {

@@ -1,6 +1,8 @@
 import { stat, readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
+import { parse } from 'yaml';
 import { guardedFetch } from '../../core/plugin/auth.js';
 import { OPENAPI_ERROR_CODES, OpenApiError } from './errors.js';
 
@@ -50,7 +52,6 @@ export async function loadSpec(spec: string, configDirectory: string, limits: Sp
     return response.text();
   };
   const text = isUrl ? await readUrl(location) : await readSpecFile(location, limits.maxBytes);
-  const { parse } = await import('yaml');
   let raw: unknown;
   try {
     // YAML 1.2 reads JSON as well.
@@ -59,7 +60,6 @@ export async function loadSpec(spec: string, configDirectory: string, limits: Sp
     throw new OpenApiError(OPENAPI_ERROR_CODES.SPEC_INVALID, `${location} is neither JSON nor YAML: ${(error as Error).message}`, { cause: error });
   }
   const version = documentVersion(raw, location);
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   let document: OpenApiDocument;
   try {
     document = (await SwaggerParser.validate(location, raw as OpenApiDocument, {
