@@ -5,7 +5,7 @@ import { ApiClient } from './api-client.js';
 import { cut } from './answer.js';
 import type { LifecycleOpenApiOptions, OpenApiEntry } from './entry.js';
 import { selectOperations, type OperationSet } from './operations.js';
-import { apiServerFactory } from './server.js';
+import { apiServerFactory, compiledOrLenient } from './server.js';
 import { loadSpec, type LoadedSpec } from './spec-source.js';
 import { operationTool, type OperationTool } from './tools.js';
 import { connectClient, type ChildConnection, type ConnectContext, type UpstreamAuth } from '../../core/plugin/child-type.js';
@@ -139,7 +139,7 @@ function outputValidators(): (planned: OperationTool) => ValidateFunction | unde
     const schema = planned.tool.outputSchema;
     if (schema === undefined) return undefined;
     let validate = compiled.get(planned.tool.name);
-    if (!validate) compiled.set(planned.tool.name, (validate = ajv.compile(schema)));
+    if (!validate) compiled.set(planned.tool.name, (validate = compiledOrLenient(ajv, schema)));
     return validate;
   };
 }
