@@ -39,14 +39,16 @@ export default definePlugin({
       if (settings.clientSecretEnv !== undefined && !env[settings.clientSecretEnv]) {
         throw new StartupError(`server "${name}": key "oauth.clientSecretEnv": the environment variable ${settings.clientSecretEnv} (or ${settings.clientSecretEnv}_FILE) is not set`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       }
-      if (entry.url === undefined || (entry.type !== undefined && entry.type !== 'http' && entry.type !== 'sse')) {
-        throw new StartupError(`server "${name}": key "oauth": upstream OAuth applies to remote servers (type http or sse with a url)`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
+      // A REST API (the openapi type) is the resource at its base URL.
+      const [urlKey, address] = entry.type === 'openapi' ? ['baseUrl', (entry as { baseUrl?: unknown }).baseUrl] : ['url', entry.type === undefined || entry.type === 'http' || entry.type === 'sse' ? entry.url : undefined];
+      if (typeof address !== 'string') {
+        throw new StartupError(`server "${name}": key "oauth": upstream OAuth applies to remote servers (type http or sse with a url) and to openapi servers with a baseUrl`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       }
       let url: URL;
       try {
-        url = new URL(entry.url);
+        url = new URL(address);
       } catch (error) {
-        throw new StartupError(`server "${name}": key "url": expected a URL`, { code: HUB_ERROR_CODES.CONFIG_INVALID, cause: error });
+        throw new StartupError(`server "${name}": key "${urlKey}": expected a URL`, { code: HUB_ERROR_CODES.CONFIG_INVALID, cause: error });
       }
       upstreams.set(name, new Upstream(name, url, settings, { hub, env, c, key, fetch, log: app.log }));
     }

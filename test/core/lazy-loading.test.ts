@@ -36,11 +36,24 @@ t.test('the hub with one stdio server loads no driver, engine or exporter it doe
   const packages = packagesOf(loaded);
   const files = ownFiles(loaded);
   t.ok(packages.has('fastify') && files.includes('plugins/lifecycle-stdio/index.js'), 'the report sees what the hub does load');
-  for (const unused of ['mongodb', 'dockerode', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', 'pino-pretty', 'undici']) t.notOk(packages.has(unused), `${unused} is not loaded`);
+  for (const unused of ['mongodb', 'dockerode', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', 'pino-pretty', 'undici', '@apidevtools/swagger-parser', '@openapi-contrib/openapi-schema-to-json-schema', 'yaml']) {
+    t.notOk(packages.has(unused), `${unused} is not loaded`);
+  }
   const plugin = (name: string) => files.filter((file) => file.startsWith(`plugins/${name}/`) && !file.endsWith('/manifest.js'));
   t.same(plugin('map-tools'), [], 'no module of the map tools (off with a config) beyond their manifest');
   t.same(plugin('diagnostics'), [], 'nor of a plugin off by default');
   t.same(plugin('lifecycle-docker'), [], 'nor of a plugin the config switches off');
+  t.same(plugin('lifecycle-openapi').sort(), ['plugins/lifecycle-openapi/entry.js', 'plugins/lifecycle-openapi/index.js'], 'of the openapi type (on by default), only its entry schema without an openapi server');
+});
+
+t.test('the hub with an openapi server loads the OpenAPI parser', async (t) => {
+  const folder = await mkdtemp(join(tmpdir(), 'lazy-openapi-'));
+  const config = join(folder, 'mcp.json');
+  await writeFile(join(folder, 'api.yaml'), 'openapi: 3.1.0\ninfo: { title: Api, version: "1" }\npaths: {}\n');
+  await writeFile(config, JSON.stringify({ plugins: { 'lifecycle-docker': false }, mcpServers: { api: { type: 'openapi', spec: './api.yaml', baseUrl: 'http://127.0.0.1:9' } } }));
+  const loaded = await loadedBy('hub', { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), HOST: '127.0.0.1', PORT: String(await freePort()), HUB_PASSWORD: 'lazy', LOG_LEVEL: 'fatal', LOG_FORMAT: 'json' });
+  t.ok(packagesOf(loaded).has('@apidevtools/swagger-parser'), 'the parser is loaded');
+  t.ok(ownFiles(loaded).includes('plugins/lifecycle-openapi/runtime.js'), 'with the runtime of the type');
 });
 
 t.test('map-server loads the map engine and the SDK, not the gateway kernel', async (t) => {
