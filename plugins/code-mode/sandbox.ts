@@ -57,8 +57,15 @@ const BOOTSTRAP = `(function (print, call, serverNames) {
 // imports its ESM build, whose default export is the variant itself.
 const asyncVariant = asyncifyBuild.default as unknown as QuickJSAsyncVariant;
 type WasmModule = Exclude<NonNullable<CustomizeVariantOptions['wasmModule']>, () => unknown>;
+type WasmMemory = Exclude<NonNullable<CustomizeVariantOptions['wasmMemory']>, () => unknown> & { readonly buffer: ArrayBuffer };
 // The hub's `lib` is ES2023 without the DOM's, where the WebAssembly global is declared.
-const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } };
+const { WebAssembly: wasm } = globalThis as unknown as {
+  WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule>; Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory };
+};
+
+const PAGE = 64 * 1024;
+/** What the QuickJS build starts with (its static data and C stack): the Emscripten module's own default. */
+const BASE_PAGES = (16 * 1024 * 1024) / PAGE;
 const requireHere = createRequire(import.meta.url);
 let compiled: Promise<WasmModule> | undefined;
 
@@ -83,7 +90,11 @@ function compiledWasm(): Promise<WasmModule> {
  * the program's next step.
  */
 export async function runInSandbox(code: string, limits: SandboxLimits, serverNames: readonly string[], bridge: ToolBridge, cancel: AbortSignal): Promise<RunOutcome> {
-  const module = await newQuickJSAsyncWASMModuleFromVariant(newVariant(asyncVariant, { wasmModule: await compiledWasm() }));
+  // QuickJS counts its allocations without their sizes in this build (no malloc_usable_size),
+  // so its memory limit catches one large allocation but not many small ones: the
+  // instance's own memory, which cannot grow past the limit, is what bounds a run.
+  const memory = new wasm.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(limits.memoryBytes / PAGE) });
+  const module = await newQuickJSAsyncWASMModuleFromVariant(newVariant(asyncVariant, { wasmModule: await compiledWasm(), wasmMemory: memory }));
   const abort = new AbortController();
   const deferreds = new Set<QuickJSDeferredPromise>();
   let output = '';
