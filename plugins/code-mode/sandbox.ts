@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as asyncifyBuild from '@jitl/quickjs-wasmfile-release-asyncify';
@@ -96,6 +97,8 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
   const memory = new wasm.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(limits.memoryBytes / PAGE) });
   const module = await newQuickJSAsyncWASMModuleFromVariant(newVariant(asyncVariant, { wasmModule: await compiledWasm(), wasmMemory: memory }));
   const abort = new AbortController();
+  // Each tool call in flight listens on the run's signal; a program may have them all out at once.
+  setMaxListeners(limits.maxToolCalls + 10, abort.signal);
   const deferreds = new Set<QuickJSDeferredPromise>();
   let output = '';
   let outputBytes = 0;
