@@ -1,0 +1,341 @@
+import { setMaxListeners } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import * as asyncifyBuild from '@jitl/quickjs-wasmfile-release-asyncify';
+import { type CustomizeVariantOptions, newQuickJSAsyncWASMModuleFromVariant, newVariant, type QuickJSAsyncVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten-core';
+import { PROGRAM_FILE } from './program.js';
+
+/** The bounds of one run; each is a plugin option (see options.ts). */
+export interface SandboxLimits {
+  memoryBytes: number;
+  stackBytes: number;
+  timeoutMs: number;
+  maxToolCalls: number;
+  maxOutputBytes: number;
+  maxResultBytes: number;
+}
+
+/** How a program's tool call reaches the hub: resolves with the value the program gets, rejects with a `ToolCallRejection`. */
+export type ToolBridge = (server: string, tool: string, args: Record<string, unknown> | undefined, signal: AbortSignal) => Promise<unknown>;
+
+/** A tool call that ended without a value: its text is what the program's promise rejects with. */
+export class ToolCallRejection {
+  constructor(readonly message: string) {}
+}
+
+export type RunOutcome = { ok: true; output: string; value: unknown; hasValue: boolean } | { ok: false; output: string; error: string };
+
+/**
+ * The globals a program gets, made inside the sandbox from the two host functions it is
+ * handed (and then drops): `console` (what it prints goes through `print`) and `servers`,
+ * whose tools go through `call` as JSON text, so no host object ever enters the sandbox
+ * and nothing but text leaves it. A server is a proxy: any tool name reaches the hub,
+ * which alone decides whether the caller may call it.
+ */
+const BOOTSTRAP = `(function (print, call, serverNames) {
+  'use strict';
+  const stringify = JSON.stringify, parse = JSON.parse, freeze = Object.freeze, create = Object.create;
+  const show = (value) => {
+    if (typeof value === 'string') return value;
+    try { const json = stringify(value); return json === undefined ? String(value) : json; } catch { return String(value); }
+  };
+  const log = (...values) => { print(values.map(show).join(' ')); };
+  globalThis.console = freeze({ log, info: log, warn: log, error: log, debug: log });
+  const servers = create(null);
+  for (const server of serverNames) {
+    servers[server] = new Proxy(freeze(create(null)), {
+      get(_target, tool) {
+        if (typeof tool !== 'string' || tool === 'then') return undefined;
+        return (args) => call(server, tool, args === undefined ? undefined : stringify(args)).then(parse);
+      },
+    });
+  }
+  globalThis.servers = freeze(servers);
+  return (value) => stringify(value);
+})`;
+
+// The package's types are CommonJS (a namespace whose `default` is the variant) while Node
+// imports its ESM build, whose default export is the variant itself.
+const asyncVariant = asyncifyBuild.default as unknown as QuickJSAsyncVariant;
+type WasmModule = Exclude<NonNullable<CustomizeVariantOptions['wasmModule']>, () => unknown>;
+type WasmMemory = Exclude<NonNullable<CustomizeVariantOptions['wasmMemory']>, () => unknown> & { readonly buffer: ArrayBuffer };
+// The hub's `lib` is ES2023 without the DOM's, where the WebAssembly global is declared.
+const { WebAssembly: wasm } = globalThis as unknown as {
+  WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule>; Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory };
+};
+
+const PAGE = 64 * 1024;
+/** What the QuickJS build starts with (its static data and C stack): the Emscripten module's own default. */
+const BASE_PAGES = (16 * 1024 * 1024) / PAGE;
+const requireHere = createRequire(import.meta.url);
+let compiled: Promise<WasmModule> | undefined;
+
+/** QuickJS's WebAssembly, compiled once; each run instantiates it afresh. */
+function compiledWasm(): Promise<WasmModule> {
+  compiled ??= readFile(requireHere.resolve('@jitl/quickjs-wasmfile-release-asyncify/wasm'))
+    .then((bytes) => wasm.compile(bytes))
+    .catch((error: unknown) => {
+      compiled = undefined;
+      throw error;
+    });
+  return compiled;
+}
+
+/**
+ * Runs `code` (JavaScript: an async function's call, as `program.ts` wraps it) in a
+ * WebAssembly instance of its own: a fresh QuickJS module, runtime and context per run, so
+ * that whatever a program does to its interpreter (or an interpreter bug it finds) ends
+ * with the run; the instance is dropped afterwards. Memory and stack are QuickJS's own
+ * limits; time is the interrupt handler (a program that computes) and a timer (one that
+ * waits on tool calls); every other limit ends the run through the interrupt handler at
+ * the program's next step.
+ */
+export async function runInSandbox(code: string, limits: SandboxLimits, serverNames: readonly string[], bridge: ToolBridge, cancel: AbortSignal): Promise<RunOutcome> {
+  // QuickJS counts its allocations without their sizes in this build (no malloc_usable_size),
+  // so its memory limit catches one large allocation but not many small ones: the
+  // instance's own memory, which cannot grow past the limit, is what bounds a run.
+  const memory = new wasm.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(limits.memoryBytes / PAGE) });
+  const module = await newQuickJSAsyncWASMModuleFromVariant(newVariant(asyncVariant, { wasmModule: await compiledWasm(), wasmMemory: memory }));
+  const abort = new AbortController();
+  // Each tool call in flight listens on the run's signal; a program may have them all out at once.
+  setMaxListeners(limits.maxToolCalls + 10, abort.signal);
+  const deferreds = new Set<QuickJSDeferredPromise>();
+  let output = '';
+  let outputBytes = 0;
+  let toolCalls = 0;
+  let finished = false;
+  let settle!: (outcome: RunOutcome) => void;
+  const done = new Promise<RunOutcome>((resolve) => (settle = resolve));
+  const end = (outcome: RunOutcome): void => {
+    if (finished) return;
+    finished = true;
+    abort.abort();
+    settle(outcome);
+  };
+  const fail = (error: string): void => end({ ok: false, output, error });
+  // The interpreter's own limits end a program inside it; what escapes to the host (the
+  // engine's native stack exhausted by deep recursion, say) leaves the instance in an
+  // unknown state, so the run ends and the instance is dropped without further calls.
+  let broken = false;
+  let programSettled = false;
+  const guarded = (work: () => void): void => {
+    try {
+      work();
+    } catch (error) {
+      broken = true;
+      fail(hostFailure(error, limits));
+    }
+  };
+  const timeoutError = `The program ran longer than the time limit (timeoutMs: ${limits.timeoutMs} ms) and was stopped.`;
+  const deadline = performance.now() + limits.timeoutMs;
+
+  const runtime = module.newRuntime({
+    memoryLimitBytes: limits.memoryBytes,
+    maxStackSizeBytes: limits.stackBytes,
+    interruptHandler: () => {
+      if (finished) return true;
+      if (performance.now() < deadline) return false;
+      fail(timeoutError);
+      return true;
+    },
+  });
+  const vm = runtime.newContext();
+  const timer = setTimeout(() => fail(timeoutError), limits.timeoutMs);
+  const onCancel = () => fail('The caller cancelled the run.');
+  cancel.addEventListener('abort', onCancel);
+  if (cancel.aborted) onCancel();
+
+  /** Runs the promise jobs a settled call or the program's start queued; a failure there ends the run. */
+  const drive = (): void => {
+    if (finished) return;
+    guarded(() => {
+      const jobs = runtime.executePendingJobs();
+      if (jobs.error) {
+        const error = describeError(vm, jobs.error, limits);
+        jobs.error.dispose();
+        fail(error);
+      }
+    });
+  };
+
+  const print = vm.newFunction('print', (text) => {
+    if (finished) return;
+    // The length is read before the text is copied out, so a program cannot make the host hold megabytes.
+    const length = vm.getNumber(vm.getProp(text, 'length'));
+    if (length > limits.maxOutputBytes - outputBytes) return void fail(`The program printed more than the output limit (maxOutputBytes: ${limits.maxOutputBytes} bytes).`);
+    const line = vm.getString(text);
+    outputBytes += Buffer.byteLength(line) + 1;
+    if (outputBytes > limits.maxOutputBytes) return void fail(`The program printed more than the output limit (maxOutputBytes: ${limits.maxOutputBytes} bytes).`);
+    output += `${line}\n`;
+  });
+  const call = vm.newFunction('call', (serverHandle, toolHandle, argsHandle) => {
+    const deferred = vm.newPromise();
+    deferreds.add(deferred);
+    const server = vm.getString(serverHandle);
+    const tool = vm.getString(toolHandle);
+    const argsText = vm.typeof(argsHandle) === 'string' ? vm.getString(argsHandle) : undefined;
+    toolCalls += 1;
+    if (toolCalls > limits.maxToolCalls) {
+      fail(`The program made more tool calls than the limit (maxToolCalls: ${limits.maxToolCalls}).`);
+      return deferred.handle;
+    }
+    const args = argsText === undefined ? undefined : (JSON.parse(argsText) as unknown);
+    const settleCall = (value: { json: string } | { error: string }): void => {
+      deferreds.delete(deferred);
+      if (finished) return;
+      try {
+        if ('json' in value) {
+          const text = vm.newString(value.json);
+          deferred.resolve(text);
+          text.dispose();
+        } else {
+          const error = vm.newError({ name: 'ToolError', message: value.error });
+          deferred.reject(error);
+          error.dispose();
+        }
+        deferred.dispose();
+      } catch (error) {
+        return void fail(limitOfHostError(error, limits));
+      }
+      drive();
+    };
+    const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
+    if (args !== undefined && !isObject) {
+      queueMicrotask(() => settleCall({ error: `The arguments of ${server}.${tool} must be an object.` }));
+    } else {
+      bridge(server, tool, args as Record<string, unknown> | undefined, abort.signal).then(
+        (value) => settleCall({ json: JSON.stringify(value ?? null) }),
+        (error: unknown) => settleCall({ error: error instanceof ToolCallRejection ? error.message : `${server}.${tool} failed.` }),
+      );
+    }
+    return deferred.handle;
+  });
+
+  let toJson: QuickJSHandle | undefined;
+  guarded(() => {
+    const names = vm.newArray();
+    serverNames.forEach((name, index) => {
+      const handle = vm.newString(name);
+      vm.setProp(names, index, handle);
+      handle.dispose();
+    });
+    const installed = vm.evalCode(BOOTSTRAP, 'bootstrap.js');
+    if (installed.error) {
+      fail(describeError(vm, installed.error, limits));
+      installed.error.dispose();
+    } else {
+      const made = vm.callFunction(installed.value, vm.undefined, print, call, names);
+      installed.value.dispose();
+      if (made.error) {
+        fail(describeError(vm, made.error, limits));
+        made.error.dispose();
+      } else toJson = made.value;
+    }
+    print.dispose();
+    call.dispose();
+    names.dispose();
+
+    if (!finished) {
+      const started = vm.evalCode(code, PROGRAM_FILE);
+      if (started.error) {
+        fail(describeError(vm, started.error, limits));
+        started.error.dispose();
+      } else {
+        const program = started.value;
+        vm.resolvePromise(program).then(
+          (result) =>
+            guarded(() => {
+              programSettled = true;
+              if (result.error) {
+                if (!finished) fail(describeError(vm, result.error, limits));
+                result.error.dispose();
+                return;
+              }
+              if (!finished && toJson) end(returnedValue(vm, toJson, result.value, limits, output));
+              result.value.dispose();
+            }),
+          () => fail('The program could not be run.'),
+        );
+        program.dispose();
+      }
+    }
+  });
+  drive();
+
+  const outcome = await done;
+  clearTimeout(timer);
+  cancel.removeEventListener('abort', onCancel);
+  // Every handle goes before the context and the runtime (QuickJS asserts it); a run that
+  // ended mid-way may hold some still, and then the whole instance is simply dropped.
+  // A run that ended at its program's end frees its interpreter; one stopped mid-way (a
+  // limit, a cancellation, a call still out) may hold objects QuickJS would assert on, and
+  // its instance, this run's alone, is dropped whole instead.
+  if (broken || !programSettled || deferreds.size > 0) return outcome;
+  try {
+    toJson?.dispose();
+    vm.dispose();
+    runtime.dispose();
+  } catch {
+    // Unreachable once this returns, like a dropped instance.
+  }
+  return outcome;
+}
+
+/** The program's value as JSON, within the result limit. */
+function returnedValue(vm: QuickJSContext, toJson: QuickJSHandle, value: QuickJSHandle, limits: SandboxLimits, output: string): RunOutcome {
+  if (vm.typeof(value) === 'undefined') return { ok: true, output, value: undefined, hasValue: false };
+  const json = vm.callFunction(toJson, vm.undefined, value);
+  if (json.error) {
+    const error = describeError(vm, json.error, limits);
+    json.error.dispose();
+    return { ok: false, output, error: `The returned value is not JSON: ${error}` };
+  }
+  try {
+    if (vm.typeof(json.value) !== 'string') return { ok: true, output, value: undefined, hasValue: false };
+    const length = vm.getNumber(vm.getProp(json.value, 'length'));
+    const tooLarge = { ok: false as const, output, error: `The returned value is larger than the result limit (maxResultBytes: ${limits.maxResultBytes} bytes).` };
+    if (length > limits.maxResultBytes) return tooLarge;
+    const text = vm.getString(json.value);
+    if (Buffer.byteLength(text) > limits.maxResultBytes) return tooLarge;
+    return { ok: true, output, value: JSON.parse(text) as unknown, hasValue: true };
+  } finally {
+    json.value.dispose();
+  }
+}
+
+/** An error the program threw (or QuickJS raised in it), with the limit it names or its line. */
+function describeError(vm: QuickJSContext, handle: QuickJSHandle, limits: SandboxLimits): string {
+  let dumped: unknown;
+  try {
+    dumped = vm.dump(handle);
+  } catch {
+    dumped = undefined;
+  }
+  const error = typeof dumped === 'object' && dumped !== null ? (dumped as { name?: unknown; message?: unknown; stack?: unknown }) : { message: dumped };
+  const message = String(error.message ?? 'unknown error');
+  const name = typeof error.name === 'string' ? error.name : 'Error';
+  if (/out of memory/i.test(message)) return memoryError(limits);
+  if (/stack overflow|call stack size exceeded/i.test(message)) return stackError(limits);
+  const line = typeof error.stack === 'string' ? new RegExp(`${PROGRAM_FILE.replace('.', '\\.')}:(\\d+)`).exec(error.stack)?.[1] : undefined;
+  return `${name}: ${message}${line === undefined ? '' : ` (line ${line})`}`;
+}
+
+function memoryError(limits: SandboxLimits): string {
+  return `The program used more memory than the limit (memoryMb: ${limits.memoryBytes / (1024 * 1024)} MB).`;
+}
+
+/** What escaped the interpreter into the host, as the limit it hit. */
+function hostFailure(error: unknown, limits: SandboxLimits): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return stackError(limits);
+  if (/memory/i.test(String(error))) return memoryError(limits);
+  return 'The sandbox failed and the run was stopped.';
+}
+
+function stackError(limits: SandboxLimits): string {
+  return `The program recursed deeper than the stack limit (maxStackKb: ${limits.stackBytes / 1024} KB).`;
+}
+
+/** A failure of the host side of the bridge: the sandbox's memory was exhausted while a value went in. */
+function limitOfHostError(error: unknown, limits: SandboxLimits): string {
+  return /memory/i.test(String(error)) ? memoryError(limits) : 'The sandbox failed while handing a tool result to the program.';
+}

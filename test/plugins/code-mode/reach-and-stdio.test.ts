@@ -1,0 +1,65 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import t from 'tap';
+import { fixture } from '../../core/children/helpers.js';
+import { cliPath, runNode } from '../../helpers/cli.js';
+import { connectClient, REVISIONS } from '../../helpers/clients.js';
+import { startHubBin } from '../../helpers/hub-bin.js';
+import { PASSWORD } from '../oauth-as/flows.js';
+import { structuredMeta } from '../meta-tools/helpers.js';
+import { runProgram, textOf, type RunAnswer } from './helpers.js';
+
+const child = () => ({ command: process.execPath, args: [fixture('changing-tools')] });
+
+t.test("a limited token's program reaches only its servers, even by a name built at run time", async (t) => {
+  const hub = await startHubBin(t, {
+    config: { mcpServers: { alpha: child(), beta: child() }, plugins: { 'map-tools': false, 'code-mode': true } },
+    env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'warn' },
+  });
+  const minted = await runNode(cliPath('hub-admin'), ['tokens', 'mint', '--resource', 'hub', '--servers', 'alpha'], hub.env);
+  t.equal(minted.code, 0, minted.stderr);
+  for (const revision of REVISIONS) {
+    const client = await connectClient(t, `${hub.url}/hub`, revision, { authorization: `Bearer ${minted.stdout.trim()}` });
+    const api = textOf((await client.callTool({ name: 'get_code_api', arguments: {} })) as CallToolResult);
+    t.match(api, 'declare namespace alpha {', `${revision}: the API has its server`);
+    t.notMatch(api, 'beta', `${revision}: and no other`);
+    t.match(textOf((await client.callTool({ name: 'get_code_api', arguments: { servers: ['beta'] } })) as CallToolResult), /^Unknown server: "beta"/, `${revision}: naming another is as naming none`);
+    const answer = (await structuredMeta(t, client, 'run_code', {
+      code: "const name = ['be', 'ta'].join('');\nconst mine = await servers.alpha.echo();\nreturn { servers: Object.keys(servers), mine, other: typeof (servers as any)[name] };",
+    })) as unknown as RunAnswer;
+    t.same(answer.value, { servers: ['alpha'], mine: 'ok', other: 'undefined' }, `${revision}: servers holds only alpha`);
+    const reached = await runProgram(client, "const name = ['be', 'ta'].join('');\nreturn await (servers as any)[name].echo();");
+    t.match(textOf(reached), /^The program failed: TypeError: .*\(line 2\)$/, `${revision}: a built name reaches nothing`);
+    const viaProxy = await runProgram(client, "return await (servers.alpha as any)['../beta'].call();");
+    t.match(textOf(viaProxy), /^The program failed: ToolError: Unknown tool: "\.\.\/beta" on server "alpha"/, `${revision}: nor a tool name that looks like a path`);
+  }
+});
+
+for (const revision of REVISIONS) {
+  t.test(`code mode over hub-stdio on ${revision}`, async (t) => {
+    const folder = await mkdtemp(join(tmpdir(), 'code-stdio-'));
+    const config = join(folder, 'mcp.json');
+    await writeFile(config, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false, 'code-mode': { maxToolCalls: 2 } }, mcpServers: { one: child(), two: child() } }));
+    const client = new Client({ name: 'code-stdio', version: '1.0.0' }, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath('hub-stdio')],
+        env: { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), BASE_URL: 'https://hub.example', PATH: process.env.PATH ?? '' },
+        stderr: 'pipe',
+      }),
+    );
+    t.teardown(() => client.close());
+    const { tools } = await client.listTools();
+    t.same(tools.map((tool) => tool.name).slice(-2), ['get_code_api', 'run_code']);
+    const answer = (await structuredMeta(t, client, 'run_code', {
+      code: "const [a, b] = await Promise.all([servers.one.echo(), servers.two.echo()]);\nconsole.log(a + b);\nreturn a === b;",
+    })) as unknown as RunAnswer;
+    t.same({ output: answer.output, value: answer.value, calls: answer.calls.map((call) => `${call.server}.${call.tool}:${call.outcome}`) }, { output: 'okok\n', value: true, calls: ['one.echo:ok', 'two.echo:ok'] });
+    t.match(textOf(await runProgram(client, 'for (;;) await servers.one.echo();')), /maxToolCalls: 2/, 'its limits hold there too');
+    t.match(textOf((await client.callTool({ name: 'get_code_api', arguments: {} })) as CallToolResult), 'declare namespace two {');
+  });
+}
