@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse as parseTolerantly, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { expandEnvironment } from './expand.js';
+import { expandConfig } from './expand.js';
 import { HubConfig } from './schema.js';
 import { firstSchemaProblem, pointerToPath } from './schema-errors.js';
 
@@ -82,7 +82,7 @@ export function checkConfig(raw: unknown, source: string, env: NodeJS.ProcessEnv
     }
     throw new StartupError(`${source}: ${path ? `key "${path}"` : 'the config'}: expected ${problem.expected}`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
   }
-  return expandEnvironment(raw as HubConfig, env, source);
+  return expandConfig(raw as HubConfig, env, source);
 }
 
 /** What jsonc-parser's error codes mean, in an operator's words. */
