@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -121,9 +121,11 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   registerMcpEndpoints(app, context);
   registerHealthRoutes(app, context);
 
-  if (file !== undefined) {
+  // A config file that does not exist yet is watched for all the same: it is read when it appears.
+  const reloadFile = file ?? (options.config === undefined ? resolve(settings.configFile) : undefined);
+  if (reloadFile !== undefined) {
     const reloader = new ConfigReloader({
-      file,
+      file: reloadFile,
       env,
       servers,
       plugins: config.plugins,
@@ -172,7 +174,7 @@ async function fromFile(file: string, env: NodeJS.ProcessEnv) {
   return {
     config: loaded.config,
     source: loaded.file ?? 'built-in defaults',
-    configDirectory: loaded.file ? dirname(loaded.file) : process.cwd(),
+    configDirectory: dirname(resolve(loaded.file ?? file)),
     file: loaded.file,
   };
 }

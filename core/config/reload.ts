@@ -102,7 +102,7 @@ export class ConfigReloader {
     let entries;
     try {
       const loaded = await loadConfigFile(file, env);
-      if (loaded.file === undefined) throw new StartupError(`${file}: the config file is gone`, { code: HUB_ERROR_CODES.CONFIG_UNREADABLE });
+      if (loaded.file === undefined) throw new StartupError(`${file}: there is no config file (yet): write it there, or point HUB_CONFIG at yours`, { code: HUB_ERROR_CODES.CONFIG_UNREADABLE });
       config = loaded.config;
       entries = servers.check(config, file);
     } catch (error) {
