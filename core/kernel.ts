@@ -113,8 +113,9 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   const servers = new ConfiguredServers(context);
   const entries = servers.check(config, source, options.admin?.leftOut);
   for (const warning of servers.typos(config)) app.log.warn({ config: source }, warning);
-  const { warnings, disabled } = servers.notices(config);
+  const { warnings, disabled, adopted } = servers.notices(config);
   for (const warning of warnings) app.log.warn({ config: source }, warning);
+  for (const note of adopted) app.log.info({ config: source }, `written for another client: ${note}`);
   if (disabled.length > 0) app.log.info({ config: source, servers: disabled }, 'servers marked "disabled": true are not served');
   servers.add(entries);
   await context.children.loadSnapshots();

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { SERVER_NAME_PATTERN, type HubConfig, type ServerEntry } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
-import { configNotices } from '../config/other-clients.js';
+import { adoptedFromOtherClients, configNotices } from '../config/other-clients.js';
 import { firstUnsetVariable, unsetVariableProblem } from '../config/expand.js';
 import { likelyTypos, propertyNames } from '../config/typos.js';
 import type { Hub } from '../hub.js';
@@ -104,11 +104,13 @@ export class ConfiguredServers {
    * only what is new): keys other clients use, a `timeout` too short to be milliseconds,
    * servers left out as disabled.
    */
-  notices(config: HubConfig): { warnings: string[]; disabled: string[] } {
+  notices(config: HubConfig): { warnings: string[]; disabled: string[]; adopted: string[] } {
     const warnings = configNotices(config).filter((warning) => !this.#noticed.has(warning));
     warnings.forEach((warning) => this.#noticed.add(warning));
+    const adopted = adoptedFromOtherClients(config).filter((note) => !this.#noticed.has(note));
+    adopted.forEach((note) => this.#noticed.add(note));
     const disabled = Object.entries(config.mcpServers ?? {}).flatMap(([name, entry]) => (entry.disabled === true ? [name] : []));
-    return { warnings, disabled };
+    return { warnings, disabled, adopted };
   }
 
   /** Likely typos in the config's keys, as warning lines (see `likelyTypos`). */

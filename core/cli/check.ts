@@ -103,7 +103,9 @@ export function formatReport(report: CheckReport): string {
       ? 'the hub would not start'
       : failing > 0
         ? `${failing} ${failing === 1 ? 'server' : 'servers'} would fail; the hub would start without ${failing === 1 ? 'it' : 'them'}`
-        : `all ${report.servers.length} servers checked out`,
+        : report.servers.length === 0
+          ? 'no servers are configured: the hub would serve only /hub (servers go under "mcpServers")'
+          : `all ${report.servers.length} servers checked out`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -112,7 +112,9 @@ export class ConfigReloader {
       return false;
     }
     for (const warning of servers.typos(config)) log.warn({ config: file }, warning);
-    for (const warning of servers.notices(config).warnings) log.warn({ config: file }, warning);
+    const notices = servers.notices(config);
+    for (const warning of notices.warnings) log.warn({ config: file }, warning);
+    for (const note of notices.adopted) log.info({ config: file }, `written for another client: ${note}`);
     if (!isDeepStrictEqual(config.plugins ?? {}, this.options.plugins ?? {})) {
       log.warn({ trigger, config: file }, 'the "plugins" section changed: plugins and their options take effect at the next restart of the hub');
     }
