@@ -57,7 +57,7 @@ const builtinDirectory = fileURLToPath(new URL('../plugins/', import.meta.url));
 /** An editor's save is several file events: the reload waits until they have been quiet this long. */
 const CONFIG_DEBOUNCE_MS = 300;
 /** Calls cut at the end of the drain answer at once (their servers are stopped); this bounds it. */
-const CUT_GRACE_MS = 2_000;
+export const CUT_GRACE_MS = 2_000;
 
 /**
  * The hub as an encapsulated Fastify plugin: `app.register(hub, { config, prefix })`
