@@ -66,6 +66,7 @@ export default definePlugin({
         hub.observe.tokenRotation.subscribe(() => metrics.tokenRotation()),
         hub.observe.rateLimited.subscribe(() => metrics.rateLimited()),
         hub.observe.toolWithheld.subscribe((event) => metrics.toolWithheld(event.server, event.cause)),
+        hub.observe.pluginFault.subscribe((event) => metrics.pluginFailure(event.plugin, event.site)),
       );
       // Series for the servers (and their tools from the snapshots) exist at 0 from the start.
       app.addHook('onReady', async () => metrics.sync());

@@ -51,6 +51,8 @@ t.test('observers that throw on every call: the calls answer, one log line per s
     t.equal(faultLines(logs, site).length, 1, `${site}: logged once`);
   }
   t.equal(heard.filter((site) => site === 'observe.toolCallStart').length, calls, 'the pluginFault channel hears every failure');
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  t.match(metrics, `hub_plugin_failures_total{plugin="app",site="observe.toolCallStart"} ${calls}`, 'and /metrics counts them');
 });
 
 t.test('a fault observer that throws is counted and does not loop', async (t) => {
