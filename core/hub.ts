@@ -15,6 +15,8 @@ import type { OperatorPage } from './operator/pages.js';
 import type { OperatorService } from './operator/service.js';
 import { OperatorWeb } from './operator/web.js';
 import { Drain } from './drain.js';
+import { observe } from './observe.js';
+import { PluginFaults } from './plugin-faults.js';
 import { Registry, Slot } from './registry.js';
 import type { HubSettings } from './settings.js';
 import { openStoreLazily, type Store } from './store/index.js';
@@ -74,11 +76,17 @@ export class Hub {
       wires: childWires(() => this.revisions.values()),
     });
     this.questions = new QuestionRelay(log);
+    this.faults = new PluginFaults(log, (fault) => {
+      if (observe.pluginFault.active) observe.pluginFault.publish({ hub: this.identity, plugin: fault.plugin, site: fault.site });
+    });
     this.store = openStoreLazily({ dataPath: settings.dataPath, mongodbUrl: env.MONGODB_URL });
   }
 
   /** Opened on first use (a hub that never needs it creates no files); closed with the app. */
   readonly store: Store;
+
+  /** What plugins' observers, hooks and callbacks threw: counted, logged once per plugin and site. */
+  readonly faults: PluginFaults;
 
   /** The shutdown drain: in-flight MCP requests finish, new ones are refused. */
   readonly drain = new Drain();

@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -58,7 +58,7 @@ const builtinDirectory = fileURLToPath(new URL('../plugins/', import.meta.url));
 /** An editor's save is several file events: the reload waits until they have been quiet this long. */
 const CONFIG_DEBOUNCE_MS = 300;
 /** Calls cut at the end of the drain answer at once (their servers are stopped); this bounds it. */
-const CUT_GRACE_MS = 2_000;
+export const CUT_GRACE_MS = 2_000;
 
 /**
  * The hub as an encapsulated Fastify plugin: `app.register(hub, { config, prefix })`
@@ -120,17 +120,20 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   const servers = new ConfiguredServers(context);
   const entries = servers.check(config, source, options.admin?.leftOut);
   for (const warning of servers.typos(config)) app.log.warn({ config: source }, warning);
-  const { warnings, disabled } = servers.notices(config);
+  const { warnings, disabled, adopted } = servers.notices(config);
   for (const warning of warnings) app.log.warn({ config: source }, warning);
+  for (const note of adopted) app.log.info({ config: source }, `written for another client: ${note}`);
   if (disabled.length > 0) app.log.info({ config: source, servers: disabled }, 'servers marked "disabled": true are not served');
   servers.add(entries);
   await context.children.loadSnapshots();
   registerMcpEndpoints(app, context);
   registerHealthRoutes(app, context);
 
-  if (file !== undefined) {
+  // A config file that does not exist yet is watched for all the same: it is read when it appears.
+  const reloadFile = file ?? (options.config === undefined ? resolve(settings.configFile) : undefined);
+  if (reloadFile !== undefined) {
     const reloader = new ConfigReloader({
-      file,
+      file: reloadFile,
       env,
       servers,
       plugins: config.plugins,
@@ -179,7 +182,7 @@ async function fromFile(file: string, env: NodeJS.ProcessEnv) {
   return {
     config: loaded.config,
     source: loaded.file ?? 'built-in defaults',
-    configDirectory: loaded.file ? dirname(loaded.file) : process.cwd(),
+    configDirectory: dirname(resolve(loaded.file ?? file)),
     file: loaded.file,
   };
 }

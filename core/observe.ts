@@ -201,6 +201,17 @@ export interface InterceptionEvent {
   readonly failure: 'threw' | 'overran' | undefined;
 }
 
+/**
+ * A plugin's observer, hook or callback threw (it is logged once per plugin and site, and
+ * the hub went on): published every time, so a metric can count them.
+ */
+export interface PluginFaultEvent {
+  readonly hub: object;
+  readonly plugin: string;
+  /** Where the kernel called the plugin: `observe.toolCallStart`, `servers.observe.transition`, `toolGates.withheld`, ... */
+  readonly site: string;
+}
+
 /** A typed channel. */
 export class Topic<Event extends object> {
   readonly #channel: diagnostics.Channel;
@@ -253,6 +264,7 @@ export const observe = {
   configReload: new Topic<ConfigReloadEvent>('mcp-switchyard:config-reload'),
   toolWithheld: new Topic<ToolWithheldEvent>('mcp-switchyard:tool-withheld'),
   interception: new Topic<InterceptionEvent>('mcp-switchyard:interception'),
+  pluginFault: new Topic<PluginFaultEvent>('mcp-switchyard:plugin-fault'),
 } as const;
 
 /** The W3C trace context keys that travel in a request's `_meta` (the MCP convention for trace propagation). */
@@ -316,15 +328,29 @@ export interface HubTopic<Event extends { readonly hub: object }> {
 /** The kernel's channels, each as `HubTopic`. */
 export type HubTopics = { readonly [Name in keyof typeof observe]: (typeof observe)[Name] extends Topic<infer Event extends { readonly hub: object }> ? HubTopic<Event> : never };
 
-/** The channels seen from the hub whose events carry `identity`. */
-export function topicsOf(identity: object): HubTopics {
-  const scoped = <Event extends { readonly hub: object }>(topic: Topic<Event>): HubTopic<Event> => ({
+/**
+ * Runs a plugin's listener isolated (`PluginFaults.guard`): a throw is recorded under
+ * `site` and the fallback answers, so the publisher (a tool call) goes on.
+ */
+export type Isolate = <Args extends unknown[], Result>(site: string, fn: (...args: Args) => Result, fallback: () => Result) => (...args: Args) => Result;
+
+const unguarded: Isolate = (_site, fn) => fn;
+
+/** The channels seen from the hub whose events carry `identity`; each listener and transform given runs through `isolate`. */
+export function topicsOf(identity: object, isolate: Isolate = unguarded): HubTopics {
+  const scoped = <Event extends { readonly hub: object }>(name: string, topic: Topic<Event>): HubTopic<Event> => ({
     get active() {
       return topic.active;
     },
     publish: (event) => topic.publish({ ...event, hub: identity } as Event),
-    subscribe: (listener) => topic.subscribe((event) => event.hub === identity && listener(event)),
-    bindStore: (store, transform) => topic.bindStore(store, (event) => (event.hub === identity ? transform(event) : undefined)),
+    subscribe: (listener) => {
+      const isolated = isolate(`observe.${name}`, listener, () => undefined);
+      return topic.subscribe((event) => event.hub === identity && isolated(event));
+    },
+    bindStore: (store, transform) => {
+      const isolated = isolate<[Event], ReturnType<typeof transform> | undefined>(`observe.${name}.bindStore`, transform, () => undefined);
+      return topic.bindStore(store, (event) => (event.hub === identity ? isolated(event) : undefined));
+    },
   });
-  return Object.fromEntries(Object.entries(observe).map(([name, topic]) => [name, scoped(topic as Topic<{ hub: object }>)])) as unknown as HubTopics;
+  return Object.fromEntries(Object.entries(observe).map(([name, topic]) => [name, scoped(name, topic as Topic<{ hub: object }>)])) as unknown as HubTopics;
 }

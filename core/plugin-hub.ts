@@ -17,7 +17,8 @@ import type { ToolCallInterceptor } from './calls/interceptors.js';
 import { toolCallOf } from './calls/tool-call.js';
 import type { MetaToolContext, MetaTool } from './mcp/meta-tool.js';
 import type { McpRevision } from './mcp/revision.js';
-import { topicsOf, type HubTopics } from './observe.js';
+import { toolError } from './mcp/tool-results.js';
+import { topicsOf, type HubTopics, type Isolate } from './observe.js';
 import type { OperatorPage } from './operator/pages.js';
 import type { OperatorService } from './operator/service.js';
 import type { Registry, Slot } from './registry.js';
@@ -123,9 +124,9 @@ function viewOf(child: Child): ServerView {
   return child.view;
 }
 
-function registryFor<T>(registry: Registry<T>, owner: string): PluginRegistry<T> {
+function registryFor<T>(registry: Registry<T>, owner: string, isolate: (value: T) => T = (value) => value): PluginRegistry<T> {
   return {
-    add: (name, value) => registry.add(name, value, owner),
+    add: (name, value) => registry.add(name, value && isolate(value), owner),
     get: (name) => registry.get(name),
     has: (name) => registry.has(name),
     names: () => registry.names(),
@@ -144,19 +145,24 @@ function serviceFor<T>(slot: Slot<T>, owner: string): ProvidedService<T> {
 
 /** The hub as `owner` (a plugin's name, or the embedding app's) sees it. */
 export function pluginHub(hub: Hub, owner: string): PluginHub {
+  const isolate: Isolate = (site, fn, fallback) => hub.faults.guard(owner, site, fn, fallback);
   const servers: Servers = {
     get: (name) => {
       const child = hub.children.get(name);
       return child && viewOf(child);
     },
     list: () => hub.children.all().map(viewOf),
-    observe: (observer) =>
-      hub.children.observe({
-        ...(observer.transition && { transition: (child, event) => observer.transition?.(viewOf(child), event) }),
-        ...(observer.start && { start: (child, event) => observer.start?.(viewOf(child), event) }),
-        ...(observer.toolsChanged && { toolsChanged: (child) => observer.toolsChanged?.(viewOf(child)) }),
-      }),
-    onRemoved: (listener) => hub.children.onRemoved(listener),
+    observe: (observer) => {
+      const transition = observer.transition && isolate('servers.observe.transition', observer.transition.bind(observer), () => undefined);
+      const start = observer.start && isolate('servers.observe.start', observer.start.bind(observer), () => undefined);
+      const toolsChanged = observer.toolsChanged && isolate('servers.observe.toolsChanged', observer.toolsChanged.bind(observer), () => undefined);
+      return hub.children.observe({
+        ...(transition && { transition: (child, event) => transition(viewOf(child), event) }),
+        ...(start && { start: (child, event) => start(viewOf(child), event) }),
+        ...(toolsChanged && { toolsChanged: (child) => toolsChanged(viewOf(child)) }),
+      });
+    },
+    onRemoved: (listener) => hub.children.onRemoved(isolate('servers.onRemoved', listener, () => undefined)),
     addInProcess: (name, factory, entry) => viewOf(hub.children.addInProcess(name, factory, entry)),
     callTool: async (server, params, context) => {
       // The view is the child's own for its life: the configured child of that name, if it is still this one.
@@ -166,7 +172,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       return runToolCall(hub, toolCallOf({ revision, caller, server: child, road: 'hub', params, sessionCapabilities, via, hubCall }));
     },
   };
-  const observe = topicsOf(hub.identity);
+  const observe = topicsOf(hub.identity, isolate);
   return {
     plugin: owner,
     version: hub.version,
@@ -176,12 +182,12 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     configDirectory: hub.configDirectory,
     log: hub.log,
     store: hub.store,
-    childTypes: registryFor(hub.childTypes, owner),
+    childTypes: registryFor(hub.childTypes, owner, (type) => isolatedChildType(type, isolate)),
     revisions: registryFor(hub.revisions, owner),
     metaTools: registryFor(hub.metaTools, owner),
     adminCommands: registryFor(hub.adminCommands, owner),
     pages: registryFor(hub.pages, owner),
-    toolGates: registryFor(hub.toolGates, owner),
+    toolGates: registryFor(hub.toolGates, owner, (gate) => isolatedGate(gate, owner, hub, isolate)),
     interceptors: registryFor(hub.interceptors, owner),
     authenticator: serviceFor(hub.authenticator, owner),
     upstreamAuth: serviceFor(hub.upstreamAuth, owner),
@@ -192,4 +198,30 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     observe,
     reloadConfig: (trigger) => hub.reloadConfig(trigger),
   };
+}
+
+/**
+ * A gate whose `withheld` throws withholds the tool (pinning guards against changed tools:
+ * failing open would let one through), saying so; `review` and `refresh` failures leave
+ * what the gate knew. Each failure is counted under the plugin's name.
+ */
+function isolatedGate(gate: ToolGate, owner: string, hub: Hub, isolate: Isolate): ToolGate {
+  return {
+    withheld: isolate('toolGates.withheld', gate.withheld.bind(gate), () => `The tool is withheld: the tool gate of plugin "${owner}" failed; an operator can see why in the hub's log.`),
+    ...(gate.review && { review: isolate('toolGates.review', gate.review.bind(gate), () => undefined) }),
+    ...(gate.refresh && {
+      refresh: async (server: ServerView) => {
+        try {
+          await gate.refresh?.(server);
+        } catch (error) {
+          hub.faults.record(owner, 'toolGates.refresh', error);
+        }
+      },
+    }),
+  };
+}
+
+/** `alwaysRunning` is asked while servers are added: a throw there must not stop the others; taken as false (started on demand). */
+function isolatedChildType(type: ChildType, isolate: Isolate): ChildType {
+  return Object.assign(Object.create(type) as ChildType, { alwaysRunning: isolate('childTypes.alwaysRunning', type.alwaysRunning.bind(type), () => false) });
 }

@@ -1,8 +1,9 @@
 // The first call of the README: /hub and /map/mcp, on both MCP revisions, with the API
-// token in $TOKEN (from `hub-admin tokens mint`). HUB_URL defaults to the hub `npm start` runs.
+// token in $TOKEN (from `hub-admin tokens mint`). It finds the hub as hub-admin does: at
+// BASE_URL when set, else on loopback at PORT (3000 by default, what `npm start` uses).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-const base = process.env.HUB_URL ?? 'http://127.0.0.1:3000';
+const base = (process.env.BASE_URL?.trim() || `http://127.0.0.1:${process.env.PORT?.trim() || 3000}`).replace(/\/+$/, '');
 const requestInit = { headers: { Authorization: `Bearer ${process.env.TOKEN}` } };
 
 for (const revision of ['2026-07-28', '2025-11-25']) {

@@ -34,6 +34,8 @@ export interface ChildEnvironment {
   wires?: ChildWires;
   /** What plugins withhold of a server's tools (`hub.toolGates`); by default nothing. */
   gates?: ToolGates;
+  /** Why this server cannot run (its entry names an unset variable): it stays down saying so, and is never started. */
+  blocked?: string;
 }
 
 /**
@@ -72,7 +74,8 @@ export class Child extends ChildProfile {
     this.#watch.onChange((change) => {
       if (change.kind === 'tools') this.#toolsChanged();
     });
-    this.#status = this.alwaysRunning ? 'down' : 'sleeping';
+    this.#status = this.alwaysRunning || environment.blocked !== undefined ? 'down' : 'sleeping';
+    this.#lastError = environment.blocked;
     const child = this;
     this.#starter = new ChildStarter({
       name,
@@ -107,6 +110,11 @@ export class Child extends ChildProfile {
   /** Why the server last failed (kept while it starts again or rests); none once it is up. */
   get lastError(): string | undefined {
     return this.#lastError;
+  }
+
+  /** Why this server is kept down without being started (its entry names an unset variable), if it is. */
+  get blocked(): string | undefined {
+    return this.#environment.blocked;
   }
 
   get alwaysRunning(): boolean {
@@ -275,6 +283,8 @@ export class Child extends ChildProfile {
    * a HubError naming the server and the reason when the child did not come up.
    */
   ensureUp(): Promise<Client> {
+    const blocked = this.#environment.blocked;
+    if (blocked !== undefined) return Promise.reject(new HubError(HUB_ERROR_CODES.CHILD_START_FAILED, `server "${this.name}" could not start: ${blocked}`));
     this.touch();
     const connection = this.#starter.connection;
     if (connection && this.#status === 'up') return Promise.resolve(connection.client);

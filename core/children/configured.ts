@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { SERVER_NAME_PATTERN, type HubConfig, type ServerEntry } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
-import { configNotices } from '../config/other-clients.js';
+import { adoptedFromOtherClients, configNotices } from '../config/other-clients.js';
+import { firstUnsetVariable, unsetVariableProblem } from '../config/expand.js';
 import { likelyTypos, propertyNames } from '../config/typos.js';
 import type { Hub } from '../hub.js';
 import { inferType } from './registry.js';
@@ -29,6 +30,8 @@ export interface ServerChanges {
  */
 export class ConfiguredServers {
   #entries = new Map<string, ServerEntry>();
+  /** Entries that name an unset variable: kept down with why (the others run). */
+  #blocked = new Map<string, string>();
   readonly #noticed = new Set<string>();
 
   constructor(private readonly hub: Hub) {}
@@ -41,21 +44,30 @@ export class ConfiguredServers {
    */
   check(config: HubConfig, source: string, leftOut?: (problem: string, name: string) => void): Map<string, ServerEntry> {
     const entries = new Map<string, ServerEntry>();
+    this.#blocked = new Map();
     for (const [name, entry] of Object.entries(config.mcpServers ?? {})) {
       if (entry.disabled === true) continue;
+      const unset = firstUnsetVariable(entry, this.hub.env, `mcpServers.${name}`);
       try {
-        this.#checkEntry(name, entry, source);
+        this.#checkEntry(name, entry, source, unset === undefined);
       } catch (error) {
         if (!leftOut || !(error instanceof StartupError)) throw error;
         leftOut(error.message, name);
         continue;
       }
       entries.set(name, entry);
+      if (unset !== undefined) this.#blocked.set(name, unsetVariableProblem(unset));
     }
     return entries;
   }
 
-  #checkEntry(name: string, entry: ServerEntry, source: string): void {
+  /** Why a checked entry is kept down (it names an unset variable), if it is. */
+  blocked(name: string): string | undefined {
+    return this.#blocked.get(name);
+  }
+
+  /** The entry as written still holds its `${VAR}` references, so its type's schema is not asked (a URL would not parse). */
+  #checkEntry(name: string, entry: ServerEntry, source: string, expanded: boolean): void {
     if (!serverName.test(name)) {
       throw refused(`${source}: server "${name}": the name must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`);
     }
@@ -72,6 +84,7 @@ export class ConfiguredServers {
         `${source}: server "${name}": key "type": expected one of ${this.hub.childTypes.names().map((known) => `"${known}"`).join(', ')} (got "${type}"; is the plugin that adds it enabled?)`,
       );
     }
+    if (!expanded) return;
     const problem = firstSchemaProblem(childType.entrySchema, entry);
     if (problem) {
       throw refused(`${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`);
@@ -91,11 +104,13 @@ export class ConfiguredServers {
    * only what is new): keys other clients use, a `timeout` too short to be milliseconds,
    * servers left out as disabled.
    */
-  notices(config: HubConfig): { warnings: string[]; disabled: string[] } {
+  notices(config: HubConfig): { warnings: string[]; disabled: string[]; adopted: string[] } {
     const warnings = configNotices(config).filter((warning) => !this.#noticed.has(warning));
     warnings.forEach((warning) => this.#noticed.add(warning));
+    const adopted = adoptedFromOtherClients(config).filter((note) => !this.#noticed.has(note));
+    adopted.forEach((note) => this.#noticed.add(note));
     const disabled = Object.entries(config.mcpServers ?? {}).flatMap(([name, entry]) => (entry.disabled === true ? [name] : []));
-    return { warnings, disabled };
+    return { warnings, disabled, adopted };
   }
 
   /** Likely typos in the config's keys, as warning lines (see `likelyTypos`). */
@@ -108,7 +123,7 @@ export class ConfiguredServers {
 
   /** At start: adds every checked entry. */
   add(entries: Map<string, ServerEntry>): void {
-    for (const [name, entry] of entries) this.hub.children.add(name, entry);
+    for (const [name, entry] of entries) this.hub.children.add(name, entry, this.#blocked.get(name));
     this.#entries = new Map(entries);
   }
 
@@ -159,7 +174,7 @@ export class ConfiguredServers {
       } else {
         changes.added.push(name);
       }
-      this.hub.children.add(name, entry);
+      this.hub.children.add(name, entry, this.#blocked.get(name));
       next.set(name, entry);
     }
     this.#entries = next;

@@ -76,8 +76,11 @@ export class ChildRegistry {
     return this.add(name, { ...entry, type: IN_PROCESS_TYPE });
   }
 
-  /** Adds a validated entry; the caller has checked the name and the type. */
-  add(name: string, entry: ServerEntry): Child {
+  /**
+   * Adds a validated entry; the caller has checked the name and the type. With `blocked`
+   * (why it cannot run: an unset variable), the server is kept down saying so, and never started.
+   */
+  add(name: string, entry: ServerEntry, blocked?: string): Child {
     if (this.#children.has(name)) throw new HubError(HUB_ERROR_CODES.SERVER_EXISTS, `server "${name}" is configured twice`);
     const type = entry.type ?? inferType(entry);
     const childType = this.types.get(type);
@@ -88,6 +91,7 @@ export class ChildRegistry {
       observers: this.#observers,
       wires: this.wires,
       gates: this.gates,
+      ...(blocked !== undefined && { blocked }),
       ...(childType.snapshots === false || !this.snapshots ? {} : { snapshots: this.snapshots }),
     });
     this.#children.set(name, child);

@@ -70,6 +70,7 @@ export async function checkConfig(env: NodeJS.ProcessEnv, connect: boolean): Pro
 
 async function checkServer(child: Child, configDirectory: string, connect: boolean, configured: boolean): Promise<ServerCheck> {
   const type = child.childType.type;
+  if (child.blocked !== undefined) return { name: child.name, type, status: 'problem', detail: child.blocked };
   const checked = configured ? ((await child.childType.check?.(child.entry, { configDirectory }).catch((error: Error) => ({ ok: false, detail: error.message }))) ?? { ok: true, detail: `the ${type} type checks nothing before a start` }) : { ok: true, detail: 'provided by a plugin' };
   const report: ServerCheck = { name: child.name, type, status: checked.ok ? 'ok' : 'problem', detail: checked.detail };
   if (!connect || !checked.ok) return report;
@@ -102,7 +103,9 @@ export function formatReport(report: CheckReport): string {
       ? 'the hub would not start'
       : failing > 0
         ? `${failing} ${failing === 1 ? 'server' : 'servers'} would fail; the hub would start without ${failing === 1 ? 'it' : 'them'}`
-        : `all ${report.servers.length} servers checked out`,
+        : report.servers.length === 0
+          ? 'no servers are configured: the hub would serve only /hub (servers go under "mcpServers")'
+          : `all ${report.servers.length} servers checked out`,
   );
   return `${lines.join('\n')}\n`;
 }

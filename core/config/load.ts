@@ -2,7 +2,8 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse as parseTolerantly, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { expandEnvironment } from './expand.js';
+import { expandConfig } from './expand.js';
+import { adoptOtherClients, keepAdopted } from './other-clients.js';
 import { HubConfig } from './schema.js';
 import { firstSchemaProblem, pointerToPath } from './schema-errors.js';
 
@@ -71,7 +72,8 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
 }
 
 /** Validates an already-parsed config (from a file or handed to the plugin when embedding). */
-export function checkConfig(raw: unknown, source: string, env: NodeJS.ProcessEnv): HubConfig {
+export function checkConfig(given: unknown, source: string, env: NodeJS.ProcessEnv): HubConfig {
+  const raw = adoptOtherClients(given, source);
   const problem = firstSchemaProblem(HubConfig, raw);
   if (problem) {
     const path = pointerToPath(problem.path);
@@ -82,7 +84,9 @@ export function checkConfig(raw: unknown, source: string, env: NodeJS.ProcessEnv
     }
     throw new StartupError(`${source}: ${path ? `key "${path}"` : 'the config'}: expected ${problem.expected}`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
   }
-  return expandEnvironment(raw as HubConfig, env, source);
+  const config = expandConfig(raw as HubConfig, env, source);
+  keepAdopted(raw as object, config);
+  return config;
 }
 
 /** What jsonc-parser's error codes mean, in an operator's words. */

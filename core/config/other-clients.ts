@@ -1,4 +1,67 @@
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import type { HubConfig } from './schema.js';
+
+/** What `adoptOtherClients` rewrote in each config it returned, for the one info line per change. */
+const adopted = new WeakMap<object, readonly string[]>();
+
+/** Transport names other clients write for what the hub calls `http` (VS Code, Cline, Roo Code). */
+const HTTP_ALIASES = ['streamable-http', 'streamableHttp'];
+
+/**
+ * A config written for another client, read as the hub's where that is unambiguous: VS
+ * Code's top-level `servers` as `mcpServers`, `streamable-http`/`streamableHttp` as type
+ * `http`, Windsurf's `serverUrl` as `url`. Where it is not (both spellings, differing),
+ * the config is refused saying what to write. What was rewritten is told by
+ * `adoptedFromOtherClients`, one line each.
+ */
+export function adoptOtherClients(raw: unknown, source: string): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const notes: string[] = [];
+  const config = { ...(raw as Record<string, unknown>) };
+  if ('servers' in config) {
+    if ('mcpServers' in config) {
+      throw new StartupError(`${source}: both "servers" (VS Code's key) and "mcpServers" are set: move the entries of "servers" into "mcpServers" and remove "servers"`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
+    }
+    config.mcpServers = config.servers;
+    delete config.servers;
+    notes.push('"servers" (VS Code\'s key) read as "mcpServers"');
+  }
+  const servers = config.mcpServers;
+  if (typeof servers === 'object' && servers !== null && !Array.isArray(servers)) {
+    config.mcpServers = Object.fromEntries(Object.entries(servers).map(([name, entry]) => [name, adoptEntry(name, entry, source, notes)]));
+  }
+  adopted.set(config, notes);
+  return config;
+}
+
+function adoptEntry(name: string, raw: unknown, source: string, notes: string[]): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const entry = { ...(raw as Record<string, unknown>) };
+  if (typeof entry.type === 'string' && HTTP_ALIASES.includes(entry.type)) {
+    notes.push(`mcpServers.${name}: "type": "${entry.type}" read as "http" (Streamable HTTP)`);
+    entry.type = 'http';
+  }
+  if ('serverUrl' in entry) {
+    if ('url' in entry && entry.url !== entry.serverUrl) {
+      throw new StartupError(`${source}: server "${name}": both "serverUrl" (Windsurf's key) and "url" are set and differ: keep "url" only`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
+    }
+    entry.url = entry.serverUrl;
+    delete entry.serverUrl;
+    notes.push(`mcpServers.${name}: "serverUrl" (Windsurf's key) read as "url"`);
+  }
+  return entry;
+}
+
+/** What `adoptOtherClients` rewrote in `config` (or in the config checked from it), one line each. */
+export function adoptedFromOtherClients(config: object): readonly string[] {
+  return adopted.get(config) ?? [];
+}
+
+/** Carries what was rewritten over to the config made from the adopted one (expanded). */
+export function keepAdopted(from: object, to: object): void {
+  const notes = adopted.get(from);
+  if (notes !== undefined) adopted.set(to, notes);
+}
 
 /**
  * Keys of a server entry that other MCP clients read and the hub does not act on, with

@@ -102,7 +102,7 @@ export class ConfigReloader {
     let entries;
     try {
       const loaded = await loadConfigFile(file, env);
-      if (loaded.file === undefined) throw new StartupError(`${file}: the config file is gone`, { code: HUB_ERROR_CODES.CONFIG_UNREADABLE });
+      if (loaded.file === undefined) throw new StartupError(`${file}: there is no config file (yet): write it there, or point HUB_CONFIG at yours`, { code: HUB_ERROR_CODES.CONFIG_UNREADABLE });
       config = loaded.config;
       entries = servers.check(config, file);
     } catch (error) {
@@ -112,7 +112,9 @@ export class ConfigReloader {
       return false;
     }
     for (const warning of servers.typos(config)) log.warn({ config: file }, warning);
-    for (const warning of servers.notices(config).warnings) log.warn({ config: file }, warning);
+    const notices = servers.notices(config);
+    for (const warning of notices.warnings) log.warn({ config: file }, warning);
+    for (const note of notices.adopted) log.info({ config: file }, `written for another client: ${note}`);
     if (!isDeepStrictEqual(config.plugins ?? {}, this.options.plugins ?? {})) {
       log.warn({ trigger, config: file }, 'the "plugins" section changed: plugins and their options take effect at the next restart of the hub');
     }

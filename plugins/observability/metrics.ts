@@ -111,6 +111,12 @@ export class HubMetrics implements LifecycleListener {
   readonly crashes = new Counter({ name: 'hub_child_crashes_total', help: 'Servers that were up and ended without being asked to.', labelNames: ['server'], registers: [this.registry] });
   readonly #authFailures = new Counter({ name: 'hub_auth_failures_total', help: 'Refused credentials, by reason.', labelNames: ['reason'], registers: [this.registry] });
   readonly #rotations = new Counter({ name: 'hub_token_rotations_total', help: 'Refresh token rotations answered by the authorization server.', registers: [this.registry] });
+  readonly #pluginFailures = new Counter({
+    name: 'hub_plugin_failures_total',
+    help: "Throws of a plugin's observer, hook or callback the hub isolated and went on, by plugin and site.",
+    labelNames: ['plugin', 'site'],
+    registers: [this.registry],
+  });
   readonly #rateLimited = new Counter({ name: 'hub_rate_limited_total', help: 'MCP requests refused by a per-client limit.', registers: [this.registry] });
   readonly #reloadFailures = new Counter({ name: 'hub_config_reload_failures_total', help: 'Config reloads refused (the file did not validate; the running config stayed).', registers: [this.registry] });
   readonly #reloadSuccess = new Gauge({
@@ -274,6 +280,10 @@ export class HubMetrics implements LifecycleListener {
 
   rateLimited(): void {
     this.#rateLimited.inc();
+  }
+
+  pluginFailure(plugin: string, site: string): void {
+    this.#pluginFailures.inc({ plugin, site });
   }
 
   reloaded(event: ConfigReloadEvent, now: number): void {

@@ -78,10 +78,11 @@ t.test('server names outside the safe set, or taking a reserved path, are refuse
   t.match(pluginPath.stderr, /server "greeting": the name is reserved/, 'a path a plugin reserves is refused too');
 });
 
-t.test('an unset environment variable without default is named', async (t) => {
-  const result = await startWith(JSON.stringify({ mcpServers: { remote: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${HUB_TEST_UNSET_TOKEN}' } } } }));
+t.test('an unset environment variable without default outside the servers is named', async (t) => {
+  // A server's own unset variable takes down that server only (test/core/unset-variable.test.ts).
+  const result = await startWith(JSON.stringify({ plugins: { observability: { callLogPayloads: ['${HUB_TEST_UNSET_TOKEN}'] } } }));
   assertOneLineFailure(t, result);
-  t.match(result.stderr, /environment variable HUB_TEST_UNSET_TOKEN is not set \(used at mcpServers\.remote\.headers\.Authorization\)/);
+  t.match(result.stderr, /environment variable HUB_TEST_UNSET_TOKEN is not set \(used at plugins\.observability\.callLogPayloads\[0\]\)/);
 });
 
 t.test('a child type no enabled plugin provides is named', async (t) => {

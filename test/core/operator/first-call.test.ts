@@ -27,7 +27,9 @@ t.test("the README's first call works as written", async (t) => {
   await copyFile(join(root, 'package.json'), join(project, 'package.json'));
   for (const linked of ['node_modules', 'dist', 'examples']) await symlink(join(root, linked), join(project, linked));
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), HUB_URL: `http://127.0.0.1:${port}`, DATA_PATH: join(project, 'data'), HUB_CONFIG: join(project, 'mcp.json') };
+  // Issue 43, item 14: only PORT, as the hub reads it; the example follows it (no HUB_URL).
+  const { HUB_URL: _unused, BASE_URL: _unset, ...inherited } = process.env;
+  const env = { ...inherited, PORT: String(port), DATA_PATH: join(project, 'data'), HUB_CONFIG: join(project, 'mcp.json') };
   const local = (command: string) => command.replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`);
 
   const [program, ...args] = (commands[1] ?? '').replace(/\s*&$/, '').split(' ');
@@ -40,7 +42,7 @@ t.test("the README's first call works as written", async (t) => {
     hub.kill('SIGTERM');
     await exited;
   });
-  await waitFor('the hub to listen', () => log.includes(`Server listening at http://127.0.0.1:${port}`));
+  await waitFor('the hub to listen', () => log.includes(`Server listening at http://127.0.0.1:${port}`), 120_000);
 
   const script = commands.slice(2).map(local).join('\n');
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
