@@ -87,7 +87,7 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
 
     const described = await search(t, all, 'tool whose description changes', { limit: 2 });
     t.same(hits(described).sort(), ['alpha/mutable', 'pinned/mutable'], `${revision}: limit 2 gives the two best, from both servers`);
-    t.same(described.tools[0]?.description.length !== undefined, true);
+    t.same(described.tools.map((tool) => tool.description), ['A tool whose description changes', 'A tool whose description changes'], `${revision}: each with its description's first line`);
     t.same(hits(await search(t, all, 'tool whose description changes', { server: 'pinned' })).filter((hit) => !hit.startsWith('pinned/')), [], `${revision}: server narrows the search`);
     t.match(await metaError(all, 'search_tools', { query: 'echo', server: 'solo' }), /not offered through \/hub \(hub: false\)/, `${revision}: naming a hub: false server`);
     t.match(await metaError(all, 'search_tools', { query: 'echo', server: 'nobody' }), /^Unknown server: "nobody"/);
