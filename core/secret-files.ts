@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
 
 /**
@@ -31,27 +30,31 @@ export async function withSecretFiles(env: NodeJS.ProcessEnv, others: readonly s
     const variable = `${name}_FILE`;
     const file = env[variable]?.trim() ?? '';
     if (env[name]) throw new StartupError(`${name} and ${variable} are both set; set one of them`, { code: HUB_ERROR_CODES.SECRET_FILE });
-    resolved[name] = await readSecret(variable, file);
+    resolved[name] = readSecretFile(variable, file);
     delete resolved[variable];
   }
   return resolved;
 }
 
-async function readSecret(variable: string, file: string): Promise<string> {
+/**
+ * Reads one secret file by the rules above: opened without waiting (a FIFO would wait for
+ * a writer) and checked through the handle, so only a regular file of at most 64 KiB is
+ * read; trailing line ends dropped; empty refused. Synchronous: it runs while the config
+ * is read, before anything listens.
+ */
+export function readSecretFile(variable: string, file: string): string {
   const refuse = (problem: string, cause?: unknown) =>
     new StartupError(`${variable} (${file}) ${problem}; point ${variable} at the file that holds the secret`, { code: HUB_ERROR_CODES.SECRET_FILE, cause });
   let content: string;
   try {
-    // Opened without waiting (a FIFO would wait for a writer) and checked through the
-    // handle: only a regular file is read.
-    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const handle = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      const found = await handle.stat();
+      const found = fstatSync(handle);
       if (!found.isFile()) throw refuse('is not a regular file');
       if (found.size > MAX_SECRET_BYTES) throw refuse(`is larger than ${MAX_SECRET_BYTES / 1024} KiB, too large for a secret`);
-      content = await handle.readFile('utf8');
+      content = readFileSync(handle, 'utf8');
     } finally {
-      await handle.close();
+      closeSync(handle);
     }
   } catch (error) {
     if (error instanceof StartupError) throw error;

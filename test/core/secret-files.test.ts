@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { HUB_ERROR_CODES } from '../../core/errors.js';
+import { checkConfig } from '../../core/config/load.js';
 import { withSecretFiles } from '../../core/secret-files.js';
 import { cliPath, runNode } from '../helpers/cli.js';
 import { startTestHub } from '../helpers/hub.js';
@@ -70,4 +71,17 @@ t.test('the bins stop with one line naming the variable; hub-admin resolves MONG
   const admin = await runNode(cliPath('hub-admin'), ['tokens', 'list'], { ...env, MONGODB_URL: undefined, MONGODB_URL_FILE: join(folder, 'mongodb-url') });
   t.equal(admin.code, 1);
   t.match(admin.stderr, /^hub-admin: MONGODB_URL_FILE \(.+mongodb-url\) does not exist/, 'the secret file, not a missing embedded store');
+});
+
+t.test('a ${VAR} of the config whose VAR is unset is read from VAR_FILE (issue 40: headers of openapi servers)', async (t) => {
+  const folder = await tempDir(t);
+  await writeFile(join(folder, 'notes_key'), 'key-from-a-file\n');
+  const config = { mcpServers: { notes: { type: 'openapi', spec: './notes.yaml', headers: { 'X-Api-Key': '${NOTES_KEY}' } } } };
+  const expanded = checkConfig(config, 'mcp.json', { NOTES_KEY_FILE: join(folder, 'notes_key') });
+  t.same(expanded.mcpServers?.notes?.headers, { 'X-Api-Key': 'key-from-a-file' }, 'the file, without its trailing line end');
+  t.same(checkConfig(config, 'mcp.json', { NOTES_KEY: 'set', NOTES_KEY_FILE: join(folder, 'notes_key') }).mcpServers?.notes?.headers, { 'X-Api-Key': 'set' }, 'a set variable wins');
+  t.throws(() => checkConfig(config, 'mcp.json', { NOTES_KEY_FILE: join(folder, 'missing') }), refused('NOTES_KEY_FILE', /does not exist/));
+  await writeFile(join(folder, 'empty'), '\n');
+  t.throws(() => checkConfig(config, 'mcp.json', { NOTES_KEY_FILE: join(folder, 'empty') }), refused('NOTES_KEY_FILE', /is empty/));
+  t.throws(() => checkConfig(config, 'mcp.json', {}), { code: HUB_ERROR_CODES.CONFIG_INVALID, message: /environment variable NOTES_KEY is not set/ }, 'neither: refused as before');
 });
