@@ -38,13 +38,15 @@ const LOG_FLUSH_MS = 100;
  * event loop.
  */
 export async function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteStream & { fd: number } = process.stdout) {
-  const { logFormat } = settingsFromEnvironment(env);
+  const { logFormat, logStyle } = settingsFromEnvironment(env);
   const readable = logFormat === 'pretty' || (logFormat === 'auto' && destination.isTTY === true);
   const stream = readable
     ? (await import('pino-pretty')).default({ sync: false, destination: destination.fd, colorize: destination.isTTY === true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
     : jsonLines(destination.fd);
   return {
     level: env.LOG_LEVEL || 'info',
+    // What log collectors read without a parsing rule: `"level":"warn"` and an ISO 8601 time.
+    ...(logStyle === 'collector' && !readable && { formatters: { level: (label: string) => ({ level: label }) }, timestamp: pino.stdTimeFunctions.isoTime }),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.password', '*.client_secret', '*.access_token', '*.refresh_token'],
       censor: '[redacted]',

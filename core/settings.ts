@@ -16,6 +16,9 @@ export const HubSettings = Type.Object({
   logFormat: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
     description: 'LOG_FORMAT: pretty (readable lines), json (one JSON record a line), or auto (pretty on a terminal, JSON otherwise); default auto.',
   }),
+  logStyle: Type.Union([Type.Literal('pino'), Type.Literal('collector')], {
+    description: "LOG_STYLE: the fields of JSON records: pino (level as a number, time in epoch milliseconds) or collector (level as a word, time as ISO 8601, as Elastic, Loki and Cloud Logging expect); default pino.",
+  }),
   // Limits per client and per process (core/limits/settings.ts).
   ...LimitSettings.properties,
 });
@@ -53,6 +56,7 @@ const SETTINGS = [
   setting('operatorSessionMinutes', 'OPERATOR_SESSION_MINUTES', () => 720, integer(1)),
   setting('drainTimeoutMs', 'DRAIN_TIMEOUT_MS', () => 7_000, integer(0)),
   setting('logFormat', 'LOG_FORMAT', () => 'auto' as const, oneOf(['auto', 'json', 'pretty'] as const)),
+  setting('logStyle', 'LOG_STYLE', () => 'pino' as const, oneOf(['pino', 'collector'] as const)),
   // Limits per client and per process (core/limits/settings.ts).
   setting('clientCallsPerMinute', 'CLIENT_CALLS_PER_MINUTE', () => 1200, integer(1)),
   setting('clientMaxConcurrent', 'CLIENT_MAX_CONCURRENT', () => 32, integer(1)),
