@@ -23,7 +23,7 @@ import { withValidTraceContext } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
 import type { McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
-import { failHandshake } from './failed-handshake.js';
+import { refuseEveryRequest } from './failed-handshake.js';
 import { forwardToolCall, withQuestionParams } from './forward-call.js';
 import { knownTools } from './known-tools.js';
 import { RequestWake } from './request-wake.js';
@@ -90,7 +90,6 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
     ...(face.instructions !== undefined && { instructions: face.instructions }),
     ...revision.serverOptions,
   });
-  if (failure !== undefined) failHandshake(server, failure);
 
   if (capabilities.tools) {
     server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) }));
@@ -107,6 +106,7 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
     if (revision.refuses(request.method)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     return relay(ctx, request.method, request.params);
   };
+  if (failure !== undefined) refuseEveryRequest(server, failure);
   return server;
 }
 
