@@ -26,7 +26,7 @@ import { callerCapabilities, decideElicitation, type ElicitationDecision } from 
 import { withQuestionParams } from '../calls/carry.js';
 import { runToolCall } from '../calls/pipeline.js';
 import { toolCallOf } from '../calls/tool-call.js';
-import { failHandshake } from './failed-handshake.js';
+import { refuseEveryRequest } from './failed-handshake.js';
 import { knownTools } from './known-tools.js';
 import { RequestWake } from './request-wake.js';
 import type { ServedRevision } from './served-revision.js';
@@ -94,7 +94,6 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
     ...(face.instructions !== undefined && { instructions: face.instructions }),
     ...revision.serverOptions,
   });
-  if (failure !== undefined) failHandshake(server, failure);
 
   if (capabilities.tools) {
     server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) }));
@@ -109,6 +108,7 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
     if (revision.refuses(request.method)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     return relay(ctx, request.method, request.params);
   };
+  if (failure !== undefined) refuseEveryRequest(server, failure);
   return server;
 }
 
