@@ -188,3 +188,13 @@ export function stdioTransportSeams(transport: object): StdioTransportSeams {
     },
   };
 }
+
+/**
+ * The methods an SDK `Server` already answers, read from its private handler map: the
+ * handlers its constructor installs cannot be listed through its public API, and a server
+ * that must refuse everything (core/mcp/failed-handshake.ts) has to replace them all.
+ */
+export function installedRequestMethods(server: object): string[] {
+  const handlers = (server as { _requestHandlers?: Map<string, unknown> })._requestHandlers;
+  return [...(handlers?.keys() ?? [])];
+}

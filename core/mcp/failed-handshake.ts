@@ -1,10 +1,12 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
+import { installedRequestMethods } from '../children/plain-call-client.js';
 
 /**
  * Makes `server` answer every request with `failure` (the start of a server never seen
  * failed, or ran past the wake budget), the handshake included, as the first request after
  * it would be answered, instead of stating an identity the hub would have to invent. The
- * handlers the SDK set in the constructor are replaced (read from its private map; the
+ * handlers the SDK set in the constructor are replaced (read from its private map, by
+ * the one module that reaches the SDK's internals; the
  * revision's handshake is among them on one revision), and `setRequestHandler` is wrapped
  * for those the SDK installs after the factory returns (the handshake on the other).
  */
@@ -14,8 +16,7 @@ export function refuseEveryRequest(server: Server, failure: unknown): void {
     throw refusal;
   };
   const set = server.setRequestHandler.bind(server) as (method: string, handler: () => never) => void;
-  const installed = (server as unknown as { _requestHandlers?: Map<string, unknown> })._requestHandlers;
-  for (const method of [...(installed?.keys() ?? [])]) set(method, refuse);
+  for (const method of installedRequestMethods(server)) set(method, refuse);
   server.setRequestHandler = ((method: string) => set(method, refuse)) as unknown as Server['setRequestHandler'];
   server.fallbackRequestHandler = async () => refuse();
 }

@@ -171,11 +171,14 @@ function moduleWeakCollections(file: SourceFile): string[] {
 
 t.test('no core module keeps per-call state in a module-level WeakSet or WeakMap keyed by a request', async (t) => {
   // Per-call state is the call's own (core/calls/tool-call.ts), passed explicitly. The one
-  // module-level WeakMap left keys compiled validators by schema, not by a request.
+  // module-level WeakMaps left are keyed by a schema (compiled validators) and by a config
+  // object (what was read as another client's key), never by a request.
   const found = sources('core').flatMap(moduleWeakCollections);
-  t.same(found, ['core/config/schema-errors.ts: WeakMap'], 'only the validator cache, keyed by schema');
+  t.same(found, ['core/config/other-clients.ts: WeakMap', 'core/config/schema-errors.ts: WeakMap'], 'only the validator cache and the notes on a config');
   const schemaErrors = await readFile(join(root, 'core', 'config', 'schema-errors.ts'), 'utf8');
-  t.match(schemaErrors, /new WeakMap<TSchema, /, 'which is keyed by a schema');
+  t.match(schemaErrors, /new WeakMap<TSchema, /, 'the validator cache is keyed by a schema');
+  const otherClients = await readFile(join(root, 'core', 'config', 'other-clients.ts'), 'utf8');
+  t.match(otherClients, /const adopted = new WeakMap<object, readonly string\[\]>\(\);/, 'the notes are keyed by the config they were made for');
 });
 
 /** Members of the SDK's classes named with a leading underscore; `_meta` is the protocol's own field, `_id` the store's. */
