@@ -51,7 +51,7 @@ t.test('a call to a server that cannot start answers at once with the server and
   t.ok(starts(startsFile).length <= 2, `the broken server was not retried within a call (${starts(startsFile).length} starts)`);
 });
 
-t.test('on /<name>/mcp the call is a JSON-RPC error naming the server and the cause, not "Unknown tool"', async (t) => {
+t.test('on /<name>/mcp every request is a JSON-RPC error naming the server and the cause, not "Unknown tool"', async (t) => {
   const { hub } = await brokenHub(t);
   for (const revision of REVISIONS) {
     for (const [server, cause] of Object.entries(CAUSES)) {
@@ -59,10 +59,14 @@ t.test('on /<name>/mcp the call is a JSON-RPC error naming the server and the ca
       const plain = await rawRequest(`${hub.url}/${server}/mcp`, revision, 'tools/call', { name: 'echo', arguments: {} });
       t.match(plain.error?.message, cause, `${revision} ${server}: plain call`);
       t.notMatch(plain.error?.message, /Unknown tool/);
-      // ...and through an SDK client, which also lists first.
-      const client = await connectClient(t, `${hub.url}/${server}/mcp`, revision);
-      await t.rejects(client.callTool({ name: 'echo', arguments: {} }), cause, `${revision} ${server}: SDK call`);
-      await t.rejects(client.listTools(), cause, `${revision} ${server}: tools/list says why rather than []`);
+      const listed = await rawRequest(`${hub.url}/${server}/mcp`, revision, 'tools/list');
+      t.match(listed.error?.message, cause, `${revision} ${server}: tools/list says why rather than []`);
+      // ...and through an SDK client, whose handshake already answers the failure (issue 44,
+      // F4); on 2026-07-28 the SDK words a refused probe its own way, so only 2025-11-25's
+      // message is the hub's.
+      const connecting = connectClient(t, `${hub.url}/${server}/mcp`, revision);
+      if (revision === '2025-11-25') await t.rejects(connecting, cause, `${revision} ${server}: the SDK's connect fails with the cause`);
+      else await t.rejects(connecting, `${revision} ${server}: the SDK's connect fails`);
     }
   }
 });
