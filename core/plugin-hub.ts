@@ -17,7 +17,6 @@ import type { ToolCallInterceptor } from './calls/interceptors.js';
 import { toolCallOf } from './calls/tool-call.js';
 import type { MetaToolContext, MetaTool } from './mcp/meta-tool.js';
 import type { McpRevision } from './mcp/revision.js';
-import { toolError } from './mcp/tool-results.js';
 import { topicsOf, type HubTopics, type Isolate } from './observe.js';
 import type { OperatorPage } from './operator/pages.js';
 import type { OperatorService } from './operator/service.js';

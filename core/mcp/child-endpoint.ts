@@ -30,7 +30,6 @@ import { refuseEveryRequest } from './failed-handshake.js';
 import { knownTools } from './known-tools.js';
 import { RequestWake } from './request-wake.js';
 import type { ServedRevision } from './served-revision.js';
-import { toolError } from './tool-results.js';
 
 /**
  * `/<name>/mcp`: a transparent proxy of one child, stating what the child shows a client

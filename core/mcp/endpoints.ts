@@ -15,7 +15,7 @@ import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
 import { requestIdOf, writeJson } from './json-rpc-message.js';
 import { answerPlainCall, isPlainObject, plainCallOf } from './plain-call.js';
 import { requestedRevision, RevisionGate } from './revision-gate.js';
-import { servedRevisions, type ServedRevision } from './served-revision.js';
+import { servedRevisions } from './served-revision.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
