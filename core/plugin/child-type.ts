@@ -5,6 +5,7 @@
 export { batchedSend } from '../children/batched-send.js';
 export { ChildEndedError, type ChildConnection, type ChildType, type ConnectContext, type EntryCheck, type EntryCheckContext, type PlainToolCall } from '../children/child-type.js';
 export { connectClient, type ConnectClientOptions } from '../children/connect-client.js';
+export { connectInProcess } from '../children/in-process.js';
 export { plainRoadOf, stdioTransportSeams, type PlainRoad } from '../children/plain-call-client.js';
 export { PlainReadBuffer } from '../children/plain-read-buffer.js';
 export { readMessages } from '../children/read-messages.js';

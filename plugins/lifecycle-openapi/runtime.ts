@@ -1,5 +1,3 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler } from '@modelcontextprotocol/server';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ApiClient } from './api-client.js';
 import { cut } from './answer.js';
@@ -8,7 +6,7 @@ import { selectOperations, type OperationSet } from './operations.js';
 import { apiServerFactory, compiledOrLenient } from './server.js';
 import { loadSpec, type LoadedSpec } from './spec-source.js';
 import { operationTool, type OperationTool } from './tools.js';
-import { connectClient, type ChildConnection, type ConnectContext, type UpstreamAuth } from '../../core/plugin/child-type.js';
+import { connectInProcess, type ChildConnection, type ConnectContext, type UpstreamAuth } from '../../core/plugin/child-type.js';
 
 export interface RuntimeContext {
   options: LifecycleOpenApiOptions;
@@ -65,7 +63,7 @@ export class OpenApiRuntime {
     try {
       await api.probe(context.signal);
       const info = spec.document.info;
-      const handler = createMcpHandler(
+      const connection = await connectInProcess(
         apiServerFactory({
           info: { name: context.name, version: info.version, ...(info.title && { title: info.title }) },
           instructions: info.description ? cut(info.description, 2000) : undefined,
@@ -74,19 +72,13 @@ export class OpenApiRuntime {
           headers: entry.headers ?? {},
           ajv: newAjv(),
         }),
+        context,
+        { name: 'mcp-hub', version: this.context.version },
       );
-      const transport = new StreamableHTTPClientTransport(new URL(`http://openapi.invalid/${encodeURIComponent(context.name)}/mcp`), {
-        fetch: (url, init) => handler.fetch(new Request(url, init)),
-      });
-      const connection = await connectClient(transport, context, { clientInfo: { name: 'mcp-hub', version: this.context.version }, negotiation: 'auto' }).catch(async (error: unknown) => {
-        await handler.close();
-        throw error;
-      });
       return {
         client: connection.client,
         async close() {
           await connection.close();
-          await handler.close();
           await api.close();
         },
       };
