@@ -27,6 +27,9 @@
 // Run: npm run build && node dist/bench/carriage.js [--calls 10000] [--rounds 3] [--callers 1,16]
 //      [--settings default,no-observability,quiet] [--only <text>] [--http-child]
 // `--only` keeps the hub subjects whose label contains the text (floors always run).
+// `--baseline <checkout>` also runs another built checkout's hub (an older commit, built) with
+// the `default` setting in the same rounds, labelled `[default, baseline]`: before and after
+// a change in one run.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBareProxy } from './bare-proxy.js';
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     callers: { type: 'string', default: '1,16' },
     settings: { type: 'string', default: 'default,no-observability,quiet' },
     only: { type: 'string' },
+    baseline: { type: 'string' },
     'http-child': { type: 'boolean', default: false },
   },
 });
@@ -74,11 +78,14 @@ const reach = leastPrivilege ? [...[...servers, 'hub'].flatMap((resource) => ['-
 
 interface RunningHub {
   setting: Setting;
+  /** `setting`, and whether it is the baseline checkout's hub. */
+  label: string;
   hub: BenchHubBin;
   token: string;
 }
 const hubs: RunningHub[] = [];
-for (const setting of settings) {
+const runs = [...settings.map((setting) => ({ setting, checkout: undefined as string | undefined })), ...(values.baseline ? [{ setting: 'default' as Setting, checkout: values.baseline }] : [])];
+for (const { setting, checkout } of runs) {
   const { env, observability, guardrails } = SETTINGS[setting];
   const hub = await startHubBin(
     { mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'], keepAlive: true }, ...(httpChild && { web: { type: 'http', url: httpChild.url } }) } },
@@ -91,10 +98,11 @@ for (const setting of settings) {
         ...(guardrails && { 'guard-secrets': true, 'output-limit': true }),
       },
       env: { ...env, HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
+      checkout,
     },
   );
   const token = (await hub.admin('tokens', 'mint', '--label', 'carriage bench', '--expires-in', '1', ...reach)).trim();
-  hubs.push({ setting, hub, token });
+  hubs.push({ setting, label: checkout === undefined ? setting : `${setting}, baseline`, hub, token });
 }
 
 type Kind = 'floor' | 'stdio-floor' | 'direct' | 'bare' | 'hub';
@@ -115,15 +123,15 @@ for (const revision of REVISIONS) {
   subjects.push({ label: 'floor http', kind: 'floor', revision, run: raw(floor.url, 'echo', echo, 'Echo: hi') });
   if (httpChild) subjects.push({ label: 'http child direct', kind: 'direct', revision, run: raw(httpChild.url, 'echo', { text: 'hi' }, 'hi') });
   if (bare) subjects.push({ label: 'http child via bare proxy', kind: 'bare', revision, run: raw(bare.url, 'echo', { text: 'hi' }, 'hi') });
-  for (const { setting, hub, token } of hubs) {
+  for (const { setting, label, hub, token } of hubs) {
     const at = (path: string) => `${hub.url}${path}`;
     const hubSubjects: Subject[] = [
-      { label: `hub /everything/mcp [${setting}]`, kind: 'hub', revision, setting, hub, run: raw(at('/everything/mcp'), 'echo', echo, 'Echo: hi', token) },
-      { label: `hub /hub call_tool [${setting}]`, kind: 'hub', revision, setting, hub, run: raw(at('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echo }, 'Echo: hi', token) },
+      { label: `hub /everything/mcp [${label}]`, kind: 'hub', revision, setting, hub, run: raw(at('/everything/mcp'), 'echo', echo, 'Echo: hi', token) },
+      { label: `hub /hub call_tool [${label}]`, kind: 'hub', revision, setting, hub, run: raw(at('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echo }, 'Echo: hi', token) },
       ...(httpChild
         ? [
-            { label: `hub /web/mcp [${setting}]`, kind: 'hub' as const, revision, setting, hub, run: raw(at('/web/mcp'), 'echo', { text: 'hi' }, 'hi', token) },
-            { label: `hub /hub call_tool web [${setting}]`, kind: 'hub' as const, revision, setting, hub, run: raw(at('/hub'), 'call_tool', { server: 'web', tool: 'echo', arguments: { text: 'hi' } }, 'hi', token) },
+            { label: `hub /web/mcp [${label}]`, kind: 'hub' as const, revision, setting, hub, run: raw(at('/web/mcp'), 'echo', { text: 'hi' }, 'hi', token) },
+            { label: `hub /hub call_tool web [${label}]`, kind: 'hub' as const, revision, setting, hub, run: raw(at('/hub'), 'call_tool', { server: 'web', tool: 'echo', arguments: { text: 'hi' } }, 'hi', token) },
           ]
         : []),
     ];
@@ -215,12 +223,30 @@ const hubRows = rows.filter((row) => row.subject.kind === 'hub');
 const bestHub = Math.max(...hubRows.map((row) => row.best.figures.callsPerSecond));
 console.log(`\nload client: at most ${clientUs.toFixed(1)} us of its CPU per call against the floor, a ceiling of ${ceiling} calls/s for one client process; the best hub figure is ${bestHub} calls/s (${(ceiling / bestHub).toFixed(1)}x below the ceiling)`);
 
+// Each setting beside `default` on the same road and caller count: what the guardrails cost per
+// call, and how this checkout compares with the baseline's.
+const comparisons: string[] = [];
+for (const row of hubRows) {
+  const { subject, callers, best } = row;
+  const label = /\[(.*)\]$/.exec(subject.label)?.[1];
+  if (label !== 'guardrails' && label !== 'default, baseline') continue;
+  const reference = hubRows.find((other) => other.callers === callers && other.subject.revision === subject.revision && other.subject.label === subject.label.replace(`[${label}]`, '[default]'));
+  if (!reference || best.hubCpuUs === undefined || reference.best.hubCpuUs === undefined) continue;
+  const road = `${subject.label.replace(` [${label}]`, '')} ${subject.revision}, ${callers} caller${callers === 1 ? '' : 's'}`;
+  comparisons.push(
+    label === 'guardrails'
+      ? `guard-secrets + output-limit on ${road}: +${(best.hubCpuUs - reference.best.hubCpuUs).toFixed(1)} us of hub CPU per call, p50 +${(best.figures.p50Ms - reference.best.figures.p50Ms).toFixed(3)} ms`
+      : `this checkout vs the baseline on ${road}: hub CPU per call ${reference.best.hubCpuUs.toFixed(1)} vs ${best.hubCpuUs.toFixed(1)} us, calls/s ${reference.best.figures.callsPerSecond} vs ${best.figures.callsPerSecond}, p50 ${reference.best.figures.p50Ms.toFixed(3)} vs ${best.figures.p50Ms.toFixed(3)} ms`,
+  );
+}
+if (comparisons.length > 0) console.log(`\n${comparisons.join('\n')}`);
+
 // The issue's targets, each with the figures it was judged on.
 const verdicts: string[] = [verdict(`load client ceiling >= 3x the best hub figure (${ceiling} vs ${bestHub})`, ceiling >= 3 * bestHub)];
 for (const row of hubRows) {
   const { subject, callers, best } = row;
   const httpFloor = find(callers, 'floor', subject.revision)?.best;
-  if (!httpFloor || subject.setting !== 'default' || subject.label.includes('web')) continue;
+  if (!httpFloor || subject.setting !== 'default' || subject.label.includes('web') || subject.label.includes('baseline')) continue;
   const name = `${subject.label} ${subject.revision}`;
   if (callers === 16) {
     verdicts.push(verdict(`${name}: x floor >= 0.5 at 16 callers (${ratio(best.figures.callsPerSecond, httpFloor.figures.callsPerSecond)})`, ratio(best.figures.callsPerSecond, httpFloor.figures.callsPerSecond) >= 0.5));

@@ -40,6 +40,8 @@ export interface HubBinOptions {
   plugins?: Record<string, unknown>;
   /** Node options for the hub process, after those `npm start` gives it (`--cpu-prof`). */
   nodeArgs?: string[];
+  /** The root of another built checkout whose `hub` and `hub-admin` to run instead of this one's (a before/after bench). */
+  checkout?: string;
 }
 
 /** The Node options `npm start` runs the hub with (package.json's start script), so that a bench measures the hub as it is started. */
@@ -49,7 +51,8 @@ export function npmStartNodeArgs(): string[] {
   return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
 }
 
-const cli = (name: string): string => fileURLToPath(new URL(`../core/cli/${name}.js`, import.meta.url));
+const cli = (name: string, checkout?: string): string =>
+  checkout === undefined ? fileURLToPath(new URL(`../core/cli/${name}.js`, import.meta.url)) : join(checkout, 'dist', 'core', 'cli', `${name}.js`);
 
 export async function startHubBin(config: Record<string, unknown>, options: HubBinOptions = {}): Promise<BenchHubBin> {
   const folder = await mkdtemp(join(tmpdir(), 'bench-hub-bin-'));
@@ -63,7 +66,7 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
   });
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...options.env };
-  const child = spawn(process.execPath, [...npmStartNodeArgs(), ...(options.nodeArgs ?? []), cli('hub')], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...npmStartNodeArgs(), ...(options.nodeArgs ?? []), cli('hub', options.checkout)], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let lines = 0;
   child.stdout.on('data', (chunk: Buffer) => {
@@ -79,7 +82,7 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
     cpuMicros: () => threadsCpuMicros(pid),
     childrenCpuMicros: () => childPids(pid).reduce((sum, child) => sum + threadsCpuMicros(child), 0),
     rssMb: () => Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10,
-    admin: async (...args) => (await promisify(execFile)(process.execPath, [cli('hub-admin'), ...args], { env })).stdout,
+    admin: async (...args) => (await promisify(execFile)(process.execPath, [cli('hub-admin', options.checkout), ...args], { env })).stdout,
     signal: (name) => void child.kill(name),
     exited,
     async close() {

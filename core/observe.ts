@@ -192,7 +192,8 @@ export interface InterceptionEvent {
   /** The interceptor's registered name, and the plugin that registered it. */
   readonly interceptor: string;
   readonly plugin: string;
-  readonly server: ServerView;
+  /** The server called; undefined for the answer of a `/hub` tool (`ToolCallInterceptor.afterHubTool`). */
+  readonly server: ServerView | undefined;
   /** The tool as the caller named it (unchecked: not a label as it is). */
   readonly tool: string;
   readonly direction: InterceptionDirection;

@@ -23,6 +23,17 @@ export interface InterceptedCall {
   readonly via: string | undefined;
 }
 
+/**
+ * What an interceptor sees of a `/hub` tool's own answer that carries what tools returned
+ * (`run_code`'s): the answer reaches the caller's model like a tool's result does.
+ */
+export interface InterceptedHubToolCall {
+  /** The `/hub` tool answered (`run_code`). */
+  readonly tool: string;
+  readonly revision: string;
+  readonly clientId: string | undefined;
+}
+
 /** What `findings` name: kinds from the interceptor's `findingKinds` (others are not counted), never what was found. */
 interface Findings {
   readonly findings?: readonly string[];
@@ -53,6 +64,12 @@ export interface ToolCallInterceptor {
   readonly findingKinds?: readonly string[];
   before?(call: InterceptedCall): BeforeToolCall | Promise<BeforeToolCall>;
   after?(call: InterceptedCall, result: CallToolResult): AfterToolCall | Promise<AfterToolCall>;
+  /**
+   * Acts on the answer of a `/hub` tool that carries what tools returned (a meta-tool that
+   * declares `interceptedResult`, such as code mode's `run_code`), as `after` acts on a
+   * tool's result; the tools it called were each intercepted already.
+   */
+  afterHubTool?(call: InterceptedHubToolCall, result: CallToolResult): AfterToolCall | Promise<AfterToolCall>;
 }
 
 const DEFAULT_TIME_BUDGET_MS = 1000;
@@ -68,6 +85,7 @@ interface Entry {
 export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
   #before: Entry[] = [];
   #after: Entry[] = [];
+  #afterHubTool: Entry[] = [];
 
   constructor() {
     super('tool-call interceptor');
@@ -79,6 +97,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
     const ordered = [...this.#before, entry].sort((a, b) => a.interceptor.order - b.interceptor.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.#before = ordered.filter((one) => one.interceptor.before !== undefined);
     this.#after = ordered.filter((one) => one.interceptor.after !== undefined).reverse();
+    this.#afterHubTool = ordered.filter((one) => one.interceptor.afterHubTool !== undefined).reverse();
   }
 
   /** Whether any interceptor acts before the call. */
@@ -139,8 +158,31 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
     return { result, replacedBy };
   }
 
+  /**
+   * The interceptors of a `/hub` tool's answer that carries what tools returned, in the
+   * order of `runAfter`; a refusal or a failure is the answer instead.
+   */
+  async runAfterHubTool(hub: Hub, call: InterceptedHubToolCall, result: CallToolResult): Promise<CallToolResult> {
+    const site: Site = { server: undefined, tool: call.tool };
+    for (const entry of this.#afterHubTool) {
+      const current = result;
+      const verdict = await this.#ask(hub, site, entry, 'result', () => entry.interceptor.afterHubTool?.(call, current));
+      if (verdict === FAILED) return failedClosed(entry, 'result');
+      if (!verdict) continue;
+      if ('refuse' in verdict) {
+        publish(hub, site, entry, 'result', 'refused', verdict.findings);
+        return refusal(entry, verdict.refuse);
+      }
+      if ('result' in verdict) {
+        result = verdict.result;
+        publish(hub, site, entry, 'result', 'replaced', verdict.findings);
+      } else if (verdict.findings?.length) publish(hub, site, entry, 'result', 'seen', verdict.findings);
+    }
+    return result;
+  }
+
   /** One interceptor's verdict within its budget; a throw or an overrun is logged, counted and FAILED. */
-  async #ask<V>(hub: Hub, call: ToolCall, entry: Entry, direction: InterceptionDirection, run: () => V | Promise<V>): Promise<V | typeof FAILED> {
+  async #ask<V>(hub: Hub, call: ToolCall | Site, entry: Entry, direction: InterceptionDirection, run: () => V | Promise<V>): Promise<V | typeof FAILED> {
     const budgetMs = entry.interceptor.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
     try {
       const verdict = run();
@@ -156,6 +198,16 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
 }
 
 const FAILED = Symbol('failed');
+
+/** Where an interception happened, for the log and observers: a server's tool, or a `/hub` tool (no server). */
+interface Site {
+  readonly server: ServerView | undefined;
+  readonly tool: string;
+}
+
+function siteOf(call: ToolCall | Site): Site {
+  return 'params' in call ? { server: call.server.view, tool: call.params.name } : call;
+}
 
 class Overrun extends Error {}
 
@@ -201,13 +253,14 @@ function failedClosed(entry: Entry, direction: InterceptionDirection): CallToolR
 }
 
 /** Never the arguments or the result: an interceptor's own message is all that is logged. */
-function logFailure(log: FastifyBaseLogger, call: ToolCall, entry: Entry, direction: InterceptionDirection, why: string): void {
-  log.warn({ interceptor: entry.name, plugin: entry.owner, server: call.server.name, tool: call.params.name, direction, err: why }, 'a tool-call interceptor failed; the call failed closed');
+function logFailure(log: FastifyBaseLogger, call: ToolCall | Site, entry: Entry, direction: InterceptionDirection, why: string): void {
+  const { server, tool } = siteOf(call);
+  log.warn({ interceptor: entry.name, plugin: entry.owner, ...(server && { server: server.name }), tool, direction, err: why }, 'a tool-call interceptor failed; the call failed closed');
 }
 
 function publish(
   hub: Hub,
-  call: ToolCall,
+  call: ToolCall | Site,
   entry: Entry,
   direction: InterceptionDirection,
   action: 'refused' | 'replaced' | 'seen' | 'failed',
@@ -215,12 +268,13 @@ function publish(
   failure?: 'threw' | 'overran',
 ): void {
   if (!observe.interception.active) return;
+  const { server, tool } = siteOf(call);
   observe.interception.publish({
     hub: hub.identity,
     interceptor: entry.name,
     plugin: entry.owner,
-    server: call.server.view,
-    tool: call.params.name,
+    server,
+    tool,
     direction,
     action,
     findings: findings?.filter((kind) => entry.kinds.has(kind)) ?? [],

@@ -1,7 +1,7 @@
 import type { ServerContext, ServerNotification } from '@modelcontextprotocol/server';
-import { requestCancellation } from './cancellations.js';
 import type { AccessRecord } from '../access-log.js';
 import { callerServers } from './authenticator.js';
+import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
 
 /**
@@ -42,11 +42,10 @@ export function mayReach(request: Pick<CallerRequest, 'servers'>, server: string
   return request.servers === undefined || request.servers.includes(server);
 }
 
-/** The caller's request as the SDK's server hands it to a handler on `revision`. */
-export function callerRequestOf(revision: ServedRevision, context: ServerContext, access?: AccessRecord): CallerRequest {
+/** The caller's request as the SDK's server hands it to a handler on `revision`, with what the HTTP request handed that server. */
+export function callerRequestOf(revision: ServedRevision, context: ServerContext, exchange?: SdkExchange): CallerRequest {
   const { mcpReq } = context;
-  // A cancellation that arrived apart from the request (see `CallerWire.cancelledRequest`).
-  const cancelled = requestCancellation.getStore();
+  const cancelled = exchange?.cancelled;
   return {
     meta: mcpReq._meta as Record<string, unknown> | undefined,
     // The SDK types the lifted envelope as an empty object; its keys are the reserved `_meta` names.
@@ -55,7 +54,7 @@ export function callerRequestOf(revision: ServedRevision, context: ServerContext
     notify: (notification) => mcpReq.notify(notification),
     answers: revision.answersOf(mcpReq),
     clientId: context.http?.authInfo?.clientId,
-    access,
+    access: exchange?.access,
     servers: callerServers(context.http?.authInfo),
   };
 }

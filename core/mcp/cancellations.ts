@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestId } from '@modelcontextprotocol/server';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
@@ -36,8 +35,3 @@ export class Cancellations {
   }
 }
 
-/**
- * The cancellation of the request being served on the SDK's road, where the handler runs
- * from the SDK's own server: it reads it through `callerRequestOf`.
- */
-export const requestCancellation = new AsyncLocalStorage<AbortSignal>();

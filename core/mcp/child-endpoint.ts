@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   isInputRequiredResult,
   isJSONRPCErrorResponse,
@@ -15,7 +14,6 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Result, StandardSchemaV1 } from '@modelcontextprotocol/client';
-import type { AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import { hubErrorCode } from '../errors.js';
 import type { Hub } from '../hub.js';
@@ -29,6 +27,7 @@ import { toolCallOf } from '../calls/tool-call.js';
 import { refuseEveryRequest } from './failed-handshake.js';
 import { knownTools } from './known-tools.js';
 import { RequestWake } from './request-wake.js';
+import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
 
 /**
@@ -48,8 +47,8 @@ export class ChildEndpoint implements McpEndpoint {
     private readonly wake?: RequestWake,
   ) {}
 
-  server(revision: ServedRevision, access?: AccessRecord): Promise<Server> {
-    return createChildServer(this.hub, this.child, revision, access);
+  server(revision: ServedRevision, exchange?: SdkExchange): Promise<Server> {
+    return createChildServer(this.hub, this.child, revision, exchange);
   }
 
   /**
@@ -82,7 +81,7 @@ export class ChildEndpoint implements McpEndpoint {
  * endpoint offers what the child offers, and what it shows the caller's revision is read
  * (or asked), all within one wake budget.
  */
-async function createChildServer(hub: Hub, child: Child, revision: ServedRevision, access: AccessRecord | undefined): Promise<Server> {
+async function createChildServer(hub: Hub, child: Child, revision: ServedRevision, exchange: SdkExchange | undefined): Promise<Server> {
   const wake = new RequestWake(child, hub.children.timings.wakeBudgetMs);
   const endpoint = new ChildEndpoint(hub, child, wake);
   const failure = await wake.known().then(() => undefined, (error: unknown) => error ?? new Error('the server could not start'));
@@ -98,11 +97,11 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
     server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) }));
     server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
       // A filtered tool gets the answer of one that never existed, before anything wakes.
-      return callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, access));
+      return callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, exchange));
     });
   }
 
-  const relay = relayTo(hub, child, revision, wake);
+  const relay = relayTo(hub, child, revision, wake, exchange);
   server.fallbackRequestHandler = async (request, ctx) => {
     if (revision.refuses(request.method)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     return relay(ctx, request.method, request.params);
@@ -120,9 +119,9 @@ const ANY_RESULT: StandardSchemaV1<Result> = { '~standard': { version: 1, vendor
  * answer, and a child's question relayed by the same decision as a tool call's. One that
  * cannot be forwarded fails the request, since there is no tool result to tell it in.
  */
-function relayTo(hub: Hub, child: Child, revision: ServedRevision, wake: RequestWake) {
+function relayTo(hub: Hub, child: Child, revision: ServedRevision, wake: RequestWake, exchange: SdkExchange | undefined) {
   return async (ctx: ServerContext, method: string, params: Record<string, unknown> | undefined): Promise<Result> => {
-    const request = callerRequestOf(revision, ctx);
+    const request = callerRequestOf(revision, ctx, exchange);
     const capabilities = callerCapabilities(request);
     let decision: ElicitationDecision | undefined;
     await wake.up();
@@ -135,7 +134,6 @@ function relayTo(hub: Hub, child: Child, revision: ServedRevision, wake: Request
       .catch((error: unknown) => {
         const refusal = childProtocolError(error);
         if (!refusal) throw error;
-        const exchange = relayedExchange.getStore();
         if (exchange && refusal.code === ProtocolErrorCode.MethodNotFound) exchange.methodNotFound = true;
         throw refusal;
       });
@@ -168,16 +166,11 @@ function childProtocolError(error: unknown): ProtocolError | undefined {
 }
 
 /**
- * One HTTP exchange's relay: whether its answer is the child's method-not-found, which the
- * handler answers in band where the revision answers a method it has no handler for with
- * an HTTP status of its own (`methodNotFoundStatus`); `answeredAsChild` applies it.
+ * A child endpoint's HTTP answer on `revision`: the child's method-not-found, which the
+ * handler answers in band, with the status the revision answers a method it has no
+ * handler for (`methodNotFoundStatus`).
  */
-const relayedExchange = new AsyncLocalStorage<{ methodNotFound: boolean }>();
-
-/** A child endpoint's HTTP answer on `revision`: a relayed method-not-found with the revision's own status. */
-export async function answeredAsChild(revision: ServedRevision, answer: () => Promise<Response>): Promise<Response> {
-  const exchange = { methodNotFound: false };
-  const response = await relayedExchange.run(exchange, answer);
+export function answeredAsChild(revision: ServedRevision, exchange: SdkExchange, response: Response): Response {
   if (!exchange.methodNotFound || response.status !== 200 || revision.methodNotFoundStatus === 200) return response;
   if (!response.headers.get('content-type')?.startsWith('application/json')) return response;
   return new Response(response.body, { status: revision.methodNotFoundStatus, headers: response.headers });

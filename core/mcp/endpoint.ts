@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolRequestParams, type CallToolResult, type Implementation, type InputRequiredResult, type Server } from '@modelcontextprotocol/server';
-import type { AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { CallerRequest } from './caller-request.js';
+import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
 
 /**
@@ -10,16 +10,16 @@ import type { ServedRevision } from './served-revision.js';
  * the identity directly.
  */
 export interface McpEndpoint {
-  /** The SDK server that answers one request on `revision`; its calls carry the request's access record. */
-  server(revision: ServedRevision, access?: AccessRecord): Server | Promise<Server>;
+  /** The SDK server that answers one request on `revision`; its calls carry the request's exchange (none over stdio). */
+  server(revision: ServedRevision, exchange?: SdkExchange): Server | Promise<Server>;
   /** The identity the endpoint states to callers of `revision`; read after the work, which may have learnt it. */
   identity(revision?: ServedRevision): Implementation;
   /** A `tools/call` as `revision` delivers it; undefined for a tool the endpoint does not offer. */
   callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined>;
   /** The child behind a per-server endpoint, whose changes its subscribers hear. */
   readonly child?: Child;
-  /** Makes the HTTP answer of a request on `revision` what the endpoint states it is (see `answeredAsChild`). */
-  readonly answered?: (revision: ServedRevision, answer: () => Promise<Response>) => Promise<Response>;
+  /** Makes the HTTP answer of a request on `revision` what the endpoint states it is, from what its server learnt (see `answeredAsChild`). */
+  readonly answered?: (revision: ServedRevision, exchange: SdkExchange, response: Response) => Response;
 }
 
 /**

@@ -7,7 +7,8 @@ import type { Hub } from '../hub.js';
 import { AllowedHosts } from '../net/allowed-hosts.js';
 import { observe, type McpRequestEvent } from '../observe.js';
 import { admitClients } from './admission.js';
-import { Cancellations, requestCancellation } from './cancellations.js';
+import { Cancellations } from './cancellations.js';
+import { sdkExchange } from './sdk-exchange.js';
 import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
@@ -102,16 +103,15 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
     if (plain) return answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth, access, cancellations);
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
-    const carried = { auth: request.mcpAuth, access };
-    if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, request.raw, reply.raw, carried);
+    if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, request.raw, reply.raw, request.mcpAuth, sdkExchange(access));
     const cancelled = revision.cancelledRequest(request.body);
     if (cancelled !== undefined) served.cancellations.cancel(caller, cancelled, 'the caller cancelled the request');
     const id = typeof (request.body as { method?: unknown } | null)?.method === 'string' ? requestIdOf(request.body) : null;
-    if (id === null) return gate.serve(revision, request, request.raw, reply.raw, carried);
+    if (id === null) return gate.serve(revision, request, request.raw, reply.raw, request.mcpAuth, sdkExchange(access));
     const call = new AbortController();
     served.cancellations.add(caller, id, call);
     try {
-      await requestCancellation.run(call.signal, () => gate.serve(revision, request, request.raw, reply.raw, carried));
+      await gate.serve(revision, request, request.raw, reply.raw, request.mcpAuth, sdkExchange(access, call.signal));
     } finally {
       served.cancellations.remove(caller, id, call);
     }

@@ -1,4 +1,5 @@
 import {
+  isInputRequiredResult,
   Server,
   type CallToolRequestParams,
   type CallToolResult,
@@ -7,7 +8,7 @@ import {
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
 import Value from 'typebox/value';
-import type { AccessRecord } from '../access-log.js';
+import type { SdkExchange } from './sdk-exchange.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import type { Hub } from '../hub.js';
 import { observe, type ToolCallOutcome } from '../observe.js';
@@ -30,8 +31,8 @@ export class HubEndpoint implements McpEndpoint {
     private readonly session?: Server,
   ) {}
 
-  server(revision: ServedRevision, access?: AccessRecord): Server {
-    return createHubServer(this.hub, revision, access);
+  server(revision: ServedRevision, exchange?: SdkExchange): Server {
+    return createHubServer(this.hub, revision, exchange);
   }
 
   identity(): Implementation {
@@ -44,7 +45,7 @@ export class HubEndpoint implements McpEndpoint {
   }
 }
 
-function createHubServer(hub: Hub, revision: ServedRevision, access: AccessRecord | undefined): Server {
+function createHubServer(hub: Hub, revision: ServedRevision, exchange: SdkExchange | undefined): Server {
   const server = new Server(new HubEndpoint(hub).identity(), {
     capabilities: { tools: {} },
     // The meta-tools are fixed for the life of the process and the same for every caller.
@@ -64,7 +65,7 @@ function createHubServer(hub: Hub, revision: ServedRevision, access: AccessRecor
   }));
 
   const endpoint = new HubEndpoint(hub, server);
-  server.setRequestHandler('tools/call', async (request, ctx) => callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, access)));
+  server.setRequestHandler('tools/call', async (request, ctx) => callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, exchange)));
   return server;
 }
 
@@ -116,5 +117,7 @@ async function runHubTool({ hub, revision, params, caller, sessionCapabilities }
     const path = pointerToPath(problem.path);
     return toolError(`Invalid arguments for ${tool.name}: ${path ? `"${path}"` : 'arguments'}: expected ${problem.expected}`);
   }
-  return tool.call(args, { revision, request: caller, via: tool.name, ...(hubCall && { hubCall }), ...(sessionCapabilities && { sessionCapabilities }) });
+  const result = await tool.call(args, { revision, request: caller, via: tool.name, ...(hubCall && { hubCall }), ...(sessionCapabilities && { sessionCapabilities }) });
+  if (!tool.interceptedResult || isInputRequiredResult(result)) return result;
+  return hub.interceptors.runAfterHubTool(hub, { tool: tool.name, revision: revision.revision, clientId: caller.clientId }, result);
 }

@@ -29,6 +29,12 @@ export interface MetaTool {
   inputSchema: TSchema;
   outputSchema?: TSchema;
   annotations?: ToolAnnotations;
+  /**
+   * Its answer carries what tools returned into the caller's model (code mode's
+   * `run_code`): interceptors act on it (`ToolCallInterceptor.afterHubTool`), as on a
+   * tool's result.
+   */
+  interceptedResult?: boolean;
   /** `args` has been checked against `inputSchema`. */
   call(args: Record<string, unknown>, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult>;
 }

@@ -1,23 +1,18 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { UnsupportedProtocolVersionError, type AuthInfo, type JSONRPCErrorResponse, type McpHandlerRequestOptions, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AccessRecord } from '../access-log.js';
 import type { McpEndpoint } from './endpoint.js';
 import { requestIdOf, writeJson } from './json-rpc-message.js';
 import type { HttpRequestView } from './revision.js';
+import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
 
-/** What an endpoint hands the SDK handler with a request: the caller's credentials and the request's access record. */
-export interface Carried {
-  auth: AuthInfo | undefined;
-  access: AccessRecord | undefined;
-}
-
-/** A revision's handler on one endpoint, in the shape Node serves it. */
+/** A revision's SDK handler on one endpoint. */
 interface Handling {
   close(): Promise<void>;
   notify: McpHttpHandler['notify'] | undefined;
-  node: ReturnType<typeof toNodeHandler>;
+  /** Answers one web request with the caller's credentials, the exchange handed to the server the SDK builds for it. */
+  fetch(request: Request, options: McpHandlerRequestOptions | undefined, exchange: SdkExchange): Promise<Response>;
 }
 
 /**
@@ -45,15 +40,17 @@ export class RevisionGate {
 
   /**
    * Serves the request on `revision`, or refuses it when none was found; the SDK's server
-   * gets `carried.auth` as the caller's credentials, and the endpoint's server the access record.
+   * gets `auth` as the caller's credentials, and the endpoint's server the exchange.
    */
-  async serve(revision: ServedRevision | undefined, view: HttpRequestView, request: IncomingMessage, response: ServerResponse, carried: Carried): Promise<void> {
+  async serve(revision: ServedRevision | undefined, view: HttpRequestView, request: IncomingMessage, response: ServerResponse, auth: AuthInfo | undefined, exchange: SdkExchange): Promise<void> {
     if (!revision) {
       writeJson(response, 400, unsupportedRevisionAnswer(view, this.revisions));
       return;
     }
-    // The Node adapter passes the request's `auth` on to the handler as it is: the hand-off, opened by `#handling`.
-    await this.#handling(revision).node(Object.assign(request, { auth: carried as unknown as AuthInfo }), response, view.body);
+    const handling = this.#handling(revision);
+    // The Node adapter of one request, so that what it hands the handler is this request's, never a property put on Node's request.
+    const node = toNodeHandler({ fetch: (web, options) => handling.fetch(web, auth ? { ...options, authInfo: auth } : options, exchange) });
+    await node(request, response, view.body);
   }
 
   /** Tells every open stream of every revision about a change (the SDK filters per stream). */
@@ -69,18 +66,17 @@ export class RevisionGate {
   #handling(revision: ServedRevision): Handling {
     let handling = this.#handlings.get(revision);
     if (!handling) {
-      // The access record of the request a server is built for, by the SDK's request.
-      const records = new WeakMap<Request, AccessRecord>();
-      const handler = revision.createHandler(({ requestInfo }) => this.endpoint.server(revision, requestInfo && records.get(requestInfo)));
-      const fetch = (request: Request, options?: McpHandlerRequestOptions): Promise<Response> => {
-        const { authInfo, ...rest } = options ?? {};
-        const carried = authInfo as unknown as Carried | undefined;
-        if (carried?.access) records.set(request, carried.access);
-        return handler.fetch(request, carried?.auth ? { ...rest, authInfo: carried.auth } : rest);
-      };
+      // The SDK builds a request's server from the credentials and the web request only: the
+      // exchange is found by the web request this gate made for it, while the request is served.
+      const exchanges = new WeakMap<Request, SdkExchange>();
+      const handler = revision.createHandler(({ requestInfo }) => this.endpoint.server(revision, requestInfo && exchanges.get(requestInfo)));
       const answered = this.endpoint.answered;
-      const node = toNodeHandler({ fetch: answered ? (request, options) => answered(revision, () => fetch(request, options)) : fetch });
-      handling = { close: () => handler.close(), notify: handler.notify, node };
+      const fetch = async (request: Request, options: McpHandlerRequestOptions | undefined, exchange: SdkExchange): Promise<Response> => {
+        exchanges.set(request, exchange);
+        const response = await handler.fetch(request, options);
+        return answered ? answered(revision, exchange, response) : response;
+      };
+      handling = { close: () => handler.close(), notify: handler.notify, fetch };
       this.#handlings.set(revision, handling);
     }
     return handling;

@@ -27,6 +27,7 @@ export function runCode(hub: PluginHub, options: CodeModeOptions): MetaTool {
   };
   return {
     name: 'run_code',
+    interceptedResult: true,
     description:
       'Runs a short TypeScript or JavaScript program (the body of an async function) that calls tools as `await servers.<server>.<tool>(args)` (see get_code_api), filters and joins their results, and returns what it printed, its returned value and the calls it made. Use it for several calls whose intermediate results you do not need to see.',
     inputSchema: RunCodeInput,

@@ -27,6 +27,13 @@ export default definePlugin({
         if ('refuse' in limited) return { refuse: limited.refuse, findings: ['structured-over-limit'] };
         return { result: limited.result, findings: ['cut'] };
       },
+      // What a program returned (code mode's run_code) reaches the model like a tool's result: the plugin's own cap.
+      afterHubTool(call, result) {
+        const limited = limitResult(result, options.maxBytes, { name: call.tool, inputSchema: { type: 'object' } }, 'the limit');
+        if (!limited) return undefined;
+        if ('refuse' in limited) return { refuse: limited.refuse, findings: ['structured-over-limit'] };
+        return { result: limited.result, findings: ['cut'] };
+      },
     };
     hub.interceptors.add('output-limit', interceptor);
   },

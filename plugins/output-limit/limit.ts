@@ -18,10 +18,10 @@ const encoder = new TextEncoder();
  * audio, embedded resources, which cannot be cut) is left out; a notice at the end says
  * how much was cut and how to read on where the tool takes a paging argument.
  */
-export function limitResult(result: CallToolResult, maxBytes: number, tool: Tool): Limited {
+export function limitResult(result: CallToolResult, maxBytes: number, tool: Pick<Tool, 'name' | 'inputSchema'>, whose = "this server's limit"): Limited {
   const structuredBytes = result.structuredContent === undefined ? 0 : byteLength(JSON.stringify(result.structuredContent));
   if (structuredBytes > maxBytes) {
-    return { refuse: `the tool's structured result is ${structuredBytes} bytes, over this server's limit of ${maxBytes} bytes, and a structured result cannot be cut; ask the tool for less` };
+    return { refuse: `the tool's structured result is ${structuredBytes} bytes, over ${whose} of ${maxBytes} bytes, and a structured result cannot be cut; ask the tool for less` };
   }
   const sizes = result.content.map(blockBytes);
   const total = structuredBytes + sizes.reduce((sum, size) => sum + size, 0);
@@ -52,7 +52,7 @@ function cutText(text: string, bytes: number): string {
   return text.slice(0, read);
 }
 
-function notice(cutBytes: number, total: number, left: number, tool: Tool): string {
+function notice(cutBytes: number, total: number, left: number, tool: Pick<Tool, 'name' | 'inputSchema'>): string {
   const blocks = left === 0 ? '' : ` and ${left} content block${left === 1 ? '' : 's'} (images, audio or resources that cannot be cut) left out`;
   const paging = Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {}).filter((name) => PAGING.test(name));
   const more =

@@ -181,6 +181,28 @@ t.test('no core module keeps per-call state in a module-level WeakSet or WeakMap
   t.match(otherClients, /const adopted = new WeakMap<object, readonly string\[\]>\(\);/, 'the notes are keyed by the config they were made for');
 });
 
+t.test('no core module carries per-request state in an AsyncLocalStorage or on Node\'s request', async (t) => {
+  // What a request hands the SDK's per-request server (access record, a cancellation that
+  // arrives apart, what the server learnt) is one SdkExchange passed explicitly.
+  const stores: string[] = [];
+  const assigned: string[] = [];
+  for (const file of sources('core')) {
+    walk(file, (node) => {
+      if (node.kind === SyntaxKind.NewExpression && (node as unknown as { expression: { text?: string } }).expression.text === 'AsyncLocalStorage') stores.push(relative(root, file.fileName));
+      if (node.kind !== SyntaxKind.CallExpression) return;
+      type Named = { kind: SyntaxKind; text?: string; name?: { text?: string }; expression?: Named };
+      const call = node as unknown as { expression: Named; arguments: Named[] };
+      const isObjectAssign = call.expression.kind === SyntaxKind.PropertyAccessExpression && call.expression.expression?.text === 'Object' && call.expression.name?.text === 'assign';
+      // `request`, `req` or `request.raw`: the request a route or Node's adapter is handed.
+      const target = call.arguments[0];
+      const targetName = target?.kind === SyntaxKind.PropertyAccessExpression ? target.expression?.text : target?.text;
+      if (isObjectAssign && (targetName === 'request' || targetName === 'req')) assigned.push(relative(root, file.fileName));
+    });
+  }
+  t.same(stores, [], 'no AsyncLocalStorage is made in core');
+  t.same(assigned, [], 'nothing is put on a request with Object.assign');
+});
+
 /** Members of the SDK's classes named with a leading underscore; `_meta` is the protocol's own field, `_id` the store's. */
 const NOT_SDK_INTERNALS = new Set(['_meta', '_id']);
 
