@@ -70,7 +70,7 @@ export class Child extends ChildProfile {
   ) {
     super(name, entry, environment.snapshots);
     this.#environment = environment;
-    this.#watch = new ChildWatch(name, log);
+    this.#watch = new ChildWatch(name, log, { clock: () => this.#clock, timings: () => this.#environment.timings(), tools: () => this.#refreshTools() });
     this.#watch.onChange((change) => {
       if (change.kind === 'tools') this.#toolsChanged();
       if (change.kind !== 'resource') this.forgetListedFaces();
@@ -205,6 +205,14 @@ export class Child extends ChildProfile {
     const tools = super.tools;
     const gates = this.#environment.gates;
     return gates === undefined || gates.open ? tools : tools.filter((tool) => gates.withheld(this.view, tool) === undefined);
+  }
+
+  /**
+   * Whether the child's changes can be heard: false while its connection refuses to be
+   * watched (its list changes are then re-listed, and resource updates cannot be relayed).
+   */
+  get watchable(): boolean {
+    return !this.#watch.unwatchable;
   }
 
   /** Whether callers get `tool` as a face other than the revision spoken shows it: through the allow/deny filter and every tool gate. */

@@ -11,6 +11,7 @@ import {
   type CallToolResult,
   type Implementation,
   type InputRequiredResult,
+  type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Result, StandardSchemaV1 } from '@modelcontextprotocol/client';
@@ -89,7 +90,7 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   const endpoint = new ChildEndpoint(hub, child, wake);
   const failure = await wake.known().then(() => undefined, (error: unknown) => error ?? new Error('the server could not start'));
   const face = await child.faceFor(revision.revision, () => wake.remaining());
-  const capabilities = revision.capabilities(face.capabilities);
+  const capabilities = deliverable(revision.capabilities(face.capabilities), child);
   const server = new Server(face.serverInfo ?? endpoint.identity(), {
     capabilities,
     ...(face.instructions !== undefined && { instructions: face.instructions }),
@@ -122,6 +123,17 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   };
   if (failure !== undefined) refuseEveryRequest(server, failure);
   return server;
+}
+
+/**
+ * What the hub can deliver of what it would offer: a child that refuses to be watched has its
+ * list changes re-listed, but its resource updates cannot be heard, so a caller's listen is
+ * not acknowledged for them (the SDK acknowledges only what the capabilities offer).
+ */
+function deliverable(capabilities: ServerCapabilities, child: Child): ServerCapabilities {
+  if (child.watchable || !capabilities.resources?.subscribe) return capabilities;
+  const { subscribe: _cannotBeHeard, ...resources } = capabilities.resources;
+  return { ...capabilities, resources };
 }
 
 /**
