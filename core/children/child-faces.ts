@@ -47,7 +47,7 @@ const LIST_KINDS: readonly { kind: ListKind; method: string; capability: 'tools'
 /** A child that pages a list further than this is not compared (its callers get the lists of the revision spoken). */
 const MAX_LIST_PAGES = 50;
 /** The items of one list kept in a face at most, for the same reason. */
-export const MAX_FACE_LIST_ITEMS = 5_000;
+const MAX_FACE_LIST_ITEMS = 5_000;
 
 type AnyList = Record<string, unknown> & { nextCursor?: string };
 /** Any page, as the child sent it: only its list and cursor are read, checked below. */
