@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import t from 'tap';
@@ -6,6 +7,7 @@ import { connectClient, REVISIONS, type Revision } from '../../helpers/clients.j
 import { conformanceStdioEntry, startConformanceFixture } from '../../helpers/conformance-fixture.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
+import { tempDir, waitFor } from '../children/helpers.js';
 
 // Issue 44 F1: a child whose lists differ by revision (the conformance fixture with
 // LISTS_BY_ERA=1 lists a tool, a resource and a prompt to 2026-07-28 clients only, as the
@@ -79,4 +81,23 @@ t.test('F1: a child whose lists are the same on both revisions keeps no lists in
   t.notOk(face?.lists, 'with no lists of its own');
   t.notOk(face?.unlisted, 'and nothing refused');
   t.equal(hub.children.get('same')?.listsDiffer, false, 'so calls are not checked against it');
+});
+
+t.test("F1: a list change the child announces has a face's own lists read again", async (t) => {
+  const extra = join(await tempDir(t), 'extra-tool');
+  const direct = await startConformanceFixture(t, 'standard', 'http', { ...LISTS_BY_ERA, EXTRA_TOOL_FILE: extra });
+  const { url, hub } = await startTestHub(t, { config: { mcpServers: { changing: { type: 'http', url: direct } } } });
+  const legacy = await connectClient(t, `${url}/changing/mcp`, '2025-11-25');
+  t.notOk((await legacy.listTools()).tools.some((tool) => tool.name === 'test_extra'), 'the extra tool is not listed yet');
+  const child = hub.children.get('changing');
+  t.ok(child?.knownFace('2025-11-25')?.lists, 'the 2025-11-25 face keeps lists of its own');
+
+  await writeFile(extra, '');
+  const modern = await connectClient(t, `${url}/changing/mcp`, '2026-07-28');
+  await modern.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+  await waitFor('the face with lists to be forgotten', () => child?.knownFace('2025-11-25') === undefined);
+  const again = await connectClient(t, `${url}/changing/mcp`, '2025-11-25');
+  const tools = (await again.listTools()).tools.map((tool) => tool.name);
+  t.ok(tools.includes('test_extra'), 'a 2025-11-25 caller is listed the new tool');
+  t.notOk(tools.includes('test_modern_only'), 'and still not the modern-only one');
 });
