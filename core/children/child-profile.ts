@@ -20,6 +20,8 @@ export class ChildProfile {
   capabilities: ServerCapabilities | undefined;
   /** Faces on revisions other than the one spoken with the child, by revision; null: nothing of its own there. */
   readonly #faces = new Map<string, ChildFace | null>();
+  /** Whether a face lists other tools, resources or prompts than the revision spoken: only then is a call checked against the caller's face. */
+  #listsDiffer = false;
   #tools: Tool[] = [];
   /** Whether a tool list was ever seen (a connection or a snapshot); an empty list can be real. */
   #toolsKnown = false;
@@ -90,6 +92,7 @@ export class ChildProfile {
     this.capabilities = snapshot.capabilities;
     this.#faces.clear();
     for (const [revision, face] of Object.entries(snapshot.faces ?? {})) this.#faces.set(revision, face as ChildFace | null);
+    this.#facesChanged();
     this.adoptTools(snapshot.tools as Tool[]);
   }
 
@@ -110,7 +113,28 @@ export class ChildProfile {
   /** Keeps what the child showed a client of another `revision`. */
   protected keepFace(revision: string, face: ChildFace | null, negotiation: RememberedNegotiation | undefined): void {
     this.#faces.set(revision, face);
+    this.#facesChanged();
     this.saveSnapshot(negotiation);
+  }
+
+  /** Whether some revision's callers see other lists than those of the revision spoken (`ChildFace.lists`). */
+  get listsDiffer(): boolean {
+    return this.#listsDiffer;
+  }
+
+  /**
+   * The child reported a list change: the faces that hold lists of their own are asked
+   * afresh (what they kept may be stale). Faces whose lists read the same as the revision
+   * spoken are kept: they keep following the lists of the revision spoken.
+   */
+  protected forgetListedFaces(): void {
+    if (!this.#listsDiffer) return;
+    for (const [revision, face] of this.#faces) if (face?.lists !== undefined || face?.unlisted !== undefined) this.#faces.delete(revision);
+    this.#facesChanged();
+  }
+
+  #facesChanged(): void {
+    this.#listsDiffer = [...this.#faces.values()].some((face) => face?.lists !== undefined || face?.unlisted !== undefined);
   }
 
   /**
@@ -123,7 +147,10 @@ export class ChildProfile {
     this.serverInfo = client.getServerVersion() ?? this.serverInfo;
     this.instructions = client.getInstructions() ?? this.instructions;
     this.capabilities = client.getServerCapabilities() ?? this.capabilities;
-    if (!sameFace(before, this.face)) this.#faces.clear();
+    if (!sameFace(before, this.face)) {
+      this.#faces.clear();
+      this.#listsDiffer = false;
+    }
   }
 
   /** Takes a tool list read from the child; true when it differs from the last. */

@@ -4,7 +4,7 @@ import { entryCallTimeoutMs } from '../config/other-clients.js';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildConnection, ChildType } from './child-type.js';
-import { learnFace, type ChildFace } from './child-faces.js';
+import { learnFace, readLists, type ChildFace } from './child-faces.js';
 import { notifyObservers, type ChildObserver } from './child-observer.js';
 import { ChildProfile } from './child-profile.js';
 import { ChildStarter, listAllTools } from './child-start.js';
@@ -70,9 +70,10 @@ export class Child extends ChildProfile {
   ) {
     super(name, entry, environment.snapshots);
     this.#environment = environment;
-    this.#watch = new ChildWatch(name, log);
+    this.#watch = new ChildWatch(name, log, { clock: () => this.#clock, timings: () => this.#environment.timings(), tools: () => this.#refreshTools() });
     this.#watch.onChange((change) => {
       if (change.kind === 'tools') this.#toolsChanged();
+      if (change.kind !== 'resource') this.forgetListedFaces();
     });
     this.#status = this.alwaysRunning || environment.blocked !== undefined ? 'down' : 'sleeping';
     this.#lastError = environment.blocked;
@@ -188,7 +189,8 @@ export class Child extends ChildProfile {
     let learning = this.#learning.get(revision);
     if (!learning) {
       const stop = this.#stopLearning.signal;
-      learning = learnFace({ name: this.name, entry: this.entry, childType: this.childType, log: this.log, wires }, revision, AbortSignal.any([stop, budget()])).then((face) => {
+      const spokenLists = (signal: AbortSignal) => this.withClient((client) => readLists(client, signal));
+      learning = learnFace({ name: this.name, entry: this.entry, childType: this.childType, log: this.log, wires, spokenLists }, revision, AbortSignal.any([stop, budget()])).then((face) => {
         if (face !== undefined && !stop.aborted) this.keepFace(revision, face, this.#starter.negotiation);
         return face;
       });
@@ -203,6 +205,20 @@ export class Child extends ChildProfile {
     const tools = super.tools;
     const gates = this.#environment.gates;
     return gates === undefined || gates.open ? tools : tools.filter((tool) => gates.withheld(this.view, tool) === undefined);
+  }
+
+  /**
+   * Whether the child's changes can be heard: false while its connection refuses to be
+   * watched (its list changes are then re-listed, and resource updates cannot be relayed).
+   */
+  get watchable(): boolean {
+    return !this.#watch.unwatchable;
+  }
+
+  /** Whether callers get `tool` as a face other than the revision spoken shows it: through the allow/deny filter and every tool gate. */
+  offers(tool: Tool): boolean {
+    const gates = this.#environment.gates;
+    return this.isToolAllowed(tool.name) && (gates === undefined || gates.open || gates.withheld(this.view, tool) === undefined);
   }
 
   /** A tool callers get; undefined for one filtered, withheld by a gate, or unknown (`recheckTool` tells which). */

@@ -24,6 +24,17 @@ const Face = Type.Object({
   serverInfo: Type.Optional(Type.Object({ name: Type.String(), version: Type.String() }, { additionalProperties: true })),
   instructions: Type.Optional(Type.String()),
   capabilities: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** Its lists, by kind, where they differ from those of the revision spoken with the child. */
+  lists: Type.Optional(
+    Type.Object({
+      tools: Type.Optional(Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true }))),
+      resources: Type.Optional(Type.Array(Type.Object({ uri: Type.String(), name: Type.String() }, { additionalProperties: true }))),
+      resourceTemplates: Type.Optional(Type.Array(Type.Object({ uriTemplate: Type.String(), name: Type.String() }, { additionalProperties: true }))),
+      prompts: Type.Optional(Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true }))),
+    }),
+  ),
+  /** The names and URIs it does not list that the revision spoken does, by kind. */
+  unlisted: Type.Optional(Type.Object({ tools: Type.Optional(Type.Array(Type.String())), resources: Type.Optional(Type.Array(Type.String())), prompts: Type.Optional(Type.Array(Type.String())) })),
 });
 
 /**

@@ -18,6 +18,8 @@ export const ChildTimings = Type.Object({
     default: 2_000,
     description: 'A child that ended before its handshake is not started again for this long: uses in between get the same error.',
   }),
+  relistBaseMs: Type.Integer({ minimum: 1, default: 5_000, description: 'A child that cannot be watched for list changes is re-listed after this long; the wait doubles while nothing changes.' }),
+  relistMaxMs: Type.Integer({ minimum: 1, default: 300_000, description: 'The longest wait between re-listings of a child that cannot be watched.' }),
 });
 export type ChildTimings = Static<typeof ChildTimings>;
 
@@ -31,6 +33,8 @@ export const DEFAULT_CHILD_TIMINGS: ChildTimings = {
   crashLoopLimit: 5,
   stableAfterMs: 60_000,
   failedStartMemoryMs: 2_000,
+  relistBaseMs: 5_000,
+  relistMaxMs: 300_000,
 };
 
 /** The delay before restart number `failures` (1-based): base, 2 x base, 4 x base, ... up to max. */

@@ -1,9 +1,21 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChildWatching, ChildWire } from '../mcp/revision.js';
+import { readLists } from './child-faces.js';
+import type { ChildClock } from './clock.js';
+import { Relister } from './relist.js';
+import type { ChildTimings } from './timings.js';
 
 /** A change a child reported: a list changed, or one resource was updated. */
 export type ChildChange = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
+
+/** How a child that cannot be watched is re-listed instead (`Relister`). */
+export interface Relisting {
+  clock(): ChildClock;
+  timings(): Pick<ChildTimings, 'relistBaseMs' | 'relistMaxMs'>;
+  /** Reads the tool list afresh (the Child tells its listeners of a change); true when it changed. */
+  tools(): Promise<boolean>;
+}
 
 /** Resource URIs one child is asked to watch at most; a listen naming more is cut to this many. */
 export const MAX_WATCHED_RESOURCES = 1_000;
@@ -20,11 +32,25 @@ export class ChildWatch {
   #client: Client | undefined;
   #watching: ChildWatching | undefined;
   #resync: Promise<void> = Promise.resolve();
+  readonly #relister: Relister | undefined;
+  /** The prompt and resource lists as last re-listed, to tell a change by. */
+  #listed: Record<string, string> | undefined;
 
   constructor(
     private readonly name: string,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    private readonly relisting?: Relisting,
+  ) {
+    this.#relister = relisting && new Relister(relisting.clock, relisting.timings, () => this.#relist(), log);
+  }
+
+  /**
+   * Whether the connection refused to be watched: its list changes are then found by
+   * re-listing, and resource updates cannot be heard (callers are not offered them).
+   */
+  get unwatchable(): boolean {
+    return this.#relister?.running ?? false;
+  }
 
   onChange(listener: (change: ChildChange) => void): () => void {
     this.#listeners.add(listener);
@@ -81,6 +107,8 @@ export class ChildWatch {
   detach(): void {
     this.#client = undefined;
     this.#watching = undefined;
+    this.#relister?.stop();
+    this.#listed = undefined;
   }
 
   #from(client: Client, change: ChildChange): void {
@@ -98,8 +126,37 @@ export class ChildWatch {
     const uris = capabilities?.resources?.subscribe ? [...this.#watched.keys()] : [];
     try {
       await this.#watching?.update(uris);
+      this.#relister?.stop();
     } catch (error) {
-      this.log.warn({ err: (error as Error).message }, 'could not watch for changes');
+      if (client !== this.#client) return;
+      this.log.warn({ err: (error as Error).message }, this.#relister ? 'could not watch for changes; re-listing instead' : 'could not watch for changes');
+      if (this.#relister && !this.#relister.running) {
+        this.#listed = await this.#fingerprints(client);
+        if (client === this.#client) this.#relister.start();
+      }
     }
+  }
+
+  /** One re-listing: the tools through the Child, the prompts and resources here; true when any changed. */
+  async #relist(): Promise<boolean> {
+    const client = this.#client;
+    if (!client || !this.relisting) return false;
+    const toolsChanged = await this.relisting.tools();
+    const listed = await this.#fingerprints(client);
+    if (client !== this.#client || listed === undefined) return toolsChanged;
+    const before = this.#listed;
+    this.#listed = listed;
+    if (before === undefined) return toolsChanged;
+    const prompts = listed.prompts !== before.prompts;
+    const resources = listed.resources !== before.resources;
+    if (prompts) this.emit({ kind: 'prompts' });
+    if (resources) this.emit({ kind: 'resources' });
+    return toolsChanged || prompts || resources;
+  }
+
+  async #fingerprints(client: Client): Promise<Record<string, string> | undefined> {
+    const lists = await readLists(client, AbortSignal.timeout(this.relisting?.timings().relistBaseMs ?? 5_000));
+    if (lists === undefined) return undefined;
+    return { prompts: JSON.stringify(lists.prompts ?? []), resources: JSON.stringify([lists.resources ?? [], lists.resourceTemplates ?? []]) };
   }
 }

@@ -11,10 +11,12 @@ import {
   type CallToolResult,
   type Implementation,
   type InputRequiredResult,
+  type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Result, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import type { Child } from '../children/child.js';
+import type { UnlistedItems } from '../children/child-faces.js';
 import { hubErrorCode } from '../errors.js';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
@@ -67,6 +69,8 @@ export class ChildEndpoint implements McpEndpoint {
    * cannot start) is a JSON-RPC error naming it and the cause.
    */
   async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
+    // Read only for a child whose lists differ by revision: the others pay nothing per call.
+    if (this.child.listsDiffer && this.child.knownFace(revision.revision)?.unlisted?.tools?.includes(params.name)) return undefined;
     try {
       return await runToolCall(this.hub, toolCallOf({ revision, caller, server: this.child, road: 'server', params, wake: this.wake }));
     } catch (error) {
@@ -86,28 +90,63 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   const endpoint = new ChildEndpoint(hub, child, wake);
   const failure = await wake.known().then(() => undefined, (error: unknown) => error ?? new Error('the server could not start'));
   const face = await child.faceFor(revision.revision, () => wake.remaining());
-  const capabilities = revision.capabilities(face.capabilities);
+  const capabilities = deliverable(revision.capabilities(face.capabilities), child);
   const server = new Server(face.serverInfo ?? endpoint.identity(), {
     capabilities,
     ...(face.instructions !== undefined && { instructions: face.instructions }),
     ...revision.serverOptions,
   });
 
+  const listed = face.lists;
   if (capabilities.tools) {
-    server.setRequestHandler('tools/list', async () => ({ tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) }));
+    server.setRequestHandler('tools/list', async () => {
+      if (listed?.tools === undefined) return { tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) };
+      await child.recheckWithheld();
+      return { tools: listed.tools.filter((tool) => child.offers(tool)).map((tool) => revision.presentTool(tool)) };
+    });
     server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
       // A filtered tool gets the answer of one that never existed, before anything wakes.
       return callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, exchange));
     });
   }
 
+  if (capabilities.resources && listed?.resources !== undefined) server.setRequestHandler('resources/list', () => ({ resources: listed.resources ?? [] }));
+  if (capabilities.resources && listed?.resourceTemplates !== undefined) server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listed.resourceTemplates ?? [] }));
+  if (capabilities.prompts && listed?.prompts !== undefined) server.setRequestHandler('prompts/list', () => ({ prompts: listed.prompts ?? [] }));
+
   const relay = relayTo(hub, child, revision, wake, exchange);
+  const unlisted = face.unlisted;
   server.fallbackRequestHandler = async (request, ctx) => {
     if (revision.refuses(request.method)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+    if (unlisted !== undefined) refuseUnlisted(unlisted, request.method, request.params);
     return relay(ctx, request.method, request.params);
   };
   if (failure !== undefined) refuseEveryRequest(server, failure);
   return server;
+}
+
+/**
+ * What the hub can deliver of what it would offer: a child that refuses to be watched has its
+ * list changes re-listed, but its resource updates cannot be heard, so a caller's listen is
+ * not acknowledged for them (the SDK acknowledges only what the capabilities offer).
+ */
+function deliverable(capabilities: ServerCapabilities, child: Child): ServerCapabilities {
+  if (child.watchable || !capabilities.resources?.subscribe) return capabilities;
+  const { subscribe: _cannotBeHeard, ...resources } = capabilities.resources;
+  return { ...capabilities, resources };
+}
+
+/**
+ * A prompt or resource the caller's face does not list, though the revision spoken with the
+ * child does, is answered as the child answers a client of the caller's revision: not found.
+ */
+function refuseUnlisted(unlisted: UnlistedItems, method: string, params: Record<string, unknown> | undefined): void {
+  if (method === 'prompts/get' && typeof params?.name === 'string' && unlisted.prompts?.includes(params.name)) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${params.name} not found`);
+  }
+  if ((method === 'resources/read' || method === 'resources/subscribe') && typeof params?.uri === 'string' && unlisted.resources?.includes(params.uri)) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${params.uri}`);
+  }
 }
 
 /** Any result, as the child sent it: the caller's revision checks what it delivers. */
