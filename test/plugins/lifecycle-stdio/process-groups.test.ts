@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { fixture, fixtureEntry, startHub, tempDir, waitFor } from '../../core/children/helpers.js';
@@ -82,4 +85,15 @@ t.test("the hub's SIGTERM ends every group", async (t) => {
   t.equal(await bin.exited, 0, 'the hub exits cleanly');
   await waitFor('the helpers to end', () => leftRunning(helpersOf(helpers)) === 0);
   t.equal(leftRunning(helpersOf(helpers)), 0, 'no helper outlives the hub');
+});
+
+t.test("a hard stop of the hub (its process exiting without closing anything) ends every group", async (t) => {
+  const directory = await tempDir(t);
+  const hub = spawn(process.execPath, [fileURLToPath(new URL('hard-stop-hub.js', import.meta.url)), directory], { stdio: 'ignore' });
+  const [code] = (await once(hub, 'exit')) as [number | null];
+  t.equal(code, 0, 'the hub exited as soon as the helper ran');
+  const helpers = helpersOf(join(directory, 'helpers'));
+  t.equal(helpers.length, 1, 'the server had forked its helper');
+  await waitFor('the helper to end', () => leftRunning(helpers) === 0);
+  t.equal(leftRunning(helpers), 0, 'no helper outlives the hub');
 });
