@@ -173,6 +173,8 @@ export interface StdioTransportSeams {
   process(): ChildProcess | undefined;
   /** Replaces the transport's read buffer (one that reads the commonest answers without the schema library). */
   useReadBuffer(buffer: PlainReadBuffer): void;
+  /** Makes a process spawned by the hub the transport's own, as if its `start` had spawned it (its `close` then ends it). */
+  adoptProcess(spawned: ChildProcess | undefined): void;
 }
 
 /**
@@ -185,6 +187,9 @@ export function stdioTransportSeams(transport: object): StdioTransportSeams {
     process: () => internals._process,
     useReadBuffer: (buffer) => {
       internals._readBuffer = buffer;
+    },
+    adoptProcess: (spawned) => {
+      internals._process = spawned;
     },
   };
 }

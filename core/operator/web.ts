@@ -19,6 +19,8 @@ const CSRF_FIELD = '_csrf';
 /** A form is a few fields: a larger body is refused before it is read. */
 const FORM_BODY_LIMIT = 64 * 1024;
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
+/** Retry-After of the 503 when the store cannot tell whether a session is live. */
+const SESSION_CHECK_RETRY_SECONDS = 5;
 
 // The CSRF token is about 80 characters and a return path a page of this hub, never near these bounds.
 const Token = Type.String({ maxLength: 512 });
@@ -113,7 +115,15 @@ export class OperatorWeb implements OperatorService {
   }
 
   readonly requireSession = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    if (await this.hasSession(request)) return undefined;
+    let live: boolean;
+    try {
+      live = await this.hasSession(request);
+    } catch (error) {
+      // The store's reason stays in the log: whoever asks has not shown a session yet.
+      request.log.warn({ err: (error as Error).message }, 'an operator session could not be checked');
+      return sendPage(reply.header('retry-after', String(SESSION_CHECK_RETRY_SECONDS)), 503, 'Cannot check the login', '<p role="alert">The hub cannot check logins right now: its store does not answer. Try again in a moment.</p>');
+    }
+    if (live) return undefined;
     return this.#loginPage(reply, SAFE_METHODS.has(request.method) ? 200 : 401, this.#returnPathOf(request));
   };
 

@@ -224,18 +224,35 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
   #locked<R>(operation: () => Promise<R>): Promise<R> {
     const run = this.#tail.then(() =>
       this.#lease.run(async () => {
+        // While no regular file is in place, every read says so rather than serving what was loaded before.
+        let unreadable = false;
         try {
-          if (this.#signature() !== this.#seen) await this.#db.loadDatabaseAsync();
+          if (this.#signature() !== this.#seen) {
+            unreadable = !this.#isRegularFile();
+            if (unreadable) throw new Error(`the store's file ${this.#file} is not a regular file (a folder or something else is in its place): move it away or restore the file`);
+            await this.#db.loadDatabaseAsync();
+          }
           return await operation();
         } catch (error) {
           throw translate(error);
         } finally {
-          this.#seen = this.#signature();
+          this.#seen = unreadable ? '' : this.#signature();
+          if (unreadable) this.#lookedAt = Number.NEGATIVE_INFINITY;
         }
       }),
     );
     this.#tail = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * NeDB reads the file through a stream whose error it does not listen to: a folder (or
+   * anything else that is not a file) in the file's place would throw EISDIR outside every
+   * promise and end the process. Looked at first, so the read fails on its error path.
+   */
+  #isRegularFile(): boolean {
+    const stat = statSync(this.#file, { throwIfNoEntry: false });
+    return stat === undefined || stat.isFile();
   }
 
   #signature(): string {

@@ -1,8 +1,8 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { delimiter, resolve } from 'node:path';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Type, type Static } from 'typebox';
+import { GroupedStdioTransport } from './grouped-transport.js';
 import { batchedSend, ChildEndedError, type ChildType, connectClient, PlainReadBuffer, type StderrLimits, StderrLog, type StderrMemory, stdioTransportSeams } from '../../core/plugin/child-type.js';
 
 /** Why a command could not be started at all, in an operator's words. */
@@ -55,24 +55,25 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
     async connect(entry, context) {
       // The kernel checked the entry against StdioEntry before adding the server.
       const { command, args, env, cwd } = entry as StdioEntry;
-      const transport = new ExitWatchingTransport({
-        command,
-        ...(args === undefined ? {} : { args }),
-        ...(env === undefined ? {} : { env }),
-        ...(cwd === undefined ? {} : { cwd: resolve(options.configDirectory, cwd) }),
-        stderr: 'pipe',
-      });
+      const transport = new GroupedStdioTransport(
+        {
+          command,
+          ...(args === undefined ? {} : { args }),
+          ...(env === undefined ? {} : { env }),
+          ...(cwd === undefined ? {} : { cwd: resolve(options.configDirectory, cwd) }),
+          stderr: 'pipe',
+        },
+        // The commonest answers read without the schema library.
+        new PlainReadBuffer(),
+      );
       // The calls of one turn of the event loop in one pipe write (the SDK's transport writes
-      // each message on its own), and the commonest answers read without the schema library.
-      // Set on the instance, so the transport stays the SDK's own class (the SDK's probe on a
-      // sibling process needs exactly that); its process and its read buffer are the
-      // transport's private fields (the process read at each write).
+      // each message on its own). Set on the instance; the process is the transport's
+      // private field, read at each write.
       const seams = stdioTransportSeams(transport);
       transport.send = batchedSend(
         () => seams.process()?.stdin ?? undefined,
         () => new SdkError(SdkErrorCode.NotConnected, 'Not connected'),
       );
-      seams.useReadBuffer(new PlainReadBuffer());
       let memory = stderrMemories.get(context.name);
       if (!memory) stderrMemories.set(context.name, (memory = {}));
       const stderr = new StderrLog(context.name, context.log, options.stderr, memory);
@@ -93,21 +94,6 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
       }
     },
   };
-}
-
-/**
- * The SDK's stdio transport, noting how the process ended: the SDK reports only that the
- * connection closed. It keeps the process in a private field, read here once after the
- * spawn; should that field go, the exit is simply not known and the stderr line is given.
- */
-class ExitWatchingTransport extends StdioClientTransport {
-  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-
-  override async start(): Promise<void> {
-    await super.start();
-    const spawned = stdioTransportSeams(this).process();
-    spawned?.once('exit', (code, signal) => (this.exit = { code, signal }));
-  }
 }
 
 /**

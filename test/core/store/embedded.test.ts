@@ -60,3 +60,23 @@ t.test("reads do no file-system work of their own: another process's write is se
   await markers.insertOne({ _id: 'mine' });
   t.same((await markers.find({}, { sort: { _id: 1 } })).map(({ _id }) => _id), ['mine', 'revoked', 'second'], 'a write reloads first, whatever the bound: nothing another process wrote is lost');
 });
+
+t.test('a folder in the place of a collection file fails each read and write with a clear error, and the file coming back ends it', async (t) => {
+  const { mkdir, rm } = await import('node:fs/promises');
+  const directory = join(dataPath, 'folder-in-place');
+  const store = await openEmbeddedStore(directory, { watch: false });
+  t.teardown(() => store.close());
+  const sessions = store.collection<{ _id: string }>('sessions');
+  await sessions.insertOne({ _id: 'kept' });
+  const file = join(directory, 'sessions.db');
+  await rm(file);
+  await mkdir(file);
+  const reason = /the store's file .*sessions\.db is not a regular file \(a folder or something else is in its place\): move it away or restore the file/;
+  await t.rejects(sessions.findOne({ _id: 'kept' }), reason, 'a read rejects, saying what is wrong and what to do');
+  await t.rejects(sessions.findOne({ _id: 'kept' }), reason, 'and so does the next, rather than serving what was loaded before');
+  await t.rejects(sessions.insertOne({ _id: 'new' }), reason, 'so does a write');
+  await rm(file, { recursive: true });
+  t.equal(await sessions.findOne({ _id: 'kept' }), null, 'the folder gone, the (now empty) collection is read again');
+  await sessions.insertOne({ _id: 'new' });
+  t.ok(await sessions.findOne({ _id: 'new' }), 'and written');
+});
