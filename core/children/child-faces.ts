@@ -31,6 +31,7 @@ export interface FaceHost {
   readonly childType: ChildType;
   readonly log: FastifyBaseLogger;
   readonly wires: ChildWires;
+  readonly configDirectory: string;
 }
 
 /**
@@ -43,7 +44,7 @@ export interface FaceHost {
  */
 export async function learnFace(host: FaceHost, revision: string, signal: AbortSignal): Promise<ChildFace | null | undefined> {
   try {
-    const connection = await host.childType.connect(host.entry, { name: host.name, log: host.log, signal, prior: undefined, wires: host.wires, revision, onClosed: () => undefined });
+    const connection = await host.childType.connect(host.entry, { name: host.name, log: host.log, signal, prior: undefined, wires: host.wires, configDirectory: host.configDirectory, revision, onClosed: () => undefined });
     try {
       if (signal.aborted) return undefined;
       const negotiated = connection.client.getNegotiatedProtocolVersion();

@@ -30,6 +30,8 @@ export interface StartHost {
   readonly status: ChildStatus;
   /** The revisions the hub speaks to children. */
   readonly wires: ChildWires;
+  /** Relative paths in the entry are resolved against it. */
+  readonly configDirectory: string;
   timings(): ChildTimings;
   clock(): ChildClock;
   transition(to: ChildStatus, reason?: string): void;
@@ -250,6 +252,7 @@ export class ChildStarter {
       signal,
       prior: this.#prior(),
       wires: host.wires,
+      configDirectory: host.configDirectory,
       onClosed: (reason) => {
         if (attempt.adopted) this.#closed(connection, reason);
         else attempt.closedEarly ??= reason;
