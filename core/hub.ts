@@ -74,6 +74,7 @@ export class Hub {
       dataPath: settings.dataPath,
       idleTimeoutMinutes: settings.idleTimeoutMinutes,
       wires: childWires(() => this.revisions.values()),
+      configDirectory,
     });
     this.questions = new QuestionRelay(log);
     this.faults = new PluginFaults(log, (fault) => {

@@ -5,6 +5,7 @@
  */
 export { hub, HubPluginOptions } from './kernel.js';
 export { startHub, type StartedHub } from './server.js';
+export { hubWellKnown, HubWellKnownOptions } from './well-known.js';
 export type { PluginHub } from './plugin-hub.js';
 export { HubConfig, ServerEntry } from './config/schema.js';
 export { HubSettings } from './settings.js';

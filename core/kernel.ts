@@ -19,6 +19,7 @@ import { observe } from './observe.js';
 import { KEPT_ALIVE_LINGER_MS, KeptAliveConnections } from './net/kept-alive.js';
 import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
+import { checkServedSurface } from './served-surface.js';
 import { checkPrivateFiles, HUB_PRIVATE_FILES, HUB_SECRET_FILES } from './private-files.js';
 import { withSecretFiles } from './secret-files.js';
 import { HubSettings, settingsFromEnvironment } from './settings.js';
@@ -126,6 +127,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   for (const note of adopted) app.log.info({ config: source }, `written for another client: ${note}`);
   if (disabled.length > 0) app.log.info({ config: source, servers: disabled }, 'servers marked "disabled": true are not served');
   servers.add(entries);
+  if (!options.admin) checkServedSurface(context, app.log, entries.size);
   await context.children.loadSnapshots();
   registerMcpEndpoints(app, context);
   registerHealthRoutes(app, context);

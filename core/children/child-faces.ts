@@ -125,6 +125,7 @@ export interface FaceHost {
   readonly wires: ChildWires;
   /** The lists of the revision spoken with the child, read on its own connection; undefined when they cannot be read. */
   spokenLists(signal: AbortSignal): Promise<FaceLists | undefined>;
+  readonly configDirectory: string;
 }
 
 /**
@@ -139,7 +140,7 @@ export interface FaceHost {
  */
 export async function learnFace(host: FaceHost, revision: string, signal: AbortSignal): Promise<ChildFace | null | undefined> {
   try {
-    const connection = await host.childType.connect(host.entry, { name: host.name, log: host.log, signal, prior: undefined, wires: host.wires, revision, onClosed: () => undefined });
+    const connection = await host.childType.connect(host.entry, { name: host.name, log: host.log, signal, prior: undefined, wires: host.wires, configDirectory: host.configDirectory, revision, onClosed: () => undefined });
     try {
       if (signal.aborted) return undefined;
       const negotiated = connection.client.getNegotiatedProtocolVersion();

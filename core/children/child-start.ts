@@ -30,6 +30,8 @@ export interface StartHost {
   readonly status: ChildStatus;
   /** The revisions the hub speaks to children. */
   readonly wires: ChildWires;
+  /** Relative paths in the entry are resolved against it. */
+  readonly configDirectory: string;
   timings(): ChildTimings;
   clock(): ChildClock;
   transition(to: ChildStatus, reason?: string): void;
@@ -72,6 +74,8 @@ export class ChildStarter {
   /** Bumped by every cancel, so a start that began before it does not commit. */
   #generation = 0;
   #stopSignal = new AbortController();
+  /** Said once per server: a server no enabled revision reaches stays so until the config changes. */
+  #warnedUnspoken = false;
   /** A start that failed because the child ended before its handshake, and when. */
   #lastEnded: { error: Error; at: number } | undefined;
   /** Connects still settling after their attempt gave up on them: what they started is ended only when they have. */
@@ -250,6 +254,7 @@ export class ChildStarter {
       signal,
       prior: this.#prior(),
       wires: host.wires,
+      configDirectory: host.configDirectory,
       onClosed: (reason) => {
         if (attempt.adopted) this.#closed(connection, reason);
         else attempt.closedEarly ??= reason;
@@ -261,6 +266,10 @@ export class ChildStarter {
     if (!wire) {
       // Connecting again would negotiate the same revision: the start fails at once.
       const spoken = connection.client.getNegotiatedProtocolVersion() ?? 'no revision';
+      if (!this.#warnedUnspoken) {
+        this.#warnedUnspoken = true;
+        host.log.warn({ speaks: spoken, spokenToServers: host.wires.names }, `server "${host.name}" speaks only MCP ${spoken}, which no enabled revision plugin speaks to servers: it is unreachable until one does`);
+      }
       throw new ChildEndedError(`it speaks MCP ${spoken}, which no enabled revision plugin speaks to servers (the hub speaks ${host.wires.names.join(', ') || 'none'})`);
     }
     host.prepare(connection, wire);

@@ -38,6 +38,8 @@ export interface ConnectContext {
   prior: PriorDiscovery | undefined;
   /** The revisions the hub speaks to children (`connectClient` negotiates among them). */
   wires: ChildWires;
+  /** The folder relative paths in the entry are resolved against (the config file's; the working directory for a config given as a value). */
+  configDirectory: string;
   /**
    * Set when the hub asks what the child shows a client of this revision (one of `wires`)
    * while it speaks another with it: the connection must speak exactly this revision

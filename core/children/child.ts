@@ -32,6 +32,8 @@ export interface ChildEnvironment {
   observers?: ReadonlySet<ChildObserver>;
   /** The revisions the hub speaks to children; by default none (only tests build a child without). */
   wires?: ChildWires;
+  /** Relative paths in entries are resolved against it; by default the working directory. */
+  configDirectory?: string;
   /** What plugins withhold of a server's tools (`hub.toolGates`); by default nothing. */
   gates?: ToolGates;
   /** Why this server cannot run (its entry names an unset variable): it stays down saying so, and is never started. */
@@ -88,6 +90,7 @@ export class Child extends ChildProfile {
         return child.#status;
       },
       wires: environment.wires ?? childWires(() => []),
+      configDirectory: environment.configDirectory ?? process.cwd(),
       timings: environment.timings,
       clock: () => this.#clock,
       transition: (to, reason) => this.#transition(to, reason),
@@ -190,7 +193,7 @@ export class Child extends ChildProfile {
     if (!learning) {
       const stop = this.#stopLearning.signal;
       const spokenLists = (signal: AbortSignal) => this.withClient((client) => readLists(client, signal));
-      learning = learnFace({ name: this.name, entry: this.entry, childType: this.childType, log: this.log, wires, spokenLists }, revision, AbortSignal.any([stop, budget()])).then((face) => {
+      learning = learnFace({ name: this.name, entry: this.entry, childType: this.childType, log: this.log, wires, spokenLists, configDirectory: this.#environment.configDirectory ?? process.cwd() }, revision, AbortSignal.any([stop, budget()])).then((face) => {
         if (face !== undefined && !stop.aborted) this.keepFace(revision, face, this.#starter.negotiation);
         return face;
       });

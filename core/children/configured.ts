@@ -4,7 +4,8 @@ import { SERVER_NAME_PATTERN, type HubConfig, type ServerEntry } from '../config
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import { adoptedFromOtherClients, configNotices } from '../config/other-clients.js';
 import { firstUnsetVariable, unsetVariableProblem } from '../config/expand.js';
-import { likelyTypos, propertyNames } from '../config/typos.js';
+import { propertyNames } from '../config/key-names.js';
+import { likelyTypos } from '../config/typos.js';
 import type { Hub } from '../hub.js';
 import { inferType } from './registry.js';
 

@@ -20,6 +20,8 @@ export interface ChildRegistryOptions {
   idleTimeoutMinutes?: number;
   /** The revisions spoken to children; none by default. */
   wires?: ChildWires;
+  /** Relative paths in entries are resolved against it (handed to child types as they connect). */
+  configDirectory?: string;
 }
 
 /** The configured servers by name, and the child types that can run them. */
@@ -35,6 +37,7 @@ export class ChildRegistry {
   readonly #inProcess: ReturnType<typeof createInProcessChildType>;
   #timings: ChildTimings;
   #clock: ChildClock = systemClock;
+  readonly #configDirectory: string | undefined;
 
   constructor(
     private readonly log: FastifyBaseLogger,
@@ -45,6 +48,7 @@ export class ChildRegistry {
     this.#inProcess = createInProcessChildType(clientInfo);
     this.types.add(IN_PROCESS_TYPE, this.#inProcess);
     this.wires = options.wires ?? childWires(() => []);
+    this.#configDirectory = options.configDirectory;
     this.snapshots = options.dataPath === undefined ? undefined : new SnapshotStore(options.dataPath, log);
     this.#timings = {
       ...DEFAULT_CHILD_TIMINGS,
@@ -91,6 +95,7 @@ export class ChildRegistry {
       observers: this.#observers,
       wires: this.wires,
       gates: this.gates,
+      ...(this.#configDirectory !== undefined && { configDirectory: this.#configDirectory }),
       ...(blocked !== undefined && { blocked }),
       ...(childType.snapshots === false || !this.snapshots ? {} : { snapshots: this.snapshots }),
     });

@@ -59,6 +59,7 @@ runCli('hub-stdio', async () => {
   const revisions = servedRevisions(hub.revisions.values());
   const [first] = revisions;
   if (!first) throw new StartupError('no MCP revision plugin is enabled', { code: HUB_ERROR_CODES.NO_REVISION });
+  if (hub.metaTools.values().length === 0) throw new StartupError('hub-stdio serves the tools of /hub, and no plugin adds one (is meta-tools disabled?); enable meta-tools', { code: HUB_ERROR_CODES.STARTUP });
   const endpoint = new HubEndpoint(hub);
   // The SDK serves whichever kind of session opens; the gate lets through only what a served
   // revision claims, and the session's server is built for the revision that claimed it.

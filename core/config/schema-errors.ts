@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import Value from 'typebox/value';
+import { nearestKey, propertyNames } from './key-names.js';
 
 interface SchemaProblem {
   /** JSON pointer into the checked value, `''` for the root. */
@@ -22,6 +23,7 @@ export function firstSchemaProblem(schema: TSchema, value: unknown): SchemaProbl
   const constants = atPath.filter((error) => error.keyword === 'const').map((error) => JSON.stringify((error.params as { allowedValue: unknown }).allowedValue));
   if (constants.length > 0) return { path: deepest.instancePath, expected: `one of ${constants.join(', ')}` };
   const primary = atPath.find((error) => error.keyword !== 'anyOf' && error.keyword !== 'boolean') ?? deepest;
+  if (primary.keyword === 'boolean' && primary.schemaPath.endsWith('/additionalProperties')) return unknownKey(schema, primary.schemaPath, primary.instancePath);
   if (primary.keyword === 'required') {
     const [missing] = (primary.params as { requiredProperties: string[] }).requiredProperties;
     return { path: `${primary.instancePath}/${missing}`, expected: 'a value (the key is required)' };
@@ -43,6 +45,29 @@ function validatorOf(schema: TSchema): Validator {
     validators.set(schema, validator);
   }
   return validator;
+}
+
+/**
+ * A key a closed object does not declare: the problem names it and the declared key it is
+ * closest to (a misspelt option), or the declared keys when none is close.
+ */
+function unknownKey(schema: TSchema, schemaPath: string, instancePath: string): SchemaProblem {
+  const object = schemaAt(schema, schemaPath.replace(/^#/, '').replace(/\/additionalProperties$/, ''));
+  const known = object === undefined ? [] : propertyNames(object);
+  const key = (instancePath.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+  const near = nearestKey(key, known);
+  const hint = near !== undefined ? `did you mean "${near}"?` : known.length > 0 ? `the known ones are ${known.map((name) => `"${name}"`).join(', ')}` : 'none is known';
+  return { path: instancePath, expected: `no such key (${hint})` };
+}
+
+/** The subschema a JSON pointer into `schema` names, when it is there. */
+function schemaAt(schema: TSchema, pointer: string): TSchema | undefined {
+  let node: unknown = schema;
+  for (const segment of pointer.split('/').slice(1)) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return typeof node === 'object' && node !== null ? (node as TSchema) : undefined;
 }
 
 function depth(pointer: string): number {

@@ -1,5 +1,4 @@
-import { closestMatch } from 'leven';
-import type { TSchema } from 'typebox';
+import { nearestKey, propertyNames } from './key-names.js';
 import { HubConfig, ServerEntry } from './schema.js';
 
 /**
@@ -22,16 +21,8 @@ function suspects(value: object, known: string[]): [string, string][] {
   const found: [string, string][] = [];
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
-    const sameLetters = known.find((candidate) => candidate.toLowerCase() === key.toLowerCase());
-    // Short names are close to many others: only one edit is a likely slip there.
-    const near = sameLetters ?? closestMatch(key, known, { maxDistance: key.length <= 5 ? 1 : 2 });
+    const near = nearestKey(key, known);
     if (near !== undefined) found.push([key, near]);
   }
   return found;
-}
-
-/** The property names a TypeBox object schema declares (also through unions and intersections). */
-export function propertyNames(schema: TSchema): string[] {
-  const node = schema as { properties?: Record<string, unknown>; anyOf?: TSchema[]; allOf?: TSchema[] };
-  return [...Object.keys(node.properties ?? {}), ...[...(node.anyOf ?? []), ...(node.allOf ?? [])].flatMap(propertyNames)];
 }

@@ -140,7 +140,8 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       return undefined;
     });
     admitClients(mcp, hub, revisions);
-    mcp.all('/hub', async (request, reply) => serve(request, reply, serving('/hub', () => new HubEndpoint(hub)), 'hub'));
+    // Without a meta-tool /hub would list nothing (see core/served-surface.ts).
+    if (hub.metaTools.values().length > 0) mcp.all('/hub', async (request, reply) => serve(request, reply, serving('/hub', () => new HubEndpoint(hub)), 'hub'));
     mcp.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
       const child = hub.children.get(request.params.server);
       if (!child) return reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `no server named "${request.params.server}" is configured` } });

@@ -1,11 +1,11 @@
 import cookie from '@fastify/cookie';
 import csrfProtection from '@fastify/csrf-protection';
-import formbody from '@fastify/formbody';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Store } from '../store/index.js';
 import { foreignFormReason } from './form-origin.js';
+import { ownFormParser } from './form-parser.js';
 import { loginFormBody } from './login-page.js';
 import type { OperatorLogin } from './login.js';
 import { escapeHtml, loginRefusedPage, sendPage, type PageOptions } from './page.js';
@@ -179,9 +179,9 @@ export class OperatorWeb implements OperatorService {
   async #setUp(pages: FastifyInstance): Promise<void> {
     // TypeBox's compiler in this context, whatever the embedding app's Ajv options.
     pages.setValidatorCompiler(TypeBoxValidatorCompiler);
-    // An embedding app may have registered these for its own routes; the hub's context inherits them then.
+    // An embedding app may have registered cookies for its own routes; the hub's context inherits them then.
     if (!pages.hasRequestDecorator('cookies')) await pages.register(cookie);
-    if (!pages.hasContentTypeParser('application/x-www-form-urlencoded')) await pages.register(formbody);
+    await ownFormParser(pages);
     if (!pages.hasDecorator('csrfProtection')) {
       await pages.register(csrfProtection, { sessionPlugin: '@fastify/cookie', cookieKey: CSRF_COOKIE, cookieOpts: { path: this.#prefix || '/', sameSite: 'strict', httpOnly: true, secure: this.#secure } });
     }

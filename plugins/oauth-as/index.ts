@@ -1,4 +1,3 @@
-import formbody from '@fastify/formbody';
 import { createAuthenticator } from './authenticator.js';
 import { clientsCommand, tokensCommand } from './admin.js';
 import { ApiTokens } from './api-tokens.js';
@@ -15,7 +14,7 @@ import { registerRevocation } from './revocation.js';
 import { oauthErrors, registerTokenEndpoint } from './token-endpoint.js';
 import { TokenService } from './tokens.js';
 import { typeBoxRoutes } from './validation.js';
-import { definePlugin } from '../../core/plugin/index.js';
+import { definePlugin, ownFormParser } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
 import { WindowCounter } from '../../core/plugin/store.js';
 
@@ -34,7 +33,7 @@ export default definePlugin({
     hub.adminCommands.add('clients', clientsCommand(c, tokens));
     hub.adminCommands.add('tokens', tokensCommand(apiTokens, hub));
 
-    await app.register(formbody);
+    await ownFormParser(app);
     oauthErrors(app, hub);
     const routes = typeBoxRoutes(app);
     registerDiscovery(routes, endpoints, options.dynamicRegistration);

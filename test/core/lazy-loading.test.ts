@@ -64,7 +64,7 @@ t.test('map-server loads the map engine and the SDK, not the gateway kernel', as
   for (const gateway of ['fastify', 'pino', 'prom-client', 'jose', 'mongodb', '@seald-io/nedb', 'undici']) t.notOk(packages.has(gateway), `${gateway} is not loaded`);
   t.same(
     files.filter((file) => file.startsWith('core/')).sort(),
-    ['core/cli/run.js', 'core/config/schema-errors.js', 'core/errors.js', 'core/plugin/errors.js', 'core/version.js'],
+    ['core/cli/run.js', 'core/config/key-names.js', 'core/config/schema-errors.js', 'core/errors.js', 'core/plugin/errors.js', 'core/version.js'],
     'of the kernel, only the errors entry of the plugin surface and what it names',
   );
 });
