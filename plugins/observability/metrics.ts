@@ -66,7 +66,7 @@ export class HubMetrics implements LifecycleListener {
   readonly registry = new Registry();
   readonly toolCalls = new Counter({
     name: 'hub_tool_calls_total',
-    help: 'Tool calls for configured servers, by server, tool (unlisted names as "(unlisted)") and outcome (ok, tool_error, protocol_error, timeout, unavailable, unknown_tool, denied, refused).',
+    help: 'Tool calls for configured servers, by server, tool (unlisted names as "(unlisted)") and outcome (ok, tool_error, protocol_error, timeout, unavailable, drained, unknown_tool, denied, refused).',
     labelNames: ['server', 'tool', 'outcome'],
     registers: [this.registry],
   });
