@@ -25,16 +25,18 @@ import type { CallerRequest } from './mcp/caller-request.js';
  * - `timeout`: no answer within the call timeout;
  * - `unavailable`: never sent, since the server could not be started or woken (down, a
  *   failed start, waiting for an upstream login);
+ * - `drained`: cut by the shutdown's drain (still running after `DRAIN_TIMEOUT_MS`), apart
+ *   from `protocol_error` so that a deploy does not read as the server failing;
  * - `unknown_tool`: the server has no such tool (as far as the hub knows);
  * - `denied`: the server's `allowTools`/`denyTools` keep the tool out (the caller is
  *   answered as for an unknown tool);
  * - `refused`: the hub would not carry it (a `hub: false` server through `call_tool`, or a
  *   tool a tool gate withholds until an operator approves its definition).
  */
-export type ToolCallOutcome = 'ok' | 'tool_error' | 'protocol_error' | 'timeout' | 'unavailable' | 'unknown_tool' | 'denied' | 'refused';
+export type ToolCallOutcome = 'ok' | 'tool_error' | 'protocol_error' | 'timeout' | 'unavailable' | 'drained' | 'unknown_tool' | 'denied' | 'refused';
 
 /** Every `ToolCallOutcome`, for observers that set up a series per outcome. */
-export const TOOL_CALL_OUTCOMES: readonly ToolCallOutcome[] = ['ok', 'tool_error', 'protocol_error', 'timeout', 'unavailable', 'unknown_tool', 'denied', 'refused'];
+export const TOOL_CALL_OUTCOMES: readonly ToolCallOutcome[] = ['ok', 'tool_error', 'protocol_error', 'timeout', 'unavailable', 'drained', 'unknown_tool', 'denied', 'refused'];
 
 /**
  * One tool call for a configured server (`/<name>/mcp`, or `/hub` `call_tool` naming the

@@ -52,7 +52,13 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
     if (ProtocolError.isInstance(error)) throw error;
     if (event) {
       // Never sent: the server could not be woken (down, unauthorized, failed start).
-      call.outcome = event.sentAt === undefined ? 'unavailable' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
+      call.outcome = hub.drain.cut
+        ? 'drained'
+        : event.sentAt === undefined
+          ? 'unavailable'
+          : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout
+            ? 'timeout'
+            : 'protocol_error';
       event.errorCode = errorCodeOf(error);
     }
     const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);

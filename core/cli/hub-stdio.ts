@@ -11,6 +11,7 @@ import { StdioRevisionGate } from '../mcp/stdio-gate.js';
 import { loggerOptions } from '../server.js';
 import { settingsFromEnvironment } from '../settings.js';
 import { parseFlags } from './flags.js';
+import { logProcessWarnings } from './process-warnings.js';
 import { runCli } from './run.js';
 
 const help = (dataPath: { path: string; why: string }) => `Usage: hub-stdio [--help]
@@ -48,6 +49,8 @@ function writable(folder: string): boolean {
   }
 }
 
+const warningsTo = logProcessWarnings();
+
 runCli('hub-stdio', async () => {
   const dataPath = defaultDataPath(process.env);
   const { values } = parseFlags(process.argv.slice(2), { help: { type: 'boolean', short: 'h' } }, help(dataPath));
@@ -55,6 +58,7 @@ runCli('hub-stdio', async () => {
   const env = { ...process.env, DATA_PATH: dataPath.path };
   // stdout carries the protocol, so the log goes to stderr.
   const { app, hub } = await openDetachedHub(env, await loggerOptions(env, process.stderr));
+  warningsTo(app.log);
   app.log.info({ dataPath: dataPath.path }, `data in ${dataPath.path} (${dataPath.why})`);
   const revisions = servedRevisions(hub.revisions.values());
   const [first] = revisions;

@@ -3,6 +3,7 @@ import { startHub } from '../server.js';
 import { checkConfig, formatReport } from './check.js';
 import { HUB_VERSION } from '../version.js';
 import { parseFlags } from './flags.js';
+import { logProcessWarnings } from './process-warnings.js';
 import { runCli } from './run.js';
 
 const HELP = `Usage: hub [--help] [--version]
@@ -26,12 +27,14 @@ Environment:
   LOG_LEVEL         pino log level (default info)
   LOG_FORMAT        pretty, json, or auto: pretty on a terminal (default auto)
   OPERATOR_SESSION_MINUTES  how long an operator stays logged in to the pages (default 720)
-  DRAIN_TIMEOUT_MS  at SIGTERM, how long calls in flight may finish (default 10000)
+  DRAIN_TIMEOUT_MS  at SIGTERM, how long calls in flight may finish (default 7000)
   CLIENT_CALLS_PER_MINUTE, CLIENT_MAX_CONCURRENT, CLIENT_MAX_STREAMS, MAX_CONNECTIONS,
   MAX_CONNECTIONS_PER_ADDRESS, REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
   KEEP_ALIVE_TIMEOUT_MS, TRUSTED_PROXIES
                     limits per client and per process (docs/security/README.md)
 `;
+
+const warningsTo = logProcessWarnings();
 
 runCli('hub', async () => {
   const argv = process.argv.slice(2);
@@ -47,15 +50,23 @@ runCli('hub', async () => {
   if (values.help) return void process.stdout.write(HELP);
   if (values.version) return void process.stdout.write(`${HUB_VERSION}\n`);
   const started = await startHub();
+  warningsTo(started.app.log);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     started.app.log.info({ signal }, 'shutting down');
+    // The last record, so that a collector sees why the hub went away and whether it ended cleanly.
+    const stopped = (level: 'info' | 'error', fields: object): void =>
+      started.app.log[level]({ signal, reason: `received ${signal}`, uptimeSeconds: Math.round(process.uptime()), ...fields }, 'hub stopped');
     started.close().then(
-      () => process.exit(0),
+      () => {
+        stopped('info', {});
+        process.exit(0);
+      },
       (error: Error) => {
         started.app.log.error({ err: error.message }, 'shutdown failed');
+        stopped('error', { err: error.message });
         process.exit(1);
       },
     );

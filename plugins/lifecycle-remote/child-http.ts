@@ -41,13 +41,70 @@ export async function childHttp(maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE): Promi
   const { Agent, fetch: undiciFetch } = await import('undici');
   const agent = new Agent({ keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS });
   return {
-    fetch: async (input, init) => bounded(listenAsEvents(init?.body, (await undiciFetch(input as string | URL, { ...(init as object), dispatcher: agent })) as unknown as Response, maxBytes), maxBytes),
+    fetch: async (input, init) => {
+      const signal = followed(init?.signal);
+      try {
+        const response = (await undiciFetch(input as string | URL, { ...(init as object), signal: signal.signal, dispatcher: agent })) as unknown as Response;
+        return releasedAtEnd(bounded(listenAsEvents(init?.body, response, maxBytes), maxBytes), signal.release);
+      } catch (error) {
+        signal.release();
+        throw error;
+      }
+    },
     dispatcher: agent,
     maxBytes,
     async close() {
       await agent.destroy();
     },
   };
+}
+
+interface FollowedSignal {
+  signal: AbortSignal | undefined;
+  release(): void;
+}
+
+/**
+ * A request's own signal that follows the caller's. The SDK's transport passes one signal
+ * for its whole life to every request; undici's Request hangs a listener on it that only
+ * garbage collection removes, so thousands of calls piled them up (MaxListenersExceeded,
+ * a growing heap). Here one listener per request is removed when its answer has been read.
+ */
+function followed(outer: AbortSignal | null | undefined): FollowedSignal {
+  if (!outer) return { signal: undefined, release: () => undefined };
+  if (outer.aborted) return { signal: outer, release: () => undefined };
+  const inner = new AbortController();
+  const abort = (): void => inner.abort(outer.reason);
+  outer.addEventListener('abort', abort, { once: true });
+  return { signal: inner.signal, release: () => outer.removeEventListener('abort', abort) };
+}
+
+/** The answer with `release` called once its body has been read to the end, failed or been cancelled. */
+function releasedAtEnd(response: Response, release: () => void): Response {
+  if (response.body === null) {
+    release();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      release();
+      await reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** An event stream is passed on as it arrives; any other answer is cut off past `maxBytes`. */

@@ -29,7 +29,7 @@ export default definePlugin({
     const target = tracesTarget(hub.env);
     const unsubscribe: Array<() => void> = [];
     // The status page reads its figures from the registry, so it exists whenever either does.
-    const metrics = options.metrics || options.statusPage ? new HubMetrics(hub, startedAt) : undefined;
+    const metrics = options.metrics || options.statusPage ? new HubMetrics(hub, startedAt, app.server) : undefined;
     const lifecycle = new Lifecycle(hub, metrics ? [metrics] : []);
     // OpenTelemetry is loaded only when there is somewhere to send spans.
     const tracing: Tracing | undefined = target === undefined ? undefined : await (await import('./tracing.js')).startTracing(hub, target);
@@ -60,6 +60,7 @@ export default definePlugin({
     );
     if (metrics) {
       unsubscribe.push(
+        hub.observe.toolCallStart.subscribe(() => metrics.callStarted()),
         hub.observe.mcpRequestEnd.subscribe((event) => metrics.mcpRequestEnd(event, performance.now())),
         hub.observe.httpRequest.subscribe((event) => metrics.httpRequest(event.route, event.status)),
         hub.observe.authFailure.subscribe((event) => metrics.authFailure(event.reason)),

@@ -66,7 +66,7 @@ export class HubMetrics implements LifecycleListener {
   readonly registry = new Registry();
   readonly toolCalls = new Counter({
     name: 'hub_tool_calls_total',
-    help: 'Tool calls for configured servers, by server, tool (unlisted names as "(unlisted)") and outcome (ok, tool_error, protocol_error, timeout, unavailable, unknown_tool, denied, refused).',
+    help: 'Tool calls for configured servers, by server, tool (unlisted names as "(unlisted)") and outcome (ok, tool_error, protocol_error, timeout, unavailable, drained, unknown_tool, denied, refused).',
     labelNames: ['server', 'tool', 'outcome'],
     registers: [this.registry],
   });
@@ -92,11 +92,20 @@ export class HubMetrics implements LifecycleListener {
   });
   readonly #clientOperations = new Histogram({
     name: 'mcp_client_operation_duration_seconds',
-    help: 'OpenTelemetry mcp.client.operation.duration: tool calls the hub sent to servers, from sending to their answer.',
-    labelNames: ['mcp_method_name', 'mcp_protocol_version', 'gen_ai_tool_name', 'error_type', 'network_transport'],
+    help: 'OpenTelemetry mcp.client.operation.duration: tool calls the hub sent to servers, from sending to their answer; server is the configured server.',
+    labelNames: ['server', 'mcp_method_name', 'mcp_protocol_version', 'gen_ai_tool_name', 'error_type', 'network_transport'],
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
+  readonly #endpointRequests = new Histogram({
+    name: 'hub_mcp_request_duration_seconds',
+    help: 'MCP requests other than tools/call (whose durations hub_tool_call_duration_seconds has by tool), by endpoint and method, from receipt to answer.',
+    labelNames: ['endpoint', 'method'],
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  /** Tool calls for configured servers started and not yet ended: a number on the hot path, a gauge only when scraped. */
+  #callsInFlight = 0;
   readonly #httpRequests = new Counter({ name: 'hub_http_requests_total', help: 'HTTP requests answered, by route pattern and status.', labelNames: ['route', 'status'], registers: [this.registry] });
   readonly #starts = new Counter({ name: 'hub_child_starts_total', help: 'Server starts, by reason (start, wake, restart).', labelNames: ['server', 'reason'], registers: [this.registry] });
   readonly #startFailures = new Counter({ name: 'hub_child_start_failures_total', help: 'Server starts that failed (the server could not be started or woken).', labelNames: ['server'], registers: [this.registry] });
@@ -154,14 +163,39 @@ export class HubMetrics implements LifecycleListener {
   /** The revision label's values: the revisions registered, read once every plugin has registered. */
   #revisions: Set<string> | undefined;
 
-  constructor(hub: PluginHub, now = Date.now()) {
+  constructor(hub: PluginHub, now = Date.now(), server?: { getConnections(callback: (error: Error | null, count: number) => void): void }) {
     this.#hub = hub;
+    const revisions = (): string => [...this.#knownRevisions()].sort().join(',');
     new Gauge({
       name: 'hub_build_info',
-      help: "The hub's version and the Node.js line it runs on (always 1).",
-      labelNames: ['version', 'node_version'],
+      help: "The hub's version, the Node.js line it runs on and the MCP revisions it serves, comma-separated (always 1).",
+      labelNames: ['version', 'node_version', 'revisions'],
       registers: [this.registry],
-    }).set({ version: hub.version, node_version: process.version }, 1);
+      // Read at the scrape: the revisions are known once every plugin has registered.
+      collect() {
+        this.reset();
+        this.set({ version: hub.version, node_version: process.version, revisions: revisions() }, 1);
+      },
+    });
+    const inFlight = (): number => this.#callsInFlight;
+    new Gauge({
+      name: 'hub_tool_calls_in_flight',
+      help: 'Tool calls for configured servers that have started and not yet ended.',
+      registers: [this.registry],
+      collect() {
+        this.set(inFlight());
+      },
+    });
+    if (server) {
+      new Gauge({
+        name: 'hub_open_connections',
+        help: 'HTTP connections open on the server the hub listens on (keep-alive and event streams included).',
+        registers: [this.registry],
+        async collect() {
+          this.set(await new Promise<number>((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count))));
+        },
+      });
+    }
     new Gauge({
       name: 'hub_child_status',
       help: 'The status of each server: 1 for its current status, 0 for the others.',
@@ -202,7 +236,12 @@ export class HubMetrics implements LifecycleListener {
     return labels;
   }
 
+  callStarted(): void {
+    this.#callsInFlight += 1;
+  }
+
   toolCall(event: ToolCallEvent, labels: ToolLabels): void {
+    this.#callsInFlight -= 1;
     const ended = event.endedAt ?? event.startedAt;
     this.toolCalls.inc(labels);
     this.toolDuration.observe(labels, (ended - event.startedAt) / 1000);
@@ -210,6 +249,7 @@ export class HubMetrics implements LifecycleListener {
     const type = errorType(event.outcome ?? 'ok', event.errorCode);
     this.#clientOperations.observe(
       {
+        server: event.child.name,
         mcp_method_name: 'tools/call',
         mcp_protocol_version: event.child.revision ?? 'unknown',
         gen_ai_tool_name: labels.tool,
@@ -229,6 +269,8 @@ export class HubMetrics implements LifecycleListener {
     // A 2025 client's GET (a stream it may open) carries no MCP message.
     if (method === 'other' && event.method !== 'POST') return;
     const tool = method === 'tools/call' ? this.#toolLabelOf(event) : undefined;
+    const seconds = (now - event.startedAt) / 1000;
+    if (tool === undefined) this.#endpointRequests.observe({ endpoint: event.endpoint, method }, seconds);
     this.#serverOperations.observe(
       {
         mcp_method_name: method,
@@ -236,7 +278,7 @@ export class HubMetrics implements LifecycleListener {
         ...(tool !== undefined && { gen_ai_tool_name: tool }),
         ...(status >= 400 && { error_type: String(status) }),
       },
-      (now - event.startedAt) / 1000,
+      seconds,
     );
   }
 

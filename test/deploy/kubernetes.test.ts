@@ -3,11 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import t from 'tap';
 import { checkConfig } from '../../core/config/load.js';
+import { CUT_GRACE_MS } from '../../core/kernel.js';
 import { settingsFromEnvironment } from '../../core/settings.js';
 import { KUSTOMIZATION, REPOSITORY, loadManifests, only, parseManifests, type Container, type Deployment, type Manifest } from './manifests.js';
 
 // deploy/kubernetes holds what docs/deployment/kubernetes.md promises an operator: these checks read the
 // manifests as kustomize renders them (test/deploy/manifests.ts) and hold them to it.
+
+/** After the drain: the cut calls' answers (CUT_GRACE_MS), then stopping servers and the store (issue 43, item 6). */
+const SHUTDOWN_AFTER_DRAIN_MS = CUT_GRACE_MS + 1_000;
 
 const manifests = loadManifests();
 const deployment = only<Deployment>(manifests, 'Deployment');
@@ -39,7 +43,7 @@ t.test('the Deployment: probes, drain, non-root, read-only root, resources, scra
   t.ok(pauseMs >= 1000, 'load balancers get time to stop sending before the drain');
   const drainMs = Number(env.DRAIN_TIMEOUT_MS?.value);
   t.ok(drainMs > 0, 'DRAIN_TIMEOUT_MS is set');
-  t.ok((pod.terminationGracePeriodSeconds ?? 30) * 1000 > pauseMs + drainMs, 'the grace period outlasts the pause and the drain');
+  t.ok((pod.terminationGracePeriodSeconds ?? 30) * 1000 >= pauseMs + drainMs + SHUTDOWN_AFTER_DRAIN_MS, 'the grace period outlasts the pause, the drain and the 3 s the cut calls and the rest of the shutdown need');
 
   t.equal(pod.securityContext?.runAsNonRoot, true);
   t.not(pod.securityContext?.runAsUser, 0);
@@ -92,4 +96,15 @@ t.test('the config and the data volume are where the image looks for them', asyn
   t.match(deployment.spec.template.metadata.labels, service.spec.selector, 'the Service selects the pod');
   t.equal(service.spec.ports[0]?.targetPort, 'http');
   t.match(only(manifests, 'Ingress'), { spec: { rules: [{ http: { paths: [{ backend: { service: { name: service.metadata.name } } }] } }] } }, 'the Ingress sends to the Service');
+});
+
+t.test('the container docs stop the hub with a timeout that outlasts the default drain and the rest of the shutdown', async (t) => {
+  const docs = readFileSync(join(REPOSITORY, 'docs/deployment/container.md'), 'utf8');
+  const stops = [...docs.matchAll(/podman stop -t (\d+)/g)].map((match) => Number(match[1]));
+  t.ok(stops.length > 0, 'the upgrade steps give podman stop a timeout');
+  const { drainTimeoutMs } = settingsFromEnvironment({});
+  for (const seconds of stops) t.ok(seconds * 1000 >= drainTimeoutMs + SHUTDOWN_AFTER_DRAIN_MS, `podman stop -t ${seconds} outlasts DRAIN_TIMEOUT_MS (${drainTimeoutMs} ms) + ${SHUTDOWN_AFTER_DRAIN_MS} ms`);
+  const containerfile = readFileSync(join(REPOSITORY, 'Containerfile'), 'utf8');
+  t.match(containerfile, /^STOPSIGNAL SIGTERM$/m, 'the engine stops the hub with SIGTERM, which drains');
+  t.match(containerfile, /stop timeout[\s\S]*must exceed DRAIN_TIMEOUT_MS/, 'the Containerfile says what the stop timeout must exceed');
 });

@@ -56,7 +56,14 @@ t.test('three echo calls on /everything/mcp and two through /hub call_tool are c
   t.equal(total(text, 'mcp_server_operation_duration_seconds_count', { mcp_method_name: 'tools/call' }), 5, "OpenTelemetry's mcp.server.operation.duration, one per tools/call served");
   t.equal(sample(text, 'mcp_server_operation_duration_seconds_count', { mcp_method_name: 'tools/call', mcp_protocol_version: '2026-07-28', gen_ai_tool_name: 'call_tool' }), 2, 'by tool: a meta-tool of /hub');
   t.equal(total(text, 'mcp_client_operation_duration_seconds_count', { mcp_method_name: 'tools/call', gen_ai_tool_name: 'echo', network_transport: 'pipe' }), 5, "and mcp.client.operation.duration, one per call sent to a child");
-  t.equal(sample(text, 'hub_build_info', { version: '0.1.0', node_version: process.version }), 1, 'the build');
+  t.equal(sample(text, 'hub_build_info', { version: '0.1.0', node_version: process.version, revisions: '2025-11-25,2026-07-28' }), 1, 'the build, with the revisions served');
+  // Issue 43, item 10.
+  t.equal(total(text, 'mcp_client_operation_duration_seconds_count', { server: 'everything', mcp_method_name: 'tools/call' }), 5, 'the client histogram names the server');
+  t.equal(sample(text, 'hub_tool_calls_in_flight'), 0, 'every call that started has ended');
+  t.ok((sample(text, 'hub_open_connections') ?? 0) >= 1, 'the clients\' open connections are counted');
+  t.ok(total(text, 'hub_mcp_request_duration_seconds_count', { endpoint: 'everything' }) >= 1, 'requests other than tools/call timed by endpoint and method');
+  t.ok(total(text, 'hub_mcp_request_duration_seconds_count', { endpoint: 'hub' }) >= 1, 'on /hub too');
+  t.equal(total(text, 'hub_mcp_request_duration_seconds_count', { method: 'tools/call' }), 0, 'tools/call is left to the tool call histograms');
   t.ok((sample(text, 'hub_config_reload_last_success_timestamp_seconds') ?? 0) > 1_600_000_000, 'the config loaded at the start counts as a success');
   t.equal(sample(text, 'hub_config_reload_failures_total'), 0);
   t.ok(sample(text, 'process_cpu_user_seconds_total') !== undefined, 'the default process metrics are there');

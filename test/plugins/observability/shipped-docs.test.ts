@@ -20,7 +20,7 @@ function promtool(...args: string[]) {
 }
 
 interface AlertRules {
-  groups: Array<{ rules: Array<{ alert: string; expr: string }> }>;
+  groups: Array<{ rules: Array<{ alert: string; expr: string; annotations?: Record<string, string> }> }>;
 }
 
 interface Dashboard {
@@ -87,4 +87,19 @@ t.test('the alert rules and the Grafana dashboard read only metrics and labels t
   }
   t.same([...unknownMetrics], [], 'every metric named is exported');
   t.same([...unknownLabels], [], 'every label grouped or matched on is exported');
+});
+
+// Issue 43, item 10: every shipped rule links to its runbook, a section of the troubleshooting docs.
+t.test('every alert rule has a runbook_url naming its section of the troubleshooting docs', async (t) => {
+  const rules = (parse(await readFile(`${DOCS}alerts.yml`, 'utf8')) as AlertRules).groups.flatMap((group) => group.rules);
+  const troubleshooting = await readFile(new URL('../../../../docs/operations/troubleshooting.md', import.meta.url), 'utf8');
+  // GitHub's anchors for the headings: lower case, punctuation other than - and _ dropped, spaces as -.
+  const anchors = new Set([...troubleshooting.matchAll(/^#+ (.+)$/gm)].map((match) => (match[1] ?? '').toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+  const page = 'https://github.com/mcp-switchyard/mcp-switchyard/blob/main/docs/operations/troubleshooting.md#';
+  for (const rule of rules) {
+    const url = rule.annotations?.runbook_url ?? '';
+    t.ok(url.startsWith(page), `${rule.alert} links to the troubleshooting docs`);
+    t.ok(anchors.has(url.slice(page.length)), `${rule.alert}'s anchor is a heading there (${url.slice(page.length)})`);
+  }
+  t.ok(rules.some((rule) => /hub_tools_withheld\b/.test(rule.expr)), 'a rule fires on withheld tools');
 });
