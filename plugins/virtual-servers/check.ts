@@ -63,5 +63,5 @@ export function describeDraws(entry: ServerEntry): string {
     const shown = selection.tool === '*' ? (selection.prefix ? `* as ${selection.prefix}*` : '*') : selection.tool === finalName(selection, selection.tool) ? selection.tool : `${selection.tool} as ${finalName(selection, selection.tool)}`;
     byServer.set(selection.server, [...(byServer.get(selection.server) ?? []), shown]);
   }
-  return `virtual: draws on ${[...byServer].map(([server, tools]) => `${server} (${tools.join(', ')})`).join(', ')}`;
+  return `draws on ${[...byServer].map(([server, tools]) => `${server} (${tools.join(', ')})`).join(', ')}`;
 }

@@ -7,8 +7,6 @@ import type { VirtualEntry } from './entry.js';
 export interface Composition {
   tools: Tool[];
   routes: Map<string, ToolRoute>;
-  /** The servers drawn on. */
-  draws: Set<string>;
 }
 
 /**
@@ -21,9 +19,7 @@ export interface Composition {
 export function compose(name: string, entry: VirtualEntry, servers: Pick<Servers, 'get'>, problem: (message: string) => void): Composition {
   const tools: Tool[] = [];
   const routes = new Map<string, ToolRoute>();
-  const draws = new Set<string>();
   for (const [index, selection] of selectionsOf(entry).entries()) {
-    draws.add(selection.server);
     const view = servers.get(selection.server);
     if (!view) {
       problem(`virtual server "${name}": tools[${index}]: server "${selection.server}" is not configured (any more): left out`);
@@ -42,7 +38,7 @@ export function compose(name: string, entry: VirtualEntry, servers: Pick<Servers
       problem(`virtual server "${name}": tools[${index}]: server "${selection.server}" offers no tool "${selection.tool}" (any more): left out`);
     }
   }
-  return { tools, routes, draws };
+  return { tools, routes };
 }
 
 function selected(view: ServerView, tool: string): Tool[] {

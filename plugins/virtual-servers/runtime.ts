@@ -1,5 +1,6 @@
 import { connectInProcess, type ChildConnection, type ConnectContext, type ToolRoute } from '../../core/plugin/child-type.js';
 import type { PluginHub } from '../../core/plugin/index.js';
+import { selectionsOf } from './check.js';
 import { compose, type Composition } from './compose.js';
 import type { VirtualEntry } from './entry.js';
 import { virtualServerFactory } from './server.js';
@@ -14,7 +15,7 @@ const MAX_HOPS = 16;
  * hear of it as of any server's change.
  */
 export class VirtualRuntime {
-  readonly #kits = new Map<string, { entry: VirtualEntry; composition: Composition | undefined }>();
+  readonly #kits = new Map<string, { entry: VirtualEntry; draws: Set<string>; composition: Composition | undefined }>();
   /** Problems already said, so that a tool left out is said once, not at every listing. */
   readonly #said = new Set<string>();
   readonly #hub: PluginHub;
@@ -24,13 +25,13 @@ export class VirtualRuntime {
   }
 
   async connect(entry: VirtualEntry, context: ConnectContext): Promise<ChildConnection> {
-    this.#kits.set(context.name, { entry, composition: undefined });
+    this.#kits.set(context.name, { entry, draws: new Set(selectionsOf(entry).map((selection) => selection.server)), composition: undefined });
     return connectInProcess(virtualServerFactory(context.name, this.#hub.version, () => this.composition(context.name)), context, { name: 'mcp-hub', version: this.#hub.version });
   }
 
   composition(name: string): Composition {
     const kit = this.#kits.get(name);
-    if (!kit) return { tools: [], routes: new Map(), draws: new Set() };
+    if (!kit) return { tools: [], routes: new Map() };
     kit.composition ??= compose(name, kit.entry, this.#hub.servers, (message) => this.#problem(message));
     return kit.composition;
   }
@@ -45,7 +46,7 @@ export class VirtualRuntime {
   /** A server's tools may read differently (or it was taken out): the virtual servers drawing on it compose again. */
   changed(server: string): void {
     for (const [name, kit] of this.#kits) {
-      if (!kit.composition?.draws.has(server)) continue;
+      if (!kit.draws.has(server)) continue;
       kit.composition = undefined;
       this.#relist(name);
     }
