@@ -109,3 +109,14 @@ t.test("the access record names the virtual server and the underlying one", asyn
   t.ok(await until(() => records().length > 0), 'the record is written');
   t.match(records()[0], { endpoint: 'kit', server: 'sink', tool: 'list_colours', virtualServer: 'kit', virtualTool: 'colours' });
 });
+
+t.test("progress of the underlying tool reaches the kit's caller", async (t) => {
+  const { url } = await kitHub(t);
+  for (const revision of REVISIONS) {
+    const client = await connectClient(t, `${url}/kit/mcp`, revision);
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'sink_slow_with_progress', arguments: { steps: 2 } }, { onprogress: (update) => void progress.push(update.progress) });
+    t.equal(firstText(result), 'done after 2 steps', `${revision}: the result`);
+    t.same(progress, [1, 2], `${revision}: both progress notifications`);
+  }
+});
