@@ -68,3 +68,26 @@ t.test('filters of both servers, hub: false, and wake_server/sleep_server refusi
     t.match(await metaError(hubClient, 'sleep_server', { server: 'kit' }), /always/, `${revision}: sleep_server too`);
   }
 });
+
+t.test('a tool pinning withholds is withheld in the kit too', async (t) => {
+  const { url, hub } = await startTestHub(t, {
+    config: {
+      mcpServers: {
+        changing: { ...changing(), pinTools: true },
+        plain: changing(),
+        kit: { type: 'virtual', tools: [{ server: 'changing', tool: 'mutable', name: 'm' }, { server: 'plain', tool: 'echo' }] },
+      },
+    },
+  });
+  await hub.children.get('changing')?.ensureUp();
+  await hub.children.get('plain')?.ensureUp();
+  // Never approved, every tool of `changing` is withheld; `plain` pins nothing.
+  t.ok(await until(() => hub.children.get('kit')?.findTool('echo') !== undefined), "the unpinned server's tool is in the kit");
+  t.ok(hub.children.get('changing')?.withheldTools.some((tool) => tool.name === 'mutable'), 'pinning withholds mutable on its server');
+  for (const revision of REVISIONS) {
+    const kit = await connectClient(t, `${url}/kit/mcp`, revision);
+    t.same((await kit.listTools()).tools.map((tool) => tool.name), ['echo'], `${revision}: listed without the withheld tool`);
+    const refused = await kit.callTool({ name: 'm', arguments: {} }).catch((error: Error) => error);
+    t.ok(refused instanceof Error || refused.isError === true, `${revision}: a call of it is refused`);
+  }
+});
