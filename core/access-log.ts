@@ -39,6 +39,9 @@ export class AccessRecord {
   server: string | undefined = undefined;
   /** The tool called: the server's, or the meta-tool of `/hub` when no server's tool was carried. */
   tool: string | undefined = undefined;
+  /** For a call of a virtual server's tool: the virtual server and the tool as the caller named it (`server` and `tool` are the underlying ones). */
+  virtualServer: string | undefined = undefined;
+  virtualTool: string | undefined = undefined;
   /** What made a server's tool call on `/hub`: the meta-tool (`call_tool`, or another plugin's). */
   via: string | undefined = undefined;
   /** The caller: an OAuth client id or `api-token:<id>`; never a token. */
@@ -112,6 +115,8 @@ function writeRecord(this: Recorded): void {
     revision: record.revision,
     server: record.server,
     tool: record.tool,
+    virtualServer: record.virtualServer,
+    virtualTool: record.virtualTool,
     via: record.via,
     client: record.client,
     traceId: record.traceId,

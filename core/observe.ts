@@ -46,12 +46,16 @@ export const TOOL_CALL_OUTCOMES: readonly ToolCallOutcome[] = ['ok', 'tool_error
  */
 export interface ToolCallEvent {
   readonly hub: object;
-  readonly child: ServerView;
+  /** The server the call goes to: for a call of a virtual server's tool, the underlying server once the call was resolved. */
+  child: ServerView;
   /**
-   * The tool as the caller named it. For a refused call it may be a name the server never
-   * had: an observer must not make a label (a bounded set) of it unchecked.
+   * The tool as the caller named it (for a virtual server's tool, the underlying tool once
+   * resolved). For a refused call it may be a name the server never had: an observer must
+   * not make a label (a bounded set) of it unchecked.
    */
-  readonly tool: string;
+  tool: string;
+  /** For a call of a virtual server's tool: that server and the tool as the caller named it. */
+  virtual: { readonly server: ServerView; readonly tool: string } | undefined;
   readonly revision: string;
   /** The caller: an OAuth client id or `api-token:<id>`; undefined on an open (loopback) hub. */
   readonly clientId: string | undefined;

@@ -1,4 +1,5 @@
 import { isInputRequiredResult, type CallToolRequestParams, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import type { Child } from '../children/child.js';
 import type { Hub } from '../hub.js';
 import { observe, type ToolCallEvent } from '../observe.js';
 import type { ToolCall } from './tool-call.js';
@@ -28,6 +29,7 @@ export function observeStart(hub: Hub, call: ToolCall): void {
     request: call.caller,
     access,
     startedAt: performance.now(),
+    virtual: undefined,
     forwardMeta: {},
     sentAt: undefined,
     outcome: undefined,
@@ -37,6 +39,25 @@ export function observeStart(hub: Hub, call: ToolCall): void {
   };
   call.event = event;
   observe.toolCallStart.publish(event);
+}
+
+/**
+ * A call of a virtual server's tool resolved to an underlying server's: the access record
+ * and the observed event name the underlying server and tool, and the virtual ones beside.
+ */
+export function observeRouted(call: ToolCall, virtualServer: Child, virtualTool: string): void {
+  const access = call.caller.access;
+  if (access) {
+    access.virtualServer = virtualServer.name;
+    access.virtualTool = virtualTool;
+    access.server = call.server.name;
+    access.tool = call.params.name;
+  }
+  const event = call.event;
+  if (!event) return;
+  event.virtual = { server: virtualServer.view, tool: virtualTool };
+  event.child = call.server.view;
+  event.tool = call.params.name;
 }
 
 /** The end of an observed call: its outcome (the one the stages set, else read from the result or the error). */

@@ -34,7 +34,7 @@ export async function runToolCall(hub: Hub, call: ToolCall): Promise<CallToolRes
 }
 
 async function stages(hub: Hub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
-  const resolved = await resolveTool(call);
+  const resolved = await resolveTool(call, hub.children);
   if (resolved === undefined || !isTool(resolved)) return resolved;
   const tool = resolved;
   call.tool = tool;

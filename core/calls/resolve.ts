@@ -1,9 +1,17 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { Child } from '../children/child.js';
+import type { ToolRoute } from '../children/child-type.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { mayReach } from '../mcp/caller-request.js';
 import { lookupTool } from '../mcp/known-tools.js';
 import { toolError } from '../mcp/tool-results.js';
+import { observeRouted } from './observation.js';
 import type { ToolCall } from './tool-call.js';
+
+/** The servers a routed call may go to, by name. */
+export interface RouteTargets {
+  get(name: string): Child | undefined;
+}
 
 /**
  * Whether the caller may reach the server at all: on `/hub`, one whose credentials are
@@ -23,16 +31,21 @@ export function unreachable(call: ToolCall): CallToolResult | undefined {
  * tool the server does not have for callers. On `/<name>/mcp` (a transparent proxy) a
  * name the server does not list is the server's to answer while it is up: a stand-in with
  * an open schema. A server whose tools cannot be learnt throws its start's error.
+ *
+ * A server whose type routes its tools to other servers' (`ChildType.routeTool`, a
+ * virtual server) passes its own gates first (reach, `hub: false`, its filter and tool
+ * gates), then the call becomes the underlying server's (see `routed`).
  */
-export async function resolveTool(call: ToolCall): Promise<Tool | CallToolResult | undefined> {
+export async function resolveTool(call: ToolCall, targets: RouteTargets): Promise<Tool | CallToolResult | undefined> {
   const child = call.server;
   if (call.road === 'hub' && child.hidden) {
     call.outcome = 'refused';
     throw new HubError(HUB_ERROR_CODES.SERVER_HIDDEN, `server "${child.name}" is not offered through /hub (hub: false)`);
   }
+  const route = child.childType.routeTool;
   let tool: Awaited<ReturnType<typeof lookupTool>>;
   try {
-    tool = await lookupTool(child, call.params.name, { wake: call.wake, askUnlisted: call.road === 'server' });
+    tool = await lookupTool(child, call.params.name, { wake: call.wake, askUnlisted: call.road === 'server' && route === undefined });
   } catch (error) {
     call.outcome = 'unavailable';
     throw error;
@@ -49,12 +62,58 @@ export async function resolveTool(call: ToolCall): Promise<Tool | CallToolResult
     call.outcome = 'refused';
     return toolError(tool.withheld);
   }
+  if (route) return routed(call, targets, route.call(child.childType, child.name, call.params.name));
   // A name the server does not list, asked of the server: the answer is the server's, the call an unknown tool's.
   if (call.event && child.findTool(call.params.name) !== tool) call.outcome = 'unknown_tool';
+  return tool;
+}
+
+/**
+ * A virtual server's tool, past the virtual server's own gates: from here the call is the
+ * underlying server's (its filter, tool gates, interceptors, timeout, progress), within
+ * what is left of the request's wake budget. Neither its `hub: false` nor the caller's
+ * reach is asked of the underlying server: a caller that may reach the virtual server may
+ * call what it offers. A route to a server or tool that is gone is an unknown tool.
+ */
+async function routed(call: ToolCall, targets: RouteTargets, route: ToolRoute | undefined): Promise<Tool | CallToolResult | undefined> {
+  const underlying = route && targets.get(route.server);
+  if (!route || !underlying) {
+    call.outcome = 'unknown_tool';
+    return undefined;
+  }
+  const wake = call.wake?.forChild(underlying);
+  let tool: Awaited<ReturnType<typeof lookupTool>>;
+  try {
+    tool = await lookupTool(underlying, route.tool, { wake });
+  } catch (error) {
+    routeTo(call, underlying, route.tool, wake);
+    call.outcome = 'unavailable';
+    throw error;
+  }
+  // The caller is told of the tool it named: the virtual server's.
+  if (tool === 'denied' || tool === 'unknown') {
+    call.outcome = 'unknown_tool';
+    return undefined;
+  }
+  routeTo(call, underlying, route.tool, wake);
+  if ('withheld' in tool) {
+    call.outcome = 'refused';
+    return toolError(tool.withheld);
+  }
   return tool;
 }
 
 /** Whether `resolveTool` gave a tool (rather than a caller's answer). */
 export function isTool(resolved: Tool | CallToolResult): resolved is Tool {
   return 'inputSchema' in resolved;
+}
+
+function routeTo(call: ToolCall, underlying: Child, tool: string, wake: ToolCall['wake']): void {
+  const virtual = call.server;
+  const named = call.params.name;
+  call.server = underlying;
+  call.params = { ...call.params, name: tool };
+  call.virtual = { server: virtual, tool: named };
+  call.wake = wake;
+  observeRouted(call, virtual, named);
 }

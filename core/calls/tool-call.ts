@@ -27,8 +27,13 @@ export interface ToolCall {
   readonly caller: CallerRequest;
   /** What a stdio session declared when it opened; per-request capabilities win. */
   readonly sessionCapabilities: ClientCapabilities | undefined;
-  /** The server called. */
-  readonly server: Child;
+  /**
+   * The server the call goes to: the one called, or, for a virtual server's tool, the
+   * underlying server once the resolve stage routed it (`virtual` keeps the one called).
+   */
+  server: Child;
+  /** For a call of a virtual server's tool, once routed: the virtual server and the tool as the caller named it. */
+  virtual: { server: Child; tool: string } | undefined;
   /**
    * `server`: the server's own endpoint (a transparent proxy: a name the server does not
    * list is the server's to answer while it is up). `hub`: on behalf of a caller of
@@ -42,7 +47,7 @@ export interface ToolCall {
   /** The tool as resolved (set by the resolve stage). */
   tool: Tool | undefined;
   /** The request's one wait for the child (deadline and wake budget), when its road made one. */
-  readonly wake: RequestWake | undefined;
+  wake: RequestWake | undefined;
   /** The observation of the call, when anyone observes (see observation.ts). */
   event: ToolCallEvent | undefined;
   /** How the call ended, once known (also told to observers). */
@@ -71,6 +76,7 @@ export function toolCallOf(start: ToolCallStart): ToolCall {
     caller: start.caller,
     sessionCapabilities: start.sessionCapabilities,
     server: start.server,
+    virtual: undefined,
     road: start.road,
     via: start.via,
     params: start.params,

@@ -77,6 +77,26 @@ export interface ChildType {
    * command is on PATH, the image is present, the URL parses), in an operator's words.
    */
   check?(entry: ServerEntry, context: EntryCheckContext): Promise<EntryCheck>;
+  /**
+   * Checks an entry against the other servers of the config (the servers it draws on), at
+   * start-up and at every reload: a problem in an operator's words, which refuses the
+   * config naming the server, or undefined. `servers` holds every entry the config keeps
+   * (disabled ones left out) and the servers plugins provide, by name.
+   */
+  checkAgainst?(name: string, entry: ServerEntry, servers: ReadonlyMap<string, ServerEntry>): string | undefined;
+  /**
+   * For a type whose servers serve other servers' tools (`virtual`): where a call of
+   * `tool` on server `server` goes. The call then runs as that server's call in the
+   * pipeline (its filter, tool gates, interceptors, timeout, progress), with the caller's
+   * reach checked against `server`. Undefined: the server has no such tool.
+   */
+  routeTool?(server: string, tool: string): ToolRoute | undefined;
+}
+
+/** The server and tool a call of a routing server (`ChildType.routeTool`) goes to. */
+export interface ToolRoute {
+  server: string;
+  tool: string;
 }
 
 export interface EntryCheckContext {

@@ -59,12 +59,28 @@ export class ConfiguredServers {
       entries.set(name, entry);
       if (unset !== undefined) this.#blocked.set(name, unsetVariableProblem(unset));
     }
+    this.#checkAgainstOthers(entries, source, leftOut);
     return entries;
   }
 
   /** Why a checked entry is kept down (it names an unset variable), if it is. */
   blocked(name: string): string | undefined {
     return this.#blocked.get(name);
+  }
+
+  /** Each entry whose type draws on other servers (`checkAgainst`), against the entries kept and the servers plugins provide. */
+  #checkAgainstOthers(entries: Map<string, ServerEntry>, source: string, leftOut?: (problem: string, name: string) => void): void {
+    const servers = new Map<string, ServerEntry>();
+    for (const child of this.hub.children.all()) if (!this.#entries.has(child.name)) servers.set(child.name, child.entry);
+    for (const [name, entry] of entries) servers.set(name, entry);
+    for (const [name, entry] of entries) {
+      const problem = this.hub.childTypes.get(inferType(entry))?.checkAgainst?.(name, entry, servers);
+      if (problem === undefined) continue;
+      const message = `${source}: server "${name}": ${problem}`;
+      if (!leftOut) throw refused(message);
+      leftOut(message, name);
+      entries.delete(name);
+    }
   }
 
   /** The entry as written still holds its `${VAR}` references, so its type's schema is not asked (a URL would not parse). */

@@ -49,6 +49,11 @@ export interface ServerView {
   recheckWithheld(): Promise<void>;
   /** Tells the server's callers its tool list changed (a tool gate now offers or withholds a tool); nothing is asked of the server. */
   toolsChanged(): void;
+  /**
+   * Reads the tool list of a running server again (what a child's own `list_changed` does);
+   * nothing when it is not running. Callers hear of a change.
+   */
+  refreshTools(): Promise<void>;
   /** Starts the server when needed (concurrent callers share one start); rejects with a HubError naming it and the reason. */
   ensureUp(): Promise<void>;
   /** Starts a server whose tool list was never seen. */
@@ -133,6 +138,9 @@ export class ChildView implements ServerView {
   }
   toolsChanged(): void {
     this.#child.toolsChanged();
+  }
+  async refreshTools(): Promise<void> {
+    await this.#child.refreshTools();
   }
   async ensureUp(): Promise<void> {
     await this.#child.ensureUp();

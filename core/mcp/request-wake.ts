@@ -34,6 +34,11 @@ export class RequestWake {
     await this.up();
   }
 
+  /** The same request's wait for another child (a virtual server's call routed to the underlying one): what is left of the budget. */
+  forChild(child: Child, now = Date.now()): RequestWake {
+    return new RequestWake(child, Math.max(0, this.#deadline - now), now);
+  }
+
   /** Aborts when the request's budget is spent. */
   remaining(now = Date.now()): AbortSignal {
     return AbortSignal.timeout(Math.max(0, this.#deadline - now));

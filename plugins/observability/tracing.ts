@@ -203,6 +203,8 @@ export async function startTracing(hub: PluginHub, target: TracesTarget): Promis
             ...(address !== undefined && { 'server.address': address }),
             ...(port !== undefined && { 'server.port': port }),
             'mcp_switchyard.server': event.child.name,
+            // A virtual server's call, routed to the underlying server: the span names both.
+            ...(event.virtual && { 'mcp_switchyard.virtual_server': event.virtual.server.name, 'mcp_switchyard.virtual_tool': event.virtual.tool }),
           },
         },
         under(spans.server),

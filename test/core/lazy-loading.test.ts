@@ -44,6 +44,11 @@ t.test('the hub with one stdio server loads no driver, engine or exporter it doe
   t.same(plugin('diagnostics'), [], 'nor of a plugin off by default');
   t.same(plugin('lifecycle-docker'), [], 'nor of a plugin the config switches off');
   t.same(plugin('lifecycle-openapi').sort(), ['plugins/lifecycle-openapi/entry.js', 'plugins/lifecycle-openapi/index.js'], 'of the openapi type (on by default), only its entry schema without an openapi server');
+  t.same(
+    plugin('virtual-servers').sort(),
+    ['plugins/virtual-servers/check.js', 'plugins/virtual-servers/entry.js', 'plugins/virtual-servers/index.js'],
+    'of the virtual type (on by default), only its entry schema and config check without a virtual server',
+  );
 });
 
 t.test('the hub with an openapi server loads the OpenAPI parser', async (t) => {

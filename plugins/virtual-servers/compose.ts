@@ -1,0 +1,48 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { ServerView, Servers, ToolRoute } from '../../core/plugin/index.js';
+import { finalName, selectionsOf } from './check.js';
+import type { VirtualEntry } from './entry.js';
+
+/** A virtual server's tools as callers see them, and where each one's calls go. */
+export interface Composition {
+  tools: Tool[];
+  routes: Map<string, ToolRoute>;
+}
+
+/**
+ * The virtual server's tools, from what the hub knows of the servers it draws on (their
+ * tool lists, from a snapshot while they sleep): nothing is woken. Each selected tool keeps
+ * its schemas and annotations, under its new name and description. A tool the underlying
+ * server does not offer (any more), and a name a `*` would give a second time, are left out
+ * and told to `problem` (which says each once).
+ */
+export function compose(name: string, entry: VirtualEntry, servers: Pick<Servers, 'get'>, problem: (message: string) => void): Composition {
+  const tools: Tool[] = [];
+  const routes = new Map<string, ToolRoute>();
+  for (const [index, selection] of selectionsOf(entry).entries()) {
+    const view = servers.get(selection.server);
+    if (!view) {
+      problem(`virtual server "${name}": tools[${index}]: server "${selection.server}" is not configured (any more): left out`);
+      continue;
+    }
+    for (const tool of selected(view, selection.tool)) {
+      const final = finalName(selection, tool.name);
+      if (routes.has(final)) {
+        problem(`virtual server "${name}": tools[${index}]: a second tool would be named "${final}" (${selection.server}/${tool.name}): left out`);
+        continue;
+      }
+      routes.set(final, { server: view.name, tool: tool.name });
+      tools.push({ ...tool, name: final, ...(selection.description !== undefined && { description: selection.description }) });
+    }
+    if (selection.tool !== '*' && view.toolsKnown && !view.findTool(selection.tool)) {
+      problem(`virtual server "${name}": tools[${index}]: server "${selection.server}" offers no tool "${selection.tool}" (any more): left out`);
+    }
+  }
+  return { tools, routes };
+}
+
+function selected(view: ServerView, tool: string): Tool[] {
+  if (tool === '*') return view.tools;
+  const found = view.findTool(tool);
+  return found ? [found] : [];
+}
