@@ -220,7 +220,13 @@ function isolatedGate(gate: ToolGate, owner: string, hub: Hub, isolate: Isolate)
   };
 }
 
-/** `alwaysRunning` is asked while servers are added: a throw there must not stop the others; taken as false (started on demand). */
+/**
+ * `alwaysRunning` is asked while servers are added: a throw there must not stop the others;
+ * taken as false (started on demand). `problem` is asked by every listing: a throw says nothing.
+ */
 function isolatedChildType(type: ChildType, isolate: Isolate): ChildType {
-  return Object.assign(Object.create(type) as ChildType, { alwaysRunning: isolate('childTypes.alwaysRunning', type.alwaysRunning.bind(type), () => false) });
+  return Object.assign(Object.create(type) as ChildType, {
+    alwaysRunning: isolate('childTypes.alwaysRunning', type.alwaysRunning.bind(type), () => false),
+    ...(type.problem && { problem: isolate('childTypes.problem', type.problem.bind(type), () => undefined) }),
+  });
 }

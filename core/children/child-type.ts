@@ -91,6 +91,12 @@ export interface ChildType {
    * reach checked against `server`. Undefined: the server has no such tool.
    */
   routeTool?(server: string, tool: string): ToolRoute | undefined;
+  /**
+   * What is wrong with server `server` of this type while it is up, in an operator's words
+   * (a virtual server: a server it draws on is down), shown as its `reason` (`list_servers`,
+   * `/status`); undefined when nothing is.
+   */
+  problem?(server: string): string | undefined;
 }
 
 /** The server and tool a call of a routing server (`ChildType.routeTool`) goes to. */

@@ -137,7 +137,8 @@ export class Child extends ChildProfile {
 
   /** Why the server is not serving (it failed and is down, parked, or awaits a login), if it is not. */
   get problem(): string | undefined {
-    return isTroubled(this.#status) ? this.#lastError : undefined;
+    if (isTroubled(this.#status)) return this.#lastError;
+    return this.#status === 'up' ? this.childType.problem?.(this.name) : undefined;
   }
 
   /** What plugins see of this server. */

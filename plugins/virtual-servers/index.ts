@@ -37,6 +37,7 @@ export default definePlugin({
       check: async (entry) => ({ ok: true, detail: describeDraws(entry) }),
       checkAgainst,
       routeTool: (server, tool) => runtime?.route(server, tool),
+      problem: (server) => runtime?.problem(server),
     };
     hub.childTypes.add(type.type, type);
     if (Object.values(hub.config.mcpServers ?? {}).some((entry) => entry.type === VIRTUAL_TYPE && entry.disabled !== true)) await loaded();

@@ -43,6 +43,18 @@ export class VirtualRuntime {
     return route && !this.#kits.has(route.server) ? route : undefined;
   }
 
+  /** The servers a virtual server draws on that are down (or must be logged in to), said with their own reasons. */
+  problem(name: string): string | undefined {
+    const kit = this.#kits.get(name);
+    if (!kit) return undefined;
+    const down = [...kit.draws].flatMap((server) => {
+      const view = this.#hub.servers.get(server);
+      if (view?.status !== 'down' && view?.status !== 'unauthorized') return [];
+      return [`"${server}" is ${view.status}${view.problem === undefined ? '' : ` (${view.problem})`}`];
+    });
+    return down.length === 0 ? undefined : `draws on servers that are down: ${down.join("; ")}`;
+  }
+
   /** A server's tools may read differently (or it was taken out): the virtual servers drawing on it compose again. */
   changed(server: string): void {
     for (const [name, kit] of this.#kits) {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,17 +5,13 @@ import {
   Client,
   StreamableHTTPClientTransport,
   UnauthorizedError,
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type OAuthTokens,
 } from '@modelcontextprotocol/client';
 import Fastify from 'fastify';
 import t from 'tap';
 import { hub } from '../../core/kernel.js';
 import { hubWellKnown } from '../../core/well-known.js';
 import { REVISIONS, type Revision } from '../helpers/clients.js';
+import { MemoryOAuthProvider } from '../helpers/oauth-provider.js';
 import { cookiesOf, form, hiddenFields } from '../plugins/oauth-as/browserless.js';
 
 // Issue 43.2: embedded under /tools, the hub's OAuth discovery answers at the origin's
@@ -25,48 +20,6 @@ import { cookiesOf, form, hiddenFields } from '../plugins/oauth-as/browserless.j
 
 const PASSWORD = 'correct horse';
 const REDIRECT = 'http://127.0.0.1:9/callback';
-
-class MemoryProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  #client: OAuthClientInformationMixed | undefined;
-  #tokens: OAuthTokens | undefined;
-  #verifier = '';
-  #discovery: OAuthDiscoveryState | undefined;
-  readonly redirectUrl = REDIRECT;
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Embedded discovery test', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
-  }
-  clientInformation() {
-    return this.#client;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.#client = information;
-  }
-  tokens() {
-    return this.#tokens;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.#tokens = tokens;
-  }
-  state() {
-    return randomUUID();
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.#discovery = state;
-  }
-  discoveryState() {
-    return this.#discovery;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.#verifier = verifier;
-  }
-  codeVerifier() {
-    return this.#verifier;
-  }
-}
 
 function newClient(revision: Revision): Client {
   return new Client({ name: 'embedded-discovery', version: '1.0.0' }, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
@@ -125,7 +78,7 @@ t.test("the SDK client's OAuth provider discovers, logs in and calls a tool", as
   const endpoint = new URL(`${origin}/tools/hub`);
   for (const revision of REVISIONS) {
     await t.test(revision, async (t) => {
-      const provider = new MemoryProvider();
+      const provider = new MemoryOAuthProvider(REDIRECT, 'Embedded discovery test');
       const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
       await t.rejects(newClient(revision).connect(first), UnauthorizedError, 'the first connect needs authorization');
       const authorizationUrl = provider.authorizationUrl;

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -9,16 +8,12 @@ import {
   Client,
   StreamableHTTPClientTransport,
   UnauthorizedError,
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type OAuthTokens,
 } from '@modelcontextprotocol/client';
 import { chromium, type Browser } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { REVISIONS, type Revision } from '../../helpers/clients.js';
 import { listenOnLoopback } from '../../helpers/net.js';
+import { MemoryOAuthProvider } from '../../helpers/oauth-provider.js';
 import { startHubProcess } from './hub-process.js';
 
 // End to end: a v2 SDK client runs its OAuth flow against a hub process, and Debian's
@@ -47,56 +42,6 @@ async function callbackServer(t: { teardown(fn: () => unknown): void }): Promise
   };
 }
 
-/** An in-memory OAuthClientProvider, as a desktop app would keep it in its keychain. */
-class TestProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  lastState = '';
-  #client: OAuthClientInformationMixed | undefined;
-  #tokens: OAuthTokens | undefined;
-  #verifier = '';
-  #discovery: OAuthDiscoveryState | undefined;
-
-  constructor(
-    readonly redirectUrl: string,
-    readonly clientMetadataUrl?: string,
-  ) {}
-
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Browser test client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
-  }
-  clientInformation() {
-    return this.#client;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.#client = information;
-  }
-  tokens() {
-    return this.#tokens;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.#tokens = tokens;
-  }
-  state() {
-    this.lastState = randomUUID();
-    return this.lastState;
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.#discovery = state;
-  }
-  discoveryState() {
-    return this.#discovery;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.#verifier = verifier;
-  }
-  codeVerifier() {
-    return this.#verifier;
-  }
-}
-
 function newClient(revision: Revision): Client {
   return new Client({ name: 'browser-test', version: '1.0.0' }, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
 }
@@ -107,7 +52,7 @@ function newClient(revision: Revision): Client {
  * client finishes the exchange, reconnects and calls list_servers on /hub.
  */
 async function runFlow(t: Test, browser: Browser, hubUrl: string, revision: Revision, callback: Callback, clientMetadataUrl?: string) {
-  const provider = new TestProvider(callback.url, clientMetadataUrl);
+  const provider = new MemoryOAuthProvider(callback.url, 'Browser test client', clientMetadataUrl);
   const endpoint = new URL(`${hubUrl}/hub`);
   const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
   await t.rejects(newClient(revision).connect(first), UnauthorizedError, 'the first connect needs authorization');
