@@ -16,7 +16,6 @@ import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { Hub } from './hub.js';
 import { AllowedHosts, checkHostOnEveryRoute } from './net/allowed-hosts.js';
 import { observe } from './observe.js';
-import { KEPT_ALIVE_LINGER_MS, KeptAliveConnections } from './net/kept-alive.js';
 import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
 import { checkServedSurface } from './served-surface.js';
@@ -168,15 +167,11 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   });
   // Before the server stops listening: /readyz says 503 from the first moment, calls in
   // flight finish or are cut with an answer, and only then are connections closed.
-  // The sockets kept alive get their last answer with `Connection: close` rather than a reset when the listener closes.
-  const keptAlive = options.admin ? undefined : new KeptAliveConnections(app.server);
   app.addHook('preClose', async () => {
     const { drainTimeoutMs } = settings;
-    keptAlive?.startClosing();
     if (context.drain.inFlight > 0) app.log.info({ inFlight: context.drain.inFlight, drainTimeoutMs }, 'draining: waiting for calls in flight');
     const cut = await context.drain.run(drainTimeoutMs, () => context.children.stopAll(), CUT_GRACE_MS);
     if (cut > 0) app.log.warn({ cut, drainTimeoutMs }, `${cut} calls still running after DRAIN_TIMEOUT_MS were cut`);
-    await keptAlive?.lingerIdle(Math.min(KEPT_ALIVE_LINGER_MS, drainTimeoutMs));
   });
   app.addHook('onClose', async () => {
     await context.children.stopAll();

@@ -144,7 +144,8 @@ function refuseUnlisted(unlisted: UnlistedItems, method: string, params: Record<
   if (method === 'prompts/get' && typeof params?.name === 'string' && unlisted.prompts?.includes(params.name)) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${params.name} not found`);
   }
-  if ((method === 'resources/read' || method === 'resources/subscribe') && typeof params?.uri === 'string' && unlisted.resources?.includes(params.uri)) {
+  // Any request about a resource names it by `params.uri` (reading it, and whatever else the caller's revision has).
+  if (typeof params?.uri === 'string' && unlisted.resources?.includes(params.uri)) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${params.uri}`);
   }
 }
