@@ -78,6 +78,8 @@ async function imageTests(): Promise<void> {
         'build',
         '--layers=false',
         '--format=docker',
+        // npm ci opens many cache files at once; podman's default of 1024 open files made it fail with EMFILE.
+        '--ulimit=nofile=65536:65536',
         `--build-arg=BASE=${BASE}`,
         `--build-arg=REVISION=${revision}`,
         `--build-arg=CREATED=${new Date().toISOString()}`,
