@@ -78,8 +78,9 @@ async function imageTests(): Promise<void> {
         'build',
         '--layers=false',
         '--format=docker',
-        // npm ci opens many cache files at once; podman's default of 1024 open files made it fail with EMFILE.
-        '--ulimit=nofile=65536:65536',
+        // npm ci opens many cache files at once: with podman's default of 1024 open files it
+        // failed with EMFILE; the build may open as many as this process may.
+        `--ulimit=nofile=${openFilesLimit()}:${openFilesLimit()}`,
         `--build-arg=BASE=${BASE}`,
         `--build-arg=REVISION=${revision}`,
         `--build-arg=CREATED=${new Date().toISOString()}`,
@@ -336,4 +337,11 @@ function haversineKm([lat1, lon1]: [number, number], [lat2, lon2]: [number, numb
   const radians = (degrees: number) => (degrees * Math.PI) / 180;
   const a = Math.sin(radians(lat2 - lat1) / 2) ** 2 + Math.cos(radians(lat1)) * Math.cos(radians(lat2)) * Math.sin(radians(lon2 - lon1) / 2) ** 2;
   return 2 * 6371.0088 * Math.asin(Math.sqrt(a));
+}
+
+/** The most files this process may open (its hard limit), from /proc: what a build it starts may be given. */
+function openFilesLimit(): number {
+  const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((entry) => entry.startsWith('Max open files'));
+  const hard = Number(line?.split(/\s{2,}/)[2]);
+  return Number.isInteger(hard) && hard > 0 ? hard : 1024;
 }
