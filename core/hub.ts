@@ -91,6 +91,8 @@ export class Hub {
 
   /** The shutdown drain: in-flight MCP requests finish, new ones are refused. */
   readonly drain = new Drain();
+  /** The time the per-client call limit counts by; a test fixes it, so that the limit is shown by events, not by the machine's pace. */
+  now: () => number = Date.now;
 
   /** Relays children's questions to callers, and logs each drop once per client, server and reason. */
   readonly questions: QuestionRelay;

@@ -137,12 +137,30 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * The interceptors after the call, in reverse order, each handed what the one before it
    * left. `replaced` is told whether the result is no longer the child's.
    */
-  async runAfter(hub: Hub, call: ToolCall, tool: Tool, result: CallToolResult): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
+  runAfter(hub: Hub, call: ToolCall, tool: Tool, result: CallToolResult): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
+    return this.#runAfter(hub, call, this.#after, result, (entry, current) => entry.interceptor.after?.(interceptedCall(call, tool), current));
+  }
+
+  /**
+   * The interceptors of a `/hub` tool's answer that carries what tools returned, in the
+   * order of `runAfter`; a refusal or a failure is the answer instead.
+   */
+  async runAfterHubTool(hub: Hub, call: InterceptedHubToolCall, result: CallToolResult): Promise<CallToolResult> {
+    const site: Site = { server: undefined, tool: call.tool };
+    return (await this.#runAfter(hub, site, this.#afterHubTool, result, (entry, current) => entry.interceptor.afterHubTool?.(call, current))).result;
+  }
+
+  async #runAfter(
+    hub: Hub,
+    call: ToolCall | Site,
+    entries: readonly Entry[],
+    result: CallToolResult,
+    verdictOf: (entry: Entry, result: CallToolResult) => AfterToolCall | Promise<AfterToolCall>,
+  ): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
     let replacedBy: string | undefined;
-    for (const entry of this.#after) {
-      const seen = interceptedCall(call, tool);
+    for (const entry of entries) {
       const current = result;
-      const verdict = await this.#ask(hub, call, entry, 'result', () => entry.interceptor.after?.(seen, current));
+      const verdict = await this.#ask(hub, call, entry, 'result', () => verdictOf(entry, current));
       if (verdict === FAILED) return { result: failedClosed(entry, 'result'), replacedBy: undefined };
       if (!verdict) continue;
       if ('refuse' in verdict) {
@@ -156,29 +174,6 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
       } else if (verdict.findings?.length) publish(hub, call, entry, 'result', 'seen', verdict.findings);
     }
     return { result, replacedBy };
-  }
-
-  /**
-   * The interceptors of a `/hub` tool's answer that carries what tools returned, in the
-   * order of `runAfter`; a refusal or a failure is the answer instead.
-   */
-  async runAfterHubTool(hub: Hub, call: InterceptedHubToolCall, result: CallToolResult): Promise<CallToolResult> {
-    const site: Site = { server: undefined, tool: call.tool };
-    for (const entry of this.#afterHubTool) {
-      const current = result;
-      const verdict = await this.#ask(hub, site, entry, 'result', () => entry.interceptor.afterHubTool?.(call, current));
-      if (verdict === FAILED) return failedClosed(entry, 'result');
-      if (!verdict) continue;
-      if ('refuse' in verdict) {
-        publish(hub, site, entry, 'result', 'refused', verdict.findings);
-        return refusal(entry, verdict.refuse);
-      }
-      if ('result' in verdict) {
-        result = verdict.result;
-        publish(hub, site, entry, 'result', 'replaced', verdict.findings);
-      } else if (verdict.findings?.length) publish(hub, site, entry, 'result', 'seen', verdict.findings);
-    }
-    return result;
   }
 
   /** One interceptor's verdict within its budget; a throw or an overrun is logged, counted and FAILED. */

@@ -24,7 +24,7 @@ const REFUSALS = new Set([401, 403, 429]);
  */
 export function admitClients(mcp: FastifyInstance, hub: Hub, revisions: readonly ServedRevision[]): void {
   const { clientCallsPerMinute, clientMaxConcurrent, clientMaxStreams } = hub.settings;
-  const calls = new WindowCounter(hub.store, 'mcp-calls', 60_000, { limit: clientCallsPerMinute });
+  const calls = new WindowCounter(hub.store, 'mcp-calls', 60_000, { limit: clientCallsPerMinute, now: () => hub.now() });
   const inFlight = new Occupancy();
   const streams = new Occupancy();
 

@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import t from 'tap';
 import { hub } from '../../core/kernel.js';
 import { REVISIONS, connectClient } from '../helpers/clients.js';
+import { postOperatorLogin } from '../helpers/operator-login.js';
 
 // Issue 43.3: a host app that registered @fastify/formbody, @fastify/cookie and
 // @fastify/cors at its root embeds the hub (oauth-as and the operator pages on, which use
@@ -70,13 +71,7 @@ t.test('and beside them with the operator login pages and no oauth', async (t) =
   const page = await fetch(`${base}/tools/status`);
   t.equal(page.status, 200);
   const html = await page.text();
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-  const login = await fetch(`${base}/tools/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ') },
-    body: new URLSearchParams({ _csrf: csrf, password: 'correct horse', return_to: '/tools/status' }).toString(),
-    redirect: 'manual',
-  });
+  const login = await postOperatorLogin(base, '/tools', page, html, 'correct horse');
   t.equal(login.status, 303, 'the login form is read with the host formbody and cookie');
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${base}/tools/hub`, revision);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { buildApp } from '../../examples/embed-in-fastify/app.js';
+import { postOperatorLogin } from '../helpers/operator-login.js';
 
 t.test('the hub answers under its prefix beside the host app route', async (t) => {
   const app = await buildApp({ DATA_PATH: await mkdtemp(join(tmpdir(), 'embed-')) });
@@ -29,13 +30,7 @@ t.test('the status page and its login follow the prefix', async (t) => {
   t.match(html, '<form method="post" action="/tools/login">', 'the login form posts under the prefix');
   t.match(html, 'name="return_to" value="/tools/status"');
   t.match(page.headers.getSetCookie().join('\n'), /hub_csrf=[^;]+;.*Path=\/tools;/, 'its cookie is scoped to the prefix');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-  const login = await fetch(`${base}/tools/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ') },
-    body: new URLSearchParams({ _csrf: csrf, password: 'correct horse', return_to: '/tools/status' }).toString(),
-    redirect: 'manual',
-  });
+  const login = await postOperatorLogin(base, '/tools', page, html, 'correct horse');
   t.equal(login.status, 303);
   t.equal(login.headers.get('location'), '/tools/status', 'back to the page, under the prefix');
   t.match(login.headers.getSetCookie().join('\n'), /hub_session=[^;]+;.*Path=\/tools;/);

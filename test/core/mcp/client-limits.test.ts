@@ -29,8 +29,8 @@ const setup = (hub: PluginHub) => {
 };
 
 /** A hub with oauth-as on, the kitchen sink as `sink`, and two API tokens: two clients. */
-async function limitedHub(t: Parameters<typeof startTestHub>[0], env: Record<string, string>) {
-  const { url, hub } = await startTestHub(t, { setup, config: { plugins: { 'oauth-as': true } }, env: { HUB_PASSWORD: 'pw', ...env } });
+async function limitedHub(t: Parameters<typeof startTestHub>[0], env: Record<string, string>, kernel?: (hub: Hub) => void) {
+  const { url, hub } = await startTestHub(t, { setup, config: { plugins: { 'oauth-as': true } }, env: { HUB_PASSWORD: 'pw', ...env }, ...(kernel && { kernel }) });
   const tokens = new ApiTokens(collections(hub.store), hub.settings.baseUrl);
   const [first, second] = await Promise.all([tokens.mint('first', 600), tokens.mint('second', 600)]);
   return { url, one: { authorization: `Bearer ${first.token}` }, other: { authorization: `Bearer ${second.token}` } };
@@ -56,19 +56,10 @@ async function statusOf(url: string, headers: Record<string, string>, method: st
   return { status: response.status, retryAfter: response.headers.get('retry-after'), json };
 }
 
-/**
- * Waits, when the current minute (the counter's window, aligned to the epoch) has less than
- * `neededMs` left, for the next one to begin: a burst that crossed into the next window
- * would see the previous one's count fade, whatever the machine's load made of its pace.
- */
-async function withinOneWindow(neededMs: number): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < neededMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
-
 t.test('calls beyond CLIENT_CALLS_PER_MINUTE get 429 with Retry-After and a JSON-RPC error', async (t) => {
-  const { url, one, other } = await limitedHub(t, { CLIENT_CALLS_PER_MINUTE: '5' });
-  await withinOneWindow(40_000);
+  // The counter's clock stands still in the middle of a minute: every call falls in one window, however slow the machine.
+  const middleOfAMinute = Date.UTC(2100, 0, 1, 12, 0, 30);
+  const { url, one, other } = await limitedHub(t, { CLIENT_CALLS_PER_MINUTE: '5' }, (hub) => void (hub.now = () => middleOfAMinute));
   for (let call = 1; call <= 5; call++) {
     const answer = await rawRequest(`${url}/sink/mcp`, '2026-07-28', 'tools/list', {}, { headers: one });
     t.equal(answer.status, 200, `call ${call} is served`);
