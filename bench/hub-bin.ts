@@ -94,7 +94,7 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
 }
 
 /** The summed on-CPU time of a process's threads (`/proc/<pid>/task/<tid>/schedstat`, first field in ns). */
-function threadsCpuMicros(pid: number): number {
+export function threadsCpuMicros(pid: number): number {
   let nanos = 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {

@@ -3,6 +3,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { threadsCpuMicros } from './hub-bin.js';
 import type { RawFigures, RawLoad } from './raw-client.js';
 
 export interface LoadFigures {
@@ -46,21 +47,29 @@ export async function runLoad(callers: number, calls: number, makeCaller: () => 
 }
 
 /** The trivial HTTP MCP server of `http-child.ts`, in its own process. */
-export function startHttpChild(): Promise<{ url: string; stop(): void }> {
+export function startHttpChild(): Promise<PortServer> {
   return startPortServer('./http-child.js');
 }
 
 /** The bare HTTP floor of `http-floor.ts` (no MCP library), in its own process. */
-export function startHttpFloor(): Promise<{ url: string; stop(): void }> {
+export function startHttpFloor(): Promise<PortServer> {
   return startPortServer('./http-floor.js');
 }
 
+export interface PortServer {
+  url: string;
+  /** CPU time of every thread of the server's process so far, in microseconds (from /proc). */
+  cpuMicros(): number;
+  stop(): void;
+}
+
 /** A bench server script that prints its loopback port and exits when its stdin closes. */
-async function startPortServer(relative: string): Promise<{ url: string; stop(): void }> {
+async function startPortServer(relative: string): Promise<PortServer> {
   const script = fileURLToPath(new URL(relative, import.meta.url));
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
-  return { url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`, stop: () => child.stdin.end() };
+  const pid = child.pid ?? 0;
+  return { url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`, cpuMicros: () => threadsCpuMicros(pid), stop: () => child.stdin.end() };
 }
 
 /** `tools/call` of server-everything's `echo` straight over its stdio, from a separate process (see stdio-floor.ts). */
