@@ -29,8 +29,9 @@
 // Run: npm run build && node dist/bench/carriage.js [--calls 10000] [--rounds 3] [--callers 1,16]
 //      [--settings default,no-observability,quiet] [--only <text>] [--http-child]
 // `--only` keeps the hub subjects whose label contains the text (floors always run).
-// `--hub-node-args="<options>"` adds Node options to every hub (`--cpu-prof --cpu-prof-dir=<dir>`
-// to profile it under this load).
+// `--hub-node-args="<options>"` adds Node options to this checkout's hubs, not the baseline's
+// (`--cpu-prof --cpu-prof-dir=<dir>` to profile the hub under this load; with `--baseline .`,
+// a V8 setting weighed against the default in one run).
 // `--baseline <checkout>` also runs another built checkout's hub (an older commit, built) with
 // the `default` setting in the same rounds, labelled `[default, baseline]`: before and after
 // a change in one run.
@@ -104,7 +105,7 @@ for (const { setting, checkout } of runs) {
       },
       env: { ...env, HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
       checkout,
-      nodeArgs: values['hub-node-args'].split(' ').filter(Boolean),
+      nodeArgs: checkout === undefined ? values['hub-node-args'].split(' ').filter(Boolean) : [],
     },
   );
   const token = (await hub.admin('tokens', 'mint', '--label', 'carriage bench', '--expires-in', '1', ...reach)).trim();

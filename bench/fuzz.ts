@@ -1,8 +1,9 @@
 // A bounded fuzz of the MCP endpoints: mutated JSON-RPC requests, on both revisions, to /hub and /map/mcp of
 // a real hub process (oauth-as on, an API token, the map tools offline on Monaco). Prints, per endpoint and
 // revision and in total: hub exits, HTTP 5xx, answers that are not JSON-RPC, hangs, and the hub's RSS before
-// and after. Not a test: a figure to read. Run after a build:
-//   node dist/bench/fuzz.js [requests=100000] [seed=1] [concurrency=16]
+// after, and after `rest` seconds without requests (what a fuzz leaves behind, issue 42: at most 1.3x before).
+// Not a test: a figure to read. Run after a build:
+//   node dist/bench/fuzz.js [requests=100000] [seed=1] [concurrency=16] [rest=60]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,8 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { freePort } from '../test/helpers/net.js';
+import { npmStartNodeArgs } from './hub-bin.js';
 
-const [requests = 100_000, runSeed = 1, concurrency = 16] = process.argv.slice(2).map(Number);
+const [requests = 100_000, runSeed = 1, concurrency = 16, restSeconds = 60] = process.argv.slice(2).map(Number);
 /** An answer slower than this is a hang: nothing the fuzz sends should take a child that long. */
 const HANG_MS = 30_000;
 /** The standalone hub's body limit: a larger body is refused with 413 before it is read. */
@@ -62,7 +64,7 @@ let exits = 0;
 let stopping = false;
 process.on('exit', () => hub?.kill('SIGKILL'));
 async function startHub(): Promise<void> {
-  const child = spawn(process.execPath, [bin('hub')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...npmStartNodeArgs(), bin('hub')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   hub = child;
   child.once('exit', (code, signal) => {
     if (stopping) return;
@@ -332,8 +334,10 @@ await Promise.all(
 );
 const seconds = (performance.now() - started) / 1000;
 const rssAfter = rssKiB();
-stopping = true;
 await pool.close();
+await new Promise((resolve) => setTimeout(resolve, restSeconds * 1000));
+const rssRested = rssKiB();
+stopping = true;
 hub?.kill('SIGTERM');
 await new Promise((resolve) => hub?.once('exit', resolve));
 await rm(folder, { recursive: true, force: true });
@@ -350,6 +354,6 @@ for (const [key, record] of [...tallies].sort()) {
 }
 process.stdout.write(
   `total: sent ${total.sent}, exits ${exits}, HTTP 5xx ${total.http5xx}, not JSON-RPC ${total.notJsonRpc}, hangs ${total.hangs}, JSON-RPC ${total.jsonRpc}, 202 ${total.accepted}, over-limit bodies cut while sending ${total.cutUploads}\n` +
-    `hub RSS: before ${(rssBefore / 1024).toFixed(1)} MiB, after ${(rssAfter / 1024).toFixed(1)} MiB\n`,
+    `hub RSS: before ${(rssBefore / 1024).toFixed(1)} MiB, after ${(rssAfter / 1024).toFixed(1)} MiB, after ${restSeconds} s of rest ${(rssRested / 1024).toFixed(1)} MiB (${(rssRested / rssBefore).toFixed(2)}x before)\n`,
 );
 process.exit(0);

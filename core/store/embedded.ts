@@ -23,6 +23,8 @@ import { withinLifetime } from './ttl.js';
 const Nedb = NedbModule as unknown as typeof NedbModule.default;
 type Nedb<T> = NedbModule.default<T>;
 
+/** The most `_id`s a collection remembers as absent; past it, it starts over (see `#absent`). */
+const ABSENT_IDS = 10_000;
 /** How often expired documents are removed and the append-only file is compacted. */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 /**
@@ -108,6 +110,14 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
   readonly #now: () => number;
   /** Orders this collection's locked sections (other collections' may run alongside). */
   #tail: Promise<unknown> = Promise.resolve();
+  /**
+   * `_id`s a bounded-staleness lookup found absent in the documents as loaded now: the
+   * revocation lookup every request makes is a set lookup, not a NeDB query. Forgotten
+   * whenever the documents may change (a reload, a write: `#loads` counts both); expiry
+   * only ever hides documents, so an absent one stays absent as time passes.
+   */
+  readonly #absent = new Set<string>();
+  #loads = 0;
 
   constructor(file: string, lease: FileLease, now: () => number) {
     this.#file = file;
@@ -125,7 +135,15 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
 
   async findOne(filter: Filter<T>, options: ReadOptions = {}): Promise<T | null> {
     await this.#fresh();
+    const id = options.staleness === 'bounded' ? idOnly(filter) : undefined;
+    if (id !== undefined && this.#absent.has(id)) return null;
+    const loads = this.#loads;
     const found = await this.#db.findOneAsync(this.#visible(filter));
+    // A reload or write that ran meanwhile may have brought the document: only a miss on what is loaded now is remembered.
+    if (!found && id !== undefined && loads === this.#loads) {
+      if (this.#absent.size >= ABSENT_IDS) this.#absent.clear();
+      this.#absent.add(id);
+    }
     if (found || options.staleness === 'bounded' || this.#signature() === this.#seen) return found ?? null;
     // A miss may be another process's write that the watcher has not told of yet (a client
     // registered, a token issued through another replica a moment ago): reload and look again.
@@ -226,6 +244,7 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
       this.#lease.run(async () => {
         // While no regular file is in place, every read says so rather than serving what was loaded before.
         let unreadable = false;
+        this.#forgetAbsent();
         try {
           if (this.#signature() !== this.#seen) {
             unreadable = !this.#isRegularFile();
@@ -236,6 +255,7 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
         } catch (error) {
           throw translate(error);
         } finally {
+          this.#forgetAbsent();
           this.#seen = unreadable ? '' : this.#signature();
           if (unreadable) this.#lookedAt = Number.NEGATIVE_INFINITY;
         }
@@ -243,6 +263,11 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
     );
     this.#tail = run.catch(() => undefined);
     return run;
+  }
+
+  #forgetAbsent(): void {
+    this.#loads += 1;
+    this.#absent.clear();
   }
 
   /**
@@ -266,4 +291,14 @@ function translate(error: unknown): unknown {
     return new DuplicateKeyError((error as Error).message, { cause: error });
   }
   return error;
+}
+
+/** The `_id` a filter looks up and nothing else, if that is all it does. */
+function idOnly(filter: object): string | undefined {
+  let id: unknown;
+  for (const key in filter) {
+    if (key !== '_id') return undefined;
+    id = (filter as { _id?: unknown })._id;
+  }
+  return typeof id === 'string' ? id : undefined;
 }

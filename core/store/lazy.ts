@@ -17,7 +17,15 @@ export function lazyStore(kind: string, open: () => Promise<Store>): Store {
   return {
     kind,
     collection<T extends StoreDocument>(name: string): StoreCollection<T> {
-      const collection = async () => (await store()).collection<T>(name);
+      // Resolved once per opened store: the per-request lookups (a revocation) skip the name check and the map.
+      let resolved: { from: Promise<Store>; collection: StoreCollection<T> } | undefined;
+      const collection = async (): Promise<StoreCollection<T>> => {
+        const from = store();
+        if (resolved?.from === from) return resolved.collection;
+        const opened = (await from).collection<T>(name);
+        resolved = { from, collection: opened };
+        return opened;
+      };
       return {
         insertOne: async (document: T) => (await collection()).insertOne(document),
         findOne: async (filter: Filter<T>, options?: ReadOptions) => (await collection()).findOne(filter, options),

@@ -3,6 +3,7 @@ import t from 'tap';
 import { Hub } from '../../core/hub.js';
 import { createKitchenSink } from '../fixtures/servers/kitchen-sink.js';
 import { handed } from '../fixtures/plugins/probe.js';
+import { connectClient, REVISIONS } from '../helpers/clients.js';
 import { startTestHub } from '../helpers/hub.js';
 
 // What a plugin is handed is made for plugins: no kernel object, registrations in its
@@ -29,6 +30,21 @@ t.test('a plugin is handed a PluginHub, never the kernel or its children', async
   t.not(view, kernel.children.get('sink'), 'the view is not the kernel’s child');
   t.same(hub.servers.list().map((server) => server.name), ['sink']);
   t.equal(view.status, kernel.children.get('sink')?.status, 'it reads the child it shows');
+});
+
+t.test("a meta-tool's arguments get its schema's defaults, and are checked against it, on both revisions", async (t) => {
+  const { url } = await startTestHub(t, { config: { plugins: { [`${fixtures}probe.js`]: { echoArguments: true }, 'map-tools': false } } });
+  for (const revision of REVISIONS) {
+    const client = await connectClient(t, `${url}/hub`, revision);
+    const text = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      return { isError: result.isError === true, text: (result.content as Array<{ text: string }>)[0]?.text };
+    };
+    t.same(await text('echo_defaults', { word: 'hi' }), { isError: false, text: JSON.stringify({ word: 'hi', times: 3 }) }, `${revision}: a missing argument gets its default`);
+    t.same(await text('echo_defaults', { word: 'hi', times: 5 }), { isError: false, text: JSON.stringify({ word: 'hi', times: 5 }) }, `${revision}: a given one is kept`);
+    t.same(await text('echo_plain', { word: 'hi' }), { isError: false, text: JSON.stringify({ word: 'hi' }) }, `${revision}: a schema without defaults adds nothing`);
+    t.match(await text('echo_plain', { times: 'many' }), { isError: true, text: /Invalid arguments for echo_plain: "times": expected/ }, `${revision}: and the arguments are still checked`);
+  }
 });
 
 t.test("a name another plugin registered is refused, naming both plugins", async (t) => {

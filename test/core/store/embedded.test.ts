@@ -61,6 +61,39 @@ t.test("reads do no file-system work of their own: another process's write is se
   t.same((await markers.find({}, { sort: { _id: 1 } })).map(({ _id }) => _id), ['mine', 'revoked', 'second'], 'a write reloads first, whatever the bound: nothing another process wrote is lost');
 });
 
+t.test('a bounded lookup remembers a miss only until the documents may have changed: a write of its own or a reload shows the document at once', async (t) => {
+  const directory = join(dataPath, 'remembered-misses');
+  let now = 1_000_000;
+  const hub = await openEmbeddedStore(directory, { now: () => now, watch: false });
+  const admin = await openEmbeddedStore(directory);
+  t.teardown(async () => {
+    await hub.close();
+    await admin.close();
+  });
+  const markers = hub.collection<{ _id: string; expiresAt?: Date }>('remembered');
+  const bounded = { staleness: 'bounded' } as const;
+  t.equal(await markers.findOne({ _id: 'a' }, bounded), null, 'a miss');
+  t.equal(await markers.findOne({ _id: 'a' }, bounded), null, 'the same miss again (remembered)');
+  await markers.insertOne({ _id: 'a' });
+  t.ok(await markers.findOne({ _id: 'a' }, bounded), "this process's own write is seen by the next bounded lookup");
+
+  t.equal(await markers.findOne({ _id: 'b' }, bounded), null);
+  await admin.collection<{ _id: string }>('remembered').insertOne({ _id: 'b' });
+  now += MAX_STALENESS_MS;
+  t.ok(await markers.findOne({ _id: 'b' }, bounded), "another process's write is seen once the bound has passed, though the miss was remembered");
+
+  t.equal(await markers.findOne({ _id: 'c' }, bounded), null);
+  await markers.insertOne({ _id: 'unrelated' });
+  await admin.collection<{ _id: string }>('remembered').insertOne({ _id: 'c' });
+  await markers.insertOne({ _id: 'another' });
+  t.ok(await markers.findOne({ _id: 'c' }, bounded), 'a write reloads what another process wrote, and a miss remembered before it is forgotten');
+  t.same(
+    await Promise.all(['a', 'b', 'c', 'd'].map((id) => markers.findOne({ _id: id }, bounded).then((found) => found?._id ?? null))),
+    ['a', 'b', 'c', null],
+    'lookups side by side each get their own answer',
+  );
+});
+
 t.test('a folder in the place of a collection file fails each read and write with a clear error, and the file coming back ends it', async (t) => {
   const { mkdir, rm } = await import('node:fs/promises');
   const directory = join(dataPath, 'folder-in-place');
