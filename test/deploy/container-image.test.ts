@@ -17,7 +17,8 @@ import { REPOSITORY } from './manifests.js';
 // volume, then `podman kube play` of deploy/podman and `podman kube down`. What the test
 // changes, and only that: `podman` is a wrapper that adds the test's own store and
 // containers.conf; the host port 3000 is a free port; the build's containers.conf gives
-// `npm ci` this machine's npm cache and open-files limit; the base image (the Containerfile's
+// `npm ci` this machine's npm cache and open-files limit, and BUILDAH_LAYERS=false keeps no
+// layer per step; the base image (the Containerfile's
 // default BASE, which no registry here serves) is made offline from this machine's node and
 // npm. Everything is kept in that store under one temporary folder (images, containers,
 // pods, volumes, secrets), removed at the end, failed or not; nothing is cached between
@@ -83,7 +84,9 @@ async function imageTests(): Promise<void> {
     const volumes = [...(existsSync(npm.cache) ? [`${npm.cache}:/npm-cache:O`] : []), `${join(folder, 'npmrc')}:/usr/local/etc/npmrc:ro`, ...(npm.cafile ? [`${npm.cafile}:/npm-ca.pem:ro`] : [])];
     const buildConf = join(folder, 'build-containers.conf');
     writeFileSync(buildConf, readFileSync(podman.env.CONTAINERS_CONF as string, 'utf8').replace('default_ulimits = []', `default_ulimits = ["nofile=${openFilesLimit()}:${openFilesLimit()}"]\nvolumes = ${JSON.stringify(volumes)}`));
-    const build = await shell(await testedBlock('build'), { cwd: REPOSITORY, env: { CONTAINERS_CONF: buildConf }, timeoutMs: 600_000 });
+    // BUILDAH_LAYERS=false: no layer is kept per step (--layers=false), which the test's
+    // one build would only pay for.
+    const build = await shell(await testedBlock('build'), { cwd: REPOSITORY, env: { CONTAINERS_CONF: buildConf, BUILDAH_LAYERS: 'false' }, timeoutMs: 600_000 });
     if (!succeeded(t, build, 'the build block of docs/deployment/container.md')) return;
 
     const revision = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: REPOSITORY, encoding: 'utf8' }).stdout.trim();
