@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,28 +8,33 @@ import t, { type Test } from 'tap';
 import { connectClient, REVISIONS } from '../helpers/clients.js';
 import { freePort } from '../helpers/net.js';
 import { copyWithLibraries, importImage, podmanEnvironment, whyNoPodman, type Podman } from '../helpers/podman.js';
-import { loadManifests, REPOSITORY } from './manifests.js';
-import { podmanSecret, renderForPodman } from './podman-kube.js';
+import { podmanRunCommand, replaceOnce, testedBlock } from './docs-blocks.js';
+import { REPOSITORY } from './manifests.js';
 
-// The Containerfile and deploy/kubernetes, run for real: the image is built from a base
-// made offline (this machine's node and npm laid out as in the official Node.js image),
-// and `podman kube play` runs the manifests (rendered for podman: podman-kube.ts). The
-// test keeps everything in a podman store of its own under one temporary folder (images,
-// containers, pods, volumes, secrets), removes it all at the end, failed or not, and
-// caches nothing between runs. What podman itself keeps outside is left alone: the
-// `podman-default-kube-network` definition every `kube play` shares.
+// The Containerfile and the deployment docs, run for real (issue 43, item 7): the blocks of
+// docs/deployment/*.md marked `test:<name>` run as written in bash, in this order: the
+// image's build, `podman run`, the upgrade's stop and a second `podman run` on the same
+// volume, then `podman kube play` of deploy/podman and `podman kube down`. What the test
+// changes, and only that: `podman` is a wrapper that adds the test's own store and
+// containers.conf; the host port 3000 is a free port; the build's containers.conf gives
+// `npm ci` this machine's npm cache and open-files limit, and BUILDAH_LAYERS=false keeps no
+// layer per step; the base image (the Containerfile's
+// default BASE, which no registry here serves) is made offline from this machine's node and
+// npm. Everything is kept in that store under one temporary folder (images, containers,
+// pods, volumes, secrets), removed at the end, failed or not; nothing is cached between
+// runs. What podman itself keeps outside is left alone: the `podman-default-kube-network`
+// definition every `kube play` shares.
 
-const BASE = 'localhost/mcp-switchyard-test-base:node';
-const IMAGE = 'localhost/mcp-switchyard:test';
-const PASSWORD = 'container test password';
+/** The Containerfile's default BASE: tagged so in the test's store, the build finds it there. */
+const BASE = 'docker.io/library/node:24-slim';
 
 const missing = whyNoPodman();
 if (missing !== undefined) {
   t.comment(`no container engine: ${missing}`);
   t.plan(0, missing);
 } else {
-  // One image build (about a minute with a warm npm cache, longer on a busy machine) and
-  // two pod starts; every wait below has its own bound, well inside this.
+  // One image build (about a minute with a warm npm cache, several on a busy machine), two
+  // container starts and a pod start; every wait below has its own bound, well inside this.
   t.setTimeout(15 * 60_000);
   await imageTests();
 }
@@ -38,12 +43,13 @@ async function imageTests(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'hub-container-'));
   const podman: Podman = { options: ['--root', join(folder, 'storage'), '--runroot', join(folder, 'run')], env: podmanEnvironment(folder) };
   const run = (args: string[], timeoutMs = 120_000) => runPodman(podman, args, timeoutMs);
+  const shell = docsShell(folder, podman);
   let removed = false;
   /** Removes everything the test made, whatever state it is in; synchronous, so it also runs on exit. */
   const removeAll = () => {
     if (removed) return;
     removed = true;
-    for (const args of [['pod', 'rm', '--force', '--all'], ['volume', 'rm', '--force', '--all'], ['secret', 'rm', '--all'], ['rmi', '--force', '--all']]) {
+    for (const args of [['pod', 'rm', '--force', '--all'], ['rm', '--force', '--all'], ['volume', 'rm', '--force', '--all'], ['secret', 'rm', '--all'], ['rmi', '--force', '--all']]) {
       spawnSync('podman', [...podman.options, ...args], { env: podman.env, stdio: 'ignore', timeout: 120_000 });
     }
     rmSync(folder, { recursive: true, force: true });
@@ -51,8 +57,8 @@ async function imageTests(): Promise<void> {
   process.once('exit', removeAll);
   t.teardown(removeAll);
 
-  const manifests = loadManifests();
   const version = (JSON.parse(readFileSync(join(REPOSITORY, 'package.json'), 'utf8')) as { version: string }).version;
+  const image = `localhost/mcp-switchyard:${version}`;
   /** Each step needs the one before: after a failure the next ones say so and stop. */
   let reached = 0;
   const needs = (t: Test, step: number) => {
@@ -64,80 +70,65 @@ async function imageTests(): Promise<void> {
   let toolCount = 0;
   let hostPort = 0;
   const url = () => `http://127.0.0.1:${hostPort}`;
+  /** The docs' `podman run` block, publishing on the test's free port. */
+  const runBlock = async () => replaceOnce(await testedBlock('run'), '-p 127.0.0.1:3000:3000', `-p 127.0.0.1:${hostPort}:3000`);
 
-  t.test('the Containerfile builds on a locally made Node.js base', async (t) => {
+  t.test("the docs' podman build, on a locally made Node.js base", async (t) => {
     const npm = npmSettings();
     importImage(podman, BASE, (root) => officialLikeBase(root, npm.prefix), ['ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'CMD ["node"]']);
     // npm in the build uses this machine's npm cache through an overlay (its writes are
     // dropped with the build) and the machine's registry settings, so it downloads
-    // nothing it already has.
+    // nothing it already has. npm ci opens many cache files at once: with podman's default
+    // of 1024 open files it failed with EMFILE; the build may open as many as this process.
     writeFileSync(join(folder, 'npmrc'), [`cache=/npm-cache`, 'prefer-offline=true', `registry=${npm.registry}`, ...(npm.cafile ? ['cafile=/npm-ca.pem'] : []), 'update-notifier=false', ''].join('\n'));
-    const revision = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: REPOSITORY, encoding: 'utf8' }).stdout.trim();
-    const build = await run(
-      [
-        'build',
-        '--layers=false',
-        '--format=docker',
-        // npm ci opens many cache files at once: with podman's default of 1024 open files it
-        // failed with EMFILE; the build may open as many as this process may.
-        `--ulimit=nofile=${openFilesLimit()}:${openFilesLimit()}`,
-        `--build-arg=BASE=${BASE}`,
-        `--build-arg=REVISION=${revision}`,
-        `--build-arg=CREATED=${new Date().toISOString()}`,
-        ...(existsSync(npm.cache) ? [`--volume=${npm.cache}:/npm-cache:O`] : []),
-        `--volume=${join(folder, 'npmrc')}:/usr/local/etc/npmrc:ro`,
-        ...(npm.cafile ? [`--volume=${npm.cafile}:/npm-ca.pem:ro`] : []),
-        `--tag=${IMAGE}`,
-        `--file=${join(REPOSITORY, 'Containerfile')}`,
-        REPOSITORY,
-      ],
-      600_000,
-    );
-    if (!succeeded(t, build, 'podman build')) return;
+    const volumes = [...(existsSync(npm.cache) ? [`${npm.cache}:/npm-cache:O`] : []), `${join(folder, 'npmrc')}:/usr/local/etc/npmrc:ro`, ...(npm.cafile ? [`${npm.cafile}:/npm-ca.pem:ro`] : [])];
+    const buildConf = join(folder, 'build-containers.conf');
+    writeFileSync(buildConf, readFileSync(podman.env.CONTAINERS_CONF as string, 'utf8').replace('default_ulimits = []', `default_ulimits = ["nofile=${openFilesLimit()}:${openFilesLimit()}"]\nvolumes = ${JSON.stringify(volumes)}`));
+    // BUILDAH_LAYERS=false: no layer is kept per step (--layers=false), which the test's
+    // one build would only pay for.
+    const build = await shell(await testedBlock('build'), { cwd: REPOSITORY, env: { CONTAINERS_CONF: buildConf, BUILDAH_LAYERS: 'false' }, timeoutMs: 600_000 });
+    if (!succeeded(t, build, 'the build block of docs/deployment/container.md')) return;
 
-    const [image] = JSON.parse((await run(['image', 'inspect', IMAGE])).stdout) as ImageInspect[];
+    const revision = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: REPOSITORY, encoding: 'utf8' }).stdout.trim();
+    const [built] = JSON.parse((await run(['image', 'inspect', image])).stdout) as ImageInspect[];
     const [base] = JSON.parse((await run(['image', 'inspect', BASE])).stdout) as ImageInspect[];
-    const config = image?.Config;
+    t.ok(built, `the docs tag the image ${image}, the package's version`);
+    const config = built?.Config;
     t.equal(config?.User, '1000:1000', 'runs as a numeric non-root user');
     t.equal(config?.StopSignal, 'SIGTERM');
-    t.match(image?.Healthcheck?.Test?.join(' '), /^CMD node -e .*\/livez/, 'the health check asks /livez with node');
+    t.match(built?.Healthcheck?.Test?.join(' '), /^CMD node -e .*\/livez/, 'the health check asks /livez with node');
     t.ok(config?.Env?.includes('HOST=0.0.0.0'), 'listens on every address');
     t.notOk(config?.Env?.some((entry) => /^(HUB_PASSWORD|MONGODB_URL|METRICS_TOKEN)=/.test(entry)), 'no secret in the image');
-    t.match(image?.Labels, {
+    t.match(built?.Labels, {
       'org.opencontainers.image.title': 'mcp-switchyard',
       'org.opencontainers.image.version': version,
       'org.opencontainers.image.licenses': 'MIT',
       'org.opencontainers.image.revision': revision,
+      'org.opencontainers.image.created': /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
       'org.opencontainers.image.base.name': BASE,
     });
     // What is inside: the built hub and production dependencies, no config, /data the user's.
     // (No health check: podman would run it from systemd timers, which these hosts lack.)
-    const inside = await run(['run', '--rm', '--network=none', '--health-cmd=none', IMAGE, 'node', '-e', INSIDE_THE_IMAGE]);
+    const inside = await run(['run', '--rm', '--network=none', '--health-cmd=none', image, 'node', '-e', INSIDE_THE_IMAGE]);
     succeeded(t, inside, 'a script in the image');
     t.same(JSON.parse(inside.stdout), { app: ['dist', 'node_modules', 'package.json'], dist: ['core', 'plugins'], devDependency: false, fastify: true, config: false, data: { uid: 1000, mode: 0o700, entries: [] }, bins: true });
-    t.comment(`image size: ${mb(image?.Size)} MB (${mb((image?.Size ?? 0) - (base?.Size ?? 0))} MB over the base, which is ${mb(base?.Size)} MB)`);
+    t.comment(`image size: ${mb(built?.Size)} MB (${mb((built?.Size ?? 0) - (base?.Size ?? 0))} MB over the base, which is ${mb(base?.Size)} MB)`);
     reached = 1;
   });
 
-  t.test('podman kube play runs the manifests: ready, a minted token calls a tool, non-root, read-only root', async (t) => {
+  t.test("the docs' podman run: read-only root, the secret the hub's user's alone, a minted token calls a tool", async (t) => {
     if (!needs(t, 1)) return;
     hostPort = await freePort();
-    const secret = join(folder, 'secret.json');
-    writeFileSync(secret, podmanSecret({ HUB_PASSWORD: PASSWORD }));
-    succeeded(t, await run(['secret', 'create', 'mcp-switchyard', secret]), 'the Secret the Deployment refers to');
-    const play = join(folder, 'play.yaml');
-    writeFileSync(play, renderForPodman(manifests, { image: IMAGE, hostPort, withClaim: true }));
-    const started = performance.now();
-    const played = await run(['kube', 'play', play]);
-    if (!succeeded(t, played, 'podman kube play')) return;
+    // `$PWD/hub-config` holds the config: the image's own map server, as deploy/kubernetes's example.
+    const cwd = join(folder, 'operator');
+    mkdirSync(join(cwd, 'hub-config'), { recursive: true });
+    writeFileSync(join(cwd, 'hub-config/mcp.json'), JSON.stringify({ mcpServers: { map: { command: 'map-server' } } }));
+    const started = await shell(await runBlock(), { cwd });
+    if (!succeeded(t, started, 'the podman run block of docs/deployment/container.md')) return;
+    // The block ends with `hub-admin tokens mint`, which prints the token alone on stdout.
+    token = started.stdout.trim().split('\n').at(-1) ?? '';
+    t.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'the block printed a minted token last');
     await waitForReady(t, run, url());
-    t.comment(`start to ready: ${((performance.now() - started) / 1000).toFixed(1)} s (podman kube play until /readyz answers 200)`);
-
-    const container = await hubContainer(run);
-    const minted = await run(['exec', container, 'hub-admin', 'tokens', 'mint', '--all', '--label', 'container-test']);
-    succeeded(t, minted, 'hub-admin tokens mint in the container');
-    token = minted.stdout.trim();
-    t.ok(token, 'hub-admin minted a token inside the container');
 
     for (const revision of REVISIONS) {
       const client = await connectClient(t, `${url()}/map/mcp`, revision, { authorization: `Bearer ${token}` });
@@ -152,36 +143,32 @@ async function imageTests(): Promise<void> {
     const refused = await fetch(`${url()}/map/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     t.equal(refused.status, 401, 'no token, no call');
 
-    const [inspected] = JSON.parse((await run(['container', 'inspect', container])).stdout) as ContainerInspect[];
+    const [inspected] = JSON.parse((await run(['container', 'inspect', 'hub'])).stdout) as ContainerInspect[];
     t.equal(inspected?.HostConfig.ReadonlyRootfs, true, 'podman made the root file system read-only');
-    const seen = await run(['exec', container, 'node', '-e', INSIDE_THE_POD]);
-    succeeded(t, seen, 'a script beside the hub');
-    const report = JSON.parse(seen.stdout) as InsidePod;
+    const report = await insideContainer(t, run, 'hub');
     t.equal(report.uid, 1000, 'the hub runs as 1000, not root');
-    t.notMatch(report.pid1, /node$/, `PID 1 reaps orphans: the pod's pause process (${report.pid1}), not the hub`);
+    t.notMatch(report.pid1, /node$/, `PID 1 reaps orphans: --init's ${report.pid1}, not the hub`);
     t.ok(report.rootOptions.split(',').includes('ro'), '/ is mounted read-only', { options: report.rootOptions });
     t.equal(report.writeApp, 'EROFS', 'nothing can be written to the image');
     t.same(report.tmp, [], 'nothing was written to /tmp');
+    t.same(report.secret, { uid: 1000, mode: 0o400 }, "the password's file is the hub's user's alone");
     t.ok(report.data.includes('store') && report.data.includes('snapshots'), `the store and the snapshots are on the volume (${report.data.join(', ')})`);
     t.same(report.snapshots, ['map.json'], "the stdio child's tool snapshot");
     reached = 2;
   });
 
-  t.test('after the pod is stopped and played again, the token and the snapshots are still there', async (t) => {
+  t.test("the docs' upgrade: stopped, removed and run again on the same volume, the token and the snapshots are still there", async (t) => {
     if (!needs(t, 2)) return;
-    // As the kubelet does, the hub's container first (podman's `pod stop` would stop the
-    // pause process at the same time, and with it the whole shared process namespace).
-    const container = await hubContainer(run);
-    succeeded(t, await run(['container', 'stop', '--time=40', container]), 'podman container stop');
-    const [stopped] = JSON.parse((await run(['container', 'inspect', container])).stdout) as ContainerInspect[];
-    t.equal(stopped?.State.ExitCode, 0, 'SIGTERM: the hub drained and exited cleanly');
-    succeeded(t, await run(['kube', 'down', join(folder, 'play.yaml')]), 'podman kube down');
-    const replay = join(folder, 'replay.yaml');
-    writeFileSync(replay, renderForPodman(manifests, { image: IMAGE, hostPort, withClaim: false }));
-    const played = await run(['kube', 'play', replay]);
-    if (!succeeded(t, played, 'podman kube play, again')) return;
+    const before = JSON.parse((await run(['container', 'inspect', 'hub'])).stdout) as ContainerInspect[];
+    const stopped = await shell(await testedBlock('upgrade'), { cwd: folder });
+    if (!succeeded(t, stopped, 'the upgrade block of docs/deployment/container.md')) return;
+    t.equal((await run(['container', 'exists', 'hub'])).code, 1, 'the container is gone');
+    t.equal((await run(['volume', 'exists', 'hub-data'])).code, 0, 'the volume is kept');
+    const again = await shell(podmanRunCommand(await runBlock()), { cwd: join(folder, 'operator') });
+    if (!succeeded(t, again, "the block's podman run, again")) return;
     await waitForReady(t, run, url());
-    t.not(await hubContainer(run), container, 'a new container');
+    const [after] = JSON.parse((await run(['container', 'inspect', 'hub'])).stdout) as ContainerInspect[];
+    t.not(after?.Id, before[0]?.Id, 'a new container');
 
     const client = await connectClient(t, `${url()}/hub`, '2026-07-28', { authorization: `Bearer ${token}` });
     const listed = (await client.callTool({ name: 'list_servers', arguments: {} })).structuredContent as { servers: { name: string; status: string; toolCount?: number }[] };
@@ -190,6 +177,49 @@ async function imageTests(): Promise<void> {
     t.equal(map?.toolCount, toolCount, 'yet its tools are known: from the snapshot on the volume');
     const result = (await client.callTool({ name: 'call_tool', arguments: { server: 'map', tool: 'straight_line_distance', arguments: { from: '0,0', to: '0,1' } } })) as CallToolResult;
     t.notOk(result.isError, 'the token minted before the restart still calls tools');
+    // SIGTERM drains and exits cleanly; the kube play below gets the machine to itself.
+    succeeded(t, await shell(await testedBlock('upgrade'), { cwd: folder }), 'stopped and removed again');
+    reached = 3;
+  });
+
+  t.test("the docs' podman kube play of deploy/podman: ready, a minted token calls a tool, non-root, read-only root", { skip: whyNoKubectl() }, async (t) => {
+    if (!needs(t, 3)) return;
+    hostPort = await freePort();
+    // A copy of deploy/, its published port the test's free one.
+    const checkout = join(folder, 'checkout');
+    cpSync(join(REPOSITORY, 'deploy'), join(checkout, 'deploy'), { recursive: true });
+    const overlay = join(checkout, 'deploy/podman/kustomization.yaml');
+    writeFileSync(overlay, replaceOnce(readFileSync(overlay, 'utf8'), 'value: 3000', `value: ${hostPort}`));
+    const started = performance.now();
+    const played = await shell(await testedBlock('kube-play'), { cwd: checkout });
+    if (!succeeded(t, played, 'the kube-play block of docs/deployment/kubernetes.md')) return;
+    await waitForReady(t, run, url());
+    t.comment(`start to ready: ${((performance.now() - started) / 1000).toFixed(1)} s (podman kube play until /readyz answers 200)`);
+
+    const container = await hubContainer(run);
+    const minted = await run(['exec', container, 'hub-admin', 'tokens', 'mint', '--all', '--label', 'container-test']);
+    succeeded(t, minted, 'hub-admin tokens mint in the container');
+    const client = await connectClient(t, `${url()}/map/mcp`, '2025-11-25', { authorization: `Bearer ${minted.stdout.trim()}` });
+    const result = (await client.callTool({ name: 'straight_line_distance', arguments: { from: '0,0', to: '0,1' } })) as CallToolResult;
+    t.notOk(result.isError, 'tools/call on /map/mcp in the pod');
+
+    const [inspected] = JSON.parse((await run(['container', 'inspect', container])).stdout) as ContainerInspect[];
+    t.equal(inspected?.HostConfig.ReadonlyRootfs, true, 'podman made the root file system read-only');
+    const report = await insideContainer(t, run, container);
+    t.equal(report.uid, 1000, 'the hub runs as 1000, not root');
+    t.notMatch(report.pid1, /node$/, `PID 1 reaps orphans: the pod's pause process (${report.pid1}), not the hub`);
+    t.equal(report.writeApp, 'EROFS', 'nothing can be written to the image');
+    t.same(report.tmp, [], 'nothing was written to /tmp');
+
+    // As the kubelet does, the hub's container first (podman's `pod stop` would stop the
+    // pause process at the same time, and with it the whole shared process namespace).
+    succeeded(t, await run(['container', 'stop', '--time=40', container]), 'podman container stop');
+    const [stopped] = JSON.parse((await run(['container', 'inspect', container])).stdout) as ContainerInspect[];
+    t.equal(stopped?.State.ExitCode, 0, 'SIGTERM: the hub drained and exited cleanly');
+    const down = await shell(await testedBlock('kube-down'), { cwd: checkout });
+    succeeded(t, down, 'the kube-down block of docs/deployment/kubernetes.md');
+    t.equal((await run(['ps', '--all', '--quiet'])).stdout.trim(), '', 'no container is left');
+    t.equal((await run(['volume', 'exists', 'mcp-switchyard-data'])).code, 0, 'the claim’s volume stays');
   });
 
   t.test('everything the test made is removed', async (t) => {
@@ -216,6 +246,39 @@ function runPodman(podman: Podman, args: string[], timeoutMs: number): Promise<R
   });
 }
 
+interface ShellRun {
+  cwd: string;
+  /** Added to the environment (the build's own containers.conf). */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs a block of the docs as written, in bash with `set -e` and `pipefail`; `podman` in it
+ * is a wrapper that adds the test's store (the engine's options and containers.conf).
+ */
+function docsShell(folder: string, podman: Podman): (block: string, options: ShellRun) => Promise<Ran> {
+  const bin = join(folder, 'bin');
+  mkdirSync(bin);
+  const real = spawnSync('sh', ['-c', 'command -v podman'], { encoding: 'utf8' }).stdout.trim();
+  const quoted = [real, ...podman.options].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  writeFileSync(join(bin, 'podman'), `#!/bin/sh\nexec ${quoted} "$@"\n`);
+  chmodSync(join(bin, 'podman'), 0o755);
+  return (block, { cwd, env = {}, timeoutMs = 180_000 }) =>
+    new Promise((resolve) => {
+      const environment = { ...podman.env, ...env, PATH: `${bin}:${process.env.PATH ?? ''}` };
+      execFile('bash', ['-e', '-o', 'pipefail', '-c', block], { cwd, env: environment, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, output: `${stdout}\n${stderr}`.trim() });
+      });
+    });
+}
+
+/** Why the kube play recipe cannot run here (it renders with kubectl), or undefined. */
+function whyNoKubectl(): string | undefined {
+  const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+  return kubectl.error ? `kubectl is not installed (${kubectl.error.message}); .ci/run installs Debian's kubernetes-client` : undefined;
+}
+
 /** Asserts that a podman command succeeded, with the end of its output when it did not. */
 function succeeded(t: Test, ran: Ran, what: string): boolean {
   return t.equal(ran.code, 0, what, { output: ran.output.slice(-3000) });
@@ -229,7 +292,7 @@ async function waitForReady(t: Test, run: (args: string[]) => Promise<Ran>, base
     if (status === 200) return;
     const exited = (await run(['ps', '--all', '--filter=status=exited', '--format={{.Names}}'])).stdout.trim();
     if (exited || Date.now() > until) {
-      const logs = await run(['pod', 'logs', '--latest']);
+      const logs = await run(['logs', '--latest']);
       t.fail(`the hub did not become ready (${exited ? `exited: ${exited}` : 'no answer in 3 minutes'})`, { logs: logs.output.slice(-3000) });
       throw new Error('not ready');
     }
@@ -284,22 +347,31 @@ console.log(JSON.stringify({
   bins: ['hub', 'hub-admin', 'hub-stdio', 'map-server'].every((bin) => fs.realpathSync('/usr/local/bin/' + bin).startsWith('/app/dist/')),
 }));`;
 
-interface InsidePod {
+interface InsideContainer {
   uid: number;
   pid1: string;
   rootOptions: string;
   writeApp: string;
   tmp: string[];
+  /** The owner and mode of the file HUB_PASSWORD_FILE names, when it is set. */
+  secret: { uid: number; mode: number } | null;
   data: string[];
   snapshots: string[];
 }
 
+/** Runs INSIDE_THE_CONTAINER beside the hub in `container` and reads its report. */
+async function insideContainer(t: Test, run: (args: string[]) => Promise<Ran>, container: string): Promise<InsideContainer> {
+  const seen = await run(['exec', container, 'node', '-e', INSIDE_THE_CONTAINER]);
+  succeeded(t, seen, 'a script beside the hub');
+  return JSON.parse(seen.stdout) as InsideContainer;
+}
+
 /**
- * Run beside the hub in its container: the hub's process (found by its command line: the
- * pod shares one process namespace, whose PID 1 is the pause process), its user and how its
- * / is mounted, and what was written where.
+ * Run beside the hub in its container: the hub's process (found by its command line: PID 1
+ * is --init's or, in a pod sharing one process namespace, the pause process), its user and
+ * how its / is mounted, the secret file's owner and mode, and what was written where.
  */
-const INSIDE_THE_POD = `
+const INSIDE_THE_CONTAINER = `
 const fs = require('node:fs');
 const command = (pid) => fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').filter(Boolean);
 const hub = fs.readdirSync('/proc').filter((pid) => /^\\d+$/.test(pid)).find((pid) => { try { return command(pid).includes('/app/dist/core/cli/hub.js'); } catch { return false; } });
@@ -312,6 +384,7 @@ console.log(JSON.stringify({
   rootOptions: root[3],
   writeApp,
   tmp: fs.readdirSync('/tmp'),
+  secret: process.env.HUB_PASSWORD_FILE ? ((stat) => ({ uid: stat.uid, mode: stat.mode & 0o777 }))(fs.statSync(process.env.HUB_PASSWORD_FILE)) : null,
   data: fs.readdirSync('/data/hub').sort(),
   snapshots: fs.readdirSync('/data/hub/snapshots'),
 }));`;
@@ -324,6 +397,7 @@ interface ImageInspect {
 }
 
 interface ContainerInspect {
+  Id: string;
   State: { ExitCode: number };
   HostConfig: { ReadonlyRootfs: boolean };
 }

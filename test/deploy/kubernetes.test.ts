@@ -33,6 +33,24 @@ t.test('kubectl kustomize deploy/kubernetes renders them, as this test reads the
   for (const manifest of manifests) t.same(rendered.find((other) => key(other) === key(manifest)), manifest, `${key(manifest)} as kubectl renders it`);
 });
 
+t.test('deploy/podman plays the same objects, changed only where podman differs from a cluster', { skip: noKubectl }, async (t) => {
+  const overlay = spawnSync('kubectl', ['kustomize', join(REPOSITORY, 'deploy/podman')], { encoding: 'utf8' });
+  t.equal(overlay.status, 0, overlay.stderr);
+  const played = parseManifests(overlay.stdout);
+  t.same(played.map((manifest) => manifest.kind).sort(), ['ConfigMap', 'Deployment', 'PersistentVolumeClaim'], 'what podman kube play acts on: no Service, no Ingress');
+  for (const kind of ['ConfigMap', 'PersistentVolumeClaim']) t.same(only(played, kind), only(manifests, kind), `the ${kind} as written`);
+  const version = (JSON.parse(readFileSync(join(REPOSITORY, 'package.json'), 'utf8')) as { version: string }).version;
+  const expected = structuredClone(deployment);
+  for (const container of expected.spec.template.spec.containers) {
+    container.image = `localhost/mcp-switchyard:${version}`;
+    container.ports = container.ports?.map((port) => (port.name === 'http' ? { ...port, hostIP: '127.0.0.1', hostPort: 3000 } : port));
+    delete container.livenessProbe;
+    delete container.readinessProbe;
+    delete container.startupProbe;
+  }
+  t.same(only(played, 'Deployment'), expected, 'the Deployment with the image built locally (the package’s version), its port on loopback, no probes, and nothing else changed');
+});
+
 t.test('the Deployment: probes, drain, non-root, read-only root, resources, scrape annotations', async (t) => {
   t.equal(hub.livenessProbe?.httpGet?.path, '/livez');
   t.equal(hub.readinessProbe?.httpGet?.path, '/readyz');

@@ -16,6 +16,8 @@ export interface Link {
 export interface CodeBlock {
   /** The first word of the info string (`json` of `json mcp.json`), lower-case; '' when unmarked. */
   language: string;
+  /** The info string's words after the language (`mcp.json` of `json mcp.json`). */
+  tags: string[];
   text: string;
   line: number;
 }
@@ -79,7 +81,8 @@ export async function readPage(path: string): Promise<MarkdownPage> {
       page.links.push({ href: (token as Tokens.Link).href, line: lineOf(token.raw) });
     } else if (token.type === 'code' && (token as Tokens.Code).codeBlockStyle !== 'indented') {
       const block = token as Tokens.Code;
-      page.blocks.push({ language: (block.lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '', text: block.text, line: lineOf(token.raw) });
+      const [language = '', ...tags] = (block.lang ?? '').trim().split(/\s+/);
+      page.blocks.push({ language: language.toLowerCase(), tags, text: block.text, line: lineOf(token.raw) });
     }
   }
   return page;
