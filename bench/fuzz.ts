@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { freePort } from '../test/helpers/net.js';
-import { npmStartNodeArgs } from './hub-bin.js';
+import { npmStart } from './hub-bin.js';
 
 const [requests = 100_000, runSeed = 1, concurrency = 16, restSeconds = 60] = process.argv.slice(2).map(Number);
 /** An answer slower than this is a hang: nothing the fuzz sends should take a child that long. */
@@ -64,7 +64,8 @@ let exits = 0;
 let stopping = false;
 process.on('exit', () => hub?.kill('SIGKILL'));
 async function startHub(): Promise<void> {
-  const child = spawn(process.execPath, [...npmStartNodeArgs(), bin('hub')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const start = npmStart();
+  const child = spawn(process.execPath, [...start.nodeArgs, bin('hub')], { env: { ...env, ...start.env }, stdio: ['ignore', 'ignore', 'inherit'] });
   hub = child;
   child.once('exit', (code, signal) => {
     if (stopping) return;
@@ -78,6 +79,11 @@ async function startHub(): Promise<void> {
   }
   throw new Error('the hub did not answer /health within 60 s');
 }
+/** The hub's V8 heap in use, in MiB, from its default process metrics (observability is on by default). */
+const heapUsedMiB = async (): Promise<number> => {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^nodejs_heap_size_used_bytes\S* (\S+)/m.exec(text)?.[1]) / 1048576;
+};
 const rssKiB = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${hub?.pid}/status`, 'utf8'))?.[1] ?? Number.NaN);
 
 // ---- seeds: valid requests of each revision -----------------------------------------------------------------
@@ -288,6 +294,7 @@ for (const endpoint of ENDPOINTS) {
   }
 }
 const rssBefore = rssKiB();
+const heapBefore = await heapUsedMiB();
 const started = performance.now();
 let next = 0;
 await Promise.all(
@@ -334,9 +341,11 @@ await Promise.all(
 );
 const seconds = (performance.now() - started) / 1000;
 const rssAfter = rssKiB();
+const heapAfter = await heapUsedMiB();
 await pool.close();
 await new Promise((resolve) => setTimeout(resolve, restSeconds * 1000));
 const rssRested = rssKiB();
+const heapRested = await heapUsedMiB();
 stopping = true;
 hub?.kill('SIGTERM');
 await new Promise((resolve) => hub?.once('exit', resolve));
@@ -354,6 +363,6 @@ for (const [key, record] of [...tallies].sort()) {
 }
 process.stdout.write(
   `total: sent ${total.sent}, exits ${exits}, HTTP 5xx ${total.http5xx}, not JSON-RPC ${total.notJsonRpc}, hangs ${total.hangs}, JSON-RPC ${total.jsonRpc}, 202 ${total.accepted}, over-limit bodies cut while sending ${total.cutUploads}\n` +
-    `hub RSS: before ${(rssBefore / 1024).toFixed(1)} MiB, after ${(rssAfter / 1024).toFixed(1)} MiB, after ${restSeconds} s of rest ${(rssRested / 1024).toFixed(1)} MiB (${(rssRested / rssBefore).toFixed(2)}x before)\n`,
+    `hub RSS: before ${(rssBefore / 1024).toFixed(1)} MiB, after ${(rssAfter / 1024).toFixed(1)} MiB, after ${restSeconds} s of rest ${(rssRested / 1024).toFixed(1)} MiB (${(rssRested / rssBefore).toFixed(2)}x before); heap used ${heapBefore.toFixed(1)}, ${heapAfter.toFixed(1)}, ${heapRested.toFixed(1)} MiB\n`,
 );
 process.exit(0);

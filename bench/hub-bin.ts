@@ -44,11 +44,19 @@ export interface HubBinOptions {
   checkout?: string;
 }
 
-/** The Node options `npm start` runs the hub with (package.json's start script), so that a bench measures the hub as it is started. */
-export function npmStartNodeArgs(): string[] {
+/**
+ * The Node options and environment `npm start` runs the hub with (package.json's start
+ * script, `exec env NAME=value ... node --option ... dist/core/cli/hub.js`), so that a bench
+ * measures the hub as it is started.
+ */
+export function npmStart(): { nodeArgs: string[]; env: Record<string, string> } {
   const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
   const words = manifest.scripts.start.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
+  const node = words.indexOf('node');
+  const assignments = words.slice(0, node).flatMap((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word) ?? []);
+  const env: Record<string, string> = {};
+  for (let at = 0; at < assignments.length; at += 3) env[assignments[at + 1] as string] = assignments[at + 2] as string;
+  return { nodeArgs: words.slice(node + 1).filter((word) => word.startsWith('--')), env };
 }
 
 const cli = (name: string, checkout?: string): string =>
@@ -65,8 +73,9 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
     });
   });
   const url = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...options.env };
-  const child = spawn(process.execPath, [...npmStartNodeArgs(), ...(options.nodeArgs ?? []), cli('hub', options.checkout)], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const start = npmStart();
+  const env = { ...process.env, ...start.env, HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...options.env };
+  const child = spawn(process.execPath, [...start.nodeArgs, ...(options.nodeArgs ?? []), cli('hub', options.checkout)], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let lines = 0;
   child.stdout.on('data', (chunk: Buffer) => {
