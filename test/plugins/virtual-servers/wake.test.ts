@@ -13,8 +13,12 @@ import { firstText, until } from './helpers.js';
 const START_DELAY_MS = '3000';
 const BUDGET_MS = 200;
 
-/** The text a failed call shows its caller, thrown or as a tool error. */
-const failure = (outcome: unknown): string => (outcome instanceof Error ? outcome.message : (firstText(outcome as { content?: unknown }) ?? ''));
+/**
+ * The text a failed call shows its caller, thrown or as a tool error; how long the start
+ * waited for an answer (what was left of the budget, which depends on the machine's load)
+ * is left out of the comparison.
+ */
+const failure = (outcome: unknown): string => (outcome instanceof Error ? outcome.message : (firstText(outcome as { content?: unknown }) ?? '')).replace(/no answer within [\d.]+ s/, 'no answer within (elapsed) s');
 
 t.test('a call through the kit wakes only its underlying server, and a wake past the budget gives the direct call\'s error', async (t) => {
   const directory = await tempDir(t);
