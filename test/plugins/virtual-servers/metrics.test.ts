@@ -1,8 +1,11 @@
+import { writeFile } from 'node:fs/promises';
 import t from 'tap';
+import { waitFor } from '../../core/children/helpers.js';
+import { startHubBin } from '../../helpers/hub-bin.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { startHttpSink } from '../../fixtures/servers/http-sink.js';
-import { sample } from '../observability/helpers.js';
+import { echoMetaEntry, sample } from '../observability/helpers.js';
 import { until } from './helpers.js';
 
 // Issue 35 (38 here): /metrics' tool-call series name the virtual server beside the
@@ -51,4 +54,26 @@ t.test('calls through /kit/mcp and through /hub call_tool server kit are counted
   const unknown = await connectClient(t, `${url}/kit/mcp`, '2025-11-25');
   await unknown.callTool({ name: 'list_colours', arguments: {} }).catch(() => undefined);
   t.equal(sample(await metricsText(url), 'hub_tool_calls_total', { server: 'kit', tool: '(unlisted)', outcome: 'unknown_tool' }), 1, 'a name the kit does not list is its own unknown_tool, not routed');
+});
+
+t.test("a reload that takes the kit out removes its series; the underlying server's stay", async (t) => {
+  const config = (servers: Record<string, unknown>) => JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers });
+  const kit = { type: 'virtual', tools: [{ server: 'meta', tool: 'echo_meta', name: 'echo' }] };
+  const hub = await startHubBin(t, { config: config({ meta: echoMetaEntry(), kit }), env: { LOG_LEVEL: 'info' } });
+  // meta is woken once on its own endpoint: the kit then lists its tool.
+  const own = await connectClient(t, `${hub.url}/meta/mcp`, '2026-07-28');
+  await own.callTool({ name: 'echo_meta', arguments: {} });
+  const client = await connectClient(t, `${hub.url}/kit/mcp`, '2025-11-25');
+  await waitFor('the kit to list echo', async () => (await client.listTools()).tools.some((tool) => tool.name === 'echo'));
+  await client.callTool({ name: 'echo', arguments: {} });
+  const before = await metricsText(hub.url);
+  t.equal(sample(before, 'hub_tool_calls_total', { server: 'meta', tool: 'echo_meta', outcome: 'ok', virtual_server: 'kit' }), 1, 'the call through the kit');
+  t.equal(sample(before, 'hub_tool_calls_total', { server: 'meta', tool: 'echo_meta', outcome: 'ok' }), 1, 'the direct call');
+
+  await writeFile(hub.configFile, config({ meta: echoMetaEntry() }));
+  await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
+  const after = await metricsText(hub.url);
+  t.notOk(after.includes('virtual_server="kit"'), "the kit's routed series are gone");
+  t.notOk(after.includes('server="kit"'), 'and its own');
+  t.equal(sample(after, 'hub_tool_calls_total', { server: 'meta', tool: 'echo_meta', outcome: 'ok' }), 1, "the underlying server's series stay, with their counts");
 });
