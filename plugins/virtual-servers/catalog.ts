@@ -42,8 +42,9 @@ export class Catalog {
   /** The prompts the kit lists, by the name they take here, with where each comes from. */
   async prompts(name: string, entry: VirtualEntry): Promise<Map<string, OfferedPrompt>> {
     const offered = new Map<string, OfferedPrompt>();
+    const asked = new Set<string>();
     for (const [index, selection] of promptSelectionsOf(entry).entries()) {
-      const listed = await this.#listed(selection.server, 'prompts');
+      const listed = await this.#listed(selection.server, 'prompts', asked);
       if (listed === undefined) continue;
       const chosen = selection.prompt === '*' ? listed : listed.filter((prompt) => prompt.name === selection.prompt);
       if (chosen.length === 0 && selection.prompt !== '*') this.#problem(`virtual server "${name}": prompts[${index}]: server "${selection.server}" lists no prompt "${selection.prompt}" (any more): left out`);
@@ -62,8 +63,9 @@ export class Catalog {
   /** The resources the kit lists, by URI, with the server each comes from. */
   async resources(name: string, entry: VirtualEntry): Promise<Map<string, { server: string; resource: Resource }>> {
     const offered = new Map<string, { server: string; resource: Resource }>();
+    const asked = new Set<string>();
     for (const [index, selection] of resourceSelectionsOf(entry).entries()) {
-      const listed = await this.#listed(selection.server, 'resources');
+      const listed = await this.#listed(selection.server, 'resources', asked);
       if (listed === undefined) continue;
       const chosen = selection.resource === '*' ? listed : listed.filter((resource) => resource.uri === selection.resource);
       if (chosen.length === 0 && selection.resource !== '*') this.#problem(`virtual server "${name}": resources[${index}]: server "${selection.server}" lists no resource "${selection.resource}" (any more): left out`);
@@ -111,10 +113,12 @@ export class Catalog {
    * went to sleep since is listed from memory), else what it said last; undefined when it
    * was never asked or offers no such list. Both lists are read together, so that a
    * listing of prompts leaves the resources remembered too (and the other way round).
+   * `asked`: the servers this listing asked already (several entries may draw on one).
    */
-  async #listed<K extends keyof Lists>(server: string, kind: K): Promise<Lists[K]> {
+  async #listed<K extends keyof Lists>(server: string, kind: K, asked: Set<string>): Promise<Lists[K]> {
     const view = this.#servers.get(server);
-    if (view?.status === 'up') {
+    if (view?.status === 'up' && !asked.has(server)) {
+      asked.add(server);
       const read: Lists = {};
       for (const which of ['prompts', 'resources'] as const) {
         if (!(which === 'prompts' ? view.capabilities?.prompts : view.capabilities?.resources)) continue;
