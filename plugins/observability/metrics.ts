@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { PluginHub } from '../../core/plugin/index.js';
+import type { PluginHub, ServerView, ToolRoute } from '../../core/plugin/index.js';
 import { CHILD_STATUSES, type ConfigReloadEvent, type InterceptionEvent, type HubToolCallEvent, type McpRequestEvent, type ToolCallEvent } from '../../core/plugin/observe.js';
 import type { LifecycleListener, StartReason } from './lifecycle.js';
 import { errorType } from './error-type.js';
@@ -66,14 +66,14 @@ export class HubMetrics implements LifecycleListener {
   readonly registry = new Registry();
   readonly toolCalls = new Counter({
     name: 'hub_tool_calls_total',
-    help: 'Tool calls for configured servers, by server, tool (unlisted names as "(unlisted)") and outcome (ok, tool_error, protocol_error, timeout, unavailable, drained, unknown_tool, denied, refused).',
-    labelNames: ['server', 'tool', 'outcome'],
+    help: 'Tool calls for configured servers, by server, tool (unlisted names as "(unlisted)") and outcome (ok, tool_error, protocol_error, timeout, unavailable, drained, unknown_tool, denied, refused); a call through a virtual server is the underlying server\'s and tool\'s, with virtual_server naming the virtual one (absent on other calls).',
+    labelNames: ['server', 'tool', 'outcome', 'virtual_server'],
     registers: [this.registry],
   });
   readonly toolDuration = new Histogram({
     name: 'hub_tool_call_duration_seconds',
-    help: 'Duration of tool calls for configured servers, waking included, by server, tool and outcome.',
-    labelNames: ['server', 'tool', 'outcome'],
+    help: 'Duration of tool calls for configured servers, waking included, by server, tool, outcome and virtual_server (as hub_tool_calls_total).',
+    labelNames: ['server', 'tool', 'outcome', 'virtual_server'],
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
@@ -222,10 +222,20 @@ export class HubMetrics implements LifecycleListener {
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
   }
 
-  /** The labels of a call: its server, the tool (if listed or denied by name) and the outcome. */
+  /**
+   * The labels of a call: its server, the tool (if listed or denied by name) and the
+   * outcome; for a call routed through a virtual server, the underlying server and tool,
+   * and the virtual server.
+   */
   labelsOf(event: ToolCallEvent): ToolLabels {
     const server = event.child;
-    return this.#labels.of(server.name, event.tool, event.outcome ?? 'ok', (tool) => server.findTool(tool) !== undefined || server.entry.denyTools?.includes(tool) === true || server.withheldTools.some((withheld) => withheld.name === tool));
+    return this.#labels.of(
+      server.name,
+      event.tool,
+      event.outcome ?? 'ok',
+      (tool) => server.findTool(tool) !== undefined || server.entry.denyTools?.includes(tool) === true || server.withheldTools.some((withheld) => withheld.name === tool),
+      event.virtual?.server.name,
+    );
   }
 
   /** A call of one of `/hub`'s own tools, counted under the server `hub` (a name no server may take). */
@@ -347,7 +357,7 @@ export class HubMetrics implements LifecycleListener {
   sync(): void {
     const servers = this.#hub.servers.list();
     const listed = [
-      ...servers.map((server) => ({ name: server.name, tools: server.tools.map((tool) => tool.name), denied: server.entry.denyTools ?? [] })),
+      ...servers.map((server) => ({ name: server.name, tools: server.tools.map((tool) => tool.name), denied: server.entry.denyTools ?? [], routes: this.#routesOf(server) })),
       { name: HUB_SERVER, tools: this.#hub.metaTools.names(), denied: [] },
     ];
     const removed = this.#labels.sync(listed, (labels) => {
@@ -369,6 +379,13 @@ export class HubMetrics implements LifecycleListener {
       for (const reason of START_REASONS) this.#starts.remove({ server, reason });
       this.#wake.remove({ server });
     }
+  }
+
+  /** Where a routing server's (a virtual server's) tools go, so that their series too exist at 0 before the first call. */
+  #routesOf(server: ServerView): ToolRoute[] {
+    const type = this.#hub.childTypes.get(server.entry.type ?? '');
+    if (!type?.routeTool) return [];
+    return server.tools.flatMap((tool) => type.routeTool?.(server.name, tool.name) ?? []);
   }
 
   toolWithheld(server: string, cause: string): void {

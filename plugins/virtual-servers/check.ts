@@ -1,42 +1,93 @@
 import type { ServerEntry } from '../../core/plugin/child-type.js';
-import { VIRTUAL_TYPE, type ToolSelection } from './entry.js';
+import { VIRTUAL_TYPE, type PromptSelection, type ResourceSelection, type ToolSelection } from './entry.js';
 
-/** The name a selected tool takes on the virtual server. */
-export function finalName(selection: ToolSelection, tool: string): string {
-  return `${selection.prefix ?? ''}${selection.name ?? tool}`;
+/** The name a selected tool (or prompt) takes on the virtual server. */
+export function finalName(selection: { name?: string; prefix?: string }, original: string): string {
+  return `${selection.prefix ?? ''}${selection.name ?? original}`;
+}
+
+/** The kinds a virtual server draws, and the key of an entry that names what it selects. */
+const KINDS = [
+  { kind: 'tools', key: 'tool' },
+  { kind: 'prompts', key: 'prompt' },
+  { kind: 'resources', key: 'resource' },
+] as const;
+type Kind = (typeof KINDS)[number]['kind'];
+
+/** One selection of any kind, as the checks read it. */
+interface Draw {
+  kind: Kind;
+  index: number;
+  server: string;
+  /** The tool's or prompt's name, or the resource's URI; `*` for all. */
+  item: string;
+  name: string | undefined;
+  prefix: string | undefined;
 }
 
 /**
  * What a virtual server's entry asks of the rest of the config, in an operator's words, or
- * undefined: every server it draws on exists (and is not itself), `name` renames one tool,
- * two tools named outright do not end with one name, and no virtual servers draw on one
- * another in a circle. Names that come from `*` are known only once the tool lists are: a
- * clash among them is said in the log and the later one left out (see compose.ts).
+ * undefined: every server it draws on exists (and is not itself), `name` renames one
+ * item, two tools (or prompts) named outright do not end with one name, two resource
+ * entries do not name one URI, and no virtual servers draw on one another in a circle.
+ * Names that come from `*` are known only once the lists are: a clash among them is said
+ * in the log and the later one left out (see compose.ts, catalog.ts).
  */
 export function checkAgainst(name: string, entry: ServerEntry, servers: ReadonlyMap<string, ServerEntry>): string | undefined {
-  const selections = selectionsOf(entry);
-  const finals = new Map<string, number>();
-  for (const [index, selection] of selections.entries()) {
-    const where = `tools[${index}]`;
-    if (selection.server === name) return `${where}: a virtual server cannot draw on itself`;
-    if (!servers.has(selection.server)) return `${where}: unknown server "${selection.server}" (not in the config, or disabled)`;
-    if (selection.tool === '*') {
-      if (selection.name !== undefined) return `${where}: "name" renames one tool; for "tool": "*" use "prefix"`;
+  const finals = new Map<string, string>();
+  for (const draw of drawsOf(entry)) {
+    const where = `${draw.kind}[${draw.index}]`;
+    if (draw.server === name) return `${where}: a virtual server cannot draw on itself`;
+    if (!servers.has(draw.server)) return `${where}: unknown server "${draw.server}" (not in the config, or disabled)`;
+    if (draw.item === '*') {
+      if (draw.name !== undefined) return `${where}: "name" renames one ${draw.kind.slice(0, -1)}; for "${KINDS.find((kind) => kind.kind === draw.kind)?.key}": "*" use "prefix"`;
       continue;
     }
-    const final = finalName(selection, selection.tool);
-    const earlier = finals.get(final);
-    if (earlier !== undefined) return `${where}: two tools would be named "${final}" (tools[${earlier}] and ${where})`;
-    finals.set(final, index);
+    // A resource keeps its URI (callers read it by that URI): two entries of one URI would be one resource.
+    const final = draw.kind === 'resources' ? draw.item : finalName(draw, draw.item);
+    const key = `${draw.kind}\n${final}`;
+    const earlier = finals.get(key);
+    if (earlier !== undefined) return draw.kind === 'resources' ? `${where}: two entries select the URI "${final}" (${earlier} and ${where})` : `${where}: two ${draw.kind} would be named "${final}" (${earlier} and ${where})`;
+    finals.set(key, where);
   }
   const circle = circleFrom(name, servers);
   return circle ? `virtual servers draw on one another in a circle: ${circle.join(' -> ')}` : undefined;
 }
 
-/** The selections of an entry; an entry whose `tools` its schema has not checked yet (it names an unset variable) has none here. */
+/** The tool selections of an entry; an entry whose `tools` its schema has not checked yet (it names an unset variable) has none here. */
 export function selectionsOf(entry: ServerEntry): ToolSelection[] {
-  const tools = (entry as { tools?: unknown }).tools;
-  return Array.isArray(tools) ? (tools as ToolSelection[]).filter((selection) => typeof selection?.server === 'string' && typeof selection.tool === 'string') : [];
+  return listOf(entry, 'tools', 'tool') as ToolSelection[];
+}
+
+export function promptSelectionsOf(entry: ServerEntry): PromptSelection[] {
+  return listOf(entry, 'prompts', 'prompt') as PromptSelection[];
+}
+
+export function resourceSelectionsOf(entry: ServerEntry): ResourceSelection[] {
+  return listOf(entry, 'resources', 'resource') as ResourceSelection[];
+}
+
+/** Every server an entry draws on, whatever it draws. */
+export function drawnServers(entry: ServerEntry): Set<string> {
+  return new Set(drawsOf(entry).map((draw) => draw.server));
+}
+
+function listOf(entry: ServerEntry, kind: Kind, key: string): Array<Record<string, unknown>> {
+  const list = (entry as Record<string, unknown>)[kind];
+  return Array.isArray(list) ? (list as Array<Record<string, unknown> | null>).filter((selection): selection is Record<string, unknown> => typeof selection?.server === 'string' && typeof selection[key] === 'string') : [];
+}
+
+function drawsOf(entry: ServerEntry): Draw[] {
+  return KINDS.flatMap(({ kind, key }) =>
+    listOf(entry, kind, key).map((selection, index) => ({
+      kind,
+      index,
+      server: selection.server as string,
+      item: selection[key] as string,
+      name: typeof selection.name === 'string' ? selection.name : undefined,
+      prefix: typeof selection.prefix === 'string' ? selection.prefix : undefined,
+    })),
+  );
 }
 
 /** A path of virtual servers from `start` back to itself, if there is one. */
@@ -44,7 +95,7 @@ function circleFrom(start: string, servers: ReadonlyMap<string, ServerEntry>): s
   const visit = (name: string, path: string[], seen: Set<string>): string[] | undefined => {
     const entry = servers.get(name);
     if (entry?.type !== VIRTUAL_TYPE) return undefined;
-    for (const next of new Set(selectionsOf(entry).map((selection) => selection.server))) {
+    for (const next of drawnServers(entry)) {
       if (next === start) return [...path, next];
       if (seen.has(next)) continue;
       seen.add(next);
@@ -56,12 +107,14 @@ function circleFrom(start: string, servers: ReadonlyMap<string, ServerEntry>): s
   return visit(start, [start], new Set([start]));
 }
 
-/** What `hub check` says of a virtual server: the servers and tools it draws on. */
+/** What `hub check` says of a virtual server: the servers and what it draws on each (prompts and resources said as such). */
 export function describeDraws(entry: ServerEntry): string {
   const byServer = new Map<string, string[]>();
-  for (const selection of selectionsOf(entry)) {
-    const shown = selection.tool === '*' ? (selection.prefix ? `* as ${selection.prefix}*` : '*') : selection.tool === finalName(selection, selection.tool) ? selection.tool : `${selection.tool} as ${finalName(selection, selection.tool)}`;
-    byServer.set(selection.server, [...(byServer.get(selection.server) ?? []), shown]);
+  for (const draw of drawsOf(entry)) {
+    const final = draw.kind === 'resources' ? draw.item : finalName(draw, draw.item);
+    const named = draw.item === '*' ? (draw.prefix ? `* as ${draw.prefix}*` : '*') : draw.item === final ? draw.item : `${draw.item} as ${final}`;
+    const shown = draw.kind === 'tools' ? named : `${draw.kind.slice(0, -1)} ${named}`;
+    byServer.set(draw.server, [...(byServer.get(draw.server) ?? []), shown]);
   }
-  return `draws on ${[...byServer].map(([server, tools]) => `${server} (${tools.join(', ')})`).join(', ')}`;
+  return `draws on ${[...byServer].map(([server, items]) => `${server} (${items.join(', ')})`).join(', ')}`;
 }

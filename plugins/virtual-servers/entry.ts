@@ -16,10 +16,42 @@ export const ToolSelection = Type.Object(
 );
 export type ToolSelection = Static<typeof ToolSelection>;
 
+/** One prompt selection: a prompt of another server (or all of them, `*`), renamed or described anew, as a tool is. */
+export const PromptSelection = Type.Object(
+  {
+    server: Type.String({ minLength: 1, description: 'The server the prompt is drawn from (a virtual one too, without a circle).' }),
+    prompt: Type.String({ minLength: 1, description: 'The prompt\'s name on that server, or "*" for every prompt it lists.' }),
+    name: Type.Optional(Type.String({ pattern: TOOL_NAME, description: 'The name the prompt takes here (one prompt only, not with "*").' })),
+    prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'Put before the name of every prompt selected (and before `name`).' })),
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Replaces the prompt's description." })),
+  },
+  { additionalProperties: false },
+);
+export type PromptSelection = Static<typeof PromptSelection>;
+
+/**
+ * One resource selection: a resource of another server by its URI (or all it lists, `*`).
+ * The URI stays the underlying server's (a caller reads it by that URI); `name`, `prefix`
+ * and `description` change what the listing shows.
+ */
+export const ResourceSelection = Type.Object(
+  {
+    server: Type.String({ minLength: 1, description: 'The server the resource is drawn from (a virtual one too, without a circle).' }),
+    resource: Type.String({ minLength: 1, maxLength: 2048, description: 'The resource\'s URI on that server, or "*" for every resource it lists.' }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The name the resource is listed under here (one resource only, not with "*").' })),
+    prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'Put before the listed name of every resource selected (and before `name`).' })),
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Replaces the resource's description." })),
+  },
+  { additionalProperties: false },
+);
+export type ResourceSelection = Static<typeof ResourceSelection>;
+
 /** The keys of a `virtual` server entry, beside the hub's own (`allowTools`, `hub`, ...). */
 export const VirtualEntry = Type.Object(
   {
     tools: Type.Array(ToolSelection, { minItems: 1, maxItems: 1000, description: 'The tools this server offers, each drawn from another server.' }),
+    prompts: Type.Optional(Type.Array(PromptSelection, { minItems: 1, maxItems: 1000, description: 'The prompts this server offers, each drawn from another server.' })),
+    resources: Type.Optional(Type.Array(ResourceSelection, { minItems: 1, maxItems: 1000, description: 'The resources this server offers, each drawn from another server by URI.' })),
   },
   { additionalProperties: true },
 );

@@ -1,6 +1,7 @@
 import { connectInProcess, type ChildConnection, type ConnectContext, type ToolRoute } from '../../core/plugin/child-type.js';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { selectionsOf } from './check.js';
+import { Catalog } from './catalog.js';
+import { drawnServers } from './check.js';
 import { compose, type Composition } from './compose.js';
 import type { VirtualEntry } from './entry.js';
 import { virtualServerFactory } from './server.js';
@@ -19,14 +20,16 @@ export class VirtualRuntime {
   /** Problems already said, so that a tool left out is said once, not at every listing. */
   readonly #said = new Set<string>();
   readonly #hub: PluginHub;
+  readonly #catalog: Catalog;
 
   constructor(hub: PluginHub) {
     this.#hub = hub;
+    this.#catalog = new Catalog(hub.servers, (message) => this.#problem(message));
   }
 
   async connect(entry: VirtualEntry, context: ConnectContext): Promise<ChildConnection> {
-    this.#kits.set(context.name, { entry, draws: new Set(selectionsOf(entry).map((selection) => selection.server)), composition: undefined });
-    return connectInProcess(virtualServerFactory(context.name, this.#hub.version, () => this.composition(context.name)), context, { name: 'mcp-hub', version: this.#hub.version });
+    this.#kits.set(context.name, { entry, draws: drawnServers(entry), composition: undefined });
+    return connectInProcess(virtualServerFactory(context.name, this.#hub.version, entry, () => this.composition(context.name), this.#catalog), context, { name: 'mcp-hub', version: this.#hub.version });
   }
 
   composition(name: string): Composition {
@@ -74,6 +77,7 @@ export class VirtualRuntime {
 
   removed(name: string): void {
     this.#kits.delete(name);
+    this.#catalog.forget(name);
     this.changed(name);
   }
 
