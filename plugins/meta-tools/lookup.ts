@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { type CallerRequest, hubStanding, lookupTool, type ServerView, toolError } from '../../core/plugin/meta-tool.js';
+import { type CallerRequest, hubStanding, lookupTool, type ServerView, type ToolLookup, toolError } from '../../core/plugin/meta-tool.js';
 
 /** Either what was looked up, or the tool error that answers the caller instead. */
 export type Lookup<T> = { ok: true; value: T } | { ok: false; error: CallToolResult };
@@ -43,7 +43,7 @@ export function unknownToolError(child: ServerView, name: string): CallToolResul
  * with the gate's reason.
  */
 export async function findTool(child: ServerView, name: string, wakeFailurePrefix: string): Promise<Lookup<Tool>> {
-  let tool: Awaited<ReturnType<typeof lookupTool>>;
+  let tool: ToolLookup;
   try {
     tool = await lookupTool(child, name);
   } catch (error) {
