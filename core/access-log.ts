@@ -72,7 +72,7 @@ export class AccessRecord {
 type Recorded = ServerResponse & { [RECORD]?: AccessRecord };
 
 /**
- * Writes the access record of every request this context answers, hijacked replies (the
+ * Writes the access record of every request this context answers, answers written on the raw response (the
  * MCP endpoints) included, when the response closes. Cheap when its level is off: no
  * record is made. A context inside one that records already (the hub plugin in the
  * standalone server, which records its 404s too) adds nothing.

@@ -89,7 +89,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   checkHostOnEveryRoute(app, new AllowedHosts(context.settings));
   app.addHook('onRequest', async (request, reply) => {
     if (!observe.httpRequest.active) return;
-    // The raw response: hijacked replies (the MCP endpoints) skip Fastify's own onResponse.
+    // The raw response: answers written on it (the MCP endpoints) skip Fastify's own onResponse.
     reply.raw.once('close', () => observe.httpRequest.publish({ hub: context.identity, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
   });
   if (options.children) context.children.configure(options.children);

@@ -2,11 +2,10 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 import type { ToolRoute } from '../children/child-type.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
-import { mayReach } from '../mcp/caller-request.js';
-import { lookupTool } from '../mcp/known-tools.js';
 import { toolError } from '../mcp/tool-results.js';
 import { observeRouted } from './observation.js';
 import type { ToolCall } from './tool-call.js';
+import { hubStanding, lookupTool, type ToolLookup } from './visibility.js';
 
 /** The servers a routed call may go to, by name. */
 export interface RouteTargets {
@@ -19,11 +18,12 @@ export interface RouteTargets {
  * or woken. Undefined when it may.
  */
 export function unreachable(call: ToolCall): CallToolResult | undefined {
-  return call.road === 'hub' && !mayReach(call.caller, call.server.name) ? toolError(`Unknown server: "${call.server.name}".`) : undefined;
+  return call.road === 'hub' && hubStanding(call.server, call.caller) === 'unreachable' ? toolError(`Unknown server: "${call.server.name}".`) : undefined;
 }
 
 /**
- * The resolve and gate stages, the one place that decides which tool a call reaches: a
+ * The resolve and gate stages: which tool a call reaches, as core/calls/visibility.ts
+ * decides it for listing and calling alike: a
  * `hub: false` server refused on `/hub` (HUB_ERR_SERVER_HIDDEN), a name the allow/deny
  * filter keeps out refused without waking anything, a server never seen woken (within the
  * call's wake budget) to learn its tools, and a tool a tool gate withholds (pinning)
@@ -38,12 +38,12 @@ export function unreachable(call: ToolCall): CallToolResult | undefined {
  */
 export async function resolveTool(call: ToolCall, targets: RouteTargets): Promise<Tool | CallToolResult | undefined> {
   const child = call.server;
-  if (call.road === 'hub' && child.hidden) {
+  if (call.road === 'hub' && hubStanding(child, call.caller) === 'hidden') {
     call.outcome = 'refused';
     throw new HubError(HUB_ERROR_CODES.SERVER_HIDDEN, `server "${child.name}" is not offered through /hub (hub: false)`);
   }
   const route = child.childType.routeTool;
-  let tool: Awaited<ReturnType<typeof lookupTool>>;
+  let tool: ToolLookup;
   try {
     tool = await lookupTool(child, call.params.name, { wake: call.wake, askUnlisted: call.road === 'server' && route === undefined });
   } catch (error) {
@@ -82,7 +82,7 @@ async function routed(call: ToolCall, targets: RouteTargets, route: ToolRoute | 
     return undefined;
   }
   const wake = call.wake?.forChild(underlying);
-  let tool: Awaited<ReturnType<typeof lookupTool>>;
+  let tool: ToolLookup;
   try {
     tool = await lookupTool(underlying, route.tool, { wake });
   } catch (error) {

@@ -3,11 +3,11 @@ import type { ServerEntry } from '../config/schema.js';
 import type { RememberedNegotiation } from '../mcp/revision.js';
 import { sameFace, type ChildFace } from './child-faces.js';
 import type { Snapshot, SnapshotStore } from './snapshot.js';
-import { createToolFilter } from './tool-filter.js';
 
 /**
  * What a configured server said about itself, kept while it sleeps: its identity and its
- * tool list, seen through the entry's allow/deny filter, and what it showed clients of the
+ * tool list as it lists it (which of them callers get is decided in core/calls/visibility.ts),
+ * and what it showed clients of the
  * other revisions the hub speaks. The on-disk snapshot is this (with the negotiation
  * remembered), so a hub that restarts answers listing without waking anything. `Child`
  * adds the lifecycle.
@@ -26,7 +26,6 @@ export class ChildProfile {
   /** Whether a tool list was ever seen (a connection or a snapshot); an empty list can be real. */
   #toolsKnown = false;
   #entry: ServerEntry;
-  #isToolAllowed: (toolName: string) => boolean;
   readonly #snapshots: SnapshotStore | undefined;
 
   constructor(
@@ -35,7 +34,6 @@ export class ChildProfile {
     snapshots: SnapshotStore | undefined,
   ) {
     this.#entry = entry;
-    this.#isToolAllowed = createToolFilter(entry);
     this.#snapshots = snapshots;
   }
 
@@ -49,7 +47,6 @@ export class ChildProfile {
    */
   protected retuneEntry(entry: ServerEntry): void {
     this.#entry = entry;
-    this.#isToolAllowed = createToolFilter(entry);
   }
 
   /** The child's advertised title, for `list_servers`. */
@@ -61,22 +58,14 @@ export class ChildProfile {
     return this.title ?? this.name;
   }
 
-  /** The tools that survive the allow/deny filter. */
-  get tools(): Tool[] {
-    return this.#tools.filter((tool) => this.#isToolAllowed(tool.name));
+  /** The tools as the server lists them, before the filter and the tool gates. */
+  protected get listedTools(): readonly Tool[] {
+    return this.#tools;
   }
 
   /** Whether the tool list was ever seen; until then `tools` is empty without meaning "no tools". */
   get toolsKnown(): boolean {
     return this.#toolsKnown;
-  }
-
-  isToolAllowed(toolName: string): boolean {
-    return this.#isToolAllowed(toolName);
-  }
-
-  findTool(toolName: string): Tool | undefined {
-    return this.isToolAllowed(toolName) ? this.#tools.find((tool) => tool.name === toolName) : undefined;
   }
 
   /** Adopts a tool list known without a connection. */

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { entryCallTimeoutMs } from '../config/other-clients.js';
 import type { ServerEntry } from '../config/schema.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
+import { ToolVisibility } from '../calls/visibility.js';
 import type { ChildConnection, ChildType } from './child-type.js';
 import { learnFace, readLists, type ChildFace } from './child-faces.js';
 import { notifyObservers, type ChildObserver } from './child-observer.js';
@@ -58,6 +59,8 @@ export class Child extends ChildProfile {
   readonly #watch: ChildWatch;
   readonly #environment: ChildEnvironment;
   #view: ChildView | undefined;
+  /** Which of the listed tools callers get (the allow/deny filter and the tool gates): the one decision, core/calls/visibility.ts. */
+  #visibility: ToolVisibility;
   /** Faces being learnt, by revision: one asking at a time, whoever waits for it. */
   readonly #learning = new Map<string, Promise<ChildFace | null | undefined>>();
   /** Ends the askings under way when the server is put to rest (a process started to ask must not outlive the hub). */
@@ -72,6 +75,7 @@ export class Child extends ChildProfile {
   ) {
     super(name, entry, environment.snapshots);
     this.#environment = environment;
+    this.#visibility = new ToolVisibility(entry, environment.gates, this.view);
     this.#watch = new ChildWatch(name, log, { clock: () => this.#clock, timings: () => this.#environment.timings(), tools: () => this.#refreshTools() });
     this.#watch.onChange((change) => {
       if (change.kind === 'tools') this.#toolsChanged();
@@ -205,10 +209,8 @@ export class Child extends ChildProfile {
   }
 
   /** The tools callers get: through the allow/deny filter and every tool gate. */
-  override get tools(): Tool[] {
-    const tools = super.tools;
-    const gates = this.#environment.gates;
-    return gates === undefined || gates.open ? tools : tools.filter((tool) => gates.withheld(this.view, tool) === undefined);
+  get tools(): Tool[] {
+    return this.#visibility.offered(this.listedTools);
   }
 
   /**
@@ -219,27 +221,24 @@ export class Child extends ChildProfile {
     return !this.#watch.unwatchable;
   }
 
+  /** Whether the allow/deny filter lets a tool of that name through. */
+  isToolAllowed(toolName: string): boolean {
+    return this.#visibility.allowed(toolName);
+  }
+
   /** Whether callers get `tool` as a face other than the revision spoken shows it: through the allow/deny filter and every tool gate. */
   offers(tool: Tool): boolean {
-    const gates = this.#environment.gates;
-    return this.isToolAllowed(tool.name) && (gates === undefined || gates.open || gates.withheld(this.view, tool) === undefined);
+    return this.#visibility.offers(tool);
   }
 
   /** A tool callers get; undefined for one filtered, withheld by a gate, or unknown (`recheckTool` tells which). */
-  override findTool(toolName: string): Tool | undefined {
-    const tool = super.findTool(toolName);
-    const gates = this.#environment.gates;
-    return tool === undefined || gates === undefined || gates.open || gates.withheld(this.view, tool) === undefined ? tool : undefined;
+  findTool(toolName: string): Tool | undefined {
+    return this.#visibility.find(this.listedTools, toolName);
   }
 
   /** The tools the filter lets through that a tool gate withholds now, with why. */
   get withheldTools(): WithheldTool[] {
-    const gates = this.#environment.gates;
-    if (gates === undefined || gates.open) return [];
-    return super.tools.flatMap((tool) => {
-      const reason = gates.withheld(this.view, tool);
-      return reason === undefined ? [] : [{ name: tool.name, reason }];
-    });
+    return this.#visibility.withheldOf(this.listedTools);
   }
 
   /** Asks the tool gates afresh (an approval may have been given elsewhere) when they withhold a tool now. */
@@ -252,12 +251,8 @@ export class Child extends ChildProfile {
    * one still withholds it, or undefined when the server offers no such tool (filtered or
    * unknown).
    */
-  async recheckTool(toolName: string): Promise<Tool | string | undefined> {
-    const gates = this.#environment.gates;
-    if (super.findTool(toolName) === undefined || gates === undefined) return undefined;
-    await gates.refresh(this.view);
-    const tool = super.findTool(toolName);
-    return tool && (gates.withheld(this.view, tool) ?? tool);
+  recheckTool(toolName: string): Promise<Tool | string | undefined> {
+    return this.#visibility.recheck(() => this.listedTools, toolName);
   }
 
   /** Tells the server's callers its tool list changed (a gate now offers or withholds a tool); nothing is asked of the server. */
@@ -269,7 +264,7 @@ export class Child extends ChildProfile {
   override adoptTools(tools: Tool[]): void {
     super.adoptTools(tools);
     const gates = this.#environment.gates;
-    if (gates !== undefined && !gates.open) gates.review(this.view, super.tools);
+    if (gates !== undefined && !gates.open) gates.review(this.view, this.#visibility.filtered(this.listedTools));
   }
 
   /** Starts a server whose tool list was never seen (its first use); once known, the cache answers. */
@@ -365,6 +360,7 @@ export class Child extends ChildProfile {
    */
   retune(entry: ServerEntry): void {
     this.retuneEntry({ ...entry, type: this.entry.type });
+    this.#visibility = new ToolVisibility(this.entry, this.#environment.gates, this.view);
     this.#watch.emit({ kind: 'tools' });
   }
 

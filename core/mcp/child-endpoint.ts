@@ -26,8 +26,8 @@ import { callerCapabilities, decideElicitation, type ElicitationDecision } from 
 import { withQuestionParams } from '../calls/carry.js';
 import { runToolCall } from '../calls/pipeline.js';
 import { toolCallOf } from '../calls/tool-call.js';
+import { offeredTools, unlistedOnFace } from '../calls/visibility.js';
 import { refuseEveryRequest } from './failed-handshake.js';
-import { knownTools } from './known-tools.js';
 import { RequestWake } from './request-wake.js';
 import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
@@ -70,7 +70,7 @@ export class ChildEndpoint implements McpEndpoint {
    */
   async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
     // Read only for a child whose lists differ by revision: the others pay nothing per call.
-    if (this.child.listsDiffer && this.child.knownFace(revision.revision)?.unlisted?.tools?.includes(params.name)) return undefined;
+    if (unlistedOnFace(this.child, revision.revision, params.name)) return undefined;
     try {
       return await runToolCall(this.hub, toolCallOf({ revision, caller, server: this.child, road: 'server', params, wake: this.wake }));
     } catch (error) {
@@ -99,11 +99,7 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
 
   const listed = face.lists;
   if (capabilities.tools) {
-    server.setRequestHandler('tools/list', async () => {
-      if (listed?.tools === undefined) return { tools: (await knownTools(child, wake)).map((tool) => revision.presentTool(tool)) };
-      await child.recheckWithheld();
-      return { tools: listed.tools.filter((tool) => child.offers(tool)).map((tool) => revision.presentTool(tool)) };
-    });
+    server.setRequestHandler('tools/list', async () => ({ tools: (await offeredTools(child, wake, face)).map((tool) => revision.presentTool(tool)) }));
     server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
       // A filtered tool gets the answer of one that never existed, before anything wakes.
       return callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, exchange));

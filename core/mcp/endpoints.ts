@@ -13,10 +13,10 @@ import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
 import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
-import { requestIdOf, writeJson } from './json-rpc-message.js';
+import { requestIdOf } from './json-rpc-message.js';
 import { answerPlainCall, isPlainObject, plainCallOf } from './plain-call.js';
 import { requestedRevision, RevisionGate } from './revision-gate.js';
-import { servedRevisions } from './served-revision.js';
+import { servedRevisions, type ServedRevision } from './served-revision.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,51 +32,112 @@ interface Served {
   cancellations: Cancellations;
 }
 
+/** A fast-road `tools/call` found for a request (see plain-call.ts), if one takes it. */
+type PlainRoad = ReturnType<typeof plainCallOf>;
+
 /**
  * `/hub` and `/<name>/mcp`: stateless Streamable HTTP on every revision a plugin serves,
- * in a context of their own where every answer is JSON-RPC. Before a body is read: the
- * Host and Origin checks (DNS rebinding), then the bearer check of whichever plugin
- * provides one, against the URL the request arrived on, and the client's limits
- * (admission.ts). Then the revision whose fast road takes the request answers it, or the
- * SDK handler of the revision that serves it.
+ * in a context of their own where every answer is JSON-RPC (see `McpRoutes`).
  */
 export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
   const revisions = servedRevisions(hub.revisions.values());
   if (revisions.length === 0) return;
-  const allowed = new AllowedHosts(hub.settings);
-  const served = new Map<string, Served>();
+  const routes = new McpRoutes(hub, revisions);
+  void app.register(async (mcp) => routes.register(mcp));
+  // A server a reload removed or replaced must not be served from its old endpoint.
+  hub.children.onRemoved((name) => routes.forget(name));
+  // Subscription streams never end on their own: they close once the drain is over.
+  hub.drain.onDrained(() => routes.closeAll());
+  app.addHook('onClose', () => routes.closeAll());
+}
 
-  const serving = (key: string, create: () => McpEndpoint): Served => {
-    let existing = served.get(key);
-    if (!existing) {
-      const endpoint = create();
-      const gate = new RevisionGate(endpoint, revisions);
-      existing = { endpoint, gate, cancellations: new Cancellations() };
-      served.set(key, existing);
-      endpoint.child?.onChange((change) => publish(gate, change));
+/**
+ * The MCP routes, one step per method. Before a body is read (`guard`): the drain, the
+ * Host and Origin checks (DNS rebinding), then the bearer check of whichever plugin
+ * provides one, against the URL the request arrived on; then the client's limits
+ * (admission.ts). A request is then described in the access record and observed
+ * (`serve`), and carried (`carry`): by the revision whose fast road takes it (plain-call.ts),
+ * or by the SDK handler of the revision that serves it (`carrySdk`). Only the SDK's road
+ * hijacks the reply, where its answer may stream (RevisionGate.serve); a failure anywhere
+ * goes through Fastify's error path, the context's handler (json-rpc-bodies.ts).
+ */
+class McpRoutes {
+  readonly #served = new Map<string, Served>();
+  readonly #allowed: AllowedHosts;
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly revisions: readonly ServedRevision[],
+  ) {
+    this.#allowed = new AllowedHosts(hub.settings);
+  }
+
+  register(mcp: FastifyInstance): void {
+    const hub = this.hub;
+    acceptJsonRpcBodies(mcp);
+    // Checked in `guard`, after the drain, to answer in JSON-RPC.
+    mcp.addHook('onRoute', (route) => void (route.config = { ...route.config, ownHostCheck: true }));
+    mcp.addHook('onRequest', (request, reply) => this.guard(request, reply));
+    admitClients(mcp, hub, this.revisions);
+    // Without a meta-tool /hub would list nothing (see core/served-surface.ts).
+    if (hub.metaTools.values().length > 0) mcp.all('/hub', (request, reply) => this.serve(request, reply, this.#served.get('/hub') ?? this.#endpoint('/hub', new HubEndpoint(hub)), 'hub'));
+    mcp.all<{ Params: { server: string } }>('/:server/mcp', (request, reply) => this.serveServer(request, reply));
+  }
+
+  /** The server's endpoint made when first asked for is served no more. */
+  forget(name: string): void {
+    const removed = this.#served.get(name);
+    this.#served.delete(name);
+    void removed?.gate.close();
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.allSettled([...this.#served.values()].map(({ gate }) => gate.close()));
+  }
+
+  /** The drain, the Host and Origin checks, then the bearer check; a refusal is answered here, before the body is read. */
+  async guard(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const hub = this.hub;
+    if (hub.drain.draining) {
+      return reply
+        .code(503)
+        .header('retry-after', '1')
+        .header('connection', 'close')
+        .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'the hub is shutting down; send the request again once it is back (or to another replica)' } });
     }
-    return existing;
-  };
+    const host = this.#allowed.host(request.headers.host);
+    if (!host || !this.#allowed.origin(request.headers.origin)) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host ? 'Forbidden origin' : 'Forbidden host' } });
+    const authenticator = hub.authenticator.value;
+    if (!authenticator) return undefined;
+    const { server } = request.params as { server?: string };
+    const auth = await authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${server === undefined ? '/hub' : `/${server}/mcp`}`);
+    if (!auth) return reply;
+    request.mcpAuth = auth;
+    return undefined;
+  }
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
-    reply.hijack();
+  serveServer(request: FastifyRequest<{ Params: { server: string } }>, reply: FastifyReply): Promise<void> | FastifyReply {
+    const hub = this.hub;
+    const child = hub.children.get(request.params.server);
+    if (!child) return reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `no server named "${request.params.server}" is configured` } });
+    return this.serve(request, reply, this.#served.get(child.name) ?? this.#endpoint(child.name, new ChildEndpoint(hub, child)), child.name);
+  }
+
+  /** Describes the request in its access record, then carries it, observed when anyone observes MCP requests. */
+  serve(request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> {
     if (request.access) describeRequest(request.access, name, served.endpoint, request);
-    try {
-      await observed(request, reply, served, name);
-    } catch (error) {
-      answerFailure(request, reply, error);
-    }
-  };
+    const plain = plainCallOf(this.revisions, request);
+    if (!observe.mcpRequest.active && !observe.mcpRequestEnd.active) return this.carry(request, reply, served, plain);
+    return this.#observed(request, reply, served, name, plain);
+  }
 
-  const observed = async (request: FastifyRequest, reply: FastifyReply, served: Served, name: string): Promise<void> => {
-    const plain = plainCallOf(revisions, request);
-    if (!observe.mcpRequest.active && !observe.mcpRequestEnd.active) return carry(request, reply, served, plain);
+  #observed(request: FastifyRequest, reply: FastifyReply, served: Served, name: string, plain: PlainRoad): Promise<void> {
     const event: McpRequestEvent = {
-      hub: hub.identity,
+      hub: this.hub.identity,
       endpoint: name,
       method: request.method,
       body: request.body,
-      revision: plain?.revision.revision ?? requestedRevision(request, revisions),
+      revision: plain?.revision.revision ?? requestedRevision(request, this.revisions),
       clientId: request.mcpAuth?.clientId,
       http: request.raw,
       startedAt: performance.now(),
@@ -87,79 +148,54 @@ export function registerMcpEndpoints(app: FastifyInstance, hub: Hub): void {
       event.status = reply.raw.statusCode;
       observe.mcpRequestEnd.publish(event);
     });
-    return observe.mcpRequest.run(event, () => carry(request, reply, served, plain));
-  };
+    return observe.mcpRequest.run(event, () => this.carry(request, reply, served, plain));
+  }
 
-  const carry = async (request: FastifyRequest, reply: FastifyReply, served: Served, plain: ReturnType<typeof plainCallOf>): Promise<void> => {
-    const { endpoint, gate } = served;
+  /** The fast road when a revision's takes the request, else the SDK's; the revision is recorded, and the answer tracked by the drain. */
+  async carry(request: FastifyRequest, reply: FastifyReply, served: Served, plain: PlainRoad): Promise<void> {
     const access = request.access ?? undefined;
     // Long-lived streams are ended at shutdown, not waited for.
-    if (!revisions.some((revision) => revision.opensStream(request.body))) hub.drain.track(reply.raw);
-    const revision = plain ? plain.revision : gate.revisionFor(request);
+    if (!this.revisions.some((revision) => revision.opensStream(request.body))) this.hub.drain.track(reply.raw);
+    const revision = plain ? plain.revision : served.gate.revisionFor(request);
     if (access) access.revision = revision?.revision;
     // On a revision whose cancellations arrive apart, calls are kept by caller to be found by them.
     const caller = revision?.cancelledRequest ? callerOf(request) : undefined;
-    const cancellations = caller === undefined ? undefined : { registry: served.cancellations, caller };
-    if (plain) return answerPlainCall(endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth, access, cancellations);
+    if (plain) return answerPlainCall(served.endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth, access, caller === undefined ? undefined : { registry: served.cancellations, caller });
+    return this.carrySdk(request, reply, served, revision, caller);
+  }
+
+  /**
+   * The SDK handler of `revision` answers: a listen keeps the child watching its resources
+   * while open; on a revision whose cancellations arrive apart, a cancellation is applied
+   * and a request kept where its cancellation can find it.
+   */
+  async carrySdk(request: FastifyRequest, reply: FastifyReply, served: Served, revision: ServedRevision | undefined, caller: string | undefined): Promise<void> {
+    const { endpoint, gate, cancellations } = served;
+    const access = request.access ?? undefined;
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
-    if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, request.raw, reply.raw, request.mcpAuth, sdkExchange(access));
+    if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access));
     const cancelled = revision.cancelledRequest(request.body);
-    if (cancelled !== undefined) served.cancellations.cancel(caller, cancelled, 'the caller cancelled the request');
+    if (cancelled !== undefined) cancellations.cancel(caller, cancelled, 'the caller cancelled the request');
     const id = typeof (request.body as { method?: unknown } | null)?.method === 'string' ? requestIdOf(request.body) : null;
-    if (id === null) return gate.serve(revision, request, request.raw, reply.raw, request.mcpAuth, sdkExchange(access));
+    if (id === null) return gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access));
     const call = new AbortController();
-    served.cancellations.add(caller, id, call);
+    cancellations.add(caller, id, call);
     try {
-      await gate.serve(revision, request, request.raw, reply.raw, request.mcpAuth, sdkExchange(access, call.signal));
+      await gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access, call.signal));
     } finally {
-      served.cancellations.remove(caller, id, call);
+      cancellations.remove(caller, id, call);
     }
-  };
+  }
 
-  void app.register(async (mcp) => {
-    acceptJsonRpcBodies(mcp);
-    // Checked below, after the drain, to answer in JSON-RPC.
-    mcp.addHook('onRoute', (route) => void (route.config = { ...route.config, ownHostCheck: true }));
-    mcp.addHook('onRequest', async (request, reply) => {
-      if (hub.drain.draining) {
-        return reply
-          .code(503)
-          .header('retry-after', '1')
-          .header('connection', 'close')
-          .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'the hub is shutting down; send the request again once it is back (or to another replica)' } });
-      }
-      const host = allowed.host(request.headers.host);
-      if (!host || !allowed.origin(request.headers.origin)) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host ? 'Forbidden origin' : 'Forbidden host' } });
-      const authenticator = hub.authenticator.value;
-      if (!authenticator) return undefined;
-      const { server } = request.params as { server?: string };
-      const auth = await authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${server === undefined ? '/hub' : `/${server}/mcp`}`);
-      if (!auth) return reply;
-      request.mcpAuth = auth;
-      return undefined;
-    });
-    admitClients(mcp, hub, revisions);
-    // Without a meta-tool /hub would list nothing (see core/served-surface.ts).
-    if (hub.metaTools.values().length > 0) mcp.all('/hub', async (request, reply) => serve(request, reply, serving('/hub', () => new HubEndpoint(hub)), 'hub'));
-    mcp.all<{ Params: { server: string } }>('/:server/mcp', async (request, reply) => {
-      const child = hub.children.get(request.params.server);
-      if (!child) return reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `no server named "${request.params.server}" is configured` } });
-      return serve(request, reply, serving(child.name, () => new ChildEndpoint(hub, child)), child.name);
-    });
-  });
-  // A server a reload removed or replaced must not be served from its old endpoint.
-  hub.children.onRemoved((name) => {
-    const removed = served.get(name);
-    served.delete(name);
-    void removed?.gate.close();
-  });
-  const closeAll = async () => {
-    await Promise.allSettled([...served.values()].map(({ gate }) => gate.close()));
-  };
-  // Subscription streams never end on their own: they close once the drain is over.
-  hub.drain.onDrained(closeAll);
-  app.addHook('onClose', closeAll);
+  /** Serves `endpoint` under `key` from its first request on, with its gate; its subscribers hear the child's changes. */
+  #endpoint(key: string, endpoint: McpEndpoint): Served {
+    const gate = new RevisionGate(endpoint, this.revisions);
+    const served: Served = { endpoint, gate, cancellations: new Cancellations() };
+    this.#served.set(key, served);
+    endpoint.child?.onChange((change) => publish(gate, change));
+    return served;
+  }
 }
 
 /**
@@ -208,19 +244,4 @@ function watchWhileOpen(child: Child, uris: string[]): () => void {
   // Only a child that can watch (or whose capabilities were never seen) is worth waking.
   if (child.capabilities === undefined || child.capabilities.resources?.subscribe) void child.ensureUp().catch(() => undefined);
   return () => releases.forEach((release) => release());
-}
-
-/**
- * A request the hub itself failed on (a bug, a plugin's throw): the reply is hijacked, so
- * without an answer here the caller would wait forever. The error is logged; the caller
- * gets a JSON-RPC internal error, or a closed connection when the answer had begun.
- */
-function answerFailure(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
-  request.log.error({ err: error }, 'the hub failed on an MCP request');
-  const response = reply.raw;
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  writeJson(response, 500, { jsonrpc: '2.0', id: requestIdOf(request.body), error: { code: -32603, message: 'Internal error' } });
 }

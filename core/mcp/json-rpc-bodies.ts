@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { discardBody } from './discard-body.js';
+import { requestIdOf } from './json-rpc-message.js';
 
 /**
  * Deeper JSON is refused before it is parsed: nothing an MCP client sends nests this far,
@@ -39,7 +40,8 @@ class JsonRpcBodyError extends HubError {
  * body too deep, too large or carrying a prototype key an invalid request (-32600), and
  * a body that is not JSON is left to the SDK, which answers it (HTTP 415), and a refusal
  * given in other terms is restated (`asJsonRpcRefusal`). Nothing a client sends produces
- * a 500.
+ * a 500. It is also the one error path of the routes' own failures (a bug, a plugin's
+ * throw): logged, and answered as a JSON-RPC internal error with the request's id.
  */
 export function acceptJsonRpcBodies(mcp: FastifyInstance): void {
   mcp.removeAllContentTypeParsers();
@@ -56,9 +58,15 @@ export function acceptJsonRpcBodies(mcp: FastifyInstance): void {
   mcp.setErrorHandler(async (error: FastifyError | JsonRpcBodyError, request, reply) => {
     const { statusCode, rpcCode, message } = describe(error);
     if (statusCode >= 500) request.log.error({ err: error }, 'MCP request failed');
+    // An answer already begun (a stream) cannot become an error: the caller sees the connection close rather than wait.
+    if (reply.raw.headersSent) {
+      reply.hijack();
+      reply.raw.destroy();
+      return;
+    }
     // A body refused before it was read whole: the answer waits for the rest (within a bound), else the close would lose it.
     if (statusCode === 413) await discardBody(request.raw);
-    return reply.code(statusCode).send({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message } });
+    return reply.code(statusCode).send({ jsonrpc: '2.0', id: requestIdOf(request.body), error: { code: rpcCode, message } });
   });
 }
 

@@ -6,7 +6,7 @@ export function requestIdOf(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** Writes a JSON answer on a hijacked reply (the MCP endpoints answer outside Fastify's reply). */
+/** Writes a whole JSON answer on the Node response and ends it (the MCP endpoints answer outside Fastify's reply). */
 export function writeJson(response: ServerResponse, status: number, message: unknown): void {
   const text = JSON.stringify(message);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });

@@ -7,6 +7,12 @@ import type { HttpRequestView } from './revision.js';
 import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
 
+/** The reply of an MCP request, as the gate needs it: the Node response, and telling Fastify the answer is written outside it. */
+export interface HijackableReply {
+  readonly raw: ServerResponse;
+  hijack(): unknown;
+}
+
 /** A revision's SDK handler on one endpoint. */
 interface Handling {
   close(): Promise<void>;
@@ -40,17 +46,22 @@ export class RevisionGate {
 
   /**
    * Serves the request on `revision`, or refuses it when none was found; the SDK's server
-   * gets `auth` as the caller's credentials, and the endpoint's server the exchange.
+   * gets `auth` as the caller's credentials, and the endpoint's server the exchange. The
+   * reply is hijacked only once the SDK's Node adapter takes the response: its answer may
+   * be a stream that outlives the route handler, and the adapter answers its own failures
+   * (a JSON-RPC internal error). Whatever fails before that (a revision plugin's handler,
+   * say) goes through Fastify's error path like any other failure of the MCP routes.
    */
-  async serve(revision: ServedRevision | undefined, view: HttpRequestView, request: IncomingMessage, response: ServerResponse, auth: AuthInfo | undefined, exchange: SdkExchange): Promise<void> {
+  async serve(revision: ServedRevision | undefined, view: HttpRequestView, request: IncomingMessage, reply: HijackableReply, auth: AuthInfo | undefined, exchange: SdkExchange): Promise<void> {
     if (!revision) {
-      writeJson(response, 400, unsupportedRevisionAnswer(view, this.revisions));
+      writeJson(reply.raw, 400, unsupportedRevisionAnswer(view, this.revisions));
       return;
     }
     const handling = this.#handling(revision);
     // The Node adapter of one request, so that what it hands the handler is this request's, never a property put on Node's request.
     const node = toNodeHandler({ fetch: (web, options) => handling.fetch(web, auth ? { ...options, authInfo: auth } : options, exchange) });
-    await node(request, response, view.body);
+    reply.hijack();
+    await node(request, reply.raw, view.body);
   }
 
   /** Tells every open stream of every revision about a change (the SDK filters per stream). */

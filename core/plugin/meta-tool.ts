@@ -5,5 +5,7 @@
 export type { MetaTool, MetaToolContext } from '../mcp/meta-tool.js';
 export { mayReach, type CallerRequest } from '../mcp/caller-request.js';
 export type { ServerView } from '../children/server-view.js';
+/** Which servers and tools a caller may see and call: the decision `/hub`'s listing shares with every call (core/calls/visibility.ts). */
+export { hubStanding, lookupTool, offeredOnHub, type HubStanding, type ToolLookup } from '../calls/visibility.js';
 export { callerCapabilities, decideElicitation, type ElicitationDecision } from '../mcp/elicitation.js';
 export { structured, toolError } from '../mcp/tool-results.js';

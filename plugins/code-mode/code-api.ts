@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { docComment, identifierFor, pascalCase, propertyKey, typeOf } from './declarations.js';
 import { CodeApiInput } from './schemas.js';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { type MetaTool, type MetaToolContext, mayReach, type ServerView, toolError } from '../../core/plugin/meta-tool.js';
+import { type MetaTool, type MetaToolContext, offeredOnHub, type ServerView, toolError } from '../../core/plugin/meta-tool.js';
 
 const HEADER = `// Tools you can call from run_code, as servers.<server>.<tool>(args): each returns a promise of
 // the tool's structured result where it declares an output type, else of its text; a tool
@@ -57,7 +57,7 @@ export function getCodeApi(hub: PluginHub): MetaTool {
     annotations: { title: 'Get code API', readOnlyHint: true },
     async call(args, context) {
       const { servers: named } = args as CodeApiInput;
-      const reachable = hub.servers.list().filter((child) => !child.hidden && mayReach(context.request, child.name));
+      const reachable = hub.servers.list().filter((child) => offeredOnHub(child, context.request));
       let chosen = reachable;
       if (named !== undefined) {
         const unknown = named.find((name) => !reachable.some((child) => child.name === name));

@@ -4,7 +4,7 @@ import { compileProgram } from './program.js';
 import { RunCodeInput, RunCodeOutput, type CallRecord } from './schemas.js';
 import { RunSlots } from './slots.js';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { type CallerRequest, type MetaTool, type MetaToolContext, mayReach, structured, toolError } from '../../core/plugin/meta-tool.js';
+import { type CallerRequest, type MetaTool, type MetaToolContext, offeredOnHub, structured, toolError } from '../../core/plugin/meta-tool.js';
 import { traceContextOf } from '../../core/plugin/observe.js';
 
 /** The sandbox (and QuickJS's WebAssembly) is imported at the first run, not when the plugin loads. */
@@ -62,7 +62,7 @@ export function runCode(hub: PluginHub, options: CodeModeOptions): MetaTool {
         };
         const names = hub.servers
           .list()
-          .filter((child) => !child.hidden && mayReach(context.request, child.name))
+          .filter((child) => offeredOnHub(child, context.request))
           .map((child) => child.name);
         const outcome = await runInSandbox(compiled.code, limits, names, bridge, context.request.signal);
         markAccess(context.request, calls);
@@ -87,7 +87,7 @@ type ProgramCall = { value: unknown } | { error: string; outcome: CallRecord['ou
  */
 async function callForProgram(hub: PluginHub, context: MetaToolContext, server: string, tool: string, toolArguments: Record<string, unknown> | undefined, signal: AbortSignal): Promise<ProgramCall> {
   const child = hub.servers.get(server);
-  if (!child || child.hidden || !mayReach(context.request, server)) return { error: `Unknown server: "${server}".`, outcome: 'error' };
+  if (!child || !offeredOnHub(child, context.request)) return { error: `Unknown server: "${server}".`, outcome: 'error' };
   const trace = traceContextOf(context.request.meta);
   const params = { name: tool, ...(toolArguments !== undefined && { arguments: toolArguments }), ...(trace && { _meta: trace }) };
   let result: Awaited<ReturnType<typeof hub.servers.callTool>>;

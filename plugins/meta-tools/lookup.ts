@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { type CallerRequest, mayReach, type ServerView, toolError } from '../../core/plugin/meta-tool.js';
+import { type CallerRequest, hubStanding, lookupTool, type ServerView, type ToolLookup, toolError } from '../../core/plugin/meta-tool.js';
 
 /** Either what was looked up, or the tool error that answers the caller instead. */
 export type Lookup<T> = { ok: true; value: T } | { ok: false; error: CallToolResult };
@@ -12,14 +12,14 @@ export type Lookup<T> = { ok: true; value: T } | { ok: false; error: CallToolRes
  */
 export function findServer(hub: PluginHub, name: string, request: CallerRequest): Lookup<ServerView> {
   const child = hub.servers.get(name);
-  if (!child || !mayReach(request, name)) return { ok: false, error: toolError(`Unknown server: "${name}". Call list_servers for the configured servers.`) };
+  if (!child || hubStanding(child, request) === 'unreachable') return { ok: false, error: toolError(`Unknown server: "${name}". Call list_servers for the configured servers.`) };
   return { ok: true, value: child };
 }
 
 /** A server whose tools `/hub` offers; a `hub: false` one is pointed at its own endpoint. */
 export function findHubServer(hub: PluginHub, name: string, request: CallerRequest): Lookup<ServerView> {
   const found = findServer(hub, name, request);
-  if (!found.ok || !found.value.hidden) return found;
+  if (!found.ok || hubStanding(found.value, request) !== 'hidden') return found;
   return { ok: false, error: hiddenServerError(hub, found.value) };
 }
 
@@ -35,21 +35,21 @@ export function unknownToolError(child: ServerView, name: string): CallToolResul
 }
 
 /**
- * A tool the caller may use. A filtered name and one that never existed get the same
- * answer, before anything wakes; only a server with no known tool list at all (never
- * started, no snapshot) is woken to learn whether the tool exists; if that fails the
- * answer is `wakeFailurePrefix` and the reason. A tool a tool gate withholds (its
- * definition awaits an operator's approval) is answered with the gate's reason.
+ * A tool the caller may use, by the same decision as its call (`lookupTool`). A filtered
+ * name and one that never existed get the same answer, before anything wakes; only a
+ * server with no known tool list at all (never started, no snapshot) is woken to learn
+ * whether the tool exists; if that fails the answer is `wakeFailurePrefix` and the reason.
+ * A tool a tool gate withholds (its definition awaits an operator's approval) is answered
+ * with the gate's reason.
  */
 export async function findTool(child: ServerView, name: string, wakeFailurePrefix: string): Promise<Lookup<Tool>> {
-  const unknown: Lookup<Tool> = { ok: false, error: unknownToolError(child, name) };
-  if (!child.isToolAllowed(name)) return unknown;
+  let tool: ToolLookup;
   try {
-    await child.ensureToolsKnown();
+    tool = await lookupTool(child, name);
   } catch (error) {
     return { ok: false, error: toolError(`${wakeFailurePrefix}${(error as Error).message}`) };
   }
-  const tool = child.findTool(name) ?? (await child.recheckTool(name));
-  if (typeof tool === 'string') return { ok: false, error: toolError(tool) };
-  return tool ? { ok: true, value: tool } : unknown;
+  if (tool === 'denied' || tool === 'unknown') return { ok: false, error: unknownToolError(child, name) };
+  if ('withheld' in tool) return { ok: false, error: toolError(tool.withheld) };
+  return { ok: true, value: tool };
 }

@@ -1,7 +1,7 @@
 import type { ToolIndex } from './tool-index.js';
 import { DEFAULT_LIMIT, SearchToolsInput, SearchToolsOutput } from './schemas.js';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { mayReach, type MetaTool, structured, toolError } from '../../core/plugin/meta-tool.js';
+import { hubStanding, type MetaTool, offeredOnHub, structured, toolError } from '../../core/plugin/meta-tool.js';
 
 /**
  * `search_tools`: the tools of every server the caller could list with `list_tools`,
@@ -19,10 +19,11 @@ export function searchTools(hub: PluginHub, index: ToolIndex): MetaTool {
       const { query, limit = DEFAULT_LIMIT, server } = args as SearchToolsInput;
       if (server !== undefined) {
         const view = hub.servers.get(server);
-        if (!view || !mayReach(request, server)) return toolError(`Unknown server: "${server}". Call list_servers for the configured servers.`);
-        if (view.hidden) return toolError(`Server "${server}" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/${server}/mcp`);
+        const standing = view && hubStanding(view, request);
+        if (!view || standing === 'unreachable') return toolError(`Unknown server: "${server}". Call list_servers for the configured servers.`);
+        if (standing === 'hidden') return toolError(`Server "${server}" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/${server}/mcp`);
       }
-      const answer = index.search({ query, limit, ...(server !== undefined && { server }), reaches: (view) => !view.hidden && mayReach(request, view.name) });
+      const answer = index.search({ query, limit, ...(server !== undefined && { server }), reaches: (view) => offeredOnHub(view, request) });
       return structured(answer satisfies SearchToolsOutput);
     },
   };

@@ -67,5 +67,6 @@ t.test('a revision plugin that throws fails the request with a JSON-RPC error, n
   const answer = await rawRequest(`${url}/sink/mcp`, '2099-01-01', 'tools/list');
   t.equal(answer.status, 500);
   t.same(answer.error, { code: -32603, message: 'Internal error' });
+  t.equal(answer.messages.at(-1)?.id, 1, "through Fastify's error path, still answered with the request's id");
   t.ok(logs.some((line) => line.includes('a bug in a revision plugin')), 'the cause is logged');
 });
