@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { MAX_STALENESS_MS, openEmbeddedStore } from '../../../core/store/embedded.js';
-import { openStore } from '../../../core/store/index.js';
+import { openStore, type Store } from '../../../core/store/index.js';
 import { storeContract } from './contract.js';
 
 const dataPath = await mkdtemp(join(tmpdir(), 'store-test-'));
@@ -35,25 +35,32 @@ t.test('a lookup that misses looks again when another process wrote: a record an
   t.ok(await clients.findOne({ _id: 'registered' }), 'found within the staleness bound, the clock standing still');
 });
 
-t.test("reads do no file-system work of their own: another process's write is seen once the staleness bound has passed", async (t) => {
-  const directory = join(dataPath, 'staleness');
-  let now = 1_000_000;
-  // The hub, without the folder watcher: the bound alone applies.
-  const hub = await openEmbeddedStore(directory, { now: () => now, watch: false });
-  // hub-admin beside it.
+/**
+ * The hub's store on a folder of its own, without the folder watcher (the bound alone
+ * applies) and on the test's clock (`clock.now`), and hub-admin's beside it.
+ */
+async function hubAndAdmin(t: { teardown(fn: () => unknown): void }, folder: string, clock: { now: number }): Promise<{ hub: Store; admin: Store }> {
+  const directory = join(dataPath, folder);
+  const hub = await openEmbeddedStore(directory, { now: () => clock.now, watch: false });
   const admin = await openEmbeddedStore(directory);
   t.teardown(async () => {
     await hub.close();
     await admin.close();
   });
+  return { hub, admin };
+}
+
+t.test("reads do no file-system work of their own: another process's write is seen once the staleness bound has passed", async (t) => {
+  const clock = { now: 1_000_000 };
+  const { hub, admin } = await hubAndAdmin(t, 'staleness', clock);
   const markers = hub.collection<{ _id: string }>('markers');
   const bounded = { staleness: 'bounded' } as const;
   t.equal(await markers.findOne({ _id: 'revoked' }, bounded), null);
   await admin.collection<{ _id: string }>('markers').insertOne({ _id: 'revoked' });
   t.equal(await markers.findOne({ _id: 'revoked' }, bounded), null, 'a read within the bound answers from what this process read last');
-  now += MAX_STALENESS_MS - 1;
+  clock.now += MAX_STALENESS_MS - 1;
   t.equal(await markers.countDocuments({}), 0, 'until the bound has passed');
-  now += 1;
+  clock.now += 1;
   t.ok(await markers.findOne({ _id: 'revoked' }, bounded), 'then the other process\'s write is seen');
 
   await admin.collection<{ _id: string }>('markers').insertOne({ _id: 'second' });
@@ -62,14 +69,8 @@ t.test("reads do no file-system work of their own: another process's write is se
 });
 
 t.test('a bounded lookup remembers a miss only until the documents may have changed: a write of its own or a reload shows the document at once', async (t) => {
-  const directory = join(dataPath, 'remembered-misses');
-  let now = 1_000_000;
-  const hub = await openEmbeddedStore(directory, { now: () => now, watch: false });
-  const admin = await openEmbeddedStore(directory);
-  t.teardown(async () => {
-    await hub.close();
-    await admin.close();
-  });
+  const clock = { now: 1_000_000 };
+  const { hub, admin } = await hubAndAdmin(t, 'remembered-misses', clock);
   const markers = hub.collection<{ _id: string; expiresAt?: Date }>('remembered');
   const bounded = { staleness: 'bounded' } as const;
   t.equal(await markers.findOne({ _id: 'a' }, bounded), null, 'a miss');
@@ -79,7 +80,7 @@ t.test('a bounded lookup remembers a miss only until the documents may have chan
 
   t.equal(await markers.findOne({ _id: 'b' }, bounded), null);
   await admin.collection<{ _id: string }>('remembered').insertOne({ _id: 'b' });
-  now += MAX_STALENESS_MS;
+  clock.now += MAX_STALENESS_MS;
   t.ok(await markers.findOne({ _id: 'b' }, bounded), "another process's write is seen once the bound has passed, though the miss was remembered");
 
   t.equal(await markers.findOne({ _id: 'c' }, bounded), null);
