@@ -28,7 +28,7 @@ export function toolsCommand(pins: ToolPins, hub: PluginHub): AdminCommand {
   };
   return {
     name: 'tools',
-    summary: 'review and approve the tool definitions of servers that pin them',
+    summary: 'review and approve the tool definitions (and instructions) of servers that pin them',
     usage,
     async run(args) {
       const [action, server, tool, ...extra] = args;
