@@ -15,6 +15,7 @@ import { registerHealthRoutes } from './health.js';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { Hub } from './hub.js';
 import { AllowedHosts, checkHostOnEveryRoute } from './net/allowed-hosts.js';
+import { KEPT_ALIVE_LINGER_MS, KeptAliveConnections } from './net/kept-alive.js';
 import { observe } from './observe.js';
 import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
@@ -91,6 +92,13 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     if (!observe.httpRequest.active) return;
     // The raw response: answers written on it (the MCP endpoints) skip Fastify's own onResponse.
     reply.raw.once('close', () => observe.httpRequest.publish({ hub: context.identity, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
+  });
+  // The sockets kept alive get their last answer with `Connection: close` rather than a reset when the listener closes.
+  const keptAlive = options.admin ? undefined : new KeptAliveConnections(app.server);
+  // Once the drain is over, what comes back on a kept-alive socket is told so, whatever the route.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (keptAlive?.lingering) return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ status: 'shutting down' });
+    return undefined;
   });
   if (options.children) context.children.configure(options.children);
 
@@ -169,9 +177,11 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   // flight finish or are cut with an answer, and only then are connections closed.
   app.addHook('preClose', async () => {
     const { drainTimeoutMs } = settings;
+    keptAlive?.startClosing();
     if (context.drain.inFlight > 0) app.log.info({ inFlight: context.drain.inFlight, drainTimeoutMs }, 'draining: waiting for calls in flight');
     const cut = await context.drain.run(drainTimeoutMs, () => context.children.stopAll(), CUT_GRACE_MS);
     if (cut > 0) app.log.warn({ cut, drainTimeoutMs }, `${cut} calls still running after DRAIN_TIMEOUT_MS were cut`);
+    await keptAlive?.lingerIdle(Math.min(KEPT_ALIVE_LINGER_MS, drainTimeoutMs));
   });
   app.addHook('onClose', async () => {
     await context.children.stopAll();

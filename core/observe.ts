@@ -179,8 +179,9 @@ export interface ConfigReloadEvent {
 export interface ToolWithheldEvent {
   readonly hub: object;
   readonly server: string;
+  /** Empty for the server's instructions. */
   readonly tool: string;
-  /** A short fixed word: `changed`, `new`. */
+  /** A short fixed word: `changed`, `new`; `instructions-changed`, `instructions-new` for the server's instructions. */
   readonly cause: string;
 }
 

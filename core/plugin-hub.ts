@@ -200,7 +200,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
 }
 
 /**
- * A gate whose `withheld` throws withholds the tool (pinning guards against changed tools:
+ * A gate whose `withheld` (or `instructions`) throws withholds the tool (or the instructions) (pinning guards against changed tools:
  * failing open would let one through), saying so; `review` and `refresh` failures leave
  * what the gate knew. Each failure is counted under the plugin's name.
  */
@@ -208,6 +208,10 @@ function isolatedGate(gate: ToolGate, owner: string, hub: Hub, isolate: Isolate)
   return {
     withheld: isolate('toolGates.withheld', gate.withheld.bind(gate), () => `The tool is withheld: the tool gate of plugin "${owner}" failed; an operator can see why in the hub's log.`),
     ...(gate.review && { review: isolate('toolGates.review', gate.review.bind(gate), () => undefined) }),
+    ...(gate.instructions && {
+      instructions: isolate('toolGates.instructions', gate.instructions.bind(gate), () => ({ reason: `The instructions are withheld: the tool gate of plugin "${owner}" failed; an operator can see why in the hub's log.` })),
+    }),
+    ...(gate.reviewInstructions && { reviewInstructions: isolate('toolGates.reviewInstructions', gate.reviewInstructions.bind(gate), () => undefined) }),
     ...(gate.refresh && {
       refresh: async (server: ServerView) => {
         try {

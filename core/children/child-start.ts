@@ -94,7 +94,9 @@ export class ChildStarter {
             await this.start('restart');
           } catch (error) {
             // A server waiting for a login is not crashing: nothing restarts it but a login.
-            if (host.status !== 'unauthorized') throw error;
+            // Nor is one put to rest while its restart was under way (the hub's stop ends the
+            // start): taken as a crash, it would be restarted after the hub closed, orphaned.
+            if (host.status !== 'unauthorized' && host.status !== 'stopped' && host.status !== 'sleeping') throw error;
           }
         },
         park: (reason) => host.park(reason),

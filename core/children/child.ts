@@ -173,6 +173,8 @@ export class Child extends ChildProfile {
 
   override adoptSnapshot(snapshot: Snapshot): void {
     super.adoptSnapshot(snapshot);
+    this.#reviewInstructions(this.instructions);
+    for (const face of Object.values(snapshot.faces ?? {})) this.#reviewInstructions((face as ChildFace | null)?.instructions);
     this.#starter.negotiation = negotiationOf(snapshot);
     this.#toolsChanged();
   }
@@ -200,12 +202,42 @@ export class Child extends ChildProfile {
       const spokenLists = (signal: AbortSignal) => this.withClient((client) => readLists(client, signal));
       learning = learnFace({ name: this.name, entry: this.entry, childType: this.childType, log: this.log, wires, spokenLists, configDirectory: this.#environment.configDirectory ?? process.cwd() }, revision, AbortSignal.any([stop, budget()])).then((face) => {
         if (face !== undefined && !stop.aborted) this.keepFace(revision, face, this.#starter.negotiation);
+        this.#reviewInstructions(face?.instructions);
         return face;
       });
       this.#learning.set(revision, learning);
       void learning.finally(() => this.#learning.delete(revision));
     }
     return (await learning) ?? this.face;
+  }
+
+  /** The instructions callers get, as the server last stated them on the revision spoken, once every tool gate was asked. */
+  get servedInstructions(): string | undefined {
+    return this.#gatedInstructions(this.instructions);
+  }
+
+  /**
+   * The instructions a caller of `face` gets: the gates are asked afresh when one withholds
+   * them (an approval may have been given in another process), then what they serve.
+   */
+  async instructionsOf(face: ChildFace): Promise<string | undefined> {
+    const text = face.instructions;
+    const gates = this.#environment.gates;
+    if (text === undefined || gates === undefined || gates.open) return text;
+    if (gates.instructions(this.view, text) !== undefined) await gates.refresh(this.view);
+    return this.#gatedInstructions(text);
+  }
+
+  #gatedInstructions(text: string | undefined): string | undefined {
+    const gates = this.#environment.gates;
+    if (text === undefined || gates === undefined || gates.open) return text;
+    const withheld = gates.instructions(this.view, text);
+    return withheld === undefined ? text : withheld.instead;
+  }
+
+  #reviewInstructions(text: string | undefined): void {
+    const gates = this.#environment.gates;
+    if (text !== undefined && gates !== undefined && !gates.open) gates.reviewInstructions(this.view, text);
   }
 
   /** The tools callers get: through the allow/deny filter and every tool gate. */
@@ -439,6 +471,7 @@ export class Child extends ChildProfile {
 
   #adopt(client: Client, tools: Tool[]): void {
     this.adoptIdentity(client);
+    this.#reviewInstructions(this.instructions);
     this.#transition('up');
     this.#setTools(tools);
     this.saveSnapshot(this.#starter.negotiation);

@@ -24,6 +24,7 @@ export interface ServerView {
   readonly description: string;
   /** The server's own identity, instructions and capabilities as it last stated them (kept while it sleeps). */
   readonly serverInfo: Implementation | undefined;
+  /** What callers get of the server's instructions: as it stated them, unless a tool gate withholds them (then what the gate serves instead). */
   readonly instructions: string | undefined;
   readonly capabilities: ServerCapabilities | undefined;
   /** The tools callers get: those the allow/deny filter lets through and no tool gate withholds. */
@@ -104,7 +105,7 @@ export class ChildView implements ServerView {
     return this.#child.serverInfo;
   }
   get instructions(): string | undefined {
-    return this.#child.instructions;
+    return this.#child.servedInstructions;
   }
   get capabilities(): ServerCapabilities | undefined {
     return this.#child.capabilities;

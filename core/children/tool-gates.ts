@@ -27,6 +27,24 @@ export interface ToolGate {
    * Synchronous; an error is logged and the list taken all the same.
    */
   review?(server: ServerView, tools: readonly Tool[]): void;
+  /**
+   * Whether callers get the server's instructions `text` (as one revision's face states
+   * them): undefined when they do; else why not, and what they get instead. Asked at every
+   * handshake on `/<name>/mcp`: answer from memory (`refresh` brings it up to date).
+   */
+  instructions?(server: ServerView, text: string): WithheldInstructions | undefined;
+  /**
+   * Hears the instructions a server states (on connecting, from its snapshot, on another
+   * revision's face), before a caller can get them. Synchronous; an error is logged.
+   */
+  reviewInstructions?(server: ServerView, text: string): void;
+}
+
+/** Instructions a gate withholds: why, and the text served in their place (none when absent). */
+export interface WithheldInstructions {
+  readonly reason: string;
+  /** What callers get instead, such as the text an operator approved last. */
+  readonly instead?: string;
 }
 
 /** A tool a gate withholds, and why. */
@@ -61,6 +79,25 @@ export class ToolGates extends Registry<ToolGate> {
       if (reason !== undefined) return reason;
     }
     return undefined;
+  }
+
+  /** Why the first gate that withholds the server's instructions `text` does, and what is served instead; undefined when none does. */
+  instructions(server: ServerView, text: string): WithheldInstructions | undefined {
+    for (const gate of this.#gates) {
+      const withheld = gate.instructions?.(server, text);
+      if (withheld !== undefined) return withheld;
+    }
+    return undefined;
+  }
+
+  reviewInstructions(server: ServerView, text: string): void {
+    for (const gate of this.#gates) {
+      try {
+        gate.reviewInstructions?.(server, text);
+      } catch (error) {
+        this.log.warn({ server: server.name, err: (error as Error).message }, 'tool gate failed to review instructions');
+      }
+    }
   }
 
   /** A gate that cannot refresh (its store does not answer) keeps what it knew: the caller is told why the tool is withheld, never a failure. */

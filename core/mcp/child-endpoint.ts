@@ -90,10 +90,11 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   const endpoint = new ChildEndpoint(hub, child, wake);
   const failure = await wake.known().then(() => undefined, (error: unknown) => error ?? new Error('the server could not start'));
   const face = await child.faceFor(revision.revision, () => wake.remaining());
+  const instructions = await child.instructionsOf(face);
   const capabilities = deliverable(revision.capabilities(face.capabilities), child);
   const server = new Server(face.serverInfo ?? endpoint.identity(), {
     capabilities,
-    ...(face.instructions !== undefined && { instructions: face.instructions }),
+    ...(instructions !== undefined && { instructions }),
     ...revision.serverOptions,
   });
 

@@ -7,7 +7,7 @@
 export { definePlugin, type DefaultContext, type HubPlugin, type PluginManifest } from '../plugin.js';
 export type { PluginHub, PluginRegistry, ProvidedService, Servers } from '../plugin-hub.js';
 export type { AdminCommand } from '../cli/admin-command.js';
-export type { ToolGate, WithheldTool } from '../children/tool-gates.js';
+export type { ToolGate, WithheldInstructions, WithheldTool } from '../children/tool-gates.js';
 export type { HubConfig } from '../config/schema.js';
 export type { HubSettings } from '../settings.js';
 export * from './errors.js';

@@ -1,12 +1,19 @@
-import type { ToolPins } from './pins.js';
+import { INSTRUCTIONS } from './instructions.js';
+import type { ApprovalTarget, ToolPins } from './pins.js';
 import type { AdminCommand, PluginHub } from '../../core/plugin/index.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const indented = (text: string) => text.replace(/^/gm, '    ');
 
+/** The option of `tools approve` that names a server's instructions instead of a tool. */
+const INSTRUCTIONS_OPTION = '--instructions';
+
+/** How a pin or change is named in a line: its tool, or `(instructions)`. */
+const itemName = (record: { tool: string; item?: string }) => (record.item === INSTRUCTIONS ? '(instructions)' : record.tool);
+
 /** `hub-admin tools pending|approve|list`: what waits for approval, approving it, and what is approved. */
 export function toolsCommand(pins: ToolPins, hub: PluginHub): AdminCommand {
-  const usage = 'tools pending [<server>] | tools approve <server> [<tool>] | tools list [<server>]';
+  const usage = `tools pending [<server>] | tools approve <server> [<tool> | ${INSTRUCTIONS_OPTION}] | tools list [<server>]`;
   const refuse = (message: string): number => {
     process.stderr.write(`hub-admin: ${message}\n`);
     return 2;
@@ -21,7 +28,7 @@ export function toolsCommand(pins: ToolPins, hub: PluginHub): AdminCommand {
   };
   return {
     name: 'tools',
-    summary: 'review and approve the tool definitions of servers that pin them',
+    summary: 'review and approve the tool definitions (and instructions) of servers that pin them',
     usage,
     async run(args) {
       const [action, server, tool, ...extra] = args;
@@ -35,22 +42,25 @@ export function toolsCommand(pins: ToolPins, hub: PluginHub): AdminCommand {
         const changes = await pins.pending(server);
         if (changes.length === 0) process.stderr.write('no tool definition waits for approval\n');
         for (const change of changes) {
-          out(`${change.server} ${change.tool}: ${change.approved === undefined ? 'new' : 'changed'}, seen ${change.seenAt.toISOString()}`);
+          out(`${change.server} ${itemName(change)}: ${change.approved === undefined ? 'new' : 'changed'}, seen ${change.seenAt.toISOString()}`);
           out(indented(change.tooLarge === undefined ? change.diff : `cannot be approved: ${change.tooLarge}`));
         }
         return 0;
       }
       if (action === 'list') {
-        for (const pin of await pins.approved(server)) out([pin.server, pin.tool, pin.approvedAt.toISOString(), pin.approvedBy, pin.digests.at(-1)?.slice(0, 12) ?? ''].join('\t'));
+        for (const pin of await pins.approved(server)) out([pin.server, itemName(pin), pin.approvedAt.toISOString(), pin.approvedBy, pin.digests.at(-1)?.slice(0, 12) ?? ''].join('\t'));
         return 0;
       }
-      const approved = await pins.approve(server as string, tool, 'hub-admin');
+      // A tool named like the option is approved with the rest of its server's (`tools approve <server>`).
+      const target: ApprovalTarget = tool === undefined ? 'all' : tool === INSTRUCTIONS_OPTION ? INSTRUCTIONS : { tool };
+      const approved = await pins.approve(server as string, target, 'hub-admin');
       if (approved.length === 0) {
-        process.stderr.write(`hub-admin: nothing ${tool === undefined ? `of server "${server}"` : `named "${tool}" on server "${server}"`} waits for approval (hub-admin tools pending lists what does)\n`);
+        const what = target === 'all' ? `of server "${server}"` : target === INSTRUCTIONS ? `of the instructions of server "${server}"` : `named "${tool}" on server "${server}"`;
+        process.stderr.write(`hub-admin: nothing ${what} waits for approval (hub-admin tools pending lists what does)\n`);
         return 1;
       }
       for (const approval of approved) {
-        out(`approved ${approval.server} ${approval.tool} (${approval.digest.slice(0, 12)})`);
+        out(`approved ${approval.server} ${itemName(approval)} (${approval.digest.slice(0, 12)})`);
         out(indented(approval.diff));
       }
       return 0;

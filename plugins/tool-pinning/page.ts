@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { INSTRUCTIONS } from './instructions.js';
 import type { ToolPins } from './pins.js';
 import type { PluginHub } from '../../core/plugin/index.js';
 import { escapeHtml, pageWhenRefused } from '../../core/plugin/pages.js';
@@ -10,7 +11,9 @@ export const APPROVALS_PATH = '/tool-approvals';
 const ApproveForm = Type.Object({
   _csrf: Type.String({ maxLength: 512 }),
   server: Type.String({ minLength: 1, maxLength: 64 }),
-  tool: Type.String({ minLength: 1, maxLength: 512 }),
+  /** Absent for the server's instructions (`item`). */
+  tool: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  item: Type.Optional(Type.Literal(INSTRUCTIONS)),
   digest: Type.String({ pattern: '^[0-9a-f]{64}$' }),
 });
 
@@ -34,15 +37,17 @@ export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub,
     });
     const refused = pageWhenRefused((reply) => operator.sendPage(reply, 400, 'Not approved', `<p>The form was not complete. ${back(hub)}</p>`));
     pages.post(`${APPROVALS_PATH}/approve`, { onRequest: operator.requireSession, schema: { body: ApproveForm }, errorHandler: refused }, async (request, reply) => {
-      const { server, tool, digest } = request.body;
+      const { server, tool, item, digest } = request.body;
       const view = hub.servers.get(server);
       if (!view || !pins.pins(view)) return operator.sendPage(reply, 404, 'Not approved', `<p>No server named ${escapeHtml(server)} pins its tools. ${back(hub)}</p>`);
+      if ((item === undefined) === (tool === undefined)) return operator.sendPage(reply, 400, 'Not approved', `<p>The form was not complete. ${back(hub)}</p>`);
       try {
-        const approved = await pins.approve(server, tool, 'status page', digest);
+        const approved = await pins.approve(server, tool === undefined ? INSTRUCTIONS : { tool }, 'status page', digest);
+        const what = tool === undefined ? `instructions of server ${server}` : `tool ${tool} of server ${server}`;
         if (approved.length === 0) {
-          return operator.sendPage(reply, 409, 'Not approved', `<p>This definition of ${escapeHtml(tool)} no longer waits for approval: it was approved meanwhile, or the tool changed again since the page was shown. ${back(hub)}</p>`);
+          return operator.sendPage(reply, 409, 'Not approved', `<p>This version of the ${escapeHtml(what)} no longer waits for approval: it was approved meanwhile, or it changed again since the page was shown. ${back(hub)}</p>`);
         }
-        return await approvalsPage(reply, hub, pins, `Approved tool ${tool} of server ${server}.`);
+        return await approvalsPage(reply, hub, pins, `Approved ${what}.`);
       } catch (error) {
         return unavailable(request, reply, hub, error);
       }
@@ -55,18 +60,21 @@ async function approvalsPage(reply: FastifyReply, hub: PluginHub, pins: ToolPins
   const changes = await pins.pending();
   const pinning = hub.servers.list().filter((server) => pins.pins(server));
   const approved = await pins.approved();
-  const items = changes.map(
-    (change, index) => `<section aria-labelledby="change-${index}"><h3 id="change-${index}">${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</h3>
-<p>${change.approved === undefined ? 'New: never approved.' : 'Changed since it was approved.'} Seen <time datetime="${change.seenAt.toISOString()}">${escapeHtml(change.seenAt.toISOString().slice(0, 19).replace('T', ' '))} UTC</time>.</p>
+  const items = changes.map((change, index) => {
+    const instructions = change.item === INSTRUCTIONS;
+    const name = instructions ? 'Instructions' : change.tool;
+    const target = instructions ? `<input type="hidden" name="item" value="${INSTRUCTIONS}">` : `<input type="hidden" name="tool" value="${escapeHtml(change.tool)}">`;
+    return `<section aria-labelledby="change-${index}"><h3 id="change-${index}">${escapeHtml(name)} of ${escapeHtml(change.server)}</h3>
+<p>${change.approved === undefined ? 'New: never approved.' : 'Changed since it was approved.'}${instructions ? (change.approved === undefined ? ' Callers get no instructions until then.' : ' Callers get the approved instructions until then.') : ''} Seen <time datetime="${change.seenAt.toISOString()}">${escapeHtml(change.seenAt.toISOString().slice(0, 19).replace('T', ' '))} UTC</time>.</p>
 ${change.tooLarge !== undefined ? `<p role="alert" class="bad">Cannot be approved: ${escapeHtml(change.tooLarge)}.</p>` : `<pre class="diff">${diffHtml(change.diff)}</pre>
-<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(change.server)}"><input type="hidden" name="tool" value="${escapeHtml(change.tool)}"><input type="hidden" name="digest" value="${escapeHtml(change.digest)}"><button type="submit" class="primary">Approve ${escapeHtml(change.tool)} of ${escapeHtml(change.server)}</button></form>`}</section>`,
-  );
+<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(change.server)}">${target}<input type="hidden" name="digest" value="${escapeHtml(change.digest)}"><button type="submit" class="primary">Approve ${escapeHtml(instructions ? 'instructions' : change.tool)} of ${escapeHtml(change.server)}</button></form>`}</section>`;
+  });
   const servers = pinning.map((server) => {
-    const count = approved.filter((pin) => pin.server === server.name).length;
+    const count = approved.filter((pin) => pin.server === server.name && pin.item === undefined).length;
     return `<li>${escapeHtml(server.name)}: ${count} tool${count === 1 ? '' : 's'} approved${server.withheldTools.length > 0 ? `, <span class="bad">${server.withheldTools.length} withheld here</span>` : ''}</li>`;
   });
   const body = `${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
-<p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>
+<p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>. Its instructions are pinned too: changed ones are served as last approved (new ones not at all) until approved here or with <code>hub-admin tools approve &lt;server&gt; --instructions</code>.</p>
 <h2 id="waiting">Waiting for approval</h2>
 ${items.length === 0 ? '<p>Nothing waits for approval.</p>' : items.join('\n')}
 <h2 id="pinning">Servers that pin their tools</h2>

@@ -2,16 +2,19 @@ import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import { definitionDiff, definitionDigest, definitionText, tooLargeToReview } from './definition.js';
 import { TOOL_PINNING_ERROR_CODES } from './errors.js';
+import { INSTRUCTIONS, instructionsDigest, instructionsKey, instructionsTooLarge, instructionsWithheldReason } from './instructions.js';
 import type { ToolPinningOptions } from './options.js';
 import { createIndexes, MAX_APPROVED, pinKey, type ChangeRecord, type PinCollections, type PinRecord } from './records.js';
-import { HubError, type PluginHub, type ToolGate } from '../../core/plugin/index.js';
+import { HubError, type PluginHub, type ToolGate, type WithheldInstructions } from '../../core/plugin/index.js';
 import type { ServerView } from '../../core/plugin/meta-tool.js';
 import { DuplicateKeyError } from '../../core/plugin/store.js';
 
 /** A definition an operator approved: which, and what changed from the one approved before. */
 export interface Approval {
   server: string;
+  /** Empty for the server's instructions (`item`). */
   tool: string;
+  item?: 'instructions';
   digest: string;
   diff: string;
 }
@@ -22,6 +25,28 @@ const APPROVAL_ATTEMPTS = 10;
 const LOGGED_DIFF_CHARS = 8000;
 /** Definitions of one tool remembered as logged; a tool that flips among more is logged again for the oldest. */
 const LOGGED_PER_TOOL = 16;
+
+/** What `approve` approves of a server: one tool, its instructions, or everything that waits. */
+export type ApprovalTarget = { tool: string } | typeof INSTRUCTIONS | 'all';
+
+/** One pinned item as seen: a tool's definition, or the server's instructions. */
+interface Seen {
+  _id: string;
+  server: string;
+  tool: string;
+  item?: 'instructions';
+  digest: string;
+  /** As an operator reads it, whole. */
+  text: string;
+  /** Why it cannot be approved, when it is too large to review. */
+  tooLarge: string | undefined;
+}
+
+/** The instructions of a server an operator approved: their digests, and the text approved last (served while a change waits). */
+interface ApprovedInstructions {
+  digests: Set<string>;
+  text: string;
+}
 
 /**
  * The tool gate of tool pinning. The store holds, per server and tool, the digests of the
@@ -48,6 +73,9 @@ export class ToolPins implements ToolGate {
   readonly #log: FastifyBaseLogger;
   /** Per tool, the definitions (digests) whose change was logged, with how often each was seen again since. */
   readonly #logged = new Map<string, Map<string, number>>();
+  readonly #approvedInstructions = new Map<string, ApprovedInstructions>();
+  /** The digest of the instructions each server last stated: asked at every handshake, computed once per text. */
+  readonly #instructionsDigests = new Map<string, { text: string; digest: string }>();
 
   constructor(
     private readonly hub: PluginHub,
@@ -70,6 +98,19 @@ export class ToolPins implements ToolGate {
     return withheldReason(server.name, tool.name, approved !== undefined, `${this.hub.settings.baseUrl}/tool-approvals`);
   }
 
+  instructions(server: ServerView, text: string): WithheldInstructions | undefined {
+    if (!this.pins(server)) return undefined;
+    const approved = this.#approvedInstructions.get(server.name);
+    if (approved?.digests.has(this.#instructionsDigest(server.name, text))) return undefined;
+    const command = `hub-admin tools approve ${shellWord(server.name)} --instructions`;
+    return { reason: instructionsWithheldReason(server.name, approved !== undefined, command, `${this.hub.settings.baseUrl}/tool-approvals`), ...(approved && { instead: approved.text }) };
+  }
+
+  reviewInstructions(server: ServerView, text: string): void {
+    if (!this.pins(server)) return;
+    this.#queueReview(server, () => this.#reviewInstructions(server, text), 'the review of instructions failed; changed instructions stay withheld');
+  }
+
   refresh(server: ServerView): Promise<void> {
     if (!this.pins(server)) return Promise.resolve();
     let refreshing = this.#refreshes.get(server.name);
@@ -82,9 +123,14 @@ export class ToolPins implements ToolGate {
 
   review(server: ServerView, tools: readonly Tool[]): void {
     if (!this.pins(server)) return;
+    this.#queueReview(server, () => this.#review(server, tools), 'the review of a tool list failed; its tools stay withheld');
+  }
+
+  /** Runs a review after the server's reviews under way, so that a refresh or an approval waits for what it records. */
+  #queueReview(server: ServerView, review: () => Promise<void>, failed: string): void {
     const next = (this.#reviews.get(server.name) ?? Promise.resolve())
-      .then(() => this.#review(server, tools))
-      .catch((error: unknown) => this.#log.warn({ server: server.name, err: (error as Error).message }, 'the review of a tool list failed; its tools stay withheld'));
+      .then(review)
+      .catch((error: unknown) => this.#log.warn({ server: server.name, err: (error as Error).message }, failed));
     this.#reviews.set(server.name, next);
     void next.then(() => {
       if (this.#reviews.get(server.name) === next) this.#reviews.delete(server.name);
@@ -113,23 +159,25 @@ export class ToolPins implements ToolGate {
   }
 
   /**
-   * Approves what waits for approval on `server` (one tool, or all of them), exactly the
-   * definitions recorded (`digest`: only that one, as the approval page showed it), and
-   * tells the server's callers its tool list changed.
+   * Approves what waits for approval on `server` (one tool, its instructions, or all of
+   * them), exactly the definitions recorded (`digest`: only that one, as the approval page
+   * showed it), and tells the server's callers its tool list changed.
    */
-  async approve(server: string, tool: string | undefined, by: string, digest?: string): Promise<Approval[]> {
+  async approve(server: string, target: ApprovalTarget, by: string, digest?: string): Promise<Approval[]> {
     await this.load();
     await this.#reviews.get(server);
-    const changes = await this.c.changes.find(tool === undefined ? { server } : { _id: pinKey(server, tool) }, { sort: { tool: 1 } });
+    const filter = target === 'all' ? { server } : { _id: target === INSTRUCTIONS ? instructionsKey(server) : pinKey(server, target.tool) };
+    const changes = await this.c.changes.find(filter, { sort: { tool: 1 } });
     const approved: Approval[] = [];
     for (const change of changes) {
       if ((digest !== undefined && change.digest !== digest) || change.tooLarge !== undefined) continue;
       await this.#pin(change, by);
       await this.c.changes.deleteOne({ _id: change._id, digest: change.digest });
-      approved.push({ server, tool: change.tool, digest: change.digest, diff: definitionDiff(change.approved, change.text) });
+      approved.push({ server, tool: change.tool, ...(change.item && { item: change.item }), digest: change.digest, diff: definitionDiff(change.approved, change.text) });
     }
     if (approved.length > 0) {
-      this.#log.info({ server, tools: approved.map((approval) => approval.tool), by }, 'tool definitions approved');
+      const tools = approved.filter((approval) => approval.item === undefined).map((approval) => approval.tool);
+      this.#log.info({ server, tools, ...(tools.length < approved.length && { instructions: true }), by }, 'tool definitions approved');
       this.hub.servers.get(server)?.toolsChanged();
     }
     return approved;
@@ -141,6 +189,7 @@ export class ToolPins implements ToolGate {
     if (server !== undefined) await this.#reviews.get(server);
     else await this.settled();
     const changes = await this.c.changes.find(server === undefined ? {} : { server });
+    // The instructions (an empty tool) come first of their server's.
     return changes.sort((a, b) => a.server.localeCompare(b.server) || a.tool.localeCompare(b.tool)).map((change) => ({ ...change, diff: definitionDiff(change.approved, change.text) }));
   }
 
@@ -169,27 +218,45 @@ export class ToolPins implements ToolGate {
     for (const tool of tools) {
       const digest = this.#digest(tool);
       if (this.#isApproved(server.name, tool.name, digest)) continue;
-      // Memory lags the store by approvals given elsewhere: ask it about this tool.
-      let pin = await this.c.pins.findOne({ _id: pinKey(server.name, tool.name) });
-      if (pin) this.#remember(pin);
-      else if (this.options.approveFirstSight && tooLargeToReview(tool.name, definitionText(tool).length) === undefined) pin = await this.#pinFirstSight(server.name, tool, digest);
-      if (this.#isApproved(server.name, tool.name, digest)) {
-        learnt = true;
-        continue;
-      }
-      await this.#recordChange(server.name, tool, digest, pin ?? undefined);
+      const text = definitionText(tool);
+      const seen: Seen = { _id: pinKey(server.name, tool.name), server: server.name, tool: tool.name, digest, text, tooLarge: tooLargeToReview(tool.name, text.length) };
+      if (await this.#approveOrRecord(seen, () => this.#isApproved(server.name, tool.name, digest))) learnt = true;
     }
     await this.#settle(server.name, new Map(tools.map((tool) => [tool.name, tool])));
     if (learnt) server.toolsChanged();
   }
 
-  /** Pins a tool never approved as it is; when another process pinned it first, that pin stands. */
-  async #pinFirstSight(server: string, tool: Tool, digest: string): Promise<PinRecord | null> {
-    const pin: PinRecord = { _id: pinKey(server, tool.name), server, tool: tool.name, digests: [digest], text: definitionText(tool), approvedAt: new Date(), approvedBy: 'first sight', version: 1 };
+  async #reviewInstructions(server: ServerView, text: string): Promise<void> {
+    await this.load();
+    const digest = this.#instructionsDigest(server.name, text);
+    const approved = () => this.#approvedInstructions.get(server.name)?.digests.has(digest) === true;
+    if (!approved()) await this.#approveOrRecord({ _id: instructionsKey(server.name), server: server.name, tool: '', item: INSTRUCTIONS, digest, text, tooLarge: instructionsTooLarge(text.length) }, approved);
+    // Instructions back to an approved text wait for nothing any more.
+    if (approved()) await this.c.changes.deleteOne({ _id: instructionsKey(server.name) });
+  }
+
+  /**
+   * An item seen and not approved in memory: approved after all when the store says so
+   * (memory lags it by approvals given elsewhere) or on first sight when the options say
+   * so, else recorded as a change. True when it turned out approved.
+   */
+  async #approveOrRecord(seen: Seen, approved: () => boolean): Promise<boolean> {
+    let pin = await this.c.pins.findOne({ _id: seen._id });
+    if (pin) this.#remember(pin);
+    else if (this.options.approveFirstSight && seen.tooLarge === undefined) pin = await this.#pinFirstSight(seen);
+    if (approved()) return true;
+    await this.#recordChange(seen, pin ?? undefined);
+    return false;
+  }
+
+  /** Pins an item never approved as it is; when another process pinned it first, that pin stands. */
+  async #pinFirstSight(seen: Seen): Promise<PinRecord | null> {
+    const { server, tool, item } = seen;
+    const pin: PinRecord = { _id: seen._id, server, tool, ...(item && { item }), digests: [seen.digest], text: seen.text, approvedAt: new Date(), approvedBy: 'first sight', version: 1 };
     try {
       await this.c.pins.insertOne(pin);
       this.#remember(pin);
-      this.#log.info({ server, tool: tool.name }, 'tool approved as first seen');
+      this.#log.info(item ? { server, item } : { server, tool }, item ? 'instructions approved as first seen' : 'tool approved as first seen');
       return pin;
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
@@ -204,14 +271,12 @@ export class ToolPins implements ToolGate {
    * it, with its diff, and publishes it: once per definition, however many replicas and
    * restarts see it.
    */
-  async #recordChange(server: string, tool: Tool, digest: string, pin: PinRecord | undefined): Promise<void> {
-    const _id = pinKey(server, tool.name);
+  async #recordChange(seen: Seen, pin: PinRecord | undefined): Promise<void> {
+    const { _id, server, tool, item, digest, tooLarge } = seen;
     const existing = await this.c.changes.findOne({ _id });
     if (existing?.digest === digest) return;
-    const whole = definitionText(tool);
-    const tooLarge = tooLargeToReview(tool.name, whole.length);
-    const text = tooLarge === undefined ? whole : `(${tooLarge})`;
-    const change: ChangeRecord = { _id, server, tool: tool.name, digest, text, ...(pin && { approved: pin.text }), ...(tooLarge !== undefined && { tooLarge }), seenAt: new Date() };
+    const text = tooLarge === undefined ? seen.text : `(${tooLarge})`;
+    const change: ChangeRecord = { _id, server, tool, ...(item && { item }), digest, text, ...(pin && { approved: pin.text }), ...(tooLarge !== undefined && { tooLarge }), seenAt: new Date() };
     if (existing) {
       const { _id: _key, ...fields } = change;
       const unset = { ...(pin === undefined && { approved: true as const }), ...(tooLarge === undefined && { tooLarge: true as const }) };
@@ -226,17 +291,22 @@ export class ToolPins implements ToolGate {
       }
     }
     const cause = pin ? 'changed' : 'new';
-    if (this.hub.observe.toolWithheld.active) this.hub.observe.toolWithheld.publish({ server, tool: tool.name, cause });
+    const what = item ? { server, item } : { server, tool };
+    if (this.hub.observe.toolWithheld.active) this.hub.observe.toolWithheld.publish({ server, tool, cause: item ? `instructions-${cause}` : cause });
     const seenAgain = this.#seenAgain(_id, digest);
     if (seenAgain !== undefined) {
-      this.#log.debug({ server, tool: tool.name, cause, seenAgain }, 'tool definition seen again, not approved: withheld (logged when first seen)');
+      this.#log.debug({ ...what, cause, seenAgain }, `${item ? 'instructions' : 'tool definition'} seen again, not approved: withheld (logged when first seen)`);
       return;
     }
     const diff = definitionDiff(change.approved, text);
-    this.#log.warn(
-      { server, tool: tool.name, cause, diff: diff.length > LOGGED_DIFF_CHARS ? `${diff.slice(0, LOGGED_DIFF_CHARS)}\n… (hub-admin tools pending shows the rest)` : diff },
-      pin ? 'tool definition changed since it was approved: withheld until an operator approves it' : 'new tool: withheld until an operator approves it',
-    );
+    const message = item
+      ? pin
+        ? 'server instructions changed since they were approved: the approved ones are served until an operator approves the change'
+        : 'new server instructions: not served until an operator approves them'
+      : pin
+        ? 'tool definition changed since it was approved: withheld until an operator approves it'
+        : 'new tool: withheld until an operator approves it';
+    this.#log.warn({ ...what, cause, diff: diff.length > LOGGED_DIFF_CHARS ? `${diff.slice(0, LOGGED_DIFF_CHARS)}\n… (hub-admin tools pending shows the rest)` : diff }, message);
   }
 
   /**
@@ -260,6 +330,7 @@ export class ToolPins implements ToolGate {
   /** A recorded change whose tool is gone, or is back to an approved definition, waits for nothing any more. */
   async #settle(server: string, tools: Map<string, Tool>): Promise<void> {
     for (const change of await this.c.changes.find({ server })) {
+      if (change.item !== undefined) continue;
       const tool = tools.get(change.tool);
       if (tool && !this.#isApproved(server, change.tool, this.#digest(tool))) continue;
       await this.c.changes.deleteOne({ _id: change._id, digest: change.digest });
@@ -272,7 +343,7 @@ export class ToolPins implements ToolGate {
     for (let attempt = 0; attempt < APPROVAL_ATTEMPTS; attempt += 1) {
       const pin = await this.c.pins.findOne({ _id: change._id });
       if (!pin) {
-        const created: PinRecord = { _id: change._id, server: change.server, tool: change.tool, digests: [change.digest], ...approval, version: 1 };
+        const created: PinRecord = { _id: change._id, server: change.server, tool: change.tool, ...(change.item && { item: change.item }), digests: [change.digest], ...approval, version: 1 };
         try {
           await this.c.pins.insertOne(created);
           this.#remember(created);
@@ -305,7 +376,20 @@ export class ToolPins implements ToolGate {
     return this.#approved.get(server)?.get(tool)?.has(digest) === true;
   }
 
+  #instructionsDigest(server: string, text: string): string {
+    const last = this.#instructionsDigests.get(server);
+    if (last?.text === text) return last.digest;
+    const digest = instructionsDigest(text);
+    this.#instructionsDigests.set(server, { text, digest });
+    return digest;
+  }
+
   #remember(pin: PinRecord): void {
+    if (pin.item === INSTRUCTIONS) {
+      const known = this.#approvedInstructions.get(pin.server);
+      this.#approvedInstructions.set(pin.server, { digests: new Set([...(known?.digests ?? []), ...pin.digests]), text: pin.text });
+      return;
+    }
     let tools = this.#approved.get(pin.server);
     if (!tools) this.#approved.set(pin.server, (tools = new Map()));
     let digests = tools.get(pin.tool);
@@ -316,7 +400,7 @@ export class ToolPins implements ToolGate {
   #count(server: string): number {
     let count = 0;
     for (const digests of this.#approved.get(server)?.values() ?? []) count += digests.size;
-    return count;
+    return count + (this.#approvedInstructions.get(server)?.digests.size ?? 0);
   }
 }
 

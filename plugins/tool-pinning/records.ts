@@ -1,11 +1,14 @@
 import type { Store, StoreCollection } from '../../core/plugin/store.js';
 
-/** The definitions of one tool of one server that an operator approved. */
+/** The definitions of one tool of one server (or its instructions) that an operator approved. */
 export interface PinRecord {
-  /** `pinKey(server, tool)`. */
+  /** `pinKey(server, tool)`, or `instructionsKey(server)`. */
   _id: string;
   server: string;
+  /** Empty for the server's instructions. */
   tool: string;
+  /** `instructions` for the server's instructions; absent for a tool. */
+  item?: 'instructions';
   /** The digests approved, oldest first (at most `MAX_APPROVED`): a tool that goes back to one of them is offered again. */
   digests: string[];
   /** The last definition approved, as an operator reads it, for the diff of the next change. */
@@ -21,7 +24,10 @@ export interface PinRecord {
 export interface ChangeRecord {
   _id: string;
   server: string;
+  /** Empty for the server's instructions. */
   tool: string;
+  /** `instructions` for the server's instructions; absent for a tool. */
+  item?: 'instructions';
   digest: string;
   text: string;
   /** The last definition approved; absent for a tool never approved (a new one). */

@@ -36,7 +36,8 @@ t.test('a changed description, and a new tool, are withheld on both endpoints an
 
   const approved = await hub.admin('tools', 'approve', 'changing');
   t.equal(approved.code, 0, approved.stderr);
-  t.equal(approved.stdout.match(/^approved changing /gm)?.length, CHANGING_TOOLS.length, 'every tool of the server is approved');
+  t.equal(approved.stdout.match(/^approved changing /gm)?.length, CHANGING_TOOLS.length + 1, 'every tool of the server is approved, and its instructions');
+  t.match(approved.stdout, /^approved changing \(instructions\) /m);
   for (const { revision, own, hub: meta } of clients) {
     t.same(await ownTools(own), CHANGING_TOOLS, `${revision}: once approved, /changing/mcp lists them`);
     t.same(await hubTools(meta, 'changing'), CHANGING_TOOLS, `${revision}: and list_tools`);
@@ -125,7 +126,8 @@ t.test('approve-on-first-sight approves what is first seen; a later change still
   const clients = await clientsOf(t, hub.url, 'changing');
   for (const { revision, own } of clients) t.same(await ownTools(own), CHANGING_TOOLS, `${revision}: every tool first seen is offered`);
   const listed = await hub.admin('tools', 'list', 'changing');
-  t.equal(listed.stdout.match(/\tfirst sight\t/g)?.length, CHANGING_TOOLS.length, 'each approved as first seen');
+  t.equal(listed.stdout.match(/\tfirst sight\t/g)?.length, CHANGING_TOOLS.length + 1, 'each approved as first seen, the instructions too');
+  t.match(listed.stdout, /^changing\t\(instructions\)\t.*\tfirst sight\t/m);
   const [first] = clients;
   await first?.own.callTool({ name: 'redescribe', arguments: {} });
   await waitFor('the hub to withhold mutable', async () => first !== undefined && (await serverEntry(first.hub, 'changing'))?.withheldTools?.includes('mutable') === true);
