@@ -51,6 +51,14 @@ export type HubPluginOptions = Static<typeof HubPluginOptions> & {
    * server), no server is started and the config file is not watched.
    */
   admin?: { leftOut(problem: string, server: string): void };
+  /**
+   * At shutdown, connections kept alive are told `Connection: close` from the start of the
+   * drain and given up to a second to come back for their last answer, rather than meeting a
+   * reset when the listener closes (core/net/kept-alive.ts). The standalone `hub` does this
+   * at SIGTERM; an app that embeds the hub owns its server and its close, and a test's close
+   * does not wait.
+   */
+  closeKeptAliveGently?: boolean;
 };
 
 /** The name under which an embedding app's `setup` registers. */
@@ -94,12 +102,14 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     reply.raw.once('close', () => observe.httpRequest.publish({ hub: context.identity, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
   });
   // The sockets kept alive get their last answer with `Connection: close` rather than a reset when the listener closes.
-  const keptAlive = options.admin ? undefined : new KeptAliveConnections(app.server);
-  // Once the drain is over, what comes back on a kept-alive socket is told so, whatever the route.
-  app.addHook('onRequest', async (_request, reply) => {
-    if (keptAlive?.lingering) return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ status: 'shutting down' });
-    return undefined;
-  });
+  const keptAlive = options.closeKeptAliveGently && !options.admin ? new KeptAliveConnections(app.server) : undefined;
+  if (keptAlive) {
+    // Once the drain is over, what comes back on a kept-alive socket is told so, whatever the route.
+    app.addHook('onRequest', (_request, reply, done) => {
+      if (!keptAlive.lingering) return done();
+      void reply.code(503).header('connection', 'close').header('retry-after', '1').send({ status: 'shutting down' });
+    });
+  }
   if (options.children) context.children.configure(options.children);
 
   for (const { plugin, options: pluginOptions } of plugins) {

@@ -104,8 +104,11 @@ export class RequestRecordsAtDebug extends LogController {
   }
 }
 
-/** Builds and starts the standalone HTTP hub: the same plugin, on a bare Fastify. */
-export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<StartedHub> {
+/**
+ * Builds and starts the standalone HTTP hub: the same plugin, on a bare Fastify.
+ * `closeKeptAliveGently`: see `HubPluginOptions` (the `hub` CLI sets it).
+ */
+export async function startHub(env: NodeJS.ProcessEnv = process.env, { closeKeptAliveGently = false }: { closeKeptAliveGently?: boolean } = {}): Promise<StartedHub> {
   const settings = settingsFromEnvironment(env);
   // return503OnClosing off: during the drain the hub's own routes answer (/readyz 503, MCP
   // endpoints a JSON-RPC error), and the rest keeps serving until the listener closes.
@@ -123,7 +126,7 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env): Promise<St
   recordAccess(app);
   let context: PluginHub | undefined;
   try {
-    await app.register(hub, { env: env as Record<string, string>, setup: (created) => void (context = created) });
+    await app.register(hub, { env: env as Record<string, string>, closeKeptAliveGently, setup: (created) => void (context = created) });
     await app.listen({ host: settings.host, port: settings.port }).catch((error: NodeJS.ErrnoException) => {
       throw listenError(error, settings);
     });

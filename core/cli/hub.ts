@@ -49,7 +49,8 @@ runCli('hub', async () => {
   const { values } = parseFlags(argv, { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } }, HELP);
   if (values.help) return void process.stdout.write(HELP);
   if (values.version) return void process.stdout.write(`${HUB_VERSION}\n`);
-  const started = await startHub();
+  // A deploy's clients meet no reset at SIGTERM.
+  const started = await startHub(process.env, { closeKeptAliveGently: true });
   warningsTo(started.app.log);
   let closing = false;
   const shutdown = (signal: string) => {
