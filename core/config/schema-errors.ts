@@ -32,19 +32,40 @@ export function firstSchemaProblem(schema: TSchema, value: unknown): SchemaProbl
 }
 
 /**
- * A compiled check per schema: the same verdict as `Value.Errors` finding none, at a
- * fraction of the cost on the hot path (each meta-tool call checks its arguments), where
- * almost every value is valid. Schemas live as long as the tools that declare them.
+ * A compiled check per schema (the same verdict as `Value.Errors` finding none, at a
+ * fraction of the cost on the hot path: each meta-tool call checks its arguments, and
+ * almost every value is valid), and whether it declares a default to fill in. Schemas
+ * live as long as the tools that declare them.
  */
-const validators = new WeakMap<TSchema, Validator>();
+const compiled = new WeakMap<TSchema, { validator: Validator; declaresDefaults: boolean }>();
+
+function compiledOf(schema: TSchema): { validator: Validator; declaresDefaults: boolean } {
+  let found = compiled.get(schema);
+  if (!found) {
+    found = { validator: Compile(schema), declaresDefaults: hasDefaultKey(schema) };
+    compiled.set(schema, found);
+  }
+  return found;
+}
 
 function validatorOf(schema: TSchema): Validator {
-  let validator = validators.get(schema);
-  if (!validator) {
-    validator = Compile(schema);
-    validators.set(schema, validator);
-  }
-  return validator;
+  return compiledOf(schema).validator;
+}
+
+/**
+ * `value` with the schema's defaults filled in. Filling writes into the value, so it is
+ * done on a copy, and only when the schema declares a default (a meta-tool's arguments,
+ * on every call, mostly do not).
+ */
+export function withSchemaDefaults(schema: TSchema, value: unknown): unknown {
+  return compiledOf(schema).declaresDefaults ? Value.Default(schema, structuredClone(value)) : value;
+}
+
+/** A `default` key anywhere (a property named so counts too: a copy too many is harmless). */
+function hasDefaultKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (!Array.isArray(value) && 'default' in value) return true;
+  return Object.values(value).some(hasDefaultKey);
 }
 
 /**

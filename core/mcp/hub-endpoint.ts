@@ -7,9 +7,8 @@ import {
   type Implementation,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
-import Value from 'typebox/value';
 import type { SdkExchange } from './sdk-exchange.js';
-import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
+import { firstSchemaProblem, pointerToPath, withSchemaDefaults } from '../config/schema-errors.js';
 import type { Hub } from '../hub.js';
 import { observe, type ToolCallOutcome } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from './caller-request.js';
@@ -111,9 +110,7 @@ async function callHubTool(call: HubToolCall): Promise<CallToolResult | InputReq
 async function runHubTool({ hub, revision, params, caller, sessionCapabilities }: HubToolCall, hubCall?: HubCallRecord): Promise<CallToolResult | InputRequiredResult | undefined> {
   const tool = hub.metaTools.get(params.name);
   if (!tool) return undefined;
-  const given = params.arguments ?? {};
-  // Filling in defaults writes into the value: the caller's arguments are copied first, and only when there is a default to fill.
-  const args = declaresDefaults(tool.inputSchema) ? (Value.Default(tool.inputSchema, structuredClone(given)) as Record<string, unknown>) : given;
+  const args = withSchemaDefaults(tool.inputSchema, params.arguments ?? {}) as Record<string, unknown>;
   const problem = firstSchemaProblem(tool.inputSchema, args);
   if (problem) {
     const path = pointerToPath(problem.path);
@@ -122,23 +119,4 @@ async function runHubTool({ hub, revision, params, caller, sessionCapabilities }
   const result = await tool.call(args, { revision, request: caller, via: tool.name, ...(hubCall && { hubCall }), ...(sessionCapabilities && { sessionCapabilities }) });
   if (!tool.interceptedResult || isInputRequiredResult(result)) return result;
   return hub.interceptors.runAfterHubTool(hub, { tool: tool.name, revision: revision.revision, clientId: caller.clientId }, result);
-}
-
-/** Whether a schema declares a default anywhere, once per schema (the meta-tools' live as long as the process). */
-const withDefaults = new WeakMap<object, boolean>();
-
-function declaresDefaults(schema: object): boolean {
-  let found = withDefaults.get(schema);
-  if (found === undefined) {
-    found = hasDefaultKey(schema);
-    withDefaults.set(schema, found);
-  }
-  return found;
-}
-
-/** A `default` key anywhere (a property named so counts too: a copy too many is harmless). */
-function hasDefaultKey(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (!Array.isArray(value) && 'default' in value) return true;
-  return Object.values(value).some(hasDefaultKey);
 }
