@@ -29,15 +29,8 @@ const LOGGED_PER_TOOL = 16;
 /** What `approve` approves of a server: one tool, its instructions, or everything that waits. */
 export type ApprovalTarget = { tool: string } | typeof INSTRUCTIONS | 'all';
 
-/** One pinned item as seen: a tool's definition, or the server's instructions. */
-interface Seen {
-  _id: string;
-  server: string;
-  tool: string;
-  item?: 'instructions';
-  digest: string;
-  /** As an operator reads it, whole. */
-  text: string;
+/** One pinned item as seen (a tool's definition, or the server's instructions): its change record's identity and text, whole. */
+interface Seen extends Pick<ChangeRecord, '_id' | 'server' | 'tool' | 'item' | 'digest' | 'text'> {
   /** Why it cannot be approved, when it is too large to review. */
   tooLarge: string | undefined;
 }
