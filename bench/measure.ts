@@ -56,6 +56,16 @@ export function startHttpFloor(): Promise<PortServer> {
   return startPortServer('./http-floor.js');
 }
 
+/** The Fastify floor of `fastify-floor.ts` (Fastify's defaults, one route), in its own process. */
+export function startFastifyFloor(): Promise<PortServer> {
+  return startPortServer('./fastify-floor.js');
+}
+
+/** The stdio proxy floor of `stdio-proxy-floor.ts` (HTTP in, server-everything's stdio out), in its own process. */
+export function startStdioProxyFloor(): Promise<PortServer> {
+  return startPortServer('./stdio-proxy-floor.js');
+}
+
 export interface PortServer {
   url: string;
   /** CPU time of every thread of the server's process so far, in microseconds (from /proc). */
