@@ -35,7 +35,9 @@
 // together. Every subject is measured once per round, in turn, so that load from elsewhere
 // hits them alike; the best round is kept (lowest p50 at one caller, highest calls/s beyond)
 // and the range of calls/s printed beside it. The hub's CPU per call is its process's (every
-// thread) over the round, read from /proc; "log/call" is the log lines it wrote per call.
+// thread) over the round, read from /proc; "log/call" is the log lines it wrote per call;
+// "child" is the stdio child's CPU per call, under the hub and under the stdio proxy floor
+// alike: what the hub has its child do beyond what a bare proxy has it do.
 //
 // Run: npm run build && node dist/bench/carriage.js [--calls 10000] [--rounds 3] [--callers 1,16]
 //      [--settings default,no-observability,quiet] [--only <text>] [--http-child]
@@ -133,6 +135,8 @@ interface Subject {
   hub?: BenchHubBin;
   /** The serving process's CPU so far, in microseconds, when it is measured (the floor's, a hub's). */
   cpuMicros?: () => number;
+  /** Its stdio child's CPU so far, in microseconds (a hub's, the stdio proxy floor's). */
+  childCpuMicros?: () => number;
   run(callers: number, count: number): Promise<RawFigures | LoadFigures>;
 }
 
@@ -144,20 +148,20 @@ for (const revision of REVISIONS) {
   subjects.push(
     { label: 'floor http', kind: 'floor', revision, cpuMicros: floor.cpuMicros, run: raw(floor.url, 'echo', echo, 'Echo: hi') },
     { label: 'floor fastify', kind: 'fastify-floor', revision, cpuMicros: fastifyFloor.cpuMicros, run: raw(fastifyFloor.url, 'echo', echo, 'Echo: hi') },
-    { label: 'floor stdio proxy (server-everything)', kind: 'proxy-floor', revision, cpuMicros: proxyFloor.cpuMicros, run: raw(proxyFloor.url, 'echo', echo, 'Echo: hi') },
+    { label: 'floor stdio proxy (server-everything)', kind: 'proxy-floor', revision, cpuMicros: proxyFloor.cpuMicros, childCpuMicros: proxyFloor.childrenCpuMicros, run: raw(proxyFloor.url, 'echo', echo, 'Echo: hi') },
   );
   if (httpChild) subjects.push({ label: 'http child direct', kind: 'direct', revision, run: raw(httpChild.url, 'echo', { text: 'hi' }, 'hi') });
   if (bare) subjects.push({ label: 'http child via bare proxy', kind: 'bare', revision, run: raw(bare.url, 'echo', { text: 'hi' }, 'hi') });
   for (const { setting, label, hub, token } of hubs) {
     const at = (path: string) => `${hub.url}${path}`;
-    const cpuMicros = hub.cpuMicros;
+    const { cpuMicros, childrenCpuMicros: childCpuMicros } = hub;
     const hubSubjects: Subject[] = [
-      { label: `hub /everything/mcp [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, run: raw(at('/everything/mcp'), 'echo', echo, 'Echo: hi', token) },
-      { label: `hub /hub call_tool [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echo }, 'Echo: hi', token) },
+      { label: `hub /everything/mcp [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/everything/mcp'), 'echo', echo, 'Echo: hi', token) },
+      { label: `hub /hub call_tool [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echo }, 'Echo: hi', token) },
       ...(httpChild
         ? [
-            { label: `hub /web/mcp [${label}]`, kind: 'hub' as const, revision, setting, hub, cpuMicros, run: raw(at('/web/mcp'), 'echo', { text: 'hi' }, 'hi', token) },
-            { label: `hub /hub call_tool web [${label}]`, kind: 'hub' as const, revision, setting, hub, cpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'web', tool: 'echo', arguments: { text: 'hi' } }, 'hi', token) },
+            { label: `hub /web/mcp [${label}]`, kind: 'hub' as const, revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/web/mcp'), 'echo', { text: 'hi' }, 'hi', token) },
+            { label: `hub /hub call_tool web [${label}]`, kind: 'hub' as const, revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'web', tool: 'echo', arguments: { text: 'hi' } }, 'hi', token) },
           ]
         : []),
     ];
@@ -175,9 +179,9 @@ interface Measured {
 }
 
 async function measure(subject: Subject, callers: number, count: number): Promise<Measured> {
-  const { hub, cpuMicros } = subject;
+  const { hub, cpuMicros, childCpuMicros } = subject;
   if (!cpuMicros) return { figures: await subject.run(callers, count) };
-  const [cpu, childCpu, lines] = [cpuMicros(), hub?.childrenCpuMicros(), hub?.logLines()];
+  const [cpu, childCpu, lines] = [cpuMicros(), childCpuMicros?.(), hub?.logLines()];
   const figures = await subject.run(callers, count);
   // The log is read from a pipe: what the round wrote has arrived once the hub is idle again.
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -186,7 +190,8 @@ async function measure(subject: Subject, callers: number, count: number): Promis
   return {
     figures,
     cpuUs: (cpuMicros() - cpu) / made,
-    ...(hub && childCpu !== undefined && lines !== undefined && { childCpuUs: (hub.childrenCpuMicros() - childCpu) / made, logLinesPerCall: (hub.logLines() - lines) / made }),
+    ...(childCpuMicros && childCpu !== undefined && { childCpuUs: (childCpuMicros() - childCpu) / made }),
+    ...(hub && lines !== undefined && { logLinesPerCall: (hub.logLines() - lines) / made }),
   };
 }
 
@@ -222,7 +227,7 @@ const ratio = (a: number, b: number | undefined) => (b === undefined ? Number.Na
 const pad = (value: unknown, width: number) => String(value).padStart(width);
 const fixed = (value: number | undefined, digits: number) => (value === undefined ? '' : value.toFixed(digits));
 
-console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds${leastPrivilege ? ", least privilege on (bound token, pinned tools)" : ""}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it; cpu us: the serving process's (a floor's, the hub's; child: the hub's stdio child's) CPU per call, "x bare cpu" the hub's (or a floor's) over the HTTP floor's, "x proxy cpu" the hub's over the stdio proxy floor's`);
+console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds${leastPrivilege ? ", least privilege on (bound token, pinned tools)" : ""}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it; cpu us: the serving process's (a floor's, the hub's; child: its stdio child's) CPU per call, "x bare cpu" the hub's (or a floor's) over the HTTP floor's, "x proxy cpu" the hub's over the stdio proxy floor's`);
 for (const callers of callerCounts) {
   console.log(`\n${callers} caller${callers === 1 ? '' : 's'}`);
   console.log(floorsOverBare(callers));

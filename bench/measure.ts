@@ -3,7 +3,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { threadsCpuMicros } from './hub-bin.js';
+import { childrenCpuMicros, threadsCpuMicros } from './hub-bin.js';
 import type { RawFigures, RawLoad } from './raw-client.js';
 
 export interface LoadFigures {
@@ -70,6 +70,8 @@ export interface PortServer {
   url: string;
   /** CPU time of every thread of the server's process so far, in microseconds (from /proc). */
   cpuMicros(): number;
+  /** CPU time of the server's child processes so far (the stdio proxy floor's child), in microseconds. */
+  childrenCpuMicros(): number;
   stop(): void;
 }
 
@@ -79,7 +81,12 @@ async function startPortServer(relative: string): Promise<PortServer> {
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
   const pid = child.pid ?? 0;
-  return { url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`, cpuMicros: () => threadsCpuMicros(pid), stop: () => child.stdin.end() };
+  return {
+    url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`,
+    cpuMicros: () => threadsCpuMicros(pid),
+    childrenCpuMicros: () => childrenCpuMicros(pid),
+    stop: () => child.stdin.end(),
+  };
 }
 
 /** `tools/call` of server-everything's `echo` straight over its stdio, from a separate process (see stdio-floor.ts). */
