@@ -3,6 +3,13 @@
 // - the bare HTTP floor: a `node:http` server answering a fixed tool result (http-floor.ts);
 // - the stdio floor: server-everything's `echo` straight over its own stdio (stdio-floor.ts),
 //   what no hub in front of that child can exceed;
+// - the Fastify floor: the bare HTTP floor's contract as a Fastify app with its default JSON
+//   body parser and one route (fastify-floor.ts), what any Fastify app parsing a JSON request
+//   costs;
+// - the stdio proxy floor: a `node:http` server forwarding each request to server-everything
+//   over its stdio and answering with the child's result (stdio-proxy-floor.ts), one HTTP
+//   exchange and one pipe round trip per call with no checks, what any gateway in front of
+//   that child costs at the least;
 // - the hub: the real `hub` CLI in its own process, as `npm start` runs it (bearer
 //   verification on with an API token minted by `hub-admin`, the per-client limits on, its
 //   log read from a pipe as a collector would), in front of server-everything as a
@@ -20,11 +27,17 @@
 // call, against the floor) is printed, and must be at least 3x the hub's best figure for the
 // hub's figures to measure the hub. The floor's CPU per request is read from /proc like the
 // hub's, and "x bare cpu" is the hub's over it at the same caller count and revision: the
-// share of a call that is the hub's own work, whatever the machine. Every subject is measured once per round, in turn, so
-// that load from elsewhere hits them alike; the best round is kept (lowest p50 at one
-// caller, highest calls/s beyond) and the range of calls/s printed beside it. The hub's CPU
-// per call is its process's (every thread) over the round, read from /proc; "log/call" is
-// the log lines it wrote per call.
+// share of a call that is the hub's own work, whatever the machine. "x proxy cpu" is the
+// hub's over the stdio proxy floor's (for the roads to server-everything): what the hub
+// costs beyond the hop it cannot avoid. The header of each caller count gives each floor's
+// CPU over the bare floor's, and an estimate of a Fastify app in front of a pipe (the proxy
+// floor plus what Fastify adds to the bare floor): what the parts the hub must use cost
+// together. Every subject is measured once per round, in turn, so that load from elsewhere
+// hits them alike; the best round is kept (lowest p50 at one caller, highest calls/s beyond)
+// and the range of calls/s printed beside it. The hub's CPU per call is its process's (every
+// thread) over the round, read from /proc; "log/call" is the log lines it wrote per call;
+// "child" is the stdio child's CPU per call, under the hub and under the stdio proxy floor
+// alike: what the hub has its child do beyond what a bare proxy has it do.
 //
 // Run: npm run build && node dist/bench/carriage.js [--calls 10000] [--rounds 3] [--callers 1,16]
 //      [--settings default,no-observability,quiet] [--only <text>] [--http-child]
@@ -35,11 +48,11 @@
 // `--baseline <checkout>` also runs another built checkout's hub (an older commit, built) with
 // the `default` setting in the same rounds, labelled `[default, baseline]`: before and after
 // a change in one run.
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBareProxy } from './bare-proxy.js';
+import { everythingScript as everything } from './everything-stdio.js';
 import { startHubBin, type BenchHubBin } from './hub-bin.js';
-import { rawLoad, startHttpChild, startHttpFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
+import { rawLoad, startFastifyFloor, startHttpChild, startHttpFloor, startStdioProxyFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
 import type { RawFigures } from './raw-client.js';
 
 const { values } = parseArgs({
@@ -71,8 +84,9 @@ type Setting = keyof typeof SETTINGS;
 const settings = values.settings.split(',') as Setting[];
 for (const setting of settings) if (!(setting in SETTINGS)) throw new Error(`unknown setting ${setting}: one of ${Object.keys(SETTINGS).join(', ')}`);
 
-const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const floor = await startHttpFloor();
+const fastifyFloor = await startFastifyFloor();
+const proxyFloor = await startStdioProxyFloor();
 const httpChild = values['http-child'] ? await startHttpChild() : undefined;
 const bare = httpChild ? await startBareProxy(httpChild.url) : undefined;
 // CARRIAGE_LEAST_PRIVILEGE=on binds the token to the endpoints it calls and its /hub reach to
@@ -112,7 +126,7 @@ for (const { setting, checkout } of runs) {
   hubs.push({ setting, label: checkout === undefined ? setting : `${setting}, baseline`, hub, token });
 }
 
-type Kind = 'floor' | 'stdio-floor' | 'direct' | 'bare' | 'hub';
+type Kind = 'floor' | 'fastify-floor' | 'proxy-floor' | 'stdio-floor' | 'direct' | 'bare' | 'hub';
 interface Subject {
   label: string;
   kind: Kind;
@@ -121,6 +135,8 @@ interface Subject {
   hub?: BenchHubBin;
   /** The serving process's CPU so far, in microseconds, when it is measured (the floor's, a hub's). */
   cpuMicros?: () => number;
+  /** Its stdio child's CPU so far, in microseconds (a hub's, the stdio proxy floor's). */
+  childCpuMicros?: () => number;
   run(callers: number, count: number): Promise<RawFigures | LoadFigures>;
 }
 
@@ -129,19 +145,23 @@ const subjects: Subject[] = [{ label: 'floor stdio (server-everything)', kind: '
 for (const revision of REVISIONS) {
   const raw = (url: string, tool: string, args: Record<string, unknown>, expect: string, bearer?: string) => (callers: number, count: number) =>
     rawLoad({ url, callers, calls: count, warmup: Math.min(1000, count), revision, tool, arguments: args, expect, bearer });
-  subjects.push({ label: 'floor http', kind: 'floor', revision, cpuMicros: floor.cpuMicros, run: raw(floor.url, 'echo', echo, 'Echo: hi') });
+  subjects.push(
+    { label: 'floor http', kind: 'floor', revision, cpuMicros: floor.cpuMicros, run: raw(floor.url, 'echo', echo, 'Echo: hi') },
+    { label: 'floor fastify', kind: 'fastify-floor', revision, cpuMicros: fastifyFloor.cpuMicros, run: raw(fastifyFloor.url, 'echo', echo, 'Echo: hi') },
+    { label: 'floor stdio proxy (server-everything)', kind: 'proxy-floor', revision, cpuMicros: proxyFloor.cpuMicros, childCpuMicros: proxyFloor.childrenCpuMicros, run: raw(proxyFloor.url, 'echo', echo, 'Echo: hi') },
+  );
   if (httpChild) subjects.push({ label: 'http child direct', kind: 'direct', revision, run: raw(httpChild.url, 'echo', { text: 'hi' }, 'hi') });
   if (bare) subjects.push({ label: 'http child via bare proxy', kind: 'bare', revision, run: raw(bare.url, 'echo', { text: 'hi' }, 'hi') });
   for (const { setting, label, hub, token } of hubs) {
     const at = (path: string) => `${hub.url}${path}`;
-    const cpuMicros = hub.cpuMicros;
+    const { cpuMicros, childrenCpuMicros: childCpuMicros } = hub;
     const hubSubjects: Subject[] = [
-      { label: `hub /everything/mcp [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, run: raw(at('/everything/mcp'), 'echo', echo, 'Echo: hi', token) },
-      { label: `hub /hub call_tool [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echo }, 'Echo: hi', token) },
+      { label: `hub /everything/mcp [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/everything/mcp'), 'echo', echo, 'Echo: hi', token) },
+      { label: `hub /hub call_tool [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echo }, 'Echo: hi', token) },
       ...(httpChild
         ? [
-            { label: `hub /web/mcp [${label}]`, kind: 'hub' as const, revision, setting, hub, cpuMicros, run: raw(at('/web/mcp'), 'echo', { text: 'hi' }, 'hi', token) },
-            { label: `hub /hub call_tool web [${label}]`, kind: 'hub' as const, revision, setting, hub, cpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'web', tool: 'echo', arguments: { text: 'hi' } }, 'hi', token) },
+            { label: `hub /web/mcp [${label}]`, kind: 'hub' as const, revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/web/mcp'), 'echo', { text: 'hi' }, 'hi', token) },
+            { label: `hub /hub call_tool web [${label}]`, kind: 'hub' as const, revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'web', tool: 'echo', arguments: { text: 'hi' } }, 'hi', token) },
           ]
         : []),
     ];
@@ -151,7 +171,7 @@ for (const revision of REVISIONS) {
 
 interface Measured {
   figures: RawFigures | LoadFigures;
-  /** The serving process's CPU per call (every thread), in microseconds: the hub's, or the floor's. */
+  /** The serving process's CPU per call (every thread), in microseconds: the hub's, or a floor's. */
   cpuUs?: number;
   /** The stdio child's CPU per call, in microseconds. */
   childCpuUs?: number;
@@ -159,9 +179,9 @@ interface Measured {
 }
 
 async function measure(subject: Subject, callers: number, count: number): Promise<Measured> {
-  const { hub, cpuMicros } = subject;
+  const { hub, cpuMicros, childCpuMicros } = subject;
   if (!cpuMicros) return { figures: await subject.run(callers, count) };
-  const [cpu, childCpu, lines] = [cpuMicros(), hub?.childrenCpuMicros(), hub?.logLines()];
+  const [cpu, childCpu, lines] = [cpuMicros(), childCpuMicros?.(), hub?.logLines()];
   const figures = await subject.run(callers, count);
   // The log is read from a pipe: what the round wrote has arrived once the hub is idle again.
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -170,7 +190,8 @@ async function measure(subject: Subject, callers: number, count: number): Promis
   return {
     figures,
     cpuUs: (cpuMicros() - cpu) / made,
-    ...(hub && childCpu !== undefined && lines !== undefined && { childCpuUs: (hub.childrenCpuMicros() - childCpu) / made, logLinesPerCall: (hub.logLines() - lines) / made }),
+    ...(childCpuMicros && childCpu !== undefined && { childCpuUs: (childCpuMicros() - childCpu) / made }),
+    ...(hub && lines !== undefined && { logLinesPerCall: (hub.logLines() - lines) / made }),
   };
 }
 
@@ -198,17 +219,20 @@ for (const { hub } of hubs) await hub.close();
 bare?.server.close();
 httpChild?.stop();
 floor.stop();
+fastifyFloor.stop();
+proxyFloor.stop();
 
 const find = (callers: number, kind: Kind, revision: Subject['revision']) => rows.find((row) => row.callers === callers && row.subject.kind === kind && row.subject.revision === revision);
 const ratio = (a: number, b: number | undefined) => (b === undefined ? Number.NaN : Number((a / b).toFixed(2)));
 const pad = (value: unknown, width: number) => String(value).padStart(width);
 const fixed = (value: number | undefined, digits: number) => (value === undefined ? '' : value.toFixed(digits));
 
-console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds${leastPrivilege ? ", least privilege on (bound token, pinned tools)" : ""}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it; cpu us: the serving process's (the floor's, the hub's; child: the stdio child's) CPU per call, "x bare cpu" the hub's over the floor's`);
+console.log(`carriage: ${calls} calls a round, best of ${rounds} rounds${leastPrivilege ? ", least privilege on (bound token, pinned tools)" : ""}; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it; cpu us: the serving process's (a floor's, the hub's; child: its stdio child's) CPU per call, "x bare cpu" the hub's (or a floor's) over the HTTP floor's, "x proxy cpu" the hub's over the stdio proxy floor's`);
 for (const callers of callerCounts) {
   console.log(`\n${callers} caller${callers === 1 ? '' : 's'}`);
+  console.log(floorsOverBare(callers));
   console.log(
-    `${'subject'.padEnd(44)}${'revision'.padEnd(12)}${pad('calls/s', 8)} ${'[range]'.padEnd(14)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('cpu us', 8)}${pad('child', 7)}${pad('log/call', 9)}${pad('x floor', 8)}${pad('+p50', 8)}${pad('x bare', 8)}${pad('x bare cpu', 11)}${pad('client us', 10)}`,
+    `${'subject'.padEnd(44)}${'revision'.padEnd(12)}${pad('calls/s', 8)} ${'[range]'.padEnd(14)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('cpu us', 8)}${pad('child', 7)}${pad('log/call', 9)}${pad('x floor', 8)}${pad('+p50', 8)}${pad('x bare', 8)}${pad('x bare cpu', 11)}${pad('x proxy cpu', 12)}${pad('client us', 10)}`,
   );
   for (const row of rows.filter((candidate) => candidate.callers === callers)) {
     const { best, subject } = row;
@@ -218,9 +242,11 @@ for (const callers of callerCounts) {
     const clientUs = 'clientCpuUsPerCall' in best.figures ? best.figures.clientCpuUsPerCall.toFixed(1) : '';
     const bareProxy = subject.revision === 'stdio' ? undefined : find(callers, 'bare', subject.revision)?.best;
     const overBare = subject.kind === 'hub' && subject.label.includes('web') && bareProxy ? ratio(best.figures.callsPerSecond, bareProxy.figures.callsPerSecond) : '';
-    const overBareCpu = subject.kind === 'hub' && best.cpuUs !== undefined && httpFloor?.cpuUs !== undefined ? ratio(best.cpuUs, httpFloor.cpuUs) : '';
+    const overBareCpu = subject.kind !== 'floor' && best.cpuUs !== undefined && httpFloor?.cpuUs !== undefined ? ratio(best.cpuUs, httpFloor.cpuUs) : '';
+    const proxyFloorCpu = subject.revision === 'stdio' ? undefined : find(callers, 'proxy-floor', subject.revision)?.best.cpuUs;
+    const overProxyCpu = subject.kind === 'hub' && !subject.label.includes('web') && best.cpuUs !== undefined && proxyFloorCpu !== undefined ? ratio(best.cpuUs, proxyFloorCpu) : '';
     console.log(
-      `${subject.label.padEnd(44)}${subject.revision.padEnd(12)}${pad(best.figures.callsPerSecond, 8)} ${`[${row.callsPerSecondRange.join('-')}]`.padEnd(14)}${pad(best.figures.p50Ms.toFixed(3), 8)}${pad(best.figures.p99Ms.toFixed(3), 8)}${pad(fixed(best.cpuUs, 1), 8)}${pad(fixed(best.childCpuUs, 1), 7)}${pad(fixed(best.logLinesPerCall, 2), 9)}${pad(overFloor, 8)}${pad(added, 8)}${pad(overBare, 8)}${pad(overBareCpu, 11)}${pad(clientUs, 10)}`,
+      `${subject.label.padEnd(44)}${subject.revision.padEnd(12)}${pad(best.figures.callsPerSecond, 8)} ${`[${row.callsPerSecondRange.join('-')}]`.padEnd(14)}${pad(best.figures.p50Ms.toFixed(3), 8)}${pad(best.figures.p99Ms.toFixed(3), 8)}${pad(fixed(best.cpuUs, 1), 8)}${pad(fixed(best.childCpuUs, 1), 7)}${pad(fixed(best.logLinesPerCall, 2), 9)}${pad(overFloor, 8)}${pad(added, 8)}${pad(overBare, 8)}${pad(overBareCpu, 11)}${pad(overProxyCpu, 12)}${pad(clientUs, 10)}`,
     );
   }
 }
@@ -277,6 +303,21 @@ for (const row of hubRows) {
   if (best.logLinesPerCall !== undefined) verdicts.push(verdict(`${name}: one log line per call at ${callers} caller(s) (${best.logLinesPerCall.toFixed(2)})`, Math.abs(best.logLinesPerCall - 1) < 0.01));
 }
 console.log(`\ntargets\n${verdicts.join('\n')}`);
+
+/**
+ * Each floor's CPU per request over the bare HTTP floor's at `callers`, by revision, and the
+ * estimate of Fastify in front of a pipe: the stdio proxy floor plus what Fastify adds to
+ * the bare floor.
+ */
+function floorsOverBare(callers: number): string {
+  const cpu = (kind: Kind, revision: Revision) => find(callers, kind, revision)?.best.cpuUs ?? Number.NaN;
+  const over = (cpuOf: (revision: Revision) => number) => REVISIONS.map((revision) => `${(cpuOf(revision) / cpu('floor', revision)).toFixed(2)}x ${revision}`).join(', ');
+  return [
+    `floors' CPU per request over the HTTP floor's: fastify ${over((revision) => cpu('fastify-floor', revision))}`,
+    `stdio proxy ${over((revision) => cpu('proxy-floor', revision))}`,
+    `fastify + pipe (stdio proxy + fastify - http, an estimate) ${over((revision) => cpu('proxy-floor', revision) + cpu('fastify-floor', revision) - cpu('floor', revision))}`,
+  ].join('; ');
+}
 
 function verdict(text: string, met: boolean): string {
   return `${met ? 'met    ' : 'not met'}  ${text}`;

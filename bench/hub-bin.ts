@@ -89,7 +89,7 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
     configFile,
     logLines: () => lines,
     cpuMicros: () => threadsCpuMicros(pid),
-    childrenCpuMicros: () => childPids(pid).reduce((sum, child) => sum + threadsCpuMicros(child), 0),
+    childrenCpuMicros: () => childrenCpuMicros(pid),
     rssMb: () => Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10,
     admin: async (...args) => (await promisify(execFile)(process.execPath, [cli('hub-admin', options.checkout), ...args], { env })).stdout,
     signal: (name) => void child.kill(name),
@@ -113,6 +113,11 @@ export function threadsCpuMicros(pid: number): number {
     }
   }
   return nanos / 1000;
+}
+
+/** The summed on-CPU time of a process's children (not further descendants), in microseconds. */
+export function childrenCpuMicros(pid: number): number {
+  return childPids(pid).reduce((sum, child) => sum + threadsCpuMicros(child), 0);
 }
 
 function childPids(pid: number): number[] {

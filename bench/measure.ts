@@ -3,7 +3,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { threadsCpuMicros } from './hub-bin.js';
+import { childrenCpuMicros, threadsCpuMicros } from './hub-bin.js';
 import type { RawFigures, RawLoad } from './raw-client.js';
 
 export interface LoadFigures {
@@ -56,10 +56,22 @@ export function startHttpFloor(): Promise<PortServer> {
   return startPortServer('./http-floor.js');
 }
 
+/** The Fastify floor of `fastify-floor.ts` (Fastify's defaults, one route), in its own process. */
+export function startFastifyFloor(): Promise<PortServer> {
+  return startPortServer('./fastify-floor.js');
+}
+
+/** The stdio proxy floor of `stdio-proxy-floor.ts` (HTTP in, server-everything's stdio out), in its own process. */
+export function startStdioProxyFloor(): Promise<PortServer> {
+  return startPortServer('./stdio-proxy-floor.js');
+}
+
 export interface PortServer {
   url: string;
   /** CPU time of every thread of the server's process so far, in microseconds (from /proc). */
   cpuMicros(): number;
+  /** CPU time of the server's child processes so far (the stdio proxy floor's child), in microseconds. */
+  childrenCpuMicros(): number;
   stop(): void;
 }
 
@@ -69,7 +81,12 @@ async function startPortServer(relative: string): Promise<PortServer> {
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
   const pid = child.pid ?? 0;
-  return { url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`, cpuMicros: () => threadsCpuMicros(pid), stop: () => child.stdin.end() };
+  return {
+    url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`,
+    cpuMicros: () => threadsCpuMicros(pid),
+    childrenCpuMicros: () => childrenCpuMicros(pid),
+    stop: () => child.stdin.end(),
+  };
 }
 
 /** `tools/call` of server-everything's `echo` straight over its stdio, from a separate process (see stdio-floor.ts). */
