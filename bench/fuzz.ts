@@ -4,7 +4,7 @@
 // after, and after `rest` seconds without requests (what a fuzz leaves behind, issue 42: at most 1.3x before).
 // `--full-gc` then makes a full collection in the hub (through its inspector, see inspector.ts) and prints its RSS and
 // heap used after it: what the hub holds, against what V8 and malloc have not given back. `--snapshots <dir>` then
-// takes a heap snapshot of the hub into <dir> and prints the top of it (heap-snapshots.ts).
+// takes a heap snapshot of the hub into <dir> and prints the top of it (heap-snapshots.ts), last, as it grows the hub.
 // Not a test: a figure to read. Run after a build:
 //   node dist/bench/fuzz.js [requests=100000] [seed=1] [concurrency=16] [rest=60] [--full-gc] [--snapshots <dir>]
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -120,7 +120,12 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
 
 /** A process's resident set (its own, not its children's), in MB to a tenth. */
 export function rssMbOf(pid: number): number {
-  return Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10;
+  return statusMbOf(pid, 'VmRSS');
+}
+
+/** A size line of /proc/<pid>/status (VmRSS; RssAnon, the part that is not pages of mapped files such as node's binary), in MB to a tenth. */
+export function statusMbOf(pid: number, name: 'VmRSS' | 'RssAnon'): number {
+  return Math.round(Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10;
 }
 
 /** The summed on-CPU time of a process's threads (`/proc/<pid>/task/<tid>/schedstat`, first field in ns). */

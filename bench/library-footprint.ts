@@ -12,7 +12,9 @@
 //   on its first outbound fetch or when tracing is configured), one importing only it.
 // Each is weighed from outside once it has settled: its inspector started (SIGUSR1), a full
 // collection made through it (HeapProfiler.collectGarbage), then its resident set read from
-// /proc and V8's heap in use from the inspector (Runtime.getHeapUsage). Its module count is
+// /proc (all of it, and the anonymous part: without the pages of node's binary and other
+// mapped files, which a library's first use of some part of Node pages in) and V8's heap in
+// use from the inspector (Runtime.getHeapUsage). Its module count is
 // the number of program files it loaded (ES modules and CommonJS, Node's own modules not
 // counted): the files of V8's scripts, which enabling the debugger lists, and require.cache.
 // Best (lowest resident set) of `--runs` runs per row, the rows taken in turn within a run.
@@ -26,7 +28,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { npmStart, ONE_STDIO_SERVER, rssMbOf, startHubBin } from './hub-bin.js';
+import { npmStart, ONE_STDIO_SERVER, rssMbOf, startHubBin, statusMbOf } from './hub-bin.js';
 import { collectGarbage, INSPECT_PORT_ARG, loadedFiles, openInspector, type InspectorLink } from './inspector.js';
 
 const { values } = parseArgs({
@@ -48,6 +50,7 @@ const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 
 interface Weighed {
   rssMb: number;
+  anonMb: number;
   heapUsedMb: number;
   files: string[];
 }
@@ -83,9 +86,10 @@ async function hubImports(): Promise<Map<string, { specifiers: Set<string>; urls
 async function weigh(link: InspectorLink, pid: number): Promise<Weighed> {
   const heapUsed = await collectGarbage(link);
   const rssMb = rssMbOf(pid);
+  const anonMb = statusMbOf(pid, 'RssAnon');
   const files = (await loadedFiles(link)).filter((file) => file !== CHILD);
   await link.close();
-  return { rssMb, heapUsedMb: Math.round(heapUsed / 104857.6) / 10, files };
+  return { rssMb, anonMb, heapUsedMb: Math.round(heapUsed / 104857.6) / 10, files };
 }
 
 async function weighChild(urls: string[]): Promise<Weighed> {
@@ -146,11 +150,14 @@ const cell = (value: number | string, size: number): string => String(value).pad
 process.stdout.write(
   [
     `Best of ${runs} runs; a full collection before each reading; MB of 1,048,576 bytes.`,
-    `${'row'.padEnd(width)}  ${cell('RSS', 7)}  ${cell('over empty Node', 15)}  ${cell('heap used', 9)}  ${cell('modules', 7)}`,
+    `${'row'.padEnd(width)}  ${cell('RSS', 6)}  ${cell('over empty Node', 15)}  ${cell('anonymous', 9)}  ${cell('over empty Node', 15)}  ${cell('heap used', 9)}  ${cell('modules', 7)}`,
     ...rows.map((row) => {
       const weighed = figures(row);
-      const over = row === rows[0] ? '' : (weighed.rssMb - empty.rssMb).toFixed(1);
-      return `${row.label.padEnd(width)}  ${cell(weighed.rssMb.toFixed(1), 7)}  ${cell(over, 15)}  ${cell(weighed.heapUsedMb.toFixed(1), 9)}  ${cell(weighed.files.length, 7)}`;
+      const over = (value: number): string => (row === rows[0] ? '' : value.toFixed(1));
+      return (
+        `${row.label.padEnd(width)}  ${cell(weighed.rssMb.toFixed(1), 6)}  ${cell(over(weighed.rssMb - empty.rssMb), 15)}  ${cell(weighed.anonMb.toFixed(1), 9)}  ` +
+        `${cell(over(weighed.anonMb - empty.anonMb), 15)}  ${cell(weighed.heapUsedMb.toFixed(1), 9)}  ${cell(weighed.files.length, 7)}`
+      );
     }),
     '',
     'What each row imports (the hub\'s own code imports these at start):',
@@ -169,5 +176,5 @@ const unreachedFiles = [...unreached.values()].reduce((sum, count) => sum + coun
 process.stdout.write(
   `The hub's ${hub.files.length} files: ${own.length} its own, ${hub.files.length - own.length} of libraries, of which ${unreachedFiles} no row loaded` +
     `${unreachedFiles > 0 ? ` (loaded once the hub runs: ${[...unreached].map(([name, count]) => `${name} ${count}`).join(', ')})` : ''}.\n` +
-    `The hub over all its libraries together: ${(hub.rssMb - together.rssMb).toFixed(1)} MB of resident set, ${(hub.heapUsedMb - together.heapUsedMb).toFixed(1)} MB of heap.\n`,
+    `The hub over all its libraries together: ${(hub.rssMb - together.rssMb).toFixed(1)} MB of resident set (${(hub.anonMb - together.anonMb).toFixed(1)} MB anonymous), ${(hub.heapUsedMb - together.heapUsedMb).toFixed(1)} MB of heap.\n`,
 );

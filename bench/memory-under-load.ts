@@ -15,7 +15,8 @@
 // `--node-args` adds Node options to the hub's (to weigh a V8 setting against the default).
 // `--snapshots <dir>` writes a heap snapshot of the hub at idle, at the end of the load and
 // after the rest into <dir> (`--heapsnapshot-signal`; each pauses the hub for a moment), and
-// prints the top of each (heap-summary.ts, in a process of its own).
+// prints the top of each (heap-summary.ts, in a process of its own). Making a snapshot grows
+// the hub's resident set for good (see inspector.ts): read the ratios from a run without.
 // `--full-gc` makes a full collection in the hub at the end of the rest (through its
 // inspector, see inspector.ts; before the last snapshot) and prints its RSS and heap after it.
 import { spawn } from 'node:child_process';
