@@ -2,19 +2,27 @@
 // a real hub process (oauth-as on, an API token, the map tools offline on Monaco). Prints, per endpoint and
 // revision and in total: hub exits, HTTP 5xx, answers that are not JSON-RPC, hangs, and the hub's RSS before
 // after, and after `rest` seconds without requests (what a fuzz leaves behind, issue 42: at most 1.3x before).
+// `--full-gc` then makes a full collection in the hub (through its inspector, see inspector.ts) and prints its RSS and
+// heap used after it: what the hub holds, against what V8 and malloc have not given back. `--snapshots <dir>` then
+// takes a heap snapshot of the hub into <dir> and prints the top of it (heap-snapshots.ts), last, as it grows the hub.
 // Not a test: a figure to read. Run after a build:
-//   node dist/bench/fuzz.js [requests=100000] [seed=1] [concurrency=16] [rest=60]
+//   node dist/bench/fuzz.js [requests=100000] [seed=1] [concurrency=16] [rest=60] [--full-gc] [--snapshots <dir>]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { freePort } from '../test/helpers/net.js';
+import { snapshotAndSummarize, snapshotArgs } from './heap-snapshots.js';
 import { npmStart } from './hub-bin.js';
+import { collectGarbage, INSPECT_PORT_ARG, openInspector } from './inspector.js';
 
-const [requests = 100_000, runSeed = 1, concurrency = 16, restSeconds = 60] = process.argv.slice(2).map(Number);
+const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { 'full-gc': { type: 'boolean', default: false }, snapshots: { type: 'string' } } });
+const fullGc = flags['full-gc'];
+const [requests = 100_000, runSeed = 1, concurrency = 16, restSeconds = 60] = positionals.map(Number);
 /** An answer slower than this is a hang: nothing the fuzz sends should take a child that long. */
 const HANG_MS = 30_000;
 /** The standalone hub's body limit: a larger body is refused with 413 before it is read. */
@@ -65,7 +73,12 @@ let stopping = false;
 process.on('exit', () => hub?.kill('SIGKILL'));
 async function startHub(): Promise<void> {
   const start = npmStart();
-  const child = spawn(process.execPath, [...start.nodeArgs, bin('hub')], { env: { ...env, ...start.env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // With --full-gc its stderr is read for the inspector's address, and passed on.
+  const child = spawn(process.execPath, [...start.nodeArgs, ...(fullGc ? [INSPECT_PORT_ARG] : []), ...(flags.snapshots ? snapshotArgs(flags.snapshots) : []), bin('hub')], {
+    env: { ...env, ...start.env },
+    stdio: ['ignore', 'ignore', fullGc ? 'pipe' : 'inherit'],
+  });
+  child.stderr?.pipe(process.stderr);
   hub = child;
   child.once('exit', (code, signal) => {
     if (stopping) return;
@@ -346,6 +359,18 @@ await pool.close();
 await new Promise((resolve) => setTimeout(resolve, restSeconds * 1000));
 const rssRested = rssKiB();
 const heapRested = await heapUsedMiB();
+let collected = '';
+if (fullGc && hub) {
+  const link = await openInspector(hub);
+  const heapCollected = (await collectGarbage(link)) / 1048576;
+  const rssCollected = rssKiB();
+  await link.close();
+  collected = `hub after a full collection: RSS ${(rssCollected / 1024).toFixed(1)} MiB (${(rssCollected / rssBefore).toFixed(2)}x before), heap used ${heapCollected.toFixed(1)} MiB\n`;
+}
+if (flags.snapshots && hub) {
+  const snapshotted = hub;
+  await snapshotAndSummarize(flags.snapshots, () => void snapshotted.kill('SIGUSR2'), heapUsedMiB);
+}
 stopping = true;
 hub?.kill('SIGTERM');
 await new Promise((resolve) => hub?.once('exit', resolve));
@@ -363,6 +388,7 @@ for (const [key, record] of [...tallies].sort()) {
 }
 process.stdout.write(
   `total: sent ${total.sent}, exits ${exits}, HTTP 5xx ${total.http5xx}, not JSON-RPC ${total.notJsonRpc}, hangs ${total.hangs}, JSON-RPC ${total.jsonRpc}, 202 ${total.accepted}, over-limit bodies cut while sending ${total.cutUploads}\n` +
-    `hub RSS: before ${(rssBefore / 1024).toFixed(1)} MiB, after ${(rssAfter / 1024).toFixed(1)} MiB, after ${restSeconds} s of rest ${(rssRested / 1024).toFixed(1)} MiB (${(rssRested / rssBefore).toFixed(2)}x before); heap used ${heapBefore.toFixed(1)}, ${heapAfter.toFixed(1)}, ${heapRested.toFixed(1)} MiB\n`,
+    `hub RSS: before ${(rssBefore / 1024).toFixed(1)} MiB, after ${(rssAfter / 1024).toFixed(1)} MiB, after ${restSeconds} s of rest ${(rssRested / 1024).toFixed(1)} MiB (${(rssRested / rssBefore).toFixed(2)}x before); heap used ${heapBefore.toFixed(1)}, ${heapAfter.toFixed(1)}, ${heapRested.toFixed(1)} MiB\n` +
+    collected,
 );
 process.exit(0);

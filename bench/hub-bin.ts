@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { INSPECT_PORT_ARG, openInspector, type InspectorLink } from './inspector.js';
 
 export interface BenchHubBin {
   url: string;
@@ -28,10 +29,17 @@ export interface BenchHubBin {
   /** `hub-admin` beside the running hub, with its environment; resolves to stdout. */
   admin(...args: string[]): Promise<string>;
   signal(name: NodeJS.Signals): void;
+  /** Starts the hub's inspector and connects to it (only when started `inspectable`). */
+  inspector(): Promise<InspectorLink>;
   /** The exit code once the process has exited (null when a signal ended it). */
   exited: Promise<number | null>;
   close(): Promise<void>;
 }
+
+/** server-everything's stdio entry point in this checkout. */
+export const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+/** The config the memory benches weigh the hub with: one stdio server, asleep until called. */
+export const ONE_STDIO_SERVER = { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } };
 
 export interface HubBinOptions {
   /** Merged over the bench's environment (LOG_LEVEL is warn unless given). */
@@ -42,6 +50,8 @@ export interface HubBinOptions {
   nodeArgs?: string[];
   /** The root of another built checkout whose `hub` and `hub-admin` to run instead of this one's (a before/after bench). */
   checkout?: string;
+  /** Lets `inspector()` start the hub's inspector later (its stderr is then piped and read; otherwise it is discarded). */
+  inspectable?: boolean;
 }
 
 /**
@@ -75,10 +85,15 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
   const url = `http://127.0.0.1:${port}`;
   const start = npmStart();
   const env = { ...process.env, ...start.env, HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...options.env };
-  const child = spawn(process.execPath, [...start.nodeArgs, ...(options.nodeArgs ?? []), cli('hub', options.checkout)], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const inspectable = options.inspectable === true;
+  const child = spawn(process.execPath, [...start.nodeArgs, ...(inspectable ? [INSPECT_PORT_ARG] : []), ...(options.nodeArgs ?? []), cli('hub', options.checkout)], {
+    env,
+    stdio: ['ignore', 'pipe', inspectable ? 'pipe' : 'ignore'],
+  });
+  child.stderr?.resume();
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let lines = 0;
-  child.stdout.on('data', (chunk: Buffer) => {
+  child.stdout?.on('data', (chunk: Buffer) => {
     for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
   });
   const pid = child.pid ?? 0;
@@ -90,9 +105,10 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
     logLines: () => lines,
     cpuMicros: () => threadsCpuMicros(pid),
     childrenCpuMicros: () => childrenCpuMicros(pid),
-    rssMb: () => Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10,
+    rssMb: () => rssMbOf(pid),
     admin: async (...args) => (await promisify(execFile)(process.execPath, [cli('hub-admin', options.checkout), ...args], { env })).stdout,
     signal: (name) => void child.kill(name),
+    inspector: () => (inspectable ? openInspector(child) : Promise.reject(new Error('the hub was not started inspectable'))),
     exited,
     async close() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -100,6 +116,16 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
       await rm(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** A process's resident set (its own, not its children's), in MB to a tenth. */
+export function rssMbOf(pid: number): number {
+  return statusMbOf(pid, 'VmRSS');
+}
+
+/** A size line of /proc/<pid>/status (VmRSS; RssAnon, the part that is not pages of mapped files such as node's binary), in MB to a tenth. */
+export function statusMbOf(pid: number, name: 'VmRSS' | 'RssAnon'): number {
+  return Math.round(Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10;
 }
 
 /** The summed on-CPU time of a process's threads (`/proc/<pid>/task/<tid>/schedstat`, first field in ns). */

@@ -11,18 +11,23 @@
 //
 // each with the V8 heap in use beside the RSS (from the hub's /metrics), against the
 // targets: idle < 100 MB, map-server < 80 MB, under load and after the rest <= 1.3x idle.
-// Run: npm run build && node dist/bench/memory-under-load.js [--seconds 300] [--every 30] [--rest 60] [--callers 16] [--node-args="<options>"] [--snapshots <dir>]
+// Run: npm run build && node dist/bench/memory-under-load.js [--seconds 300] [--every 30] [--rest 60] [--callers 16] [--node-args="<options>"] [--snapshots <dir>] [--full-gc]
 // `--node-args` adds Node options to the hub's (to weigh a V8 setting against the default).
 // `--snapshots <dir>` writes a heap snapshot of the hub at idle, at the end of the load and
-// after the rest into <dir> (`--heapsnapshot-signal`; each pauses the hub for a moment).
+// after the rest into <dir> (`--heapsnapshot-signal`; each pauses the hub for a moment), and
+// prints the top of each (heap-summary.ts, in a process of its own). Making a snapshot grows
+// the hub's resident set for good (see inspector.ts): read the ratios from a run without.
+// `--full-gc` makes a full collection in the hub at the end of the rest (through its
+// inspector, see inspector.ts; before the last snapshot) and prints its RSS and heap after it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startHubBin } from './hub-bin.js';
+import { snapshotAndSummarize, snapshotArgs } from './heap-snapshots.js';
+import { ONE_STDIO_SERVER, rssMbOf, startHubBin } from './hub-bin.js';
+import { collectGarbage } from './inspector.js';
 import type { RawLoad } from './raw-client.js';
 
 const { values } = parseArgs({
@@ -33,17 +38,15 @@ const { values } = parseArgs({
     callers: { type: 'string', default: '16' },
     'node-args': { type: 'string', default: '' },
     snapshots: { type: 'string' },
+    'full-gc': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
 const restSeconds = Number(values.rest);
 const every = Number(values.every);
 const callers = Number(values.callers);
-const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 /** Start-up's garbage is collected within a few seconds of idling. */
 const SETTLE_MS = 5000;
-
-const rssMb = (pid: number): number => Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10;
 
 // The map server, online (no extract), serving HTTP.
 const port = await new Promise<number>((resolve) => {
@@ -55,16 +58,17 @@ const port = await new Promise<number>((resolve) => {
 const mapServer = spawn(process.execPath, [fileURLToPath(new URL('../plugins/map-tools/cli.js', import.meta.url)), '--http', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
 await once(mapServer.stderr, 'data');
 await sleep(SETTLE_MS);
-const mapServerMb = rssMb(mapServer.pid ?? 0);
+const mapServerMb = rssMbOf(mapServer.pid ?? 0);
 mapServer.kill('SIGTERM');
 console.log(`map-server before loading an extract: ${mapServerMb} MB`);
 
 const hub = await startHubBin(
-  { mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } },
+  ONE_STDIO_SERVER,
   {
     plugins: {},
     env: { LOG_LEVEL: 'info', HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
-    nodeArgs: [...values['node-args'].split(' ').filter(Boolean), ...(values.snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${values.snapshots}`] : [])],
+    nodeArgs: [...values['node-args'].split(' ').filter(Boolean), ...(values.snapshots ? snapshotArgs(values.snapshots) : [])],
+    inspectable: values['full-gc'],
   },
 );
 const token = (await hub.admin('tokens', 'mint', '--all', '--label', 'memory bench', '--expires-in', '1')).trim();
@@ -74,11 +78,9 @@ const heapUsedMb = async (): Promise<number> => {
   const text = await (await fetch(`${hub.url}/metrics`)).text();
   return Math.round(Number(/^nodejs_heap_size_used_bytes\S* (\S+)/m.exec(text)?.[1]) / 104857.6) / 10;
 };
-/** Asks the hub for a heap snapshot and waits until it is written (the hub answers no request meanwhile). */
+/** A heap snapshot of the hub, and the top of it. */
 const snapshot = async (): Promise<void> => {
-  if (!values.snapshots) return;
-  hub.signal('SIGUSR2');
-  await heapUsedMb();
+  if (values.snapshots) await snapshotAndSummarize(values.snapshots, () => hub.signal('SIGUSR2'), heapUsedMb);
 };
 await sleep(SETTLE_MS);
 const idleMb = hub.rssMb();
@@ -113,6 +115,14 @@ await sleep(restSeconds * 1000);
 const restedMb = hub.rssMb();
 const restedHeapMb = await heapUsedMb();
 console.log(`after ${restSeconds} s without load: ${restedMb} MB  ${(restedMb / idleMb).toFixed(2)}x idle  heap used ${restedHeapMb} MB`);
+let collected: { mb: number; heapUsedMb: number } | undefined;
+if (values['full-gc']) {
+  const link = await hub.inspector();
+  const heapUsed = await collectGarbage(link);
+  collected = { mb: hub.rssMb(), heapUsedMb: Math.round(heapUsed / 104857.6) / 10 };
+  await link.close();
+  console.log(`after a full collection: ${collected.mb} MB  ${(collected.mb / idleMb).toFixed(2)}x idle  heap used ${collected.heapUsedMb} MB`);
+}
 await snapshot();
 await hub.close();
 const peakMb = Math.max(...samples);
@@ -131,6 +141,7 @@ console.log(
       restedMb,
       restedHeapUsedMb: restedHeapMb,
       restedOverIdle: Number((restedMb / idleMb).toFixed(2)),
+      ...(collected && { fullGcMb: collected.mb, fullGcHeapUsedMb: collected.heapUsedMb, fullGcOverIdle: Number((collected.mb / idleMb).toFixed(2)) }),
       targets: { mapServerMb: '< 80', hubIdleMb: '< 100', peakOverIdle: '<= 1.3', restedOverIdle: '<= 1.3' },
     },
     null,
