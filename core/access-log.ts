@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { onClose } from './net/on-close.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -91,7 +92,7 @@ export function recordAccess(app: FastifyInstance): void {
       request.access = record;
       const response = reply.raw as Recorded;
       response[RECORD] = record;
-      response.on('close', writeRecord);
+      onClose(response, writeRecord);
     }
     done();
   });

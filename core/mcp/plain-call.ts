@@ -6,6 +6,7 @@ import { callerServers } from './authenticator.js';
 import type { CallerRequest } from './caller-request.js';
 import type { Cancellations } from './cancellations.js';
 import { callEndpointTool, type McpEndpoint } from './endpoint.js';
+import { onClose } from '../net/on-close.js';
 import { writeJson } from './json-rpc-message.js';
 import type { HttpRequestView, PlainCall } from './revision.js';
 import type { ServedRevision } from './served-revision.js';
@@ -74,8 +75,7 @@ export async function answerPlainCall(
 ): Promise<void> {
   const caller = new PlainCaller(call, auth, access);
   cancellations?.registry.add(cancellations.caller, call.id, caller);
-  // One listener for both: a response's listeners are many already (the access log, the drain, the limits).
-  response.once('close', () => {
+  onClose(response, () => {
     if (!response.writableFinished) caller.abort();
     cancellations?.registry.remove(cancellations.caller, call.id, caller);
   });
