@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { onClose } from './net/on-close.js';
 
 /**
  * The shutdown drain: from its start the hub is not ready (`/readyz` 503) and refuses new
@@ -35,7 +36,7 @@ export class Drain {
   /** Counts a request the drain waits for, until its response is closed. */
   track(response: ServerResponse): void {
     this.#inFlight += 1;
-    response.once('close', () => {
+    onClose(response, () => {
       this.#inFlight -= 1;
       if (this.#inFlight === 0) this.#idle.splice(0).forEach((resolve) => resolve());
     });

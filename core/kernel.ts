@@ -16,6 +16,7 @@ import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { Hub } from './hub.js';
 import { AllowedHosts, checkHostOnEveryRoute } from './net/allowed-hosts.js';
 import { KEPT_ALIVE_LINGER_MS, KeptAliveConnections } from './net/kept-alive.js';
+import { onClose } from './net/on-close.js';
 import { observe } from './observe.js';
 import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
@@ -99,7 +100,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   app.addHook('onRequest', async (request, reply) => {
     if (!observe.httpRequest.active) return;
     // The raw response: answers written on it (the MCP endpoints) skip Fastify's own onResponse.
-    reply.raw.once('close', () => observe.httpRequest.publish({ hub: context.identity, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
+    onClose(reply.raw, () => observe.httpRequest.publish({ hub: context.identity, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
   });
   // The sockets kept alive get their last answer with `Connection: close` rather than a reset when the listener closes.
   const keptAlive = options.closeKeptAliveGently && !options.admin ? new KeptAliveConnections(app.server) : undefined;

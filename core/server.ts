@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import pino from 'pino';
 import { recordAccess } from './access-log.js';
 import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
+import { lazyRequestLog } from './lazy-request-log.js';
 import { hub } from './kernel.js';
 import { guardConnections } from './limits/connections.js';
 import { serverLimitOptions } from './limits/server-options.js';
@@ -115,6 +116,7 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env, { closeKept
   const app = Fastify({
     logger: await loggerOptions(env),
     logController: new RequestRecordsAtDebug(),
+    childLoggerFactory: lazyRequestLog,
     pluginTimeout: 0,
     forceCloseConnections: 'idle',
     return503OnClosing: false,

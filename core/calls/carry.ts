@@ -11,6 +11,7 @@ import {
   type InputRequiredResult,
   type ProgressToken,
 } from '@modelcontextprotocol/server';
+import { CallCancellation } from '../children/call-cancel.js';
 import type { ChildConnection } from '../children/child-type.js';
 import type { Hub } from '../hub.js';
 import type { CallerRequest } from '../mcp/caller-request.js';
@@ -112,9 +113,9 @@ async function plainCall(
   params: CallToolRequestParams,
   request: CallerRequest,
 ): Promise<CallToolResult | InputRequiredResult | undefined> {
-  // One controller for the caller's cancellation and the timeout: AbortSignal.any costs
-  // more than the call. The timeout's error is made only when it fires (a stack is costly).
-  const call = new AbortController();
+  // One cancellation for the caller's and the timeout, with no AbortSignal unless the road
+  // asks for one. The timeout's error is made only when it fires (a stack is costly).
+  const call = new CallCancellation();
   let timedOut: Error | undefined;
   const timer = setTimeout(() => {
     timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
@@ -122,7 +123,7 @@ async function plainCall(
   }, timeoutMs);
   const stopListening = onCancel(request, (reason) => call.abort(reason));
   try {
-    return await connection.plainToolCall(params, call.signal);
+    return await connection.plainToolCall(params, call);
   } catch (error) {
     throw timedOut ?? error;
   } finally {

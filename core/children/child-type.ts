@@ -2,6 +2,7 @@ import type { CallToolRequestParams, CallToolResult, Client, InputRequiredResult
 import type { FastifyBaseLogger } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { ServerEntry } from '../config/schema.js';
+import type { CallCancel } from './call-cancel.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildWires } from './wires.js';
 
@@ -18,7 +19,12 @@ export interface ChildConnection {
   plainToolCall?: PlainToolCall;
 }
 
-export type PlainToolCall = (params: CallToolRequestParams, signal: AbortSignal) => Promise<CallToolResult | InputRequiredResult | undefined>;
+/**
+ * `cancel` says when the call is over before its answer (the caller cancelled, or the hub's
+ * timeout fired): the road then stops waiting and rejects, and tells the child where it
+ * can, as the SDK does.
+ */
+export type PlainToolCall = (params: CallToolRequestParams, cancel: CallCancel) => Promise<CallToolResult | InputRequiredResult | undefined>;
 
 export interface ConnectContext {
   name: string;

@@ -108,7 +108,7 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   return {
     client,
     close: () => client.close(),
-    ...(options.plainToolCalls && { plainToolCall: (params, signal) => client.plainToolCall(params, signal) }),
+    ...(options.plainToolCalls && { plainToolCall: (params, cancel) => client.plainToolCall(params, cancel) }),
   };
 }
 

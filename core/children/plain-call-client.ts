@@ -13,6 +13,7 @@ import {
   type JSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
+import type { CallCancel } from './call-cancel.js';
 import { plainToolAnswer } from './plain-answer.js';
 import type { PlainReadBuffer } from './plain-read-buffer.js';
 import { repairedMessage, type ResultRepair } from './tolerant-transport.js';
@@ -31,7 +32,7 @@ type Answer = JSONRPCResponse | JSONRPCErrorResponse | SdkError;
  * envelope from the SDK itself), and the answer is read by `decodeToolAnswer`, the one
  * decoder of a child's tool answer on every road outside the SDK's own: the revision's
  * repair, then the commonest answer read by hand (plain-answer.ts) and any other by the
- * SDK's codec, with the same validation and the same error classes and texts. The hub's timeout and the caller's cancellation come in as one signal; cancelling
+ * SDK's codec, with the same validation and the same error classes and texts. The hub's timeout and the caller's cancellation come in as one `CallCancel`; cancelling
  * tells the child as the SDK does. Written against the SDK's documented subclass seams
  * (`_onresponse`, `_onclose`, `_wireCodec`, `_outboundMetaEnvelope`), so everything else
  * is the SDK's.
@@ -57,10 +58,10 @@ export class PlainCallClient extends Client {
    * question it could answer, no output schema to check). Undefined when nothing was sent
    * (not connected): the SDK's road then answers as it does.
    */
-  plainToolCall(params: CallToolRequestParams, signal: AbortSignal): Promise<CallToolResult | InputRequiredResult | undefined> {
+  plainToolCall(params: CallToolRequestParams, cancel: CallCancel): Promise<CallToolResult | InputRequiredResult | undefined> {
     const transport = this.transport;
     if (!transport) return Promise.resolve(undefined);
-    if (signal.aborted) return Promise.reject(cancelled(signal.reason));
+    if (cancel.aborted) return Promise.reject(cancelled(cancel.reason));
     const id = `${PLAIN_ID_PREFIX}${(this.#nextId += 1)}`;
     const envelope = this._outboundMetaEnvelope();
     const request = {
@@ -70,15 +71,15 @@ export class PlainCallClient extends Client {
       id,
     };
     return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
+      const stopHearing = cancel.onCancel((reason) => {
         if (!this.#pending.delete(id)) return;
-        this.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String(signal.reason) } }).catch((error: unknown) =>
+        this.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } }).catch((error: unknown) =>
           this.onerror?.(new Error(`Failed to send cancellation: ${String(error)}`)),
         );
-        reject(cancelled(signal.reason));
-      };
+        reject(cancelled(reason));
+      });
       this.#pending.set(id, (answer) => {
-        signal.removeEventListener('abort', onAbort);
+        stopHearing();
         if (answer instanceof Error) reject(answer);
         else {
           try {
@@ -88,10 +89,9 @@ export class PlainCallClient extends Client {
           }
         }
       });
-      signal.addEventListener('abort', onAbort, { once: true });
       transport.send(request).catch((error: unknown) => {
         if (!this.#pending.delete(id)) return;
-        signal.removeEventListener('abort', onAbort);
+        stopHearing();
         reject(error as Error);
       });
     });

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import { addressKey } from './address.js';
+import { onClose } from '../net/on-close.js';
 import type { LimitSettings } from './settings.js';
 
 export type ConnectionLimits = Pick<LimitSettings, 'maxConnections' | 'maxConnectionsPerAddress' | 'headersTimeoutMs' | 'trustedProxies'>;
@@ -111,7 +112,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits): Conn
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket;
     guard.requestStarted(socket);
-    response.once('close', () => guard.requestFinished(socket));
+    onClose(response, () => guard.requestFinished(socket));
   });
   return guard;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Hub } from '../hub.js';
 import { observe } from '../observe.js';
 import { msUntilBelow, slidingEstimate, WindowCounter } from '../limits/window-counter.js';
+import { onClose } from '../net/on-close.js';
 import { requestIdOf } from './json-rpc-message.js';
 import type { ServedRevision } from './served-revision.js';
 
@@ -47,7 +48,7 @@ export function admitClients(mcp: FastifyInstance, hub: Hub, revisions: readonly
       ? [streams, clientMaxStreams, `Too many open subscription streams: this client may hold ${clientMaxStreams}`]
       : [inFlight, clientMaxConcurrent, `Too many concurrent requests: this client may have ${clientMaxConcurrent} in flight`];
     if (!occupancy.take(client, limit)) return refuse(hub, reply, requestIdOf(request.body), 1, message);
-    reply.raw.once('close', () => occupancy.release(client));
+    onClose(reply.raw, () => occupancy.release(client));
     return undefined;
   });
 

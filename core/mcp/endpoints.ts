@@ -5,6 +5,7 @@ import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
 import type { Hub } from '../hub.js';
 import { AllowedHosts } from '../net/allowed-hosts.js';
+import { onClose } from '../net/on-close.js';
 import { observe, type McpRequestEvent } from '../observe.js';
 import { admitClients } from './admission.js';
 import { Cancellations } from './cancellations.js';
@@ -144,7 +145,7 @@ class McpRoutes {
       status: undefined,
       access: request.access ?? undefined,
     };
-    reply.raw.once('close', () => {
+    onClose(reply.raw, () => {
       event.status = reply.raw.statusCode;
       observe.mcpRequestEnd.publish(event);
     });
@@ -173,7 +174,7 @@ class McpRoutes {
     const { endpoint, gate, cancellations } = served;
     const access = request.access ?? undefined;
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
-    if (endpoint.child && uris.length > 0) reply.raw.once('close', watchWhileOpen(endpoint.child, uris));
+    if (endpoint.child && uris.length > 0) onClose(reply.raw, watchWhileOpen(endpoint.child, uris));
     if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access));
     const cancelled = revision.cancelledRequest(request.body);
     if (cancelled !== undefined) cancellations.cancel(caller, cancelled, 'the caller cancelled the request');

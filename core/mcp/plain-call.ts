@@ -1,10 +1,12 @@
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type AuthInfo, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { AccessRecord } from '../access-log.js';
+import { CallCancellation } from '../children/call-cancel.js';
 import { callerServers } from './authenticator.js';
 import type { CallerRequest } from './caller-request.js';
 import type { Cancellations } from './cancellations.js';
 import { callEndpointTool, type McpEndpoint } from './endpoint.js';
+import { onClose } from '../net/on-close.js';
 import { writeJson } from './json-rpc-message.js';
 import type { HttpRequestView, PlainCall } from './revision.js';
 import type { ServedRevision } from './served-revision.js';
@@ -72,15 +74,11 @@ export async function answerPlainCall(
   cancellations?: { registry: Cancellations; caller: string },
 ): Promise<void> {
   const caller = new PlainCaller(call, auth, access);
-  const cancel = (): void => {
+  cancellations?.registry.add(cancellations.caller, call.id, caller);
+  onClose(response, () => {
     if (!response.writableFinished) caller.abort();
-  };
-  response.once('close', cancel);
-  if (cancellations) {
-    const { registry, caller: by } = cancellations;
-    registry.add(by, call.id, caller);
-    response.once('close', () => registry.remove(by, call.id, caller));
-  }
+    cancellations?.registry.remove(cancellations.caller, call.id, caller);
+  });
   let message: Record<string, unknown>;
   let status = 200;
   try {
@@ -100,60 +98,30 @@ export async function answerPlainCall(
 
 /**
  * The caller of a plain call, whose cancellation is its response closing before the
- * answer. The call hears it through `onCancel`; an AbortSignal (which costs more to make
- * than the rest of the road's bookkeeping) is made only for whoever reads `signal`.
+ * answer (or, on a revision whose cancellations arrive apart, its `notifications/cancelled`).
+ * The call hears it through `onCancel`; an AbortSignal is made only for whoever reads `signal`.
  */
-class PlainCaller implements CallerRequest {
+class PlainCaller extends CallCancellation implements CallerRequest {
   readonly meta: Record<string, unknown> | undefined;
   readonly envelope: Record<string, unknown>;
   readonly answers = undefined;
   readonly clientId: string | undefined;
   readonly servers: readonly string[] | undefined;
-  #controller: AbortController | undefined;
-  #listeners: Array<(reason: unknown) => void> | undefined;
-  #reason: unknown;
 
   constructor(
     call: PlainCall,
     auth: AuthInfo | undefined,
     readonly access: AccessRecord | undefined,
   ) {
+    super();
     this.meta = call.params._meta;
     this.envelope = call.envelope;
     this.clientId = auth?.clientId;
     this.servers = callerServers(auth);
   }
 
-  get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#reason !== undefined) this.#controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
-  }
-
   notify(): Promise<void> {
     return Promise.resolve();
-  }
-
-  onCancel(listener: (reason: unknown) => void): () => void {
-    if (this.#reason !== undefined) {
-      listener(this.#reason);
-      return () => undefined;
-    }
-    (this.#listeners ??= []).push(listener);
-    return () => {
-      const at = this.#listeners?.indexOf(listener) ?? -1;
-      if (at !== -1) this.#listeners?.splice(at, 1);
-    };
-  }
-
-  /** Cancels the call; as an AbortController does, without a reason an AbortError. */
-  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
-    if (this.#reason !== undefined) return;
-    this.#reason = reason;
-    this.#controller?.abort(this.#reason);
-    for (const listener of this.#listeners?.splice(0) ?? []) listener(this.#reason);
   }
 }
 

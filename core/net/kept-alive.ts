@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import { onClose } from './on-close.js';
 
 /**
  * How long, at most, the end of the drain waits for connections kept alive without a
@@ -42,7 +43,7 @@ export class KeptAliveConnections {
       this.#busy.set(socket, response);
       if (this.#closing) response.shouldKeepAlive = false;
       this.#changed?.();
-      response.once('close', () => {
+      onClose(response, () => {
         if (this.#busy.get(socket) === response) this.#busy.delete(socket);
       });
     });

@@ -3,6 +3,7 @@
  * to reach a kind of server: a process, a container, a remote endpoint, a socket).
  */
 export { batchedSend } from '../children/batched-send.js';
+export type { CallCancel } from '../children/call-cancel.js';
 export { ChildEndedError, type ChildConnection, type ChildType, type ConnectContext, type EntryCheck, type EntryCheckContext, type PlainToolCall, type ToolRoute } from '../children/child-type.js';
 export { connectClient, type ConnectClientOptions } from '../children/connect-client.js';
 export { connectInProcess } from '../children/in-process.js';

@@ -34,7 +34,7 @@ export function createPlainToolCall(target: PlainToolCallTarget): PlainToolCall 
   let nextId = 0;
   const staticHeaders = Object.fromEntries(Object.entries(target.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
   const path = `${target.url.pathname}${target.url.search}`;
-  return async (params, signal) => {
+  return async (params, cancel) => {
     if (!PLAIN_HEADER_VALUE.test(params.name)) return undefined;
     const id = `hub-${(nextId += 1)}`;
     const headers: Record<string, string> = {
@@ -48,7 +48,7 @@ export function createPlainToolCall(target: PlainToolCallTarget): PlainToolCall 
     const token = await target.authProvider?.token();
     if (token) headers.authorization = `Bearer ${token}`;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: { ...params._meta, ...road.envelope } } });
-    const answer = await target.http.dispatcher.request({ origin: target.url.origin, path, method: 'POST', headers, body, signal });
+    const answer = await target.http.dispatcher.request({ origin: target.url.origin, path, method: 'POST', headers, body, signal: cancel.signal });
     const status = answer.statusCode;
     if (status === 401 || status === 403 || (status >= 300 && status < 400)) {
       await answer.body.dump();

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { batchedSend } from '../../../core/children/batched-send.js';
+import { CallCancellation } from '../../../core/children/call-cancel.js';
 import type { Hub } from '../../../core/hub.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { echoMetaEntry } from '../../plugins/observability/helpers.js';
@@ -61,7 +62,7 @@ t.test('a stdio child gets the calls made in one turn in one pipe write', async 
     }) as typeof write;
     try {
       const plainToolCall = connection.plainToolCall;
-      const answers = await Promise.all(Array.from({ length: 8 }, () => plainToolCall({ name: 'echo_meta', arguments: {} }, new AbortController().signal)));
+      const answers = await Promise.all(Array.from({ length: 8 }, () => plainToolCall({ name: 'echo_meta', arguments: {} }, new CallCancellation())));
       return { writes: count, answers };
     } finally {
       stdin.write = write;

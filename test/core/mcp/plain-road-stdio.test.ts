@@ -4,6 +4,7 @@ import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
+import { rawRequest } from '../../helpers/raw.js';
 import { fixtureEntry, tempDir, waitFor } from '../children/helpers.js';
 
 // The plain road on a transport that carries whole messages: a stdio child, spoken to in
@@ -77,4 +78,25 @@ t.test("on a stdio child's plain road a caller's cancellation and the call timeo
     await waitFor('the child to see the timed-out call end', async () => (await cancelled()).includes(second?.id));
     t.same(await cancelled(), [hung?.id, second?.id], `${negotiation} child: the child saw both calls end, by the ids it was sent`);
   }
+});
+
+t.test("on 2025-11-25 a caller's notifications/cancelled, sent apart, ends its plain call and reaches the child", async (t) => {
+  const sink = await startKitchenSink(t, 'legacy');
+  const revision = '2025-11-25';
+  const running = rawRequest(`${sink.url}/sink/mcp`, revision, 'tools/call', { name: 'hang', arguments: {} });
+  await waitFor('the call to reach the child', async () => (await sink.calls()).some((message) => PLAIN_ID.test(String(message.id))));
+  const [hung] = (await sink.calls()).filter((message) => PLAIN_ID.test(String(message.id)));
+  const cancel = await fetch(`${sink.url}/sink/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': revision },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'gave up' } }),
+  });
+  t.equal(cancel.status, 202, 'the cancellation is accepted');
+  const answer = await running;
+  t.equal(answer.status, 200, 'the call is answered on its own request');
+  t.equal(answer.result?.isError, true, 'with a tool error');
+  t.same(answer.result?.content, [{ type: 'text', text: 'Tool call failed: server "sink": HubError: the caller cancelled the request' }], 'that says the caller cancelled it');
+  const cancelled = async () => (await sink.seen()).filter((message) => message.method === 'notifications/cancelled').map((message) => message.requestId);
+  await waitFor('the child to see the cancellation', async () => (await cancelled()).includes(hung?.id));
+  t.same(await cancelled(), [hung?.id], 'the child saw its call cancelled, by the id it was sent');
 });
