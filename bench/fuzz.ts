@@ -19,6 +19,7 @@ import { freePort } from '../test/helpers/net.js';
 import { snapshotAndSummarize, snapshotArgs } from './heap-snapshots.js';
 import { npmStart } from './hub-bin.js';
 import { collectGarbage, INSPECT_PORT_ARG, openInspector } from './inspector.js';
+import { IDLE_CHECK_MS } from '../core/cli/idle-collection.js';
 
 const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { 'full-gc': { type: 'boolean', default: false }, snapshots: { type: 'string' } } });
 const fullGc = flags['full-gc'];
@@ -306,6 +307,8 @@ for (const endpoint of ENDPOINTS) {
     await pool.request({ path: endpoint, method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify(body) }).then((answer) => answer.body.text(), () => undefined);
   }
 }
+// Read once the hub has had its quiet period's collection after the warm-up (core/cli/idle-collection.ts).
+await new Promise((resolve) => setTimeout(resolve, 2 * IDLE_CHECK_MS + 1000));
 const rssBefore = rssKiB();
 const heapBefore = await heapUsedMiB();
 const started = performance.now();

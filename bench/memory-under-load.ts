@@ -29,6 +29,7 @@ import { snapshotAndSummarize, snapshotArgs } from './heap-snapshots.js';
 import { ONE_STDIO_SERVER, rssMbOf, startHubBin } from './hub-bin.js';
 import { collectGarbage } from './inspector.js';
 import type { RawLoad } from './raw-client.js';
+import { IDLE_CHECK_MS } from '../core/cli/idle-collection.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,8 +46,8 @@ const seconds = Number(values.seconds);
 const restSeconds = Number(values.rest);
 const every = Number(values.every);
 const callers = Number(values.callers);
-/** Start-up's garbage is collected within a few seconds of idling. */
-const SETTLE_MS = 5000;
+/** The standalone hub collects once a check period has been quiet (core/cli/idle-collection.ts): idle is read after that. */
+const SETTLE_MS = 2 * IDLE_CHECK_MS + 1000;
 
 // The map server, online (no extract), serving HTTP.
 const port = await new Promise<number>((resolve) => {

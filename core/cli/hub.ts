@@ -3,6 +3,7 @@ import { startHub } from '../server.js';
 import { checkConfig, formatReport } from './check.js';
 import { HUB_VERSION } from '../version.js';
 import { parseFlags } from './flags.js';
+import { collectAllGarbage, IdleCollection } from './idle-collection.js';
 import { logProcessWarnings } from './process-warnings.js';
 import { runCli } from './run.js';
 
@@ -52,10 +53,15 @@ runCli('hub', async () => {
   // A deploy's clients meet no reset at SIGTERM.
   const started = await startHub(process.env, { closeKeptAliveGently: true });
   warningsTo(started.app.log);
+  // What start-up and busy spells grew is given back once the hub goes quiet.
+  const idle = new IdleCollection(collectAllGarbage, started.app.log);
+  started.app.server.on('request', idle.served);
+  idle.start();
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
+    idle.stop();
     started.app.log.info({ signal }, 'shutting down');
     // The last record, so that a collector sees why the hub went away and whether it ended cleanly.
     const stopped = (level: 'info' | 'error', fields: object): void =>
