@@ -7,6 +7,10 @@ import { cliPath, runNode } from '../helpers/cli.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
 
+// Every subtest starts hubs of its own (own folder, own config, PORT 0) and reads only what
+// they print: they run side by side, as do the starts within one.
+t.jobs = 3;
+
 /** Starts the real `hub` CLI with a config file and returns what it printed and its exit code. */
 async function startWith(config: string, env: Record<string, string> = {}) {
   const folder = await mkdtemp(join(tmpdir(), 'hub-startup-'));
@@ -41,10 +45,12 @@ t.test('a missing dependency names both plugins', async (t) => {
 });
 
 t.test('options that do not match the schema name the plugin, the option path and the expectation', async (t) => {
-  const result = await startWith(JSON.stringify({ plugins: { [join(fixtures, 'greeter.js')]: { repeat: 7 } } }));
+  const [result, nested] = await Promise.all([
+    startWith(JSON.stringify({ plugins: { [join(fixtures, 'greeter.js')]: { repeat: 7 } } })),
+    startWith(JSON.stringify({ plugins: { [join(fixtures, 'greeter.js')]: { style: { shout: 'yes' } } } })),
+  ]);
   assertOneLineFailure(t, result);
   t.match(result.stderr, /plugin "greeter": option "repeat": expected .*<= 3/);
-  const nested = await startWith(JSON.stringify({ plugins: { [join(fixtures, 'greeter.js')]: { style: { shout: 'yes' } } } }));
   t.match(nested.stderr, /plugin "greeter": option "style\.shout": expected a value of type boolean/);
 });
 
@@ -61,20 +67,24 @@ t.test('a config file that is not valid JSON names file, line and column', async
 });
 
 t.test('an invalid server entry names the server, the key and what was expected', async (t) => {
-  const result = await startWith(JSON.stringify({ mcpServers: { files: { command: 'x', args: 'not-an-array' } } }));
+  const [result, oauth] = await Promise.all([
+    startWith(JSON.stringify({ mcpServers: { files: { command: 'x', args: 'not-an-array' } } })),
+    startWith(JSON.stringify({ mcpServers: { remote: { url: 'http://127.0.0.1:1/mcp', oauth: { mode: 'magic' } } } })),
+  ]);
   assertOneLineFailure(t, result);
   t.match(result.stderr, /server "files": key "args": expected a value of type array/);
-  const oauth = await startWith(JSON.stringify({ mcpServers: { remote: { url: 'http://127.0.0.1:1/mcp', oauth: { mode: 'magic' } } } }));
   t.match(oauth.stderr, /server "remote": key "oauth\.mode": expected one of "static", "dcr", "cimd"/);
 });
 
 t.test('server names outside the safe set, or taking a reserved path, are refused', async (t) => {
-  const reserved = await startWith(JSON.stringify({ mcpServers: { health: { type: 'in-process' } } }));
+  const [reserved, unsafe, pluginPath] = await Promise.all([
+    startWith(JSON.stringify({ mcpServers: { health: { type: 'in-process' } } })),
+    startWith(JSON.stringify({ mcpServers: { '../etc': { type: 'in-process' } } })),
+    startWith(JSON.stringify({ plugins: { [join(fixtures, 'greeter.js')]: true }, mcpServers: { greeting: { type: 'in-process' } } })),
+  ]);
   assertOneLineFailure(t, reserved);
   t.match(reserved.stderr, /server "health": the name is reserved/);
-  const unsafe = await startWith(JSON.stringify({ mcpServers: { '../etc': { type: 'in-process' } } }));
   t.match(unsafe.stderr, /server "\.\.\/etc": the name must be/);
-  const pluginPath = await startWith(JSON.stringify({ plugins: { [join(fixtures, 'greeter.js')]: true }, mcpServers: { greeting: { type: 'in-process' } } }));
   t.match(pluginPath.stderr, /server "greeting": the name is reserved/, 'a path a plugin reserves is refused too');
 });
 
@@ -92,8 +102,8 @@ t.test('a child type no enabled plugin provides is named', async (t) => {
 });
 
 t.test('with oauth-as disabled, a HOST that is not loopback is refused, saying why', async (t) => {
-  for (const host of ['0.0.0.0', '::', '192.0.2.10']) {
-    const result = await startWith(JSON.stringify({ plugins: { 'oauth-as': false } }), { HOST: host });
+  const started = await Promise.all(['0.0.0.0', '::', '192.0.2.10'].map(async (host) => ({ host, result: await startWith(JSON.stringify({ plugins: { 'oauth-as': false } }), { HOST: host }) })));
+  for (const { host, result } of started) {
     assertOneLineFailure(t, result);
     t.match(result.stderr, `is oauth-as disabled?), which is allowed only when HOST is a loopback address, and HOST is ${host}`, host);
   }

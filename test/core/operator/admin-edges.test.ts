@@ -18,6 +18,9 @@ async function hubFolder(config: unknown): Promise<Record<string, string>> {
 
 const admin = (env: Record<string, string>, ...args: string[]) => runNode(cliPath('hub-admin'), args, env);
 
+// Each subtest has a folder and a store of its own: they run side by side.
+t.jobs = 2;
+
 t.test('token and client commands run beside a broken server entry, and start no server', async (t) => {
   const folder = await mkdtemp(join(tmpdir(), 'admin-edges-starts-'));
   const startsFile = join(folder, 'starts');

@@ -37,27 +37,32 @@ t.test('a key that looks like a known one is warned about, naming the key and th
 });
 
 t.test('unknown flags are refused with the usage; a flag spelling a setting names its variable', async (t) => {
-  for (const bin of ['hub', 'hub-stdio']) {
-    const result = await runNode(cliPath(bin), ['--port', '4000'], { DATA_PATH: await mkdtemp(join(tmpdir(), 'flags-')) });
+  // Each run has a folder of its own and exits at its arguments: they run side by side.
+  const [stray, ...flagged] = await Promise.all([
+    runNode(cliPath('hub'), ['serve'], {}),
+    ...['hub', 'hub-stdio'].map(async (bin) => ({ bin, result: await runNode(cliPath(bin), ['--port', '4000'], { DATA_PATH: await mkdtemp(join(tmpdir(), 'flags-')) }) })),
+  ]);
+  for (const { bin, result } of flagged) {
     t.equal(result.code, 2, `${bin}: exit code 2`);
     t.match(result.stderr, `${bin}: unknown option --port; settings come from the environment: set PORT`);
     t.match(result.stderr, /Usage: /, `${bin}: the usage follows`);
   }
-  const stray = await runNode(cliPath('hub'), ['serve'], {});
   t.equal(stray.code, 2);
   t.match(stray.stderr, /Unexpected argument 'serve'[^]*Usage: hub/);
 });
 
 t.test('every setting is validated, the message naming the variable', async (t) => {
-  for (const [variable, value, expected] of [
+  const settings = [
     ['PORT', 'abc', 'a whole number from 0 to 65535'],
     ['PORT', '70000', 'a whole number from 0 to 65535'],
     ['BASE_URL', 'hub.example.com', 'an absolute http(s) URL'],
     ['IDLE_TIMEOUT_MINUTES', 'soon', 'a number of at least 0'],
     ['TOOL_CALL_TIMEOUT_MS', '-5', 'a whole number of at least 1'],
     ['LOG_FORMAT', 'fancy', 'one of auto, json, pretty'],
-  ] as const) {
-    const result = await runHub(undefined, { [variable]: value });
+  ] as const;
+  // Each run has a folder of its own: they run side by side.
+  const runs = await Promise.all(settings.map(async ([variable, value, expected]) => ({ variable, value, expected, result: await runHub(undefined, { [variable]: value }) })));
+  for (const { variable, value, expected, result } of runs) {
     t.equal(result.code, 1, `${variable}=${value}: exit code 1`);
     t.equal(result.stderr.trim(), `hub: ${variable}: expected ${expected}${result.stderr.includes('such as') ? ' such as https://hub.example.com' : ''} (got "${value}")`, `${variable}=${value}: one line naming it`);
   }
@@ -78,8 +83,8 @@ t.test('bad JSON is located where it goes wrong, a trailing comma at the comma',
     ['{\n  "plugins": { "oauth-as": False }\n}\n', '2:28', /true, false and null are lower case/],
     ['{\n  // a comment\n  "plugins": {}\n}\n', '2:3', /comments are not allowed/],
   ];
-  for (const [text, position, problem] of cases) {
-    const result = await runHub(text);
+  const runs = await Promise.all(cases.map(async ([text, position, problem]) => ({ position, problem, result: await runHub(text) })));
+  for (const { position, problem, result } of runs) {
     t.equal(result.code, 1);
     t.match(result.stderr, `${result.file}:${position}: the config file is not valid JSON (`, position);
     t.match(result.stderr, problem);

@@ -22,7 +22,8 @@ async function leastPrivilegeHub(t: Test) {
     env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', MCP_DIAGNOSTICS: 'true' },
   });
   const admin = (...args: string[]) => runNode(cliPath('hub-admin'), args, hub.env);
-  const mint = async (...args: string[]) => {
+  /** Mints a token, asserting in `t` that hub-admin succeeded. */
+  const mint = async (t: Test, ...args: string[]) => {
     const minted = await admin('tokens', 'mint', ...args);
     t.equal(minted.code, 0, `tokens mint ${args.join(' ')}: ${minted.stderr}`);
     return { token: minted.stdout.trim(), id: /token id (\S+),/.exec(minted.stderr)?.[1] ?? '', stderr: minted.stderr };
@@ -43,8 +44,11 @@ async function answer(url: string, token: string) {
   return { status: response.status, challenge, withoutDescription: challenge.replace(/, error_description="[^"]*"/, ''), description: 'error' in body ? body.error?.data?.error_description : undefined };
 }
 
+// One hub serves every subtest, in order: each mints tokens of its own and asserts only on
+// those; the first, which asserts that nothing was minted, runs before any mint.
+const hub = await leastPrivilegeHub(t);
+
 t.test('a mint must say what the token opens; names are checked against the config', async (t) => {
-  const hub = await leastPrivilegeHub(t);
   const refusals: [string[], RegExp][] = [
     [[], /say what the token opens: --resource <name> .*or --all/],
     [['--all', '--resource', 'alpha'], /--all and --resource exclude each other/],
@@ -65,8 +69,7 @@ t.test('a mint must say what the token opens; names are checked against the conf
 });
 
 t.test('a token bound to one server is refused on another server and on /hub, as an OAuth token is', async (t) => {
-  const hub = await leastPrivilegeHub(t);
-  const alpha = await hub.mint('--resource', 'alpha', '--label', 'ci');
+  const alpha = await hub.mint(t, '--resource', 'alpha', '--label', 'ci');
   t.match(alpha.stderr, 'opens /alpha/mcp only');
 
   for (const revision of REVISIONS) {
@@ -93,17 +96,16 @@ t.test('a token bound to one server is refused on another server and on /hub, as
     t.equal(oauthRefusal.description, 'the token is not valid for this resource');
   }
 
-  const both = await hub.mint('--resource', 'alpha', '--resource', 'gamma');
+  const both = await hub.mint(t, '--resource', 'alpha', '--resource', 'gamma');
   t.equal((await answer(`${hub.url}/gamma/mcp`, both.token)).status, 200, 'a repeated --resource opens each');
   t.equal((await answer(`${hub.url}/beta/mcp`, both.token)).status, 401, 'and nothing else');
-  const everything = await hub.mint('--all');
+  const everything = await hub.mint(t, '--all');
   t.match(everything.stderr, 'opens every MCP endpoint');
   for (const path of ['/alpha/mcp', '/beta/mcp', '/gamma/mcp', '/hub']) t.equal((await answer(`${hub.url}${path}`, everything.token)).status, 200, `--all opens ${path}`);
 });
 
 t.test('a /hub token limited to one server lists, describes and calls only that one', async (t) => {
-  const hub = await leastPrivilegeHub(t);
-  const limited = await hub.mint('--resource', 'hub', '--servers', 'alpha');
+  const limited = await hub.mint(t, '--resource', 'hub', '--servers', 'alpha');
   t.match(limited.stderr, 'opens /hub (servers alpha only) only');
   t.equal((await answer(`${hub.url}/alpha/mcp`, limited.token)).status, 401, "a /hub token does not open the server's own endpoint");
 
@@ -129,17 +131,16 @@ t.test('a /hub token limited to one server lists, describes and calls only that 
     t.match(await metaError(client, 'describe_connection', { server: 'beta' }), /^Unknown server: beta/, `${revision}: and describes no other`);
   }
 
-  const unlimited = await hub.mint('--resource', 'hub');
+  const unlimited = await hub.mint(t, '--resource', 'hub');
   const client = await connectClient(t, `${hub.url}/hub`, '2026-07-28', { authorization: `Bearer ${unlimited.token}` });
   t.same(((await structuredMeta(t, client, 'list_servers')).servers as { name: string }[]).map((server) => server.name), ['alpha', 'beta', 'gamma'], 'a /hub token without --servers reaches every server');
   t.notOk('servers' in ((await structuredMeta(t, client, 'describe_connection', {})).caller as object), 'and describe_connection names no limit');
 });
 
 t.test('tokens list shows what each token opens; a token minted before resources existed opens everything', async (t) => {
-  const hub = await leastPrivilegeHub(t);
-  const alpha = await hub.mint('--resource', 'alpha');
-  const limited = await hub.mint('--resource', 'hub', '--resource', 'beta', '--servers', 'alpha,beta', '--label', 'agent');
-  const everything = await hub.mint('--all');
+  const alpha = await hub.mint(t, '--resource', 'alpha');
+  const limited = await hub.mint(t, '--resource', 'hub', '--resource', 'beta', '--servers', 'alpha,beta', '--label', 'agent');
+  const everything = await hub.mint(t, '--all');
 
   // A token as the hub minted them before this change: its signing key, its claims, its record.
   const store = await openStore({ dataPath: hub.dataPath });
