@@ -120,15 +120,30 @@ t.test('every TypeScript block compiles without a syntax error', async (t) => {
   t.ok(typescript.length >= 2, `${typescript.length} blocks`);
   const folder = await mkdtemp(join(tmpdir(), 'docs-ts-'));
   t.teardown(() => rm(folder, { recursive: true, force: true }));
+  // The blocks are ES modules, as the project's own code is; without this, where tsc meets
+  // no package.json above the folder it reads them as CommonJS (top-level await refused).
+  await writeFile(join(folder, 'package.json'), '{ "type": "module" }\n');
   for (const [index, block] of typescript.entries()) await writeFile(join(folder, `block-${index}.ts`), block.text);
   // A block is an excerpt: its names come from the page around it, so only what the
   // parser reports (TS1xxx) counts, not unresolved names or types.
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const output = await run(process.execPath, [tsc, '--noEmit', '--noResolve', '--ignoreConfig', '--pretty', 'false', '--target', 'es2022', '--module', 'nodenext', ...typescript.map((_, index) => `block-${index}.ts`)], { cwd: folder }).then(
-    ({ stdout }) => stdout,
-    (error: { stdout?: string }) => error.stdout ?? String(error),
-  );
-  const syntaxErrors = [...output.matchAll(/^block-(\d+)\.ts\((\d+),\d+\): error (TS1\d{3}: .*)$/gm)].map((match) => `${where(typescript[Number(match[1])] as CodeBlock & { page: string })} +${match[2]}: ${match[3]}`);
+  const parse = async (files: string[]): Promise<Array<{ file: string; line: number; error: string }>> => {
+    const output = await run(process.execPath, [tsc, '--noEmit', '--noResolve', '--ignoreConfig', '--pretty', 'false', '--target', 'es2022', '--module', 'nodenext', ...files], { cwd: folder }).then(
+      ({ stdout }) => stdout,
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    return [...output.matchAll(/^(block-\d+(?:-body)?\.ts)\((\d+),\d+\): error (TS1\d{3}: .*)$/gm)].map((match) => ({ file: match[1] as string, line: Number(match[2]), error: match[3] as string }));
+  };
+  const asModules = await parse(typescript.map((_, index) => `block-${index}.ts`));
+  // A block with a top-level `return` is a function's body (a code-mode program): it is
+  // parsed again as the body of an async function, and only what that reports counts.
+  const bodies = new Set(asModules.filter(({ error }) => error.startsWith('TS1108:')).map(({ file }) => Number(/\d+/.exec(file)?.[0])));
+  for (const index of bodies) await writeFile(join(folder, `block-${index}-body.ts`), `export async function body() {\n${typescript[index]?.text ?? ''}\n}\n`);
+  const asBodies = bodies.size === 0 ? [] : await parse([...bodies].map((index) => `block-${index}-body.ts`));
+  const syntaxErrors = [
+    ...asModules.filter(({ file }) => !bodies.has(Number(/\d+/.exec(file)?.[0]))),
+    ...asBodies.map((found) => ({ ...found, line: found.line - 1 })),
+  ].map(({ file, line, error }) => `${where(typescript[Number(/\d+/.exec(file)?.[0])] as CodeBlock & { page: string })} +${line}: ${error}`);
   t.same(syntaxErrors, []);
 });
 
