@@ -53,7 +53,7 @@ runCli('hub', async () => {
   // A deploy's clients meet no reset at SIGTERM.
   const started = await startHub(process.env, { closeKeptAliveGently: true });
   warningsTo(started.app.log);
-  // What start-up and busy spells grew is given back once the hub goes quiet.
+  // What start-up left is given back once the hub goes quiet.
   const idle = new IdleCollection(collectAllGarbage, started.app.log);
   started.app.server.on('request', idle.served);
   idle.start();

@@ -11,19 +11,22 @@ interface CollectionLog {
 }
 
 /**
- * One full collection when the standalone hub goes quiet after start-up or after a busy
- * spell. V8 makes no full collection while a process allocates little, so the pages that
- * start-up or a burst of calls grew stay resident for as long as the hub idles (issue 42:
- * 122 MB idle where 92 MB are live, twice idle after a minute of load). One collection per
- * quiet spell gives them back; a hub that keeps serving is never paused for one.
+ * One full collection once the standalone hub has gone quiet after start-up. V8 makes no
+ * full collection while a process allocates little, so what start-up left (the garbage of
+ * loading and compiling some 1,500 modules) stays resident for as long as the hub idles
+ * (issue 42: 122 MB idle where 92 MB are live).
+ *
+ * Once only: the low-memory collection also drops compiled code, so the calls after it run
+ * cold. Made after every busy spell, it cost the next spell's first ten thousand calls 30 to
+ * 110% more CPU (bench/carriage.ts at one caller, against the same code without it). What a
+ * busy spell grows is left to V8.
  *
  * The policy is `check`, called once a period (by `start`, or by a test): a period with at
- * least `QUIET_REQUESTS` requests is busy; the first quiet period after start-up or after a
- * busy one collects.
+ * least `QUIET_REQUESTS` requests is busy; the first quiet one collects, and ends the checks.
  */
 export class IdleCollection {
   #requests = 0;
-  #pending = true;
+  #done = false;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -41,12 +44,9 @@ export class IdleCollection {
   async check(): Promise<boolean> {
     const requests = this.#requests;
     this.#requests = 0;
-    if (requests >= this.quietRequests) {
-      this.#pending = true;
-      return false;
-    }
-    if (!this.#pending) return false;
-    this.#pending = false;
+    if (this.#done || requests >= this.quietRequests) return false;
+    this.#done = true;
+    this.stop();
     const before = process.memoryUsage().rss;
     try {
       await this.collect();
@@ -54,7 +54,7 @@ export class IdleCollection {
       this.log.warn({ err: (error as Error).message }, 'the idle collection failed');
       return false;
     }
-    this.log.debug({ rssBeforeMb: megabytes(before), rssAfterMb: megabytes(process.memoryUsage().rss) }, 'collected garbage while idle');
+    this.log.debug({ rssBeforeMb: megabytes(before), rssAfterMb: megabytes(process.memoryUsage().rss) }, 'collected start-up garbage while idle');
     return true;
   }
 
