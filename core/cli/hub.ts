@@ -55,8 +55,7 @@ runCli('hub', async () => {
   warningsTo(started.app.log);
   // What start-up left is given back once the hub goes quiet.
   const idle = new IdleCollection(collectAllGarbage, started.app.log);
-  started.app.server.on('request', idle.served);
-  idle.start();
+  idle.start(started.app.server);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
 
 /** How long a check period is: the hub collects once a whole period has been quiet. */
@@ -28,6 +29,7 @@ export class IdleCollection {
   #requests = 0;
   #done = false;
   #timer: NodeJS.Timeout | undefined;
+  #server: Server | undefined;
 
   constructor(
     private readonly collect: () => Promise<void>,
@@ -35,7 +37,7 @@ export class IdleCollection {
     private readonly quietRequests = QUIET_REQUESTS,
   ) {}
 
-  /** Counts one request (an http server's `request` listener). */
+  /** Counts one request (the server's `request` listener while the checks last). */
   readonly served = (): void => {
     this.#requests += 1;
   };
@@ -58,12 +60,18 @@ export class IdleCollection {
     return true;
   }
 
-  start(periodMs = IDLE_CHECK_MS): void {
+  /** Counts `server`'s requests and checks once a period, until the collection is made. */
+  start(server: Server, periodMs = IDLE_CHECK_MS): void {
+    this.#server = server;
+    server.on('request', this.served);
     this.#timer = setInterval(() => void this.check(), periodMs).unref();
   }
 
+  /** Ends the checks, and the count on the request path with them. */
   stop(): void {
     clearInterval(this.#timer);
+    this.#server?.off('request', this.served);
+    this.#server = undefined;
   }
 }
 
