@@ -13,6 +13,7 @@ import {
   type JSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
+import { InFlightMap } from '../in-flight-map.js';
 import type { CallCancel } from './call-cancel.js';
 import { plainToolAnswer } from './plain-answer.js';
 import type { PlainReadBuffer } from './plain-read-buffer.js';
@@ -38,7 +39,7 @@ type Answer = JSONRPCResponse | JSONRPCErrorResponse | SdkError;
  * is the SDK's.
  */
 export class PlainCallClient extends Client {
-  readonly #pending = new Map<string, (answer: Answer) => void>();
+  readonly #pending = new InFlightMap<string, (answer: Answer) => void>();
   #nextId = 0;
   /** The negotiated revision's repair of a child's results (see tolerant-transport.ts); set by `connectClient`. */
   repair: ResultRepair = () => undefined;
@@ -108,8 +109,7 @@ export class PlainCallClient extends Client {
   }
 
   protected override _onclose(): void {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
+    const pending = this.#pending.takeAll();
     try {
       super._onclose();
     } finally {

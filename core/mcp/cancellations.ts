@@ -1,5 +1,6 @@
 import type { RequestId } from '@modelcontextprotocol/server';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
+import { InFlightMap } from '../in-flight-map.js';
 
 /** A call in flight, as the registry cancels it (an AbortController, or the fast road's caller). */
 export interface Cancellable {
@@ -13,12 +14,12 @@ export interface Cancellable {
  * calls of the caller who sent it, whatever id it names.
  */
 export class Cancellations {
-  readonly #calls = new Map<string, Map<RequestId, Cancellable>>();
+  readonly #calls = new Map<string, InFlightMap<RequestId, Cancellable>>();
 
   /** Keeps `call` cancellable by `caller` under `id`, until `remove`. */
   add(caller: string, id: RequestId, call: Cancellable): void {
     let calls = this.#calls.get(caller);
-    if (!calls) this.#calls.set(caller, (calls = new Map()));
+    if (!calls) this.#calls.set(caller, (calls = new InFlightMap()));
     calls.set(id, call);
   }
 

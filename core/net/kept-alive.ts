@@ -22,29 +22,33 @@ export const KEPT_ALIVE_LINGER_MS = 1000;
  * a socket is busy from its request's arrival until its answer is done.
  */
 export class KeptAliveConnections {
-  readonly #sockets = new Set<Socket>();
-  readonly #busy = new Map<Socket, ServerResponse>();
+  /**
+   * Each open socket's answer in progress, in a cell made with the connection: a request
+   * changes its socket's cell, not the Map (see core/in-flight-map.ts for why that matters).
+   */
+  readonly #connections = new Map<Socket, { answering: ServerResponse | undefined }>();
   #closing = false;
   #lingering = false;
   #changed: (() => void) | undefined;
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: Socket) => {
-      this.#sockets.add(socket);
+      const connection = { answering: undefined as ServerResponse | undefined };
+      this.#connections.set(socket, connection);
       socket.once('close', () => {
-        this.#sockets.delete(socket);
-        this.#busy.delete(socket);
+        connection.answering = undefined;
+        this.#connections.delete(socket);
         this.#changed?.();
       });
     });
     // First among the request listeners: Fastify may answer within its own listener.
     server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
-      const socket = request.socket;
-      this.#busy.set(socket, response);
+      const connection = this.#connections.get(request.socket);
+      if (connection) connection.answering = response;
       if (this.#closing) response.shouldKeepAlive = false;
       this.#changed?.();
       onClose(response, () => {
-        if (this.#busy.get(socket) === response) this.#busy.delete(socket);
+        if (connection?.answering === response) connection.answering = undefined;
       });
     });
   }
@@ -52,7 +56,7 @@ export class KeptAliveConnections {
   /** From now on every answer closes its connection, those being written included where their head is not sent yet. */
   startClosing(): void {
     this.#closing = true;
-    for (const response of this.#busy.values()) if (!response.headersSent) response.shouldKeepAlive = false;
+    for (const { answering } of this.#connections.values()) if (answering && !answering.headersSent) answering.shouldKeepAlive = false;
   }
 
   /** The drain is over and only the sockets' last answers are awaited: nothing is served any more. */
@@ -70,14 +74,14 @@ export class KeptAliveConnections {
     // http's, which would also close the idle sockets waited for below. The listener's own
     // close comes after, and closes what is still idle then.
     if (this.server.listening) NetServer.prototype.close.call(this.server);
-    const waiting = new Set([...this.#sockets].filter((socket) => !this.#busy.has(socket)));
+    const waiting = new Set([...this.#connections].flatMap(([socket, { answering }]) => (answering ? [] : [socket])));
     if (waiting.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     try {
       await new Promise<void>((resolve) => {
         timer = setTimeout(resolve, limitMs);
         this.#changed = () => {
-          for (const socket of waiting) if (this.#busy.has(socket) || !this.#sockets.has(socket)) waiting.delete(socket);
+          for (const socket of waiting) if (this.#connections.get(socket)?.answering !== undefined || !this.#connections.has(socket)) waiting.delete(socket);
           if (waiting.size === 0) resolve();
         };
       });
