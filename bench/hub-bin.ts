@@ -52,15 +52,19 @@ export interface HubBinOptions {
   checkout?: string;
   /** Lets `inspector()` start the hub's inspector later (its stderr is then piped and read; otherwise it is discarded). */
   inspectable?: boolean;
+  /** Hears what the hub writes to its standard output (its log, and what V8 traces there: `--trace-gc-nvp`). */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 /**
  * The Node options and environment `npm start` runs the hub with (package.json's start
  * script, `exec env NAME=value ... node --option ... dist/core/cli/hub.js`), so that a bench
- * measures the hub as it is started.
+ * measures the hub as it is started: this checkout's, or `checkout`'s (a baseline starts as
+ * its own package.json says).
  */
-export function npmStart(): { nodeArgs: string[]; env: Record<string, string> } {
-  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
+export function npmStart(checkout?: string): { nodeArgs: string[]; env: Record<string, string> } {
+  const file = checkout === undefined ? fileURLToPath(new URL('../../package.json', import.meta.url)) : join(checkout, 'package.json');
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { scripts: { start: string } };
   const words = manifest.scripts.start.split(/\s+/);
   const node = words.indexOf('node');
   const assignments = words.slice(0, node).flatMap((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word) ?? []);
@@ -83,7 +87,7 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
     });
   });
   const url = `http://127.0.0.1:${port}`;
-  const start = npmStart();
+  const start = npmStart(options.checkout);
   const env = { ...process.env, ...start.env, HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...options.env };
   const inspectable = options.inspectable === true;
   const child = spawn(process.execPath, [...start.nodeArgs, ...(inspectable ? [INSPECT_PORT_ARG] : []), ...(options.nodeArgs ?? []), cli('hub', options.checkout)], {
@@ -95,6 +99,7 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
   let lines = 0;
   child.stdout?.on('data', (chunk: Buffer) => {
     for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
+    options.onOutput?.(chunk);
   });
   const pid = child.pid ?? 0;
   while (!(await fetch(`${url}/livez`).then((response) => response.ok, () => false))) await sleep(20);

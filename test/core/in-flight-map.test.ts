@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import t from 'tap';
+import { collectionsIn, promotedBytes } from '../../bench/gc-trace.js';
 import { InFlightMap } from '../../core/in-flight-map.js';
 
 // Issue 42: what a busy hub keeps per call in flight is gone with the call, for V8's minor
@@ -33,9 +34,7 @@ const churn = fileURLToPath(new URL('../fixtures/process/in-flight-churn.js', im
 /** Bytes V8's minor collections promoted while the fixture ran with `kind` of registry. */
 async function promoted(kind: 'plain' | 'in-flight'): Promise<number> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--trace-gc-nvp', churn, kind], { maxBuffer: 64 * 1024 * 1024 });
-  let bytes = 0;
-  for (const line of stdout.split('\n')) if (/ gc=s /.test(line)) bytes += Number(/ promoted=(\d+)/.exec(line)?.[1] ?? 0);
-  return bytes;
+  return promotedBytes(collectionsIn(stdout));
 }
 
 t.test('finished calls do not outlive minor collections through the registry', async (t) => {

@@ -96,6 +96,7 @@ async function imageTests(): Promise<void> {
     const config = built?.Config;
     t.equal(config?.User, '1000:1000', 'runs as a numeric non-root user');
     t.equal(config?.StopSignal, 'SIGTERM');
+    t.same(config?.Cmd, ['node', '--max-semi-space-size=4', '/app/dist/core/cli/hub.js'], 'starts the hub as npm start does, its young generation kept to 4 MB');
     t.match(built?.Healthcheck?.Test?.join(' '), /^CMD node -e .*\/livez/, 'the health check asks /livez with node');
     t.ok(config?.Env?.includes('HOST=0.0.0.0'), 'listens on every address');
     t.notOk(config?.Env?.some((entry) => /^(HUB_PASSWORD|MONGODB_URL|METRICS_TOKEN)=/.test(entry)), 'no secret in the image');
@@ -393,7 +394,7 @@ interface ImageInspect {
   Size?: number;
   Labels?: Record<string, string>;
   Healthcheck?: { Test?: string[] };
-  Config?: { User?: string; Env?: string[]; StopSignal?: string };
+  Config?: { User?: string; Env?: string[]; StopSignal?: string; Cmd?: string[] };
 }
 
 interface ContainerInspect {

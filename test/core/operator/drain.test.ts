@@ -101,6 +101,7 @@ t.test('npm start passes SIGTERM on to the hub, which lets go of its port', asyn
   // Issue 42: the memory setting docs/operations/running.md gives, in effect in the hub process itself.
   const { readFile } = await import('node:fs/promises');
   t.ok((await readFile(`/proc/${hubPid()}/environ`, 'utf8')).split('\0').includes('MALLOC_MMAP_THRESHOLD_=131072'), 'the hub runs with a fixed malloc mmap threshold');
+  t.ok((await readFile(`/proc/${hubPid()}/cmdline`, 'utf8')).split('\0').includes('--max-semi-space-size=4'), "and with V8's young generation kept to 4 MB");
   const exited = new Promise<number | null>((resolve) => npm.once('exit', resolve));
   npm.kill('SIGTERM');
   t.equal(await exited, 0, 'npm exits with the hub');
