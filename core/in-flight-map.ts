@@ -9,8 +9,9 @@
  * generation as live. So once a busy Map's table was promoted (a quiet spell is enough),
  * every call whose value such a table copied survived the minor collections with
  * everything it reached, and was promoted in turn: the hub promoted about 3,300 bytes a
- * call instead of 220, and its old generation grew to four times what it holds live
- * between full collections (issue 42; docs/internals/performance.md). A replaced table
+ * call where one loaded at once after start-up promoted 37 to 205, and its old generation
+ * grew to four times what it holds live between full collections (issue 42,
+ * bench/promotion.ts; docs/internals/performance.md). A replaced table
  * here copies cells, emptied as their entries go, so it keeps nothing of a finished call.
  */
 export class InFlightMap<K, V> {

@@ -81,7 +81,10 @@ export class KeptAliveConnections {
       await new Promise<void>((resolve) => {
         timer = setTimeout(resolve, limitMs);
         this.#changed = () => {
-          for (const socket of waiting) if (this.#connections.get(socket)?.answering !== undefined || !this.#connections.has(socket)) waiting.delete(socket);
+          for (const socket of waiting) {
+            const connection = this.#connections.get(socket);
+            if (!connection || connection.answering) waiting.delete(socket);
+          }
           if (waiting.size === 0) resolve();
         };
       });

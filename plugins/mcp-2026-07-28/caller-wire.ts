@@ -70,9 +70,9 @@ export function createCallerWire(revision: string, options: { elicitation: boole
     // Results state the server's identity and their kind on this revision.
     frameResult: (result, identity) => {
       // Copied key by key: framed with an object spread, every result survived minor
-      // collections and was promoted (252 bytes promoted a call on this road instead of 87,
-      // from V8's trace as bench/promotion.ts reads it; why the spread's copy lived on was
-      // not found).
+      // collections and was promoted (272 bytes promoted a call on this road instead of 103:
+      // bench/promotion.ts against this code with the spread put back; why the spread's
+      // copy lived on was not found).
       const framed: Record<string, unknown> = {};
       for (const key in result) {
         // A child's own `__proto__` key stays a key, as a spread keeps it.
