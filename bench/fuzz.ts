@@ -31,7 +31,7 @@ const BODY_LIMIT = 4 * 1024 * 1024;
 const REVISIONS = ['2026-07-28', '2025-11-25'] as const;
 type Revision = (typeof REVISIONS)[number];
 const ENDPOINTS = ['/hub', '/map/mcp'] as const;
-const MONACO = fileURLToPath(new URL('../../../shared/data/monaco.osm.pbf', import.meta.url));
+const MONACO = fileURLToPath(new URL('../../test/fixtures/osm/monaco.osm.pbf', import.meta.url));
 const bin = (name: string) => fileURLToPath(new URL(`../core/cli/${name}.js`, import.meta.url));
 
 /** A small deterministic generator (mulberry32), so a seed reproduces a run. */

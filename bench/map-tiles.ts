@@ -25,7 +25,7 @@ import { PROFILES } from '../plugins/map-tools/offline/profiles.js';
 import { stronglyConnected } from './road-network.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const MONACO_PBF = resolve(repoRoot, '../shared/data/monaco.osm.pbf');
+export const MONACO_PBF = resolve(repoRoot, 'test/fixtures/osm/monaco.osm.pbf');
 
 /** Tile k's ids are the source's plus k times this (OSM ids stay far below it). */
 const ID_STRIDE = 1e10;

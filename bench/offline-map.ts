@@ -23,7 +23,7 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const json = process.argv.includes('--json');
 const loadsArgument = process.argv.indexOf('--loads');
 const loads = loadsArgument < 0 ? 1 : Math.max(1, Number(process.argv[loadsArgument + 1]));
-const file = process.argv.slice(2).find((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--loads') ?? resolve(repoRoot, '../shared/data/monaco.osm.pbf');
+const file = process.argv.slice(2).find((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--loads') ?? resolve(repoRoot, 'test/fixtures/osm/monaco.osm.pbf');
 const PAIRS = 1000;
 const MATRICES = 21;
 

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 /** The repository root, from this file compiled under dist/test/plugins/map-tools/offline/. */
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
 
-/** The Monaco extract in the shared data folder beside the clone (never copied into the repo). */
-export const MONACO_PBF = resolve(repoRoot, '../shared/data/monaco.osm.pbf');
+/** The Monaco extract the project ships for its tests (test/fixtures/osm/, with its ODbL notice). */
+export const MONACO_PBF = resolve(repoRoot, 'test/fixtures/osm/monaco.osm.pbf');
 
 /**
  * Real positions of well-known places in Monaco (from their published coordinates), to
