@@ -9,7 +9,7 @@ import t from 'tap';
 
 // A clone anywhere passes its tests: the data they read is in the tree, not in a folder
 // that happens to sit beside this workplace's checkout. The clone lives in a fresh
-// temporary folder, so nothing beside it (no ../shared/) can be found by accident.
+// temporary folder, so nothing beside it (nothing of this workplace) can be found by accident.
 const run = promisify(execFile);
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
