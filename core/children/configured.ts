@@ -3,7 +3,7 @@ import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { SERVER_NAME_PATTERN, type HubConfig, type ServerEntry } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import { adoptedFromOtherClients, configNotices } from '../config/other-clients.js';
-import { firstUnsetVariable, unsetVariableProblem } from '../config/expand.js';
+import { variableProblem } from '../config/expand.js';
 import { propertyNames } from '../config/key-names.js';
 import { likelyTypos } from '../config/typos.js';
 import type { Hub } from '../hub.js';
@@ -31,7 +31,7 @@ export interface ServerChanges {
  */
 export class ConfiguredServers {
   #entries = new Map<string, ServerEntry>();
-  /** Entries that name an unset variable: kept down with why (the others run). */
+  /** Entries that name an unset variable or a `${...}` the hub cannot expand: kept down with why (the others run). */
   #blocked = new Map<string, string>();
   readonly #noticed = new Set<string>();
 
@@ -48,22 +48,22 @@ export class ConfiguredServers {
     this.#blocked = new Map();
     for (const [name, entry] of Object.entries(config.mcpServers ?? {})) {
       if (entry.disabled === true) continue;
-      const unset = firstUnsetVariable(entry, this.hub.env, `mcpServers.${name}`);
+      const unexpanded = variableProblem(entry, this.hub.env, `mcpServers.${name}`);
       try {
-        this.#checkEntry(name, entry, source, unset === undefined);
+        this.#checkEntry(name, entry, source, unexpanded === undefined);
       } catch (error) {
         if (!leftOut || !(error instanceof StartupError)) throw error;
         leftOut(error.message, name);
         continue;
       }
       entries.set(name, entry);
-      if (unset !== undefined) this.#blocked.set(name, unsetVariableProblem(unset));
+      if (unexpanded !== undefined) this.#blocked.set(name, unexpanded);
     }
     this.#checkAgainstOthers(entries, source, leftOut);
     return entries;
   }
 
-  /** Why a checked entry is kept down (it names an unset variable), if it is. */
+  /** Why a checked entry is kept down (it names an unset variable or an editor's), if it is. */
   blocked(name: string): string | undefined {
     return this.#blocked.get(name);
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { HUB_ERROR_CODES } from '../../core/errors.js';
 import { checkConfig } from '../../core/config/load.js';
-import { firstUnsetVariable } from '../../core/config/expand.js';
+import { variableProblem } from '../../core/config/expand.js';
 import { withSecretFiles } from '../../core/secret-files.js';
 import { cliPath, runNode } from '../helpers/cli.js';
 import { startTestHub } from '../helpers/hub.js';
@@ -86,6 +86,6 @@ t.test('a ${VAR} of the config whose VAR is unset is read from VAR_FILE (issue 4
   t.throws(() => checkConfig(config, 'mcp.json', { NOTES_KEY_FILE: join(folder, 'empty') }), refused('NOTES_KEY_FILE', /is empty/));
   // Neither: the entry is left as written and only that server is kept down, naming the variable (issue 43, item 13).
   t.same(checkConfig(config, 'mcp.json', {}).mcpServers?.notes?.headers, { 'X-Api-Key': '${NOTES_KEY}' }, 'neither: the entry is left as written');
-  t.match(firstUnsetVariable(config.mcpServers.notes, {}, 'mcpServers.notes'), { name: 'NOTES_KEY' }, 'neither: the variable is unset');
-  t.equal(firstUnsetVariable(config.mcpServers.notes, { NOTES_KEY_FILE: join(folder, 'notes_key') }, 'mcpServers.notes'), undefined, 'a variable with a file is not unset');
+  t.match(variableProblem(config.mcpServers.notes, {}, 'mcpServers.notes'), /environment variable NOTES_KEY is not set/, 'neither: the variable is unset');
+  t.equal(variableProblem(config.mcpServers.notes, { NOTES_KEY_FILE: join(folder, 'notes_key') }, 'mcpServers.notes'), undefined, 'a variable with a file is not unset');
 });
