@@ -115,7 +115,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
 
   for (const { plugin, options: pluginOptions } of plugins) {
     plugin.reservedPaths?.forEach((path) => context.reservedPaths.add(path));
-    for (const [key, schema] of Object.entries(plugin.serverKeys ?? {})) context.serverKeys.set(key, { schema, plugin: plugin.name });
+    for (const [key, schema] of Object.entries(plugin.serverKeys ?? {})) context.serverKeys.set(key, { schema, plugin: plugin.name, live: plugin.liveServerKeys?.includes(key) === true });
     await app.register(
       fp(async (instance: FastifyInstance) => plugin.register(instance, pluginOptions as never, pluginHub(context, plugin.name)), {
         name: plugin.name,

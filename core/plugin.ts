@@ -29,10 +29,17 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
   reservedPaths?: readonly string[];
   /**
    * Keys this plugin adds to every `mcpServers` entry, with their schemas. The kernel checks
-   * them with the rest of the entry and knows them when it warns of likely typos; the plugin
-   * sets them up at start, so a reload keeps a change to one for the next restart.
+   * them with the rest of the entry and knows them when it warns of likely typos. A key the
+   * plugin sets up at start (not in `liveServerKeys`) cannot change in a running hub: a
+   * reload that changes one is refused for that server, saying so, until a restart.
    */
   serverKeys?: Readonly<Record<string, TSchema>>;
+  /**
+   * The keys of `serverKeys` the plugin reads from the entry each time it acts
+   * (`server.entry`, `call.server.entry`): a reload applies a change to one at once, in
+   * place, without restarting the server; the tool gates review its tools again.
+   */
+  liveServerKeys?: readonly string[];
   /** Files and folders under DATA_PATH where this plugin keeps secrets: owner-only, checked at start (see core/private-files.ts). */
   secretFiles?: readonly string[];
   /** Runs in the plugin's own encapsulated Fastify context, with the hub as plugins see it. */

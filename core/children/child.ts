@@ -393,6 +393,13 @@ export class Child extends ChildProfile {
   retune(entry: ServerEntry): void {
     this.retuneEntry({ ...entry, type: this.entry.type });
     this.#visibility = new ToolVisibility(this.entry, this.#environment.gates, this.view);
+    // What the gates now say of the server (a key they read, such as `pinTools`, may have
+    // changed; a tool the filter now lets through was never reviewed) holds from here on.
+    const gates = this.#environment.gates;
+    if (gates !== undefined && !gates.open) {
+      if (this.toolsKnown) gates.review(this.view, this.#visibility.filtered(this.listedTools));
+      this.#reviewInstructions(this.instructions);
+    }
     this.#watch.emit({ kind: 'tools' });
   }
 

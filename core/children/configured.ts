@@ -18,8 +18,8 @@ export interface ServerChanges {
   restarted: string[];
   /** Entries changed only in what the hub applies itself (tool filters, `hub`, `timeout`): applied without a restart. */
   retuned: string[];
-  /** Changed entries left running as they were, with why. */
-  kept: { name: string; why: string }[];
+  /** Changed entries the reload refused (each left running as it was), with why: a key its plugin sets up at start changed. */
+  refused: { name: string; why: string }[];
   unchanged: number;
 }
 
@@ -148,12 +148,15 @@ export class ConfiguredServers {
    * At a reload: added servers are created, removed ones are stopped once their calls
    * finish, changed ones are replaced (stopped the same way, then created anew), ones
    * changed only in what the hub applies itself (tool filters, `hub`, `timeout`) take the
-   * change in place, and unchanged ones are left running untouched. An entry with a key a plugin sets up at
-   * start (its `serverKeys`) is kept as it runs until the next restart. Resolves once
+   * change in place (so do keys a plugin reads at each use, its `liveServerKeys`: `pinTools`,
+   * `guardSecrets`, ...), and unchanged ones are left running untouched. A change to an entry
+   * with a key a plugin sets up at start (its other `serverKeys`, such as `oauth`) is
+   * refused for that server, which runs on as it was until a restart. Resolves once
    * the new set serves; `stopped` once the old servers' calls have finished.
    */
   async apply(entries: Map<string, ServerEntry>): Promise<{ changes: ServerChanges; stopped: Promise<void> }> {
-    const changes: ServerChanges = { added: [], removed: [], restarted: [], retuned: [], kept: [], unchanged: 0 };
+    const changes: ServerChanges = { added: [], removed: [], restarted: [], retuned: [], refused: [], unchanged: 0 };
+    const hubSide = new Set([...HUB_SIDE_KEYS, ...[...this.hub.serverKeys].flatMap(([key, { live }]) => (live ? [key] : []))]);
     const running = this.#entries;
     const next = new Map<string, ServerEntry>();
     const stopping: Promise<void>[] = [];
@@ -171,15 +174,18 @@ export class ConfiguredServers {
         continue;
       }
       const child = this.hub.children.get(name);
-      if (before !== undefined && child && sameChild(before, entry)) {
+      if (before !== undefined && child && sameChild(before, entry, hubSide)) {
         changes.retuned.push(name);
         child.retune(entry);
         next.set(name, entry);
         continue;
       }
-      const setUp = [...this.hub.serverKeys].find(([key]) => (entry as Record<string, unknown>)[key] !== undefined || (before as Record<string, unknown> | undefined)?.[key] !== undefined);
+      const setUp = [...this.hub.serverKeys].find(
+        ([key, { live }]) => !live && ((entry as Record<string, unknown>)[key] !== undefined || (before as Record<string, unknown> | undefined)?.[key] !== undefined),
+      );
       if (setUp) {
-        changes.kept.push({ name, why: `"${setUp[0]}" is set up by ${setUp[1].plugin} at start; restart the hub for this change` });
+        const runs = before === undefined ? 'it is not added' : 'it runs on as it was';
+        changes.refused.push({ name, why: `"${setUp[0]}" is set up by ${setUp[1].plugin} at start, so ${runs}; restart the hub to apply this change` });
         if (before !== undefined) next.set(name, before);
         continue;
       }
@@ -207,9 +213,9 @@ export class ConfiguredServers {
 /** Keys the hub applies itself, in front of the child: changing them needs no restart. */
 const HUB_SIDE_KEYS = ['allowTools', 'denyTools', 'hub', 'timeout'];
 
-/** Whether two entries start the same child, whatever their hub-side keys say. */
-function sameChild(before: ServerEntry, after: ServerEntry): boolean {
-  const childSide = (entry: ServerEntry) => Object.fromEntries(Object.entries(entry).filter(([key]) => !HUB_SIDE_KEYS.includes(key)));
+/** Whether two entries start the same child, whatever their hub-side keys (`hubSide`: the kernel's and the plugins' live keys) say. */
+function sameChild(before: ServerEntry, after: ServerEntry, hubSide: ReadonlySet<string>): boolean {
+  const childSide = (entry: ServerEntry) => Object.fromEntries(Object.entries(entry).filter(([key]) => !hubSide.has(key)));
   return isDeepStrictEqual(childSide(before), childSide(after));
 }
 

@@ -115,19 +115,26 @@ export class ConfigReloader {
     const notices = servers.notices(config);
     for (const warning of notices.warnings) log.warn({ config: file }, warning);
     for (const note of notices.adopted) log.info({ config: file }, `written for another client: ${note}`);
-    if (!isDeepStrictEqual(config.plugins ?? {}, this.options.plugins ?? {})) {
-      log.warn({ trigger, config: file }, 'the "plugins" section changed: plugins and their options take effect at the next restart of the hub');
+    const pluginsChanged = changedKeys(config.plugins ?? {}, this.options.plugins ?? {});
+    if (pluginsChanged.length > 0) {
+      log.warn({ trigger, config: file, plugins: pluginsChanged }, `the "plugins" section changed (${pluginsChanged.join(', ')}): plugins and their options take effect at the next restart of the hub`);
     }
     const { changes, stopped } = await servers.apply(entries);
-    for (const { name, why } of changes.kept) log.warn({ server: name }, `server "${name}" was not reloaded: ${why}`);
+    for (const { name, why } of changes.refused) log.error({ trigger, server: name }, `the reload was refused for server "${name}": ${why}`);
     const { added, removed, restarted, retuned, unchanged } = changes;
-    log.info({ trigger, added, removed, restarted, retuned, unchanged }, 'config reloaded');
+    const refused = changes.refused.map(({ name }) => name);
+    log.info({ trigger, added, removed, restarted, retuned, refused, unchanged }, 'config reloaded');
     this.options.onResult?.({ trigger, outcome: 'applied', added, removed, restarted, retuned });
     if (removed.length + restarted.length > 0) {
       void stopped.then(() => log.info({ servers: [...removed, ...restarted] }, 'servers taken out by the reload have finished their calls and stopped'));
     }
     return true;
   }
+}
+
+/** The keys whose values differ between two records (added, removed or changed). */
+function changedKeys(now: Record<string, unknown>, before: Record<string, unknown>): string[] {
+  return [...new Set([...Object.keys(now), ...Object.keys(before)])].filter((key) => !isDeepStrictEqual(now[key], before[key])).sort();
 }
 
 /** Where `file` leads once every link (of a folder on the way too) is followed; undefined while it leads nowhere. */

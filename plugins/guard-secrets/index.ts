@@ -24,6 +24,8 @@ export default definePlugin({
   ...manifest,
   options: GuardSecretsOptions,
   serverKeys: { guardSecrets: GuardSecretsKey },
+  // Read from the entry at each use, so a reload applies a change at once.
+  liveServerKeys: ['guardSecrets'],
   register(_app, options, hub) {
     const interceptor: ToolCallInterceptor = {
       order: ORDER,

@@ -15,6 +15,8 @@ export default definePlugin({
   ...manifest,
   options: OutputLimitOptions,
   serverKeys: { outputLimit: OutputLimitKey },
+  // Read from the entry at each use, so a reload applies a change at once.
+  liveServerKeys: ['outputLimit'],
   register(_app, options, hub) {
     const interceptor: ToolCallInterceptor = {
       order: ORDER,

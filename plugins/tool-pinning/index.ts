@@ -17,6 +17,8 @@ export default definePlugin({
   reservedPaths: [APPROVALS_PATH.slice(1)],
   options: ToolPinningOptions,
   serverKeys: { pinTools: PinToolsKey },
+  // Read from the entry at each use, so a reload applies a change at once.
+  liveServerKeys: ['pinTools'],
   async register(app, options, hub) {
     const c = pinCollections(hub.store);
     const pins = new ToolPins(hub, c, options);
