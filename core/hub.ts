@@ -116,7 +116,7 @@ export class Hub {
       baseUrl: this.settings.baseUrl,
       sessionSeconds: this.settings.operatorSessionMinutes * 60,
       store: this.store,
-      login: new OperatorLogin(this.settings.dataPath, this.env, this.store, this.identity),
+      login: new OperatorLogin(this.settings.dataPath, this.env, this.store, this.identity, this.log),
     });
     return this.#operator;
   }

@@ -8,6 +8,7 @@ import { guardConnections } from './limits/connections.js';
 import { serverLimitOptions } from './limits/server-options.js';
 import type { PluginHub } from './plugin-hub.js';
 import { settingsFromEnvironment, type HubSettings } from './settings.js';
+import { readableLogs } from './log-format.js';
 
 /** After the drain (DRAIN_TIMEOUT_MS, see core/drain.ts), what is still connected gets this long before it is closed. */
 const CLOSE_GRACE_MS = 5_000;
@@ -39,8 +40,8 @@ const LOG_FLUSH_MS = 100;
  * event loop.
  */
 export async function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteStream & { fd: number } = process.stdout) {
-  const { logFormat, logStyle } = settingsFromEnvironment(env);
-  const readable = logFormat === 'pretty' || (logFormat === 'auto' && destination.isTTY === true);
+  const { logStyle } = settingsFromEnvironment(env);
+  const readable = readableLogs(env, destination);
   const stream = readable
     ? (await import('pino-pretty')).default({ sync: false, destination: destination.fd, colorize: destination.isTTY === true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
     : jsonLines(destination.fd);

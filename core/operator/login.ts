@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { observe } from '../observe.js';
 import type { Store } from '../store/index.js';
 import { LoginThrottle, type LoginAttempt } from './login-throttle.js';
@@ -18,8 +19,9 @@ export class OperatorLogin {
     store: Store,
     /** The hub whose operator this is, named in the auth failures it publishes. */
     private readonly hub: object = {},
+    log?: FastifyBaseLogger,
   ) {
-    this.password = new SharedPassword(dataPath, env);
+    this.password = new SharedPassword(dataPath, env, log);
     this.#throttle = new LoginThrottle(store);
   }
 

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { readableLogs } from '../log-format.js';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 import { hashSecret, secretMatches } from '../secrets.js';
 import { sharedAttempt } from '../shared-attempt.js';
@@ -10,8 +12,10 @@ export const PASSWORD_FILE = 'hub-password';
 
 /**
  * The shared approval password: HUB_PASSWORD, or one generated at first start, kept in
- * `<DATA_PATH>/hub-password` (readable by the owner only) and printed once, on stderr,
- * never through the logger.
+ * `<DATA_PATH>/hub-password` (readable by the owner only). When the log is readable lines
+ * (a terminal), the password is printed once on stderr, never through the logger; when it
+ * is JSON (a collector reads it), one log record names the file instead, and the password
+ * itself is in no output.
  */
 export class SharedPassword {
   /** The password's hash, read or made once. */
@@ -20,6 +24,7 @@ export class SharedPassword {
   constructor(
     private readonly dataPath: string,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly log?: FastifyBaseLogger,
   ) {}
 
   get file(): string {
@@ -47,7 +52,11 @@ export class SharedPassword {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return hashSecret((await readFile(this.file, 'utf8')).trim());
       throw error;
     }
-    process.stderr.write(`hub: generated the approval password (HUB_PASSWORD is unset): ${password}\nhub: it is stored in ${this.file} and will not be printed again\n`);
+    if (this.log && !readableLogs(this.env)) {
+      this.log.warn({ passwordFile: this.file }, 'generated the approval password (HUB_PASSWORD is unset): read it once from the file passwordFile names (readable by the hub\'s user only); it is printed nowhere');
+    } else {
+      process.stderr.write(`hub: generated the approval password (HUB_PASSWORD is unset): ${password}\nhub: it is stored in ${this.file} and will not be printed again\n`);
+    }
     return hashSecret(password);
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { approve, pkce } from './browserless.js';
 import { startHubProcess, type HubProcess } from './hub-process.js';
+import { startHubBin } from '../../helpers/hub-bin.js';
 
 const REDIRECT = 'http://127.0.0.1:5555/callback';
 
@@ -15,8 +16,8 @@ async function logIn(hub: HubProcess, password: string): Promise<URL> {
   return approve(`${hub.url}/authorize?${query}`, password);
 }
 
-t.test('without HUB_PASSWORD, one is generated at first start and printed that once', async (t) => {
-  const first = await startHubProcess(t, { env: { HUB_PASSWORD: undefined } });
+t.test('without HUB_PASSWORD, one is generated at first start and printed that once (readable logs)', async (t) => {
+  const first = await startHubProcess(t, { env: { HUB_PASSWORD: undefined, LOG_FORMAT: 'pretty' } });
   const file = join(first.dataPath, 'hub-password');
   // Generated as the hub starts listening, which may be just after /health first answers.
   let password = '';
@@ -31,11 +32,27 @@ t.test('without HUB_PASSWORD, one is generated at first start and printed that o
   t.match(first.stderr(), 'will not be printed again');
   await first.stop();
 
-  const second = await startHubProcess(t, { env: { HUB_PASSWORD: undefined }, dataPath: first.dataPath });
+  const second = await startHubProcess(t, { env: { HUB_PASSWORD: undefined, LOG_FORMAT: 'pretty' }, dataPath: first.dataPath });
   t.ok((await logIn(second, password)).searchParams.get('code'), 'the stored password still works after a restart');
   t.notOk(second.stderr().includes(password), 'the second start does not print it');
   t.notMatch(second.stderr(), /generated/);
   t.equal((await readFile(file, 'utf8')).trim(), password, 'nor does it replace it');
+});
+
+// Issue 60, item 4: a collector reads both streams; in JSON mode the news is one JSON
+// record naming the file, and the password is in no output.
+t.test('in JSON log mode, a generated password is one JSON record naming its file, never the password', async (t) => {
+  const hub = await startHubBin(t, { config: { mcpServers: {}, plugins: { 'map-tools': false } }, env: { HUB_PASSWORD: undefined, LOG_FORMAT: 'json', LOG_LEVEL: 'warn' } });
+  const record = await hub.waitForLog('the generated-password record', (line) => /generated the approval password/.test(line.msg));
+  const file = join(hub.dataPath, 'hub-password');
+  t.equal(record.passwordFile, file, "the record names the password's file");
+  t.match(record.msg, /read it once from the file passwordFile names/, 'and says how to read it');
+  const password = (await readFile(file, 'utf8')).trim();
+  t.ok(password.length >= 20, 'the file holds the password');
+  t.notOk(hub.stdout().includes(password) || hub.stderr().includes(password), 'the password is in no output');
+  t.notMatch(hub.stderr(), /generated/, 'nothing on stderr: no plain-text line among the JSON records');
+  for (const line of hub.stdout().split('\n').filter(Boolean)) JSON.parse(line);
+  t.pass('every line of the log is one JSON record');
 });
 
 t.test('with HUB_PASSWORD set, nothing is generated', async (t) => {
