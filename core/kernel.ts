@@ -17,6 +17,8 @@ import { Hub } from './hub.js';
 import { AllowedHosts, checkHostOnEveryRoute } from './net/allowed-hosts.js';
 import { KEPT_ALIVE_LINGER_MS, KeptAliveConnections } from './net/kept-alive.js';
 import { onClose } from './net/on-close.js';
+import { endSessionsOnPasswordChange } from './operator/password-change.js';
+import { sessionsCommand } from './operator/sessions-command.js';
 import { observe } from './observe.js';
 import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
@@ -126,6 +128,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     );
   }
 
+  context.adminCommands.add('sessions', sessionsCommand(context.store));
   const operatorPages = context.operatorPages;
   if (operatorPages) {
     ['login', 'logout'].forEach((path) => context.reservedPaths.add(path));
@@ -180,9 +183,12 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
       child.ensureUp().catch((error: Error) => child.log.warn({ err: error.message }, 'always-running server did not start'));
     }
   });
-  // Generated and printed by the serving hub only, not by hub-admin building the same hub.
+  // Generated and printed by the serving hub only, not by hub-admin building the same hub;
+  // so is a rotated password's end of the operator sessions.
   app.addHook('onListen', async () => {
-    await operatorPages?.login.password.ensure();
+    if (!operatorPages) return;
+    const passwordHash = await operatorPages.login.password.ensure();
+    await endSessionsOnPasswordChange(context.store, passwordHash, settings.operatorSessionsOnPasswordChange === 'keep', app.log);
   });
   // Before the server stops listening: /readyz says 503 from the first moment, calls in
   // flight finish or are cut with an answer, and only then are connections closed.

@@ -12,6 +12,9 @@ export const HubSettings = Type.Object({
   idleTimeoutMinutes: Type.Number({ minimum: 0, description: 'IDLE_TIMEOUT_MINUTES: an on-demand server sleeps after this long unused; 0 never; default 60.' }),
   callTimeoutMs: Type.Integer({ minimum: 1, description: 'TOOL_CALL_TIMEOUT_MS: a tool call fails after this long without progress; default 300000 (5 minutes).' }),
   operatorSessionMinutes: Type.Integer({ minimum: 1, description: 'OPERATOR_SESSION_MINUTES: how long an operator stays logged in to the hub\'s pages (status, upstream logins); default 720 (12 h).' }),
+  operatorSessionsOnPasswordChange: Type.Union([Type.Literal('end'), Type.Literal('keep')], {
+    description: 'OPERATOR_SESSIONS_ON_PASSWORD_CHANGE: what a start with another operator password than the last start\'s does to the operator sessions: end (everyone logs in again with the new password) or keep; default end.',
+  }),
   drainTimeoutMs: Type.Integer({ minimum: 0, description: 'DRAIN_TIMEOUT_MS: at shutdown, how long calls in flight may finish before they are cut; keep it at least 3 s under the stop timeout (the grace period before SIGKILL, less any preStop pause), which the cut calls\' answers and the rest of the shutdown need, and raise both together; default 7000 (7 + 3 s fit the 10 s podman, docker and Kubernetes give by default).' }),
   logFormat: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
     description: 'LOG_FORMAT: pretty (readable lines), json (one JSON record a line), or auto (pretty on a terminal, JSON otherwise); default auto.',
@@ -54,6 +57,7 @@ const SETTINGS = [
   setting('idleTimeoutMinutes', 'IDLE_TIMEOUT_MINUTES', () => 60, number(0)),
   setting('callTimeoutMs', 'TOOL_CALL_TIMEOUT_MS', () => 300_000, integer(1)),
   setting('operatorSessionMinutes', 'OPERATOR_SESSION_MINUTES', () => 720, integer(1)),
+  setting('operatorSessionsOnPasswordChange', 'OPERATOR_SESSIONS_ON_PASSWORD_CHANGE', () => 'end' as const, oneOf(['end', 'keep'] as const)),
   setting('drainTimeoutMs', 'DRAIN_TIMEOUT_MS', () => 7_000, integer(0)),
   setting('logFormat', 'LOG_FORMAT', () => 'auto' as const, oneOf(['auto', 'json', 'pretty'] as const)),
   setting('logStyle', 'LOG_STYLE', () => 'pino' as const, oneOf(['pino', 'collector'] as const)),

@@ -6,6 +6,8 @@ import { sharedAttempt } from '../shared-attempt.js';
 
 /** The operator session's cookie: one for every page of the hub. */
 export const SESSION_COOKIE = 'hub_session';
+/** The store collection of the sessions (their secrets' hashes). */
+const SESSIONS_COLLECTION = 'operator-sessions';
 
 interface SessionRecord {
   /** The hash of the cookie's secret: the store never holds a secret a browser presents. */
@@ -31,7 +33,7 @@ export class OperatorSessions {
     private readonly cookie: Pick<CookieSerializeOptions, 'path' | 'secure'>,
     private readonly now: () => number = Date.now,
   ) {
-    this.#records = store.collection<SessionRecord>('operator-sessions');
+    this.#records = store.collection<SessionRecord>(SESSIONS_COLLECTION);
   }
 
   /** Whether the request's cookie names a live session. */
@@ -61,4 +63,9 @@ export class OperatorSessions {
     const secret = request.cookies[SESSION_COOKIE];
     if (secret) await this.#records.deleteOne({ _id: hashSecret(secret) });
   }
+}
+
+/** Ends every operator session, on every replica (they share the store); resolves with how many there were. */
+export function endAllOperatorSessions(store: Store): Promise<number> {
+  return store.collection<SessionRecord>(SESSIONS_COLLECTION).deleteMany({});
 }
