@@ -45,6 +45,8 @@ export class Hub {
   readonly upstreamAuth = new Slot<UpstreamAuth>('the upstream credentials of remote servers');
   /** First path segments taken by the kernel or a plugin (its `reservedPaths`); no server may use one as its name. */
   readonly reservedPaths = new Set(['hub', 'mcp', 'health', 'livez', 'readyz']);
+  /** The servers plugins added (`servers.addInProcess`), with the plugin of each: a reload that turns a plugin off takes them out. */
+  readonly pluginServers = new Map<string, string>();
   /** Server entry keys the plugins add (their `serverKeys`), with each key's schema and plugin, and whether a reload applies it at once (`liveServerKeys`). */
   readonly serverKeys = new Map<string, { schema: TSchema; plugin: string; live: boolean }>();
   #operator: OperatorWeb | undefined;

@@ -10,6 +10,8 @@ import { registerMcpEndpoints } from './mcp/endpoints.js';
 import { ChildTimings } from './children/timings.js';
 import { checkConfig, loadConfigFile } from './config/load.js';
 import { ConfigReloader } from './config/reload.js';
+import type { HubConfig } from './config/schema.js';
+import type { HubPlugin } from './plugin.js';
 import { checkDataPath } from './data-path.js';
 import { registerHealthRoutes } from './health.js';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
@@ -161,6 +163,14 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
       env,
       servers,
       plugins: config.plugins,
+      takeOutPluginServers: async (next) => {
+        const off = offUnder(plugins, next, env);
+        const taken = [...context.pluginServers].filter(([server, owner]) => off.includes(owner) && context.children.get(server) !== undefined);
+        if (taken.length === 0) return [];
+        app.log.warn({ plugins: off, servers: taken.map(([server]) => server) }, `the config turns off ${off.map((name) => `"${name}"`).join(', ')}: the servers it provides are taken out as a restart would; the rest of it stays until the next restart`);
+        await Promise.all(taken.map(([server]) => context.children.remove(server)));
+        return taken.map(([server]) => server);
+      },
       log: app.log,
       onResult: (result) => {
         if (!observe.configReload.active) return;
@@ -240,4 +250,18 @@ function followListeningAddress(app: FastifyInstance, settings: HubSettings, hos
 function isLoopbackHost(host: string): boolean {
   if (host === 'localhost') return true;
   return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+}
+
+/**
+ * The running plugins a config would not start (named `false`, or on by default only without
+ * a config file, as map-tools is): a restart with it would leave their servers out.
+ */
+function offUnder(plugins: readonly { plugin: HubPlugin }[], config: HubConfig, env: NodeJS.ProcessEnv): string[] {
+  return plugins.flatMap(({ plugin }) => {
+    const selected = config.plugins?.[plugin.name];
+    if (selected === false) return [plugin.name];
+    if (selected !== undefined) return [];
+    const byDefault = plugin.enabledByDefault;
+    return typeof byDefault === 'function' && !byDefault(env, { configured: true }) ? [plugin.name] : [];
+  });
 }

@@ -162,7 +162,11 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       });
     },
     onRemoved: (listener) => hub.children.onRemoved(isolate('servers.onRemoved', listener, () => undefined)),
-    addInProcess: (name, factory, entry) => viewOf(hub.children.addInProcess(name, factory, entry)),
+    addInProcess: (name, factory, entry) => {
+      const child = hub.children.addInProcess(name, factory, entry);
+      hub.pluginServers.set(name, owner);
+      return viewOf(child);
+    },
     callTool: async (server, params, context) => {
       // The view is the child's own for its life: the configured child of that name, if it is still this one.
       const child = hub.children.get(server.name);

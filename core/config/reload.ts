@@ -13,6 +13,8 @@ export interface ReloadOptions {
   servers: ConfiguredServers;
   /** The `plugins` the hub started with: plugins are registered once, so changes wait for a restart. */
   plugins: HubConfig['plugins'];
+  /** Takes out the servers of running plugins the new config turns off (as a restart would leave them out); resolves with their names. */
+  takeOutPluginServers?(config: HubConfig): Promise<string[]>;
   log: FastifyBaseLogger;
   /** Told what became of every reload (the kernel publishes it for observers). */
   onResult?(result: ReloadResult): void;
@@ -120,14 +122,16 @@ export class ConfigReloader {
       log.warn({ trigger, config: file, plugins: pluginsChanged }, `the "plugins" section changed (${pluginsChanged.join(', ')}): plugins and their options take effect at the next restart of the hub`);
     }
     const { changes, stopped } = await servers.apply(entries);
+    changes.removed.push(...((await this.options.takeOutPluginServers?.(config)) ?? []));
     for (const { name, why } of changes.refused) log.error({ trigger, server: name }, `the reload was refused for server "${name}": ${why}`);
     const { added, removed, restarted, retuned, unchanged } = changes;
     const refused = changes.refused.map(({ name }) => name);
     log.info({ trigger, added, removed, restarted, retuned, refused, unchanged }, 'config reloaded');
     this.options.onResult?.({ trigger, outcome: 'applied', added, removed, restarted, retuned });
-    if (removed.length + restarted.length > 0) {
-      void stopped.then(() => log.info({ servers: [...removed, ...restarted] }, 'servers taken out by the reload have finished their calls and stopped'));
-    }
+    void stopped.then(() => {
+      if (removed.length > 0) log.info({ servers: removed }, 'servers taken out by the reload have finished their calls and stopped');
+      if (restarted.length > 0) log.info({ servers: restarted }, 'servers restarted by the reload: their old processes have finished their calls and stopped');
+    });
     return true;
   }
 }

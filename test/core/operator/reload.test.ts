@@ -60,7 +60,11 @@ t.test('saving the config file reloads it, touching only what changed', async (t
   const answer = await held;
   t.notOk(answer.isError, 'the call in flight finished normally');
   t.match(answer.content, [{ text: 'released' }]);
-  await hub.waitForLog('the drained servers to stop', (line) => line.msg.startsWith('servers taken out by the reload'));
+  const takenOut = await hub.waitForLog('the drained servers to stop', (line) => line.msg.startsWith('servers taken out by the reload'));
+  // Issue 60, item 10: the record of servers taken out names no server the reload restarted.
+  t.same(takenOut.servers, ['slow'], 'the servers taken out are the removed ones');
+  const replaced = await hub.waitForLog('the restarted servers', (line) => line.msg.startsWith('servers restarted by the reload'));
+  t.same(replaced.servers, ['changed'], 'the restarted ones have a record of their own');
   await waitFor('the removed process to end', () => !isAlive(slowPid));
   t.pass('the removed server stopped once its call was done');
 
