@@ -199,6 +199,13 @@ export class OperatorWeb implements OperatorService {
     });
     pages.addHook('preValidation', (request, reply, done) => {
       if (SAFE_METHODS.has(request.method)) return done();
+      // A form without the field at all is a script that misnamed it, not an old page: say which field.
+      const body = request.body;
+      const header = ['csrf-token', 'xsrf-token', 'x-csrf-token', 'x-xsrf-token'].some((name) => request.headers[name] !== undefined);
+      if (!header && typeof body === 'object' && body !== null && !(CSRF_FIELD in body)) {
+        const sent = Object.keys(body).slice(0, 20).map((name) => `"${escapeHtml(name)}"`).join(', ') || 'none';
+        return void this.sendPage(reply, 400, 'Not understood', `<p role="alert">The form has no "${CSRF_FIELD}" field, which every form of the hub carries (hidden, from the page that shows the form); the fields sent: ${sent}.</p>`);
+      }
       pages.csrfProtection(request, reply, done);
     });
     pages.setErrorHandler((error: FastifyError, _request, reply) => {

@@ -91,7 +91,13 @@ export async function registerAuthorize(app: FastifyInstance, deps: Dependencies
       return consent(reply, client, sealed, resource);
     });
 
-    routes.post('/authorize', { schema: { body: AuthorizeForm }, errorHandler: pageWhenRefused(expired) }, async (request, reply) => {
+    routes.post('/authorize', { schema: { body: AuthorizeForm }, errorHandler: pageWhenRefused((reply, error) => {
+      // A field missing altogether is a misnamed form, not an old one: say which field.
+      const missing = error.validation?.find((problem) => problem.keyword === 'required')?.params;
+      const names = [missing?.requiredProperties, missing?.missingProperty].flat().filter((name): name is string => typeof name === 'string');
+      if (names.length === 0) return expired(reply);
+      return cannot(reply, `The form has no ${names.map((name) => `"${escapeHtml(name)}"`).join(', ')} field (the approval form sends "request", "_csrf", "step" and "password").`);
+    }) }, async (request, reply) => {
       const form = request.body;
       const opened = await pending.open(form.request);
       if (!opened) return expired(reply);

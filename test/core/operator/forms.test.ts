@@ -99,3 +99,19 @@ t.test('a login returns only to a page of the hub, never to a URL it is handed',
     t.match(await login.text(), `<a href="/status">`, 'the page links to the hub\'s pages instead');
   }
 });
+
+// Issue 60, item 10: a form posted with misnamed fields is told which field is missing,
+// not refused with a bare 403.
+t.test('POST /authorize with misnamed fields names the missing field', async (t) => {
+  const { url } = await startTestHub(t, { config: { plugins: { 'map-tools': false, 'oauth-as': true } }, env: { HUB_PASSWORD: PASSWORD } });
+  const visitor = new Visitor(url);
+  const token = await visitor.token('/status');
+  const noToken = await visitor.request('/authorize', { form: { csrf: token, req: 'sealed', action: 'approve' } });
+  t.equal(noToken.status, 400, 'not understood, rather than forbidden');
+  const page = await noToken.text();
+  t.match(page, /no &quot;_csrf&quot; field|no "_csrf" field/, 'naming the missing field');
+  t.match(page, /csrf.*req.*action/s, 'and the fields sent');
+  const noStep = await visitor.request('/authorize', { form: { _csrf: token, request: 'sealed', action: 'approve' } });
+  t.equal(noStep.status, 400);
+  t.match(await noStep.text(), /step/, 'a field of the form itself is named too');
+});
