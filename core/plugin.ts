@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static, TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import type { PluginHub } from './plugin-hub.js';
 
 /**
@@ -14,6 +14,7 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
   description: string;
   /** Every plugin whose service this one uses: ordered before it, and checked by the kernel and by Fastify. */
   dependencies?: readonly string[];
+  /** The options' TypeBox schema; `definePlugin` makes it an empty object (no options) when the plugin gives none. */
   options: Options;
   /**
    * Whether the plugin runs when the config's `plugins` does not mention it; a function
@@ -58,13 +59,27 @@ export interface DefaultContext {
   configured: boolean;
 }
 
-/** Identity function that keeps the options type tied to the schema. */
-export function definePlugin<Options extends TSchema>(plugin: HubPlugin<Options>): HubPlugin<Options> {
-  return plugin;
+/** What `definePlugin` takes: a plugin whose `options` may be left out when it has none. */
+export type PluginDefinition<Options extends TSchema> = Omit<HubPlugin<Options>, 'options'> & { options?: Options };
+
+/** The options of a plugin that has none: an empty object, any key refused. */
+export const NO_OPTIONS = Type.Object({}, { additionalProperties: false });
+
+/**
+ * Keeps the options type tied to the schema; a plugin without `options` gets the empty
+ * object schema (`NO_OPTIONS`), so `"plugins": { "name": true }` is all it takes. Refuses
+ * at once (not at `hub check`) an `options` that is not a TypeBox schema.
+ */
+export function definePlugin<Options extends TSchema = typeof NO_OPTIONS>(plugin: PluginDefinition<Options>): HubPlugin<Options> {
+  if (plugin.options !== undefined && (typeof plugin.options !== 'object' || plugin.options === null)) {
+    throw new TypeError(`plugin "${plugin.name}": options must be a TypeBox schema (Type.Object({...})), or left out when the plugin has none`);
+  }
+  return { ...plugin, options: plugin.options ?? (NO_OPTIONS as TSchema as Options) };
 }
 
+/** Whether `value` is a plugin (a value with name and register; options may be left out, as `definePlugin` allows). */
 export function isHubPlugin(value: unknown): value is HubPlugin {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<HubPlugin>;
-  return typeof candidate.name === 'string' && typeof candidate.register === 'function' && typeof candidate.options === 'object';
+  return typeof candidate.name === 'string' && typeof candidate.register === 'function' && (candidate.options === undefined || (typeof candidate.options === 'object' && candidate.options !== null));
 }

@@ -1,6 +1,6 @@
 import type { CallToolRequestParams, CallToolResult, Client, InputRequiredResult, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
-import type { TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import type { ServerEntry } from '../config/schema.js';
 import type { CallCancel } from './call-cancel.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
@@ -56,16 +56,21 @@ export interface ConnectContext {
   revision?: string;
 }
 
+/** An entry of a child type whose `entrySchema` is `Schema`: the common keys, and the type's own as the schema types them. */
+export type ChildEntry<Schema extends TSchema = TSchema> = ServerEntry & Static<Schema>;
+
 /**
  * A kind of child: how to reach one (`connect`) and whether it runs all the time.
  * Plugins add types (`stdio`, `docker`, a third party's WebSocket); the kernel only asks
  * these two questions, so it never learns what a process or a container is.
+ * `ChildType<typeof EntrySchema>` types every `entry` it is handed from its schema
+ * (`Static<>`): the kernel hands a type only entries its `entrySchema` accepted.
  */
-export interface ChildType {
+export interface ChildType<Schema extends TSchema = TSchema> {
   type: string;
   /** Checks the keys this type needs (`command`, `url`, ...) beyond the common entry. */
-  entrySchema: TSchema;
-  alwaysRunning(entry: ServerEntry): boolean;
+  entrySchema: Schema;
+  alwaysRunning(entry: ChildEntry<Schema>): boolean;
   /**
    * Whether the tool list is kept on disk so listing works while the server is asleep or
    * unreachable; default true. In-process servers need none.
@@ -77,19 +82,19 @@ export interface ChildType {
    * what it shows a client of such a revision: nothing is started only to be refused.
    */
   probes?: boolean;
-  connect(entry: ServerEntry, context: ConnectContext): Promise<ChildConnection>;
+  connect(entry: ChildEntry<Schema>, context: ConnectContext): Promise<ChildConnection>;
   /**
    * `hub check`: whether the entry could start, found without starting anything (the
    * command is on PATH, the image is present, the URL parses), in an operator's words.
    */
-  check?(entry: ServerEntry, context: EntryCheckContext): Promise<EntryCheck>;
+  check?(entry: ChildEntry<Schema>, context: EntryCheckContext): Promise<EntryCheck>;
   /**
    * Checks an entry against the other servers of the config (the servers it draws on), at
    * start-up and at every reload: a problem in an operator's words, which refuses the
    * config naming the server, or undefined. `servers` holds every entry the config keeps
    * (disabled ones left out) and the servers plugins provide, by name.
    */
-  checkAgainst?(name: string, entry: ServerEntry, servers: ReadonlyMap<string, ServerEntry>): string | undefined;
+  checkAgainst?(name: string, entry: ChildEntry<Schema>, servers: ReadonlyMap<string, ServerEntry>): string | undefined;
   /**
    * For a type whose servers serve other servers' tools (`virtual`): where a call of
    * `tool` on server `server` goes. The call then runs as that server's call in the

@@ -4,7 +4,7 @@
  */
 export { batchedSend } from '../children/batched-send.js';
 export type { CallCancel } from '../children/call-cancel.js';
-export { ChildEndedError, type ChildConnection, type ChildType, type ConnectContext, type EntryCheck, type EntryCheckContext, type PlainToolCall, type ToolRoute } from '../children/child-type.js';
+export { ChildEndedError, type ChildConnection, type ChildEntry, type ChildType, type ConnectContext, type EntryCheck, type EntryCheckContext, type PlainToolCall, type ToolRoute } from '../children/child-type.js';
 export { connectClient, type ConnectClientOptions } from '../children/connect-client.js';
 export { connectInProcess } from '../children/in-process.js';
 export { plainRoadOf, stdioTransportSeams, type PlainRoad } from '../children/plain-call-client.js';

@@ -6,3 +6,4 @@
 export type { AfterToolCall, BeforeToolCall, InterceptedCall, InterceptedHubToolCall, ToolCallInterceptor } from '../calls/interceptors.js';
 export type { InterceptionDirection, InterceptionEvent } from '../observe.js';
 export { toolError } from '../mcp/tool-results.js';
+export { mapResultStrings, resultStrings } from '../calls/result-strings.js';

@@ -7,7 +7,7 @@ import Value from 'typebox/value';
 import type { HubConfig } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { isHubPlugin, type HubPlugin, type PluginManifest } from '../plugin.js';
+import { isHubPlugin, NO_OPTIONS, type HubPlugin, type PluginManifest } from '../plugin.js';
 import { orderByDependencies } from './order.js';
 
 export interface PluginToRegister {
@@ -138,9 +138,10 @@ async function loadThirdParty(key: string, context: ResolveContext, builtinNames
     const module = (await import(url)) as { default?: unknown; plugin?: unknown };
     const plugin = module.default ?? module.plugin;
     if (!isHubPlugin(plugin)) {
-      throw new StartupError(`${context.source}: plugin "${key}" does not export a hub plugin (a value with name, options and register) as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
+      throw new StartupError(`${context.source}: plugin "${key}" does not export a hub plugin (a value with name and register, made with definePlugin) as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
     }
-    return plugin;
+    // A plain object written without definePlugin may leave out options, as definePlugin allows.
+    return plugin.options === undefined ? { ...plugin, options: NO_OPTIONS } : plugin;
   } catch (error) {
     if (error instanceof StartupError) throw error;
     const code = (error as NodeJS.ErrnoException).code;

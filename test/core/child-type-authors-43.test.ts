@@ -21,12 +21,13 @@ interface ToolDocument {
 }
 
 /** A child type whose servers are one JSON document each, naming a tool and its input schema; `document` is relative to the config folder. */
-const documentTools: ChildType = {
+const DocumentEntry = Type.Object({ document: Type.String() });
+const documentTools: ChildType<typeof DocumentEntry> = {
   type: 'document-tools',
-  entrySchema: Type.Object({ document: Type.String() }),
+  entrySchema: DocumentEntry,
   alwaysRunning: () => false,
   async connect(entry, context) {
-    const path = resolve(context.configDirectory, String(entry.document));
+    const path = resolve(context.configDirectory, entry.document);
     const tool = JSON.parse(await readFile(path, 'utf8')) as ToolDocument;
     const factory = () => {
       const server = new McpServer({ name: context.name, version: '1.0.0' });

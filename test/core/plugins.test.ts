@@ -61,3 +61,15 @@ t.test("every built-in plugin's manifest says what its plugin says, so that the 
     }
   }
 });
+
+// Issue 60, item 5: a plugin with no options leaves `options` out (an empty object schema
+// stands in: `true` enables it, an unknown option is refused); a wrong one is refused by
+// definePlugin at once, not at `hub check`.
+t.test('a plugin without options needs no options schema', async (t) => {
+  const { hub } = await startTestHub(t, { config: { plugins: { [`${fixtures}optionless.js`]: true } } });
+  t.ok(hub.metaTools.get('optionless_options'), 'it registered');
+  await t.rejects(startTestHub(t, { config: { plugins: { [`${fixtures}optionless.js`]: { colour: 'red' } } } }), /optionless.*colour/s, 'an option it does not take is refused');
+  t.throws(() => definePlugin({ name: 'wrong', description: 'wrong', options: 'none' as never, register() {} }), /plugin "wrong": options must be a TypeBox schema/, 'a wrong options is refused at once');
+  const bare: HubPlugin = definePlugin({ name: 'bare', description: 'bare', register() {} });
+  t.same(bare.options, Type.Object({}, { additionalProperties: false }), 'the stand-in is the empty object schema');
+});
