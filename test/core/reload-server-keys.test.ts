@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { fixtureEntry, starts, tempDir } from './children/helpers.js';
-import { fixture } from './children/helpers.js';
+import { fixture, fixtureEntry, starts, tempDir } from './children/helpers.js';
 import { githubToken, textOf } from '../plugins/guardrails/helpers.js';
 import { connectClient, REVISIONS } from '../helpers/clients.js';
 import { cliPath, runNode } from '../helpers/cli.js';
@@ -49,7 +48,7 @@ t.test('pinTools turned on by a reload withholds the unreviewed tools at once, a
   t.same((await after.listTools()).tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'freeze'], 'approved: offered again');
 });
 
-t.test("a per-server guardSecrets a reload turns on scans the next call; oauth is refused for its server, saying why", async (t) => {
+t.test('a per-server guardSecrets a reload turns on scans the next call; oauth is refused for its server, saying why', async (t) => {
   const secret = githubToken();
   const withPlugins = { ...plugins, 'guard-secrets': true };
   const guarded = { command: process.execPath, args: [fixture('guarded')], env: { GUARDED_SECRET: secret }, guardSecrets: false };
