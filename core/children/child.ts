@@ -139,10 +139,10 @@ export class Child extends ChildProfile {
     return this.entry.hub === false;
   }
 
-  /** Why the server is not serving (it failed and is down, parked, or awaits a login), if it is not. */
+  /** Why the server is not serving (it failed and is down, parked, or awaits a login) or not heard (its listen ended and is being reopened), if so. */
   get problem(): string | undefined {
     if (isTroubled(this.#status)) return this.#lastError;
-    return this.#status === 'up' ? this.childType.problem?.(this.name) : undefined;
+    return this.#status === 'up' ? (this.childType.problem?.(this.name) ?? this.#watch.lost) : undefined;
   }
 
   /** What plugins see of this server. */
