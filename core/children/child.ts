@@ -191,9 +191,7 @@ export class Child extends ChildProfile {
    */
   async faceFor(revision: string, budget: () => AbortSignal): Promise<ChildFace> {
     const wires = this.#starter.wires;
-    const spoken = wires.revisionFor(this.revision);
-    const wire = wires.wireOf(revision);
-    if (spoken === undefined || spoken === revision || !wire || (wire.probed && this.childType.probes === false)) return this.face;
+    if (!this.#showsAnotherFace(revision)) return this.face;
     const known = this.knownFace(revision);
     if (known !== undefined) return known ?? this.face;
     let learning = this.#learning.get(revision);
@@ -209,6 +207,30 @@ export class Child extends ChildProfile {
       void learning.finally(() => this.#learning.delete(revision));
     }
     return (await learning) ?? this.face;
+  }
+
+  /** Whether a client of `revision` may be shown other lists than the revision spoken with the child (it speaks another, and can be asked on that one). */
+  #showsAnotherFace(revision: string): boolean {
+    const wires = this.#starter.wires;
+    const spoken = wires.revisionFor(this.revision);
+    const wire = wires.wireOf(revision);
+    return spoken !== undefined && spoken !== revision && wire !== undefined && !(wire.probed && this.childType.probes === false);
+  }
+
+  /**
+   * Whether a client of `revision` is not shown tool `name`, which the revision spoken with
+   * the child lists: such a call is the child's unknown tool. Decided before any call, not
+   * only once a list was served: a child never connected is woken to learn which revision
+   * it speaks, and the face of `revision` is asked (within `budget`) when not yet known. A
+   * child whose lists read the same on both revisions pays one lookup.
+   */
+  async hidesTool(revision: string, name: string, budget: () => AbortSignal): Promise<boolean> {
+    const known = this.knownFace(revision);
+    if (known !== undefined) return known?.unlisted?.tools?.includes(name) === true;
+    // One that cannot start shows no face: the call then fails as it does for any tool.
+    if (this.revision === undefined && !(await this.ensureUp().then(() => true, () => false))) return false;
+    if (!this.#showsAnotherFace(revision)) return false;
+    return (await this.faceFor(revision, budget)).unlisted?.tools?.includes(name) === true;
   }
 
   /** The instructions callers get, as the server last stated them on the revision spoken, once every tool gate was asked. */

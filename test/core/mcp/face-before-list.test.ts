@@ -1,0 +1,47 @@
+import t from 'tap';
+import { connectClient } from '../../helpers/clients.js';
+import { conformanceStdioEntry, startConformanceFixture } from '../../helpers/conformance-fixture.js';
+import { startTestHub } from '../../helpers/hub.js';
+import { rawRequest } from '../../helpers/raw.js';
+
+// Issue 55.2: what a 2025-11-25 caller can call on /<name>/mcp is decided by what the child
+// shows that revision from the first request on, not once the hub has served a 2025 list:
+// the conformance fixture with LISTS_BY_ERA=1 lists `test_modern_only` to 2026-07-28
+// clients only, and a fresh hub's first 2025 request is a call of it.
+//
+// Road x channel covered: /<name>/mcp on 2025-11-25 (raw JSON-RPC, the plain road, and the
+// SDK client) x the call's answer (an unknown tool, as directly), on a fresh hub and after a
+// 2026-07-28 list.
+
+const LISTS_BY_ERA = { LISTS_BY_ERA: '1' };
+const CALL = { name: 'test_modern_only', arguments: {} };
+
+t.test("a 2025-11-25 caller's first call of a 2026-only tool is refused as the child refuses it", async (t) => {
+  const direct = await startConformanceFixture(t, 'standard', 'http', LISTS_BY_ERA);
+  const directly = await rawRequest(direct, '2025-11-25', 'tools/call', CALL);
+  t.ok(directly.error, 'directly, a 2025-11-25 client cannot call the modern-only tool');
+  for (const first of ['raw', 'sdk', 'after a 2026 list'] as const) {
+    const { url } = await startTestHub(t, {
+      config: {
+        mcpServers: { 'over-http': { type: 'http', url: direct }, 'over-stdio': conformanceStdioEntry('standard', LISTS_BY_ERA) },
+        plugins: { 'lifecycle-stdio': { versionNegotiation: 'auto' } },
+      },
+    });
+    for (const name of ['over-http', 'over-stdio']) {
+      const endpoint = `${url}/${name}/mcp`;
+      if (first === 'after a 2026 list') t.ok((await (await connectClient(t, endpoint, '2026-07-28')).listTools()).tools.some((tool) => tool.name === CALL.name), `${name}: a 2026-07-28 caller is listed it`);
+      if (first === 'sdk') {
+        const client = await connectClient(t, endpoint, '2025-11-25');
+        const answer = await client.callTool(CALL).then(
+          (result) => (result.isError ? 'tool error' : 'answered'),
+          (error: { code?: number }) => `error ${String(error.code)}`,
+        );
+        t.equal(answer, `error ${directly.error?.code}`, `${name}, first request an SDK call: refused with the child's code`);
+      } else {
+        const answer = await rawRequest(endpoint, '2025-11-25', 'tools/call', CALL);
+        t.equal(answer.error?.code, directly.error?.code, `${name}, ${first}: refused with the child's code`);
+        t.notOk(answer.result, `${name}, ${first}: the tool did not run`);
+      }
+    }
+  }
+});
