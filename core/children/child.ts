@@ -233,6 +233,13 @@ export class Child extends ChildProfile {
     return (await this.faceFor(revision, budget)).unlisted?.tools?.includes(name) === true;
   }
 
+  /** The tools a caller of `revision` is shown: those of its face when that lists its own, else `tools` (see `ServerView.toolsShownTo`). */
+  async toolsShownTo(revision: string): Promise<Tool[]> {
+    if (!this.#showsAnotherFace(revision)) return this.tools;
+    const own = (await this.faceFor(revision, () => AbortSignal.timeout(this.#environment.timings().wakeBudgetMs))).lists?.tools;
+    return own === undefined ? this.tools : own.filter((tool) => this.offers(tool));
+  }
+
   /** The instructions callers get, as the server last stated them on the revision spoken, once every tool gate was asked. */
   get servedInstructions(): string | undefined {
     return this.#gatedInstructions(this.instructions);

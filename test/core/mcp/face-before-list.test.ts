@@ -3,6 +3,7 @@ import { connectClient } from '../../helpers/clients.js';
 import { conformanceStdioEntry, startConformanceFixture } from '../../helpers/conformance-fixture.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
+import { metaError, structuredMeta } from '../../plugins/meta-tools/helpers.js';
 
 // Issue 55.2: what a 2025-11-25 caller can call on /<name>/mcp is decided by what the child
 // shows that revision from the first request on, not once the hub has served a 2025 list:
@@ -11,7 +12,7 @@ import { rawRequest } from '../../helpers/raw.js';
 //
 // Road x channel covered: /<name>/mcp on 2025-11-25 (raw JSON-RPC, the plain road, and the
 // SDK client) x the call's answer (an unknown tool, as directly), on a fresh hub and after a
-// 2026-07-28 list.
+// 2026-07-28 list; /hub on both revisions x list_tools, get_tool_schema and call_tool.
 
 const LISTS_BY_ERA = { LISTS_BY_ERA: '1' };
 const CALL = { name: 'test_modern_only', arguments: {} };
@@ -41,6 +42,33 @@ t.test("a 2025-11-25 caller's first call of a 2026-only tool is refused as the c
         const answer = await rawRequest(endpoint, '2025-11-25', 'tools/call', CALL);
         t.equal(answer.error?.code, directly.error?.code, `${name}, ${first}: refused with the child's code`);
         t.notOk(answer.result, `${name}, ${first}: the tool did not run`);
+      }
+    }
+  }
+});
+
+t.test("on /hub a 2025-11-25 caller is listed the child's 2025 tools and cannot call its 2026-only one", async (t) => {
+  const direct = await startConformanceFixture(t, 'standard', 'http', LISTS_BY_ERA);
+  const shown = new Map<string, string[]>();
+  for (const revision of ['2026-07-28', '2025-11-25'] as const) shown.set(revision, (await (await connectClient(t, direct, revision)).listTools()).tools.map((tool) => tool.name).sort());
+  const { url } = await startTestHub(t, {
+    config: {
+      mcpServers: { 'over-http': { type: 'http', url: direct }, 'over-stdio': conformanceStdioEntry('standard', LISTS_BY_ERA) },
+      plugins: { 'lifecycle-stdio': { versionNegotiation: 'auto' } },
+    },
+  });
+  // The 2025 caller comes first, on a fresh hub: nothing was listed to anyone before.
+  for (const revision of ['2025-11-25', '2026-07-28'] as const) {
+    const hubClient = await connectClient(t, `${url}/hub`, revision);
+    for (const server of ['over-http', 'over-stdio']) {
+      const listed = await structuredMeta(t, hubClient, 'list_tools', { server });
+      t.same((listed.tools as { name: string }[]).map((tool) => tool.name).sort(), shown.get(revision), `${server} on ${revision}: list_tools gives what the child lists to ${revision}`);
+      if (revision === '2025-11-25') {
+        t.match(await metaError(hubClient, 'get_tool_schema', { server, tool: CALL.name }), /Unknown tool/, `${server} on ${revision}: get_tool_schema does not know the 2026-only tool`);
+        t.match(await metaError(hubClient, 'call_tool', { server, tool: CALL.name, arguments: {} }), /Unknown tool/, `${server} on ${revision}: call_tool does not run it`);
+      } else {
+        const result = await hubClient.callTool({ name: 'call_tool', arguments: { server, tool: CALL.name, arguments: {} } });
+        t.notOk(result.isError, `${server} on ${revision}: call_tool runs it`);
       }
     }
   }
