@@ -220,15 +220,15 @@ export class Child extends ChildProfile {
   /**
    * Whether a client of `revision` is not shown tool `name`, which the revision spoken with
    * the child lists: such a call is the child's unknown tool. Decided before any call, not
-   * only once a list was served: a child never connected is woken to learn which revision
-   * it speaks, and the face of `revision` is asked (within `budget`) when not yet known. A
+   * only once a list was served: a child never seen is woken to learn which revision it
+   * speaks, and the face of `revision` is asked (within `budget`) when not yet known. A
    * child whose lists read the same on both revisions pays one lookup.
    */
   async hidesTool(revision: string, name: string, budget: () => AbortSignal): Promise<boolean> {
     const known = this.knownFace(revision);
     if (known !== undefined) return known?.unlisted?.tools?.includes(name) === true;
-    // One that cannot start shows no face: the call then fails as it does for any tool.
-    if (this.revision === undefined && !(await this.ensureUp().then(() => true, () => false))) return false;
+    // A server never seen is woken as the call's own lookup would wake it; its failure is the call's.
+    await this.ensureToolsKnown();
     if (!this.#showsAnotherFace(revision)) return false;
     return (await this.faceFor(revision, budget)).unlisted?.tools?.includes(name) === true;
   }

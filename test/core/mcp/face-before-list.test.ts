@@ -4,6 +4,7 @@ import { conformanceStdioEntry, startConformanceFixture } from '../../helpers/co
 import { startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
 import { metaError, structuredMeta } from '../../plugins/meta-tools/helpers.js';
+import { waitFor } from '../children/helpers.js';
 
 // Issue 55.2: what a 2025-11-25 caller can call on /<name>/mcp is decided by what the child
 // shows that revision from the first request on, not once the hub has served a 2025 list:
@@ -51,12 +52,14 @@ t.test("on /hub a 2025-11-25 caller is listed the child's 2025 tools and cannot 
   const direct = await startConformanceFixture(t, 'standard', 'http', LISTS_BY_ERA);
   const shown = new Map<string, string[]>();
   for (const revision of ['2026-07-28', '2025-11-25'] as const) shown.set(revision, (await (await connectClient(t, direct, revision)).listTools()).tools.map((tool) => tool.name).sort());
-  const { url } = await startTestHub(t, {
+  const { url, hub } = await startTestHub(t, {
     config: {
       mcpServers: { 'over-http': { type: 'http', url: direct }, 'over-stdio': conformanceStdioEntry('standard', LISTS_BY_ERA) },
       plugins: { 'lifecycle-stdio': { versionNegotiation: 'auto' } },
     },
   });
+  // list_tools answers about an always-running server only once it is up (connected at start-up).
+  await waitFor('the http child to be up', () => hub.children.get('over-http')?.status === 'up');
   // The 2025 caller comes first, on a fresh hub: nothing was listed to anyone before.
   for (const revision of ['2025-11-25', '2026-07-28'] as const) {
     const hubClient = await connectClient(t, `${url}/hub`, revision);
