@@ -67,7 +67,8 @@ export interface Servers {
    * it up, wakes the server, carries progress, cancellation, a question and the timeout
    * as the server's own endpoint does, and returns the result as the caller's revision
    * delivers it; observers hear the call with its outcome, refusals included. Undefined
-   * when the server has no such tool for callers (unknown, or kept out by its filter).
+   * when the server has no such tool for callers (unknown, kept out by its filter, or not
+   * shown to the caller's revision).
    * The server's own protocol error is thrown as it came; a server that cannot start
    * throws its HubError, and a `hub: false` server `HUB_ERR_SERVER_HIDDEN`; any other
    * failure is a tool error naming the server. A server the caller may not reach
@@ -172,6 +173,9 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       const child = hub.children.get(server.name);
       if (!child || child.view !== server) throw new HubError(HUB_ERROR_CODES.SERVER_UNKNOWN, `server "${server.name}" is not configured (any more)`);
       const { revision, request: caller, sessionCapabilities, via, hubCall } = context;
+      // As on the server's own endpoint: a tool the caller's revision is not shown is unknown to it.
+      const budget = () => AbortSignal.timeout(hub.children.timings.wakeBudgetMs);
+      if (child.isToolAllowed(params.name) && (await child.hidesTool(revision.revision, params.name, budget))) return undefined;
       return runToolCall(hub, toolCallOf({ revision, caller, server: child, road: 'hub', params, sessionCapabilities, via, hubCall }));
     },
   };

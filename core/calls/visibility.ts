@@ -17,8 +17,8 @@ import type { RequestWake } from '../mcp/request-wake.js';
  * - each tool: the entry's allow/deny filter, then every tool gate (pinning)
  *   (`ToolVisibility`, which `Child` asks for its `tools`, `findTool` and `offers`);
  * - the lookup of one named tool, waking a server never seen (`lookupTool`), and the
- *   tools a caller's revision lists when that face lists its own (`offeredTools`,
- *   `unlistedOnFace`).
+ *   tools a caller's revision lists when that face lists its own (`offeredTools`; a call
+ *   of a tool that face does not show is refused by `Child.hidesTool`).
  */
 
 /** Why a server is not offered to a caller of `/hub`: beyond its reach, or `hub: false`. Undefined when it is offered. */
@@ -153,13 +153,4 @@ export async function offeredTools(server: ToolHolder & { offers(tool: Tool): bo
   if (own === undefined) await wake.known();
   await server.recheckWithheld();
   return own === undefined ? server.tools : own.filter((tool) => server.offers(tool));
-}
-
-/**
- * Whether the caller's revision does not list a tool that the revision spoken with the
- * server does: such a call is answered as an unknown tool, as the server would answer a
- * client of that revision. Read only for a server whose lists differ by revision.
- */
-export function unlistedOnFace(server: { readonly listsDiffer: boolean; knownFace(revision: string): ChildFace | null | undefined }, revision: string, name: string): boolean {
-  return server.listsDiffer && server.knownFace(revision)?.unlisted?.tools?.includes(name) === true;
 }

@@ -139,10 +139,10 @@ export class Child extends ChildProfile {
     return this.entry.hub === false;
   }
 
-  /** Why the server is not serving (it failed and is down, parked, or awaits a login), if it is not. */
+  /** Why the server is not serving (it failed and is down, parked, or awaits a login) or not heard (its listen ended and is being reopened), if so. */
   get problem(): string | undefined {
     if (isTroubled(this.#status)) return this.#lastError;
-    return this.#status === 'up' ? this.childType.problem?.(this.name) : undefined;
+    return this.#status === 'up' ? (this.childType.problem?.(this.name) ?? this.#watch.lost) : undefined;
   }
 
   /** What plugins see of this server. */
@@ -191,9 +191,7 @@ export class Child extends ChildProfile {
    */
   async faceFor(revision: string, budget: () => AbortSignal): Promise<ChildFace> {
     const wires = this.#starter.wires;
-    const spoken = wires.revisionFor(this.revision);
-    const wire = wires.wireOf(revision);
-    if (spoken === undefined || spoken === revision || !wire || (wire.probed && this.childType.probes === false)) return this.face;
+    if (!this.#showsAnotherFace(revision)) return this.face;
     const known = this.knownFace(revision);
     if (known !== undefined) return known ?? this.face;
     let learning = this.#learning.get(revision);
@@ -209,6 +207,37 @@ export class Child extends ChildProfile {
       void learning.finally(() => this.#learning.delete(revision));
     }
     return (await learning) ?? this.face;
+  }
+
+  /** Whether a client of `revision` may be shown other lists than the revision spoken with the child (it speaks another, and can be asked on that one). */
+  #showsAnotherFace(revision: string): boolean {
+    const wires = this.#starter.wires;
+    const spoken = wires.revisionFor(this.revision);
+    const wire = wires.wireOf(revision);
+    return spoken !== undefined && spoken !== revision && wire !== undefined && !(wire.probed && this.childType.probes === false);
+  }
+
+  /**
+   * Whether a client of `revision` is not shown tool `name`, which the revision spoken with
+   * the child lists: such a call is the child's unknown tool. Decided before any call, not
+   * only once a list was served: a child never seen is woken to learn which revision it
+   * speaks, and the face of `revision` is asked (within `budget`) when not yet known. A
+   * child whose lists read the same on both revisions pays one lookup.
+   */
+  async hidesTool(revision: string, name: string, budget: () => AbortSignal): Promise<boolean> {
+    const known = this.knownFace(revision);
+    if (known !== undefined) return known?.unlisted?.tools?.includes(name) === true;
+    // A server never seen is woken as the call's own lookup would wake it; its failure is the call's.
+    await this.ensureToolsKnown();
+    if (!this.#showsAnotherFace(revision)) return false;
+    return (await this.faceFor(revision, budget)).unlisted?.tools?.includes(name) === true;
+  }
+
+  /** The tools a caller of `revision` is shown: those of its face when that lists its own, else `tools` (see `ServerView.toolsShownTo`). */
+  async toolsShownTo(revision: string): Promise<Tool[]> {
+    if (!this.#showsAnotherFace(revision)) return this.tools;
+    const own = (await this.faceFor(revision, () => AbortSignal.timeout(this.#environment.timings().wakeBudgetMs))).lists?.tools;
+    return own === undefined ? this.tools : own.filter((tool) => this.offers(tool));
   }
 
   /** The instructions callers get, as the server last stated them on the revision spoken, once every tool gate was asked. */

@@ -48,6 +48,12 @@ export interface ServerView {
   recheckTool(toolName: string): Promise<Tool | string | undefined>;
   /** Asks the tool gates afresh when they withhold a tool now; call it before listing `tools` to a caller. */
   recheckWithheld(): Promise<void>;
+  /**
+   * The tools a caller of `revision` is shown: `tools`, or, for a server that lists other
+   * tools to that revision than to the one the hub speaks with it, those of that revision
+   * (asked when not yet known, which may start the server).
+   */
+  toolsShownTo(revision: string): Promise<Tool[]>;
   /** Tells the server's callers its tool list changed (a tool gate now offers or withholds a tool); nothing is asked of the server. */
   toolsChanged(): void;
   /**
@@ -136,6 +142,9 @@ export class ChildView implements ServerView {
   }
   recheckWithheld(): Promise<void> {
     return this.#child.recheckWithheld();
+  }
+  toolsShownTo(revision: string): Promise<Tool[]> {
+    return this.#child.toolsShownTo(revision);
   }
   toolsChanged(): void {
     this.#child.toolsChanged();

@@ -26,7 +26,7 @@ import { callerCapabilities, decideElicitation, type ElicitationDecision } from 
 import { withQuestionParams } from '../calls/carry.js';
 import { runToolCall } from '../calls/pipeline.js';
 import { toolCallOf } from '../calls/tool-call.js';
-import { offeredTools, unlistedOnFace } from '../calls/visibility.js';
+import { offeredTools } from '../calls/visibility.js';
 import { refuseEveryRequest } from './failed-handshake.js';
 import { RequestWake } from './request-wake.js';
 import type { SdkExchange } from './sdk-exchange.js';
@@ -62,16 +62,22 @@ export class ChildEndpoint implements McpEndpoint {
     return face?.serverInfo ?? this.child.serverInfo ?? { name: this.child.name, version: this.hub.version };
   }
 
+  /** What is left of the request's one wait for the child; a whole wake budget on the plain road. */
+  #budget(): AbortSignal {
+    return this.wake?.remaining() ?? AbortSignal.timeout(this.hub.children.timings.wakeBudgetMs);
+  }
+
   /**
-   * A call as the revision delivers it; undefined for a filtered tool, and for one the
-   * child does not list while it cannot be asked (it is not up). A tool the child does not
-   * list is otherwise the child's to answer. A server whose tools cannot be learnt (it
+   * A call as the revision delivers it; undefined for a filtered tool, for one the caller's
+   * revision is not shown (the child lists it on the revision the hub speaks only), and for
+   * one the child does not list while it cannot be asked (it is not up). A tool the child
+   * does not list is otherwise the child's to answer. A server whose tools cannot be learnt (it
    * cannot start) is a JSON-RPC error naming it and the cause.
    */
   async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
-    // Read only for a child whose lists differ by revision: the others pay nothing per call.
-    if (unlistedOnFace(this.child, revision.revision, params.name)) return undefined;
     try {
+      // A filtered tool is unknown before anything wakes; any other is decided by the caller's revision's face.
+      if (this.child.isToolAllowed(params.name) && (await this.child.hidesTool(revision.revision, params.name, () => this.#budget()))) return undefined;
       return await runToolCall(this.hub, toolCallOf({ revision, caller, server: this.child, road: 'server', params, wake: this.wake }));
     } catch (error) {
       if (hubErrorCode(error) === undefined) throw error;

@@ -157,8 +157,12 @@ export interface ChildWire {
   pinned: VersionNegotiationOptions;
   /** Proves a live connection answers (what the revision has for a ping), within `timeout` ms or until `signal` aborts. */
   probe(client: Client, options: { timeout: number; signal?: AbortSignal }): Promise<unknown>;
-  /** The watch of one connection's changes. */
-  watch(client: Client): ChildWatching;
+  /**
+   * The watch of one connection's changes. `ended` is called, with why, when a watch that
+   * was in place ends without the hub asking (a listen stream closed, cut or timed out):
+   * the kernel then asks again (`update`) with back-off.
+   */
+  watch(client: Client, ended: (reason: string) => void): ChildWatching;
   /**
    * A result as the revision requires it, for a child that leaves out what is evident
    * (read as the SDK reads the other revision's results); undefined when nothing is missing.

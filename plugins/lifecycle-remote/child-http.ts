@@ -1,7 +1,7 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type FetchLike } from '@modelcontextprotocol/client';
 import type { Dispatcher } from 'undici';
 import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
-import { listenAsEvents } from './json-lines.js';
+import { isListen, listenAsEvents } from './json-lines.js';
 
 /**
  * An idle kept-alive connection is closed after this long: below the 5 s that Node
@@ -9,6 +9,9 @@ import { listenAsEvents } from './json-lines.js';
  * undici believes a server that announces a shorter `Keep-Alive: timeout`.
  */
 const IDLE_CONNECTION_MS = 4_000;
+
+/** undici's own: an answer other than a long-lived stream that stays silent this long is cut off. */
+export const DEFAULT_BODY_TIMEOUT_MS = 300_000;
 
 /** An answer larger than a child may send (the limit a stdio message has). */
 export class AnswerTooLargeError extends HubError {
@@ -30,21 +33,34 @@ export interface ChildHttp {
   close(): Promise<void>;
 }
 
+export interface ChildHttpOptions {
+  /** The largest answer (other than an event stream) accepted. */
+  maxBytes?: number;
+  /** How long an answer other than a long-lived stream may stay silent (undici's `bodyTimeout`). */
+  bodyTimeoutMs?: number;
+}
+
 /**
  * The HTTP connections of one remote child: kept alive between calls, shared by the SDK's
  * transport and the plain road, and closed with the child's connection. undici never
  * sends a request twice unless it is idempotent, so a POST that met a closing connection
- * fails instead of running a tool a second time.
+ * fails instead of running a tool a second time. A request that opens a stream meant to
+ * stay quiet for as long as nothing happens (a `subscriptions/listen`, the GET of a
+ * server's event stream) has no body timeout: undici's would end it after five quiet
+ * minutes.
  */
-export async function childHttp(maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE): Promise<ChildHttp> {
+export async function childHttp({ maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE, bodyTimeoutMs = DEFAULT_BODY_TIMEOUT_MS }: ChildHttpOptions = {}): Promise<ChildHttp> {
   // Imported by the first remote connection: a hub without remote servers never needs undici.
   const { Agent, fetch: undiciFetch } = await import('undici');
-  const agent = new Agent({ keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS });
+  const agent = new Agent({ keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS, bodyTimeout: bodyTimeoutMs });
+  // The same connections; only the request's own body timeout differs.
+  const streams = agent.compose((dispatch) => (options, handler) => dispatch({ ...options, bodyTimeout: 0 }, handler));
   return {
     fetch: async (input, init) => {
       const signal = followed(init?.signal);
+      const dispatcher = opensStream(init) ? streams : agent;
       try {
-        const response = (await undiciFetch(input as string | URL, { ...(init as object), signal: signal.signal, dispatcher: agent })) as unknown as Response;
+        const response = (await undiciFetch(input as string | URL, { ...(init as object), signal: signal.signal, dispatcher })) as unknown as Response;
         return releasedAtEnd(bounded(listenAsEvents(init?.body, response, maxBytes), maxBytes), signal.release);
       } catch (error) {
         signal.release();
@@ -57,6 +73,11 @@ export async function childHttp(maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE): Promi
       await agent.destroy();
     },
   };
+}
+
+/** Whether a request opens a long-lived stream: a listen, or the GET of the server's own stream. */
+function opensStream(init: RequestInit | undefined): boolean {
+  return (init?.method ?? 'GET').toUpperCase() === 'GET' || isListen(init?.body);
 }
 
 interface FollowedSignal {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin/index.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from './child-http.js';
 import manifest from './manifest.js';
 import { createRemoteChildTypes } from './remote-types.js';
 
@@ -10,8 +11,18 @@ import { createRemoteChildTypes } from './remote-types.js';
  */
 export default definePlugin({
   ...manifest,
-  options: Type.Object({}, { additionalProperties: false }),
-  register(_app, _options, hub) {
-    for (const type of createRemoteChildTypes({ name: 'mcp-hub', version: hub.version }, () => hub.upstreamAuth.current)) hub.childTypes.add(type.type, type);
+  options: Type.Object(
+    {
+      bodyTimeoutMs: Type.Integer({
+        minimum: 1,
+        default: DEFAULT_BODY_TIMEOUT_MS,
+        description: "How long an answer of an http or sse server may stay silent before it is cut off; a listen stream and a server's own event stream have no such limit.",
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  register(_app, options, hub) {
+    const http = { bodyTimeoutMs: options.bodyTimeoutMs };
+    for (const type of createRemoteChildTypes({ name: 'mcp-hub', version: hub.version }, () => hub.upstreamAuth.current, http)) hub.childTypes.add(type.type, type);
   },
 });

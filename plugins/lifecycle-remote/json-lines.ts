@@ -39,7 +39,8 @@ export function listenAsEvents(body: unknown, response: Response, maxMessageByte
   return new Response(stream, { status: response.status, statusText: response.statusText, headers });
 }
 
-function isListen(body: unknown): boolean {
+/** Whether a request body is a `subscriptions/listen`. */
+export function isListen(body: unknown): boolean {
   if (typeof body !== 'string' || !body.includes('subscriptions/listen')) return false;
   try {
     return (JSON.parse(body) as { method?: unknown }).method === 'subscriptions/listen';

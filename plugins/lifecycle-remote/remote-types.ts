@@ -3,7 +3,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontext
 import { Type, type Static } from 'typebox';
 import { HUB_ERROR_CODES, HubError } from '../../core/plugin/index.js';
 import { type ChildConnection, type ChildType, connectClient, type ServerEntry, type UpstreamAuth } from '../../core/plugin/child-type.js';
-import { childHttp, type ChildHttp } from './child-http.js';
+import { childHttp, type ChildHttp, type ChildHttpOptions } from './child-http.js';
 import { createPlainToolCall } from './plain-tool-call.js';
 import { fetchWithHeaders } from './headers.js';
 import { SocketTransport } from './socket-transport.js';
@@ -60,7 +60,11 @@ async function closingConnections(connections: ChildHttp, connecting: Promise<Ch
  * with back-off by the supervisor and never slept. `upstreamAuth` is read at each connect,
  * so the plugin that provides it may register after this one.
  */
-export function createRemoteChildTypes(clientInfo: { name: string; version: string }, upstreamAuth: () => UpstreamAuth | undefined = () => undefined): ChildType[] {
+export function createRemoteChildTypes(
+  clientInfo: { name: string; version: string },
+  upstreamAuth: () => UpstreamAuth | undefined = () => undefined,
+  http: Pick<ChildHttpOptions, 'bodyTimeoutMs'> = {},
+): ChildType[] {
   const alwaysRunning = (): boolean => true;
   const checkUrl = async (entry: { url?: string }) => {
     try {
@@ -79,7 +83,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       check: checkUrl,
       async connect(entry, context) {
         const url = entryUrl(entry.url, context.name);
-        const connections = await childHttp();
+        const connections = await childHttp(http);
         const options = transportOptions(entry, context.name, upstreamAuth, connections);
         const connection = await closingConnections(connections, connectClient(new StreamableHTTPClientTransport(url, options), context, { clientInfo, negotiation: 'auto' }));
         const plainToolCall = createPlainToolCall({ url, http: connections, headers: entry.headers, authProvider: options.authProvider, client: connection.client });
@@ -94,7 +98,7 @@ export function createRemoteChildTypes(clientInfo: { name: string; version: stri
       check: checkUrl,
       async connect(entry, context) {
         const url = entryUrl(entry.url, context.name);
-        const connections = await childHttp();
+        const connections = await childHttp(http);
         const transport = new SSEClientTransport(url, transportOptions(entry, context.name, upstreamAuth, connections));
         // The HTTP+SSE transport carries only what the plain handshake finds; a probe would only cost a round trip.
         return closingConnections(connections, connectClient(transport, context, { clientInfo, negotiation: 'legacy', describeClose: () => 'the SSE stream closed' }));

@@ -15,7 +15,7 @@ export function createChildWire(revision: string): ChildWire {
     probed: true,
     pinned: { mode: { pin: revision } },
     probe: (client, options) => client.discover(options),
-    watch: (client) => listenStream(client),
+    watch: (client, ended) => listenStream(client, ended),
     repair: (result) => ('resultType' in result ? undefined : { ...result, resultType: 'complete' }),
     plainResult: ({ resultType, ...rest }) => (resultType === 'complete' ? rest : undefined),
     withoutIdentity,
@@ -29,8 +29,11 @@ export function createChildWire(revision: string): ChildWire {
   };
 }
 
-/** One stream with everything the child can tell; replaced when the URIs change. */
-function listenStream(client: Client) {
+/**
+ * One stream with everything the child can tell; replaced when the URIs change. Its end
+ * unasked (the stream closed or was cut, or the child ended it) is told to `ended`.
+ */
+function listenStream(client: Client, ended: (reason: string) => void) {
   let subscription: McpSubscription | undefined;
   return {
     async update(uris: string[]): Promise<void> {
@@ -42,7 +45,11 @@ function listenStream(client: Client) {
         ...(uris.length > 0 && { resourceSubscriptions: uris }),
       };
       const previous = subscription;
-      subscription = Object.keys(filter).length > 0 ? await client.listen(filter) : undefined;
+      const next = Object.keys(filter).length > 0 ? await client.listen(filter) : undefined;
+      subscription = next;
+      void next?.closed.then((how) => {
+        if (how !== 'local' && subscription === next) ended(how === 'graceful' ? 'the server ended it' : 'its stream closed');
+      });
       await previous?.close();
     },
   };

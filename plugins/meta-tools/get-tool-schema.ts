@@ -1,4 +1,4 @@
-import { findHubServer, findTool } from './lookup.js';
+import { findHubServer, findTool, unknownToolError } from './lookup.js';
 import { ToolInput, ToolSchemaOutput } from './schemas.js';
 import type { PluginHub } from '../../core/plugin/index.js';
 import { type MetaTool, structured } from '../../core/plugin/meta-tool.js';
@@ -22,6 +22,7 @@ export function getToolSchema(hub: PluginHub): MetaTool {
       if (!found.ok) return found.error;
       const tool = await findTool(found.value, name, 'Could not read the tool list: ');
       if (!tool.ok) return tool.error;
+      if (!(await found.value.toolsShownTo(context.revision.revision)).some((shown) => shown.name === name)) return unknownToolError(found.value, name);
       const { description, inputSchema, outputSchema, annotations } = context.revision.presentTool(tool.value);
       return structured({
         server: found.value.name,

@@ -42,7 +42,8 @@ export function listTools(hub: PluginHub): MetaTool {
         child.ensureUp().catch(() => undefined);
       }
       await child.recheckWithheld();
-      return structured({ server: child.name, tools: child.tools.map(toolEntry) } satisfies ListToolsOutput);
+      const shown = await child.toolsShownTo(context.revision.revision);
+      return structured({ server: child.name, tools: shown.map(toolEntry) } satisfies ListToolsOutput);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
 import type { ServerView, Servers } from '../../core/plugin/index.js';
-import { finalName, promptSelectionsOf, resourceSelectionsOf } from './check.js';
+import { finalName, promptSelectionsOf, resourceSelectionsOf, titled } from './check.js';
 import type { VirtualEntry } from './entry.js';
 
 /** Pages of an underlying server's list read at most, and items kept of it: what a caller's listing can make the kit remember is bounded. */
@@ -54,7 +54,7 @@ export class Catalog {
           this.#problem(`virtual server "${name}": prompts[${index}]: a second prompt would be named "${final}" (${selection.server}/${prompt.name}): left out`);
           continue;
         }
-        offered.set(final, { server: selection.server, original: prompt.name, description: selection.description, prompt: { ...prompt, name: final, ...(selection.description !== undefined && { description: selection.description }) } });
+        offered.set(final, { server: selection.server, original: prompt.name, description: selection.description, prompt: { ...titled(prompt, selection), name: final, ...(selection.description !== undefined && { description: selection.description }) } });
       }
     }
     return offered;

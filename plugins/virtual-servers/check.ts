@@ -6,6 +6,20 @@ export function finalName(selection: { name?: string; prefix?: string }, origina
   return `${selection.prefix ?? ''}${selection.name ?? original}`;
 }
 
+/**
+ * A selected tool (or prompt) as titled on the virtual server: the entry's `title`; else,
+ * when `name` renames it, no title of its own (the member's names the old one, and a UI
+ * shows a title before the name); else its own.
+ */
+export function titled<T extends { title?: string; annotations?: { title?: string } }>(item: T, selection: { name?: string; title?: string }): T {
+  if (selection.title === undefined && selection.name === undefined) return item;
+  const { title: _own, ...rest } = item;
+  const shown = { ...rest, ...(selection.title !== undefined && { title: selection.title }) } as T;
+  if (item.annotations?.title === undefined) return shown;
+  const { title: _annotated, ...annotations } = item.annotations;
+  return { ...shown, annotations };
+}
+
 /** The kinds a virtual server draws, and the key of an entry that names what it selects. */
 const KINDS = [
   { kind: 'tools', key: 'tool' },
@@ -22,6 +36,7 @@ interface Draw {
   /** The tool's or prompt's name, or the resource's URI; `*` for all. */
   item: string;
   name: string | undefined;
+  title: string | undefined;
   prefix: string | undefined;
 }
 
@@ -41,6 +56,7 @@ export function checkAgainst(name: string, entry: ServerEntry, servers: Readonly
     if (!servers.has(draw.server)) return `${where}: unknown server "${draw.server}" (not in the config, or disabled)`;
     if (draw.item === '*') {
       if (draw.name !== undefined) return `${where}: "name" renames one ${draw.kind.slice(0, -1)}; for "${KINDS.find((kind) => kind.kind === draw.kind)?.key}": "*" use "prefix"`;
+      if (draw.title !== undefined) return `${where}: "title" titles one ${draw.kind.slice(0, -1)}, not "*"`;
       continue;
     }
     // A resource keeps its URI (callers read it by that URI): two entries of one URI would be one resource.
@@ -85,6 +101,7 @@ function drawsOf(entry: ServerEntry): Draw[] {
       server: selection.server as string,
       item: selection[key] as string,
       name: typeof selection.name === 'string' ? selection.name : undefined,
+      title: typeof selection.title === 'string' ? selection.title : undefined,
       prefix: typeof selection.prefix === 'string' ? selection.prefix : undefined,
     })),
   );

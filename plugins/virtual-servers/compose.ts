@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ServerView, Servers, ToolRoute } from '../../core/plugin/index.js';
-import { finalName, selectionsOf } from './check.js';
+import { finalName, selectionsOf, titled } from './check.js';
 import type { VirtualEntry } from './entry.js';
 
 /** A virtual server's tools as callers see them, and where each one's calls go. */
@@ -12,7 +12,7 @@ export interface Composition {
 /**
  * The virtual server's tools, from what the hub knows of the servers it draws on (their
  * tool lists, from a snapshot while they sleep): nothing is woken. Each selected tool keeps
- * its schemas and annotations, under its new name and description. A tool the underlying
+ * its schemas and annotations, under its new name, title and description. A tool the underlying
  * server does not offer (any more), and a name a `*` would give a second time, are left out
  * and told to `problem` (which says each once).
  */
@@ -32,7 +32,7 @@ export function compose(name: string, entry: VirtualEntry, servers: Pick<Servers
         continue;
       }
       routes.set(final, { server: view.name, tool: tool.name });
-      tools.push({ ...tool, name: final, ...(selection.description !== undefined && { description: selection.description }) });
+      tools.push({ ...titled(tool, selection), name: final, ...(selection.description !== undefined && { description: selection.description }) });
     }
     if (selection.tool !== '*' && view.toolsKnown && !view.findTool(selection.tool)) {
       problem(`virtual server "${name}": tools[${index}]: server "${selection.server}" offers no tool "${selection.tool}" (any more): left out`);

@@ -8,7 +8,8 @@ export const ToolSelection = Type.Object(
   {
     server: Type.String({ minLength: 1, description: 'The server the tool is drawn from: a server of the config (a virtual one too, without a circle).' }),
     tool: Type.String({ minLength: 1, description: 'The tool\'s name on that server, or "*" for every tool it offers callers.' }),
-    name: Type.Optional(Type.String({ pattern: TOOL_NAME, description: 'The name the tool takes here (one tool only, not with "*").' })),
+    name: Type.Optional(Type.String({ pattern: TOOL_NAME, description: 'The name the tool takes here (one tool only, not with "*"); a renamed tool loses its own title unless `title` gives one.' })),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'The title (display name) the tool takes here (one tool only, not with "*").' })),
     prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'Put before the name of every tool selected (and before `name`).' })),
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Replaces the tool's description." })),
   },
@@ -21,7 +22,8 @@ export const PromptSelection = Type.Object(
   {
     server: Type.String({ minLength: 1, description: 'The server the prompt is drawn from (a virtual one too, without a circle).' }),
     prompt: Type.String({ minLength: 1, description: 'The prompt\'s name on that server, or "*" for every prompt it lists.' }),
-    name: Type.Optional(Type.String({ pattern: TOOL_NAME, description: 'The name the prompt takes here (one prompt only, not with "*").' })),
+    name: Type.Optional(Type.String({ pattern: TOOL_NAME, description: 'The name the prompt takes here (one prompt only, not with "*"); a renamed prompt loses its own title unless `title` gives one.' })),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'The title (display name) the prompt takes here (one prompt only, not with "*").' })),
     prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'Put before the name of every prompt selected (and before `name`).' })),
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Replaces the prompt's description." })),
   },

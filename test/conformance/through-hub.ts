@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Test } from 'tap';
+import { waitFor } from '../core/children/helpers.js';
 import { describeOutcomes, runConformanceSuite, tally, type ConformanceRequirements, type ConformanceRun } from '../helpers/conformance.js';
 import { conformanceStdioEntry, startConformanceFixture } from '../helpers/conformance-fixture.js';
 import { startTestHub } from '../helpers/hub.js';
@@ -62,6 +64,45 @@ export async function conformanceThroughHub(t: Test, variant: FixtureVariant): P
         );
       }
       t.comment(`README | ${variant} | ${requirements} | ${cells.join(' | ')} |`);
+    });
+  }
+}
+
+/** The body timeout of the aged hub's http child: five minutes in production, shortened so a test outlives it. */
+const AGED_BODY_TIMEOUT_MS = 300;
+
+/** How many listens the fixture (LISTEN_CONTROL=1) opened and has open; `end` cuts the open ones first. */
+async function fixtureListens(mcpUrl: string, what: 'end' | 'accept' = 'accept'): Promise<{ opened: number; open: number }> {
+  return (await (await fetch(new URL(`/listens/${what}`, mcpUrl), { method: 'POST' })).json()) as { opened: number; open: number };
+}
+
+/**
+ * The suite through an `http` child of a hub "up for ten minutes" (issue 55.1): the body
+ * timeout that once ended the hub's listen after five quiet minutes is shortened and
+ * outlived several times over, and the listen is cut once, as a proxy or a restart of the
+ * child would; then every scenario that passes directly passes through the hub, but the
+ * exclusions, as on a fresh hub.
+ */
+export async function conformanceOnAgedHub(t: Test): Promise<void> {
+  const direct = await startConformanceFixture(t, 'standard', 'http', { LISTEN_CONTROL: '1' });
+  const { url } = await startTestHub(t, {
+    config: { mcpServers: { 'over-http': { type: 'http', url: direct } }, plugins: { 'lifecycle-remote': { bodyTimeoutMs: AGED_BODY_TIMEOUT_MS } } },
+    kernel: (created) => created.children.configure({ backoffBaseMs: 50, backoffMaxMs: 200 }),
+  });
+  await waitFor("the hub's listen to the child", async () => (await fixtureListens(direct)).open === 1);
+  await sleep(AGED_BODY_TIMEOUT_MS * 5);
+  t.same(await fixtureListens(direct), { opened: 1, open: 1 }, 'the listen outlived the body timeout');
+  await fixtureListens(direct, 'end');
+  await waitFor('the hub to reopen the cut listen', async () => (await fixtureListens(direct)).open === 1);
+  for (const requirements of REQUIREMENT_SETS) {
+    await t.test(`requirement set ${requirements}`, async (t) => {
+      const baseline = await runConformanceSuite({ url: direct, requirements });
+      const run = await runConformanceSuite({ url: `${url}/over-http/mcp`, requirements });
+      t.notOk(run.timedOut, 'the suite finished within its overall timeout');
+      const lost = baseline.passed.filter((scenario) => !run.passed.includes(scenario));
+      const unexplained = lost.filter((scenario) => !(scenario in HUB_EXCLUSIONS[requirements]));
+      t.same(unexplained, [], `every scenario that passes directly passes through the aged hub, but the exclusions\n${describeOutcomes(run, unexplained)}`);
+      t.comment(`aged hub | ${requirements} | direct ${cell(baseline)} | over-http ${cell(run)} |`);
     });
   }
 }

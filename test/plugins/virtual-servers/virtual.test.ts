@@ -120,3 +120,48 @@ t.test("progress of the underlying tool reaches the kit's caller", async (t) => 
     t.same(progress, [1, 2], `${revision}: both progress notifications`);
   }
 });
+
+t.test('issue 55.4: a renamed tool or prompt takes the title its entry gives, else none; one not renamed keeps its own', async (t) => {
+  const { url, hub } = await startTestHub(t, {
+    config: {
+      mcpServers: {
+        everything: everythingEntry(),
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'everything', tool: 'get-sum', name: 'add' },
+            { server: 'everything', tool: 'get-sum', name: 'plus', title: 'Plus' },
+            { server: 'everything', tool: 'get-sum' },
+          ],
+          prompts: [
+            { server: 'everything', prompt: 'simple-prompt', name: 'plain' },
+            { server: 'everything', prompt: 'simple-prompt', name: 'greeting', title: 'Greeting' },
+            { server: 'everything', prompt: 'simple-prompt' },
+          ],
+        },
+      },
+    },
+  });
+  await hub.children.get('everything')?.ensureUp();
+  await until(() => hub.children.get('kit')?.findTool('add') !== undefined);
+  for (const revision of REVISIONS) {
+    const client = await connectClient(t, `${url}/kit/mcp`, revision);
+    const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
+    t.equal(tools.get('get-sum')?.title, 'Get Sum Tool', `${revision}: a tool not renamed keeps its title`);
+    t.notOk('title' in (tools.get('add') ?? {}), `${revision}: a renamed tool without a title of its entry has none (not the old one)`);
+    t.equal(tools.get('add')?.annotations?.title, undefined, `${revision}: nor an annotated one`);
+    t.equal(tools.get('plus')?.title, 'Plus', `${revision}: the entry's title`);
+    const prompts = new Map((await client.listPrompts()).prompts.map((prompt) => [prompt.name, prompt]));
+    t.equal(prompts.get('simple-prompt')?.title, 'Simple Prompt', `${revision}: a prompt not renamed keeps its title`);
+    t.notOk('title' in (prompts.get('plain') ?? {}), `${revision}: a renamed prompt without a title of its entry has none`);
+    t.equal(prompts.get('greeting')?.title, 'Greeting', `${revision}: the entry's title for a prompt`);
+  }
+});
+
+t.test('issue 55.4: "title" with "*" is refused, naming the entry', async (t) => {
+  await t.rejects(
+    startTestHub(t, { config: { mcpServers: { everything: everythingEntry(), kit: { type: 'virtual', tools: [{ server: 'everything', tool: '*', title: 'All' }] } } } }),
+    /tools\[0\]: "title" titles one tool, not "\*"/,
+    'the config is refused with the reason',
+  );
+});
