@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
+import type { AdminCommandSummary } from './cli/admin-command.js';
 import type { PluginHub } from './plugin-hub.js';
 
 /**
@@ -41,6 +42,11 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
    * place, without restarting the server; the tool gates review its tools again.
    */
   liveServerKeys?: readonly string[];
+  /**
+   * The `hub-admin` commands `register` adds, as a built-in's manifest says them: `hub-admin
+   * --help` and store-only actions need no more than this (see core/cli/admin-command.ts).
+   */
+  adminCommands?: readonly AdminCommandSummary[];
   /** Files and folders under DATA_PATH where this plugin keeps secrets: owner-only, checked at start (see core/private-files.ts). */
   secretFiles?: readonly string[];
   /** Runs in the plugin's own encapsulated Fastify context, with the hub as plugins see it. */
@@ -52,7 +58,7 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
  * folder's `manifest.js`, a module with no imports, which the plugin's `definePlugin`
  * spreads. A deployment imports only the plugins it enables (and their dependencies).
  */
-export type PluginManifest = Pick<HubPlugin, 'name' | 'description' | 'enabledByDefault'>;
+export type PluginManifest = Pick<HubPlugin, 'name' | 'description' | 'enabledByDefault' | 'adminCommands'>;
 
 export interface DefaultContext {
   /** A config file exists (or the embedding app handed the hub a config). */

@@ -1,7 +1,7 @@
-import { isAbsolute, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
 import { LimitSettings, trustedProxies } from './limits/settings.js';
+import { absolute, DEFAULT_PATHS } from './setting-paths.js';
 
 export const HubSettings = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'HOST: the address to listen on.' }),
@@ -52,8 +52,8 @@ const SETTINGS = [
   setting('host', 'HOST', () => '127.0.0.1', hostName),
   setting('port', 'PORT', () => 3000, integer(0, 65535)),
   setting('baseUrl', 'BASE_URL', (read) => `http://${urlHost(read.host ?? '127.0.0.1')}:${read.port ?? 3000}`, httpUrl),
-  setting('dataPath', 'DATA_PATH', (_read, cwd) => absolute('./data', cwd), absolute),
-  setting('configFile', 'HUB_CONFIG', (_read, cwd) => absolute('./mcp.json', cwd), absolute),
+  setting('dataPath', 'DATA_PATH', (_read, cwd) => absolute(DEFAULT_PATHS.DATA_PATH, cwd), absolute),
+  setting('configFile', 'HUB_CONFIG', (_read, cwd) => absolute(DEFAULT_PATHS.HUB_CONFIG, cwd), absolute),
   setting('idleTimeoutMinutes', 'IDLE_TIMEOUT_MINUTES', () => 60, number(0)),
   setting('callTimeoutMs', 'TOOL_CALL_TIMEOUT_MS', () => 300_000, integer(1)),
   setting('operatorSessionMinutes', 'OPERATOR_SESSION_MINUTES', () => 720, integer(1)),
@@ -146,6 +146,3 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function absolute(path: string, cwd: string): string {
-  return isAbsolute(path) ? path : resolve(cwd, path);
-}

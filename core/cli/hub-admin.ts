@@ -1,50 +1,50 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDetachedHub } from '../detached.js';
+import { processOutput } from './admin-command.js';
+import { adminUsage, findCommand, isStoreOnly, parseAdminArgs, unknownGroup } from './admin-args.js';
+import { declaredCommands } from './admin-declared.js';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { withSecretFiles } from '../secret-files.js';
-import { settingsFromEnvironment } from '../settings.js';
-import { runCli, wantsHelp } from './run.js';
+import { settingPath } from '../setting-paths.js';
+import { openStore } from '../store/index.js';
+import { runCli } from './run.js';
 
 /**
- * A generic dispatcher over the admin commands that plugins register: it builds the hub
- * from the same config and environment as the server (the same resolution of HUB_CONFIG,
- * DATA_PATH and BASE_URL), without listening, runs one command against it (and so
- * against the same store) and closes it.
+ * A generic dispatcher over the admin commands that plugins register. What the built-in
+ * plugins' manifests declare (the usage, an unknown group, an action that needs only the
+ * store) runs without the hub: no kernel, Fastify or SDK is loaded, so `hub-admin --help`
+ * and `tokens list` start about as fast as node. Everything else runs against the hub
+ * built from the same config and environment as the server, without listening.
  */
 runCli('hub-admin', async () => {
-  const [group, ...args] = process.argv.slice(2);
-  const help = group === undefined || wantsHelp([group]);
+  const invocation = parseAdminArgs(process.argv.slice(2));
   // MONGODB_URL may come from MONGODB_URL_FILE, and decides whether a store file must exist.
   const env = await withSecretFiles(process.env);
-  if (!help) refuseNewStore(env);
-  // The commands need the store and the plugins, not the servers: a broken entry is only noted.
-  const { app, hub } = await openDetachedHub(env, false, { leftOut: (problem) => process.stderr.write(`hub-admin: note: left out a server: ${problem}\n`) });
-  try {
-    const commands = hub.adminCommands;
-    // A command named by two words (`tools search`) is one action of a group another plugin may own: it goes first.
-    const action = group === undefined || args[0] === undefined ? undefined : commands.get(`${group} ${args[0]}`);
-    const command = action ?? (group === undefined ? undefined : commands.get(group));
-    if (!command || help) {
-      const lines = commands.values().map((entry) => `  ${entry.name.padEnd(10)}${entry.summary}\n      hub-admin ${entry.usage}`);
-      const usage = `Usage: hub-admin <group> <action> [options]\n\n${lines.join('\n') || '  (no plugin registers admin commands)'}\n\n${RESOLUTION}`;
-      if (help) return void process.stdout.write(usage);
-      process.stderr.write(`hub-admin: unknown command group "${group}"\n\n${usage}`);
+  const declared = await declaredCommands(env);
+  if (declared) {
+    if (invocation.help) return void process.stdout.write(adminUsage(declared));
+    const found = findCommand(declared, invocation.group, invocation.args);
+    if (!found) {
+      process.stderr.write(unknownGroup(invocation.group, declared));
       process.exitCode = 2;
       return;
     }
-    process.exitCode = await command.run(action ? args.slice(1) : args);
-  } finally {
-    await app.close();
+    const { storeOnly } = found.command;
+    if (storeOnly && !found.action && isStoreOnly(found.command, found.args)) {
+      refuseNewStore(env);
+      const [run, store] = await Promise.all([storeOnly.load(), openStore({ dataPath: settingPath(env, 'DATA_PATH'), mongodbUrl: env.MONGODB_URL })]);
+      try {
+        process.exitCode = await run(store, found.args, processOutput);
+      } finally {
+        await store.close();
+      }
+      return;
+    }
   }
+  if (!invocation.help) refuseNewStore(env);
+  await (await import('./admin-hub.js')).runInHub(env, invocation);
 });
-
-const RESOLUTION = `hub-admin reads HUB_CONFIG, DATA_PATH, MONGODB_URL, BASE_URL, HOST and PORT as the hub
-does (relative paths from the current folder): run it where the hub runs, with the same
-environment. It works on an existing store only. Tokens are minted for BASE_URL when it
-(or HOST or PORT) is set, otherwise for the base URL the hub last served on.
-`;
 
 /**
  * A store that does not exist means hub-admin is not looking where the hub keeps its
@@ -53,8 +53,7 @@ environment. It works on an existing store only. Tokens are minted for BASE_URL 
  */
 function refuseNewStore(env: NodeJS.ProcessEnv): void {
   if (env.MONGODB_URL) return;
-  const { dataPath } = settingsFromEnvironment(env);
-  const store = join(dataPath, 'store');
+  const store = join(settingPath(env, 'DATA_PATH'), 'store');
   if (existsSync(store)) return;
   const how = env.DATA_PATH?.trim() ? `DATA_PATH is ${env.DATA_PATH}` : `DATA_PATH is unset, so ./data of the current folder ${process.cwd()}`;
   throw new StartupError(`no hub store at ${store} (${how}); run hub-admin with the hub's DATA_PATH (and HUB_CONFIG, BASE_URL), or start the hub once to create the store`, { code: HUB_ERROR_CODES.STORE_UNAVAILABLE });

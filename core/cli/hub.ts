@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-import { startHub } from '../server.js';
-import { checkConfig, formatReport } from './check.js';
 import { HUB_VERSION } from '../version.js';
 import { parseFlags } from './flags.js';
 import { collectAllGarbage, IdleCollection } from './idle-collection.js';
@@ -37,11 +35,15 @@ Environment:
 
 const warningsTo = logProcessWarnings();
 
+// The hub and the checker are imported once the command line asks for them: `--help` and
+// `--version` load neither.
+
 runCli('hub', async () => {
   const argv = process.argv.slice(2);
   if (argv[0] === 'check' || argv[0] === '--check') {
     const { values } = parseFlags(argv.slice(1), { json: { type: 'boolean' }, connect: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, HELP);
     if (values.help) return void process.stdout.write(HELP);
+    const { checkConfig, formatReport } = await import('./check.js');
     const report = await checkConfig(process.env, values.connect === true);
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     process.exitCode = report.ok ? 0 : 1;
@@ -51,6 +53,7 @@ runCli('hub', async () => {
   if (values.help) return void process.stdout.write(HELP);
   if (values.version) return void process.stdout.write(`${HUB_VERSION}\n`);
   // A deploy's clients meet no reset at SIGTERM.
+  const { startHub } = await import('../server.js');
   const started = await startHub(process.env, { closeKeptAliveGently: true });
   warningsTo(started.app.log);
   // What start-up left is given back once the hub goes quiet.

@@ -6,7 +6,7 @@
  */
 export { definePlugin, type DefaultContext, type HubPlugin, type PluginManifest } from '../plugin.js';
 export type { PluginHub, PluginRegistry, ProvidedService, Servers } from '../plugin-hub.js';
-export type { AdminCommand } from '../cli/admin-command.js';
+export { declaredCommand, type AdminCommand, type AdminCommandSummary, type AdminOutput, type StoreOnlyActions } from '../cli/admin-command.js';
 export type { ToolGate, WithheldInstructions, WithheldTool } from '../children/tool-gates.js';
 export type { HubConfig } from '../config/schema.js';
 export type { HubSettings } from '../settings.js';

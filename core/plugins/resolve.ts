@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,8 +5,11 @@ import Value from 'typebox/value';
 import type { HubConfig } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { isHubPlugin, NO_OPTIONS, type HubPlugin, type PluginManifest } from '../plugin.js';
+import { isHubPlugin, NO_OPTIONS, type HubPlugin } from '../plugin.js';
+import { Builtin, enabledWithoutMention, readBuiltinManifests } from './builtins.js';
 import { orderByDependencies } from './order.js';
+
+export { Builtin, readBuiltinManifests } from './builtins.js';
 
 export interface PluginToRegister {
   plugin: HubPlugin;
@@ -37,9 +38,7 @@ export async function resolvePlugins(selection: HubConfig['plugins'], context: R
   const chosen = new Map<string, { source: Builtin | HubPlugin; value: unknown }>();
 
   for (const builtin of builtins.values()) {
-    const { enabledByDefault } = builtin.manifest;
-    const enabled = typeof enabledByDefault === 'function' ? enabledByDefault(context.env, { configured: context.configured }) : enabledByDefault !== false;
-    if (enabled) chosen.set(builtin.manifest.name, { source: builtin, value: true });
+    if (enabledWithoutMention(builtin.manifest, context.env, context.configured)) chosen.set(builtin.manifest.name, { source: builtin, value: true });
   }
   for (const [key, value] of Object.entries(selection ?? {})) {
     const builtin = builtins.get(key);
@@ -81,43 +80,6 @@ function validateOptions(plugin: HubPlugin, value: unknown): unknown {
     throw new StartupError(`plugin "${plugin.name}": ${path ? `option "${path}"` : 'options'}: expected ${problem.expected}`, { code: HUB_ERROR_CODES.PLUGIN_OPTIONS_INVALID });
   }
   return options;
-}
-
-/** A built-in plugin as its manifest says it, imported on `load`. */
-export class Builtin {
-  constructor(
-    readonly manifest: PluginManifest,
-    readonly folder: string,
-  ) {}
-
-  async load(): Promise<HubPlugin> {
-    const module = (await import(pathToFileURL(join(this.folder, 'index.js')).href)) as { default?: unknown };
-    if (!isHubPlugin(module.default)) throw new StartupError(`built-in plugin folder "${this.folder}" does not export a plugin as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
-    if (module.default.name !== this.manifest.name) {
-      throw new StartupError(`built-in plugin folder "${this.folder}": its manifest names "${this.manifest.name}", its plugin "${module.default.name}"`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
-    }
-    return module.default;
-  }
-}
-
-/** The built-in plugins by name, from each folder's `manifest.js`, without importing a plugin. */
-export async function readBuiltinManifests(directory: string): Promise<Map<string, Builtin>> {
-  const builtins = new Map<string, Builtin>();
-  let folders: string[];
-  try {
-    folders = (await readdir(directory, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-  } catch {
-    return builtins;
-  }
-  for (const folder of folders.sort()) {
-    const manifest = join(directory, folder, 'manifest.js');
-    if (!existsSync(manifest) || !existsSync(join(directory, folder, 'index.js'))) continue;
-    const module = (await import(pathToFileURL(manifest).href)) as { default?: Partial<PluginManifest> };
-    const { name, description } = module.default ?? {};
-    if (typeof name !== 'string' || typeof description !== 'string') throw new StartupError(`built-in plugin folder "${folder}": its manifest has no name and description`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
-    builtins.set(name, new Builtin(module.default as PluginManifest, join(directory, folder)));
-  }
-  return builtins;
 }
 
 /** Every built-in plugin, imported (what `npm run schemas` publishes). */

@@ -4,19 +4,19 @@ import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
 import { clientMetadata, issueClient } from './registration.js';
 import type { TokenService } from './tokens.js';
-import type { AdminCommand, PluginHub } from '../../core/plugin/index.js';
+import { declaredCommand, type AdminCommand, type AdminOutput, type PluginHub } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
+import { listClients, listTokens } from './admin-store.js';
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
-const note = (line: string) => process.stderr.write(`${line}\n`);
 
 /** `hub-admin clients add|list|revoke`. */
 export function clientsCommand(c: Collections, tokens: TokenService): AdminCommand {
-  const usage = 'clients add --redirect-uri <url> [--redirect-uri <url>...] [--name <name>] [--public] | clients list | clients revoke <client_id>';
+  const declared = declaredCommand(manifest, 'clients');
+  const { usage } = declared;
   return {
-    name: 'clients',
-    summary: 'issue, list and revoke OAuth clients',
-    usage,
-    async run(args) {
+    ...declared,
+    async run(args, output) {
+      const out = (line: string) => output.stdout(`${line}\n`);
       const [action, ...rest] = args;
       if (action === 'add') {
         const { values } = parseArgs({ args: rest, options: { 'redirect-uri': { type: 'string', multiple: true }, name: { type: 'string' }, public: { type: 'boolean' } } });
@@ -32,31 +32,23 @@ export function clientsCommand(c: Collections, tokens: TokenService): AdminComma
           return 0;
         } catch (error) {
           if (!(error instanceof OAuthError)) throw error;
-          process.stderr.write(`hub-admin: ${error.description}\n`);
+          output.stderr(`hub-admin: ${error.description}\n`);
           return 2;
         }
       }
-      if (action === 'list') {
-        const clients = await c.clients.find({}, { sort: { issuedAt: 1 } });
-        out(['CLIENT ID', 'SOURCE', 'NAME', 'REDIRECT URIS'].join('\t'));
-        for (const client of clients) {
-          out(`${client._id}\t${client.source}\t${client.metadata.client_name ?? ''}\t${client.metadata.redirect_uris.join(' ')}`);
-        }
-        if (clients.length === 0) note('no OAuth clients yet: clients register themselves, or hub-admin clients add issues one');
-        return 0;
-      }
+      if (action === 'list') return listClients(c, output);
       if (action === 'revoke' && rest[0]) {
         const clientId = rest[0];
         // A metadata-document client is known by its URL only: it is never stored until it signs in.
         if (!(await c.clients.findOne({ _id: clientId })) && !/^https:\/\//.test(clientId)) {
-          process.stderr.write(`hub-admin: no OAuth client ${clientId} (hub-admin clients list shows them; a metadata-document client is revoked by its https URL)\n`);
+          output.stderr(`hub-admin: no OAuth client ${clientId} (hub-admin clients list shows them; a metadata-document client is revoked by its https URL)\n`);
           return 1;
         }
         await tokens.revokeClient(clientId);
         out(`revoked every token of ${clientId}`);
         return 0;
       }
-      process.stderr.write(`usage: hub-admin ${usage}\n`);
+      output.stderr(`usage: hub-admin ${usage}\n`);
       return 2;
     },
   };
@@ -66,18 +58,17 @@ export function clientsCommand(c: Collections, tokens: TokenService): AdminComma
 const BASE_URL_VARIABLES = ['BASE_URL', 'HOST', 'PORT'];
 
 /** `hub-admin tokens mint|list|revoke`. */
-export function tokensCommand(apiTokens: ApiTokens, hub: PluginHub): AdminCommand {
-  const usage =
-    'tokens mint (--resource <hub|server> [--resource ...] [--servers <a,b>] | --all) [--label <text>] [--expires-in <days>] | tokens list | tokens revoke <token or id>';
-  const refuse = (message: string): number => {
-    process.stderr.write(`hub-admin: ${message}\nusage: hub-admin ${usage}\n`);
+export function tokensCommand(c: Collections, apiTokens: ApiTokens, hub: PluginHub): AdminCommand {
+  const declared = declaredCommand(manifest, 'tokens');
+  const { usage } = declared;
+  const refuse = (output: AdminOutput, message: string): number => {
+    output.stderr(`hub-admin: ${message}\nusage: hub-admin ${usage}\n`);
     return 2;
   };
   return {
-    name: 'tokens',
-    summary: 'mint, list and revoke API tokens',
-    usage,
-    async run(args) {
+    ...declared,
+    async run(args, output) {
+      const out = (line: string) => output.stdout(`${line}\n`);
       const [action, ...rest] = args;
       if (action === 'mint') {
         const { values } = parseArgs({
@@ -86,43 +77,33 @@ export function tokensCommand(apiTokens: ApiTokens, hub: PluginHub): AdminComman
         });
         const days = values['expires-in'] === undefined ? undefined : Number(values['expires-in']);
         if (days !== undefined && !(days > 0)) {
-          process.stderr.write('hub-admin: --expires-in takes a positive number of days\n');
+          output.stderr('hub-admin: --expires-in takes a positive number of days\n');
           return 2;
         }
         const reach = tokenReach(hub, values.resource, values.servers, values.all === true);
-        if (typeof reach === 'string') return refuse(reach);
+        if (typeof reach === 'string') return refuse(output, reach);
         const served = await apiTokens.servedBaseUrl();
         const explicit = BASE_URL_VARIABLES.some((name) => hub.env[name]?.trim());
         const issuer = explicit || served === undefined ? hub.settings.baseUrl : served;
         const minted = await apiTokens.mint(values.label, days === undefined ? undefined : Math.round(days * 86400), { issuer, ...reach });
         out(minted.token);
-        process.stderr.write(`token id ${minted.id}${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}\n`);
-        process.stderr.write(`for the hub at ${minted.issuer} (${explicit ? 'from BASE_URL, HOST and PORT' : served === undefined ? 'the default; no hub has served with this store yet' : 'where the hub last served with this store'})\n`);
-        process.stderr.write(`opens ${describeReach(reach)}\n`);
-        if (explicit && served !== undefined && served !== issuer) process.stderr.write(`hub-admin: note: the hub last served at ${served} with this store; there this token is refused\n`);
+        output.stderr(`token id ${minted.id}${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}\n`);
+        output.stderr(`for the hub at ${minted.issuer} (${explicit ? 'from BASE_URL, HOST and PORT' : served === undefined ? 'the default; no hub has served with this store yet' : 'where the hub last served with this store'})\n`);
+        output.stderr(`opens ${describeReach(reach)}\n`);
+        if (explicit && served !== undefined && served !== issuer) output.stderr(`hub-admin: note: the hub last served at ${served} with this store; there this token is refused\n`);
         return 0;
       }
-      if (action === 'list') {
-        const listed = await apiTokens.list();
-        out(['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'BASE URL', 'RESOURCES', 'SERVERS', 'LABEL'].join('\t'));
-        for (const token of listed) {
-          const expires = token.expiresAt ? token.expiresAt.toISOString() : 'never';
-          const servers = token.resources && !token.resources.includes(HUB_RESOURCE) ? '-' : (token.servers?.join(',') ?? 'all');
-          out([token.id, token.revoked ? 'revoked' : 'active', token.issuedAt.toISOString(), expires, token.issuer, token.resources?.join(',') ?? 'all', servers, token.label ?? ''].join('\t'));
-        }
-        if (listed.length === 0) note('no API tokens (expired ones are not listed): hub-admin tokens mint makes one');
-        return 0;
-      }
+      if (action === 'list') return listTokens(c, output);
       if (action === 'revoke' && rest[0]) {
         const revoked = await apiTokens.revoke(rest[0]);
         if (revoked === undefined) {
-          process.stderr.write(`hub-admin: no API token ${rest[0]} in this store (hub-admin tokens list shows the ids; is DATA_PATH or MONGODB_URL the hub's?)\n`);
+          output.stderr(`hub-admin: no API token ${rest[0]} in this store (hub-admin tokens list shows the ids; is DATA_PATH or MONGODB_URL the hub's?)\n`);
           return 1;
         }
         out(`revoked API token ${revoked}`);
         return 0;
       }
-      process.stderr.write(`usage: hub-admin ${usage}\n`);
+      output.stderr(`usage: hub-admin ${usage}\n`);
       return 2;
     },
   };

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { OAUTH_ERROR_CODES } from './errors.js';
 import type { Collections } from './records.js';
+import { HUB_RESOURCE, listApiTokens, type ListedToken, type TokenReach } from './api-token-list.js';
 import { storedKey } from './stored-key.js';
 import { HubError } from '../../core/plugin/index.js';
 import { DuplicateKeyError } from '../../core/plugin/store.js';
@@ -13,6 +14,8 @@ const FOREVER_MS = 10 * 365 * 24 * 3600 * 1000;
 /** Tokens whose signature this process has checked; a client sends the same one with every request. */
 const VERIFIED_TOKENS = 1000;
 
+export { HUB_RESOURCE, type ListedToken, type TokenReach } from './api-token-list.js';
+
 export interface MintedToken {
   token: string;
   id: string;
@@ -20,19 +23,6 @@ export interface MintedToken {
   issuer: string;
   expiresAt?: Date;
 }
-
-/**
- * Where a token is accepted: `resources` names the endpoints (`hub` for `/hub`, a server's
- * name for `/<name>/mcp`), absent for every endpoint; `servers` limits a `/hub` token to
- * those servers' tools, absent for all of them.
- */
-export interface TokenReach {
-  resources?: readonly string[];
-  servers?: readonly string[];
-}
-
-/** The resource name of `/hub`; no server can take it (the kernel reserves the path). */
-export const HUB_RESOURCE = 'hub';
 
 /** A verified token, or why it is not valid, in words safe to send to anyone holding it. */
 export type ApiTokenCheck =
@@ -48,16 +38,6 @@ export type ApiTokenCheck =
     }
   | { ok: false; reason: string };
 type VerifiedToken = Extract<ApiTokenCheck, { ok: true }>;
-
-/** A minted token as listed: what was recorded, and whether it was revoked since. */
-export interface ListedToken extends TokenReach {
-  id: string;
-  label?: string;
-  issuer: string;
-  issuedAt: Date;
-  expiresAt?: Date;
-  revoked: boolean;
-}
 
 /** The URL of the endpoint a resource name stands for, under `issuer`. */
 export function resourceUrl(issuer: string, name: string): string {
@@ -140,11 +120,8 @@ export class ApiTokens {
   }
 
   /** The tokens minted and not yet expired, oldest first, revoked ones marked. */
-  async list(): Promise<ListedToken[]> {
-    const records = await this.c.apiTokens.find({}, { sort: { issuedAt: 1 } });
-    return Promise.all(
-      records.map(async ({ _id, ...record }) => ({ id: _id, ...record, revoked: (await this.c.apiTokenRevocations.findOne({ _id })) !== null })),
-    );
+  list(): Promise<ListedToken[]> {
+    return listApiTokens(this.c);
   }
 
   /**

@@ -31,7 +31,7 @@ export default definePlugin({
 
     hub.authenticator.provide(createAuthenticator(hub, endpoints, tokens, apiTokens));
     hub.adminCommands.add('clients', clientsCommand(c, tokens));
-    hub.adminCommands.add('tokens', tokensCommand(apiTokens, hub));
+    hub.adminCommands.add('tokens', tokensCommand(c, apiTokens, hub));
 
     await ownFormParser(app);
     oauthErrors(app, hub);

@@ -167,17 +167,22 @@ export function collections(store: Store): Collections {
 /** TTL indexes, so that nothing expired is ever found and the files stay small. */
 export async function createIndexes(c: Collections): Promise<void> {
   await Promise.all([
-    c.accessTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    expiryIndex(c.accessTokens),
     c.accessTokens.createIndex('familyId'),
     c.accessTokens.createIndex('clientId'),
-    c.clients.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    expiryIndex(c.clients),
     c.clients.createIndex('source'),
-    c.families.createIndex('expiresAt', { expireAfterSeconds: 0 }),
-    c.refreshTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
-    c.codes.createIndex('expiresAt', { expireAfterSeconds: 0 }),
-    c.apiTokenRevocations.createIndex('expiresAt', { expireAfterSeconds: 0 }),
-    c.apiTokens.createIndex('expiresAt', { expireAfterSeconds: 0 }),
-    c.decisions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
-    c.seenAssertions.createIndex('expiresAt', { expireAfterSeconds: 0 }),
+    expiryIndex(c.families),
+    expiryIndex(c.refreshTokens),
+    expiryIndex(c.codes),
+    expiryIndex(c.apiTokenRevocations),
+    expiryIndex(c.apiTokens),
+    expiryIndex(c.decisions),
+    expiryIndex(c.seenAssertions),
   ]);
+}
+
+/** A record is gone once its `expiresAt` has passed. */
+export function expiryIndex(collection: StoreCollection<{ _id: string; expiresAt?: Date }>): Promise<void> {
+  return collection.createIndex('expiresAt', { expireAfterSeconds: 0 });
 }

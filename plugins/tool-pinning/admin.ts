@@ -1,8 +1,8 @@
 import { INSTRUCTIONS } from './instructions.js';
 import type { ApprovalTarget, ToolPins } from './pins.js';
-import type { AdminCommand, PluginHub } from '../../core/plugin/index.js';
+import { declaredCommand, type AdminCommand, type AdminOutput, type PluginHub } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
 const indented = (text: string) => text.replace(/^/gm, '    ');
 
 /** The option of `tools approve` that names a server's instructions instead of a tool. */
@@ -13,9 +13,10 @@ const itemName = (record: { tool: string; item?: string }) => (record.item === I
 
 /** `hub-admin tools pending|approve|list`: what waits for approval, approving it, and what is approved. */
 export function toolsCommand(pins: ToolPins, hub: PluginHub): AdminCommand {
-  const usage = `tools pending [<server>] | tools approve <server> [<tool> | ${INSTRUCTIONS_OPTION}] | tools list [<server>]`;
-  const refuse = (message: string): number => {
-    process.stderr.write(`hub-admin: ${message}\n`);
+  const declared = declaredCommand(manifest, 'tools');
+  const { usage } = declared;
+  const refuse = (output: AdminOutput, message: string): number => {
+    output.stderr(`hub-admin: ${message}\n`);
     return 2;
   };
   /** Why `name` cannot be asked about, if it cannot. */
@@ -27,20 +28,19 @@ export function toolsCommand(pins: ToolPins, hub: PluginHub): AdminCommand {
     return undefined;
   };
   return {
-    name: 'tools',
-    summary: 'review and approve the tool definitions (and instructions) of servers that pin them',
-    usage,
-    async run(args) {
+    ...declared,
+    async run(args, output) {
+      const out = (line: string) => output.stdout(`${line}\n`);
       const [action, server, tool, ...extra] = args;
       if (extra.length > 0 || (action !== 'approve' && tool !== undefined) || !['pending', 'approve', 'list'].includes(action ?? '')) {
-        process.stderr.write(`usage: hub-admin ${usage}\n`);
+        output.stderr(`usage: hub-admin ${usage}\n`);
         return 2;
       }
       const refused = action === 'approve' && server === undefined ? 'say which server: tools approve <server> [<tool>]' : problem(server);
-      if (refused !== undefined) return refuse(refused);
+      if (refused !== undefined) return refuse(output, refused);
       if (action === 'pending') {
         const changes = await pins.pending(server);
-        if (changes.length === 0) process.stderr.write('no tool definition waits for approval\n');
+        if (changes.length === 0) output.stderr('no tool definition waits for approval\n');
         for (const change of changes) {
           out(`${change.server} ${itemName(change)}: ${change.approved === undefined ? 'new' : 'changed'}, seen ${change.seenAt.toISOString()}`);
           out(indented(change.tooLarge === undefined ? change.diff : `cannot be approved: ${change.tooLarge}`));
@@ -56,7 +56,7 @@ export function toolsCommand(pins: ToolPins, hub: PluginHub): AdminCommand {
       const approved = await pins.approve(server as string, target, 'hub-admin');
       if (approved.length === 0) {
         const what = target === 'all' ? `of server "${server}"` : target === INSTRUCTIONS ? `of the instructions of server "${server}"` : `named "${tool}" on server "${server}"`;
-        process.stderr.write(`hub-admin: nothing ${what} waits for approval (hub-admin tools pending lists what does)\n`);
+        output.stderr(`hub-admin: nothing ${what} waits for approval (hub-admin tools pending lists what does)\n`);
         return 1;
       }
       for (const approval of approved) {

@@ -1,7 +1,7 @@
 import type { Upstream } from './upstream.js';
-import type { AdminCommand, PluginHub } from '../../core/plugin/index.js';
+import { declaredCommand, type AdminCommand, type AdminOutput, type PluginHub } from '../../core/plugin/index.js';
+import manifest from './manifest.js';
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
  * `hub-admin upstreams status|login|logout <name>`, the shell's twin of the upstreams
@@ -9,16 +9,16 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
  * open, and the serving hub's callback finishes the login.
  */
 export function upstreamsCommand(hub: PluginHub, upstreams: Map<string, Upstream>): AdminCommand {
-  const usage = 'upstreams status [<name>] | upstreams login <name> | upstreams logout <name>';
+  const declared = declaredCommand(manifest, 'upstreams');
+  const { usage } = declared;
   return {
-    name: 'upstreams',
-    summary: 'show, log in to and log out of OAuth-protected remote servers',
-    usage,
-    async run(args) {
+    ...declared,
+    async run(args, output) {
+      const out = (line: string) => output.stdout(`${line}\n`);
       const [action, name] = args;
       if (action === 'status') {
         const chosen = name === undefined ? [...upstreams.values()] : [upstreams.get(name)].filter((one) => one !== undefined);
-        if (name !== undefined && chosen.length === 0) return unknown(name);
+        if (name !== undefined && chosen.length === 0) return unknown(output, name);
         for (const upstream of chosen) {
           // A detached hub has no live connection: the store says whether a login is held.
           const status = (await upstream.hasTokens()) ? 'logged-in' : upstream.grant === 'client_credentials' ? 'automatic' : 'unauthorized';
@@ -28,11 +28,11 @@ export function upstreamsCommand(hub: PluginHub, upstreams: Map<string, Upstream
       }
       if ((action === 'login' || action === 'logout') && name !== undefined) {
         const upstream = upstreams.get(name);
-        if (!upstream) return unknown(name);
+        if (!upstream) return unknown(output, name);
         try {
           if (action === 'login') {
             const url = await upstream.startLogin();
-            process.stderr.write(`Open this URL in a browser to log the hub in to "${name}"; the hub at ${hub.settings.baseUrl} must be running to receive the callback:\n`);
+            output.stderr(`Open this URL in a browser to log the hub in to "${name}"; the hub at ${hub.settings.baseUrl} must be running to receive the callback:\n`);
             out(url.href);
           } else {
             await upstream.logout();
@@ -40,17 +40,17 @@ export function upstreamsCommand(hub: PluginHub, upstreams: Map<string, Upstream
           }
           return 0;
         } catch (error) {
-          process.stderr.write(`hub-admin: ${(error as Error).message}\n`);
+          output.stderr(`hub-admin: ${(error as Error).message}\n`);
           return 1;
         }
       }
-      process.stderr.write(`usage: hub-admin ${usage}\n`);
+      output.stderr(`usage: hub-admin ${usage}\n`);
       return 2;
     },
   };
 }
 
-function unknown(name: string): number {
-  process.stderr.write(`hub-admin: no server "${name}" uses upstream OAuth\n`);
+function unknown(output: AdminOutput, name: string): number {
+  output.stderr(`hub-admin: no server "${name}" uses upstream OAuth\n`);
   return 2;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +11,8 @@ import { freePort } from '../helpers/net.js';
 const reporter = fileURLToPath(new URL('../fixtures/loading/loaded-modules.js', import.meta.url));
 const dist = fileURLToPath(new URL('../../', import.meta.url));
 
-async function loadedBy(program: string, env: Record<string, string> = {}): Promise<string[]> {
-  const result = await runNode(reporter, [program], env);
+async function loadedBy(program: string, env: Record<string, string> = {}, args: string[] = []): Promise<string[]> {
+  const result = await runNode(reporter, [program, ...args], env);
   if (result.code !== 0) throw new Error(`${program} failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as string[];
 }
@@ -72,4 +72,40 @@ t.test('map-server loads the map engine and the SDK, not the gateway kernel', as
     ['core/cli/run.js', 'core/config/key-names.js', 'core/config/schema-errors.js', 'core/errors.js', 'core/plugin/errors.js', 'core/version.js'],
     'of the kernel, only the errors entry of the plugin surface and what it names',
   );
+});
+
+// Issue 59: hub-admin's usage and its store-only listings load the manifests, the store and
+// the command's own file; the kernel, Fastify, the SDK and TypeBox only for commands that need the hub.
+t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox', async (t) => {
+  const folder = await mkdtemp(join(tmpdir(), 'lazy-admin-'));
+  const env = { HUB_CONFIG: join(folder, 'mcp.json'), DATA_PATH: join(folder, 'data') };
+  await mkdir(join(folder, 'data', 'store'), { recursive: true });
+  const heavy = ['fastify', 'typebox', 'pino', 'jose', '@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/node', 'mongodb', 'undici', 'lru-cache'];
+  const kernel = ['core/kernel.js', 'core/hub.js', 'core/server.js', 'core/settings.js', 'core/detached.js', 'core/config/load.js', 'core/plugins/resolve.js', 'core/cli/admin-hub.js'];
+
+  const help = await loadedBy('hub-admin', env, ['--help']);
+  const helpFiles = ownFiles(help);
+  t.ok(helpFiles.includes('plugins/oauth-as/manifest.js'), 'the report sees the manifests --help reads');
+  t.same([...packagesOf(help)], [], '--help loads no package');
+  t.same(helpFiles.filter((file) => file.startsWith('plugins/') && !file.endsWith('/manifest.js')), [], '--help loads no plugin beyond its manifest');
+  t.same(
+    helpFiles.filter((file) => file.startsWith('core/')).sort(),
+    ['core/cli/admin-args.js', 'core/cli/admin-command.js', 'core/cli/admin-declared.js', 'core/cli/hub-admin.js', 'core/cli/run.js', 'core/config/read.js', 'core/errors.js', 'core/plugin.js', 'core/plugins/builtins.js', 'core/secret-files.js', 'core/setting-paths.js', 'core/store/index.js', 'core/store/lazy.js', 'core/store/port.js'],
+    'of the kernel, --help loads the parser, the manifests reader and the store entry only',
+  );
+
+  const list = await loadedBy('hub-admin', env, ['tokens', 'list']);
+  const listFiles = ownFiles(list);
+  const packages = packagesOf(list);
+  t.ok(packages.has('@seald-io/nedb') && listFiles.includes('plugins/oauth-as/admin-store.js'), 'the report sees the store and the listing tokens list loads');
+  for (const name of heavy) t.notOk(packages.has(name), `tokens list does not load ${name}`);
+  for (const file of kernel) t.notOk(listFiles.includes(file), `tokens list does not load ${file}`);
+  t.same(
+    listFiles.filter((file) => file.startsWith('plugins/oauth-as/')).sort(),
+    ['plugins/oauth-as/admin-store.js', 'plugins/oauth-as/api-token-list.js', 'plugins/oauth-as/manifest.js', 'plugins/oauth-as/records.js'],
+    'of oauth-as, only its manifest and the listing',
+  );
+
+  const mint = await loadedBy('hub-admin', env, ['tokens', 'mint', '--all']);
+  t.ok(packagesOf(mint).has('fastify') && ownFiles(mint).includes('core/kernel.js'), 'tokens mint, which needs the hub, still builds it: the report tells the two apart');
 });

@@ -1,19 +1,20 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
-import { copyWithLibraries, importImage, podmanEnvironment } from '../../helpers/podman.js';
+import { copyWithLibraries, importImage, podmanEnvironment, type Podman } from '../../helpers/podman.js';
 
 export { whyNoPodman } from '../../helpers/podman.js';
 
 /**
  * A Docker-compatible engine for the tests: podman's API service on a private socket,
  * with its own containers.conf (runc and cgroupfs, which work on these hosts where the
- * defaults do not), and a test image built offline from this machine's node binary.
+ * defaults do not) and its own store under a temporary folder, and a test image built
+ * offline from this machine's node binary. `stop` removes the store: the run leaves no
+ * image or container in the user's podman.
  */
 export interface Engine {
   dockerHost: string;
@@ -25,10 +26,10 @@ export interface Engine {
 
 export async function startEngine(): Promise<Engine> {
   const directory = mkdtempSync(join(tmpdir(), 'hub-podman-'));
-  const env = podmanEnvironment(directory);
+  const podman: Podman = { options: ['--root', join(directory, 'storage'), '--runroot', join(directory, 'run')], env: podmanEnvironment(directory) };
   const socket = join(directory, 'engine.sock');
-  const image = buildImage(env);
-  const service: ChildProcess = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const image = buildImage(podman);
+  const service: ChildProcess = spawn('podman', [...podman.options, 'system', 'service', '--time=0', `unix://${socket}`], { env: podman.env, stdio: ['ignore', 'ignore', 'pipe'] });
   let serviceErrors = '';
   service.stderr?.on('data', (chunk: Buffer) => (serviceErrors += chunk.toString()));
   const docker = new Docker({ socketPath: socket });
@@ -47,21 +48,19 @@ export async function startEngine(): Promise<Engine> {
       const exited = new Promise((resolve) => service.once('exit', resolve));
       service.kill('SIGTERM');
       await exited;
+      // The store's layers belong to the user namespace's ids: podman removes them, then the folder goes.
+      for (const args of [['rm', '--force', '--all'], ['rmi', '--force', '--all']]) spawnSync('podman', [...podman.options, ...args], { env: podman.env, stdio: 'ignore', timeout: 120_000 });
+      spawnSync('podman', ['unshare', 'rm', '-rf', directory], { env: podman.env, stdio: 'ignore', timeout: 120_000 });
       rmSync(directory, { recursive: true, force: true });
     },
   };
 }
 
-/**
- * An image of node and the shared libraries `ldd` lists, imported offline. Tagged by a
- * hash of the node binary, so a rerun reuses it.
- */
-function buildImage(env: NodeJS.ProcessEnv): string {
+/** An image of node and the shared libraries `ldd` lists, imported offline into the engine's store. */
+function buildImage(podman: Podman): string {
   const node = realpathSync(process.execPath);
-  const { size, mtimeMs } = statSync(node);
-  const tag = `localhost/mcp-hub-test-node:${createHash('sha256').update(`${node} ${size} ${mtimeMs} 1`).digest('hex').slice(0, 12)}`;
-  if (spawnSync('podman', ['image', 'exists', tag], { env }).status === 0) return tag;
-  importImage({ options: [], env }, tag, (root) => {
+  const tag = 'localhost/mcp-hub-test-node:latest';
+  importImage(podman, tag, (root) => {
     copyWithLibraries(root, node, '/usr/bin/node');
     mkdirSync(join(root, 'app'));
     writeFileSync(join(root, 'app/package.json'), '{ "type": "module" }\n');

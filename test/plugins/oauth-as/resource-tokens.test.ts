@@ -3,16 +3,19 @@ import { importJWK, SignJWT, type JWK } from 'jose';
 import t, { type Test } from 'tap';
 import { fixture } from '../../core/children/helpers.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
-import { cliPath, runNode } from '../../helpers/cli.js';
+import { runAdminCommand } from '../../helpers/admin.js';
 import { startHubBin } from '../../helpers/hub-bin.js';
 import { metaError, structuredMeta } from '../meta-tools/helpers.js';
 import { approve, pkce } from './browserless.js';
 import { authorizationUrl, exchangeCode, PASSWORD, registerClient } from './flows.js';
+import { openDetachedHub } from '../../../core/detached.js';
 import { openStore } from '../../../core/store/index.js';
 import { collections } from '../../../plugins/oauth-as/records.js';
 
 // Issue 30, item 1: API tokens bound to resources, /hub tokens limited to servers, and
-// tokens from before either kept working as tokens for everything.
+// tokens from before either kept working as tokens for everything. The tokens command runs
+// in this process against the hub's config and store, as hub-admin builds it (hub-admin's
+// own process is the subject of admin-tokens.test.ts).
 
 const child = () => ({ command: process.execPath, args: [fixture('changing-tools')] });
 
@@ -21,7 +24,9 @@ async function leastPrivilegeHub(t: Test) {
     config: { mcpServers: { alpha: child(), beta: child(), gamma: { ...child(), hub: false } }, plugins: { 'map-tools': false } },
     env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', MCP_DIAGNOSTICS: 'true' },
   });
-  const admin = (...args: string[]) => runNode(cliPath('hub-admin'), args, hub.env);
+  const detached = await openDetachedHub(hub.env);
+  t.teardown(() => detached.app.close());
+  const admin = (...args: string[]) => runAdminCommand(detached.hub.adminCommands.get(args[0] ?? ''), args.slice(1));
   /** Mints a token, asserting in `t` that hub-admin succeeded. */
   const mint = async (t: Test, ...args: string[]) => {
     const minted = await admin('tokens', 'mint', ...args);

@@ -4,22 +4,8 @@ import { waitFor } from '../../core/children/helpers.js';
 import { SCOPE, startUpstreamWorld } from './upstream-world.js';
 import { freePort } from '../../helpers/net.js';
 import { startUpstreamHub } from './upstream-hub.js';
+import { runAdminCommand } from '../../helpers/admin.js';
 
-/** Runs an admin command in this process and returns what it printed on stdout. */
-async function captureStdout(work: () => Promise<number>): Promise<string> {
-  const original = process.stdout.write.bind(process.stdout);
-  let printed = '';
-  process.stdout.write = ((chunk: string) => {
-    printed += chunk;
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await work();
-  } finally {
-    process.stdout.write = original;
-  }
-  return printed;
-}
 
 t.test('the inbound client\'s token never goes upstream: only the deployment\'s does', async (t) => {
   const port = await freePort();
@@ -35,9 +21,7 @@ t.test('the inbound client\'s token never goes upstream: only the deployment\'s 
     servers: { machine: { url: world.mcpUrl, oauth: { mode: 'static', clientId: 'hub-machine', clientSecretEnv: 'MACHINE_SECRET', clientAuth: 'client_secret_basic', grant: 'client_credentials', scope: SCOPE } } },
   });
   await waitFor('the machine upstream to connect', () => running.hub.children.get('machine')?.status === 'up');
-  const tokens = running.hub.adminCommands.get('tokens');
-  if (!tokens) throw new Error('oauth-as registers no tokens command');
-  const inbound = (await captureStdout(() => tokens.run(['mint', '--all', '--label', 'test']))).trim();
+  const inbound = (await runAdminCommand(running.hub.adminCommands.get('tokens'), ['mint', '--all', '--label', 'test'])).stdout.trim();
   t.ok(inbound.length > 20, 'an inbound API token was minted');
 
   const client = await connectClient(t, `${running.url}/machine/mcp`, '2026-07-28', { authorization: `Bearer ${inbound}` });
