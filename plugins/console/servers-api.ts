@@ -64,6 +64,14 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     return reply.header('cache-control', 'no-store').send({ file: hub.configFile.path ?? null, version: read.version, readOnly: readOnly ?? null, servers });
   });
 
+  // From what the hub already knows (the live list, or the snapshot of a sleeping server): nothing is started to answer.
+  routes.get(`${API}/servers/:name/tools`, { ...api, onRequest, schema: { params: NameParams } }, async (request, reply) => {
+    const view = hub.servers.get(request.params.name);
+    if (!view) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.SERVER_NOT_FOUND, `No server "${request.params.name}" is running in the hub (a disabled or removed one has no tools to show).`);
+    const tools = view.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({ name, title, description, inputSchema, outputSchema, annotations }));
+    return reply.header('cache-control', 'no-store').send({ server: view.name, status: view.status, toolsKnown: view.toolsKnown, tools, withheld: view.withheldTools.map(({ name, reason }) => ({ name, reason })) });
+  });
+
   routes.get(`${API}/schemas`, { ...api, onRequest }, async (_request, reply) => reply.header('cache-control', 'no-store').send(hub.configFile.schemas()));
 
   routes.put(`${API}/servers/:name`, { ...api, onRequest, schema: { params: NameParams, body: PutBody } }, async (request, reply) => {

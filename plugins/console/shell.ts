@@ -51,6 +51,7 @@ export function registerShell(context: FastifyInstance, hub: PluginHub): void {
 <main id="main"><noscript><p role="alert">The console needs JavaScript. The status page works without it.</p></noscript>
 <div id="notice" role="status" aria-live="polite"></div>
 <section aria-labelledby="servers"><h2 id="servers">Servers</h2><div id="read-only"></div><div id="server-list"><p>Loading…</p></div><p class="buttons"><button type="button" id="add-server" class="primary">Add a server</button><button type="button" id="refresh">Refresh</button></p></section>
+<section id="tools" aria-labelledby="tools-title" hidden><h2 id="tools-title" tabindex="-1">Tools</h2><div id="tool-list"></div></section>
 <section id="editor" aria-labelledby="editor-title" hidden><h2 id="editor-title">Add a server</h2><form id="entry-form" novalidate></form><div id="test-result" aria-live="polite"></div><div id="conflict"></div></section>
 </main></body></html>`;
     return secured(reply).code(200).type('text/html; charset=utf-8').send(html);

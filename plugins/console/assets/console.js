@@ -77,6 +77,7 @@ function drawServers() {
   const rows = state.servers.map((server) => {
     const cell = (label, content, className) => el('td', { 'data-label': label, class: className }, content);
     const actions = el('td', { 'data-label': 'Actions', class: 'actions' });
+    if (server.status !== 'disabled' && server.status !== 'not running') actions.append(el('button', { type: 'button', 'data-tools': server.name, 'aria-label': `Tools of ${server.name}`, text: 'Tools' }));
     if (server.configured) {
       actions.append(el('button', { type: 'button', 'data-edit': server.name, 'aria-label': `Edit ${server.name}`, text: 'Edit' }));
       actions.append(el('button', { type: 'button', 'data-remove': server.name, 'aria-label': `Remove ${server.name}`, text: 'Remove' }));
@@ -95,6 +96,41 @@ function drawServers() {
     );
   });
   list.replaceChildren(el('table', { 'aria-labelledby': 'servers' }, head, el('tbody', {}, ...rows)));
+}
+
+// --- A server's tools, as the hub knows them (a sleeping server's from its snapshot: nothing is woken) ---
+
+async function showTools(name) {
+  const answer = await call('GET', `/servers/${encodeURIComponent(name)}/tools`);
+  const section = document.getElementById('tools');
+  section.hidden = false;
+  const title = document.getElementById('tools-title');
+  title.textContent = `Tools of ${name}`;
+  const box = document.getElementById('tool-list');
+  if (!answer.ok) {
+    box.replaceChildren(el('p', { class: 'alert', text: answer.data.error?.message ?? 'The tools did not load.' }));
+  } else if (!answer.data.toolsKnown) {
+    box.replaceChildren(el('p', { text: `Not known yet: ${name} has not been started since it was added (it is ${answer.data.status}). Its tools are listed once it has run.` }));
+  } else {
+    const { tools, withheld, status } = answer.data;
+    box.replaceChildren(
+      el('p', { text: `${tools.length} tools offered${withheld.length > 0 ? `, ${withheld.length} withheld` : ''}; the server is ${status}.` }),
+      ...tools.map((tool) =>
+        el(
+          'article',
+          { class: 'tool', 'aria-label': `Tool ${tool.name}` },
+          el('h3', {}, el('code', { text: tool.name }), tool.title ? ` – ${tool.title}` : ''),
+          tool.description ? el('p', { class: 'description', text: tool.description }) : '',
+          tool.annotations ? el('p', { class: 'hint', text: `Annotations: ${Object.entries(tool.annotations).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(', ')}` }) : '',
+          el('details', {}, el('summary', { text: 'Input schema' }), el('pre', { text: JSON.stringify(tool.inputSchema, null, 2) })),
+        ),
+      ),
+      withheld.length > 0
+        ? el('div', { class: 'alert' }, el('h3', { text: 'Withheld' }), el('ul', {}, ...withheld.map((tool) => el('li', {}, el('code', { text: tool.name }), ` – ${tool.reason}`))))
+        : '',
+    );
+  }
+  title.focus();
 }
 
 // --- The entry form -------------------------------------------------------------------
@@ -377,6 +413,7 @@ document.addEventListener('click', (event) => {
   if (target.id === 'add-server') openEditor(undefined);
   else if (target.id === 'refresh') void loadServers();
   else if (target.dataset.edit !== undefined) openEditor(target.dataset.edit);
+  else if (target.dataset.tools !== undefined) void showTools(target.dataset.tools);
   else if (target.dataset.remove !== undefined) void remove(target.dataset.remove);
   else if (target.id === 'test-entry') void test();
   else if (target.id === 'cancel-entry') {

@@ -1,7 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { waitFor } from '../../core/children/helpers.js';
+import { starts, tempDir, waitFor } from '../../core/children/helpers.js';
 import { errorOf, everythingEntry, handWritten, listServers, makeUnwritable, operatorSession, startConsoleHub } from './helpers.js';
+
+const HOSTILE = fileURLToPath(new URL('../../fixtures/children/hostile-markup.js', import.meta.url));
 
 /*
  * Issue 52, the console's servers API (/console/api/servers), against a real hub reading
@@ -162,4 +166,27 @@ t.test('the API takes the operator session only, with the CSRF token, from the h
   t.match(csp, /script-src 'self'/);
   t.notMatch(csp, /unsafe-inline|unsafe-eval/, 'the page runs under a strict CSP');
   t.equal(page.headers.get('x-frame-options'), 'DENY');
+});
+
+t.test('a server’s tools come from what the hub knows: a sleeping server’s from its snapshot, and nothing is woken', async (t) => {
+  const folder = await tempDir(t);
+  const startsFile = join(folder, 'starts');
+  const entry = { command: process.execPath, args: [HOSTILE], env: { FIXTURE_STARTS: startsFile } };
+  const { url, hub } = await startConsoleHub(t, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { hostile: entry } }, null, 2));
+  const session = await operatorSession(url);
+  const toolsOf = async () => (await (await fetch(`${url}/console/api/servers/hostile/tools`, { headers: { cookie: session.cookie } })).json()) as { toolsKnown: boolean; status: string; tools: { name: string; description: string }[] };
+  const before = await toolsOf();
+  t.equal(before.toolsKnown, false, 'never started: its tools are not known yet');
+  t.equal(starts(startsFile).length, 0, 'and asking started nothing');
+
+  const child = hub.children.get('hostile');
+  await child?.ensureUp();
+  await child?.sleep();
+  const asleep = await toolsOf();
+  t.equal(asleep.status, 'sleeping');
+  t.equal(asleep.tools[0]?.name, 'echo<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>', 'the tools as the server listed them');
+  t.equal(starts(startsFile).length, 1, 'and the sleeping server was not woken to list them');
+  const unknown = await fetch(`${url}/console/api/servers/nothing/tools`, { headers: { cookie: session.cookie } });
+  t.equal(unknown.status, 404);
+  t.equal((await errorOf(unknown)).code, 'HUB_ERR_CONSOLE_SERVER_NOT_FOUND');
 });

@@ -198,6 +198,19 @@ t.test('a hostile child’s markup in tool names, descriptions, prompts, errors 
   await page.locator('#test-failed').waitFor({ timeout: 60_000 });
   t.match(await page.getByLabel('The end of its stderr').textContent(), /<img src=x onerror/, 'the stderr is shown as text');
   t.equal(await page.locator('#test-failed img, #test-failed script').count(), 0);
+
+  // Saved and running, its tools are listed from the hub's knowledge of them: as text too.
+  await page.getByLabel('env').fill('');
+  await page.getByLabel('keepAlive').selectOption('true');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Server hostile added.').waitFor();
+  await waitFor('hostile to be up in the list', async () => (await rowOf(page, 'hostile').locator('.status').textContent()) === 'up', 60_000);
+  await page.getByRole('button', { name: 'Tools of hostile' }).click();
+  const tool = page.locator('#tool-list article').first();
+  await tool.waitFor();
+  t.equal(await tool.locator('h3 code').textContent(), 'echo<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>', 'the tool list shows the name as text');
+  t.match(await tool.locator('.description').textContent(), /^Says <img/, 'and the description');
+  t.equal(await page.locator('#tool-list img, #tool-list script').count(), 0);
   t.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
   t.same(problems, [], 'no script error');
 });
