@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
+import { registerPlayground } from './playground.js';
 import { ServerFigures } from './server-figures.js';
 import { registerServersApi } from './servers-api.js';
 import { CONSOLE_PATH, registerShell } from './shell.js';
@@ -21,6 +22,7 @@ export default definePlugin({
     await hub.operator.pages(app, (context) => {
       registerShell(context, hub);
       registerServersApi(context, hub, figures);
+      registerPlayground(context, hub);
     });
   },
 });

@@ -115,7 +115,7 @@ async function showTools(name) {
     const { tools, withheld, status } = answer.data;
     box.replaceChildren(
       el('p', { text: `${tools.length} tools offered${withheld.length > 0 ? `, ${withheld.length} withheld` : ''}; the server is ${status}.` }),
-      ...tools.map((tool) =>
+      ...tools.map((tool, index) =>
         el(
           'article',
           { class: 'tool', 'aria-label': `Tool ${tool.name}` },
@@ -123,6 +123,7 @@ async function showTools(name) {
           tool.description ? el('p', { class: 'description', text: tool.description }) : '',
           tool.annotations ? el('p', { class: 'hint', text: `Annotations: ${Object.entries(tool.annotations).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(', ')}` }) : '',
           el('details', {}, el('summary', { text: 'Input schema' }), el('pre', { text: JSON.stringify(tool.inputSchema, null, 2) })),
+          playground(name, tool, index),
         ),
       ),
       withheld.length > 0
@@ -131,6 +132,62 @@ async function showTools(name) {
     );
   }
   title.focus();
+}
+
+/** Arguments to start from: each property of the input schema with its default, or an empty value of its type. */
+function skeleton(schema) {
+  const empty = { string: '', number: 0, integer: 0, boolean: false, array: [], object: {} };
+  return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([key, property]) => [key, property.default ?? empty[property.type] ?? null]));
+}
+
+/** The playground of one tool: its arguments as JSON, a Call button, and the result as the hub's call pipeline returned it. */
+function playground(server, tool, index) {
+  const id = `call-${index}`;
+  const area = el('textarea', { id: `${id}-arguments`, rows: 4, spellcheck: 'false', 'aria-describedby': `${id}-hint` });
+  area.value = JSON.stringify(skeleton(tool.inputSchema), null, 2);
+  const output = el('div', { id: `${id}-result`, class: 'call-result', 'aria-live': 'polite' });
+  const button = el('button', { type: 'button', class: 'primary', text: `Call ${tool.name}` });
+  button.addEventListener('click', () => void callTool(server, tool.name, area, output));
+  return el(
+    'details',
+    { class: 'playground' },
+    el('summary', { text: 'Try it' }),
+    el('label', { for: area.id, text: `Arguments of ${tool.name}` }),
+    area,
+    el('p', { id: `${id}-hint`, class: 'hint', text: 'JSON. The call goes through the hub as any call does (filters, pinning, guardrails, metrics), recorded as made by the console.' }),
+    button,
+    output,
+  );
+}
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+async function callTool(server, tool, area, output) {
+  let args;
+  try {
+    args = JSON.parse(area.value || '{}');
+  } catch (error) {
+    output.replaceChildren(el('p', { class: 'field-error', role: 'alert', text: `The arguments are not JSON: ${error.message}` }));
+    return;
+  }
+  output.replaceChildren(el('p', { text: `Calling ${tool}…` }));
+  const answer = await call('POST', `/servers/${encodeURIComponent(server)}/tools/${encodeURIComponent(tool)}/call`, { arguments: args });
+  if (!answer.ok) {
+    output.replaceChildren(el('p', { class: 'alert', role: 'alert', text: answer.data.error?.message ?? 'The call failed.' }));
+    return;
+  }
+  const { result, outcome, durationMs } = answer.data;
+  const parts = (result.content ?? []).map((part) => {
+    if (part.type === 'text') return el('pre', { class: 'part-text', text: part.text });
+    if (part.type === 'image' && IMAGE_TYPES.has(part.mimeType)) return el('img', { src: `data:${part.mimeType};base64,${part.data}`, alt: `An image the tool returned (${part.mimeType})` });
+    if (part.type === 'resource_link') return el('p', { class: 'part-link', text: `Resource link: ${part.name ?? ''} ${part.uri}` });
+    return el('pre', { class: 'part-other', text: JSON.stringify(part, null, 2) });
+  });
+  output.replaceChildren(
+    el('p', { class: result.isError ? 'bad' : 'ok', text: `Outcome: ${outcome ?? (result.isError ? 'tool_error' : 'ok')}, in ${durationMs} ms.` }),
+    ...parts,
+    result.structuredContent === undefined ? '' : el('details', {}, el('summary', { text: 'Structured content' }), el('pre', { text: JSON.stringify(result.structuredContent, null, 2) })),
+  );
 }
 
 // --- The entry form -------------------------------------------------------------------

@@ -186,6 +186,22 @@ t.test('a server’s tools come from what the hub knows: a sleeping server’s f
   t.equal(asleep.status, 'sleeping');
   t.equal(asleep.tools[0]?.name, 'echo<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>', 'the tools as the server listed them');
   t.equal(starts(startsFile).length, 1, 'and the sleeping server was not woken to list them');
+
+  // The playground's call goes through the pipeline (the server is woken for it) and answers with the result and the outcome.
+  const toolName = asleep.tools[0]?.name ?? '';
+  const called = await fetch(`${url}/console/api/servers/hostile/tools/${encodeURIComponent(toolName)}/call`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ arguments: {} }) });
+  t.equal(called.status, 200);
+  const answer = (await called.json()) as { result: { content: { text: string }[] }; outcome: string; durationMs: number };
+  t.match(answer.result.content[0]?.text, /^<img/, 'the result as the tool returned it');
+  t.equal(answer.outcome, 'ok');
+  t.equal(starts(startsFile).length, 2, 'the call woke the server');
+  const noTool = await fetch(`${url}/console/api/servers/hostile/tools/nothing/call`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ arguments: {} }) });
+  t.equal(noTool.status, 404);
+  t.equal((await errorOf(noTool)).code, 'HUB_ERR_CONSOLE_TOOL_NOT_FOUND');
+  const forged = await fetch(`${url}/console/api/servers/hostile/tools/${encodeURIComponent(toolName)}/call`, { method: 'POST', headers: session.headers({ 'x-csrf-token': 'made-up' }), body: JSON.stringify({ arguments: {} }) });
+  t.equal(forged.status, 403, 'a call without the page’s CSRF token is refused');
+  t.equal(starts(startsFile).length, 2, 'and reached nothing');
+
   const unknown = await fetch(`${url}/console/api/servers/nothing/tools`, { headers: { cookie: session.cookie } });
   t.equal(unknown.status, 404);
   t.equal((await errorOf(unknown)).code, 'HUB_ERR_CONSOLE_SERVER_NOT_FOUND');

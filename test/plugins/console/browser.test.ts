@@ -59,7 +59,7 @@ function rowOf(page: Page, name: string) {
 
 t.test('add server-everything from the form, test it, save it, see it start, edit, disable and remove it', async (t) => {
   const original = handWritten();
-  const { url, file, hub } = await startConsoleHub(t, original);
+  const { url, file, hub, logs } = await startConsoleHub(t, original);
   const browser = await launch(t);
   const problems: string[] = [];
   const page = await consolePage(browser, url, problems);
@@ -89,10 +89,25 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
   t.match(await rowOf(page, 'everything').locator('.tools').textContent(), /^\d+$/, 'with its tool count');
   t.equal(await rowOf(page, 'everything').locator('.wakes').textContent(), '1', 'woken once');
 
+  // The playground: echo called through the hub's call pipeline, as the console.
+  await page.getByRole('button', { name: 'Tools of everything' }).click();
+  const echo = page.getByRole('article', { name: 'Tool echo' });
+  await echo.getByText('Try it').click();
+  await echo.getByLabel('Arguments of echo').fill('{ "message": "hello console" }');
+  await echo.getByRole('button', { name: 'Call echo' }).click();
+  await echo.locator('.call-result .part-text').waitFor();
+  t.equal(await echo.locator('.call-result .part-text').textContent(), 'Echo: hello console', 'the answer is shown');
+  t.match(await echo.locator('.call-result').textContent(), /Outcome: ok, in \d+ ms/, 'with the outcome and the duration');
+  const access = logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((record) => record.via === 'console' && record.tool === 'echo');
+  t.equal(access?.server, 'everything', 'the access record names the server');
+  t.equal(access?.client, 'console', 'the caller');
+  t.equal(access?.outcome, 'ok', 'and the outcome, with via "console"');
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the tools and the playground');
+
   // Edit: the form opens over the entry as written; an env variable is added.
   await page.getByRole('button', { name: 'Edit everything' }).click();
   t.equal(await page.getByLabel('command (required)').inputValue(), command, 'the form shows the entry');
-  await page.getByLabel('env').fill('GREETING=${HOME}');
+  await page.getByRole('textbox', { name: 'env', exact: true }).fill('GREETING=${HOME}');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByText('Server everything changed.').waitFor();
   t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.everything.env, { GREETING: '${HOME}' }, 'the ${VAR} reference is written as typed');
@@ -193,14 +208,14 @@ t.test('a hostile child’s markup in tool names, descriptions, prompts, errors 
   t.match(await page.locator('#test-passed').textContent(), /echo<img src=x onerror="window.__pwned=1"><script>/, 'the tool name is shown as the text it is');
   t.equal(await page.locator('#test-passed img, #test-passed script').count(), 0, 'no element was made of it');
 
-  await page.getByLabel('env').fill('HOSTILE_FAIL=1');
+  await page.getByRole('textbox', { name: 'env', exact: true }).fill('HOSTILE_FAIL=1');
   await page.getByRole('button', { name: 'Test' }).click();
   await page.locator('#test-failed').waitFor({ timeout: 60_000 });
   t.match(await page.getByLabel('The end of its stderr').textContent(), /<img src=x onerror/, 'the stderr is shown as text');
   t.equal(await page.locator('#test-failed img, #test-failed script').count(), 0);
 
   // Saved and running, its tools are listed from the hub's knowledge of them: as text too.
-  await page.getByLabel('env').fill('');
+  await page.getByRole('textbox', { name: 'env', exact: true }).fill('');
   await page.getByLabel('keepAlive').selectOption('true');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByText('Server hostile added.').waitFor();
@@ -210,6 +225,10 @@ t.test('a hostile child’s markup in tool names, descriptions, prompts, errors 
   await tool.waitFor();
   t.equal(await tool.locator('h3 code').textContent(), 'echo<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>', 'the tool list shows the name as text');
   t.match(await tool.locator('.description').textContent(), /^Says <img/, 'and the description');
+  await tool.getByText('Try it').click();
+  await tool.getByRole('button', { name: /^Call echo/ }).click();
+  await tool.locator('.call-result .part-text').waitFor();
+  t.match(await tool.locator('.call-result .part-text').textContent(), /^<img src=x onerror/, 'a result carrying markup is shown as text');
   t.equal(await page.locator('#tool-list img, #tool-list script').count(), 0);
   t.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
   t.same(problems, [], 'no script error');
