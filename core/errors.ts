@@ -108,6 +108,16 @@ export const HUB_ERROR_CODES = {
   /** The caller cancelled its call (the reason its forwarding was ended with). */
   CALL_CANCELLED: 'HUB_ERR_CALL_CANCELLED',
 
+  // The operator's JSON API (the console's `/console/api`).
+  /** The request carries no live operator session (or carries a bearer token, which the operator API never takes). */
+  OPERATOR_SESSION_REQUIRED: 'HUB_ERR_OPERATOR_SESSION_REQUIRED',
+  /** A state-changing request came from another site (`Origin`, `Sec-Fetch-Site`). */
+  OPERATOR_FOREIGN_REQUEST: 'HUB_ERR_OPERATOR_FOREIGN_REQUEST',
+  /** A state-changing request without the page's CSRF token (`X-CSRF-Token`), or with a stale one. */
+  OPERATOR_CSRF_INVALID: 'HUB_ERR_OPERATOR_CSRF_INVALID',
+  /** A request body or parameter the operator API's schema refuses. */
+  OPERATOR_REQUEST_INVALID: 'HUB_ERR_OPERATOR_REQUEST_INVALID',
+
   /** Something the hub itself got wrong: a bug to report. */
   INTERNAL: 'HUB_ERR_INTERNAL',
 } as const satisfies Record<string, HubErrorCode>;

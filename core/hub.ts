@@ -5,6 +5,7 @@ import { ToolCallInterceptors } from './calls/interceptors.js';
 import { ChildRegistry } from './children/registry.js';
 import type { UpstreamAuth } from './children/upstream-auth.js';
 import { childWires } from './children/wires.js';
+import { configFileOf, type ConfigFile } from './config/config-file.js';
 import type { HubConfig } from './config/schema.js';
 import type { RequestAuthenticator } from './mcp/authenticator.js';
 import { QuestionRelay } from './mcp/elicitation.js';
@@ -50,6 +51,8 @@ export class Hub {
   /** Server entry keys the plugins add (their `serverKeys`), with each key's schema and plugin, and whether a reload applies it at once (`liveServerKeys`). */
   readonly serverKeys = new Map<string, { schema: TSchema; plugin: string; live: boolean }>();
   #operator: OperatorWeb | undefined;
+  /** The config file, for a plugin that edits it (the console); the kernel replaces it once the configured servers exist. */
+  configFile: ConfigFile = configFileOf(this, () => undefined, undefined);
 
   /**
    * Re-reads the config file and applies it to the configured servers (what SIGHUP and a

@@ -8,6 +8,7 @@ import { recordAccess } from './access-log.js';
 import { ConfiguredServers } from './children/configured.js';
 import { registerMcpEndpoints } from './mcp/endpoints.js';
 import { ChildTimings } from './children/timings.js';
+import { configFileOf } from './config/config-file.js';
 import { checkConfig, loadConfigFile } from './config/load.js';
 import { ConfigReloader } from './config/reload.js';
 import type { HubConfig } from './config/schema.js';
@@ -182,6 +183,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
       },
     });
     context.reloadConfig = (trigger) => reloader.reload(trigger);
+    context.configFile = configFileOf(context, () => servers, reloadFile);
     const stopWatching = options.watchConfig === false || options.admin ? undefined : reloader.watch(CONFIG_DEBOUNCE_MS);
     if (stopWatching) app.addHook('onClose', async () => stopWatching());
   }

@@ -8,6 +8,7 @@ import type { ToolGate } from './children/tool-gates.js';
 import type { Child } from './children/child.js';
 import type { ServerView } from './children/server-view.js';
 import type { UpstreamAuth } from './children/upstream-auth.js';
+import type { ConfigFile } from './config/config-file.js';
 import type { HubConfig, ServerEntry } from './config/schema.js';
 import { HUB_ERROR_CODES, HubError } from './errors.js';
 import type { Hub } from './hub.js';
@@ -116,6 +117,8 @@ export interface PluginHub {
   readonly operator: OperatorService;
   /** This hub's events (metrics, traces, audit), and the ones a plugin publishes. */
   readonly observe: HubTopics;
+  /** The config file: read, checked as a reload checks it, written atomically over the version read (the operator console). */
+  readonly configFile: ConfigFile;
   /** Re-reads the config file and applies it (what SIGHUP does); false when it was refused or there is no file. */
   reloadConfig(trigger: string): Promise<boolean>;
 }
@@ -203,6 +206,9 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       return hub.operator;
     },
     observe,
+    get configFile() {
+      return hub.configFile;
+    },
     reloadConfig: (trigger) => hub.reloadConfig(trigger),
   };
 }

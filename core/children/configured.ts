@@ -63,6 +63,16 @@ export class ConfiguredServers {
     return entries;
   }
 
+  /** `check` without leftOut, for a config that is not applied (the console's save, before it writes): the entries kept down stay as they are. */
+  checkOnly(config: HubConfig, source: string): void {
+    const blocked = this.#blocked;
+    try {
+      this.check(config, source);
+    } finally {
+      this.#blocked = blocked;
+    }
+  }
+
   /** Why a checked entry is kept down (it names an unset variable or an editor's), if it is. */
   blocked(name: string): string | undefined {
     return this.#blocked.get(name);

@@ -40,6 +40,14 @@ export interface OperatorService {
   confirmPassword(request: FastifyRequest, reply: FastifyReply, password: string): Promise<PasswordCheck>;
   /** The hidden field that carries the CSRF token, for every form that posts to the hub; one token per answer. */
   csrfField(reply: FastifyReply): string;
+  /** The CSRF token itself (the one `csrfField` carries), for a page whose script sends it back in an `X-CSRF-Token` header. */
+  csrfToken(reply: FastifyReply): string;
+  /**
+   * An `onRequest` hook for a JSON API of the operator's (routes with `config: { operatorApi: true }`,
+   * whose refusals are then JSON errors with a hub error code): a request without a live
+   * session, or with any `Authorization` header, is refused with 401.
+   */
+  readonly requireApiSession: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   /** `path` (from the hub's root, starting with `/`) under the prefix the hub is served at: for links, form actions and redirects. */
   url(path: string): string;
   /**
@@ -47,4 +55,11 @@ export interface OperatorService {
    * session, a "Log out" button that ends it.
    */
   sendPage(reply: FastifyReply, status: number, title: string, body: string, options?: PageOptions): FastifyReply;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route of an operator JSON API: its refusals (login, origin, CSRF, schema) are JSON errors with a hub error code, not pages. */
+    operatorApi?: boolean;
+  }
 }

@@ -3,6 +3,7 @@ import csrfProtection from '@fastify/csrf-protection';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { HUB_ERROR_CODES } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { foreignFormReason } from './form-origin.js';
 import { ownFormParser } from './form-parser.js';
@@ -153,14 +154,32 @@ export class OperatorWeb implements OperatorService {
   }
 
   csrfField(reply: FastifyReply): string {
+    return `<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(this.csrfToken(reply))}">`;
+  }
+
+  csrfToken(reply: FastifyReply): string {
     let token = this.#tokens.get(reply);
     if (token === undefined) {
       // One token per answer: making a second would replace the cookie the first was made from.
       token = reply.generateCsrf();
       this.#tokens.set(reply, token);
     }
-    return `<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(token)}">`;
+    return token;
   }
+
+  readonly requireApiSession = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    // A bearer token opens the MCP endpoints, never the operator's: a leaked client token must not edit the hub.
+    if (request.headers.authorization !== undefined) return sendApiError(reply, 401, HUB_ERROR_CODES.OPERATOR_SESSION_REQUIRED, 'The operator API takes the operator login session only, never an Authorization header.');
+    let live: boolean;
+    try {
+      live = await this.hasSession(request);
+    } catch (error) {
+      request.log.warn({ err: (error as Error).message }, 'an operator session could not be checked');
+      return sendApiError(reply.header('retry-after', String(SESSION_CHECK_RETRY_SECONDS)), 503, HUB_ERROR_CODES.STORE_UNAVAILABLE, 'The hub cannot check logins right now: its store does not answer. Try again in a moment.');
+    }
+    if (live) return undefined;
+    return sendApiError(reply, 401, HUB_ERROR_CODES.OPERATOR_SESSION_REQUIRED, 'Log in to the hub first (the session ended or was never started): reload the page.');
+  };
 
   url(path: string): string {
     return `${this.#prefix}${path}`;
@@ -195,6 +214,7 @@ export class OperatorWeb implements OperatorService {
       const reason = foreignFormReason(request.headers, [this.#origin, `${request.protocol}://${request.host}`]);
       if (reason === undefined) return undefined;
       request.log.warn({ reason }, 'operator form refused');
+      if (isOperatorApi(request)) return sendApiError(reply, 403, HUB_ERROR_CODES.OPERATOR_FOREIGN_REQUEST, `This request was not sent from the hub's own pages: ${reason}.`);
       return this.sendPage(reply, 403, 'Form refused', `<p role="alert">This form was not sent from the hub's own pages: ${escapeHtml(reason)}.</p>`);
     });
     pages.addHook('preValidation', (request, reply, done) => {
@@ -208,7 +228,17 @@ export class OperatorWeb implements OperatorService {
       }
       pages.csrfProtection(request, reply, done);
     });
-    pages.setErrorHandler((error: FastifyError, _request, reply) => {
+    pages.setErrorHandler((error: FastifyError, request, reply) => {
+      if (isOperatorApi(request)) {
+        if (error.code === 'FST_CSRF_MISSING_SECRET' || error.code === 'FST_CSRF_INVALID_TOKEN') {
+          return sendApiError(reply, 403, HUB_ERROR_CODES.OPERATOR_CSRF_INVALID, 'The page that sent this is no longer valid (the CSRF token is missing or stale): reload it and retry.');
+        }
+        if (error.validation || error.statusCode === 400 || error.statusCode === 413 || error.statusCode === 415) {
+          return sendApiError(reply, error.statusCode === 413 || error.statusCode === 415 ? error.statusCode : 400, HUB_ERROR_CODES.OPERATOR_REQUEST_INVALID, `The hub did not understand this request: ${error.message}.`);
+        }
+        request.log.error({ err: error }, 'operator API request failed');
+        return sendApiError(reply, 500, HUB_ERROR_CODES.INTERNAL, 'The hub failed on this request; its log says why.');
+      }
       if (error.code === 'FST_CSRF_MISSING_SECRET' || error.code === 'FST_CSRF_INVALID_TOKEN') {
         return this.sendPage(reply, 403, 'Form expired', '<p role="alert">This form is no longer valid (it is from an earlier visit, or from another browser). Open the page again and retry.</p>');
       }
@@ -237,6 +267,16 @@ export class OperatorWeb implements OperatorService {
     const links = [...this.#returnPaths].sort().map((path) => `<li><a href="${escapeHtml(path)}">${escapeHtml(path)}</a></li>`);
     return links.length === 0 ? '' : `<ul>${links.join('')}</ul>`;
   }
+}
+
+/** Routes of the operator's JSON API say so in their config (`{ operatorApi: true }`): their refusals are JSON, not pages. */
+function isOperatorApi(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.operatorApi === true;
+}
+
+/** An error of the operator API: JSON with the hub's error code and a message a person can act on. */
+export function sendApiError(reply: FastifyReply, status: number, code: string, message: string, details?: Record<string, unknown>): FastifyReply {
+  return reply.code(status).header('cache-control', 'no-store').header('content-type', 'application/json; charset=utf-8').send({ error: { code, message, ...details } });
 }
 
 function pathOf(request: FastifyRequest): string {

@@ -19,6 +19,7 @@ import { Registry, Slot } from '../../core/registry.js';
 import { settingsFromEnvironment } from '../../core/settings.js';
 import { openEmbeddedStore } from '../../core/store/embedded.js';
 import { DuplicateKeyError } from '../../core/store/port.js';
+import { CONSOLE_ERROR_CODES } from '../../plugins/console/errors.js';
 import { DOCKER_ERROR_CODES } from '../../plugins/lifecycle-docker/errors.js';
 import { MAP_ERROR_CODES } from '../../plugins/map-tools/error-codes.js';
 import { OAUTH_ERROR_CODES } from '../../plugins/oauth-as/errors.js';
@@ -35,6 +36,7 @@ t.test('codes are HUB_ERR_ and upper-case words, unique across the kernel and th
     'oauth-as': { codes: OAUTH_ERROR_CODES, prefix: 'HUB_ERR_OAUTH_' },
     'upstream-oauth': { codes: UPSTREAM_OAUTH_ERROR_CODES, prefix: 'HUB_ERR_UPSTREAM_OAUTH_' },
     'tool-pinning': { codes: TOOL_PINNING_ERROR_CODES, prefix: 'HUB_ERR_TOOL_PINNING_' },
+    console: { codes: CONSOLE_ERROR_CODES, prefix: 'HUB_ERR_CONSOLE_' },
   };
   const owners = new Map<string, string[]>();
   for (const [owner, { codes, prefix }] of Object.entries(lists)) {
@@ -45,7 +47,7 @@ t.test('codes are HUB_ERR_ and upper-case words, unique across the kernel and th
     }
   }
   t.same([...owners].filter(([, by]) => by.length > 1), [], 'no code has two meanings');
-  const kernelPrefixes = ['HUB_ERR_DOCKER_', 'HUB_ERR_MAP_', 'HUB_ERR_OAUTH_', 'HUB_ERR_UPSTREAM_OAUTH_', 'HUB_ERR_TOOL_PINNING_'];
+  const kernelPrefixes = ['HUB_ERR_DOCKER_', 'HUB_ERR_MAP_', 'HUB_ERR_OAUTH_', 'HUB_ERR_UPSTREAM_OAUTH_', 'HUB_ERR_TOOL_PINNING_', 'HUB_ERR_CONSOLE_'];
   t.same(
     Object.values(HUB_ERROR_CODES).filter((code) => kernelPrefixes.some((prefix) => code.startsWith(prefix))),
     [],

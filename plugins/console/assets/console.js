@@ -1,0 +1,503 @@
+// The operator console's script (a module; no inline script, nothing from elsewhere).
+//
+// The add/edit form is generated here from the TypeBox schemas the hub checks entries with
+// (GET /console/api/schemas: the server entry, each child type's entrySchema, each plugin's
+// serverKeys). Written by hand rather than with a JSON-Schema form library: the well-kept
+// ones (react-jsonschema-form, JSON Forms) need React or Angular and a bundler run at
+// install, and @json-editor/json-editor writes style attributes and <style> elements at
+// run time, which the console's CSP (no inline style) blocks; the schemas here are flat
+// (strings, numbers, booleans, string lists and maps), which ~150 lines cover. Every
+// string the hub or a server sent is put in the page as text (textContent), never as markup.
+
+const csrf = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
+const base = document.querySelector('meta[name="console-base"]')?.getAttribute('content') ?? '';
+const api = `${base}/console/api`;
+/** How often the server list is read again. */
+const REFRESH_MS = 3000;
+
+/** @type {{ version: string, readOnly: string | null, servers: any[] } | undefined} */
+let state;
+/** @type {any} */
+let schemas;
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') node.textContent = String(value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children) if (child !== undefined && child !== null) node.append(child);
+  return node;
+}
+
+async function call(method, path, body) {
+  const headers = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrf-token'] = csrf;
+  const response = await fetch(`${api}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const data = await response.json().catch(() => ({ error: { code: 'HUB_ERR_INTERNAL', message: `The hub answered ${response.status} without JSON.` } }));
+  return { ok: response.ok, status: response.status, data };
+}
+
+function notice(text, kind = 'ok') {
+  const box = document.getElementById('notice');
+  box.replaceChildren(text ? el('p', { class: kind === 'ok' ? 'notice' : 'alert', text }) : '');
+}
+
+function duration(seconds) {
+  if (seconds === null || seconds === undefined) return '–';
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+}
+
+async function loadServers() {
+  const answer = await call('GET', '/servers');
+  if (!answer.ok) return notice(answer.data.error?.message ?? 'The server list did not load.', 'error');
+  state = answer.data;
+  drawReadOnly();
+  drawServers();
+}
+
+function drawReadOnly() {
+  const box = document.getElementById('read-only');
+  box.replaceChildren(
+    state.readOnly
+      ? el('div', { class: 'alert', role: 'note', id: 'read-only-reason' }, el('p', { text: `Read-only: ${state.readOnly}. The console shows the JSON to paste into the file instead of saving.` }))
+      : '',
+  );
+  document.getElementById('add-server').hidden = false;
+}
+
+function drawServers() {
+  const list = document.getElementById('server-list');
+  if (state.servers.length === 0) return list.replaceChildren(el('p', { text: 'No server is configured yet.' }));
+  const head = el('thead', {}, el('tr', {}, ...['Server', 'Type', 'Status', 'Tools', 'Last error', 'Uptime', 'Wakes', 'Actions'].map((name) => el('th', { scope: 'col', text: name }))));
+  const rows = state.servers.map((server) => {
+    const cell = (label, content, className) => el('td', { 'data-label': label, class: className }, content);
+    const actions = el('td', { 'data-label': 'Actions', class: 'actions' });
+    if (server.status !== 'disabled' && server.status !== 'not running') actions.append(el('button', { type: 'button', 'data-tools': server.name, 'aria-label': `Tools of ${server.name}`, text: 'Tools' }));
+    if (server.configured) {
+      actions.append(el('button', { type: 'button', 'data-edit': server.name, 'aria-label': `Edit ${server.name}`, text: 'Edit' }));
+      actions.append(el('button', { type: 'button', 'data-remove': server.name, 'aria-label': `Remove ${server.name}`, text: 'Remove' }));
+    } else actions.append(el('span', { text: 'provided by a plugin' }));
+    return el(
+      'tr',
+      { id: `server-${server.name}` },
+      el('th', { scope: 'row', 'data-label': 'Server', text: server.name }),
+      cell('Type', server.type),
+      cell('Status', server.status, `status ${server.status === 'up' ? 'ok' : server.status === 'down' || server.status === 'stopped' ? 'bad' : ''}`),
+      cell('Tools', server.toolCount === null ? 'not yet known' : String(server.toolCount), 'num tools'),
+      cell('Last error', server.lastError ?? '–', 'last-error'),
+      cell('Uptime', duration(server.uptimeSeconds), 'num'),
+      cell('Wakes', String(server.wakes), 'num wakes'),
+      actions,
+    );
+  });
+  list.replaceChildren(el('table', { 'aria-labelledby': 'servers' }, head, el('tbody', {}, ...rows)));
+}
+
+// --- A server's tools, as the hub knows them (a sleeping server's from its snapshot: nothing is woken) ---
+
+async function showTools(name) {
+  const answer = await call('GET', `/servers/${encodeURIComponent(name)}/tools`);
+  const section = document.getElementById('tools');
+  section.hidden = false;
+  const title = document.getElementById('tools-title');
+  title.textContent = `Tools of ${name}`;
+  const box = document.getElementById('tool-list');
+  if (!answer.ok) {
+    box.replaceChildren(el('p', { class: 'alert', text: answer.data.error?.message ?? 'The tools did not load.' }));
+  } else if (!answer.data.toolsKnown) {
+    box.replaceChildren(el('p', { text: `Not known yet: ${name} has not been started since it was added (it is ${answer.data.status}). Its tools are listed once it has run.` }));
+  } else {
+    const { tools, withheld, status } = answer.data;
+    box.replaceChildren(
+      el('p', { text: `${tools.length} tools offered${withheld.length > 0 ? `, ${withheld.length} withheld` : ''}; the server is ${status}.` }),
+      ...tools.map((tool, index) =>
+        el(
+          'article',
+          { class: 'tool', 'aria-label': `Tool ${tool.name}` },
+          el('h3', {}, el('code', { text: tool.name }), tool.title ? ` – ${tool.title}` : ''),
+          tool.description ? el('p', { class: 'description', text: tool.description }) : '',
+          tool.annotations ? el('p', { class: 'hint', text: `Annotations: ${Object.entries(tool.annotations).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(', ')}` }) : '',
+          el('details', {}, el('summary', { text: 'Input schema' }), el('pre', { text: JSON.stringify(tool.inputSchema, null, 2) })),
+          playground(name, tool, index),
+        ),
+      ),
+      withheld.length > 0
+        ? el('div', { class: 'alert' }, el('h3', { text: 'Withheld' }), el('ul', {}, ...withheld.map((tool) => el('li', {}, el('code', { text: tool.name }), ` – ${tool.reason}`))))
+        : '',
+    );
+  }
+  title.focus();
+}
+
+/** Arguments to start from: each property of the input schema with its default, or an empty value of its type. */
+function skeleton(schema) {
+  const empty = { string: '', number: 0, integer: 0, boolean: false, array: [], object: {} };
+  return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([key, property]) => [key, property.default ?? empty[property.type] ?? null]));
+}
+
+/** The playground of one tool: its arguments as JSON, a Call button, and the result as the hub's call pipeline returned it. */
+function playground(server, tool, index) {
+  const id = `call-${index}`;
+  const area = el('textarea', { id: `${id}-arguments`, rows: 4, spellcheck: 'false', 'aria-describedby': `${id}-hint` });
+  area.value = JSON.stringify(skeleton(tool.inputSchema), null, 2);
+  const output = el('div', { id: `${id}-result`, class: 'call-result', 'aria-live': 'polite' });
+  const button = el('button', { type: 'button', class: 'primary', text: `Call ${tool.name}` });
+  button.addEventListener('click', () => void callTool(server, tool.name, area, output));
+  return el(
+    'details',
+    { class: 'playground' },
+    el('summary', { text: 'Try it' }),
+    el('label', { for: area.id, text: `Arguments of ${tool.name}` }),
+    area,
+    el('p', { id: `${id}-hint`, class: 'hint', text: 'JSON. The call goes through the hub as any call does (filters, pinning, guardrails, metrics), recorded as made by the console.' }),
+    button,
+    output,
+  );
+}
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+async function callTool(server, tool, area, output) {
+  let args;
+  try {
+    args = JSON.parse(area.value || '{}');
+  } catch (error) {
+    output.replaceChildren(el('p', { class: 'field-error', role: 'alert', text: `The arguments are not JSON: ${error.message}` }));
+    return;
+  }
+  output.replaceChildren(el('p', { text: `Calling ${tool}…` }));
+  const answer = await call('POST', `/servers/${encodeURIComponent(server)}/tools/${encodeURIComponent(tool)}/call`, { arguments: args });
+  if (!answer.ok) {
+    output.replaceChildren(el('p', { class: 'alert', role: 'alert', text: answer.data.error?.message ?? 'The call failed.' }));
+    return;
+  }
+  const { result, outcome, durationMs } = answer.data;
+  const parts = (result.content ?? []).map((part) => {
+    if (part.type === 'text') return el('pre', { class: 'part-text', text: part.text });
+    if (part.type === 'image' && IMAGE_TYPES.has(part.mimeType)) return el('img', { src: `data:${part.mimeType};base64,${part.data}`, alt: `An image the tool returned (${part.mimeType})` });
+    if (part.type === 'resource_link') return el('p', { class: 'part-link', text: `Resource link: ${part.name ?? ''} ${part.uri}` });
+    return el('pre', { class: 'part-other', text: JSON.stringify(part, null, 2) });
+  });
+  output.replaceChildren(
+    el('p', { class: result.isError ? 'bad' : 'ok', text: `Outcome: ${outcome ?? (result.isError ? 'tool_error' : 'ok')}, in ${durationMs} ms.` }),
+    ...parts,
+    result.structuredContent === undefined ? '' : el('details', {}, el('summary', { text: 'Structured content' }), el('pre', { text: JSON.stringify(result.structuredContent, null, 2) })),
+  );
+}
+
+// --- The entry form -------------------------------------------------------------------
+
+/** Keys some child type declares (command, url, ...): shown only for a type that declares them. */
+function typeKeys() {
+  return new Set(schemas.types.flatMap(({ schema }) => Object.keys(schema.properties ?? {})));
+}
+
+/** The fields for `type`, in order: the type's own keys, the hub's keys, the plugins' keys. */
+function fieldsFor(type) {
+  const own = schemas.types.find((candidate) => candidate.type === type)?.schema ?? { properties: {}, required: [] };
+  const declaredByTypes = typeKeys();
+  const fields = [];
+  for (const [key, schema] of Object.entries(own.properties ?? {})) if (key !== 'type') fields.push({ key, schema, required: (own.required ?? []).includes(key) });
+  for (const [key, schema] of Object.entries(schemas.entry.properties ?? {})) {
+    if (key === 'type' || declaredByTypes.has(key) || fields.some((field) => field.key === key)) continue;
+    fields.push({ key, schema, required: false });
+  }
+  for (const { key, plugin, schema } of schemas.serverKeys) if (!fields.some((field) => field.key === key)) fields.push({ key, schema: { ...schema, description: `${schema.description ?? ''} (plugin ${plugin})`.trim() }, required: false });
+  return fields;
+}
+
+function kindOf(schema) {
+  if (schema.type === 'string' && Array.isArray(schema.enum)) return 'enum';
+  if (schema.type === 'string') return 'string';
+  if (schema.type === 'integer' || schema.type === 'number') return 'number';
+  if (schema.type === 'boolean') return 'boolean';
+  if (schema.type === 'array' && schema.items?.type === 'string') return 'lines';
+  if (schema.type === 'object' && schema.patternProperties && Object.values(schema.patternProperties).every((value) => value.type === 'string')) return 'pairs';
+  return 'json';
+}
+
+const HINTS = { lines: 'One item a line.', pairs: 'One NAME=value a line. Keep secrets as ${VAR} references or _FILE paths, never their values.', json: 'JSON.' };
+
+function fieldControl(field, value) {
+  const id = `field-${field.key}`;
+  const kind = kindOf(field.schema);
+  const described = [`${id}-hint`, `${id}-error`].join(' ');
+  const common = { id, name: field.key, 'aria-describedby': described, required: field.required };
+  let control;
+  if (kind === 'boolean') {
+    control = el('select', common, el('option', { value: '', text: '(not set)' }), el('option', { value: 'true', text: 'true' }), el('option', { value: 'false', text: 'false' }));
+    control.value = value === true ? 'true' : value === false ? 'false' : '';
+  } else if (kind === 'enum') {
+    control = el('select', common, el('option', { value: '', text: '(not set)' }), ...field.schema.enum.map((option) => el('option', { value: option, text: option })));
+    control.value = value ?? '';
+  } else if (kind === 'string' || kind === 'number') {
+    control = el('input', { ...common, type: kind === 'number' ? 'number' : 'text', autocomplete: 'off', spellcheck: 'false' });
+    control.value = value === undefined ? '' : String(value);
+  } else {
+    control = el('textarea', { ...common, rows: 3, spellcheck: 'false' });
+    control.value =
+      value === undefined
+        ? ''
+        : kind === 'lines'
+          ? value.join('\n')
+          : kind === 'pairs'
+            ? Object.entries(value)
+                .map(([name, text]) => `${name}=${text}`)
+                .join('\n')
+            : JSON.stringify(value, null, 2);
+  }
+  control.dataset.kind = kind;
+  const hint = [field.schema.description, HINTS[kind]].filter(Boolean).join(' ');
+  return el(
+    'div',
+    { class: 'field' },
+    el('label', { for: id, text: `${field.key}${field.required ? ' (required)' : ''}` }),
+    control,
+    el('p', { id: `${id}-hint`, class: 'hint', text: hint }),
+    el('p', { id: `${id}-error`, class: 'field-error' }),
+  );
+}
+
+/** What one control says: `{ value }` (no value when it is left empty: the key is then not written), or `{ invalid }`, what is wrong. */
+function readControl(control) {
+  const text = control.value;
+  if (text.trim() === '') return {};
+  switch (control.dataset.kind) {
+    case 'boolean':
+      return { value: text === 'true' };
+    case 'number':
+      return Number.isFinite(Number(text)) ? { value: Number(text) } : { invalid: 'not a number' };
+    case 'lines':
+      return { value: text.split('\n').map((line) => line.trimEnd()).filter((line) => line !== '') };
+    case 'pairs': {
+      const lines = text.split('\n').filter((line) => line.trim() !== '');
+      const bad = lines.find((line) => line.indexOf('=') < 1);
+      if (bad !== undefined) return { invalid: `"${bad}" is not NAME=value` };
+      return { value: Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')).trim(), line.slice(line.indexOf('=') + 1)])) };
+    }
+    case 'json':
+      try {
+        return { value: JSON.parse(text) };
+      } catch (error) {
+        return { invalid: `not JSON: ${error.message}` };
+      }
+    default:
+      return { value: text };
+  }
+}
+
+/**
+ * The entry being edited, and the version of the file it was read from: a save is made
+ * against that version (not the list's, which a refresh moves on), so a change made
+ * meanwhile elsewhere is a conflict, never overwritten.
+ * @type {{ name: string | undefined, entry: Record<string, unknown>, version: string }}
+ */
+let editing = { name: undefined, entry: {}, version: '' };
+
+function openEditor(name) {
+  const server = name === undefined ? undefined : state.servers.find((candidate) => candidate.name === name);
+  editing = { name, entry: server?.entry ? { ...server.entry } : {}, version: state.version };
+  const editor = document.getElementById('editor');
+  editor.hidden = false;
+  document.getElementById('editor-title').textContent = name === undefined ? 'Add a server' : `Edit ${name}`;
+  document.getElementById('test-result').replaceChildren();
+  document.getElementById('conflict').replaceChildren();
+  drawForm();
+  document.getElementById('field-name').focus();
+}
+
+function currentType() {
+  const entry = editing.entry;
+  if (typeof entry.type === 'string') return entry.type;
+  if (entry.url !== undefined) return 'http';
+  return 'stdio';
+}
+
+function drawForm() {
+  const form = document.getElementById('entry-form');
+  const type = currentType();
+  const nameField = el(
+    'div',
+    { class: 'field' },
+    el('label', { for: 'field-name', text: 'Name (required)' }),
+    el('input', { id: 'field-name', name: 'name', required: true, autocomplete: 'off', spellcheck: 'false', pattern: '[A-Za-z0-9][A-Za-z0-9_\\-]{0,63}', 'aria-describedby': 'field-name-hint field-name-error', readonly: editing.name !== undefined }),
+    el('p', { id: 'field-name-hint', class: 'hint', text: 'Letters, digits, - and _: the server is served at /<name>/mcp.' }),
+    el('p', { id: 'field-name-error', class: 'field-error' }),
+  );
+  const typeSelect = el('select', { id: 'field-type', name: 'type', 'aria-describedby': 'field-type-hint' }, ...schemas.types.map(({ type: option }) => el('option', { value: option, text: option })));
+  typeSelect.value = type;
+  const typeField = el('div', { class: 'field' }, el('label', { for: 'field-type', text: 'Type' }), typeSelect, el('p', { id: 'field-type-hint', class: 'hint', text: 'How the hub reaches the server; the fields below follow it.' }));
+  const fields = fieldsFor(type).map((field) => fieldControl(field, editing.entry[field.key]));
+  const buttons = el(
+    'div',
+    { class: 'buttons' },
+    el('button', { type: 'button', id: 'test-entry', text: 'Test' }),
+    el('button', { type: 'submit', id: 'save-entry', class: 'primary', text: state.readOnly ? 'Show the JSON to paste' : 'Save' }),
+    el('button', { type: 'button', id: 'cancel-entry', text: 'Cancel' }),
+  );
+  form.replaceChildren(el('p', { id: 'form-error', class: 'field-error', role: 'alert' }), nameField, typeField, el('fieldset', {}, el('legend', { text: `Settings of a ${type} server` }), ...fields), buttons);
+  form.querySelector('#field-name').value = editing.name ?? '';
+}
+
+/** The entry the form describes: the entry read, with the form's fields over it (keys the form does not show are kept). */
+function entryFromForm() {
+  const form = document.getElementById('entry-form');
+  clearErrors();
+  const type = form.querySelector('#field-type').value;
+  const entry = { ...editing.entry };
+  const declaredByTypes = typeKeys();
+  const shown = new Set(fieldsFor(type).map((field) => field.key));
+  for (const key of Object.keys(entry)) if (declaredByTypes.has(key) && !shown.has(key)) delete entry[key];
+  entry.type = type;
+  let failed = false;
+  for (const control of form.querySelectorAll('[data-kind]')) {
+    const read = readControl(control);
+    if (read.invalid !== undefined) {
+      failed = true;
+      showFieldError(control.name, read.invalid);
+    } else if (read.value === undefined) delete entry[control.name];
+    else entry[control.name] = read.value;
+  }
+  const name = form.querySelector('#field-name').value.trim();
+  if (name === '') {
+    failed = true;
+    showFieldError('name', 'A name is needed.');
+  }
+  return failed ? undefined : { name, entry };
+}
+
+function clearErrors() {
+  for (const node of document.querySelectorAll('#entry-form .field-error')) node.textContent = '';
+  for (const node of document.querySelectorAll('#entry-form [aria-invalid]')) node.removeAttribute('aria-invalid');
+}
+
+function showFieldError(key, message) {
+  const field = key ? document.getElementById(`field-${String(key).split(/[.[]/)[0]}`) : null;
+  const box = field ? document.getElementById(`${field.id}-error`) : document.getElementById('form-error');
+  box.textContent = message;
+  if (field) {
+    field.setAttribute('aria-invalid', 'true');
+    field.focus();
+  } else document.getElementById('form-error').textContent = message;
+}
+
+function showError(data) {
+  const error = data.error ?? { message: 'The hub did not answer as expected.' };
+  if (error.code === 'HUB_ERR_CONSOLE_ENTRY_INVALID') return showFieldError(error.key, error.message);
+  if (error.code === 'HUB_ERR_CONSOLE_CONFLICT') {
+    const box = document.getElementById('conflict');
+    box.replaceChildren(
+      el('div', { class: 'alert', role: 'alert' }, el('p', { text: error.message }), error.diff ? el('pre', { class: 'diff', 'aria-label': 'What changed in the file', text: error.diff }) : '', el('button', { type: 'button', id: 'reload-after-conflict', text: 'Reload the servers' })),
+    );
+    return;
+  }
+  if (error.code === 'HUB_ERR_CONSOLE_READ_ONLY') return showPaste(error.paste, error.reason);
+  document.getElementById('form-error').textContent = error.message;
+}
+
+function showPaste(json, reason) {
+  const box = document.getElementById('test-result');
+  box.replaceChildren(
+    el('div', { class: 'alert' }, el('p', { text: `The console cannot write the config (${reason}). Paste this into "mcpServers" where the file comes from:` }), el('pre', { id: 'paste-json', tabindex: 0, 'aria-label': 'The entry as JSON', text: json ?? '' })),
+  );
+}
+
+async function save(event) {
+  event.preventDefault();
+  const made = entryFromForm();
+  if (!made) return;
+  if (state.readOnly) return showPaste(JSON.stringify({ [made.name]: made.entry }, null, 2), state.readOnly);
+  const answer = await call('PUT', `/servers/${encodeURIComponent(made.name)}`, { entry: made.entry, version: editing.version });
+  if (!answer.ok) return showError(answer.data);
+  document.getElementById('editor').hidden = true;
+  await loadServers();
+  notice(`Server ${made.name} ${answer.data.saved}.`);
+  document.getElementById('add-server').focus();
+}
+
+async function test() {
+  const made = entryFromForm();
+  if (!made) return;
+  const box = document.getElementById('test-result');
+  box.replaceChildren(el('p', { text: `Testing ${made.name}…` }));
+  const answer = await call('POST', `/servers/${encodeURIComponent(made.name)}/test`, { entry: made.entry });
+  if (!answer.ok) {
+    box.replaceChildren();
+    return showError(answer.data);
+  }
+  const trial = answer.data;
+  if (trial.ok) {
+    box.replaceChildren(
+      el(
+        'div',
+        { class: 'notice', id: 'test-passed' },
+        el('h3', { text: `Test passed: ${trial.serverInfo ? `${trial.serverInfo.name} ${trial.serverInfo.version}` : 'the server'} answered in ${trial.durationMs} ms` }),
+        el('p', { text: `${trial.tools.length} tools, ${trial.prompts.length} prompts.` }),
+        el('ul', { 'aria-label': 'Tools found' }, ...trial.tools.map((tool) => el('li', {}, el('code', { text: tool.name }), tool.description ? ` – ${tool.description}` : ''))),
+        trial.prompts.length > 0 ? el('ul', { 'aria-label': 'Prompts found' }, ...trial.prompts.map((prompt) => el('li', {}, el('code', { text: prompt.name })))) : '',
+      ),
+    );
+  } else {
+    box.replaceChildren(
+      el(
+        'div',
+        { class: 'alert', id: 'test-failed' },
+        el('h3', { text: 'Test failed: the server did not start' }),
+        el('p', { class: 'test-error', text: trial.error }),
+        trial.stderr.length > 0 ? el('pre', { class: 'stderr', tabindex: 0, 'aria-label': 'The end of its stderr', text: trial.stderr.join('\n') }) : el('p', { text: 'It wrote nothing to stderr.' }),
+      ),
+    );
+  }
+}
+
+async function remove(name) {
+  if (state.readOnly) return notice(`Read-only: remove "${name}" from the file where it comes from.`, 'error');
+  if (!window.confirm(`Remove server ${name} from the config file?`)) return;
+  const answer = await call('DELETE', `/servers/${encodeURIComponent(name)}`, { version: state.version });
+  if (!answer.ok) return notice(answer.data.error?.message ?? 'Not removed.', 'error');
+  await loadServers();
+  notice(`Server ${name} removed.`);
+}
+
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('button') : null;
+  if (!target) return;
+  if (target.id === 'add-server') openEditor(undefined);
+  else if (target.id === 'refresh') void loadServers();
+  else if (target.dataset.edit !== undefined) openEditor(target.dataset.edit);
+  else if (target.dataset.tools !== undefined) void showTools(target.dataset.tools);
+  else if (target.dataset.remove !== undefined) void remove(target.dataset.remove);
+  else if (target.id === 'test-entry') void test();
+  else if (target.id === 'cancel-entry') {
+    document.getElementById('editor').hidden = true;
+    document.getElementById('add-server').focus();
+  } else if (target.id === 'reload-after-conflict') {
+    document.getElementById('editor').hidden = true;
+    void loadServers();
+  }
+});
+
+document.addEventListener('change', (event) => {
+  if (!(event.target instanceof HTMLSelectElement) || event.target.id !== 'field-type') return;
+  const made = entryFromForm();
+  editing.entry = { ...(made?.entry ?? editing.entry), type: event.target.value };
+  const name = document.getElementById('field-name').value;
+  drawForm();
+  document.getElementById('field-name').value = name;
+  document.getElementById('field-type').focus();
+});
+
+document.getElementById('entry-form').addEventListener('submit', (event) => void save(event));
+
+schemas = (await call('GET', '/schemas')).data;
+await loadServers();
+// The list follows the servers (a start, a crash) without a reload of the page; not while
+// the operator is inside it, so the focus never jumps.
+setInterval(() => {
+  if (!document.getElementById('server-list').contains(document.activeElement)) void loadServers();
+}, REFRESH_MS);

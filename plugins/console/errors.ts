@@ -1,0 +1,19 @@
+import type { HubErrorCode } from '../../core/plugin/index.js';
+
+/** The codes of the console API's errors (`/console/api`), listed in the README. */
+export const CONSOLE_ERROR_CODES = {
+  /** The config file changed since the page read it: nothing was written; the answer carries the difference. */
+  CONFLICT: 'HUB_ERR_CONSOLE_CONFLICT',
+  /** The config file cannot be written (read-only file system, a ConfigMap, an embedded config): the answer carries the JSON to paste. */
+  READ_ONLY: 'HUB_ERR_CONSOLE_READ_ONLY',
+  /** The entry is refused by the checker the hub reloads with (`hub check`'s): nothing was written; the answer names the key. */
+  ENTRY_INVALID: 'HUB_ERR_CONSOLE_ENTRY_INVALID',
+  /** No server of that name is in the config file. */
+  SERVER_NOT_FOUND: 'HUB_ERR_CONSOLE_SERVER_NOT_FOUND',
+  /** The playground's call did not reach an answer: the server could not start, or answered with a protocol error (the message says which). */
+  CALL_FAILED: 'HUB_ERR_CONSOLE_CALL_FAILED',
+  /** The server offers no such tool to callers (unknown, or filtered out). */
+  TOOL_NOT_FOUND: 'HUB_ERR_CONSOLE_TOOL_NOT_FOUND',
+  /** The config file as it is now does not parse, so no entry of it can be edited from the console. */
+  CONFIG_UNREADABLE: 'HUB_ERR_CONSOLE_CONFIG_UNREADABLE',
+} as const satisfies Record<string, HubErrorCode>;

@@ -1,0 +1,235 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { waitFor } from '../../core/children/helpers.js';
+import { ARGS, CHROMIUM, everythingEntry, handWritten, makeUnwritable, PASSWORD, startConsoleHub } from './helpers.js';
+
+/*
+ * Issue 52, slice 1 in real Chromium, each step through the page as a person does it:
+ * log in, add server-everything from the form, test it, save it, see it start, edit it,
+ * disable it, remove it (the hand-written file back byte for byte); a conflicting save
+ * from a second browser; the read-only mode; the add form with the keyboard alone; axe
+ * finds no serious or critical violation; a hostile child's markup never runs; the page
+ * breaks no rule of its CSP.
+ */
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+const HOSTILE = fileURLToPath(new URL('../../fixtures/children/hostile-markup.js', import.meta.url));
+
+async function launch(t: Test): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  t.teardown(() => browser.close());
+  return browser;
+}
+
+/** A new browser context on the console, logged in through its login form; CSP reports and script errors are collected. */
+async function consolePage(browser: Browser, url: string, problems: string[] = []): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto(`${url}/console`);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+  await page.locator('#server-list table').waitFor();
+  return page;
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol, which the page's CSP does not govern (an injected <script> would be refused).
+  await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length }));
+  });
+  return found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id} (${violation.impact}, ${violation.nodes} nodes)`);
+}
+
+function rowOf(page: Page, name: string) {
+  return page.locator(`tr[id="server-${name}"]`);
+}
+
+t.test('add server-everything from the form, test it, save it, see it start, edit, disable and remove it', async (t) => {
+  const original = handWritten();
+  const { url, file, hub, logs } = await startConsoleHub(t, original);
+  const browser = await launch(t);
+  const problems: string[] = [];
+  const page = await consolePage(browser, url, problems);
+  t.equal(await rowOf(page, 'alpha').locator('th').textContent(), 'alpha', 'the servers of the file are listed');
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the server list');
+
+  await page.getByRole('button', { name: 'Add a server' }).click();
+  t.equal(await page.getByRole('heading', { name: 'Add a server' }).count(), 1);
+  const { command, args } = everythingEntry();
+  await page.getByLabel('Name (required)').fill('everything');
+  t.equal(await page.getByLabel('Type').inputValue(), 'stdio', 'stdio is the type offered first for a new entry');
+  await page.getByLabel('command (required)').fill(command);
+  await page.getByLabel('args').fill(args.join('\n'));
+  await page.getByLabel('keepAlive').selectOption('true');
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the form');
+
+  await page.getByRole('button', { name: 'Test' }).click();
+  await page.locator('#test-passed').waitFor({ timeout: 60_000 });
+  t.match(await page.locator('#test-passed h3').textContent(), /Test passed/);
+  t.ok(await page.getByRole('list', { name: 'Tools found' }).getByText('echo', { exact: true }).count(), 'the test lists echo');
+  t.equal(hub.children.get('everything'), undefined, 'the test registered nothing');
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Server everything added.').waitFor();
+  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.everything, { command, args, keepAlive: true, type: 'stdio' }, 'the entry is in the file');
+  await waitFor('everything to be up in the list', async () => (await rowOf(page, 'everything').locator('.status').textContent()) === 'up', 60_000);
+  t.match(await rowOf(page, 'everything').locator('.tools').textContent(), /^\d+$/, 'with its tool count');
+  t.equal(await rowOf(page, 'everything').locator('.wakes').textContent(), '1', 'woken once');
+
+  // The playground: echo called through the hub's call pipeline, as the console.
+  await page.getByRole('button', { name: 'Tools of everything' }).click();
+  const echo = page.getByRole('article', { name: 'Tool echo' });
+  await echo.getByText('Try it').click();
+  await echo.getByLabel('Arguments of echo').fill('{ "message": "hello console" }');
+  await echo.getByRole('button', { name: 'Call echo' }).click();
+  await echo.locator('.call-result .part-text').waitFor();
+  t.equal(await echo.locator('.call-result .part-text').textContent(), 'Echo: hello console', 'the answer is shown');
+  t.match(await echo.locator('.call-result').textContent(), /Outcome: ok, in \d+ ms/, 'with the outcome and the duration');
+  const access = logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((record) => record.via === 'console' && record.tool === 'echo');
+  t.equal(access?.server, 'everything', 'the access record names the server');
+  t.equal(access?.client, 'console', 'the caller');
+  t.equal(access?.outcome, 'ok', 'and the outcome, with via "console"');
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the tools and the playground');
+
+  // Edit: the form opens over the entry as written; an env variable is added.
+  await page.getByRole('button', { name: 'Edit everything' }).click();
+  t.equal(await page.getByLabel('command (required)').inputValue(), command, 'the form shows the entry');
+  await page.getByRole('textbox', { name: 'env', exact: true }).fill('GREETING=${HOME}');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Server everything changed.').waitFor();
+  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.everything.env, { GREETING: '${HOME}' }, 'the ${VAR} reference is written as typed');
+
+  await page.getByRole('button', { name: 'Edit everything' }).click();
+  await page.getByLabel('disabled').selectOption('true');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Server everything changed.').waitFor();
+  await waitFor('everything to be disabled in the list', async () => (await rowOf(page, 'everything').locator('.status').textContent()) === 'disabled', 30_000);
+  t.equal(hub.children.get('everything'), undefined, 'a disabled server is not served');
+
+  await page.getByRole('button', { name: 'Remove everything' }).click();
+  await page.getByText('Server everything removed.').waitFor();
+  t.equal(await rowOf(page, 'everything').count(), 0, 'the row is gone');
+  t.equal(await readFile(file, 'utf8'), original, 'the hand-written file is back byte for byte: only the entry saved ever changed');
+  t.same(problems, [], 'no script error and no CSP violation on the way');
+});
+
+t.test('a save from a second browser over a changed file is a conflict with the difference; nothing is lost', async (t) => {
+  const { url, file } = await startConsoleHub(t, handWritten());
+  const browser = await launch(t);
+  const first = await consolePage(browser, url);
+  const second = await consolePage(browser, url);
+  await first.getByRole('button', { name: 'Edit zeta' }).click();
+  await second.getByRole('button', { name: 'Edit zeta' }).click();
+  await first.getByLabel('args').fill('first');
+  await first.getByRole('button', { name: 'Save' }).click();
+  await first.getByText('Server zeta changed.').waitFor();
+  await second.getByLabel('args').fill('second');
+  await second.getByRole('button', { name: 'Save' }).click();
+  const alert = second.locator('#conflict [role=alert]');
+  await alert.waitFor();
+  t.match(await alert.textContent(), /changed since this page read it/);
+  const diff = (await second.getByLabel('What changed in the file').textContent()) ?? '';
+  t.match(diff, /\+\s*"first"/, 'the difference shows the first browser’s change');
+  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.zeta.args, ['first'], 'the first save is kept');
+});
+
+t.test('a config the hub cannot write: the page says why and shows the JSON to paste', async (t) => {
+  const { url, file, folder } = await startConsoleHub(t, handWritten());
+  t.teardown(await makeUnwritable(file, folder));
+  const browser = await launch(t);
+  const page = await consolePage(browser, url);
+  t.match(await page.locator('#read-only-reason').textContent(), /Read-only: the hub's user cannot write/);
+  await page.getByRole('button', { name: 'Add a server' }).click();
+  await page.getByLabel('Name (required)').fill('beta');
+  await page.getByLabel('command (required)').fill('/bin/true');
+  await page.getByRole('button', { name: 'Show the JSON to paste' }).click();
+  t.same(JSON.parse((await page.locator('#paste-json').textContent()) ?? ''), { beta: { command: '/bin/true', type: 'stdio' } });
+  t.equal(await readFile(file, 'utf8'), handWritten(), 'nothing was written');
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation in read-only mode');
+});
+
+t.test('the add form with the keyboard alone', async (t) => {
+  const { url, file } = await startConsoleHub(t, handWritten());
+  const browser = await launch(t);
+  const page = await consolePage(browser, url);
+  const focused = () => page.evaluate<string>("document.activeElement?.id || document.activeElement?.textContent || ''");
+  // Tab from the top of the page to the Add button, then Enter.
+  for (let step = 0; step < 40 && (await focused()) !== 'add-server'; step++) await page.keyboard.press('Tab');
+  t.equal(await focused(), 'add-server', 'the Add button is reached with Tab');
+  await page.keyboard.press('Enter');
+  t.equal(await focused(), 'field-name', 'the form opens with the focus on its first field');
+  await page.keyboard.type('typed');
+  await page.keyboard.press('Tab');
+  t.equal(await focused(), 'field-type');
+  await page.keyboard.press('Tab');
+  t.equal(await focused(), 'field-command');
+  await page.keyboard.type('/bin/true');
+  for (let step = 0; step < 40 && (await focused()) !== 'save-entry'; step++) await page.keyboard.press('Tab');
+  t.equal(await focused(), 'save-entry', 'Save is reached with Tab');
+  await page.keyboard.press('Enter');
+  await page.getByText('Server typed added.').waitFor();
+  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.typed, { command: '/bin/true', type: 'stdio' });
+
+  // A field error is announced and takes the focus.
+  await page.getByRole('button', { name: 'Add a server' }).click();
+  await page.keyboard.type('bad name');
+  await page.getByLabel('command (required)').fill('/bin/true');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.locator('#field-name-error:not(:empty)').waitFor();
+  t.match(await page.locator('#field-name-error').textContent(), /the name must be 1 to 64 letters/, 'in hub check’s words, under the field');
+  t.equal(await focused(), 'field-name', 'the field with the error has the focus');
+  t.equal(await page.getByLabel('Name (required)').getAttribute('aria-invalid'), 'true');
+});
+
+t.test('a hostile child’s markup in tool names, descriptions, prompts, errors and stderr is shown as text', async (t) => {
+  const { url } = await startConsoleHub(t, handWritten());
+  const browser = await launch(t);
+  const problems: string[] = [];
+  const page = await consolePage(browser, url, problems);
+  await page.getByRole('button', { name: 'Add a server' }).click();
+  await page.getByLabel('Name (required)').fill('hostile');
+  await page.getByLabel('command (required)').fill(process.execPath);
+  await page.getByLabel('args').fill(HOSTILE);
+  await page.getByRole('button', { name: 'Test' }).click();
+  await page.locator('#test-passed').waitFor({ timeout: 60_000 });
+  t.match(await page.locator('#test-passed').textContent(), /echo<img src=x onerror="window.__pwned=1"><script>/, 'the tool name is shown as the text it is');
+  t.equal(await page.locator('#test-passed img, #test-passed script').count(), 0, 'no element was made of it');
+
+  await page.getByRole('textbox', { name: 'env', exact: true }).fill('HOSTILE_FAIL=1');
+  await page.getByRole('button', { name: 'Test' }).click();
+  await page.locator('#test-failed').waitFor({ timeout: 60_000 });
+  t.match(await page.getByLabel('The end of its stderr').textContent(), /<img src=x onerror/, 'the stderr is shown as text');
+  t.equal(await page.locator('#test-failed img, #test-failed script').count(), 0);
+
+  // Saved and running, its tools are listed from the hub's knowledge of them: as text too.
+  await page.getByRole('textbox', { name: 'env', exact: true }).fill('');
+  await page.getByLabel('keepAlive').selectOption('true');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Server hostile added.').waitFor();
+  await waitFor('hostile to be up in the list', async () => (await rowOf(page, 'hostile').locator('.status').textContent()) === 'up', 60_000);
+  await page.getByRole('button', { name: 'Tools of hostile' }).click();
+  const tool = page.locator('#tool-list article').first();
+  await tool.waitFor();
+  t.equal(await tool.locator('h3 code').textContent(), 'echo<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>', 'the tool list shows the name as text');
+  t.match(await tool.locator('.description').textContent(), /^Says <img/, 'and the description');
+  await tool.getByText('Try it').click();
+  await tool.getByRole('button', { name: /^Call echo/ }).click();
+  await tool.locator('.call-result .part-text').waitFor();
+  t.match(await tool.locator('.call-result .part-text').textContent(), /^<img src=x onerror/, 'a result carrying markup is shown as text');
+  t.equal(await page.locator('#tool-list img, #tool-list script').count(), 0);
+  t.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
+  t.same(problems, [], 'no script error');
+});
