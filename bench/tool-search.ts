@@ -1,21 +1,92 @@
-// tool-search figures: 100 servers with 2,000 tools in all (20 each, cycled from the 300
-// real tool definitions of test/fixtures/tool-search), served in-process. search_tools
+// tool-search figures. First the relevance of issue 56: top-1, top-3 and MRR of the plugin's
+// ranking and of a plain BM25 (name and description, no stemming, default parameters) on the
+// same catalog (test/fixtures/tool-search/tools), for the judged set's development half, its
+// test half and both; then the ranking's own time for 1,000 tools (every judged query, the
+// first pass reading WordNet from disk, then warm) and the memory WordNet and its cache add once loaded.
+// Then 100 servers with 2,000 tools in all (20 each, cycled from the real tool definitions
+// of test/fixtures/tool-search), served in-process. search_tools
 // p50/p99 through /hub against list_servers on the same hub (2026-07-28, one caller, from
 // raw-client.ts in its own process); the search handler's own time over the judged
 // queries; the index's build time and the heap it takes.
-// Run on a quiet machine: npm run build && node --expose-gc dist/bench/tool-search.js [servers] [toolsPerServer] [calls]
+// Run on a quiet machine: npm run build && node --expose-gc dist/bench/tool-search.js [--relevance] [servers] [toolsPerServer] [calls]
+// (--relevance: the first part only).
 import { Server, type Tool } from '@modelcontextprotocol/server';
 import type { MetaToolContext } from '../core/mcp/meta-tool.js';
 import { pluginHub } from '../core/plugin-hub.js';
 import { ToolIndex } from '../plugins/tool-search/tool-index.js';
+import { toolDocument } from '../plugins/tool-search/documents.js';
+import { Ranker } from '../plugins/tool-search/ranking.js';
 import { corpus, judgedQueries } from '../test/plugins/tool-search/corpus.js';
+import { baselineRank, judgedSet, pluginRank, score, type Scores } from '../test/plugins/tool-search/judged.js';
 import { startBenchHub } from './bench-hub.js';
 import { bestOf, percentile, rawLoad, type LoadFigures } from './measure.js';
 
-const servers = Number(process.argv[2] ?? '100');
-const toolsPerServer = Number(process.argv[3] ?? '20');
-const calls = Number(process.argv[4] ?? '2000');
-const real = corpus().flatMap((fixture) => fixture.tools);
+const positional = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const servers = Number(positional[0] ?? '100');
+const toolsPerServer = Number(positional[1] ?? '20');
+const calls = Number(positional[2] ?? '2000');
+const catalog = corpus();
+const real = catalog.flatMap((fixture) => fixture.tools);
+const gc = (globalThis as { gc?: () => void }).gc;
+
+// Relevance, both rankings in this run.
+const judged = judgedSet();
+const baseline = baselineRank(catalog);
+const plugin = pluginRank(catalog);
+const figures = (scores: Scores) => ({ top1: Number(scores.top1.toFixed(3)), top3: Number(scores.top3.toFixed(3)), mrr: Number(scores.mrr.toFixed(3)) });
+const relevance = Object.fromEntries(
+  (['dev', 'test', 'all'] as const).map((half) => {
+    const queries = judged.filter((query) => half === 'all' || query.half === half);
+    return [half, { queries: queries.length, plugin: figures(score(plugin.rank, queries)), plainBm25: figures(score(baseline, queries)) }];
+  }),
+);
+plugin.ranker.close();
+
+// The ranking alone for 1,000 tools (the catalog cycled, each copy a server of its own).
+gc?.();
+gc?.();
+const memoryBefore = process.memoryUsage();
+const thousand = new Ranker();
+for (let copy = 0; thousand.documentCount < 1000; copy += 1) {
+  for (const fixture of catalog) {
+    const tools = fixture.tools.slice(0, 1000 - thousand.documentCount);
+    thousand.addAll(tools.map((tool) => toolDocument(`${fixture.server}-${copy}`, fixture.server, tool)));
+  }
+}
+gc?.();
+const memoryIndexed = process.memoryUsage();
+const rankTimes = (rounds: number): number[] => {
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    for (const { query } of judged) {
+      const started = performance.now();
+      thousand.rank(query, () => true, 8);
+      times.push(performance.now() - started);
+    }
+  }
+  return times.sort((a, b) => a - b);
+};
+const cold = rankTimes(1);
+const warm = rankTimes(5);
+gc?.();
+const memoryLoaded = process.memoryUsage();
+const mib = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(2));
+const ranking1000 = {
+  tools: thousand.documentCount,
+  firstPassP50Ms: Number(percentile(cold, 0.5).toFixed(3)),
+  firstPassP99Ms: Number(percentile(cold, 0.99).toFixed(3)),
+  warmP50Ms: Number(percentile(warm, 0.5).toFixed(3)),
+  warmP99Ms: Number(percentile(warm, 0.99).toFixed(3)),
+  targetP50Ms: 5,
+  indexHeapMiB: gc ? mib(memoryIndexed.heapUsed - memoryBefore.heapUsed) : 'run with --expose-gc',
+  wordnetAndCacheAddedMiB: gc
+    ? { rss: mib(memoryLoaded.rss - memoryIndexed.rss), heap: mib(memoryLoaded.heapUsed - memoryIndexed.heapUsed), external: mib(memoryLoaded.external - memoryIndexed.external) }
+    : 'run with --expose-gc',
+  targetAddedMiB: 15,
+};
+thousand.close();
+process.stdout.write(`${JSON.stringify({ catalog: { servers: catalog.length, tools: real.length }, relevance, ranking1000 }, null, 2)}\n`);
+if (process.argv.includes('--relevance')) process.exit(0);
 
 const benchHub = await startBenchHub({ plugins: { 'oauth-as': false, 'map-tools': false, 'tool-search': true }, mcpServers: {} });
 const base = benchHub.url;
@@ -54,7 +125,6 @@ handlerTimes.sort((a, b) => a - b);
 
 // Fresh indexes over the same servers: the full build of each, and the heap one holds
 // (five kept at once, after the garbage of the load runs is gone).
-const gc = (globalThis as { gc?: () => void }).gc;
 const views = pluginHub(benchHub.hub, 'bench').servers;
 const buildTimes: number[] = [];
 const kept: ToolIndex[] = [];

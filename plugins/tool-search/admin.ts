@@ -43,7 +43,7 @@ export function searchCommand(hub: PluginHub, index: ToolIndex): AdminCommand {
         return refuse(output, `no server is named "${server}" (configured: ${hub.servers.list().map((view) => view.name).join(', ') || 'none'})`);
       }
       const answer = index.search({ query, limit, ...(server !== undefined && { server }), reaches: () => true });
-      for (const tool of answer.tools) output.stdout(`${[tool.server, tool.name, tool.score.toFixed(3), tool.description].join('\t')}\n`);
+      for (const tool of answer.tools) output.stdout(`${[tool.server, tool.tool, tool.score.toFixed(3), tool.description, tool.matched.join(', ')].join('\t')}\n`);
       if (answer.tools.length === 0) output.stderr('no tool matches\n');
       for (const { server: name, reason } of answer.notSearchable ?? []) output.stderr(`not searched: ${name}: ${reason}\n`);
       return 0;

@@ -12,6 +12,8 @@ export interface ToolDocument {
   /** The tool's name (split into words by the tokenizer). */
   name: string;
   title: string;
+  /** The description's first sentence: what the tool is for, before the details of how to call it. */
+  summary: string;
   description: string;
   /** The input schema's property names and their descriptions. */
   params: string;
@@ -22,7 +24,7 @@ export interface ToolDocument {
 const MAX_FIELD_CHARS = 4_000;
 const MAX_PARAMS = 64;
 
-export const FIELDS = ['name', 'title', 'description', 'params', 'about'] as const;
+export const FIELDS = ['name', 'title', 'summary', 'description', 'params', 'about'] as const;
 
 /** The id of a tool's document: the server and tool names, which contain no NUL. */
 function documentId(server: string, tool: string): string {
@@ -42,6 +44,7 @@ export function toolDocument(server: string, about: string, tool: Tool): ToolDoc
     tool: tool.name,
     name: tool.name,
     title: bounded([tool.title, tool.annotations?.title].filter((part) => typeof part === 'string').join('\n')),
+    summary: summary(tool.description ?? ''),
     description: bounded(tool.description ?? ''),
     params: bounded(paramsText(tool.inputSchema)),
     about,
@@ -58,6 +61,15 @@ function paramsText(schema: Tool['inputSchema']): string {
       return `${name} ${description}`;
     })
     .join('\n');
+}
+
+const MAX_SUMMARY_CHARS = 240;
+
+/** The first sentence (up to a full stop, a line break or 240 characters), skipping a description's leading decoration ("🎯 Purpose:"). */
+function summary(description: string): string {
+  const text = description.replace(/^[^\p{L}\p{N}]*(purpose|description)?[:\s]*(1\.\s*)?/iu, '').slice(0, MAX_SUMMARY_CHARS);
+  const end = text.search(/[.!?](\s|$)|\n/);
+  return end < 0 ? text : text.slice(0, end);
 }
 
 function bounded(text: string): string {

@@ -28,7 +28,7 @@ export async function registerSearchPage(app: FastifyInstance, hub: PluginHub, i
       const answer = index.search({ query, limit: MAX_LIMIT, reaches: () => true });
       const rows = answer.tools.map(
         (tool) =>
-          `<tr><td>${escapeHtml(tool.server)}${hub.servers.get(tool.server)?.hidden ? ' <small>(hub: false)</small>' : ''}</td><td><code>${escapeHtml(tool.name)}</code></td><td class="num">${tool.score.toFixed(2)}</td><td>${escapeHtml(tool.description)}</td></tr>`,
+          `<tr><td>${escapeHtml(tool.server)}${hub.servers.get(tool.server)?.hidden ? ' <small>(hub: false)</small>' : ''}</td><td><code>${escapeHtml(tool.tool)}</code></td><td class="num">${tool.score.toFixed(2)}</td><td>${escapeHtml(tool.description)}</td></tr>`,
       );
       const results =
         rows.length === 0

@@ -10,7 +10,7 @@ const ONE_LINE_MAX = 120;
 export const SearchToolsInput = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: MAX_QUERY_LENGTH, description: 'What the tool should do, in plain words or keywords ("create a github issue", "geocode address")' }),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `How many tools at most (default ${DEFAULT_LIMIT})` })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `How many tools at most (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}: more is taken as ${MAX_LIMIT})` })),
     server: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Search only this server (a name from list_servers)' })),
   },
   { additionalProperties: false },
@@ -29,10 +29,12 @@ const Annotations = Type.Object(
 );
 
 export const FoundTool = Type.Object({
-  server: Type.String({ description: 'The server that offers the tool: pass it to get_tool_schema and call_tool' }),
-  name: Type.String(),
+  server: Type.String({ description: 'The server that offers the tool: pass it as `server` to get_tool_schema and call_tool' }),
+  tool: Type.String({ description: "The tool's name: pass it as `tool` to get_tool_schema and call_tool" }),
+  title: Type.String({ description: "The tool's title (its name when it declared none)" }),
   description: Type.String({ description: `First line of the description, at most ${ONE_LINE_MAX} characters` }),
-  score: Type.Number({ description: 'Relevance (BM25); higher is better, comparable within one answer only' }),
+  matched: Type.Array(Type.String(), { description: 'Why it matched: the words of the query found in the tool, a word found through a synonym as "directory (for folder)"' }),
+  score: Type.Number({ description: 'Relevance; higher is better, comparable within one answer only' }),
   hasOutputSchema: Type.Optional(Type.Literal(true, { description: 'The tool returns structuredContent described by an output schema' })),
   annotations: Type.Optional(Annotations),
 });
@@ -45,6 +47,7 @@ export const NotSearchable = Type.Object({
 export const SearchToolsOutput = Type.Object({
   tools: Type.Array(FoundTool, { description: 'Best first' }),
   notSearchable: Type.Optional(Type.Array(NotSearchable, { description: 'Servers the caller may use whose tools were never seen, so not searched (nothing was started to learn them)' })),
+  notice: Type.Optional(Type.String({ description: 'What was searched when nothing matched, or that a limit over the maximum was lowered' })),
 });
 
 export type SearchToolsInput = Static<typeof SearchToolsInput>;

@@ -1,5 +1,5 @@
 import type { ToolIndex } from './tool-index.js';
-import { DEFAULT_LIMIT, SearchToolsInput, SearchToolsOutput } from './schemas.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, SearchToolsInput, SearchToolsOutput } from './schemas.js';
 import type { PluginHub } from '../../core/plugin/index.js';
 import { hubStanding, type MetaTool, offeredOnHub, structured, toolError } from '../../core/plugin/meta-tool.js';
 
@@ -11,7 +11,7 @@ export function searchTools(hub: PluginHub, index: ToolIndex): MetaTool {
   return {
     name: 'search_tools',
     description:
-      "Finds tools across every server by what they do, without opening each server: ranked matches with their server, best first. Sleeping servers are searched too and are not woken. Next, call get_tool_schema with a result's server and name, then call_tool.",
+      "Finds tools across every server by what they do, in plain words (synonyms count), without opening each server: ranked matches with their server, best first, and the words that matched. Sleeping servers are searched too and are not woken. Next, call get_tool_schema with a result's server and tool, then call_tool with the same.",
     inputSchema: SearchToolsInput,
     outputSchema: SearchToolsOutput,
     annotations: { title: 'Search tools', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -23,7 +23,8 @@ export function searchTools(hub: PluginHub, index: ToolIndex): MetaTool {
         if (!view || standing === 'unreachable') return toolError(`Unknown server: "${server}". Call list_servers for the configured servers.`);
         if (standing === 'hidden') return toolError(`Server "${server}" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/${server}/mcp`);
       }
-      const answer = index.search({ query, limit, ...(server !== undefined && { server }), reaches: (view) => offeredOnHub(view, request) });
+      const answer = index.search({ query, limit: Math.min(limit, MAX_LIMIT), ...(server !== undefined && { server }), reaches: (view) => offeredOnHub(view, request) });
+      if (limit > MAX_LIMIT) answer.notice = [`limit ${limit} is over the maximum, ${MAX_LIMIT}: at most ${MAX_LIMIT} tools are returned.`, answer.notice].filter((part) => part !== undefined).join(' ');
       return structured(answer satisfies SearchToolsOutput);
     },
   };

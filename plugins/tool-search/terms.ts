@@ -10,7 +10,7 @@ import { stemmer } from 'stemmer';
 
 // A short hand-kept list: the stop-word packages carry hundreds of words per language,
 // among them ones that matter in tool names ("first", "new", "open", "show").
-const STOP_WORDS = new Set([
+export const STOP_WORDS: ReadonlySet<string> = new Set([
   'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'does', 'for', 'from', 'how', 'i', 'if', 'in', 'into', 'is', 'it',
   'its', 'me', 'my', 'of', 'on', 'or', 'that', 'the', 'this', 'to', 'use', 'used', 'using', 'want', 'was', 'what', 'when', 'which', 'will', 'with', 'you', 'your',
 ]);

@@ -1,13 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import MiniSearch, { type SearchOptions } from 'minisearch';
-import { aboutServer, FIELDS, toolDocument, type ToolDocument } from './documents.js';
+import { aboutServer, toolDocument } from './documents.js';
+import { Ranker } from './ranking.js';
 import { oneLine, type FoundTool, type NotSearchable, type SearchToolsOutput } from './schemas.js';
-import { processTerm, tokenize } from './terms.js';
 import type { Servers } from '../../core/plugin/index.js';
 import type { ServerView } from '../../core/plugin/meta-tool.js';
-
-/** How each field counts: the name and title most, the server's own words least. */
-export const BOOSTS: Record<(typeof FIELDS)[number], number> = { name: 3, title: 2, description: 1, params: 0.6, about: 0.3 };
 
 /** What was indexed of one server: the very tool objects (a new list is a new array of new objects), and its text. */
 interface Indexed {
@@ -35,19 +31,15 @@ export interface SearchRequest {
  */
 export class ToolIndex {
   readonly #servers: Servers;
-  readonly #search = new MiniSearch<ToolDocument>({
-    fields: [...FIELDS],
-    storeFields: ['server', 'tool'],
-    tokenize,
-    processTerm,
-  });
+  readonly #ranker: Ranker;
   readonly #indexed = new Map<string, Indexed>();
   readonly #dirty = new Set<string>();
   #everything = true;
   #scheduled: NodeJS.Immediate | undefined;
 
-  constructor(servers: Servers) {
+  constructor(servers: Servers, ranker = new Ranker()) {
     this.#servers = servers;
+    this.#ranker = ranker;
   }
 
   /** Follows the servers' tool lists and removals; returns the unsubscribe. */
@@ -59,6 +51,7 @@ export class ToolIndex {
       unremoved();
       if (this.#scheduled) clearImmediate(this.#scheduled);
       this.#scheduled = undefined;
+      this.#ranker.close();
     };
   }
 
@@ -71,7 +64,7 @@ export class ToolIndex {
   /** How many tools are indexed now (after bringing the index up to date). */
   get size(): number {
     this.refresh();
-    return this.#search.documentCount;
+    return this.#ranker.documentCount;
   }
 
   /** Brings the index up to date with what is marked. */
@@ -97,35 +90,31 @@ export class ToolIndex {
       }
       return entry;
     };
-    const options: SearchOptions = {
-      boost: BOOSTS,
-      combineWith: 'OR',
-      // A withheld or filtered tool, or a server out of reach, is left out here: the index
-      // follows events, and this check reads the server as the caller's listing would.
-      filter: (result) => (request.server === undefined || result.server === request.server) && reached(result.server as string)?.offered.has(result.tool as string) === true,
-    };
-    const tools = this.#search
-      .search(request.query, options)
-      .slice(0, request.limit)
-      .flatMap((result): FoundTool[] => {
-        const tool = reached(result.server as string)?.view.findTool(result.tool as string);
-        if (!tool) return [];
-        return [
-          {
-            server: result.server as string,
-            name: tool.name,
-            description: oneLine(tool.description),
-            score: Math.round(result.score * 1000) / 1000,
-            ...(tool.outputSchema !== undefined && { hasOutputSchema: true as const }),
-            ...(tool.annotations !== undefined && { annotations: tool.annotations }),
-          },
-        ];
-      });
+    // A withheld or filtered tool, or a server out of reach, is left out here: the index
+    // follows events, and this check reads the server as the caller's listing would.
+    const keep = (server: string, tool: string) => (request.server === undefined || server === request.server) && reached(server)?.offered.has(tool) === true;
+    const tools = this.#ranker.rank(request.query, keep, request.limit).flatMap((hit): FoundTool[] => {
+      const tool = reached(hit.server)?.view.findTool(hit.tool);
+      if (!tool) return [];
+      return [
+        {
+          server: hit.server,
+          tool: tool.name,
+          title: tool.title ?? tool.annotations?.title ?? tool.name,
+          description: oneLine(tool.description),
+          matched: hit.matched,
+          score: Math.round(hit.score * 1000) / 1000,
+          ...(tool.outputSchema !== undefined && { hasOutputSchema: true as const }),
+          ...(tool.annotations !== undefined && { annotations: tool.annotations }),
+        },
+      ];
+    });
     const notSearchable = this.#servers
       .list()
       .filter((view) => !view.toolsKnown && (request.server === undefined || view.name === request.server) && request.reaches(view))
       .map((view): NotSearchable => ({ server: view.name, reason: neverSeen(view) }));
-    return { tools, ...(notSearchable.length > 0 && { notSearchable }) };
+    const notice = tools.length === 0 ? nothingMatched(request.query, this.#servers.list().filter((view) => view.toolsKnown && (request.server === undefined || view.name === request.server) && request.reaches(view))) : undefined;
+    return { tools, ...(notSearchable.length > 0 && { notSearchable }), ...(notice !== undefined && { notice }) };
   }
 
   #mark(name: string): void {
@@ -147,7 +136,7 @@ export class ToolIndex {
     const tools = view?.toolsKnown ? view.tools : [];
     const about = view ? aboutServer(view) : '';
     if (before && before.about === about && sameTools(before.tools, tools)) return;
-    if (before) this.#search.discardAll(before.ids);
+    if (before) this.#ranker.discardAll(before.ids);
     if (!view || tools.length === 0) {
       this.#indexed.delete(name);
       return;
@@ -155,13 +144,21 @@ export class ToolIndex {
     // A server that lists one name twice is indexed once per name (the first), as callers find it.
     const seen = new Set<string>();
     const documents = tools.filter((tool) => !seen.has(tool.name) && seen.add(tool.name)).map((tool) => toolDocument(name, about, tool));
-    this.#search.addAll(documents);
+    this.#ranker.addAll(documents);
     this.#indexed.set(name, { tools, about, ids: documents.map((document) => document.id) });
   }
 }
 
 function sameTools(before: readonly Tool[], now: readonly Tool[]): boolean {
   return before.length === now.length && before.every((tool, index) => tool === now[index]);
+}
+
+function nothingMatched(query: string, searched: readonly ServerView[]): string {
+  const tools = searched.reduce((sum, view) => sum + view.tools.length, 0);
+  return (
+    `No tool matched "${query}": searched the names, titles, descriptions, input fields and server descriptions of ${tools} tool${tools === 1 ? '' : 's'} ` +
+    `on ${searched.length} server${searched.length === 1 ? '' : 's'}, with the words' synonyms. Try other words, or call list_servers, then list_tools, to browse.`
+  );
 }
 
 function neverSeen(view: ServerView): string {

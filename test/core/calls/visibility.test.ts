@@ -84,8 +84,8 @@ async function schemaOnHub(client: Client, server: string, name: string): Promis
 
 async function foundOnHub(client: Client, server: string, name: string): Promise<boolean> {
   const result = (await client.callTool({ name: 'search_tools', arguments: { query: name.replaceAll('_', ' '), limit: 25 } })) as CallToolResult;
-  const found = (result.structuredContent as { tools?: { server: string; name: string }[] } | undefined)?.tools ?? [];
-  return found.some((tool) => tool.server === server && tool.name === name);
+  const found = (result.structuredContent as { tools?: { server: string; tool: string }[] } | undefined)?.tools ?? [];
+  return found.some((tool) => tool.server === server && tool.tool === name);
 }
 
 for (const revision of REVISIONS) {

@@ -4,8 +4,10 @@ import { structuredMeta } from '../meta-tools/helpers.js';
 
 export interface Found {
   server: string;
-  name: string;
+  tool: string;
+  title: string;
   description: string;
+  matched: string[];
   score: number;
   hasOutputSchema?: true;
   annotations?: Record<string, unknown>;
@@ -14,6 +16,7 @@ export interface Found {
 export interface SearchAnswer {
   tools: Found[];
   notSearchable?: { server: string; reason: string }[];
+  notice?: string;
 }
 
 /** search_tools on `/hub`, checked to carry the same object as structuredContent and JSON text. */
@@ -22,10 +25,10 @@ export async function search(t: Test, client: Client, query: string, extra: { li
 }
 
 /** The hits as `server/tool`, best first. */
-export const hits = (answer: SearchAnswer): string[] => answer.tools.map((tool) => `${tool.server}/${tool.name}`);
+export const hits = (answer: SearchAnswer): string[] => answer.tools.map((tool) => `${tool.server}/${tool.tool}`);
 
 /** search_tools without checks, for polling until the index follows a change. */
 export async function searchQuietly(client: Client, query: string): Promise<string[]> {
   const result = (await client.callTool({ name: 'search_tools', arguments: { query } })) as CallToolResult;
-  return ((result.structuredContent as SearchAnswer | undefined)?.tools ?? []).map((tool) => `${tool.server}/${tool.name}`);
+  return ((result.structuredContent as SearchAnswer | undefined)?.tools ?? []).map((tool) => `${tool.server}/${tool.tool}`);
 }

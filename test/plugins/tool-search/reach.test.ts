@@ -98,7 +98,7 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
     t.equal(limitedAnswer.notSearchable, undefined, `${revision}: a server beyond the token is not even named`);
     t.equal(await metaError(alphaOnly, 'search_tools', { query: 'echo', server: 'pinned' }), 'Unknown server: "pinned". Call list_servers for the configured servers.', `${revision}: naming one beyond the token`);
 
-    for (const args of [{ query: '' }, { query: 'x'.repeat(301) }, { query: 'echo', limit: 26 }, { query: 'echo', limit: 0 }]) {
+    for (const args of [{ query: '' }, { query: 'x'.repeat(301) }, { query: 'echo', limit: 0 }, { query: 'echo', limit: 2.5 }]) {
       const refused = await all.callTool({ name: 'search_tools', arguments: args }).then(
         (result) => (result as CallToolResult).isError === true,
         () => true,

@@ -1,0 +1,115 @@
+import MiniSearch from 'minisearch';
+import { FIELDS, type ToolDocument } from './documents.js';
+import { EXPANSION_WEIGHTS, QueryExpansion, type ExpansionWeights } from './expansion.js';
+import { processTerm, tokenize } from './terms.js';
+
+export interface RankingWeights {
+  /** How each field counts. */
+  fields: Record<(typeof FIELDS)[number], number>;
+  /** BM25+ parameters (MiniSearch's defaults are k 1.2, b 0.7, d 0.5). */
+  bm25: { k: number; b: number; d: number };
+  expansion: ExpansionWeights;
+  /** A tool's score is multiplied by the number of the query's words it matched (each counting by the weight it matched at) to this power (MiniSearch's own coordination is the power 1, every word counting 1). */
+  coordination: number;
+}
+
+/**
+ * Chosen on the development half of the judged set (test/fixtures/tool-search/judged-queries.json)
+ * with bench/tool-search.ts; the test half is only scored. The name counts no more than the
+ * description: tool names are mostly common verbs ("get", "list", "create"), and a higher
+ * weight let them outrank the words that say what a tool is about.
+ */
+export const RANKING: RankingWeights = {
+  fields: { name: 1, title: 0.6, summary: 1.5, description: 0.6, params: 0.4, about: 1 },
+  bm25: { k: 1.6, b: 0.5, d: 0.5 },
+  expansion: EXPANSION_WEIGHTS,
+  coordination: 1.5,
+};
+
+export interface Ranked {
+  id: string;
+  server: string;
+  tool: string;
+  score: number;
+  /** The words of the query that matched, a word brought in as "memory (for remember)". */
+  matched: string[];
+}
+
+/**
+ * The ranking itself, apart from the hub: BM25+ over the tools' fields (MiniSearch), for the
+ * words of the query and, weaker, the words WordNet and the software vocabulary bring in for
+ * them, in one sum: a tool that has the very words asked comes first, and one that has
+ * only their synonyms is still found.
+ */
+export class Ranker {
+  readonly #weights: RankingWeights;
+  readonly #expansion: QueryExpansion;
+  readonly #search: MiniSearch<ToolDocument>;
+
+  constructor(weights: RankingWeights = RANKING, expansion = new QueryExpansion(weights.expansion)) {
+    this.#weights = weights;
+    this.#expansion = expansion;
+    this.#search = new MiniSearch<ToolDocument>({ fields: [...FIELDS], storeFields: ['server', 'tool'], tokenize, processTerm });
+  }
+
+  get documentCount(): number {
+    return this.#search.documentCount;
+  }
+
+  addAll(documents: readonly ToolDocument[]): void {
+    this.#search.addAll(documents);
+  }
+
+  discardAll(ids: readonly string[]): void {
+    this.#search.discardAll(ids);
+  }
+
+  /**
+   * The tools for `query`, best first, those `keep` accepts only. Each word of the query
+   * counts once, by the best of its terms for the tool (the word itself, or a relative at
+   * its weight): summed, a word's forty relatives would let a long description outrank a
+   * tool that has the one word asked.
+   */
+  rank(query: string, keep: (server: string, tool: string) => boolean, limit: number): Ranked[] {
+    const byTerm = new Map<string, { id: string; server: string; tool: string; score: number }[]>();
+    const termScores = (term: string) => {
+      let found = byTerm.get(term);
+      if (found === undefined) {
+        found = this.#search
+          .search(term, { boost: this.#weights.fields, bm25: this.#weights.bm25, tokenize: single, processTerm: same, filter: (result) => keep(result.server as string, result.tool as string) })
+          .map((result) => ({ id: result.id as string, server: result.server as string, tool: result.tool as string, score: result.score }));
+        byTerm.set(term, found);
+      }
+      return found;
+    };
+    // With the number of the query's words it matched, each word counting by the weight it matched at.
+    const total = new Map<string, Ranked & { coverage: number }>();
+    for (const { asked, terms } of this.#expansion.words(query)) {
+      const best = new Map<string, { score: number; weight: number; via: string | undefined; server: string; tool: string }>();
+      for (const [term, { weight, via }] of terms) {
+        for (const hit of termScores(term)) {
+          const score = hit.score * weight;
+          if ((best.get(hit.id)?.score ?? 0) < score) best.set(hit.id, { score, weight, via, server: hit.server, tool: hit.tool });
+        }
+      }
+      for (const [id, hit] of best) {
+        const entry = total.get(id) ?? { id, server: hit.server, tool: hit.tool, score: 0, matched: [], coverage: 0 };
+        entry.score += hit.score;
+        entry.coverage += hit.weight;
+        entry.matched.push(hit.via === undefined ? asked : `${hit.via} (for ${asked})`);
+        total.set(id, entry);
+      }
+    }
+    return [...total.values()]
+      .map(({ coverage, ...entry }) => ({ ...entry, score: entry.score * coverage ** this.#weights.coordination }))
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+      .slice(0, limit);
+  }
+
+  close(): void {
+    this.#expansion.close();
+  }
+}
+
+const single = (term: string): string[] => [term];
+const same = (term: string): string => term;
