@@ -6,6 +6,7 @@ import { parseFlags } from './flags.js';
 import { collectAllGarbage, IdleCollection } from './idle-collection.js';
 import { logProcessWarnings } from './process-warnings.js';
 import { runCli } from './run.js';
+import { logUnhandledRejections } from './unhandled-rejections.js';
 
 const HELP = `Usage: hub [--help] [--version]
        hub check [--json] [--connect]     (also: hub --check)
@@ -36,6 +37,7 @@ Environment:
 `;
 
 const warningsTo = logProcessWarnings();
+const rejectionsTo = logUnhandledRejections();
 
 runCli('hub', async () => {
   const argv = process.argv.slice(2);
@@ -53,6 +55,7 @@ runCli('hub', async () => {
   // A deploy's clients meet no reset at SIGTERM.
   const started = await startHub(process.env, { closeKeptAliveGently: true });
   warningsTo(started.app.log);
+  rejectionsTo(started.app.log, () => started.hub.observe.unhandledRejection.publish({}));
   // What start-up left is given back once the hub goes quiet.
   const idle = new IdleCollection(collectAllGarbage, started.app.log);
   idle.start(started.app.server);
