@@ -185,8 +185,8 @@ export interface ToolWithheldEvent {
   readonly cause: string;
 }
 
-/** What an interceptor acted on: the call's arguments (before) or its result (after). */
-export type InterceptionDirection = 'arguments' | 'result';
+/** What an interceptor acted on: the call's arguments (before), its result or the child's error (after), or a notification during it. */
+export type InterceptionDirection = 'arguments' | 'result' | 'error' | 'notification';
 
 /**
  * An interceptor acted on a tool call (see core/calls/interceptors.ts): refused it,

@@ -148,7 +148,7 @@ export class HubMetrics implements LifecycleListener {
   });
   readonly #interceptions = new Counter({
     name: 'hub_interceptions_total',
-    help: 'What tool-call interceptors did (refused, replaced, seen, failed), by interceptor, direction (arguments, result) and action.',
+    help: 'What tool-call interceptors did (refused, replaced, seen, failed), by interceptor, direction (arguments, result, error, notification) and action.',
     labelNames: ['interceptor', 'direction', 'action'],
     registers: [this.registry],
   });
