@@ -7,7 +7,11 @@ import { Registry } from '../registry.js';
 import { toolError } from '../mcp/tool-results.js';
 import type { ToolCall } from './tool-call.js';
 
-/** What an interceptor sees of a call: never the caller's credentials, never the wire. */
+/**
+ * What an interceptor sees of a call: never the caller's credentials, never the wire.
+ * `after`, `afterError` and `duringCall` are handed the same object for one call, so an
+ * interceptor may key what it keeps of a call on it (a `WeakMap`).
+ */
 export interface InterceptedCall {
   readonly server: ServerView;
   /** The tool as resolved, with its declared `inputSchema` and `outputSchema`. */
@@ -116,6 +120,14 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
   #afterHubTool: Entry[] = [];
   #afterError: Entry[] = [];
   #duringCall: Entry[] = [];
+  /** One `InterceptedCall` per call once its arguments are final: what acts after and during a call sees the same object (a key for per-call state). */
+  readonly #carried = new WeakMap<ToolCall, InterceptedCall>();
+
+  #carriedCall(call: ToolCall, tool: Tool): InterceptedCall {
+    let seen = this.#carried.get(call);
+    if (!seen) this.#carried.set(call, (seen = interceptedCall(call, tool)));
+    return seen;
+  }
 
   constructor() {
     super('tool-call interceptor');
@@ -150,7 +162,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
     let current = error;
     for (const entry of this.#afterError) {
       const seen = current;
-      const verdict = await this.#ask(hub, call, entry, 'error', () => entry.interceptor.afterError?.(interceptedCall(call, tool), seen));
+      const verdict = await this.#ask(hub, call, entry, 'error', () => entry.interceptor.afterError?.(this.#carriedCall(call, tool), seen));
       if (verdict === FAILED) return { code: error.code, message: `The server's error was withheld: the interceptor "${entry.name}" of plugin "${entry.owner}" failed on it; the hub's log says why` };
       if (!verdict) continue;
       if ('message' in verdict) {
@@ -170,7 +182,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
     let current = notification;
     for (const entry of this.#duringCall) {
       const seen = current;
-      const verdict = await this.#ask(hub, call, entry, 'notification', () => entry.interceptor.duringCall?.(interceptedCall(call, tool), seen));
+      const verdict = await this.#ask(hub, call, entry, 'notification', () => entry.interceptor.duringCall?.(this.#carriedCall(call, tool), seen));
       if (verdict === FAILED) return undefined;
       if (!verdict) continue;
       if ('drop' in verdict) {
@@ -223,7 +235,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * left. `replaced` is told whether the result is no longer the child's.
    */
   runAfter(hub: Hub, call: ToolCall, tool: Tool, result: CallToolResult): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
-    return this.#runAfter(hub, call, this.#after, result, (entry, current) => entry.interceptor.after?.(interceptedCall(call, tool), current));
+    return this.#runAfter(hub, call, this.#after, result, (entry, current) => entry.interceptor.after?.(this.#carriedCall(call, tool), current));
   }
 
   /**
