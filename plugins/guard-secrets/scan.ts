@@ -40,7 +40,7 @@ export function scanResult(result: CallToolResult): Promise<Scanned<CallToolResu
 async function redactTexts(texts: string[]): Promise<{ kinds: string[]; texts: string[] } | undefined> {
   // Only a text long enough to hold a secret is read (keys such as `type` and short values are not).
   const read: number[] = [];
-  texts.forEach((text, index) => text.length >= MIN_SECRET_LENGTH && read.push(index));
+  texts.forEach((text, index) => mayHoldSecret(text) && read.push(index));
   if (read.length === 0) return undefined;
   const document = read.map((index) => texts[index]).join(SEPARATOR);
   const findings = await findSecrets(document);
@@ -67,10 +67,22 @@ async function redactTexts(texts: string[]): Promise<{ kinds: string[]; texts: s
 }
 
 /**
- * Shorter texts are not read: the shortest secret the rules report is 16 characters (a
- * generic assignment's value, a URL's Basic-auth credentials with its host); 12 leaves a margin.
+ * Shorter texts are not read: no rule's secret is this short (the shortest, an npm
+ * `_authToken=` line with a one-character token, is 12).
  */
 const MIN_SECRET_LENGTH = 12;
+/**
+ * What every rule's match holds (rules.ts and secretlint's recommended preset): a run of
+ * 16 token characters (every provider's token, a JWT, an AWS secret key, an assigned
+ * value), a URL's `://` (Basic auth, database connection strings, webhooks), an npm
+ * `_authToken`, a PEM block's `-----BEGIN`, an AWS account id's `account`. A text with
+ * none of them (prose, numbers, short names) is not read: the rules cost per character.
+ */
+const MAY_HOLD_SECRET = /[\w\-+/=.~]{16}|:\/\/|_authToken|-----BEGIN|account/i;
+
+function mayHoldSecret(text: string): boolean {
+  return text.length >= MIN_SECRET_LENGTH && MAY_HOLD_SECRET.test(text);
+}
 
 /** Base64 payloads of MCP content: an image's or audio's `data`, an embedded resource's `blob`. */
 function isPayload(holder: Record<string, unknown>, key: string): boolean {
