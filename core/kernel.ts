@@ -6,6 +6,7 @@ import ipaddr from 'ipaddr.js';
 import { Type, type Static } from 'typebox';
 import { recordAccess } from './access-log.js';
 import { ConfiguredServers } from './children/configured.js';
+import { discardBody } from './mcp/discard-body.js';
 import { registerMcpEndpoints } from './mcp/endpoints.js';
 import { ChildTimings } from './children/timings.js';
 import { configFileOf } from './config/config-file.js';
@@ -106,6 +107,12 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     if (!observe.httpRequest.active) return;
     // The raw response: answers written on it (the MCP endpoints) skip Fastify's own onResponse.
     onClose(reply.raw, () => observe.httpRequest.publish({ hub: context.identity, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
+  });
+  // A body refused for its size on any route (the token endpoint, the login form, the MCP
+  // endpoints): what is left of it is read and thrown away before the 413 goes out, since
+  // a socket closed with bytes unread is reset and the client loses the answer.
+  app.addHook('onError', async (request, _reply, error) => {
+    if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') await discardBody(request.raw);
   });
   // The sockets kept alive get their last answer with `Connection: close` rather than a reset when the listener closes.
   const keptAlive = options.closeKeptAliveGently && !options.admin ? new KeptAliveConnections(app.server) : undefined;

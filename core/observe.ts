@@ -185,8 +185,8 @@ export interface ToolWithheldEvent {
   readonly cause: string;
 }
 
-/** What an interceptor acted on: the call's arguments (before) or its result (after). */
-export type InterceptionDirection = 'arguments' | 'result';
+/** What an interceptor acted on: the call's arguments (before), its result or the child's error (after), or a notification during it. */
+export type InterceptionDirection = 'arguments' | 'result' | 'error' | 'notification';
 
 /**
  * An interceptor acted on a tool call (see core/calls/interceptors.ts): refused it,
@@ -273,6 +273,8 @@ export const observe = {
   toolWithheld: new Topic<ToolWithheldEvent>('mcp-switchyard:tool-withheld'),
   interception: new Topic<InterceptionEvent>('mcp-switchyard:interception'),
   pluginFault: new Topic<PluginFaultEvent>('mcp-switchyard:plugin-fault'),
+  /** A promise was rejected with nobody to handle it, and the hub's CLI logged it and went on (core/cli/unhandled-rejections.ts). */
+  unhandledRejection: new Topic<HubEvent>('mcp-switchyard:unhandled-rejection'),
 } as const;
 
 /** The W3C trace context keys that travel in a request's `_meta` (the MCP convention for trace propagation). */

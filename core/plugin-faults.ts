@@ -13,9 +13,11 @@ export interface PluginFault {
 
 /**
  * Code a plugin hands the kernel (observers, hooks, registry callbacks) runs isolated: a
- * throw is counted, logged the first time per plugin and site (a listener on every call
- * must not flood the log), and the hub and the call go on. A `diagnostics_channel`
- * subscriber that throws would otherwise end the process (Node rethrows it on the next tick).
+ * throw, or the rejection of a promise it returns, is counted, logged the first time per
+ * plugin and site (a listener on every call must not flood the log), and the hub and the
+ * call go on. A `diagnostics_channel` subscriber that throws would otherwise end the
+ * process (Node rethrows it on the next tick), and an `async` one that fails would leave
+ * an unhandled rejection, which ends it as well.
  */
 export class PluginFaults {
   readonly #counts = new Map<string, { plugin: string; site: string; count: number }>();
@@ -38,11 +40,20 @@ export class PluginFaults {
     if (site !== FAULT_SITE) this.publish({ ...entry });
   }
 
-  /** `fn` as `plugin`'s code at `site`: a throw is recorded and `fallback(error)` answers instead. */
+  /**
+   * `fn` as `plugin`'s code at `site`: a throw is recorded and `fallback(error)` answers
+   * instead; a promise it returns is handed on with its rejection recorded the same way
+   * (it then resolves to the fallback), so that nothing it does is left unhandled.
+   */
   guard<Args extends unknown[], Result>(plugin: string, site: string, fn: (...args: Args) => Result, fallback: (error: unknown) => Result): (...args: Args) => Result {
     return (...args) => {
       try {
-        return fn(...args);
+        const result = fn(...args);
+        if (!isThenable(result)) return result;
+        return result.then(undefined, (error: unknown) => {
+          this.record(plugin, site, error);
+          return fallback(error);
+        }) as Result;
       } catch (error) {
         this.record(plugin, site, error);
         return fallback(error);
@@ -54,4 +65,8 @@ export class PluginFaults {
   list(): PluginFault[] {
     return [...this.#counts.values()].map((entry) => ({ ...entry }));
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }

@@ -14,6 +14,7 @@ import {
 import { CallCancellation } from '../children/call-cancel.js';
 import type { ChildConnection } from '../children/child-type.js';
 import type { Hub } from '../hub.js';
+import type { ToolCallNotification } from './interceptors.js';
 import type { CallerRequest } from '../mcp/caller-request.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from '../mcp/elicitation.js';
 import { toolError } from '../mcp/tool-results.js';
@@ -46,7 +47,7 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
       const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
       return (
         (plainRoadOpen(connection, tool, request, decision) ? await plainCall(timeoutMs, connection, sent, request) : undefined) ??
-        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities))
+        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, hub.interceptors.duringCall ? (notification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined))
       );
     });
   } catch (error) {
@@ -148,6 +149,8 @@ async function sdkCall(
   request: CallerRequest,
   decision: ElicitationDecision,
   capabilities: ClientCapabilities | undefined,
+  /** What interceptors make of a notification on its way to the caller (undefined: dropped). */
+  intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const progressToken = request.meta?.progressToken as ProgressToken | undefined;
   // Progress is passed on in order, and the result waits for the last of it.
@@ -162,7 +165,14 @@ async function sdkCall(
         ? undefined
         : (progress) => {
             const notification = { method: 'notifications/progress' as const, params: { ...progress, progressToken } };
-            progressSent = progressSent.then(() => request.notify(notification)).catch(() => undefined);
+            progressSent = progressSent
+              .then(async () => {
+                if (!intercept) return request.notify(notification);
+                const passed = await intercept(notification);
+                // The caller's token is its own: no interceptor changes what it matches on.
+                if (passed) await request.notify({ method: 'notifications/progress', params: { ...passed.params, progressToken } as typeof notification.params });
+              })
+              .catch(() => undefined);
           },
   });
   await progressSent;

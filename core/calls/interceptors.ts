@@ -7,7 +7,11 @@ import { Registry } from '../registry.js';
 import { toolError } from '../mcp/tool-results.js';
 import type { ToolCall } from './tool-call.js';
 
-/** What an interceptor sees of a call: never the caller's credentials, never the wire. */
+/**
+ * What an interceptor sees of a call: never the caller's credentials, never the wire.
+ * `after`, `afterError` and `duringCall` are handed the same object for one call, so an
+ * interceptor may key what it keeps of a call on it (a `WeakMap`).
+ */
 export interface InterceptedCall {
   readonly server: ServerView;
   /** The tool as resolved, with its declared `inputSchema` and `outputSchema`. */
@@ -48,6 +52,23 @@ export type BeforeToolCall = (Findings & { refuse: string; arguments?: Record<st
 /** An interceptor's word after the call: refuse the result (the reason is shown instead), replace it, or nothing. */
 export type AfterToolCall = (Findings & { refuse: string }) | (Findings & { result: CallToolResult }) | Findings | undefined;
 
+/** A child's JSON-RPC error for a call, as it reaches the caller: its code stays, its message and data are the child's words. */
+export interface ToolCallError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+/** An interceptor's word on a child's error: replace its message and data (the code stays), or nothing. */
+export type AfterToolError = (Findings & { message: string; data?: unknown }) | Findings | undefined;
+
+/** A notification a child sends while the call runs, on its way to the caller (`notifications/progress`). */
+export interface ToolCallNotification {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+/** An interceptor's word on a notification: replace its params, drop it (`drop: true`), or nothing. */
+export type DuringToolCall = (Findings & { params: Record<string, unknown> }) | (Findings & { drop: true }) | Findings | undefined;
+
 /**
  * An interceptor (`hub.interceptors.add(name, interceptor)`): acts on every tool call of
  * a configured server, on `/<name>/mcp` and through `/hub`, on every revision. `before`
@@ -70,6 +91,17 @@ export interface ToolCallInterceptor {
    * tool's result; the tools it called were each intercepted already.
    */
   afterHubTool?(call: InterceptedHubToolCall, result: CallToolResult): AfterToolCall | Promise<AfterToolCall>;
+  /**
+   * Acts on the child's JSON-RPC error for the call (its message and data reach the
+   * caller: on `/<name>/mcp` as the error, through `/hub` as a tool error's text), in the
+   * order of `after`.
+   */
+  afterError?(call: InterceptedCall, error: ToolCallError): AfterToolError | Promise<AfterToolError>;
+  /**
+   * Acts on each notification the child sends the caller while the call runs (progress),
+   * in the order of `after`; notifications keep their order, and the result waits for them.
+   */
+  duringCall?(call: InterceptedCall, notification: ToolCallNotification): DuringToolCall | Promise<DuringToolCall>;
 }
 
 const DEFAULT_TIME_BUDGET_MS = 1000;
@@ -86,6 +118,16 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
   #before: Entry[] = [];
   #after: Entry[] = [];
   #afterHubTool: Entry[] = [];
+  #afterError: Entry[] = [];
+  #duringCall: Entry[] = [];
+  /** One `InterceptedCall` per call once its arguments are final: what acts after and during a call sees the same object (a key for per-call state). */
+  readonly #carried = new WeakMap<ToolCall, InterceptedCall>();
+
+  #carriedCall(call: ToolCall, tool: Tool): InterceptedCall {
+    let seen = this.#carried.get(call);
+    if (!seen) this.#carried.set(call, (seen = interceptedCall(call, tool)));
+    return seen;
+  }
 
   constructor() {
     super('tool-call interceptor');
@@ -98,6 +140,61 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
     this.#before = ordered.filter((one) => one.interceptor.before !== undefined);
     this.#after = ordered.filter((one) => one.interceptor.after !== undefined).reverse();
     this.#afterHubTool = ordered.filter((one) => one.interceptor.afterHubTool !== undefined).reverse();
+    this.#afterError = ordered.filter((one) => one.interceptor.afterError !== undefined).reverse();
+    this.#duringCall = ordered.filter((one) => one.interceptor.duringCall !== undefined).reverse();
+  }
+
+  /** Whether any interceptor acts on a child's error. */
+  get afterError(): boolean {
+    return this.#afterError.length > 0;
+  }
+
+  /** Whether any interceptor acts on notifications during a call. */
+  get duringCall(): boolean {
+    return this.#duringCall.length > 0;
+  }
+
+  /**
+   * The interceptors of a child's error, in the order of `runAfter`, each handed what the
+   * one before it left; a failure withholds the child's words (the code stays).
+   */
+  async runAfterError(hub: Hub, call: ToolCall, tool: Tool, error: ToolCallError): Promise<ToolCallError> {
+    let current = error;
+    for (const entry of this.#afterError) {
+      const seen = current;
+      const verdict = await this.#ask(hub, call, entry, 'error', () => entry.interceptor.afterError?.(this.#carriedCall(call, tool), seen));
+      if (verdict === FAILED) return { code: error.code, message: `The server's error was withheld: the interceptor "${entry.name}" of plugin "${entry.owner}" failed on it; the hub's log says why` };
+      if (!verdict) continue;
+      if ('message' in verdict) {
+        current = { code: error.code, message: verdict.message, ...(verdict.data !== undefined && { data: verdict.data }) };
+        publish(hub, call, entry, 'error', 'replaced', verdict.findings);
+      } else if (verdict.findings?.length) publish(hub, call, entry, 'error', 'seen', verdict.findings);
+    }
+    return current;
+  }
+
+  /**
+   * The interceptors of a notification during a call, in the order of `runAfter`: the
+   * notification as they left it, or undefined when one dropped it (or failed on it: a
+   * notification is not worth failing the call for, and its words are not passed on).
+   */
+  async runDuringCall(hub: Hub, call: ToolCall, tool: Tool, notification: ToolCallNotification): Promise<ToolCallNotification | undefined> {
+    let current = notification;
+    for (const entry of this.#duringCall) {
+      const seen = current;
+      const verdict = await this.#ask(hub, call, entry, 'notification', () => entry.interceptor.duringCall?.(this.#carriedCall(call, tool), seen));
+      if (verdict === FAILED) return undefined;
+      if (!verdict) continue;
+      if ('drop' in verdict) {
+        publish(hub, call, entry, 'notification', 'refused', verdict.findings);
+        return undefined;
+      }
+      if ('params' in verdict) {
+        current = { method: current.method, params: verdict.params };
+        publish(hub, call, entry, 'notification', 'replaced', verdict.findings);
+      } else if (verdict.findings?.length) publish(hub, call, entry, 'notification', 'seen', verdict.findings);
+    }
+    return current;
   }
 
   /** Whether any interceptor acts before the call. */
@@ -138,7 +235,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * left. `replaced` is told whether the result is no longer the child's.
    */
   runAfter(hub: Hub, call: ToolCall, tool: Tool, result: CallToolResult): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
-    return this.#runAfter(hub, call, this.#after, result, (entry, current) => entry.interceptor.after?.(interceptedCall(call, tool), current));
+    return this.#runAfter(hub, call, this.#after, result, (entry, current) => entry.interceptor.after?.(this.#carriedCall(call, tool), current));
   }
 
   /**

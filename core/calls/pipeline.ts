@@ -1,4 +1,4 @@
-import { fromJsonSchema, isInputRequiredResult, type CallToolResult, type InputRequiredResult, type JsonSchemaType, type Tool } from '@modelcontextprotocol/server';
+import { fromJsonSchema, isInputRequiredResult, ProtocolError, type CallToolResult, type InputRequiredResult, type JsonSchemaType, type Tool } from '@modelcontextprotocol/server';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
 import { toolError } from '../mcp/tool-results.js';
@@ -46,10 +46,19 @@ async function stages(hub: Hub, call: ToolCall): Promise<CallToolResult | InputR
       return refusal;
     }
   }
-  const carried = await carryToolCall(hub, call, tool);
+  const carried = await carryToolCall(hub, call, tool).catch(async (error: unknown) => {
+    throw interceptors.afterError && ProtocolError.isInstance(error) ? await interceptedError(hub, call, tool, error) : error;
+  });
   if (isInputRequiredResult(carried)) return carried;
   const result = interceptors.after ? await intercepted(hub, call, tool, carried) : carried;
   return call.revision.presentResult(tool, result);
+}
+
+/** A child's error after the interceptors: the same error when none replaced its words. */
+async function interceptedError(hub: Hub, call: ToolCall, tool: Tool, error: ProtocolError): Promise<ProtocolError> {
+  const { code, message, data } = error;
+  const after = await hub.interceptors.runAfterError(hub, call, tool, { code, message, ...(data !== undefined && { data }) });
+  return after.message === message && after.data === data ? error : new ProtocolError(code, after.message, after.data);
 }
 
 /** The result after the interceptors; one an interceptor made that no longer matches the tool's output schema is a tool error. */

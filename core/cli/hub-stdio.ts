@@ -7,12 +7,14 @@ import { openDetachedHub } from '../detached.js';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { HubEndpoint } from '../mcp/hub-endpoint.js';
 import { servedRevisions } from '../mcp/served-revision.js';
+import { observe } from '../observe.js';
 import { StdioRevisionGate } from '../mcp/stdio-gate.js';
 import { loggerOptions } from '../server.js';
 import { settingsFromEnvironment } from '../settings.js';
 import { parseFlags } from './flags.js';
 import { logProcessWarnings } from './process-warnings.js';
 import { runCli } from './run.js';
+import { logUnhandledRejections } from './unhandled-rejections.js';
 
 const help = (dataPath: { path: string; why: string }) => `Usage: hub-stdio [--help]
 
@@ -50,6 +52,7 @@ function writable(folder: string): boolean {
 }
 
 const warningsTo = logProcessWarnings();
+const rejectionsTo = logUnhandledRejections();
 
 runCli('hub-stdio', async () => {
   const dataPath = defaultDataPath(process.env);
@@ -59,6 +62,7 @@ runCli('hub-stdio', async () => {
   // stdout carries the protocol, so the log goes to stderr.
   const { app, hub } = await openDetachedHub(env, await loggerOptions(env, process.stderr));
   warningsTo(app.log);
+  rejectionsTo(app.log, () => observe.unhandledRejection.publish({ hub: hub.identity }));
   app.log.info({ dataPath: dataPath.path }, `data in ${dataPath.path} (${dataPath.why})`);
   const revisions = servedRevisions(hub.revisions.values());
   const [first] = revisions;

@@ -4,6 +4,7 @@ import { parseFlags } from './flags.js';
 import { collectAllGarbage, IdleCollection } from './idle-collection.js';
 import { logProcessWarnings } from './process-warnings.js';
 import { runCli } from './run.js';
+import { logUnhandledRejections } from './unhandled-rejections.js';
 
 const HELP = `Usage: hub [--help] [--version]
        hub check [--json] [--connect]     (also: hub --check)
@@ -34,6 +35,7 @@ Environment:
 `;
 
 const warningsTo = logProcessWarnings();
+const rejectionsTo = logUnhandledRejections();
 
 // The hub and the checker are imported once the command line asks for them: `--help` and
 // `--version` load neither.
@@ -56,6 +58,7 @@ runCli('hub', async () => {
   const { startHub } = await import('../server.js');
   const started = await startHub(process.env, { closeKeptAliveGently: true });
   warningsTo(started.app.log);
+  rejectionsTo(started.app.log, () => started.hub.observe.unhandledRejection.publish({}));
   // What start-up left is given back once the hub goes quiet.
   const idle = new IdleCollection(collectAllGarbage, started.app.log);
   idle.start(started.app.server);

@@ -3,7 +3,17 @@
  * (`hub.interceptors.add(name, interceptor)`): refuse a call, replace its arguments before
  * it is carried, replace its result after. See docs/plugins.md, "Interceptors".
  */
-export type { AfterToolCall, BeforeToolCall, InterceptedCall, InterceptedHubToolCall, ToolCallInterceptor } from '../calls/interceptors.js';
+export type {
+  AfterToolCall,
+  AfterToolError,
+  BeforeToolCall,
+  DuringToolCall,
+  InterceptedCall,
+  InterceptedHubToolCall,
+  ToolCallError,
+  ToolCallInterceptor,
+  ToolCallNotification,
+} from '../calls/interceptors.js';
 export type { InterceptionDirection, InterceptionEvent } from '../observe.js';
 export { toolError } from '../mcp/tool-results.js';
 export { mapResultStrings, resultStrings } from '../calls/result-strings.js';

@@ -49,6 +49,30 @@ export default definePlugin({
         if (policy.mode === 'block') return { refuse: `the result carries a secret (${named(scanned.kinds)}), so it was withheld`, findings: scanned.kinds };
         return { result: scanned.redacted, findings: scanned.kinds };
       },
+      async afterError(call, error) {
+        const policy = policyFor(options, call.server.entry.guardSecrets);
+        if (!policy?.directions.has('result')) return undefined;
+        const scanned = await scanValue({ message: error.message, data: error.data });
+        if (!scanned) return undefined;
+        if (policy.mode === 'block') return { message: `The server's error was withheld by plugin "guard-secrets": it carries a secret (${named(scanned.kinds)})`, findings: scanned.kinds };
+        return { message: scanned.redacted.message, data: scanned.redacted.data, findings: scanned.kinds };
+      },
+      async duringCall(call, notification) {
+        const policy = policyFor(options, call.server.entry.guardSecrets);
+        if (!policy?.directions.has('result')) return undefined;
+        const scanned = await scanValue(notification.params);
+        if (!scanned) return undefined;
+        return policy.mode === 'block' ? { drop: true, findings: scanned.kinds } : { params: scanned.redacted, findings: scanned.kinds };
+      },
+      // run_code's answer carries what its program made of the results (each scanned already) and what it printed.
+      async afterHubTool(_call, result) {
+        const policy = policyFor(options, undefined);
+        if (!policy?.directions.has('result')) return undefined;
+        const scanned = await scanResult(result);
+        if (!scanned) return undefined;
+        if (policy.mode === 'block') return { refuse: `the answer carries a secret (${named(scanned.kinds)}), so it was withheld`, findings: scanned.kinds };
+        return { result: scanned.redacted, findings: scanned.kinds };
+      },
     };
     hub.interceptors.add('guard-secrets', interceptor);
   },

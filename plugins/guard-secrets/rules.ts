@@ -50,7 +50,10 @@ export async function findSecrets(text: string): Promise<Finding[]> {
     options: { config: CONFIG, noPhysicFilePath: true },
   });
   const findings: Finding[] = [];
-  for (const message of result.messages) add(findings, { ...spanOf(text, message.range, message.data), kind: kindOf(message.ruleId) });
+  for (const message of result.messages) {
+    const kind = kindOf(message.ruleId);
+    add(findings, { ...cutAtDelimiter(text, spanOf(text, message.range, message.data), kind), kind });
+  }
   for (const match of text.matchAll(JWT)) add(findings, { start: match.index, end: match.index + match[0].length, kind: 'jwt' });
   for (const match of text.matchAll(ASSIGNMENT)) {
     const value = match[1] as string;
@@ -73,6 +76,24 @@ function spanOf(text: string, range: readonly [number, number], data: unknown): 
     if (at !== -1 && at <= range[1]) return { start: at, end: at + value.length };
   }
   return { start: range[0], end: range[1] };
+}
+
+/**
+ * What cannot be part of a token, key or connection string as a one-line secret appears in
+ * text: a quote, a blank, a comma, a brace, an angle bracket, a backslash (of an escaped
+ * quote). Some rules' patterns run on to the end of the line (database connection strings
+ * take `\S+`), which in compact JSON is the rest of the document: a redaction replaces
+ * the secret, never the data around it.
+ */
+const NOT_IN_SECRET = /["'`\s,{}<>\\]/;
+/** Kinds whose secret is a block that spans lines and blanks (a PEM key, a whole credentials file): kept as reported. */
+const BLOCK_KINDS = new Set(['privatekey', 'gcp']);
+
+/** `span` ended at the first character after its start that cannot belong to a secret of `kind`. */
+function cutAtDelimiter(text: string, span: { start: number; end: number }, kind: string): { start: number; end: number } {
+  if (BLOCK_KINDS.has(kind)) return span;
+  const within = text.slice(span.start + 1, span.end).search(NOT_IN_SECRET);
+  return within === -1 ? span : { start: span.start, end: span.start + 1 + within };
 }
 
 function add(findings: Finding[], finding: Finding): void {

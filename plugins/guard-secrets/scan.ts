@@ -14,9 +14,11 @@ export interface Scanned<T> {
 const SEPARATOR = '\n\n';
 
 /**
- * The secrets in every string of a JSON value (arguments, `structuredContent`), found in
- * one pass of the rules over all of them, and the value rebuilt with them redacted.
- * Undefined when nothing was found (nothing is rebuilt).
+ * The secrets in every string of a JSON value, object keys included, at any depth
+ * (arguments, a result in all its parts, a child's error, a notification's params), found
+ * in one pass of the rules over all of them, and the value rebuilt with them redacted.
+ * Base64 payloads (an image's or audio's `data`, a resource's `blob`) are no text and are
+ * not read. Undefined when nothing was found (nothing is rebuilt).
  */
 export async function scanValue<T>(value: T): Promise<Scanned<T> | undefined> {
   const texts: string[] = [];
@@ -30,49 +32,32 @@ export async function scanValue<T>(value: T): Promise<Scanned<T> | undefined> {
   return { kinds: redactions.kinds, redacted: walk(value, (text) => redactions.texts[index++] ?? text) };
 }
 
-/**
- * A result's texts the model reads: its text content, the text of embedded resources, and
- * `structuredContent`. Images, audio and blobs are not read (base64 is no text to scan).
- */
-export async function scanResult(result: CallToolResult): Promise<Scanned<CallToolResult> | undefined> {
-  const texts: string[] = [];
-  const content = result.content.map((block) => {
-    if (block.type === 'text') texts.push(block.text);
-    else if (block.type === 'resource' && 'text' in block.resource) texts.push(block.resource.text);
-    return block;
-  });
-  const structuredAt = texts.length;
-  if (result.structuredContent !== undefined) walk(result.structuredContent, (text) => (texts.push(text), text));
-  const redactions = await redactTexts(texts);
-  if (!redactions) return undefined;
-  let index = 0;
-  const redactedContent = content.map((block) => {
-    if (block.type === 'text') return { ...block, text: redactions.texts[index++] as string };
-    if (block.type === 'resource' && 'text' in block.resource) return { ...block, resource: { ...block.resource, text: redactions.texts[index++] as string } };
-    return block;
-  });
-  index = structuredAt;
-  const structuredContent = result.structuredContent === undefined ? undefined : walk(result.structuredContent, () => redactions.texts[index++] as string);
-  return { kinds: redactions.kinds, redacted: { ...result, content: redactedContent, ...(structuredContent !== undefined && { structuredContent }) } };
+/** A result in all its parts: content blocks of every type (text, embedded resources, resource links), `structuredContent`, `_meta`, and any other field. */
+export function scanResult(result: CallToolResult): Promise<Scanned<CallToolResult> | undefined> {
+  return scanValue(result);
 }
 
 async function redactTexts(texts: string[]): Promise<{ kinds: string[]; texts: string[] } | undefined> {
-  if (texts.length === 0) return undefined;
-  const document = texts.join(SEPARATOR);
+  // Only a text long enough to hold a secret is read (keys such as `type` and short values are not).
+  const read: number[] = [];
+  texts.forEach((text, index) => mayHoldSecret(text) && read.push(index));
+  if (read.length === 0) return undefined;
+  const document = read.map((index) => texts[index]).join(SEPARATOR);
   const findings = await findSecrets(document);
   if (findings.length === 0) return undefined;
   const starts: number[] = [];
   let at = 0;
-  for (const text of texts) {
+  for (const index of read) {
     starts.push(at);
-    at += text.length + SEPARATOR.length;
+    at += (texts[index] as string).length + SEPARATOR.length;
   }
   const redacted = [...texts];
   // From the last finding back, so that earlier offsets stay true.
   for (const finding of [...findings].reverse()) {
-    let index = starts.length - 1;
-    while (index > 0 && (starts[index] as number) > finding.start) index -= 1;
-    const base = starts[index] as number;
+    let position = starts.length - 1;
+    while (position > 0 && (starts[position] as number) > finding.start) position -= 1;
+    const index = read[position] as number;
+    const base = starts[position] as number;
     const text = redacted[index] as string;
     const start = finding.start - base;
     const end = Math.min(finding.end - base, (texts[index] as string).length);
@@ -81,13 +66,46 @@ async function redactTexts(texts: string[]): Promise<{ kinds: string[]; texts: s
   return { kinds: findings.map((finding) => finding.kind), texts: redacted };
 }
 
-/** Every string of a JSON value, in one fixed order, replaced by what `each` gives (objects and arrays copied only when walked). */
+/**
+ * Shorter texts are not read: no rule's secret is this short (the shortest, an npm
+ * `_authToken=` line with a one-character token, is 12).
+ */
+const MIN_SECRET_LENGTH = 12;
+/**
+ * What every rule's match holds (rules.ts and secretlint's recommended preset): a run of
+ * 16 token characters (every provider's token, a JWT, an AWS secret key, an assigned
+ * value), a URL's `://` (Basic auth, database connection strings, webhooks), an npm
+ * `_authToken`, a PEM block's `-----BEGIN`, an AWS account id's `account`. A text with
+ * none of them (prose, numbers, short names) is not read: the rules cost per character.
+ */
+const MAY_HOLD_SECRET = /[\w\-+/=.~]{16}|:\/\/|_authToken|-----BEGIN|account/i;
+
+function mayHoldSecret(text: string): boolean {
+  return text.length >= MIN_SECRET_LENGTH && MAY_HOLD_SECRET.test(text);
+}
+
+/** Base64 payloads of MCP content: an image's or audio's `data`, an embedded resource's `blob`. */
+function isPayload(holder: Record<string, unknown>, key: string): boolean {
+  return key === 'blob' || (key === 'data' && (holder.type === 'image' || holder.type === 'audio'));
+}
+
+/**
+ * Every string of a JSON value, keys before their values, in one fixed order, replaced by
+ * what `each` gives (objects and arrays copied only when walked). A key two redactions
+ * would make the same keeps both values apart by a number.
+ */
 function walk<T>(value: T, each: (text: string) => string): T {
   if (typeof value === 'string') return each(value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => walk(item, each)) as T;
   if (typeof value === 'object' && value !== null) {
+    const holder = value as Record<string, unknown>;
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = walk(item, each);
+    for (const [key, item] of Object.entries(holder)) {
+      const redactedKey = each(key);
+      let name = redactedKey;
+      for (let n = 2; name !== key && Object.hasOwn(copy, name); n++) name = `${redactedKey} (${n})`;
+      copy[name] = isPayload(holder, key) ? item : walk(item, each);
+    }
     return copy as T;
   }
   return value;

@@ -70,7 +70,30 @@ function pathSegment(operation: Operation, name: string, value: unknown): string
   const text = parameter ? plain(parameter, value) : String(value);
   // "." and ".." are dot segments even encoded: the URL would climb the path.
   if (/^\.{1,2}$/.test(text)) throw new ArgumentProblem(`path parameter "${name}" may not be "${text}"`);
+  // Encoded, a "/" stays in the segment, but an upstream (or a proxy before it) that
+  // decodes %2F before routing would route it: a value that names another path is refused.
+  if (!inOneSegment(text)) throw new ArgumentProblem(`path parameter "${name}" may not hold "/", "\\" or "..", even percent-encoded`);
   return encodeURIComponent(text);
+}
+
+/** Whether `text`, as given and once or twice percent-decoded, stays one path segment that does not climb. */
+function inOneSegment(text: string): boolean {
+  let value = text;
+  for (let round = 0; round < 3; round++) {
+    if (/[/\\]|\.\./.test(value)) return false;
+    const decoded = percentDecoded(value);
+    if (decoded === value) return true;
+    value = decoded;
+  }
+  return false;
+}
+
+function percentDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** A value in the `simple` style: lists and objects comma-separated (`explode` writes `key=value`). */

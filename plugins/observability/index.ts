@@ -69,6 +69,7 @@ export default definePlugin({
         hub.observe.toolWithheld.subscribe((event) => metrics.toolWithheld(event.server, event.cause)),
         hub.observe.interception.subscribe((event) => metrics.interception(event)),
         hub.observe.pluginFault.subscribe((event) => metrics.pluginFailure(event.plugin, event.site)),
+        hub.observe.unhandledRejection.subscribe(() => metrics.unhandledRejection()),
       );
       // Series for the servers (and their tools from the snapshots) exist at 0 from the start.
       app.addHook('onReady', async () => metrics.sync());

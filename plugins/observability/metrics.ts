@@ -126,6 +126,11 @@ export class HubMetrics implements LifecycleListener {
     labelNames: ['plugin', 'site'],
     registers: [this.registry],
   });
+  readonly #unhandledRejections = new Counter({
+    name: 'hub_unhandled_rejections_total',
+    help: 'Promises rejected with nobody to handle them, which the hub logged and went on (the hub and hub-stdio CLIs).',
+    registers: [this.registry],
+  });
   readonly #rateLimited = new Counter({ name: 'hub_rate_limited_total', help: 'MCP requests refused by a per-client limit.', registers: [this.registry] });
   readonly #reloadFailures = new Counter({ name: 'hub_config_reload_failures_total', help: 'Config reloads refused (the file did not validate; the running config stayed).', registers: [this.registry] });
   readonly #reloadSuccess = new Gauge({
@@ -143,7 +148,7 @@ export class HubMetrics implements LifecycleListener {
   });
   readonly #interceptions = new Counter({
     name: 'hub_interceptions_total',
-    help: 'What tool-call interceptors did (refused, replaced, seen, failed), by interceptor, direction (arguments, result) and action.',
+    help: 'What tool-call interceptors did (refused, replaced, seen, failed), by interceptor, direction (arguments, result, error, notification) and action.',
     labelNames: ['interceptor', 'direction', 'action'],
     registers: [this.registry],
   });
@@ -328,6 +333,10 @@ export class HubMetrics implements LifecycleListener {
 
   tokenRotation(): void {
     this.#rotations.inc();
+  }
+
+  unhandledRejection(): void {
+    this.#unhandledRejections.inc();
   }
 
   rateLimited(): void {

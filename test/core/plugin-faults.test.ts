@@ -89,3 +89,54 @@ t.test('a tool gate that throws withholds the tool with a reason, and the server
   t.same(result.structuredContent, { result: ['blue'] }, 'a call goes on');
   t.ok(hub.faults.list().some((fault) => fault.site === 'toolGates.withheld' && fault.plugin === 'app'), 'counted in the plugin’s name');
 });
+
+// Issue 54, item 1: an `async` callback that fails (a rejected promise, not a throw) is
+// isolated the same way, at every site a plugin hands the kernel code.
+
+async function reject(site: string): Promise<never> {
+  await Promise.resolve();
+  throw new Error(`the plugin's promise failed at ${site}`);
+}
+
+t.test('async observers, hooks and callbacks that reject on every call: the calls answer, each site logged once and counted', async (t) => {
+  const logs: string[] = [];
+  const { url, hub } = await startTestHub(t, {
+    logs,
+    setup: (plugin) => {
+      plugin.servers.addInProcess('sink', createKitchenSink);
+      plugin.observe.toolCallStart.subscribe(() => reject('toolCallStart'));
+      plugin.observe.toolCallSent.subscribe(() => reject('toolCallSent'));
+      plugin.observe.toolCallEnd.subscribe(() => reject('toolCallEnd'));
+      plugin.observe.mcpRequest.subscribe(() => reject('mcpRequest'));
+      plugin.observe.mcpRequestEnd.subscribe(() => reject('mcpRequestEnd'));
+      plugin.observe.httpRequest.subscribe(() => reject('httpRequest'));
+      plugin.observe.pluginFault.subscribe(() => reject('pluginFault'));
+      plugin.servers.observe({ transition: () => reject('transition'), start: () => reject('start'), toolsChanged: () => reject('toolsChanged') });
+      plugin.toolGates.add('rejecting', { withheld: () => undefined, review: () => reject('review'), refresh: () => reject('refresh') });
+      plugin.interceptors.add('rejecting', { order: 500, after: () => reject('interceptor') });
+    },
+  });
+  let calls = 0;
+  for (const revision of REVISIONS) {
+    const client = await connectClient(t, `${url}/sink/mcp`, revision);
+    for (let round = 0; round < 3; round++) {
+      const result = await client.callTool({ name: 'wrapped_colours', arguments: {} });
+      calls += 1;
+      t.equal(result.isError, true, `${revision}: call ${round + 1} answered, failed closed by the rejecting interceptor`);
+      t.match((result.content as { text: string }[])[0]?.text, /interceptor "rejecting" of plugin "app" failed/);
+    }
+  }
+  // The rejections are recorded once they settle: wait on the counts, not on time.
+  const countOf = (site: string) => hub.faults.list().find((fault) => fault.site === site)?.count ?? 0;
+  while (countOf('observe.toolCallEnd') < calls || countOf('observe.mcpRequestEnd') < calls) await new Promise((resolve) => setImmediate(resolve));
+  for (const site of ['observe.toolCallStart', 'observe.toolCallSent', 'observe.toolCallEnd']) {
+    t.equal(countOf(site), calls, `${site}: every rejection counted`);
+    t.equal(faultLines(logs, site).length, 1, `${site}: logged once`);
+  }
+  for (const site of ['observe.mcpRequest', 'observe.mcpRequestEnd', 'observe.httpRequest', 'observe.pluginFault', 'servers.observe.transition', 'servers.observe.start', 'toolGates.review']) {
+    t.ok(countOf(site) >= 1, `${site}: counted`);
+    t.equal(faultLines(logs, site).length, 1, `${site}: logged once`);
+  }
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  t.match(metrics, `hub_plugin_failures_total{plugin="app",site="observe.toolCallStart"} ${calls}`, 'and /metrics counts them');
+});
