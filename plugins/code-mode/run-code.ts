@@ -1,21 +1,20 @@
 import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import type { CodeModeOptions } from './options.js';
+import type { SandboxPool } from './pool.js';
 import { compileProgram } from './program.js';
+import type { ToolAnswer } from './run-protocol.js';
 import { RunCodeInput, RunCodeOutput, type CallRecord } from './schemas.js';
 import { RunSlots } from './slots.js';
 import type { PluginHub } from '../../core/plugin/index.js';
 import { type CallerRequest, type MetaTool, type MetaToolContext, offeredOnHub, structured, toolError } from '../../core/plugin/meta-tool.js';
 import { traceContextOf } from '../../core/plugin/observe.js';
 
-/** The sandbox (and QuickJS's WebAssembly) is imported at the first run, not when the plugin loads. */
-type Sandbox = typeof import('./sandbox.js');
-let sandbox: Promise<Sandbox> | undefined;
-
 /**
- * `run_code`: runs a program in the sandbox; its tool calls are the caller's own calls
- * through `hub.servers.callTool`, as `call_tool` makes them.
+ * `run_code`: runs a program in a sandbox worker of `pool`; its tool calls are the
+ * caller's own calls through `hub.servers.callTool` on the hub's thread, as `call_tool`
+ * makes them.
  */
-export function runCode(hub: PluginHub, options: CodeModeOptions): MetaTool {
+export function runCode(hub: PluginHub, options: CodeModeOptions, pool: SandboxPool): MetaTool {
   const slots = new RunSlots(options.maxConcurrentRuns, options.maxConcurrentRunsPerClient);
   const limits = {
     memoryBytes: options.memoryMb * 1024 * 1024,
@@ -40,21 +39,19 @@ export function runCode(hub: PluginHub, options: CodeModeOptions): MetaTool {
       const refused = slots.take(client);
       if (refused !== undefined) return toolError(refused);
       try {
-        sandbox ??= import('./sandbox.js');
-        const { runInSandbox, ToolCallRejection } = await sandbox;
         const calls: CallRecord[] = [];
-        const bridge = async (server: string, tool: string, toolArguments: Record<string, unknown> | undefined, signal: AbortSignal): Promise<unknown> => {
+        const call = async (server: string, tool: string, toolArguments: Record<string, unknown> | undefined, signal: AbortSignal): Promise<ToolAnswer> => {
           const record: CallRecord = { server, tool, outcome: 'cancelled', durationMs: 0 };
           calls.push(record);
           const started = performance.now();
           try {
             const value = await callForProgram(hub, context, server, tool, toolArguments, signal);
-            if (typeof value === 'object' && value !== null && 'error' in value) {
+            if ('error' in value) {
               record.outcome = value.outcome;
-              throw new ToolCallRejection(value.error);
+              return { error: value.error };
             }
             record.outcome = 'ok';
-            return value.value;
+            return { json: JSON.stringify(value.value ?? null) };
           } finally {
             record.durationMs = Math.round((performance.now() - started) * 10) / 10;
             if (signal.aborted && record.outcome !== 'ok') record.outcome = 'cancelled';
@@ -64,7 +61,7 @@ export function runCode(hub: PluginHub, options: CodeModeOptions): MetaTool {
           .list()
           .filter((child) => offeredOnHub(child, context.request))
           .map((child) => child.name);
-        const outcome = await runInSandbox(compiled.code, limits, names, bridge, context.request.signal);
+        const outcome = await pool.run({ code: compiled.code, limits, serverNames: names, call, cancel: context.request.signal });
         markAccess(context.request, calls);
         if (!outcome.ok) {
           const printed = outcome.output === '' ? '' : `\nPrinted before it ended:\n${outcome.output}`;

@@ -1,29 +1,19 @@
-import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as asyncifyBuild from '@jitl/quickjs-wasmfile-release-asyncify';
 import { type CustomizeVariantOptions, newQuickJSAsyncWASMModuleFromVariant, newVariant, type QuickJSAsyncVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten-core';
 import { PROGRAM_FILE } from './program.js';
 
-/** The bounds of one run; each is a plugin option (see options.ts). */
-export interface SandboxLimits {
-  memoryBytes: number;
-  stackBytes: number;
-  timeoutMs: number;
-  maxToolCalls: number;
-  maxOutputBytes: number;
-  maxResultBytes: number;
+import { memoryError, type RunOutcome, type SandboxLimits, stackError, type ToolAnswer } from './run-protocol.js';
+
+/** How a program's tool call reaches the hub: the JSON text of the value the program gets, or the text it rejects with. */
+export type ToolBridge = (server: string, tool: string, args: Record<string, unknown> | undefined) => Promise<ToolAnswer>;
+
+/** What a run hands the host besides its outcome: each tool call, and each line as it is printed. */
+export interface SandboxHost {
+  call: ToolBridge;
+  print?(line: string): void;
 }
-
-/** How a program's tool call reaches the hub: resolves with the value the program gets, rejects with a `ToolCallRejection`. */
-export type ToolBridge = (server: string, tool: string, args: Record<string, unknown> | undefined, signal: AbortSignal) => Promise<unknown>;
-
-/** A tool call that ended without a value: its text is what the program's promise rejects with. */
-export class ToolCallRejection {
-  constructor(readonly message: string) {}
-}
-
-export type RunOutcome = { ok: true; output: string; value: unknown; hasValue: boolean } | { ok: false; output: string; error: string };
 
 /**
  * The globals a program gets, made inside the sandbox from the two host functions it is
@@ -86,19 +76,17 @@ function compiledWasm(): Promise<WasmModule> {
  * WebAssembly instance of its own: a fresh QuickJS module, runtime and context per run, so
  * that whatever a program does to its interpreter (or an interpreter bug it finds) ends
  * with the run; the instance is dropped afterwards. Memory and stack are QuickJS's own
- * limits; time is the interrupt handler (a program that computes) and a timer (one that
- * waits on tool calls); every other limit ends the run through the interrupt handler at
- * the program's next step.
+ * limits; the output, result and tool-call limits end the run through the interrupt
+ * handler at the program's next step. Time is not watched here: this runs in a worker
+ * thread (worker.ts), and the hub's thread ends a run that is over its time by
+ * terminating the worker (pool.ts), whatever the program is doing.
  */
-export async function runInSandbox(code: string, limits: SandboxLimits, serverNames: readonly string[], bridge: ToolBridge, cancel: AbortSignal): Promise<RunOutcome> {
+export async function runInSandbox(code: string, limits: SandboxLimits, serverNames: readonly string[], host: SandboxHost): Promise<RunOutcome> {
   // QuickJS counts its allocations without their sizes in this build (no malloc_usable_size),
   // so its memory limit catches one large allocation but not many small ones: the
   // instance's own memory, which cannot grow past the limit, is what bounds a run.
   const memory = new wasm.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(limits.memoryBytes / PAGE) });
   const module = await newQuickJSAsyncWASMModuleFromVariant(newVariant(asyncVariant, { wasmModule: await compiledWasm(), wasmMemory: memory }));
-  const abort = new AbortController();
-  // Each tool call in flight listens on the run's signal; a program may have them all out at once.
-  setMaxListeners(limits.maxToolCalls + 10, abort.signal);
   const deferreds = new Set<QuickJSDeferredPromise>();
   let output = '';
   let outputBytes = 0;
@@ -109,7 +97,6 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
   const end = (outcome: RunOutcome): void => {
     if (finished) return;
     finished = true;
-    abort.abort();
     settle(outcome);
   };
   const fail = (error: string): void => end({ ok: false, output, error });
@@ -126,24 +113,13 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
       fail(hostFailure(error, limits));
     }
   };
-  const timeoutError = `The program ran longer than the time limit (timeoutMs: ${limits.timeoutMs} ms) and was stopped.`;
-  const deadline = performance.now() + limits.timeoutMs;
 
   const runtime = module.newRuntime({
     memoryLimitBytes: limits.memoryBytes,
     maxStackSizeBytes: limits.stackBytes,
-    interruptHandler: () => {
-      if (finished) return true;
-      if (performance.now() < deadline) return false;
-      fail(timeoutError);
-      return true;
-    },
+    interruptHandler: () => finished,
   });
   const vm = runtime.newContext();
-  const timer = setTimeout(() => fail(timeoutError), limits.timeoutMs);
-  const onCancel = () => fail('The caller cancelled the run.');
-  cancel.addEventListener('abort', onCancel);
-  if (cancel.aborted) onCancel();
 
   /** Runs the promise jobs a settled call or the program's start queued; a failure there ends the run. */
   const drive = (): void => {
@@ -167,6 +143,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     outputBytes += Buffer.byteLength(line) + 1;
     if (outputBytes > limits.maxOutputBytes) return void fail(`The program printed more than the output limit (maxOutputBytes: ${limits.maxOutputBytes} bytes).`);
     output += `${line}\n`;
+    host.print?.(line);
   });
   const call = vm.newFunction('call', (serverHandle, toolHandle, argsHandle) => {
     const deferred = vm.newPromise();
@@ -180,7 +157,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
       return deferred.handle;
     }
     const args = argsText === undefined ? undefined : (JSON.parse(argsText) as unknown);
-    const settleCall = (value: { json: string } | { error: string }): void => {
+    const settleCall = (value: ToolAnswer): void => {
       deferreds.delete(deferred);
       if (finished) return;
       try {
@@ -203,10 +180,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     if (args !== undefined && !isObject) {
       queueMicrotask(() => settleCall({ error: `The arguments of ${server}.${tool} must be an object.` }));
     } else {
-      bridge(server, tool, args as Record<string, unknown> | undefined, abort.signal).then(
-        (value) => settleCall({ json: JSON.stringify(value ?? null) }),
-        (error: unknown) => settleCall({ error: error instanceof ToolCallRejection ? error.message : `${server}.${tool} failed.` }),
-      );
+      host.call(server, tool, args as Record<string, unknown> | undefined).then(settleCall, () => settleCall({ error: `${server}.${tool} failed.` }));
     }
     return deferred.handle;
   });
@@ -263,13 +237,10 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
   drive();
 
   const outcome = await done;
-  clearTimeout(timer);
-  cancel.removeEventListener('abort', onCancel);
-  // Every handle goes before the context and the runtime (QuickJS asserts it); a run that
-  // ended mid-way may hold some still, and then the whole instance is simply dropped.
-  // A run that ended at its program's end frees its interpreter; one stopped mid-way (a
-  // limit, a cancellation, a call still out) may hold objects QuickJS would assert on, and
-  // its instance, this run's alone, is dropped whole instead.
+  // Every handle goes before the context and the runtime (QuickJS asserts it). A run that
+  // ended at its program's end frees its interpreter; one stopped mid-way (a limit, a call
+  // still out) may hold objects QuickJS would assert on, and its instance, this run's
+  // alone, is dropped whole instead.
   if (broken || !programSettled || deferreds.size > 0) return outcome;
   try {
     toJson?.dispose();
@@ -320,19 +291,11 @@ function describeError(vm: QuickJSContext, handle: QuickJSHandle, limits: Sandbo
   return `${name}: ${message}${line === undefined ? '' : ` (line ${line})`}`;
 }
 
-function memoryError(limits: SandboxLimits): string {
-  return `The program used more memory than the limit (memoryMb: ${limits.memoryBytes / (1024 * 1024)} MB).`;
-}
-
 /** What escaped the interpreter into the host, as the limit it hit. */
 function hostFailure(error: unknown, limits: SandboxLimits): string {
   if (error instanceof RangeError && /call stack/i.test(error.message)) return stackError(limits);
   if (/memory/i.test(String(error))) return memoryError(limits);
   return 'The sandbox failed and the run was stopped.';
-}
-
-function stackError(limits: SandboxLimits): string {
-  return `The program recursed deeper than the stack limit (maxStackKb: ${limits.stackBytes / 1024} KB).`;
 }
 
 /** A failure of the host side of the bridge: the sandbox's memory was exhausted while a value went in. */
