@@ -85,6 +85,16 @@ type ProgramCall = { value: unknown } | { error: string; outcome: CallRecord['ou
 async function callForProgram(hub: PluginHub, context: MetaToolContext, server: string, tool: string, toolArguments: Record<string, unknown> | undefined, signal: AbortSignal): Promise<ProgramCall> {
   const child = hub.servers.get(server);
   if (!child || !offeredOnHub(child, context.request)) return { error: `Unknown server: "${server}".`, outcome: 'error' };
+  // The caller's own limits, as if it made the call itself: a client whose programs call
+  // tools counts each call against CLIENT_CALLS_PER_MINUTE and CLIENT_MAX_CONCURRENT (the
+  // run_code request holding one slot of the latter all along). An open hub limits no one.
+  const client = context.request.clientId;
+  const admitted = client === undefined ? undefined : await hub.clientLimits.admit(client);
+  if (admitted !== undefined && typeof admitted !== 'function') return { error: `${server}.${tool} was refused: ${admitted.message}`, outcome: 'limit' };
+  if (signal.aborted) {
+    admitted?.();
+    return { error: `${server}.${tool} was cancelled: the run ended.`, outcome: 'cancelled' };
+  }
   const trace = traceContextOf(context.request.meta);
   const params = { name: tool, ...(toolArguments !== undefined && { arguments: toolArguments }), ...(trace && { _meta: trace }) };
   let result: Awaited<ReturnType<typeof hub.servers.callTool>>;
@@ -93,6 +103,8 @@ async function callForProgram(hub: PluginHub, context: MetaToolContext, server: 
   } catch (error) {
     if (ProtocolError.isInstance(error)) return { error: `${server}.${tool} failed: the server answered with error ${error.code}: ${error.message}`, outcome: 'error' };
     return { error: `${server}.${tool} failed: ${(error as Error).message}`, outcome: 'error' };
+  } finally {
+    admitted?.();
   }
   if (result === undefined) return { error: `Unknown tool: "${tool}" on server "${server}".`, outcome: 'error' };
   if (!isToolResult(result)) return { error: `${server}.${tool} asked a question, which a program cannot answer: call it with call_tool.`, outcome: 'error' };
