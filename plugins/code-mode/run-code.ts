@@ -1,4 +1,5 @@
 import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
+import { didYouMean, listed } from './close-matches.js';
 import type { CodeModeOptions } from './options.js';
 import type { SandboxPool } from './pool.js';
 import { compileProgram } from './program.js';
@@ -67,7 +68,7 @@ export function runCode(hub: PluginHub, options: CodeModeOptions, pool: SandboxP
           const printed = outcome.output === '' ? '' : `\nPrinted before it ended:\n${outcome.output}`;
           return toolError(`The program failed: ${outcome.error}${printed}`);
         }
-        return structured({ output: outcome.output, ...(outcome.hasValue && { value: outcome.value }), calls } satisfies RunCodeOutput);
+        return structured({ output: outcome.output, ...(outcome.hasValue && { value: outcome.value }), calls, ...(outcome.note !== undefined && { note: outcome.note }) } satisfies RunCodeOutput);
       } finally {
         slots.release(client);
       }
@@ -106,7 +107,10 @@ async function callForProgram(hub: PluginHub, context: MetaToolContext, server: 
   } finally {
     admitted?.();
   }
-  if (result === undefined) return { error: `Unknown tool: "${tool}" on server "${server}".`, outcome: 'error' };
+  if (result === undefined) {
+    const names = child.tools.map((known) => known.name);
+    return { error: `Unknown tool: "${tool}" on server "${server}".${didYouMean(tool, names)} Its tools: ${listed(names)}.`, outcome: 'error' };
+  }
   if (!isToolResult(result)) return { error: `${server}.${tool} asked a question, which a program cannot answer: call it with call_tool.`, outcome: 'error' };
   const text = textOf(result);
   if (result.isError === true) return { error: text, outcome: 'tool_error' };

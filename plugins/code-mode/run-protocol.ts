@@ -16,7 +16,7 @@ export interface SandboxLimits {
 /** How a program's tool call ended: the JSON text of its value, or the text its promise rejects with. */
 export type ToolAnswer = { json: string } | { error: string };
 
-export type RunOutcome = { ok: true; output: string; value: unknown; hasValue: boolean } | { ok: false; output: string; error: string };
+export type RunOutcome = { ok: true; output: string; value: unknown; hasValue: boolean; note?: string } | { ok: false; output: string; error: string };
 
 /** The hub's thread to a worker: run a program; the answer to one of its tool calls. */
 export type ToWorker = { type: 'run'; run: number; code: string; limits: SandboxLimits; serverNames: readonly string[] } | { type: 'answer'; run: number; call: number; answer: ToolAnswer };

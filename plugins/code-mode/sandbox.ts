@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as asyncifyBuild from '@jitl/quickjs-wasmfile-release-asyncify';
 import { type CustomizeVariantOptions, newQuickJSAsyncWASMModuleFromVariant, newVariant, type QuickJSAsyncVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten-core';
+import { didYouMean, listed } from './close-matches.js';
 import { PROGRAM_FILE } from './program.js';
 
 import { memoryError, type RunOutcome, type SandboxLimits, stackError, type ToolAnswer } from './run-protocol.js';
@@ -22,7 +23,7 @@ export interface SandboxHost {
  * and nothing but text leaves it. A server is a proxy: any tool name reaches the hub,
  * which alone decides whether the caller may call it.
  */
-const BOOTSTRAP = `(function (print, call, serverNames) {
+const BOOTSTRAP = `(function (print, call, unknownServer, serverNames) {
   'use strict';
   const stringify = JSON.stringify, parse = JSON.parse, freeze = Object.freeze, create = Object.create;
   const show = (value) => {
@@ -31,16 +32,30 @@ const BOOTSTRAP = `(function (print, call, serverNames) {
   };
   const log = (...values) => { print(values.map(show).join(' ')); };
   globalThis.console = freeze({ log, info: log, warn: log, error: log, debug: log });
+  // A tool call's promise, whose fields (other than a promise's own) say that an await is missing.
+  const promiseKeys = ['then', 'catch', 'finally', 'constructor', 'toJSON'];
+  const awaitHint = (promise, server, tool) => new Proxy(promise, {
+    get(target, key) {
+      if (typeof key === 'symbol' || promiseKeys.includes(key)) { const value = target[key]; return typeof value === 'function' ? value.bind(target) : value; }
+      throw new TypeError('"' + key + '" was read from the promise servers.' + server + '.' + tool + '() returns, not from its result: an await is probably missing (await servers.' + server + '.' + tool + '(...)).');
+    },
+  });
   const servers = create(null);
   for (const server of serverNames) {
     servers[server] = new Proxy(freeze(create(null)), {
       get(_target, tool) {
         if (typeof tool !== 'string' || tool === 'then') return undefined;
-        return (args) => call(server, tool, args === undefined ? undefined : stringify(args)).then(parse);
+        return (args) => awaitHint(call(server, tool, args === undefined ? undefined : stringify(args)).then(parse), server, tool);
       },
     });
   }
-  globalThis.servers = freeze(servers);
+  // A server name the caller cannot reach (a typo, say) fails where it is read, naming the close ones.
+  globalThis.servers = new Proxy(freeze(servers), {
+    get(target, name) {
+      if (typeof name !== 'string' || name in target || name === 'then' || name === 'toJSON') return target[name];
+      throw new ReferenceError(unknownServer(name));
+    },
+  });
   return (value) => stringify(value);
 })`;
 
@@ -55,6 +70,8 @@ const { WebAssembly: wasm } = globalThis as unknown as {
 };
 
 const PAGE = 64 * 1024;
+/** How long a thrown value's own code (a getter of its message, its toString) may run while it is described. */
+const DESCRIBE_MS = 100;
 /** What the QuickJS build starts with (its static data and C stack): the Emscripten module's own default. */
 const BASE_PAGES = (16 * 1024 * 1024) / PAGE;
 const requireHere = createRequire(import.meta.url);
@@ -117,9 +134,21 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
   const runtime = module.newRuntime({
     memoryLimitBytes: limits.memoryBytes,
     maxStackSizeBytes: limits.stackBytes,
-    interruptHandler: () => finished,
+    // Describing a thrown value runs the program's own code (a getter, a toString), which
+    // gets a moment, not the rest of the run.
+    interruptHandler: () => finished || (describing !== undefined && performance.now() > describing),
   });
   const vm = runtime.newContext();
+
+  let describing: number | undefined;
+  const describe = (handle: QuickJSHandle): string => {
+    describing = performance.now() + DESCRIBE_MS;
+    try {
+      return describeError(vm, handle, limits);
+    } finally {
+      describing = undefined;
+    }
+  };
 
   /** Runs the promise jobs a settled call or the program's start queued; a failure there ends the run. */
   const drive = (): void => {
@@ -127,7 +156,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     guarded(() => {
       const jobs = runtime.executePendingJobs();
       if (jobs.error) {
-        const error = describeError(vm, jobs.error, limits);
+        const error = describe(jobs.error);
         jobs.error.dispose();
         fail(error);
       }
@@ -185,6 +214,13 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     return deferred.handle;
   });
 
+  const unknownServer = vm.newFunction('unknownServer', (nameHandle) => {
+    // The name is the program's: only its start is copied out.
+    const length = vm.getNumber(vm.getProp(nameHandle, 'length'));
+    const name = length > 256 ? `(a name of ${length} characters)` : vm.getString(nameHandle);
+    return vm.newString(`Unknown server: "${name}".${didYouMean(name, serverNames)} The servers you can reach: ${listed(serverNames)}.`);
+  });
+
   let toJson: QuickJSHandle | undefined;
   guarded(() => {
     const names = vm.newArray();
@@ -195,24 +231,25 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     });
     const installed = vm.evalCode(BOOTSTRAP, 'bootstrap.js');
     if (installed.error) {
-      fail(describeError(vm, installed.error, limits));
+      fail(describe(installed.error));
       installed.error.dispose();
     } else {
-      const made = vm.callFunction(installed.value, vm.undefined, print, call, names);
+      const made = vm.callFunction(installed.value, vm.undefined, print, call, unknownServer, names);
       installed.value.dispose();
       if (made.error) {
-        fail(describeError(vm, made.error, limits));
+        fail(describe(made.error));
         made.error.dispose();
       } else toJson = made.value;
     }
     print.dispose();
     call.dispose();
+    unknownServer.dispose();
     names.dispose();
 
     if (!finished) {
       const started = vm.evalCode(code, PROGRAM_FILE);
       if (started.error) {
-        fail(describeError(vm, started.error, limits));
+        fail(describe(started.error));
         started.error.dispose();
       } else {
         const program = started.value;
@@ -221,7 +258,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
             guarded(() => {
               programSettled = true;
               if (result.error) {
-                if (!finished) fail(describeError(vm, result.error, limits));
+                if (!finished) fail(describe(result.error));
                 result.error.dispose();
                 return;
               }
@@ -262,7 +299,7 @@ function returnedValue(vm: QuickJSContext, toJson: QuickJSHandle, value: QuickJS
     return { ok: false, output, error: `The returned value is not JSON: ${error}` };
   }
   try {
-    if (vm.typeof(json.value) !== 'string') return { ok: true, output, value: undefined, hasValue: false };
+    if (vm.typeof(json.value) !== 'string') return { ok: true, output, value: undefined, hasValue: false, note: `The returned value (a ${vm.typeof(value)}) is not JSON and was dropped: return an object, array, string, number, boolean or null.` };
     const length = vm.getNumber(vm.getProp(json.value, 'length'));
     const tooLarge = { ok: false as const, output, error: `The returned value is larger than the result limit (maxResultBytes: ${limits.maxResultBytes} bytes).` };
     if (length > limits.maxResultBytes) return tooLarge;
@@ -280,16 +317,24 @@ function describeError(vm: QuickJSContext, handle: QuickJSHandle, limits: Sandbo
   try {
     dumped = vm.dump(handle);
   } catch {
-    dumped = undefined;
+    return UNREADABLE_ERROR;
   }
-  const error = typeof dumped === 'object' && dumped !== null ? (dumped as { name?: unknown; message?: unknown; stack?: unknown }) : { message: dumped };
-  const message = String(error.message ?? 'unknown error');
+  if (typeof dumped !== 'object' || dumped === null) return `Error: the program threw ${typeof dumped === 'string' ? dumped : String(dumped)}`.slice(0, MAX_ERROR_LENGTH);
+  const error = dumped as { name?: unknown; message?: unknown; stack?: unknown };
+  const json = JSON.stringify(dumped);
+  const message = typeof error.message === 'string' ? error.message : json === '{}' || 'stack' in error ? undefined : json;
+  if (message === undefined) return UNREADABLE_ERROR;
   const name = typeof error.name === 'string' ? error.name : 'Error';
   if (/out of memory/i.test(message)) return memoryError(limits);
   if (/stack overflow|call stack size exceeded/i.test(message)) return stackError(limits);
   const line = typeof error.stack === 'string' ? new RegExp(`${PROGRAM_FILE.replace('.', '\\.')}:(\\d+)`).exec(error.stack)?.[1] : undefined;
-  return `${name}: ${message}${line === undefined ? '' : ` (line ${line})`}`;
+  return `${name}: ${message.slice(0, MAX_ERROR_LENGTH)}${line === undefined ? '' : ` (line ${line})`}`;
 }
+
+/** What a thrown value whose message cannot be read (its getter or toString throws, or runs past DESCRIBE_MS) is reported as. */
+const UNREADABLE_ERROR = 'Error: the program threw a value whose message could not be read (its message or toString threw or ran too long).';
+/** A thrown message is the program's text: the model gets its start. */
+const MAX_ERROR_LENGTH = 4096;
 
 /** What escaped the interpreter into the host, as the limit it hit. */
 function hostFailure(error: unknown, limits: SandboxLimits): string {
