@@ -1,7 +1,8 @@
 // Code mode: one task of 20 tool calls whose results are filtered to a few lines, done as
 // 20 call_tool calls (what the model would read) and as one run_code, with the bytes
 // returned to the model and the wall time of each; and the sandbox's start-up per run
-// (a fresh WebAssembly instance, runtime and context running `return 1`), p50 and p99.
+// (in a worker of the pool, a fresh WebAssembly instance, runtime and context running
+// `return 1`, the messages both ways included), p50 and p99.
 // Rounds alternate the two ways so machine load hits both alike.
 // Run: npx tsc -p . && node dist/bench/code-mode.js [rounds] [startups]
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
@@ -9,7 +10,7 @@ import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { startBenchHub } from './bench-hub.js';
 import { median, percentile } from './measure.js';
 import { compileProgram } from '../plugins/code-mode/program.js';
-import { runInSandbox } from '../plugins/code-mode/sandbox.js';
+import { SandboxPool } from '../plugins/code-mode/pool.js';
 
 const rounds = Number(process.argv[2] ?? '20');
 const startups = Number(process.argv[3] ?? '200');
@@ -86,13 +87,15 @@ await benchHub.close();
 const compiled = compileProgram('return 1');
 if (!compiled.ok) throw new Error(compiled.error);
 const limits = { memoryBytes: 64 * 1024 * 1024, stackBytes: 512 * 1024, timeoutMs: 30_000, maxToolCalls: 50, maxOutputBytes: 65_536, maxResultBytes: 262_144 };
+const pool = new SandboxPool(64);
 const startupTimes: number[] = [];
 for (let run = 0; run < startups; run++) {
   const started = performance.now();
-  const outcome = await runInSandbox(compiled.code, limits, [], async () => null, new AbortController().signal);
+  const outcome = await pool.run({ code: compiled.code, limits, serverNames: [], call: async () => ({ json: 'null' }), cancel: new AbortController().signal });
   startupTimes.push(performance.now() - started);
   if (!outcome.ok) throw new Error(outcome.error);
 }
+await pool.close();
 startupTimes.sort((a, b) => a - b);
 
 const round1 = (value: number) => Math.round(value * 10) / 10;

@@ -7,6 +7,7 @@ import type { UpstreamAuth } from './children/upstream-auth.js';
 import { childWires } from './children/wires.js';
 import { configFileOf, type ConfigFile } from './config/config-file.js';
 import type { HubConfig } from './config/schema.js';
+import { ClientLimits } from './limits/client-limits.js';
 import type { RequestAuthenticator } from './mcp/authenticator.js';
 import { QuestionRelay } from './mcp/elicitation.js';
 import type { MetaTool } from './mcp/meta-tool.js';
@@ -86,6 +87,7 @@ export class Hub {
       if (observe.pluginFault.active) observe.pluginFault.publish({ hub: this.identity, plugin: fault.plugin, site: fault.site });
     });
     this.store = openStoreLazily({ dataPath: settings.dataPath, mongodbUrl: env.MONGODB_URL });
+    this.clientLimits = new ClientLimits(this.store, settings, () => this.now());
   }
 
   /** Opened on first use (a hub that never needs it creates no files); closed with the app. */
@@ -96,6 +98,8 @@ export class Hub {
 
   /** The shutdown drain: in-flight MCP requests finish, new ones are refused. */
   readonly drain = new Drain();
+  /** CLIENT_CALLS_PER_MINUTE and CLIENT_MAX_CONCURRENT: the MCP endpoints' and code mode's program calls'. */
+  readonly clientLimits: ClientLimits;
   /** The time the per-client call limit counts by; a test fixes it, so that the limit is shown by events, not by the machine's pace. */
   now: () => number = Date.now;
 

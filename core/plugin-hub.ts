@@ -12,13 +12,14 @@ import type { ConfigFile } from './config/config-file.js';
 import type { HubConfig, ServerEntry } from './config/schema.js';
 import { HUB_ERROR_CODES, HubError } from './errors.js';
 import type { Hub } from './hub.js';
+import type { LimitRefusal } from './limits/client-limits.js';
 import type { RequestAuthenticator } from './mcp/authenticator.js';
 import { runToolCall } from './calls/pipeline.js';
 import type { ToolCallInterceptor } from './calls/interceptors.js';
 import { toolCallOf } from './calls/tool-call.js';
 import type { MetaToolContext, MetaTool } from './mcp/meta-tool.js';
 import type { McpRevision } from './mcp/revision.js';
-import { topicsOf, type HubTopics, type Isolate } from './observe.js';
+import { observe as hubObserve, topicsOf, type HubTopics, type Isolate } from './observe.js';
 import type { OperatorPage } from './operator/pages.js';
 import type { OperatorService } from './operator/service.js';
 import type { Registry, Slot } from './registry.js';
@@ -51,6 +52,16 @@ export interface ServerObserver {
    * `server.tools` again; nothing is asked of the server.
    */
   toolsChanged?(server: ServerView): void;
+}
+
+/** The per-client limits of the MCP endpoints, for a call made for a client inside one of its requests (code mode's program calls). */
+export interface ClientCallLimits {
+  /**
+   * Counts one call of `client` against CLIENT_CALLS_PER_MINUTE and holds one of its
+   * CLIENT_MAX_CONCURRENT slots, as a request to an MCP endpoint does: the release of the
+   * slot (call it when the call ends), or the refusal, with the text an endpoint's 429 gives.
+   */
+  admit(client: string): Promise<(() => void) | LimitRefusal>;
 }
 
 /** The configured servers, as plugins see them. */
@@ -113,6 +124,8 @@ export interface PluginHub {
   /** The credentials lent to remote children. */
   readonly upstreamAuth: ProvidedService<UpstreamAuth>;
   readonly servers: Servers;
+  /** The callers' limits, for calls a plugin makes on a caller's behalf. */
+  readonly clientLimits: ClientCallLimits;
   /** The operator web service: every page a person uses logs in, keeps a session and checks forms through it. */
   readonly operator: OperatorService;
   /** This hub's events (metrics, traces, audit), and the ones a plugin publishes. */
@@ -202,6 +215,13 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     authenticator: serviceFor(hub.authenticator, owner),
     upstreamAuth: serviceFor(hub.upstreamAuth, owner),
     servers,
+    clientLimits: {
+      admit: async (client) => {
+        const admitted = await hub.clientLimits.admit(client);
+        if (typeof admitted !== 'function' && hubObserve.rateLimited.active) hubObserve.rateLimited.publish({ hub: hub.identity });
+        return admitted;
+      },
+    },
     get operator() {
       return hub.operator;
     },

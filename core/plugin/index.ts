@@ -5,7 +5,8 @@
  * imports the package (a test holds them to it); what is not here is the kernel's own.
  */
 export { definePlugin, type DefaultContext, type HubPlugin, type PluginManifest } from '../plugin.js';
-export type { PluginHub, PluginRegistry, ProvidedService, Servers } from '../plugin-hub.js';
+export type { ClientCallLimits, PluginHub, PluginRegistry, ProvidedService, Servers } from '../plugin-hub.js';
+export type { LimitRefusal } from '../limits/client-limits.js';
 export { declaredCommand, type AdminCommand, type AdminCommandSummary, type AdminOutput, type StoreOnlyActions } from '../cli/admin-command.js';
 export type { ToolGate, WithheldInstructions, WithheldTool } from '../children/tool-gates.js';
 export type { HubConfig } from '../config/schema.js';

@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import { didYouMean, listed } from './close-matches.js';
 import { docComment, identifierFor, pascalCase, propertyKey, typeOf } from './declarations.js';
 import { CodeApiInput } from './schemas.js';
 import type { PluginHub } from '../../core/plugin/index.js';
@@ -52,23 +53,31 @@ export function getCodeApi(hub: PluginHub): MetaTool {
   return {
     name: 'get_code_api',
     description:
-      'Returns TypeScript declarations of the tools you can call from run_code (servers.<server>.<tool>(args)), one namespace per server, with their argument and result types. Read it, then write a program for run_code.',
+      'Returns TypeScript declarations of the tools you can call from run_code (servers.<server>.<tool>(args)), one namespace per server, with their argument and result types. Ask for only the tools you need ("tools": ["server/tool"]) or servers; then write a program for run_code.',
     inputSchema: CodeApiInput,
     annotations: { title: 'Get code API', readOnlyHint: true },
     async call(args, context) {
-      const { servers: named } = args as CodeApiInput;
+      const { servers: named, tools: namedTools } = args as CodeApiInput;
       const reachable = hub.servers.list().filter((child) => offeredOnHub(child, context.request));
-      let chosen = reachable;
-      if (named !== undefined) {
-        const unknown = named.find((name) => !reachable.some((child) => child.name === name));
-        if (unknown !== undefined) return toolError(`Unknown server: "${unknown}". Call list_servers for the configured servers.`);
-        chosen = reachable.filter((child) => named.includes(child.name));
+      const reachableNames = reachable.map((child) => child.name);
+      const unknownServer = (name: string) => toolError(`Unknown server: "${name}".${didYouMean(name, reachableNames)} The servers you can reach: ${listed(reachableNames)}.`);
+      // Servers asked for whole, and the tools asked for one by one of the others.
+      const whole = new Set(named ?? (namedTools === undefined ? reachableNames : []));
+      const single = new Map<string, string[]>();
+      for (const name of named ?? []) if (!reachableNames.includes(name)) return unknownServer(name);
+      for (const qualified of namedTools ?? []) {
+        const slash = qualified.indexOf('/');
+        if (slash <= 0) return toolError(`"${qualified}" is not a tool name as get_code_api takes it: "server/tool", for example "${reachableNames[0] ?? 'server'}/tool".`);
+        const server = qualified.slice(0, slash);
+        if (!reachableNames.includes(server)) return unknownServer(server);
+        if (!whole.has(server)) single.set(server, [...(single.get(server) ?? []), qualified.slice(slash + 1)]);
       }
+      const chosen = reachable.filter((child) => whole.has(child.name) || single.has(child.name));
       const parts: string[] = [];
       const members: string[] = [];
       const taken = new Set<string>();
       for (const child of chosen) {
-        if (!child.toolsKnown && named !== undefined) {
+        if (!child.toolsKnown && (named !== undefined || namedTools !== undefined)) {
           try {
             await child.ensureToolsKnown();
           } catch (error) {
@@ -76,7 +85,17 @@ export function getCodeApi(hub: PluginHub): MetaTool {
           }
         }
         await child.recheckWithheld();
-        const part = partOf(child, unique(identifierFor(child.name), taken), context);
+        const identifier = unique(identifierFor(child.name), taken);
+        const wanted = single.get(child.name);
+        let part: { namespace: string; member: string };
+        if (wanted === undefined) part = partOf(child, identifier, context);
+        else {
+          const tools = child.tools;
+          const toolNames = tools.map((tool) => tool.name);
+          const missing = wanted.find((name) => !toolNames.includes(name));
+          if (missing !== undefined) return toolError(`Unknown tool: "${missing}" on server "${child.name}".${didYouMean(missing, toolNames)} Its tools: ${listed(toolNames)}.`);
+          part = serverPart(child, identifier, tools.filter((tool) => wanted.includes(tool.name)), context);
+        }
         parts.push(part.namespace);
         members.push(part.member);
       }

@@ -1,6 +1,7 @@
 import { getCodeApi } from './code-api.js';
 import manifest from './manifest.js';
 import { CodeModeOptions } from './options.js';
+import { SandboxPool } from './pool.js';
 import { runCode } from './run-code.js';
 import { RunCodeOutput } from './schemas.js';
 import { definePlugin } from '../../core/plugin/index.js';
@@ -8,14 +9,18 @@ import { definePlugin } from '../../core/plugin/index.js';
 /**
  * Code mode: two tools of `/hub` (and hub-stdio) beyond the specification's six, with
  * which a model writes one short program against typed tool APIs instead of calling tools
- * one at a time. The sandbox and its WebAssembly load at the first run.
+ * one at a time. Programs run in worker threads, started at the first run, where QuickJS
+ * and its WebAssembly load; the hub's thread never does.
  */
 export default definePlugin({
   ...manifest,
   options: CodeModeOptions,
   dependencies: ['meta-tools'],
   publicSchemas: { 'run_code-output': RunCodeOutput },
-  register(_app, options, hub) {
-    for (const tool of [getCodeApi(hub), runCode(hub, options as CodeModeOptions)]) hub.metaTools.add(tool.name, tool);
+  register(app, options, hub) {
+    const codeMode = options as CodeModeOptions;
+    const pool = new SandboxPool(codeMode.memoryMb);
+    app.addHook('onClose', () => pool.close());
+    for (const tool of [getCodeApi(hub), runCode(hub, codeMode, pool)]) hub.metaTools.add(tool.name, tool);
   },
 });

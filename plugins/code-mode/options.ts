@@ -3,8 +3,8 @@ import { Type, type Static } from 'typebox';
 /** The limits of code mode, each a bound on something a caller's program can grow. */
 export const CodeModeOptions = Type.Object(
   {
-    memoryMb: Type.Integer({ minimum: 1, maximum: 1024, default: 64, description: "The sandbox's heap for one run, in MB." }),
-    timeoutMs: Type.Integer({ minimum: 1, maximum: 600_000, default: 30_000, description: 'How long one run may take, tool calls included; the interpreter is interrupted when it is over.' }),
+    memoryMb: Type.Integer({ minimum: 1, maximum: 1024, default: 64, description: "The sandbox's heap for one run, in MB (its worker's JavaScript heap may hold as much besides 16 MB of its own)." }),
+    timeoutMs: Type.Integer({ minimum: 1, maximum: 600_000, default: 30_000, description: 'How long one run may take, tool calls included; its worker thread is terminated when it is over.' }),
     maxToolCalls: Type.Integer({ minimum: 0, maximum: 10_000, default: 50, description: 'Tool calls one run may make.' }),
     maxConcurrentRuns: Type.Integer({ minimum: 1, maximum: 256, default: 8, description: 'Runs at once, for all callers.' }),
     maxConcurrentRunsPerClient: Type.Integer({ minimum: 1, maximum: 256, default: 2, description: 'Runs at once for one caller (client id; every open-hub caller counts as one).' }),

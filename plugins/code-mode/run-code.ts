@@ -1,21 +1,21 @@
 import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
+import { didYouMean, listed } from './close-matches.js';
 import type { CodeModeOptions } from './options.js';
+import type { SandboxPool } from './pool.js';
 import { compileProgram } from './program.js';
+import type { ToolAnswer } from './run-protocol.js';
 import { RunCodeInput, RunCodeOutput, type CallRecord } from './schemas.js';
 import { RunSlots } from './slots.js';
 import type { PluginHub } from '../../core/plugin/index.js';
 import { type CallerRequest, type MetaTool, type MetaToolContext, offeredOnHub, structured, toolError } from '../../core/plugin/meta-tool.js';
 import { traceContextOf } from '../../core/plugin/observe.js';
 
-/** The sandbox (and QuickJS's WebAssembly) is imported at the first run, not when the plugin loads. */
-type Sandbox = typeof import('./sandbox.js');
-let sandbox: Promise<Sandbox> | undefined;
-
 /**
- * `run_code`: runs a program in the sandbox; its tool calls are the caller's own calls
- * through `hub.servers.callTool`, as `call_tool` makes them.
+ * `run_code`: runs a program in a sandbox worker of `pool`; its tool calls are the
+ * caller's own calls through `hub.servers.callTool` on the hub's thread, as `call_tool`
+ * makes them.
  */
-export function runCode(hub: PluginHub, options: CodeModeOptions): MetaTool {
+export function runCode(hub: PluginHub, options: CodeModeOptions, pool: SandboxPool): MetaTool {
   const slots = new RunSlots(options.maxConcurrentRuns, options.maxConcurrentRunsPerClient);
   const limits = {
     memoryBytes: options.memoryMb * 1024 * 1024,
@@ -40,21 +40,19 @@ export function runCode(hub: PluginHub, options: CodeModeOptions): MetaTool {
       const refused = slots.take(client);
       if (refused !== undefined) return toolError(refused);
       try {
-        sandbox ??= import('./sandbox.js');
-        const { runInSandbox, ToolCallRejection } = await sandbox;
         const calls: CallRecord[] = [];
-        const bridge = async (server: string, tool: string, toolArguments: Record<string, unknown> | undefined, signal: AbortSignal): Promise<unknown> => {
+        const call = async (server: string, tool: string, toolArguments: Record<string, unknown> | undefined, signal: AbortSignal): Promise<ToolAnswer> => {
           const record: CallRecord = { server, tool, outcome: 'cancelled', durationMs: 0 };
           calls.push(record);
           const started = performance.now();
           try {
             const value = await callForProgram(hub, context, server, tool, toolArguments, signal);
-            if (typeof value === 'object' && value !== null && 'error' in value) {
+            if ('error' in value) {
               record.outcome = value.outcome;
-              throw new ToolCallRejection(value.error);
+              return { error: value.error };
             }
             record.outcome = 'ok';
-            return value.value;
+            return { json: JSON.stringify(value.value ?? null) };
           } finally {
             record.durationMs = Math.round((performance.now() - started) * 10) / 10;
             if (signal.aborted && record.outcome !== 'ok') record.outcome = 'cancelled';
@@ -64,13 +62,13 @@ export function runCode(hub: PluginHub, options: CodeModeOptions): MetaTool {
           .list()
           .filter((child) => offeredOnHub(child, context.request))
           .map((child) => child.name);
-        const outcome = await runInSandbox(compiled.code, limits, names, bridge, context.request.signal);
+        const outcome = await pool.run({ code: compiled.code, limits, serverNames: names, call, cancel: context.request.signal });
         markAccess(context.request, calls);
         if (!outcome.ok) {
           const printed = outcome.output === '' ? '' : `\nPrinted before it ended:\n${outcome.output}`;
           return toolError(`The program failed: ${outcome.error}${printed}`);
         }
-        return structured({ output: outcome.output, ...(outcome.hasValue && { value: outcome.value }), calls } satisfies RunCodeOutput);
+        return structured({ output: outcome.output, ...(outcome.hasValue && { value: outcome.value }), calls, ...(outcome.note !== undefined && { note: outcome.note }) } satisfies RunCodeOutput);
       } finally {
         slots.release(client);
       }
@@ -88,6 +86,16 @@ type ProgramCall = { value: unknown } | { error: string; outcome: CallRecord['ou
 async function callForProgram(hub: PluginHub, context: MetaToolContext, server: string, tool: string, toolArguments: Record<string, unknown> | undefined, signal: AbortSignal): Promise<ProgramCall> {
   const child = hub.servers.get(server);
   if (!child || !offeredOnHub(child, context.request)) return { error: `Unknown server: "${server}".`, outcome: 'error' };
+  // The caller's own limits, as if it made the call itself: a client whose programs call
+  // tools counts each call against CLIENT_CALLS_PER_MINUTE and CLIENT_MAX_CONCURRENT (the
+  // run_code request holding one slot of the latter all along). An open hub limits no one.
+  const client = context.request.clientId;
+  const admitted = client === undefined ? undefined : await hub.clientLimits.admit(client);
+  if (admitted !== undefined && typeof admitted !== 'function') return { error: `${server}.${tool} was refused: ${admitted.message}`, outcome: 'limit' };
+  if (signal.aborted) {
+    admitted?.();
+    return { error: `${server}.${tool} was cancelled: the run ended.`, outcome: 'cancelled' };
+  }
   const trace = traceContextOf(context.request.meta);
   const params = { name: tool, ...(toolArguments !== undefined && { arguments: toolArguments }), ...(trace && { _meta: trace }) };
   let result: Awaited<ReturnType<typeof hub.servers.callTool>>;
@@ -96,8 +104,13 @@ async function callForProgram(hub: PluginHub, context: MetaToolContext, server: 
   } catch (error) {
     if (ProtocolError.isInstance(error)) return { error: `${server}.${tool} failed: the server answered with error ${error.code}: ${error.message}`, outcome: 'error' };
     return { error: `${server}.${tool} failed: ${(error as Error).message}`, outcome: 'error' };
+  } finally {
+    admitted?.();
   }
-  if (result === undefined) return { error: `Unknown tool: "${tool}" on server "${server}".`, outcome: 'error' };
+  if (result === undefined) {
+    const names = child.tools.map((known) => known.name);
+    return { error: `Unknown tool: "${tool}" on server "${server}".${didYouMean(tool, names)} Its tools: ${listed(names)}.`, outcome: 'error' };
+  }
   if (!isToolResult(result)) return { error: `${server}.${tool} asked a question, which a program cannot answer: call it with call_tool.`, outcome: 'error' };
   const text = textOf(result);
   if (result.isError === true) return { error: text, outcome: 'tool_error' };

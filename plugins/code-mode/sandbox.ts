@@ -1,29 +1,20 @@
-import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as asyncifyBuild from '@jitl/quickjs-wasmfile-release-asyncify';
 import { type CustomizeVariantOptions, newQuickJSAsyncWASMModuleFromVariant, newVariant, type QuickJSAsyncVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten-core';
+import { didYouMean, listed } from './close-matches.js';
 import { PROGRAM_FILE } from './program.js';
 
-/** The bounds of one run; each is a plugin option (see options.ts). */
-export interface SandboxLimits {
-  memoryBytes: number;
-  stackBytes: number;
-  timeoutMs: number;
-  maxToolCalls: number;
-  maxOutputBytes: number;
-  maxResultBytes: number;
+import { memoryError, type RunOutcome, type SandboxLimits, stackError, type ToolAnswer } from './run-protocol.js';
+
+/** How a program's tool call reaches the hub: the JSON text of the value the program gets, or the text it rejects with. */
+export type ToolBridge = (server: string, tool: string, args: Record<string, unknown> | undefined) => Promise<ToolAnswer>;
+
+/** What a run hands the host besides its outcome: each tool call, and each line as it is printed. */
+export interface SandboxHost {
+  call: ToolBridge;
+  print?(line: string): void;
 }
-
-/** How a program's tool call reaches the hub: resolves with the value the program gets, rejects with a `ToolCallRejection`. */
-export type ToolBridge = (server: string, tool: string, args: Record<string, unknown> | undefined, signal: AbortSignal) => Promise<unknown>;
-
-/** A tool call that ended without a value: its text is what the program's promise rejects with. */
-export class ToolCallRejection {
-  constructor(readonly message: string) {}
-}
-
-export type RunOutcome = { ok: true; output: string; value: unknown; hasValue: boolean } | { ok: false; output: string; error: string };
 
 /**
  * The globals a program gets, made inside the sandbox from the two host functions it is
@@ -32,7 +23,7 @@ export type RunOutcome = { ok: true; output: string; value: unknown; hasValue: b
  * and nothing but text leaves it. A server is a proxy: any tool name reaches the hub,
  * which alone decides whether the caller may call it.
  */
-const BOOTSTRAP = `(function (print, call, serverNames) {
+const BOOTSTRAP = `(function (print, call, unknownServer, serverNames) {
   'use strict';
   const stringify = JSON.stringify, parse = JSON.parse, freeze = Object.freeze, create = Object.create;
   const show = (value) => {
@@ -41,16 +32,30 @@ const BOOTSTRAP = `(function (print, call, serverNames) {
   };
   const log = (...values) => { print(values.map(show).join(' ')); };
   globalThis.console = freeze({ log, info: log, warn: log, error: log, debug: log });
+  // A tool call's promise, whose fields (other than a promise's own) say that an await is missing.
+  const promiseKeys = ['then', 'catch', 'finally', 'constructor', 'toJSON'];
+  const awaitHint = (promise, server, tool) => new Proxy(promise, {
+    get(target, key) {
+      if (typeof key === 'symbol' || promiseKeys.includes(key)) { const value = target[key]; return typeof value === 'function' ? value.bind(target) : value; }
+      throw new TypeError('"' + key + '" was read from the promise servers.' + server + '.' + tool + '() returns, not from its result: an await is probably missing (await servers.' + server + '.' + tool + '(...)).');
+    },
+  });
   const servers = create(null);
   for (const server of serverNames) {
     servers[server] = new Proxy(freeze(create(null)), {
       get(_target, tool) {
         if (typeof tool !== 'string' || tool === 'then') return undefined;
-        return (args) => call(server, tool, args === undefined ? undefined : stringify(args)).then(parse);
+        return (args) => awaitHint(call(server, tool, args === undefined ? undefined : stringify(args)).then(parse), server, tool);
       },
     });
   }
-  globalThis.servers = freeze(servers);
+  // A server name the caller cannot reach (a typo, say) fails where it is read, naming the close ones.
+  globalThis.servers = new Proxy(freeze(servers), {
+    get(target, name) {
+      if (typeof name !== 'string' || name in target || name === 'then' || name === 'toJSON') return target[name];
+      throw new ReferenceError(unknownServer(name));
+    },
+  });
   return (value) => stringify(value);
 })`;
 
@@ -65,6 +70,8 @@ const { WebAssembly: wasm } = globalThis as unknown as {
 };
 
 const PAGE = 64 * 1024;
+/** How long a thrown value's own code (a getter of its message, its toString) may run while it is described. */
+const DESCRIBE_MS = 100;
 /** What the QuickJS build starts with (its static data and C stack): the Emscripten module's own default. */
 const BASE_PAGES = (16 * 1024 * 1024) / PAGE;
 const requireHere = createRequire(import.meta.url);
@@ -86,19 +93,17 @@ function compiledWasm(): Promise<WasmModule> {
  * WebAssembly instance of its own: a fresh QuickJS module, runtime and context per run, so
  * that whatever a program does to its interpreter (or an interpreter bug it finds) ends
  * with the run; the instance is dropped afterwards. Memory and stack are QuickJS's own
- * limits; time is the interrupt handler (a program that computes) and a timer (one that
- * waits on tool calls); every other limit ends the run through the interrupt handler at
- * the program's next step.
+ * limits; the output, result and tool-call limits end the run through the interrupt
+ * handler at the program's next step. Time is not watched here: this runs in a worker
+ * thread (worker.ts), and the hub's thread ends a run that is over its time by
+ * terminating the worker (pool.ts), whatever the program is doing.
  */
-export async function runInSandbox(code: string, limits: SandboxLimits, serverNames: readonly string[], bridge: ToolBridge, cancel: AbortSignal): Promise<RunOutcome> {
+export async function runInSandbox(code: string, limits: SandboxLimits, serverNames: readonly string[], host: SandboxHost): Promise<RunOutcome> {
   // QuickJS counts its allocations without their sizes in this build (no malloc_usable_size),
   // so its memory limit catches one large allocation but not many small ones: the
   // instance's own memory, which cannot grow past the limit, is what bounds a run.
   const memory = new wasm.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(limits.memoryBytes / PAGE) });
   const module = await newQuickJSAsyncWASMModuleFromVariant(newVariant(asyncVariant, { wasmModule: await compiledWasm(), wasmMemory: memory }));
-  const abort = new AbortController();
-  // Each tool call in flight listens on the run's signal; a program may have them all out at once.
-  setMaxListeners(limits.maxToolCalls + 10, abort.signal);
   const deferreds = new Set<QuickJSDeferredPromise>();
   let output = '';
   let outputBytes = 0;
@@ -109,7 +114,6 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
   const end = (outcome: RunOutcome): void => {
     if (finished) return;
     finished = true;
-    abort.abort();
     settle(outcome);
   };
   const fail = (error: string): void => end({ ok: false, output, error });
@@ -126,24 +130,25 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
       fail(hostFailure(error, limits));
     }
   };
-  const timeoutError = `The program ran longer than the time limit (timeoutMs: ${limits.timeoutMs} ms) and was stopped.`;
-  const deadline = performance.now() + limits.timeoutMs;
 
   const runtime = module.newRuntime({
     memoryLimitBytes: limits.memoryBytes,
     maxStackSizeBytes: limits.stackBytes,
-    interruptHandler: () => {
-      if (finished) return true;
-      if (performance.now() < deadline) return false;
-      fail(timeoutError);
-      return true;
-    },
+    // Describing a thrown value runs the program's own code (a getter, a toString), which
+    // gets a moment, not the rest of the run.
+    interruptHandler: () => finished || (describing !== undefined && performance.now() > describing),
   });
   const vm = runtime.newContext();
-  const timer = setTimeout(() => fail(timeoutError), limits.timeoutMs);
-  const onCancel = () => fail('The caller cancelled the run.');
-  cancel.addEventListener('abort', onCancel);
-  if (cancel.aborted) onCancel();
+
+  let describing: number | undefined;
+  const describe = (handle: QuickJSHandle): string => {
+    describing = performance.now() + DESCRIBE_MS;
+    try {
+      return describeError(vm, handle, limits);
+    } finally {
+      describing = undefined;
+    }
+  };
 
   /** Runs the promise jobs a settled call or the program's start queued; a failure there ends the run. */
   const drive = (): void => {
@@ -151,7 +156,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     guarded(() => {
       const jobs = runtime.executePendingJobs();
       if (jobs.error) {
-        const error = describeError(vm, jobs.error, limits);
+        const error = describe(jobs.error);
         jobs.error.dispose();
         fail(error);
       }
@@ -167,6 +172,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     outputBytes += Buffer.byteLength(line) + 1;
     if (outputBytes > limits.maxOutputBytes) return void fail(`The program printed more than the output limit (maxOutputBytes: ${limits.maxOutputBytes} bytes).`);
     output += `${line}\n`;
+    host.print?.(line);
   });
   const call = vm.newFunction('call', (serverHandle, toolHandle, argsHandle) => {
     const deferred = vm.newPromise();
@@ -180,7 +186,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
       return deferred.handle;
     }
     const args = argsText === undefined ? undefined : (JSON.parse(argsText) as unknown);
-    const settleCall = (value: { json: string } | { error: string }): void => {
+    const settleCall = (value: ToolAnswer): void => {
       deferreds.delete(deferred);
       if (finished) return;
       try {
@@ -203,12 +209,16 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     if (args !== undefined && !isObject) {
       queueMicrotask(() => settleCall({ error: `The arguments of ${server}.${tool} must be an object.` }));
     } else {
-      bridge(server, tool, args as Record<string, unknown> | undefined, abort.signal).then(
-        (value) => settleCall({ json: JSON.stringify(value ?? null) }),
-        (error: unknown) => settleCall({ error: error instanceof ToolCallRejection ? error.message : `${server}.${tool} failed.` }),
-      );
+      host.call(server, tool, args as Record<string, unknown> | undefined).then(settleCall, () => settleCall({ error: `${server}.${tool} failed.` }));
     }
     return deferred.handle;
+  });
+
+  const unknownServer = vm.newFunction('unknownServer', (nameHandle) => {
+    // The name is the program's: only its start is copied out.
+    const length = vm.getNumber(vm.getProp(nameHandle, 'length'));
+    const name = length > 256 ? `(a name of ${length} characters)` : vm.getString(nameHandle);
+    return vm.newString(`Unknown server: "${name}".${didYouMean(name, serverNames)} The servers you can reach: ${listed(serverNames)}.`);
   });
 
   let toJson: QuickJSHandle | undefined;
@@ -221,24 +231,25 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     });
     const installed = vm.evalCode(BOOTSTRAP, 'bootstrap.js');
     if (installed.error) {
-      fail(describeError(vm, installed.error, limits));
+      fail(describe(installed.error));
       installed.error.dispose();
     } else {
-      const made = vm.callFunction(installed.value, vm.undefined, print, call, names);
+      const made = vm.callFunction(installed.value, vm.undefined, print, call, unknownServer, names);
       installed.value.dispose();
       if (made.error) {
-        fail(describeError(vm, made.error, limits));
+        fail(describe(made.error));
         made.error.dispose();
       } else toJson = made.value;
     }
     print.dispose();
     call.dispose();
+    unknownServer.dispose();
     names.dispose();
 
     if (!finished) {
       const started = vm.evalCode(code, PROGRAM_FILE);
       if (started.error) {
-        fail(describeError(vm, started.error, limits));
+        fail(describe(started.error));
         started.error.dispose();
       } else {
         const program = started.value;
@@ -247,7 +258,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
             guarded(() => {
               programSettled = true;
               if (result.error) {
-                if (!finished) fail(describeError(vm, result.error, limits));
+                if (!finished) fail(describe(result.error));
                 result.error.dispose();
                 return;
               }
@@ -263,13 +274,10 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
   drive();
 
   const outcome = await done;
-  clearTimeout(timer);
-  cancel.removeEventListener('abort', onCancel);
-  // Every handle goes before the context and the runtime (QuickJS asserts it); a run that
-  // ended mid-way may hold some still, and then the whole instance is simply dropped.
-  // A run that ended at its program's end frees its interpreter; one stopped mid-way (a
-  // limit, a cancellation, a call still out) may hold objects QuickJS would assert on, and
-  // its instance, this run's alone, is dropped whole instead.
+  // Every handle goes before the context and the runtime (QuickJS asserts it). A run that
+  // ended at its program's end frees its interpreter; one stopped mid-way (a limit, a call
+  // still out) may hold objects QuickJS would assert on, and its instance, this run's
+  // alone, is dropped whole instead.
   if (broken || !programSettled || deferreds.size > 0) return outcome;
   try {
     toJson?.dispose();
@@ -291,7 +299,7 @@ function returnedValue(vm: QuickJSContext, toJson: QuickJSHandle, value: QuickJS
     return { ok: false, output, error: `The returned value is not JSON: ${error}` };
   }
   try {
-    if (vm.typeof(json.value) !== 'string') return { ok: true, output, value: undefined, hasValue: false };
+    if (vm.typeof(json.value) !== 'string') return { ok: true, output, value: undefined, hasValue: false, note: `The returned value (a ${vm.typeof(value)}) is not JSON and was dropped: return an object, array, string, number, boolean or null.` };
     const length = vm.getNumber(vm.getProp(json.value, 'length'));
     const tooLarge = { ok: false as const, output, error: `The returned value is larger than the result limit (maxResultBytes: ${limits.maxResultBytes} bytes).` };
     if (length > limits.maxResultBytes) return tooLarge;
@@ -309,30 +317,30 @@ function describeError(vm: QuickJSContext, handle: QuickJSHandle, limits: Sandbo
   try {
     dumped = vm.dump(handle);
   } catch {
-    dumped = undefined;
+    return UNREADABLE_ERROR;
   }
-  const error = typeof dumped === 'object' && dumped !== null ? (dumped as { name?: unknown; message?: unknown; stack?: unknown }) : { message: dumped };
-  const message = String(error.message ?? 'unknown error');
+  if (typeof dumped !== 'object' || dumped === null) return `Error: the program threw ${typeof dumped === 'string' ? dumped : String(dumped)}`.slice(0, MAX_ERROR_LENGTH);
+  const error = dumped as { name?: unknown; message?: unknown; stack?: unknown };
+  const json = JSON.stringify(dumped);
+  const message = typeof error.message === 'string' ? error.message : json === '{}' || 'stack' in error ? undefined : json;
+  if (message === undefined) return UNREADABLE_ERROR;
   const name = typeof error.name === 'string' ? error.name : 'Error';
   if (/out of memory/i.test(message)) return memoryError(limits);
   if (/stack overflow|call stack size exceeded/i.test(message)) return stackError(limits);
   const line = typeof error.stack === 'string' ? new RegExp(`${PROGRAM_FILE.replace('.', '\\.')}:(\\d+)`).exec(error.stack)?.[1] : undefined;
-  return `${name}: ${message}${line === undefined ? '' : ` (line ${line})`}`;
+  return `${name}: ${message.slice(0, MAX_ERROR_LENGTH)}${line === undefined ? '' : ` (line ${line})`}`;
 }
 
-function memoryError(limits: SandboxLimits): string {
-  return `The program used more memory than the limit (memoryMb: ${limits.memoryBytes / (1024 * 1024)} MB).`;
-}
+/** What a thrown value whose message cannot be read (its getter or toString throws, or runs past DESCRIBE_MS) is reported as. */
+const UNREADABLE_ERROR = 'Error: the program threw a value whose message could not be read (its message or toString threw or ran too long).';
+/** A thrown message is the program's text: the model gets its start. */
+const MAX_ERROR_LENGTH = 4096;
 
 /** What escaped the interpreter into the host, as the limit it hit. */
 function hostFailure(error: unknown, limits: SandboxLimits): string {
   if (error instanceof RangeError && /call stack/i.test(error.message)) return stackError(limits);
   if (/memory/i.test(String(error))) return memoryError(limits);
   return 'The sandbox failed and the run was stopped.';
-}
-
-function stackError(limits: SandboxLimits): string {
-  return `The program recursed deeper than the stack limit (maxStackKb: ${limits.stackBytes / 1024} KB).`;
 }
 
 /** A failure of the host side of the bridge: the sandbox's memory was exhausted while a value went in. */

@@ -4,6 +4,9 @@ import { MAX_CODE_LENGTH } from './options.js';
 export const CodeApiInput = Type.Object(
   {
     servers: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 256, description: 'Only these servers (default: every server you can reach).' })),
+    tools: Type.Optional(
+      Type.Array(Type.String({ maxLength: 512 }), { maxItems: 256, description: 'Only these tools, each as "server/tool" (with servers: those servers\' tools and these).' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -37,6 +40,7 @@ export const RunCodeOutput = Type.Object(
     output: Type.String({ description: 'What the program printed (console.log and friends).' }),
     value: Type.Optional(Type.Unknown({ description: 'What the program returned, when it returned a JSON value.' })),
     calls: Type.Array(CallRecord, { description: 'Every tool call the program made, in the order made, with how it ended.' }),
+    note: Type.Optional(Type.String({ description: 'What the program may not have meant: a returned value that is not JSON (a function, a symbol) was dropped.' })),
   },
   { additionalProperties: false },
 );

@@ -81,11 +81,11 @@ for (const revision of REVISIONS) {
     });
 
     t.test('an unknown tool or server, and a thrown error, name their line', async (t) => {
-      t.equal(textOf(await runProgram(client, '\nawait servers.people.nope();')), 'The program failed: ToolError: Unknown tool: "nope" on server "people". (line 2)');
-      t.match(textOf(await runProgram(client, 'const x = 1;\n\nawait servers.nobody.tool();')), /^The program failed: TypeError: .*\(line 3\)$/);
+      t.equal(textOf(await runProgram(client, '\nawait servers.people.nope();')), 'The program failed: ToolError: Unknown tool: "nope" on server "people". Its tools: "list_people". (line 2)');
+      t.match(textOf(await runProgram(client, 'const x = 1;\n\nawait servers.nobody.tool();')), /^The program failed: ReferenceError: Unknown server: "nobody"\. The servers you can reach: .*\(line 3\)$/);
       t.equal(textOf(await runProgram(client, 'const n: number = 1;\nif (n) throw new RangeError("too far");')), 'The program failed: RangeError: too far (line 2)');
       t.match(textOf(await runProgram(client, 'let = = 1')), /^The program did not run: SyntaxError: .*\(line 1\)$/);
-      t.equal(textOf(await runProgram(client, 'return () => 1')), JSON.stringify({ output: '', calls: [] }), 'a value that is not JSON is left out');
+      t.equal(textOf(await runProgram(client, 'return () => 1')), JSON.stringify({ output: '', calls: [], note: 'The returned value (a function) is not JSON and was dropped: return an object, array, string, number, boolean or null.' }), 'a value that is not JSON is left out, and the answer says so');
     });
 
     t.test('nothing of the host is reachable: no Node, no timers, no fetch, no way out through prototypes or the bridge', async (t) => {
