@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import MiniSearch from 'minisearch';
 import { FIELDS, type ToolDocument } from './documents.js';
 import { EXPANSION_WEIGHTS, QueryExpansion, type ExpansionWeights } from './expansion.js';
@@ -45,6 +46,8 @@ export class Ranker {
   readonly #weights: RankingWeights;
   readonly #expansion: QueryExpansion;
   readonly #search: MiniSearch<ToolDocument>;
+  /** Each term's hits over the whole index, emptied whenever the index changes. */
+  readonly #termHits = new LRUCache<string, readonly TermHit[]>({ maxSize: HITS_KEPT, sizeCalculation: (hits) => hits.length + 1 });
 
   constructor(weights: RankingWeights = RANKING, expansion = new QueryExpansion(weights.expansion)) {
     this.#weights = weights;
@@ -58,10 +61,12 @@ export class Ranker {
 
   addAll(documents: readonly ToolDocument[]): void {
     this.#search.addAll(documents);
+    this.#termHits.clear();
   }
 
   discardAll(ids: readonly string[]): void {
     this.#search.discardAll(ids);
+    this.#termHits.clear();
   }
 
   /**
@@ -71,14 +76,16 @@ export class Ranker {
    * tool that has the one word asked.
    */
   rank(query: string, keep: (server: string, tool: string) => boolean, limit: number): Ranked[] {
-    const byTerm = new Map<string, { id: string; server: string; tool: string; score: number }[]>();
-    const termScores = (term: string) => {
-      let found = byTerm.get(term);
+    // A query is some seventy terms once expanded: each term's scores are kept until the
+    // index changes (they do not depend on who asks), and who may see a tool is applied to
+    // the totals, so a repeated word costs a lookup, not a search.
+    const termScores = (term: string): readonly TermHit[] => {
+      let found = this.#termHits.get(term);
       if (found === undefined) {
         found = this.#search
-          .search(term, { boost: this.#weights.fields, bm25: this.#weights.bm25, tokenize: single, processTerm: same, filter: (result) => keep(result.server as string, result.tool as string) })
+          .search(term, { boost: this.#weights.fields, bm25: this.#weights.bm25, tokenize: single, processTerm: same })
           .map((result) => ({ id: result.id as string, server: result.server as string, tool: result.tool as string, score: result.score }));
-        byTerm.set(term, found);
+        this.#termHits.set(term, found);
       }
       return found;
     };
@@ -101,6 +108,7 @@ export class Ranker {
       }
     }
     return [...total.values()]
+      .filter((entry) => keep(entry.server, entry.tool))
       .map(({ coverage, ...entry }) => ({ ...entry, score: entry.score * coverage ** this.#weights.coordination }))
       .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
       .slice(0, limit);
@@ -110,6 +118,16 @@ export class Ranker {
     this.#expansion.close();
   }
 }
+
+interface TermHit {
+  id: string;
+  server: string;
+  tool: string;
+  score: number;
+}
+
+/** Hits kept over all terms (the least recently used terms go first): some 8 MB at most. */
+const HITS_KEPT = 100_000;
 
 const single = (term: string): string[] => [term];
 const same = (term: string): string => term;
