@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { AdminCommandSummary } from './admin-command.js';
 import { readConfigText } from '../config/read.js';
+import { SESSIONS_COMMAND } from '../operator/sessions-command.js';
 import { enabledWithoutMention, readBuiltinManifests } from '../plugins/builtins.js';
 import { settingPath } from '../setting-paths.js';
 
@@ -28,5 +29,9 @@ export async function declaredCommands(env: NodeJS.ProcessEnv, builtinDirectory 
     if (value === false) enabled.delete(name);
     else enabled.add(name);
   }
-  return [...builtins.values()].flatMap(({ manifest }) => (enabled.has(manifest.name) ? (manifest.adminCommands ?? []) : []));
+  // The kernel's own commands come after the plugins', as the hub's registry lists them.
+  return [...[...builtins.values()].flatMap(({ manifest }) => (enabled.has(manifest.name) ? (manifest.adminCommands ?? []) : [])), ...KERNEL_COMMANDS];
 }
+
+/** The commands the kernel registers itself (core/kernel.ts). */
+const KERNEL_COMMANDS: readonly AdminCommandSummary[] = [SESSIONS_COMMAND];

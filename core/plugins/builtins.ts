@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { isHubPlugin, type HubPlugin, type PluginManifest } from '../plugin.js';
+import type { HubPlugin, PluginManifest } from '../plugin.js';
 
 // Apart from resolve.ts, which validates options with TypeBox: `hub-admin --help` reads the
 // manifests with nothing heavier than this file loaded.
@@ -16,7 +16,8 @@ export class Builtin {
   ) {}
 
   async load(): Promise<HubPlugin> {
-    const module = (await import(pathToFileURL(join(this.folder, 'index.js')).href)) as { default?: unknown };
+    // plugin.js loads TypeBox (the empty options schema): only a plugin's load needs it.
+    const [module, { isHubPlugin }] = await Promise.all([import(pathToFileURL(join(this.folder, 'index.js')).href) as Promise<{ default?: unknown }>, import('../plugin.js')]);
     if (!isHubPlugin(module.default)) throw new StartupError(`built-in plugin folder "${this.folder}" does not export a plugin as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
     if (module.default.name !== this.manifest.name) {
       throw new StartupError(`built-in plugin folder "${this.folder}": its manifest names "${this.manifest.name}", its plugin "${module.default.name}"`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });

@@ -53,11 +53,11 @@ t.test('hub-admin: the commands of the built-ins the config enables, from their 
   const folder = await mkdtemp(join(tmpdir(), 'admin-declared-'));
   const config = join(folder, 'mcp.json');
   const names = async () => (await declaredCommands({ HUB_CONFIG: config }))?.map((command) => command.name);
-  t.same(await names(), ['clients', 'tokens', 'tools', 'upstreams'], 'no config: the plugins on by default');
+  t.same(await names(), ['clients', 'tokens', 'tools', 'upstreams', 'sessions'], 'no config: the plugins on by default, then the kernel\'s own');
   await writeFile(config, JSON.stringify({ plugins: { 'oauth-as': false, 'tool-search': true } }));
-  t.same(await names(), ['tools', 'tools search', 'upstreams'], 'a plugin switched off gives none; one switched on adds its own');
+  t.same(await names(), ['tools', 'tools search', 'upstreams', 'sessions'], 'a plugin switched off gives none; one switched on adds its own');
   await writeFile(config, `\uFEFF${JSON.stringify({ mcpServers: {} })}`);
-  t.same(await names(), ['clients', 'tokens', 'tools', 'upstreams'], 'a config without plugins (and a byte-order mark)');
+  t.same(await names(), ['clients', 'tokens', 'tools', 'upstreams', 'sessions'], 'a config without plugins (and a byte-order mark)');
   await writeFile(config, JSON.stringify({ plugins: { './my-plugin.js': true } }));
   t.equal(await names(), undefined, 'a plugin not built in may add commands: only the hub can say');
   await writeFile(config, '{ "plugins": ');

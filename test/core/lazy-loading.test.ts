@@ -90,7 +90,7 @@ t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox
   t.same(helpFiles.filter((file) => file.startsWith('plugins/') && !file.endsWith('/manifest.js')), [], '--help loads no plugin beyond its manifest');
   t.same(
     helpFiles.filter((file) => file.startsWith('core/')).sort(),
-    ['core/cli/admin-args.js', 'core/cli/admin-command.js', 'core/cli/admin-declared.js', 'core/cli/hub-admin.js', 'core/cli/run.js', 'core/config/read.js', 'core/errors.js', 'core/plugin.js', 'core/plugins/builtins.js', 'core/secret-files.js', 'core/setting-paths.js', 'core/store/index.js', 'core/store/lazy.js', 'core/store/port.js'],
+    ['core/cli/admin-args.js', 'core/cli/admin-command.js', 'core/cli/admin-declared.js', 'core/cli/hub-admin.js', 'core/cli/run.js', 'core/config/read.js', 'core/errors.js', 'core/operator/sessions-command.js', 'core/plugins/builtins.js', 'core/secret-files.js', 'core/setting-paths.js', 'core/store/index.js', 'core/store/lazy.js', 'core/store/port.js'],
     'of the kernel, --help loads the parser, the manifests reader and the store entry only',
   );
 
