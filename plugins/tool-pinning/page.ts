@@ -8,6 +8,16 @@ import { escapeHtml, pageWhenRefused } from '../../core/plugin/pages.js';
 
 export const APPROVALS_PATH = '/tool-approvals';
 
+/** Definitions one "approve all" form may carry (65 bytes each in the form, within the operator forms' 64 KiB). */
+const MAX_APPROVE_ALL = 500;
+
+const ApproveAllForm = Type.Object({
+  _csrf: Type.String({ maxLength: 512 }),
+  server: Type.String({ minLength: 1, maxLength: 64 }),
+  /** The digests of the definitions the page showed, space-separated: only those are approved. */
+  digests: Type.String({ pattern: `^[0-9a-f]{64}( [0-9a-f]{64}){0,${MAX_APPROVE_ALL - 1}}$` }),
+});
+
 const ApproveForm = Type.Object({
   _csrf: Type.String({ maxLength: 512 }),
   server: Type.String({ minLength: 1, maxLength: 64 }),
@@ -52,6 +62,40 @@ export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub,
         return unavailable(request, reply, hub, error);
       }
     });
+    // A server's every waiting definition in one click (a new 40-tool server is not 40 forms),
+    // as `hub-admin tools approve <server>` does; exactly the ones the page showed.
+    pages.post(`${APPROVALS_PATH}/approve-all`, { onRequest: operator.requireSession, schema: { body: ApproveAllForm }, errorHandler: refused }, async (request, reply) => {
+      const { server, digests } = request.body;
+      const view = hub.servers.get(server);
+      if (!view || !pins.pins(view)) return operator.sendPage(reply, 404, 'Not approved', `<p>No server named ${escapeHtml(server)} pins its tools. ${back(hub)}</p>`);
+      try {
+        const approved = await pins.approve(server, 'all', 'status page', new Set(digests.split(' ')));
+        if (approved.length === 0) {
+          return operator.sendPage(reply, 409, 'Not approved', `<p>None of the definitions of server ${escapeHtml(server)} the page showed waits for approval any more: they were approved meanwhile, or changed again since. ${back(hub)}</p>`);
+        }
+        const count = approved.length;
+        return await approvalsPage(reply, hub, pins, `Approved ${count} definition${count === 1 ? '' : 's'} of server ${server}.`);
+      } catch (error) {
+        return unavailable(request, reply, hub, error);
+      }
+    });
+  });
+}
+
+/** One "approve all" form per server with more than one definition waiting that can be approved. */
+function approveAllForms(reply: FastifyReply, hub: PluginHub, changes: readonly { server: string; digest: string; tooLarge?: string }[]): string[] {
+  const { operator } = hub;
+  const byServer = new Map<string, string[]>();
+  for (const change of changes) {
+    if (change.tooLarge !== undefined) continue;
+    byServer.set(change.server, [...(byServer.get(change.server) ?? []), change.digest]);
+  }
+  return [...byServer].flatMap(([server, digests]) => {
+    if (digests.length < 2) return [];
+    if (digests.length > MAX_APPROVE_ALL) return [`<p>${digests.length} definitions of ${escapeHtml(server)} wait: approve them all with <code>hub-admin tools approve ${escapeHtml(server)}</code>.</p>`];
+    return [
+      `<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve-all`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(server)}"><input type="hidden" name="digests" value="${digests.join(' ')}"><button type="submit" class="primary">Approve all ${digests.length} waiting of ${escapeHtml(server)}</button></form>`,
+    ];
   });
 }
 
@@ -76,7 +120,7 @@ ${change.tooLarge !== undefined ? `<p role="alert" class="bad">Cannot be approve
   const body = `${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
 <p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>. Its instructions are pinned too: changed ones are served as last approved (new ones not at all) until approved here or with <code>hub-admin tools approve &lt;server&gt; --instructions</code>.</p>
 <h2 id="waiting">Waiting for approval</h2>
-${items.length === 0 ? '<p>Nothing waits for approval.</p>' : items.join('\n')}
+${items.length === 0 ? '<p>Nothing waits for approval.</p>' : [...approveAllForms(reply, hub, changes), ...items].join('\n')}
 <h2 id="pinning">Servers that pin their tools</h2>
 ${servers.length === 0 ? '<p>No server pins its tools.</p>' : `<ul aria-labelledby="pinning">${servers.join('')}</ul>`}`;
   return operator.sendPage(reply, 200, 'Tool approvals', body, { wide: true });

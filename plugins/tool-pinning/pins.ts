@@ -153,17 +153,18 @@ export class ToolPins implements ToolGate {
 
   /**
    * Approves what waits for approval on `server` (one tool, its instructions, or all of
-   * them), exactly the definitions recorded (`digest`: only that one, as the approval page
-   * showed it), and tells the server's callers its tool list changed.
+   * them), exactly the definitions recorded (`digest`: only that one, or only those, as the
+   * approval page showed them), and tells the server's callers its tool list changed.
    */
-  async approve(server: string, target: ApprovalTarget, by: string, digest?: string): Promise<Approval[]> {
+  async approve(server: string, target: ApprovalTarget, by: string, digest?: string | ReadonlySet<string>): Promise<Approval[]> {
     await this.load();
     await this.#reviews.get(server);
     const filter = target === 'all' ? { server } : { _id: target === INSTRUCTIONS ? instructionsKey(server) : pinKey(server, target.tool) };
     const changes = await this.c.changes.find(filter, { sort: { tool: 1 } });
     const approved: Approval[] = [];
     for (const change of changes) {
-      if ((digest !== undefined && change.digest !== digest) || change.tooLarge !== undefined) continue;
+      const shown = digest === undefined || (typeof digest === 'string' ? change.digest === digest : digest.has(change.digest));
+      if (!shown || change.tooLarge !== undefined) continue;
       await this.#pin(change, by);
       await this.c.changes.deleteOne({ _id: change._id, digest: change.digest });
       approved.push({ server, tool: change.tool, ...(change.item && { item: change.item }), digest: change.digest, diff: definitionDiff(change.approved, change.text) });

@@ -117,3 +117,41 @@ t.test('a store that fails a read: the pages say so, and a withheld tool stays w
   await page.click('a:has-text("Back to the tool approvals")');
   t.equal(await page.textContent('h3'), 'mutable of changing', 'once the store reads again, the change is shown');
 });
+
+// Issue 60, item 9: a new server's every tool in one click, as `hub-admin tools approve <server>`.
+t.test('the approvals page approves every waiting definition of a server at once, exactly those it showed', async (t) => {
+  const { url } = await startTestHub(t, {
+    config: { mcpServers: { changing: changingEntry({ pinTools: true }) }, plugins: { 'map-tools': false, 'tool-pinning': {} } },
+    env: { HUB_PASSWORD: PASSWORD },
+  });
+  const client = await connectClient(t, `${url}/changing/mcp`, '2026-07-28');
+  t.same(await ownTools(client), [], 'a new pinning server offers nothing until approved');
+
+  const page = await statusPage(t, url);
+  await page.goto(`${url}/tool-approvals`);
+  // Its tools and its instructions.
+  const waiting = CHANGING_TOOLS.length + 1;
+  const button = `button:has-text("Approve all ${waiting} waiting of changing")`;
+  await waitFor('every tool to wait on the page', async () => (await page.reload(), (await page.$(button)) !== null));
+  t.equal(await page.locator('section h3').count(), waiting, 'each waiting definition is shown with its own form too');
+  const form = page.locator('form', { has: page.locator(button) });
+  const fields = { _csrf: await form.locator('input[name=_csrf]').inputValue(), server: 'changing', digests: await form.locator('input[name=digests]').inputValue() };
+  t.equal(fields.digests.split(' ').length, waiting, 'the form carries the digest of each definition shown');
+
+  const cookie = (await page.context().cookies()).map((entry) => `${entry.name}=${entry.value}`).join('; ');
+  const post = (body: Record<string, string>) =>
+    fetch(`${url}/tool-approvals/approve-all`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: url, 'sec-fetch-site': 'same-origin' },
+      body: new URLSearchParams(body).toString(),
+    });
+  t.equal((await post({ ...fields, _csrf: 'made-up' })).status, 403, 'a post without the page’s CSRF token is refused');
+  t.same(await ownTools(client), [], 'and nothing is approved');
+
+  await page.click(button);
+  t.equal(await page.textContent('[role=status]'), `Approved ${waiting} definitions of server changing.`);
+  t.match(await page.textContent('body'), 'Nothing waits for approval.');
+  await waitFor('the approved tools to be offered', async () => (await ownTools(client)).length === CHANGING_TOOLS.length);
+  t.same(await ownTools(client), CHANGING_TOOLS, 'every tool is offered');
+  t.equal((await post(fields)).status, 409, 'the same form again approves nothing: what it showed no longer waits');
+});
