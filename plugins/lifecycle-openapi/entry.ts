@@ -9,6 +9,11 @@ export const OpenApiEntry = Type.Object(
     operations: Type.Optional(
       Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'Only these operations become tools: an operationId or "METHOD /path".' }),
     ),
+    arguments: Type.Optional(
+      Type.Union([Type.Literal('flat'), Type.Literal('grouped')], {
+        description: 'The tools\' input: "flat" (default) takes parameters and body properties as one object; "grouped" takes them under path, query, headers, cookies and body.',
+      }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -1,8 +1,8 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Operation } from './operations.js';
-import { PARAMETER_GROUPS, type OperationTool } from './tools.js';
+import { PARAMETER_GROUPS, type ArgumentTarget, type OperationTool } from './tools.js';
 
-/** A call's arguments, in the shape every tool of this type takes (see tools.ts). */
+/** A call's arguments by location: the grouped shape (see tools.ts), which flat arguments are mapped to. */
 export interface CallArguments {
   path?: Record<string, unknown>;
   query?: Record<string, unknown>;
@@ -28,8 +28,9 @@ export class ArgumentProblem extends Error {
  * for path and headers, `form` for the query, `deepObject` where declared), the body as
  * JSON, and the URL checked to be on the base URL's origin whatever the arguments say.
  */
-export function planRequest(planned: OperationTool, args: CallArguments, fixedHeaders: Record<string, string>): PlannedRequest {
+export function planRequest(planned: OperationTool, given: Record<string, unknown>, fixedHeaders: Record<string, string>): PlannedRequest {
   const { operation } = planned;
+  const args = planned.flat ? grouped(planned.flat, given, operation.requestBody?.required === true) : (given as CallArguments);
   const url = new URL(operation.base.href);
   const basePath = url.pathname.replace(/\/+$/, '');
   const path = operation.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => pathSegment(operation, name, args.path?.[name]));
@@ -58,6 +59,27 @@ export function planRequest(planned: OperationTool, args: CallArguments, fixedHe
   // The operator's headers (credentials) win over what a caller puts in `headers`.
   for (const [name, value] of Object.entries(fixedHeaders)) headers[name.toLowerCase()] = value;
   return { url, method: operation.method.toUpperCase(), headers, body };
+}
+
+/** Flat arguments put back in their locations; one the tool does not take is refused (even where no schema checked it). */
+function grouped(flat: Map<string, ArgumentTarget>, given: Record<string, unknown>, bodyRequired: boolean): CallArguments {
+  // Without prototypes: a parameter named "constructor" that is not given must read as absent.
+  const fresh = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
+  const args = { path: fresh(), query: fresh(), headers: fresh(), cookies: fresh() };
+  const properties = fresh();
+  let body: unknown;
+  for (const [key, value] of Object.entries(given)) {
+    const target = flat.get(key);
+    if (!target) throw new ArgumentProblem(`unknown argument "${key}"`);
+    if (value === undefined) continue;
+    if (target.location !== 'body') args[PARAMETER_GROUPS[target.location]][target.name ?? key] = value;
+    else if (target.name === undefined) body = value;
+    else properties[target.name] = value;
+  }
+  // A required object body is sent even when none of its (optional) properties is given.
+  const spread = [...flat.values()].some((target) => target.location === 'body' && target.name !== undefined);
+  if (spread && (bodyRequired || Object.keys(properties).length > 0)) body = properties;
+  return { ...args, body };
 }
 
 function parametersIn(operation: Operation, location: keyof typeof PARAMETER_GROUPS): OpenAPIV3.ParameterObject[] {

@@ -44,7 +44,7 @@ export class OpenApiRuntime {
       narrowedByAllowTools: Array.isArray((entry as { allowTools?: unknown }).allowTools),
       maxOperations: this.context.options.maxOperations,
     });
-    return { spec, set, tools: set.operations.map((operation) => operationTool(operation, spec.version)) };
+    return { spec, set, tools: set.operations.map((operation) => operationTool(operation, spec.version, entry.arguments ?? 'flat')) };
   }
 
   async connect(entry: OpenApiEntry, context: ConnectContext): Promise<ChildConnection> {

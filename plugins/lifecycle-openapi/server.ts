@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Imp
 import type { Ajv2020 as Ajv, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ApiClient } from './api-client.js';
 import { cut } from './answer.js';
-import { ArgumentProblem, planRequest, type CallArguments } from './request.js';
+import { ArgumentProblem, planRequest } from './request.js';
 import type { OperationTool } from './tools.js';
 
 export interface ApiServerParts {
@@ -42,7 +42,7 @@ export function apiServerFactory(parts: ApiServerParts): () => Server {
       }
       let outgoing;
       try {
-        outgoing = planRequest(planned, args as CallArguments, parts.headers);
+        outgoing = planRequest(planned, args, parts.headers);
       } catch (error) {
         if (error instanceof ArgumentProblem) return problem(`${planned.tool.name}: ${error.message}`);
         throw error;

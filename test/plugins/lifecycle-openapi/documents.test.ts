@@ -18,6 +18,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 type Raw = { paths: Record<string, Record<string, unknown>>; components?: Record<string, Record<string, unknown>> };
 type RawParameter = { name: string; in: string; required?: boolean; $ref?: string };
+type RawSchema = { $ref?: string; properties?: Record<string, unknown>; required?: string[]; allOf?: unknown; anyOf?: unknown; oneOf?: unknown };
 
 /** A `#/components/...` reference of the raw document, read here without the plugin's parser. */
 function deref<T>(raw: Raw, value: T & { $ref?: string }): T {
@@ -50,19 +51,32 @@ for (const file of ['petstore.yaml', 'petstore-expanded.yaml', 'github-slice.jso
         t.ok(ajv.validateSchema(tool.inputSchema), `${tool.name}: the input schema is valid JSON Schema 2020-12${ajv.errors ? ` (${ajv.errorsText(ajv.errors)})` : ''}`);
         t.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name}: and compiles`);
         if (tool.outputSchema) t.ok(ajv.validateSchema(tool.outputSchema) && tool.outputSchema.type === 'object', `${tool.name}: the output schema is a valid object schema`);
-        const groups = tool.inputSchema.properties as Record<string, { properties: Record<string, unknown>; required?: string[] }>;
+        const properties = tool.inputSchema.properties as Record<string, unknown>;
+        const required = tool.inputSchema.required ?? [];
+        // Flat: each name as it is, or prefixed with its location when two locations use it.
+        const keyOf = (location: string, name: string): string | undefined => [name, `${location}_${name}`].find((key) => properties[key] !== undefined);
         const parameters = [...((item.parameters as RawParameter[] | undefined) ?? []), ...(operation.parameters ?? [])].map((parameter) => deref<RawParameter>(raw, parameter));
         for (const parameter of parameters) {
-          const group = { path: 'path', query: 'query', header: 'headers', cookie: 'cookies' }[parameter.in] ?? '';
-          t.ok(groups[group]?.properties[parameter.name], `${tool.name}: ${parameter.in} parameter ${parameter.name} is in "${group}"`);
-          if (parameter.required || parameter.in === 'path') {
-            t.ok(groups[group]?.required?.includes(parameter.name) && tool.inputSchema.required?.includes(group), `${tool.name}: ${parameter.name} is required`);
-          }
+          const key = keyOf(parameter.in, parameter.name);
+          t.ok(key, `${tool.name}: ${parameter.in} parameter ${parameter.name} is an argument`);
+          if (key && (parameter.required || parameter.in === 'path')) t.ok(required.includes(key), `${tool.name}: ${parameter.name} is required`);
         }
         const body = operation.requestBody && deref(raw, operation.requestBody);
-        if (body && Object.keys(body.content).some((type) => type.includes('json'))) {
-          t.ok(groups.body, `${tool.name}: takes the JSON body`);
-          t.equal(tool.inputSchema.required?.includes('body') ?? false, body.required === true, `${tool.name}: body required as the document says`);
+        const json = body && Object.entries(body.content).find(([type]) => type.includes('json'));
+        if (body && json) {
+          const schema = deref<RawSchema>(raw, (json[1] as { schema?: RawSchema }).schema ?? {});
+          if (schema.properties && !schema.allOf && !schema.anyOf && !schema.oneOf) {
+            for (const name of Object.keys(schema.properties)) {
+              const key = keyOf('body', name);
+              t.ok(key, `${tool.name}: body property ${name} is an argument`);
+              if (key) t.equal(required.includes(key), body.required === true && (schema.required ?? []).includes(name), `${tool.name}: ${name} required as the document says`);
+            }
+            // A body property may itself be named "body" (GitHub's issues).
+            if (!('body' in schema.properties)) t.notOk(properties.body, `${tool.name}: an object body is spread, not under "body"`);
+          } else {
+            t.ok(properties.body, `${tool.name}: takes the JSON body under "body"`);
+            t.equal(required.includes('body'), body.required === true, `${tool.name}: body required as the document says`);
+          }
         }
       }
     }
@@ -85,7 +99,7 @@ t.test('the Petstore through the hub, with a local stand-in for petstore.swagger
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/pets/mcp`, revision);
     t.same((await client.listTools()).tools.map((tool) => tool.name), ['listPets', 'createPets', 'showPetById'], `${revision}: the Petstore's three operations`);
-    const pet = (await client.callTool({ name: 'showPetById', arguments: { path: { petId: '7' } } })) as CallToolResult;
+    const pet = (await client.callTool({ name: 'showPetById', arguments: { petId: '7' } })) as CallToolResult;
     t.same(pet.structuredContent, { id: 7, name: 'Rex', tag: 'dog' }, `${revision}: a pet`);
   }
   t.ok(seen.includes('GET /v1/pets/7'));

@@ -82,17 +82,17 @@ t.test('an operation that would leave the base URL origin is refused', async (t)
 
   const getNote = tools.find((tool) => tool.tool.name === 'getNote');
   if (!getNote) throw new Error('no getNote');
-  for (const id of ['..', '.']) t.throws(() => planRequest(getNote, { path: { id } }, {}), { message: `path parameter "id" may not be "${id}"` }, `a path parameter "${id}" cannot climb the path`);
+  for (const id of ['..', '.']) t.throws(() => planRequest(getNote, { id }, {}), { message: `path parameter "id" may not be "${id}"` }, `a path parameter "${id}" cannot climb the path`);
   // Issue 54, item 7: a value that names another path is an argument error, not a segment an upstream that decodes %2F would route.
   for (const id of ['//evil.example/x', 'a/../../b', '%2e%2e', 'https://evil.example/', 'a%2Fb', 'a%252Fb', 'a\\b', '..%2f', 'x..y']) {
-    t.throws(() => planRequest(getNote, { path: { id } }, {}), { message: 'path parameter "id" may not hold "/", "\\" or "..", even percent-encoded' }, `"${id}" is refused`);
+    t.throws(() => planRequest(getNote, { id }, {}), { message: 'path parameter "id" may not hold "/", "\\" or "..", even percent-encoded' }, `"${id}" is refused`);
   }
   for (const id of ['@evil.example', 'note 1', 'a.b', 'ünïcode', '50%']) {
-    const planned = planRequest(getNote, { path: { id } }, {});
+    const planned = planRequest(getNote, { id }, {});
     t.equal(planned.url.origin, 'https://api.example.com', `"${id}" stays on the origin`);
     t.ok(planned.url.pathname.startsWith('/v1/notes/') && !planned.url.pathname.slice('/v1/notes/'.length).includes('/'), `"${id}" is one segment under the base path: ${planned.url.pathname}`);
   }
-  const headers = planRequest(getNote, { path: { id: 1 } }, { Authorization: 'Bearer operator' }).headers;
+  const headers = planRequest(getNote, { id: 1 }, { Authorization: 'Bearer operator' }).headers;
   t.equal(headers.authorization, 'Bearer operator', "the operator's headers are sent");
 });
 

@@ -49,6 +49,9 @@ export async function startNotesApi(t: { teardown(fn: () => unknown): void }): P
         const note = notes.get(Number(one[1]));
         return note ? json(response, 200, note) : json(response, 404, { error: `no note ${one[1]}` });
       }
+      // Echoes what it was sent: the tests of flat arguments read where each one went.
+      const replace = /^\/v1\/notes\/([^/]+)\/replace$/.exec(url.pathname);
+      if (replace && request.method === 'PUT') return json(response, 200, { id: replace[1], query: url.search, body: JSON.parse(body) as unknown });
       if (one && request.method === 'DELETE') {
         notes.delete(Number(one[1]));
         return void response.writeHead(204).end();

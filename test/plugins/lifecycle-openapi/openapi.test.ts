@@ -45,13 +45,13 @@ t.test('an openapi server: a real REST API through /<name>/mcp and /hub on both 
       t.match(byName.get('getNote'), { title: 'One note', annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true } });
       t.match(byName.get('deleteNote')?.annotations, { readOnlyHint: false, destructiveHint: true, openWorldHint: true });
       t.match(byName.get('put_notes_id')?.annotations, { readOnlyHint: false, idempotentHint: true, destructiveHint: false });
-      t.same(byName.get('create_note')?.inputSchema.required, ['headers', 'body'], 'a required header and a required body make their groups required');
-      t.same(byName.get('getNote')?.inputSchema.properties?.path, { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'], additionalProperties: false });
+      t.same(byName.get('create_note')?.inputSchema.required, ['X-Request-Id', 'title', 'tag'], "a required header and a required body's required properties are required, flat");
+      t.same(byName.get('getNote')?.inputSchema, { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'], additionalProperties: false }, 'a path parameter is a required argument by its name');
       t.match(byName.get('getNote')?.outputSchema, { type: 'object', required: ['id', 'title', 'tag'] }, 'the 2xx JSON schema is the output schema');
       t.match(byName.get('listNotes')?.outputSchema, { type: 'object', properties: { result: { type: 'array' } }, required: ['result'] }, 'a list is answered under result');
 
       const before = api.seen.length;
-      const list = (await client.callTool({ name: 'listNotes', arguments: { query: { tag: 'home', limit: 5 } } })) as CallToolResult;
+      const list = (await client.callTool({ name: 'listNotes', arguments: { tag: 'home', limit: 5 } })) as CallToolResult;
       t.notOk(list.isError);
       t.same((list.structuredContent as { result: { title: string }[] }).result.map((note) => note.title), ['groceries', 'plumber']);
       t.same(JSON.parse(text(list)), (list.structuredContent as { result: unknown }).result, 'the text is the JSON answer');
@@ -59,15 +59,15 @@ t.test('an openapi server: a real REST API through /<name>/mcp and /hub on both 
       t.equal(request?.url, '/v1/notes?tag=home&limit=5', 'query parameters in the URL');
       t.equal(request?.headers['x-api-key'], 'key-from-env', 'the configured header, ${VAR} expanded, goes with every call');
 
-      const one = (await client.callTool({ name: 'getNote', arguments: { path: { id: 2 } } })) as CallToolResult;
+      const one = (await client.callTool({ name: 'getNote', arguments: { id: 2 } })) as CallToolResult;
       t.same(one.structuredContent, { id: 2, title: 'invoice', tag: 'work' }, 'an object answer is the structured content itself');
 
-      const created = (await client.callTool({ name: 'create_note', arguments: { headers: { 'X-Request-Id': `req-${revision}` }, body: { title: `from ${revision}`, tag: 'test' } } })) as CallToolResult;
+      const created = (await client.callTool({ name: 'create_note', arguments: { 'X-Request-Id': `req-${revision}`, title: `from ${revision}`, tag: 'test' } })) as CallToolResult;
       t.notOk(created.isError, text(created));
       t.match(created.structuredContent, { title: `from ${revision}`, tag: 'test', requestId: `req-${revision}` }, 'header and JSON body reach the API');
       t.equal(api.seen.at(-1)?.headers['content-type'], 'application/json');
 
-      const missing = (await client.callTool({ name: 'getNote', arguments: { path: { id: 99 } } })) as CallToolResult;
+      const missing = (await client.callTool({ name: 'getNote', arguments: { id: 99 } })) as CallToolResult;
       t.equal(missing.isError, true);
       t.match(text(missing), /^server "notes": GET \/notes\/\{id\} answered 404 Not Found: \{"error":"no note 99"\}$/, 'a 4xx: status, reason and the body');
       const boom = (await client.callTool({ name: 'boom', arguments: {} })) as CallToolResult;
@@ -84,16 +84,16 @@ t.test('an openapi server: a real REST API through /<name>/mcp and /hub on both 
       const stats = (await client.callTool({ name: 'stats', arguments: {} })) as CallToolResult;
       t.equal(stats.isError, true);
       t.match(text(stats), /does not match the response schema its document declares \(at \/count: must be integer\)/, 'structured content is checked against the output schema');
-      const wrong = (await client.callTool({ name: 'getNote', arguments: { path: { id: 'two' } } })) as CallToolResult;
+      const wrong = (await client.callTool({ name: 'getNote', arguments: { id: 'two' } })) as CallToolResult;
       t.equal(wrong.isError, true);
-      t.match(text(wrong), /^getNote: the arguments do not match its input schema \(at \/path\/id: must be integer\)/);
-      const deleted = (await client.callTool({ name: 'deleteNote', arguments: { path: { id: (created.structuredContent as { id: number }).id } } })) as CallToolResult;
+      t.match(text(wrong), /^getNote: the arguments do not match its input schema \(at \/id: must be integer\)/);
+      const deleted = (await client.callTool({ name: 'deleteNote', arguments: { id: (created.structuredContent as { id: number }).id } })) as CallToolResult;
       t.same(deleted.content, [{ type: 'text', text: '204 No Content (no content)' }]);
     });
 
     t.test(`/hub on ${revision}`, async (t) => {
       const client = await connectClient(t, `${url}/hub`, revision);
-      const result = (await client.callTool({ name: 'call_tool', arguments: { server: 'notes', tool: 'getNote', arguments: { path: { id: 1 } } } })) as CallToolResult;
+      const result = (await client.callTool({ name: 'call_tool', arguments: { server: 'notes', tool: 'getNote', arguments: { id: 1 } } })) as CallToolResult;
       t.notOk(result.isError, text(result));
       t.match(JSON.parse(text(result)), { id: 1, title: 'groceries' }, 'the tool answers through call_tool');
       const listed = (await client.callTool({ name: 'list_tools', arguments: { server: 'notes' } })) as CallToolResult;

@@ -41,7 +41,7 @@ t.test('an openapi server gets its bearer token from upstream-oauth (client_cred
   const client = await connectClient(t, `${running.url}/api/mcp`, '2026-07-28');
   const result = (await client.callTool({
     name: 'rpc',
-    arguments: { headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' }, body: { jsonrpc: '2.0', id: 1, method: 'ping', params: {} } },
+    arguments: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', body: { jsonrpc: '2.0', id: 1, method: 'ping', params: {} } },
   })) as CallToolResult;
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
   t.notMatch(text, /401/, `the call was not refused for want of credentials: ${text}`);
