@@ -112,7 +112,7 @@ async function imageTests(): Promise<void> {
     // (No health check: podman would run it from systemd timers, which these hosts lack.)
     const inside = await run(['run', '--rm', '--network=none', '--health-cmd=none', image, 'node', '-e', INSIDE_THE_IMAGE]);
     succeeded(t, inside, 'a script in the image');
-    t.same(JSON.parse(inside.stdout), { app: ['dist', 'node_modules', 'package.json'], dist: ['core', 'plugins'], devDependency: false, fastify: true, config: false, data: { uid: 1000, mode: 0o700, entries: [] }, bins: true });
+    t.same(JSON.parse(inside.stdout), { app: ['dist', 'node_modules', 'package.json', 'plugins'], dist: ['core', 'plugins'], devDependency: false, fastify: true, config: false, data: { uid: 1000, mode: 0o700, entries: [] }, bins: true, consoleAssets: ['console', 'console.css', 'console.js'] });
     t.comment(`image size: ${mb(built?.Size)} MB (${mb((built?.Size ?? 0) - (base?.Size ?? 0))} MB over the base, which is ${mb(base?.Size)} MB)`);
     reached = 1;
   });
@@ -346,6 +346,7 @@ console.log(JSON.stringify({
   config: fs.existsSync('/config'),
   data: { uid: data.uid, mode: data.mode & 0o777, entries: fs.readdirSync('/data') },
   bins: ['hub', 'hub-admin', 'hub-stdio', 'map-server'].every((bin) => fs.realpathSync('/usr/local/bin/' + bin).startsWith('/app/dist/')),
+  consoleAssets: fs.readdirSync('/app/plugins').concat(fs.readdirSync('/app/plugins/console/assets').sort()),
 }));`;
 
 interface InsideContainer {
