@@ -227,8 +227,15 @@ export class Child extends ChildProfile {
   async hidesTool(revision: string, name: string, budget: () => AbortSignal): Promise<boolean> {
     const known = this.knownFace(revision);
     if (known !== undefined) return known?.unlisted?.tools?.includes(name) === true;
-    // A server never seen is woken as the call's own lookup would wake it; its failure is the call's.
-    await this.ensureToolsKnown();
+    // A server never seen is woken as the call's own lookup would wake it. One that cannot
+    // start shows no face: the call goes on into the pipeline and meets the same failure
+    // there (a failed start is remembered for a moment, failedStartMemoryMs, so it is not
+    // started twice), where it is answered, counted and logged as the call's outcome.
+    try {
+      await this.ensureToolsKnown();
+    } catch {
+      return false;
+    }
     if (!this.#showsAnotherFace(revision)) return false;
     return (await this.faceFor(revision, budget)).unlisted?.tools?.includes(name) === true;
   }
