@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { rawRequest } from '../../helpers/raw.js';
@@ -76,6 +77,15 @@ t.test('every call for a server is counted once with its outcome, logged once an
     'each with its outcome',
   );
   t.match(lines.find((line) => line.outcome === 'unavailable'), { server: 'broken', tool: 'anything', errorCode: /^HUB_ERR_/ }, 'the call log names what the caller asked for, and the error code');
+  // Issue 60, item 10: troubleshooting.md names the keys of the access record a failed call is read from, as the record has them.
+  const troubleshooting = await readFile(new URL('../../../../docs/operations/troubleshooting.md', import.meta.url), 'utf8');
+  const named = /has the\s+call's ((?:`\w+`,?\s+(?:and\s+)?)+)\(each a top-level key\)/.exec(troubleshooting)?.[1];
+  const keys = [...(named ?? '').matchAll(/`(\w+)`/g)].map((match) => match[1] ?? '');
+  t.same(keys, ['server', 'tool', 'client', 'outcome', 'errorCode'], 'troubleshooting.md lists the keys a failed call is read by');
+  const failed = lines.find((line) => line.outcome === 'unavailable' && line.msg === 'request') ?? {};
+  // `client` is there when a token named the caller; these calls carry none.
+  t.same(keys.filter((key) => key !== 'client' && !(key in failed)), [], 'and each is a top-level key of the access record');
+  t.notOk('fields' in failed, 'none is nested under fields');
 
   const cookie = await operatorSession(url, 'pw');
   const status = (await (await fetch(`${url}/status.json`, { headers: { cookie } })).json()) as {
