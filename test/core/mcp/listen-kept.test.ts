@@ -101,7 +101,9 @@ t.test('a listen the hub cannot reopen shows in /health until it is back', async
 
 t.test('a listen idle past the body timeout stays open (the timeout shortened from five minutes)', async (t) => {
   const direct = await startConformanceFixture(t, 'standard', 'http', { LISTEN_CONTROL: '1' });
-  const bodyTimeoutMs = 200;
+  // Short enough to outlive several times, long enough that the child's other answers (an
+  // event stream whose event waits on a busy machine) are never cut by it.
+  const bodyTimeoutMs = 1500;
   const { url } = await startTestHub(t, {
     config: { mcpServers: { watched: { type: 'http', url: direct } }, plugins: { 'lifecycle-remote': { bodyTimeoutMs } } },
     kernel: (created) => created.children.configure({ backoffBaseMs: 50, backoffMaxMs: 100 }),
@@ -109,7 +111,7 @@ t.test('a listen idle past the body timeout stays open (the timeout shortened fr
   const { caller, changes } = await listeningCaller(t, `${url}/watched/mcp`);
   await waitFor("the hub's listen to the child", async () => (await listens(direct, 'accept')).open === 1);
   // Quiet for several body timeouts: a stream under one would have been cut by now.
-  await sleep(bodyTimeoutMs * 5);
+  await sleep(bodyTimeoutMs * 3);
   t.same(await listens(direct, 'accept'), { opened: 1, open: 1 }, 'the first listen is still open: a listen stream has no body timeout');
   await caller.callTool({ name: 'test_trigger_tool_change', arguments: {} });
   await waitFor('the change to reach the caller', () => changes() >= 1);
