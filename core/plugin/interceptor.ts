@@ -16,4 +16,4 @@ export type {
 } from '../calls/interceptors.js';
 export type { InterceptionDirection, InterceptionEvent } from '../observe.js';
 export { toolError } from '../mcp/tool-results.js';
-export { mapResultStrings, resultStrings } from '../calls/result-strings.js';
+export { mapJsonStrings, mapResultStrings, resultStrings, type ResultStringsOptions } from '../calls/result-strings.js';

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { mapJsonStrings, mapResultStrings, resultStrings } from '../../core/plugin/interceptor.js';
 import { findSecrets } from './rules.js';
 
 /** What a scan found: the kinds (one per secret) and the value with each secret replaced by `[REDACTED:<kind>]`. */
@@ -22,19 +23,22 @@ const SEPARATOR = '\n\n';
  */
 export async function scanValue<T>(value: T): Promise<Scanned<T> | undefined> {
   const texts: string[] = [];
-  walk(value, (text) => {
-    texts.push(text);
-    return text;
-  });
+  mapJsonStrings(value, (text) => (texts.push(text), text));
   const redactions = await redactTexts(texts);
   if (!redactions) return undefined;
   let index = 0;
-  return { kinds: redactions.kinds, redacted: walk(value, (text) => redactions.texts[index++] ?? text) };
+  return { kinds: redactions.kinds, redacted: mapJsonStrings(value, (text) => redactions.texts[index++] ?? text) };
 }
 
-/** A result in all its parts: content blocks of every type (text, embedded resources, resource links), `structuredContent`, `_meta`, and any other field. */
-export function scanResult(result: CallToolResult): Promise<Scanned<CallToolResult> | undefined> {
-  return scanValue(result);
+/**
+ * A result in all its parts: content blocks of every type (text, embedded resources,
+ * resource links), `structuredContent`, `_meta`, and any other field: the interceptor
+ * surface's `all` strings of a result, which any plugin can read the same way.
+ */
+export async function scanResult(result: CallToolResult): Promise<Scanned<CallToolResult> | undefined> {
+  const redactions = await redactTexts(resultStrings(result, { all: true }));
+  if (!redactions) return undefined;
+  return { kinds: redactions.kinds, redacted: mapResultStrings(result, (text, index) => redactions.texts[index] ?? text, { all: true }) };
 }
 
 async function redactTexts(texts: string[]): Promise<{ kinds: string[]; texts: string[] } | undefined> {
@@ -82,31 +86,4 @@ const MAY_HOLD_SECRET = /[\w\-+/=.~]{16}|:\/\/|_authToken|-----BEGIN|account/i;
 
 function mayHoldSecret(text: string): boolean {
   return text.length >= MIN_SECRET_LENGTH && MAY_HOLD_SECRET.test(text);
-}
-
-/** Base64 payloads of MCP content: an image's or audio's `data`, an embedded resource's `blob`. */
-function isPayload(holder: Record<string, unknown>, key: string): boolean {
-  return key === 'blob' || (key === 'data' && (holder.type === 'image' || holder.type === 'audio'));
-}
-
-/**
- * Every string of a JSON value, keys before their values, in one fixed order, replaced by
- * what `each` gives (objects and arrays copied only when walked). A key two redactions
- * would make the same keeps both values apart by a number.
- */
-function walk<T>(value: T, each: (text: string) => string): T {
-  if (typeof value === 'string') return each(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => walk(item, each)) as T;
-  if (typeof value === 'object' && value !== null) {
-    const holder = value as Record<string, unknown>;
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(holder)) {
-      const redactedKey = each(key);
-      let name = redactedKey;
-      for (let n = 2; name !== key && Object.hasOwn(copy, name); n++) name = `${redactedKey} (${n})`;
-      copy[name] = isPayload(holder, key) ? item : walk(item, each);
-    }
-    return copy as T;
-  }
-  return value;
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { mapResultStrings, resultStrings } from '../../../core/plugin/interceptor.js';
+import { mapJsonStrings, mapResultStrings, resultStrings } from '../../../core/plugin/interceptor.js';
 
 // Issue 60, item 5: the interceptor surface maps every string of a result a model reads
 // (text, embedded resource text, structuredContent at any depth), so the commonest
@@ -32,4 +32,22 @@ t.test('mapResultStrings replaces each of them, and keeps the rest', async (t) =
   t.same((mapped.structuredContent as { to: unknown[] }).to[1], 7, 'non-strings are kept');
   t.equal((result.content[0] as { text: string }).text, 'mail ann@example.com', 'the result given is not changed');
   t.notOk('structuredContent' in mapResultStrings({ content: [] }, (text) => text), 'no structuredContent is added');
+});
+
+t.test('all: every string of the result, keys, _meta and links included, as a guardrail reads it; payloads never', async (t) => {
+  const linked: CallToolResult = { ...result, content: [...result.content, { type: 'resource_link', uri: 'https://example.com/x', name: 'x' }], extra: 'an unknown field' };
+  const all = resultStrings(linked, { all: true });
+  for (const text of ['content', 'type', 'text', 'mail ann@example.com', 'file:///a', 'structuredContent', 'from', 'cy@example.net', 'kept', 'https://example.com/x', 'an unknown field']) t.ok(all.includes(text), `${text} is read`);
+  t.notOk(all.includes('aGVsbG8='), 'no base64 payload is read');
+  t.ok(all.indexOf('from') < all.indexOf('cy@example.net'), 'a key before its value');
+  const mapped = mapResultStrings(linked, (text, index) => (text === 'ann@example.com' || text === 'kept' ? `${index}!` : text), { all: true });
+  t.same(mapped._meta, { [`${all.indexOf('kept')}!`]: `${all.indexOf('ann@example.com')}!` }, '_meta and its keys are mapped, by position');
+  t.same(mapped.content[1], result.content[1], 'the image is kept whole');
+  t.same(resultStrings(mapResultStrings(linked, (text) => text, { all: true }), { all: true }), all, 'mapping to the same strings gives the same list');
+});
+
+t.test('mapJsonStrings: any JSON value; two keys mapped to one are kept apart by a number', async (t) => {
+  t.same(mapJsonStrings({ a1: 'x', a2: 'y', list: ['z', 1, null] }, (text) => (text.startsWith('a') ? 'a' : text.toUpperCase())), { a: 'X', 'a (2)': 'Y', LIST: ['Z', 1, null] });
+  t.equal(mapJsonStrings('one', (text) => `${text}!`), 'one!');
+  t.equal(mapJsonStrings(7, (text) => text), 7);
 });
