@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,7 +24,7 @@ import { startTestHub } from '../helpers/hub.js';
 // | ${command:x}      | -       | -   | -    | yes | problem   | -                    |
 // | ${not a name}     | -       | yes | -    | -   | problem   | -                    |
 
-const secret = `key-${process.pid}-${Date.now()}`;
+const secret = `key-${randomBytes(8).toString('hex')}`;
 
 t.test('${env:NAME} is expanded in headers, url, args and env, and sent expanded', async (t) => {
   const sink = await startHttpSink(t);
