@@ -17,6 +17,7 @@ import type { Hub } from '../hub.js';
 import type { ToolCallNotification } from './interceptors.js';
 import type { CallerRequest } from '../mcp/caller-request.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from '../mcp/elicitation.js';
+import { relayedChildError } from '../mcp/relayed-error.js';
 import { toolError } from '../mcp/tool-results.js';
 import { errorCodeOf, sending } from './observation.js';
 import type { ToolCall } from './tool-call.js';
@@ -30,7 +31,8 @@ const FAILURE_TEXT_CHARS = 300;
  * else on the SDK's (progress passed back to the caller in order and before the result,
  * each update resetting the timeout), passes the caller's cancellation on, and relays a
  * child's question when the elicitation decision allows. The child's own protocol error
- * is thrown as it came, so the caller sees the same error; any other failure becomes a
+ * is thrown as it came, so the caller sees the same error (in the terms of the caller's
+ * revision, where the child spoke another: `relayedChildError`); any other failure becomes a
  * tool error that names the server, never a hung request. The result comes back without
  * the child's server identity, not yet presented for the caller's revision.
  */
@@ -51,7 +53,14 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
       );
     });
   } catch (error) {
-    if (ProtocolError.isInstance(error)) throw error;
+    if (ProtocolError.isInstance(error)) {
+      const relayed = relayedChildError(revision, error, 'tools/call');
+      if (ProtocolError.isInstance(relayed)) throw relayed;
+      // The caller's revision tells this failure as a tool error: still the child's protocol error.
+      call.outcome = 'protocol_error';
+      if (event) event.errorCode = error.code;
+      return relayed;
+    }
     if (event) {
       // Never sent: the server could not be woken (down, unauthorized, failed start).
       call.outcome = hub.drain.cut

@@ -28,6 +28,7 @@ import { runToolCall } from '../calls/pipeline.js';
 import { toolCallOf } from '../calls/tool-call.js';
 import { offeredTools } from '../calls/visibility.js';
 import { refuseEveryRequest } from './failed-handshake.js';
+import { relayedChildError } from './relayed-error.js';
 import { RequestWake } from './request-wake.js';
 import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
@@ -175,8 +176,11 @@ function relayTo(hub: Hub, child: Child, revision: ServedRevision, wake: Request
         return client.request({ method, ...(asked !== undefined && { params: asked }) }, ANY_RESULT, { signal: request.signal, allowInputRequired: true });
       })
       .catch((error: unknown) => {
-        const refusal = childProtocolError(error);
-        if (!refusal) throw error;
+        const childError = childProtocolError(error);
+        if (!childError) throw error;
+        const refusal = relayedChildError(revision, childError, method);
+        // The caller's revision answers this failure with a result.
+        if (!ProtocolError.isInstance(refusal)) return refusal as Result;
         if (exchange && refusal.code === ProtocolErrorCode.MethodNotFound) exchange.methodNotFound = true;
         throw refusal;
       });

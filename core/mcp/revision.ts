@@ -122,6 +122,20 @@ export interface CallerWire {
   plainCall(request: HttpRequestView): PlainCall | undefined;
   /** A fast-road result as this revision puts it on the wire, stating `identity` where the revision does. */
   frameResult(result: CallToolResult, identity: Implementation): Record<string, unknown>;
+  /**
+   * A child's JSON-RPC error to a caller's `method` as this revision answers the same
+   * failure: a code another revision defined (the child spoke it with the hub) becomes this
+   * revision's, a tool call's possibly a tool error. Absent, or returning `error`, the
+   * child's error is relayed as it came.
+   */
+  relayedError?(error: WireError, method: string): WireError | CallToolResult;
+}
+
+/** A JSON-RPC error as it crosses the wire. */
+export interface WireError {
+  code: number;
+  message: string;
+  data?: unknown;
 }
 
 /** What the hub remembers of a connection's negotiation, to connect the next time without asking again. */

@@ -13,6 +13,7 @@ export type {
   RememberedNegotiation,
   RevisionHandler,
   RevisionServerFactory,
+  WireError,
 } from '../mcp/revision.js';
 export type { ServedRevision } from '../mcp/served-revision.js';
 export { isPlainObject, plainParams, toolCallShape, type ToolCallShape } from '../mcp/plain-call.js';

@@ -2,6 +2,7 @@ import {
   classifyInboundRequest,
   legacyStatelessFallback,
   PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type JSONRPCMessage,
@@ -9,7 +10,7 @@ import {
   type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { type CallerWire, type HttpRequestView, isPlainObject, type PlainCall, plainParams, toolCallShape } from '../../core/plugin/revision.js';
+import { type CallerWire, type HttpRequestView, isPlainObject, type PlainCall, plainParams, toolCallShape, type WireError } from '../../core/plugin/revision.js';
 
 /**
  * What a stateless endpoint cannot carry on this revision, though a child answers it: a
@@ -58,7 +59,33 @@ export function createCallerWire(revision: string): CallerWire {
     plainCall: (request) => plainCall(revision, request),
     // Results carry neither the server's identity nor their kind on this revision.
     frameResult: (result) => result,
+    relayedError,
   };
+}
+
+/** 2026-07-28's code for a request whose `Mcp-Param-*` header disagrees with its body (the SDK names it only internally). */
+const HEADER_MISMATCH = -32020;
+
+/**
+ * A child spoken to on 2026-07-28 may answer with codes this revision does not define; a
+ * caller of this revision gets what the SDK answers a 2025-11-25 request for the same
+ * failure: a capability the caller lacks is a tool error on a tool call (the legacy
+ * shim's answer) and an internal error otherwise; an unsupported revision is this
+ * revision's `-32602 Unsupported protocol version`; a header that disagrees with the body
+ * is an invalid request.
+ */
+function relayedError(error: WireError, method: string): WireError | CallToolResult {
+  switch (error.code) {
+    case ProtocolErrorCode.MissingRequiredClientCapability:
+      if (method === 'tools/call') return { content: [{ type: 'text', text: error.message }], isError: true };
+      return { code: ProtocolErrorCode.InternalError, message: error.message };
+    case ProtocolErrorCode.UnsupportedProtocolVersion:
+      return { ...error, code: ProtocolErrorCode.InvalidParams };
+    case HEADER_MISMATCH:
+      return { ...error, code: ProtocolErrorCode.InvalidRequest };
+    default:
+      return error;
+  }
 }
 
 function header(request: HttpRequestView, name: string): string | undefined {
