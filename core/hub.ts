@@ -79,6 +79,7 @@ export class Hub {
     this.children = new ChildRegistry(log, { name: 'mcp-hub', version: HUB_VERSION }, {
       dataPath: settings.dataPath,
       idleTimeoutMinutes: settings.idleTimeoutMinutes,
+      startTimeoutMs: settings.startTimeoutMs,
       wires: childWires(() => this.revisions.values()),
       configDirectory,
     });

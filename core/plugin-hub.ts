@@ -190,7 +190,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       if (!child || child.view !== server) throw new HubError(HUB_ERROR_CODES.SERVER_UNKNOWN, `server "${server.name}" is not configured (any more)`);
       const { revision, request: caller, sessionCapabilities, via, hubCall } = context;
       // As on the server's own endpoint: a tool the caller's revision is not shown is unknown to it.
-      const budget = () => AbortSignal.timeout(hub.children.timings.wakeBudgetMs);
+      const budget = () => AbortSignal.timeout(child.startTimeoutMs);
       if (child.isToolAllowed(params.name) && (await child.hidesTool(revision.revision, params.name, budget))) return undefined;
       return runToolCall(hub, toolCallOf({ revision, caller, server: child, road: 'hub', params, sessionCapabilities, via, hubCall }));
     },

@@ -11,6 +11,10 @@ export const HubSettings = Type.Object({
   configFile: Type.String({ description: 'HUB_CONFIG: path of the config file; default ./mcp.json.' }),
   idleTimeoutMinutes: Type.Number({ minimum: 0, description: 'IDLE_TIMEOUT_MINUTES: an on-demand server sleeps after this long unused; 0 never; default 60.' }),
   callTimeoutMs: Type.Integer({ minimum: 1, description: 'TOOL_CALL_TIMEOUT_MS: a tool call fails after this long without progress; default 300000 (5 minutes).' }),
+  startTimeoutMs: Type.Integer({
+    minimum: 1,
+    description: 'START_TIMEOUT_MS: how long a server may take to start and answer its MCP handshake (retries included) before it is reported down, for every server without its own startTimeoutMs, and for hub check --connect; default 120000 (2 minutes).',
+  }),
   operatorSessionMinutes: Type.Integer({ minimum: 1, description: 'OPERATOR_SESSION_MINUTES: how long an operator stays logged in to the hub\'s pages (status, upstream logins); default 720 (12 h).' }),
   operatorSessionsOnPasswordChange: Type.Union([Type.Literal('end'), Type.Literal('keep')], {
     description: 'OPERATOR_SESSIONS_ON_PASSWORD_CHANGE: what a start with another operator password than the last start\'s does to the operator sessions: end (everyone logs in again with the new password) or keep; default end.',
@@ -56,6 +60,7 @@ const SETTINGS = [
   setting('configFile', 'HUB_CONFIG', (_read, cwd) => absolute(DEFAULT_PATHS.HUB_CONFIG, cwd), absolute),
   setting('idleTimeoutMinutes', 'IDLE_TIMEOUT_MINUTES', () => 60, number(0)),
   setting('callTimeoutMs', 'TOOL_CALL_TIMEOUT_MS', () => 300_000, integer(1)),
+  setting('startTimeoutMs', 'START_TIMEOUT_MS', () => 120_000, integer(1)),
   setting('operatorSessionMinutes', 'OPERATOR_SESSION_MINUTES', () => 720, integer(1)),
   setting('operatorSessionsOnPasswordChange', 'OPERATOR_SESSIONS_ON_PASSWORD_CHANGE', () => 'end' as const, oneOf(['end', 'keep'] as const)),
   setting('drainTimeoutMs', 'DRAIN_TIMEOUT_MS', () => 7_000, integer(0)),

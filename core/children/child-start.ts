@@ -219,7 +219,10 @@ export class ChildStarter {
       if (generation !== this.#generation) throw stop.reason as Error;
     }
     host.transition('down', reason);
-    throw new HubError(HUB_ERROR_CODES.CHILD_START_TIMEOUT, `server "${host.name}" did not start within ${formatSeconds(timings.wakeBudgetMs)}: ${reason}`);
+    throw new HubError(
+      HUB_ERROR_CODES.CHILD_START_TIMEOUT,
+      `server "${host.name}" did not start within ${formatSeconds(timings.wakeBudgetMs)}: ${reason}; a server that needs longer (a first npx run downloads its package) can be given more: set "startTimeoutMs" in its entry`,
+    );
   }
 
   /** One connect and tool listing, bounded by the deadline and ended by a cancel. */

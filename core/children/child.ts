@@ -95,7 +95,8 @@ export class Child extends ChildProfile {
       },
       wires: environment.wires ?? childWires(() => []),
       configDirectory: environment.configDirectory ?? process.cwd(),
-      timings: environment.timings,
+      // A wake's budget is the server's own start timeout.
+      timings: () => ({ ...environment.timings(), wakeBudgetMs: this.startTimeoutMs }),
       clock: () => this.#clock,
       transition: (to, reason) => this.#transition(to, reason),
       park: (reason) => void this.#rest('stopped', reason),
@@ -132,6 +133,14 @@ export class Child extends ChildProfile {
   /** The entry's own tool call timeout (`timeout`, in ms), when it sets one the hub takes. */
   get callTimeoutMs(): number | undefined {
     return entryCallTimeoutMs(this.entry.timeout);
+  }
+
+  /**
+   * How long a wake of this server may take, retries included: its entry's
+   * `startTimeoutMs`, else the hub's (START_TIMEOUT_MS, the registry's `wakeBudgetMs`).
+   */
+  get startTimeoutMs(): number {
+    return this.entry.startTimeoutMs ?? this.#environment.timings().wakeBudgetMs;
   }
 
   /** Servers with `hub: false` stay out of `/hub`'s aggregate. */
@@ -243,7 +252,7 @@ export class Child extends ChildProfile {
   /** The tools a caller of `revision` is shown: those of its face when that lists its own, else `tools` (see `ServerView.toolsShownTo`). */
   async toolsShownTo(revision: string): Promise<Tool[]> {
     if (!this.#showsAnotherFace(revision)) return this.tools;
-    const own = (await this.faceFor(revision, () => AbortSignal.timeout(this.#environment.timings().wakeBudgetMs))).lists?.tools;
+    const own = (await this.faceFor(revision, () => AbortSignal.timeout(this.startTimeoutMs))).lists?.tools;
     return own === undefined ? this.tools : own.filter((tool) => this.offers(tool));
   }
 

@@ -18,6 +18,8 @@ export interface ChildRegistryOptions {
   dataPath?: string;
   /** IDLE_TIMEOUT_MINUTES; 0 never sleeps a server. */
   idleTimeoutMinutes?: number;
+  /** START_TIMEOUT_MS: the wake budget of a server whose entry sets no `startTimeoutMs`. */
+  startTimeoutMs?: number;
   /** The revisions spoken to children; none by default. */
   wires?: ChildWires;
   /** Relative paths in entries are resolved against it (handed to child types as they connect). */
@@ -53,6 +55,7 @@ export class ChildRegistry {
     this.#timings = {
       ...DEFAULT_CHILD_TIMINGS,
       ...(options.idleTimeoutMinutes === undefined ? {} : { idleTimeoutMs: Math.round(options.idleTimeoutMinutes * 60_000) }),
+      ...(options.startTimeoutMs === undefined ? {} : { wakeBudgetMs: options.startTimeoutMs }),
     };
   }
 

@@ -3,8 +3,8 @@ import type { Child } from '../children/child.js';
 import { openDetachedHub } from '../detached.js';
 import { settingsFromEnvironment } from '../settings.js';
 
-/** How long `--connect` gives each server to come up and answer the handshake. */
-const CONNECT_BUDGET_MS = 30_000;
+/** A back-off longer than any start timeout (and the longest a timer takes): `--connect` makes one attempt. */
+const NO_SECOND_ATTEMPT_MS = 2 ** 31 - 1;
 
 export interface ServerCheck {
   name: string;
@@ -57,8 +57,8 @@ export async function checkConfig(env: NodeJS.ProcessEnv, connect: boolean): Pro
     // What starting servers logs is in each server's line; the warnings are the config's.
     const configWarnings = [...warnings];
     const children = hub.children.all();
-    // One attempt each, with the real cause: no back-off fits in the budget.
-    hub.children.configure({ wakeBudgetMs: CONNECT_BUDGET_MS, backoffBaseMs: CONNECT_BUDGET_MS });
+    // One attempt each, within the server's own start timeout, with the real cause: no back-off fits in it.
+    hub.children.configure({ backoffBaseMs: NO_SECOND_ATTEMPT_MS, backoffMaxMs: NO_SECOND_ATTEMPT_MS });
     servers.push(...(await Promise.all(children.map((child) => checkServer(child, hub.configDirectory, connect, entries.some(([name]) => name === child.name))))));
     servers.sort((a, b) => a.name.localeCompare(b.name));
     const ok = servers.every((server) => server.status !== 'problem' && server.handshake?.ok !== false);

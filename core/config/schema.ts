@@ -29,6 +29,12 @@ export const ServerEntry = Type.Object(
     timeout: Type.Optional(
       Type.Integer({ minimum: 1, description: "Milliseconds a tool call of this server may go without progress (TOOL_CALL_TIMEOUT_MS for this server, Claude Code's unit); under 1000 it is ignored with a warning." }),
     ),
+    startTimeoutMs: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Milliseconds this server may take to start and answer its MCP handshake, retries included (START_TIMEOUT_MS for this server): raise it for a server whose first start is slow, such as an npx run that downloads its package.',
+      }),
+    ),
   },
   { additionalProperties: true },
 );

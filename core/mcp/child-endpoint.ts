@@ -63,9 +63,9 @@ export class ChildEndpoint implements McpEndpoint {
     return face?.serverInfo ?? this.child.serverInfo ?? { name: this.child.name, version: this.hub.version };
   }
 
-  /** What is left of the request's one wait for the child; a whole wake budget on the plain road. */
+  /** What is left of the request's one wait for the child; a whole start timeout on the plain road. */
   #budget(): AbortSignal {
-    return this.wake?.remaining() ?? AbortSignal.timeout(this.hub.children.timings.wakeBudgetMs);
+    return this.wake?.remaining() ?? AbortSignal.timeout(this.child.startTimeoutMs);
   }
 
   /**
@@ -93,7 +93,7 @@ export class ChildEndpoint implements McpEndpoint {
  * (or asked), all within one wake budget.
  */
 async function createChildServer(hub: Hub, child: Child, revision: ServedRevision, exchange: SdkExchange | undefined): Promise<Server> {
-  const wake = new RequestWake(child, hub.children.timings.wakeBudgetMs);
+  const wake = new RequestWake(child, child.startTimeoutMs);
   const endpoint = new ChildEndpoint(hub, child, wake);
   const failure = await wake.known().then(() => undefined, (error: unknown) => error ?? new Error('the server could not start'));
   const face = await child.faceFor(revision.revision, () => wake.remaining());
