@@ -122,6 +122,16 @@ export class ChildProfile {
     this.#facesChanged();
   }
 
+  /**
+   * The child's lists were re-read on a plugin's word (a kit whose members changed): what
+   * another revision is shown may differ now though it read the same before, so every
+   * face is asked afresh.
+   */
+  protected forgetFaces(): void {
+    this.#faces.clear();
+    this.#facesChanged();
+  }
+
   #facesChanged(): void {
     this.#listsDiffer = [...this.#faces.values()].some((face) => face?.lists !== undefined || face?.unlisted !== undefined);
   }

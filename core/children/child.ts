@@ -450,6 +450,7 @@ export class Child extends ChildProfile {
 
   /** Re-reads the tool list from the child (all pages). */
   async refreshTools(): Promise<void> {
+    this.forgetFaces();
     await this.#refreshTools();
   }
 

@@ -58,7 +58,8 @@ export interface ServerView {
   toolsChanged(): void;
   /**
    * Reads the tool list of a running server again (what a child's own `list_changed` does);
-   * nothing when it is not running. Callers hear of a change.
+   * nothing when it is not running. Callers hear of a change. What it shows other
+   * revisions is asked afresh too (a kit's faces follow its members').
    */
   refreshTools(): Promise<void>;
   /** Starts the server when needed (concurrent callers share one start); rejects with a HubError naming it and the reason. */

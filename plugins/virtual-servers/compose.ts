@@ -16,7 +16,14 @@ export interface Composition {
  * server does not offer (any more), and a name a `*` would give a second time, are left out
  * and told to `problem` (which says each once).
  */
-export function compose(name: string, entry: VirtualEntry, servers: Pick<Servers, 'get'>, problem: (message: string) => void): Composition {
+export function compose(
+  name: string,
+  entry: VirtualEntry,
+  servers: Pick<Servers, 'get'>,
+  problem: (message: string) => void,
+  /** The tools a server shows the kit's callers: by default what it lists on the revision spoken with it. */
+  toolsOf: (view: ServerView) => readonly Tool[] = (view) => view.tools,
+): Composition {
   const tools: Tool[] = [];
   const routes = new Map<string, ToolRoute>();
   for (const [index, selection] of selectionsOf(entry).entries()) {
@@ -25,7 +32,8 @@ export function compose(name: string, entry: VirtualEntry, servers: Pick<Servers
       problem(`virtual server "${name}": tools[${index}]: server "${selection.server}" is not configured (any more): left out`);
       continue;
     }
-    for (const tool of selected(view, selection.tool)) {
+    const offered = toolsOf(view);
+    for (const tool of selected(offered, selection.tool)) {
       const final = finalName(selection, tool.name);
       if (routes.has(final)) {
         problem(`virtual server "${name}": tools[${index}]: a second tool would be named "${final}" (${selection.server}/${tool.name}): left out`);
@@ -34,15 +42,14 @@ export function compose(name: string, entry: VirtualEntry, servers: Pick<Servers
       routes.set(final, { server: view.name, tool: tool.name });
       tools.push({ ...titled(tool, selection), name: final, ...(selection.description !== undefined && { description: selection.description }) });
     }
-    if (selection.tool !== '*' && view.toolsKnown && !view.findTool(selection.tool)) {
+    if (selection.tool !== '*' && view.toolsKnown && !offered.some((tool) => tool.name === selection.tool)) {
       problem(`virtual server "${name}": tools[${index}]: server "${selection.server}" offers no tool "${selection.tool}" (any more): left out`);
     }
   }
   return { tools, routes };
 }
 
-function selected(view: ServerView, tool: string): Tool[] {
-  if (tool === '*') return view.tools;
-  const found = view.findTool(tool);
-  return found ? [found] : [];
+function selected(offered: readonly Tool[], tool: string): readonly Tool[] {
+  if (tool === '*') return offered;
+  return offered.filter((candidate) => candidate.name === tool);
 }

@@ -1,4 +1,5 @@
 import { connectInProcess, type ChildConnection, type ConnectContext, type ToolRoute } from '../../core/plugin/child-type.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { PluginHub } from '../../core/plugin/index.js';
 import { Catalog } from './catalog.js';
 import { drawnServers } from './check.js';
@@ -28,6 +29,11 @@ export class VirtualRuntime {
   }
 
   async connect(entry: VirtualEntry, context: ConnectContext): Promise<ChildConnection> {
+    if (context.revision !== undefined) {
+      // The hub asks what the kit shows a client of another revision: its members' faces for that revision.
+      const face = await this.#composeShown(context.name, entry, context.revision);
+      return connectInProcess(virtualServerFactory(context.name, this.#hub.version, entry, () => face, this.#catalog), context, { name: 'mcp-hub', version: this.#hub.version });
+    }
     this.#kits.set(context.name, { entry, draws: drawnServers(entry), composition: undefined });
     return connectInProcess(virtualServerFactory(context.name, this.#hub.version, entry, () => this.composition(context.name), this.#catalog), context, { name: 'mcp-hub', version: this.#hub.version });
   }
@@ -37,6 +43,16 @@ export class VirtualRuntime {
     if (!kit) return { tools: [], routes: new Map() };
     kit.composition ??= compose(name, kit.entry, this.#hub.servers, (message) => this.#problem(message));
     return kit.composition;
+  }
+
+  /** The kit's tools as a client of `revision` is shown them: each member's tools for that revision (its face, asked if need be). */
+  async #composeShown(name: string, entry: VirtualEntry, revision: string): Promise<Composition> {
+    const shown = new Map<string, readonly Tool[]>();
+    for (const server of drawnServers(entry)) {
+      const view = this.#hub.servers.get(server);
+      if (view) shown.set(server, await view.toolsShownTo(revision).catch(() => view.tools));
+    }
+    return compose(name, entry, this.#hub.servers, (message) => this.#problem(message), (view) => shown.get(view.name) ?? view.tools);
   }
 
   /** Where a call of a virtual server's tool goes: through other virtual servers to the server that runs it. */
