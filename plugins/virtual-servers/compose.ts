@@ -11,7 +11,8 @@ export interface Composition {
 
 /**
  * The virtual server's tools, from what the hub knows of the servers it draws on (their
- * tool lists, from a snapshot while they sleep): nothing is woken. Each selected tool keeps
+ * tool lists, from a snapshot while they sleep): nothing is woken. A tool the entry names
+ * of a server never seen is listed from the entry (`namedOnly`); its call wakes the server. Each selected tool keeps
  * its schemas and annotations, under its new name, title and description. A tool the underlying
  * server does not offer (any more), and a name a `*` would give a second time, are left out
  * and told to `problem` (which says each once).
@@ -32,7 +33,8 @@ export function compose(
       problem(`virtual server "${name}": tools[${index}]: server "${selection.server}" is not configured (any more): left out`);
       continue;
     }
-    const offered = toolsOf(view);
+    // A server that never ran: a tool the entry names is listed from the entry, and its call wakes the server.
+    const offered = !view.toolsKnown && selection.tool !== '*' ? [namedOnly(selection.tool, selection.server)] : toolsOf(view);
     for (const tool of selected(offered, selection.tool)) {
       const final = finalName(selection, tool.name);
       if (routes.has(final)) {
@@ -47,6 +49,15 @@ export function compose(
     }
   }
   return { tools, routes };
+}
+
+/**
+ * A tool the entry names, of a server never seen: listed with what the entry says (its
+ * name, title, description) until the server has run, when the kit composes again from its
+ * own definition. Any arguments are taken; the server checks them.
+ */
+function namedOnly(tool: string, server: string): Tool {
+  return { name: tool, description: `Tool "${tool}" of server "${server}", which has not run yet: its own description and schema are listed once it has.`, inputSchema: { type: 'object' } };
 }
 
 function selected(offered: readonly Tool[], tool: string): readonly Tool[] {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin/index.js';
 import type { ChildType } from '../../core/plugin/child-type.js';
-import { checkAgainst, describeDraws } from './check.js';
+import { checkAgainst, describeDraws, describeUnknownYet } from './check.js';
 import { VIRTUAL_TYPE, VirtualEntry } from './entry.js';
 import manifest from './manifest.js';
 import type { VirtualRuntime } from './runtime.js';
@@ -34,7 +34,7 @@ export default definePlugin({
       async connect(entry, context) {
         return (await loaded()).connect(entry as VirtualEntry, context);
       },
-      check: async (entry) => ({ ok: true, detail: describeDraws(entry) }),
+      check: async (entry) => ({ ok: true, detail: describeDraws(entry) + describeUnknownYet(entry, (server) => hub.servers.get(server)?.toolsKnown !== false) }),
       checkAgainst,
       routeTool: (server, tool) => runtime?.route(server, tool),
       problem: (server) => runtime?.problem(server),

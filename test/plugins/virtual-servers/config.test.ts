@@ -74,6 +74,7 @@ t.test('hub check reports virtual servers and what they draw on', async (t) => {
   };
   await writeFile(file, JSON.stringify(config));
   const checked = await runNode(cliPath('hub'), ['check'], { HUB_CONFIG: file, DATA_PATH: join(folder, 'data') });
-  t.match(checked.stdout, /^ {2}ok +kit +virtual: draws on alpha \(echo as say, \* as a_\*\)$/m);
+  // Issue 55.3: alpha never ran, so what "*" selects of it is not known yet; the check says so.
+  t.match(checked.stdout, /^ {2}ok +kit +virtual: draws on alpha \(echo as say, \* as a_\*\); tools unknown yet of alpha \(never run\): what "\*" selects of it is listed once it has run$/m);
   t.match(checked.stdout, /^ {2}problem +broken .*server "broken": tools\[0\]: unknown server "nowhere"/m);
 });
