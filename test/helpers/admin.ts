@@ -16,28 +16,24 @@ export async function runAdminCommand(command: AdminCommand | undefined, args: s
 }
 
 /**
- * `hub-admin <group> <args...>` beside a hub process, run in this process: the hub is built
- * from the process's environment (`env`: HUB_CONFIG, DATA_PATH) as hub-admin builds it (no
- * server started, no config watched, a broken entry only noted), once, at the first command,
- * and closed at teardown; each command line is found as hub-admin finds it. For tests whose
- * subject is what a command does; hub-admin's own process is admin-*.test.ts's and
- * tool-pinning/replicas.test.ts's.
+ * `hub-admin <group> <args...>` beside a hub process, run in this process: each command
+ * line builds the hub from `env` (the hub process's HUB_CONFIG, DATA_PATH) as hub-admin
+ * builds it (no server started, no config watched, a broken entry only noted), is found as
+ * hub-admin finds it, and closes the hub, so it reads the config and store as they are then.
+ * For tests whose subject is what a command does; hub-admin's own process is the subject
+ * of admin-*.test.ts and tool-pinning/replicas.test.ts.
  */
-export function adminBeside(t: { teardown(fn: () => unknown): void }, env: Record<string, string>): (group: string, ...args: string[]) => Promise<CliResult> {
-  let notes = '';
-  let opened: ReturnType<typeof openDetachedHub> | undefined;
+export function adminBeside(env: Record<string, string>): (group: string, ...args: string[]) => Promise<CliResult> {
   return async (group, ...args) => {
-    if (!opened) {
-      opened = openDetachedHub(env, false, { leftOut: (problem) => void (notes += `hub-admin: note: left out a server: ${problem}\n`) });
-      const closing = opened;
-      t.teardown(async () => (await closing).app.close());
+    let notes = '';
+    const { app, hub } = await openDetachedHub(env, false, { leftOut: (problem) => void (notes += `hub-admin: note: left out a server: ${problem}\n`) });
+    try {
+      const found = findCommand(hub.adminCommands.values(), group, args);
+      if (!found) throw new Error(`hub-admin has no command ${group}`);
+      const result = await runAdminCommand(found.command, found.args);
+      return { ...result, stderr: notes + result.stderr };
+    } finally {
+      await app.close();
     }
-    const { hub } = await opened;
-    const found = findCommand(hub.adminCommands.values(), group, args);
-    if (!found) throw new Error(`hub-admin has no command ${group}`);
-    const result = await runAdminCommand(found.command, found.args);
-    const stderr = notes + result.stderr;
-    notes = '';
-    return { ...result, stderr };
   };
 }

@@ -24,7 +24,7 @@ export async function pinningHub(t: Test, options: { plugin?: Record<string, unk
     plugins: { 'map-tools': false, 'oauth-as': false, ...(options.plugin && { 'tool-pinning': options.plugin }) },
   };
   const hub = await startHubBin(t, { config, env: { LOG_LEVEL: 'info' }, ...(options.dataPath && { dataPath: options.dataPath }), ...(options.folder && { folder: options.folder }) });
-  const admin = options.adminProcess ? (...args: string[]) => runNode(cliPath('hub-admin'), args, hub.env) : adminBeside(t, hub.env);
+  const admin = options.adminProcess ? (...args: string[]) => runNode(cliPath('hub-admin'), args, hub.env) : adminBeside(hub.env);
   return { ...hub, admin };
 }
 

@@ -81,7 +81,7 @@ t.test('new instructions are not served until hub-admin approves them; a change 
   const config = { mcpServers: { styled: { ...styledEntry(file), keepAlive: true } }, plugins: { 'map-tools': false, 'oauth-as': false } };
   const first = await startHubBin(t, { config, folder, env: { LOG_LEVEL: 'info' } });
   // hub-admin's commands, run in this process on the hubs' config and store (its process is admin-*.test.ts's).
-  const admin = adminBeside(t, first.env);
+  const admin = adminBeside(first.env);
 
   t.same(await instructionsByRevision(t, first.url), onEvery(undefined), 'new instructions: none served on either revision');
   const pending = await admin('tools', 'pending', 'styled');
