@@ -101,10 +101,7 @@ export async function runConformanceSuite(options: ConformanceOptions): Promise<
   const { requirements, url, scenarioTimeoutMs = 20_000, timeoutMs = 300_000 } = options;
   const started = Date.now();
   const deadline = started + timeoutMs;
-  const listing = await runSuite(['list', '--requirements', requirements], deadline);
-  if (listing.code !== 0 || listing.timedOut) throw new Error(`conformance list --requirements ${requirements} failed (exit ${String(listing.code)}): ${listing.output}`);
-  const planned = parseScenarioList(listing.output);
-  if (planned.length === 0) throw new Error(`conformance list --requirements ${requirements} named no server scenarios:\n${listing.output}`);
+  const planned = await plannedScenarios(requirements, deadline);
 
   const outputDir = await mkdtemp(join(tmpdir(), 'conformance-'));
   try {
@@ -125,6 +122,25 @@ export async function runConformanceSuite(options: ConformanceOptions): Promise<
   } finally {
     await rm(outputDir, { recursive: true, force: true });
   }
+}
+
+/** Each requirement set's listing, asked of the suite once per test process: it does not change within a run. */
+const listings = new Map<ConformanceRequirements, Promise<Array<{ scenario: string; scored: boolean }>>>();
+
+function plannedScenarios(requirements: ConformanceRequirements, deadline: number): Promise<Array<{ scenario: string; scored: boolean }>> {
+  let planned = listings.get(requirements);
+  if (!planned) {
+    planned = runSuite(['list', '--requirements', requirements], deadline).then((listing) => {
+      if (listing.code !== 0 || listing.timedOut) throw new Error(`conformance list --requirements ${requirements} failed (exit ${String(listing.code)}): ${listing.output}`);
+      const scenarios = parseScenarioList(listing.output);
+      if (scenarios.length === 0) throw new Error(`conformance list --requirements ${requirements} named no server scenarios:\n${listing.output}`);
+      return scenarios;
+    });
+    // A failed listing is not kept: the next run asks again.
+    planned.catch(() => listings.delete(requirements));
+    listings.set(requirements, planned);
+  }
+  return planned;
 }
 
 interface SuiteProcess {

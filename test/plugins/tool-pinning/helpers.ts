@@ -2,6 +2,7 @@ import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { Test } from 'tap';
 import { fixture } from '../../core/children/helpers.js';
 import { connectClient, REVISIONS, type Revision } from '../../helpers/clients.js';
+import { adminBeside } from '../../helpers/admin.js';
 import { cliPath, runNode } from '../../helpers/cli.js';
 import { startHubBin, type HubBinOptions } from '../../helpers/hub-bin.js';
 
@@ -11,14 +12,19 @@ export const changingEntry = (extra: Record<string, unknown> = {}) => ({ command
 /** The tools of the fixture, sorted. */
 export const CHANGING_TOOLS = ['add_prompt', 'add_tool', 'bump', 'echo', 'mutable', 'redescribe', 'subscriptions'];
 
-/** The hub CLI with `changing` pinning its tools (and `plain`, the same fixture, not), and hub-admin beside it. */
-export async function pinningHub(t: Test, options: { plugin?: Record<string, unknown>; dataPath?: string; folder?: string } = {}) {
+/**
+ * The hub CLI with `changing` pinning its tools (and `plain`, the same fixture, not), and
+ * hub-admin beside it: its own process when `adminProcess` is set (where two processes on
+ * one store are the subject), else its commands run in this process on the same config and
+ * store (see adminBeside).
+ */
+export async function pinningHub(t: Test, options: { plugin?: Record<string, unknown>; dataPath?: string; folder?: string; adminProcess?: boolean } = {}) {
   const config: HubBinOptions['config'] = {
     mcpServers: { changing: changingEntry({ pinTools: true }), plain: changingEntry() },
     plugins: { 'map-tools': false, 'oauth-as': false, ...(options.plugin && { 'tool-pinning': options.plugin }) },
   };
   const hub = await startHubBin(t, { config, env: { LOG_LEVEL: 'info' }, ...(options.dataPath && { dataPath: options.dataPath }), ...(options.folder && { folder: options.folder }) });
-  const admin = (...args: string[]) => runNode(cliPath('hub-admin'), args, hub.env);
+  const admin = options.adminProcess ? (...args: string[]) => runNode(cliPath('hub-admin'), args, hub.env) : adminBeside(hub.env);
   return { ...hub, admin };
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import t from 'tap';
 import { fixture, tempDir } from '../../core/children/helpers.js';
-import { cliPath, runNode } from '../../helpers/cli.js';
+import { adminBeside } from '../../helpers/admin.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startHubBin } from '../../helpers/hub-bin.js';
 import { startTestHub } from '../../helpers/hub.js';
@@ -80,7 +80,8 @@ t.test('new instructions are not served until hub-admin approves them; a change 
   // Kept running, so that the second hub starts it rather than answering from its snapshot.
   const config = { mcpServers: { styled: { ...styledEntry(file), keepAlive: true } }, plugins: { 'map-tools': false, 'oauth-as': false } };
   const first = await startHubBin(t, { config, folder, env: { LOG_LEVEL: 'info' } });
-  const admin = (...args: string[]) => runNode(cliPath('hub-admin'), args, first.env);
+  // hub-admin's commands, run in this process on the hubs' config and store (its process is admin-*.test.ts's).
+  const admin = adminBeside(first.env);
 
   t.same(await instructionsByRevision(t, first.url), onEvery(undefined), 'new instructions: none served on either revision');
   const pending = await admin('tools', 'pending', 'styled');

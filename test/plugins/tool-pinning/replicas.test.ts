@@ -8,8 +8,9 @@ import { CHANGING_TOOLS, hubTools, ownTools, pinningHub, serverEntry, textOf } f
 // is approved, whichever of them (or hub-admin) approved it, and keep it across restarts.
 
 t.test('two hub processes on one store: an approval given anywhere holds in both, and after a restart', async (t) => {
-  const a = await pinningHub(t);
-  const b = await pinningHub(t, { dataPath: a.dataPath });
+  // hub-admin's own processes beside each hub: three processes on one store are the subject.
+  const a = await pinningHub(t, { adminProcess: true });
+  const b = await pinningHub(t, { dataPath: a.dataPath, adminProcess: true });
   const own = async (url: string) => connectClient(t, `${url}/changing/mcp`, '2026-07-28');
   const [ownA, ownB] = [await own(a.url), await own(b.url)];
   const hubB = await connectClient(t, `${b.url}/hub`, '2025-11-25');

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { fixture, waitFor } from '../../core/children/helpers.js';
-import { cliPath, runNode } from '../../helpers/cli.js';
+import { adminBeside } from '../../helpers/admin.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startHubBin } from '../../helpers/hub-bin.js';
 import { metaError } from '../meta-tools/helpers.js';
@@ -21,8 +21,10 @@ t.test('a token bound to the kit, and a /hub token limited to it, call its tools
     },
     env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'warn' },
   });
+  // hub-admin's tokens mint, run in this process on the hub's config and store (its process is admin-tokens.test.ts's).
+  const admin = adminBeside(hub.env);
   const mint = async (...args: string[]) => {
-    const minted = await runNode(cliPath('hub-admin'), ['tokens', 'mint', ...args], hub.env);
+    const minted = await admin('tokens', 'mint', ...args);
     t.equal(minted.code, 0, minted.stderr);
     return minted.stdout.trim();
   };
