@@ -5,6 +5,7 @@ import type { ConfigText, PluginHub } from '../../core/plugin/index.js';
 import { sendApiError } from '../../core/plugin/pages.js';
 import { changedKeys, configDiff, withEntry, writtenEntries } from './entry-edit.js';
 import { CONSOLE_ERROR_CODES } from './errors.js';
+import { actionsFor } from './server-actions.js';
 import type { ServerFigures } from './server-figures.js';
 
 export const API = '/console/api';
@@ -58,6 +59,7 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
         toolCount: view?.toolsKnown ? view.tools.length : null,
         lastError: view?.problem ?? view?.lastError ?? null,
         ...figures.of(name),
+        actions: view ? actionsFor(view) : [],
         entry: entry ?? null,
       };
     });

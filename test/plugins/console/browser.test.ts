@@ -233,3 +233,47 @@ t.test('a hostile child’s markup in tool names, descriptions, prompts, errors 
   t.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
   t.same(problems, [], 'no script error');
 });
+
+// Issue 52, item 1: /status and /tool-approvals are views of the console (overview, approvals).
+t.test('the overview and the approvals views: axe, the keyboard, the strict CSP, the old URLs', async (t) => {
+  const entry = JSON.stringify({ ...everythingEntry(), pinTools: true });
+  const { url, hub } = await startConsoleHub(t, `{ "plugins": { "oauth-as": false, "map-tools": false, "tool-pinning": {} }, "mcpServers": { "pinned": ${entry} } }`);
+  await hub.children.get('pinned')?.ensureUp();
+  const browser = await launch(t);
+  const problems: string[] = [];
+  const page = await consolePage(browser, url, problems);
+
+  await page.goto(`${url}/tool-approvals`);
+  t.equal(new URL(page.url()).pathname, '/console/approvals', '/tool-approvals leads to the approvals view');
+  const approveAll = page.locator('button[data-approve-all="pinned"]');
+  await waitFor('the waiting tools to be shown', async () => (await page.reload(), await page.locator('#approvals h3').first().waitFor(), (await approveAll.count()) === 1));
+  const waiting = await page.locator('.change').count();
+  t.ok(waiting > 1, `${waiting} definitions wait`);
+  t.equal(await approveAll.textContent(), `Approve all ${waiting} waiting of pinned`);
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the approvals');
+  await approveAll.focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#notice', { hasText: 'Approved' }).waitFor();
+  t.equal(await page.textContent('#notice'), `Approved ${waiting} definitions of server pinned.`, 'approved with the keyboard alone');
+  t.match(await page.textContent('#approvals'), 'Nothing waits for approval.');
+  t.equal(await page.evaluate('document.activeElement.id'), 'approvals-title', 'the focus goes to the view\'s heading, not lost with the button');
+
+  await page.goto(`${url}/status?from=test`);
+  t.equal(new URL(page.url()).pathname + new URL(page.url()).search, '/console/overview?from=test', '/status leads to the overview, the query kept');
+  await page.locator('#server-pinned .actions button').first().waitFor();
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the overview');
+  await page.locator('#server-pinned button[data-action=sleep]').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#notice', { hasText: 'put to sleep' }).waitFor();
+  t.equal(hub.children.get('pinned')?.status, 'sleeping', 'put to sleep with the keyboard alone');
+  await page.locator('#server-pinned button[data-action=wake]').waitFor();
+  t.equal(await page.evaluate('document.activeElement.dataset.action'), 'wake', 'the focus stays on the server\'s buttons');
+
+  // The servers view offers the same actions.
+  await page.goto(`${url}/console`);
+  await page.locator('#server-list table').waitFor();
+  await page.click('tr[id="server-pinned"] button[data-action=wake]');
+  await page.locator('#notice', { hasText: 'woken' }).waitFor();
+  t.equal(hub.children.get('pinned')?.status, 'up', 'woken from the servers view');
+  t.same(problems, [], 'no script error and nothing the CSP refused');
+});
