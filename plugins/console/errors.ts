@@ -20,4 +20,6 @@ export const CONSOLE_ERROR_CODES = {
   ACTION_REFUSED: 'HUB_ERR_CONSOLE_ACTION_REFUSED',
   /** A wake or restart did not bring the server up: the message says why. */
   ACTION_FAILED: 'HUB_ERR_CONSOLE_ACTION_FAILED',
+  /** A new entry (added, or a copy) names a server the file has already: nothing was written. */
+  NAME_TAKEN: 'HUB_ERR_CONSOLE_NAME_TAKEN',
 } as const satisfies Record<string, HubErrorCode>;

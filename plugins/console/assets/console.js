@@ -83,6 +83,7 @@ function drawServers() {
     for (const action of server.actions ?? []) actions.append(actionButton(server.name, action));
     if (server.configured) {
       actions.append(el('button', { type: 'button', 'data-edit': server.name, 'aria-label': `Edit ${server.name}`, text: 'Edit' }));
+      actions.append(el('button', { type: 'button', 'data-duplicate': server.name, 'aria-label': `Duplicate ${server.name}`, text: 'Duplicate' }));
       actions.append(el('button', { type: 'button', 'data-remove': server.name, 'aria-label': `Remove ${server.name}`, text: 'Remove' }));
     } else actions.append(el('span', { text: 'provided by a plugin' }));
     return el(
@@ -302,15 +303,26 @@ function readControl(control) {
  */
 let editing = { name: undefined, entry: {}, version: '' };
 
-function openEditor(name) {
+/** A name for the copy of `name` no server has yet: name-copy, name-copy-2, … */
+function copyName(name) {
+  const taken = new Set(state.servers.map((server) => server.name));
+  for (let index = 1; ; index += 1) {
+    const candidate = `${name}-copy${index === 1 ? '' : `-${index}`}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** The form over the entry `name` (to edit it), over a copy of it (`duplicate`: saved under a new name), or empty. */
+function openEditor(name, duplicate = false) {
   const server = name === undefined ? undefined : state.servers.find((candidate) => candidate.name === name);
-  editing = { name, entry: server?.entry ? { ...server.entry } : {}, version: state.version };
+  editing = { name: duplicate ? undefined : name, entry: server?.entry ? structuredClone(server.entry) : {}, version: state.version };
   const editor = document.getElementById('editor');
   editor.hidden = false;
-  document.getElementById('editor-title').textContent = name === undefined ? 'Add a server' : `Edit ${name}`;
+  document.getElementById('editor-title').textContent = name === undefined ? 'Add a server' : duplicate ? `Duplicate ${name}` : `Edit ${name}`;
   document.getElementById('test-result').replaceChildren();
   document.getElementById('conflict').replaceChildren();
   drawForm();
+  if (duplicate) document.getElementById('field-name').value = copyName(name);
   document.getElementById('field-name').focus();
 }
 
@@ -392,6 +404,7 @@ function showFieldError(key, message) {
 function showError(data) {
   const error = data.error ?? { message: 'The hub did not answer as expected.' };
   if (error.code === 'HUB_ERR_CONSOLE_ENTRY_INVALID') return showFieldError(error.key, error.message);
+  if (error.code === 'HUB_ERR_CONSOLE_NAME_TAKEN') return showFieldError('name', error.message);
   if (error.code === 'HUB_ERR_CONSOLE_CONFLICT') {
     const box = document.getElementById('conflict');
     box.replaceChildren(
@@ -415,7 +428,8 @@ async function save(event) {
   const made = entryFromForm();
   if (!made) return;
   if (state.readOnly) return showPaste(JSON.stringify({ [made.name]: made.entry }, null, 2), state.readOnly);
-  const answer = await call('PUT', `/servers/${encodeURIComponent(made.name)}`, { entry: made.entry, version: editing.version });
+  // A new entry (added, or a copy) never replaces one of the same name.
+  const answer = await call('PUT', `/servers/${encodeURIComponent(made.name)}`, { entry: made.entry, version: editing.version, ...(editing.name === undefined && { new: true }) });
   if (!answer.ok) return showError(answer.data);
   document.getElementById('editor').hidden = true;
   await loadServers();
@@ -734,6 +748,7 @@ document.addEventListener('click', (event) => {
   else if (target.id === 'add-server') openEditor(undefined);
   else if (target.id === 'refresh') void loadServers();
   else if (target.dataset.edit !== undefined) openEditor(target.dataset.edit);
+  else if (target.dataset.duplicate !== undefined) openEditor(target.dataset.duplicate, true);
   else if (target.dataset.tools !== undefined) void showTools(target.dataset.tools);
   else if (target.dataset.remove !== undefined) void remove(target.dataset.remove);
   else if (target.id === 'test-entry') void test();

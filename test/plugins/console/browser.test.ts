@@ -277,3 +277,39 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
   t.equal(hub.children.get('pinned')?.status, 'up', 'woken from the servers view');
   t.same(problems, [], 'no script error and nothing the CSP refused');
 });
+
+// Issue 52, item 2: "Duplicate" an entry: a copy under a new name, the form prefilled; a taken name is never replaced.
+t.test('duplicate an entry: the form over a copy, saved under a new name; a taken name is refused', async (t) => {
+  const { url, file } = await startConsoleHub(t, handWritten());
+  const browser = await launch(t);
+  const problems: string[] = [];
+  const page = await consolePage(browser, url, problems);
+  await page.getByRole('button', { name: 'Duplicate zeta' }).click();
+  t.equal(await page.textContent('#editor-title'), 'Duplicate zeta');
+  t.equal(await page.inputValue('#field-name'), 'zeta-copy', 'a free name is proposed');
+  t.equal(await page.getAttribute('#field-name', 'readonly'), null, 'and can be changed');
+  t.equal(await page.inputValue('#field-command'), '/bin/true', 'the form is the entry\'s');
+  t.equal(await page.inputValue('#field-args'), 'a\nb');
+  const before = await readFile(file, 'utf8');
+
+  await page.fill('#field-name', 'alpha');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.locator('#field-name-error:not(:empty)').waitFor();
+  t.match(await page.textContent('#field-name-error'), 'A server named "alpha" is in the config file already', 'a taken name is refused at its field');
+  t.equal(await page.getAttribute('#field-name', 'aria-invalid'), 'true');
+  t.equal(await readFile(file, 'utf8'), before, 'nothing was written: alpha is not replaced');
+
+  await page.fill('#field-name', 'zeta-copy');
+  await page.fill('#field-args', 'a\nb\nc');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.locator('#notice', { hasText: 'zeta-copy' }).waitFor();
+  t.equal(await page.textContent('#notice'), 'Server zeta-copy added.');
+  const written = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
+  t.same(written.mcpServers['zeta-copy'], { type: 'stdio', command: '/bin/true', args: ['a', 'b', 'c'] }, 'the copy, with what was changed');
+  t.same(written.mcpServers.zeta, { command: '/bin/true', args: ['a', 'b'] }, 'the original is untouched');
+  t.ok((await readFile(file, 'utf8')).includes('"zeta":   { "command": "/bin/true",   "args": ["a",  "b"] },'), 'its text byte for byte');
+  await page.getByRole('button', { name: 'Duplicate zeta', exact: true }).click();
+  t.equal(await page.inputValue('#field-name'), 'zeta-copy-2', 'the next copy gets the next free name');
+  // Chromium logs the refused save's 409 as a failed load; nothing else may be there.
+  t.same(problems.filter((problem) => !problem.includes('status of 409')), [], 'no script error and nothing the CSP refused');
+});
