@@ -423,11 +423,23 @@ function showPaste(json, reason) {
   );
 }
 
-async function save(event) {
-  event.preventDefault();
+/** The entry (name and all, as JSON) whose test passed last: a save right after it does not start it again. */
+let passed;
+
+/**
+ * Save: an entry that will run is tested first, unless this very entry just passed; one
+ * that fails is saved only with an explicit "Save anyway" (`anyway`), shown with the
+ * failure. A disabled entry does not run, so it is not tested.
+ */
+async function save(event, anyway = false) {
+  event?.preventDefault();
   const made = entryFromForm();
   if (!made) return;
   if (state.readOnly) return showPaste(JSON.stringify({ [made.name]: made.entry }, null, 2), state.readOnly);
+  if (!anyway && made.entry.disabled !== true && passed !== JSON.stringify(made)) {
+    // The focus goes to the failure, so that a keyboard user reads it before "Save anyway".
+    if (!(await test(made))) return document.getElementById('test-failed-title')?.focus();
+  }
   // A new entry (added, or a copy) never replaces one of the same name.
   const answer = await call('PUT', `/servers/${encodeURIComponent(made.name)}`, { entry: made.entry, version: editing.version, ...(editing.name === undefined && { new: true }) });
   if (!answer.ok) return showError(answer.data);
@@ -437,18 +449,20 @@ async function save(event) {
   document.getElementById('add-server').focus();
 }
 
-async function test() {
-  const made = entryFromForm();
-  if (!made) return;
+/** Tests the entry of the form (or `made`); whether it passed. A failure offers "Save anyway". */
+async function test(made = entryFromForm()) {
+  if (!made) return false;
   const box = document.getElementById('test-result');
   box.replaceChildren(el('p', { text: `Testing ${made.name}…` }));
   const answer = await call('POST', `/servers/${encodeURIComponent(made.name)}/test`, { entry: made.entry });
   if (!answer.ok) {
     box.replaceChildren();
-    return showError(answer.data);
+    showError(answer.data);
+    return false;
   }
   const trial = answer.data;
   if (trial.ok) {
+    passed = JSON.stringify(made);
     box.replaceChildren(
       el(
         'div',
@@ -464,12 +478,14 @@ async function test() {
       el(
         'div',
         { class: 'alert', id: 'test-failed' },
-        el('h3', { text: 'Test failed: the server did not start' }),
+        el('h3', { id: 'test-failed-title', tabindex: -1, text: 'Test failed: the server did not start' }),
         el('p', { class: 'test-error', text: trial.error }),
         trial.stderr.length > 0 ? el('pre', { class: 'stderr', tabindex: 0, 'aria-label': 'The end of its stderr', text: trial.stderr.join('\n') }) : el('p', { text: 'It wrote nothing to stderr.' }),
+        el('p', { class: 'buttons' }, el('button', { type: 'button', id: 'save-anyway', text: 'Save anyway' })),
       ),
     );
   }
+  return trial.ok;
 }
 
 async function remove(name) {
@@ -752,6 +768,7 @@ document.addEventListener('click', (event) => {
   else if (target.dataset.tools !== undefined) void showTools(target.dataset.tools);
   else if (target.dataset.remove !== undefined) void remove(target.dataset.remove);
   else if (target.id === 'test-entry') void test();
+  else if (target.id === 'save-anyway') void save(undefined, true);
   else if (target.id === 'cancel-entry') {
     document.getElementById('editor').hidden = true;
     document.getElementById('add-server').focus();

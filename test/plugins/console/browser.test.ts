@@ -82,7 +82,7 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
   t.ok(await page.getByRole('list', { name: 'Tools found' }).getByText('echo', { exact: true }).count(), 'the test lists echo');
   t.equal(hub.children.get('everything'), undefined, 'the test registered nothing');
 
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server everything added.').waitFor();
   t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.everything, { command, args, keepAlive: true, type: 'stdio' }, 'the entry is in the file');
   await waitFor('everything to be up in the list', async () => (await rowOf(page, 'everything').locator('.status').textContent()) === 'up', 60_000);
@@ -108,13 +108,13 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
   await page.getByRole('button', { name: 'Edit everything' }).click();
   t.equal(await page.getByLabel('command (required)').inputValue(), command, 'the form shows the entry');
   await page.getByRole('textbox', { name: 'env', exact: true }).fill('GREETING=${HOME}');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server everything changed.').waitFor();
   t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.everything.env, { GREETING: '${HOME}' }, 'the ${VAR} reference is written as typed');
 
   await page.getByRole('button', { name: 'Edit everything' }).click();
   await page.getByLabel('disabled').selectOption('true');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server everything changed.').waitFor();
   await waitFor('everything to be disabled in the list', async () => (await rowOf(page, 'everything').locator('.status').textContent()) === 'disabled', 30_000);
   t.equal(hub.children.get('everything'), undefined, 'a disabled server is not served');
@@ -134,10 +134,17 @@ t.test('a save from a second browser over a changed file is a conflict with the 
   await first.getByRole('button', { name: 'Edit zeta' }).click();
   await second.getByRole('button', { name: 'Edit zeta' }).click();
   await first.getByLabel('args').fill('first');
-  await first.getByRole('button', { name: 'Save' }).click();
+  await first.getByRole('button', { name: 'Save', exact: true }).click();
+  // Issue 52, item 2: a save tests the entry first; /bin/true exits at once, so the test
+  // fails, shows why, and nothing is written until "Save anyway".
+  await first.locator('#test-failed').waitFor({ timeout: 60_000 });
+  t.match(await first.locator('#test-failed .test-error').textContent(), /\S/, 'the failed test says why');
+  t.equal(await readFile(file, 'utf8'), handWritten(), 'a failed test writes nothing');
+  await first.getByRole('button', { name: 'Save anyway' }).click();
   await first.getByText('Server zeta changed.').waitFor();
   await second.getByLabel('args').fill('second');
-  await second.getByRole('button', { name: 'Save' }).click();
+  await second.getByRole('button', { name: 'Save', exact: true }).click();
+  await second.getByRole('button', { name: 'Save anyway' }).click();
   const alert = second.locator('#conflict [role=alert]');
   await alert.waitFor();
   t.match(await alert.textContent(), /changed since this page read it/);
@@ -180,6 +187,12 @@ t.test('the add form with the keyboard alone', async (t) => {
   for (let step = 0; step < 40 && (await focused()) !== 'save-entry'; step++) await page.keyboard.press('Tab');
   t.equal(await focused(), 'save-entry', 'Save is reached with Tab');
   await page.keyboard.press('Enter');
+  // /bin/true does not stay up: the save's test fails, the focus on the failure; "Save anyway" is next.
+  await page.locator('#test-failed').waitFor({ timeout: 60_000 });
+  t.equal(await focused(), 'test-failed-title', 'the failed test takes the focus');
+  for (let step = 0; step < 5 && (await focused()) !== 'save-anyway'; step++) await page.keyboard.press('Tab');
+  t.equal(await focused(), 'save-anyway', '"Save anyway" is reached with Tab');
+  await page.keyboard.press('Enter');
   await page.getByText('Server typed added.').waitFor();
   t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.typed, { command: '/bin/true', type: 'stdio' });
 
@@ -187,7 +200,7 @@ t.test('the add form with the keyboard alone', async (t) => {
   await page.getByRole('button', { name: 'Add a server' }).click();
   await page.keyboard.type('bad name');
   await page.getByLabel('command (required)').fill('/bin/true');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.locator('#field-name-error:not(:empty)').waitFor();
   t.match(await page.locator('#field-name-error').textContent(), /the name must be 1 to 64 letters/, 'in hub check’s words, under the field');
   t.equal(await focused(), 'field-name', 'the field with the error has the focus');
@@ -217,7 +230,7 @@ t.test('a hostile child’s markup in tool names, descriptions, prompts, errors 
   // Saved and running, its tools are listed from the hub's knowledge of them: as text too.
   await page.getByRole('textbox', { name: 'env', exact: true }).fill('');
   await page.getByLabel('keepAlive').selectOption('true');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server hostile added.').waitFor();
   await waitFor('hostile to be up in the list', async () => (await rowOf(page, 'hostile').locator('.status').textContent()) === 'up', 60_000);
   await page.getByRole('button', { name: 'Tools of hostile' }).click();
@@ -294,6 +307,7 @@ t.test('duplicate an entry: the form over a copy, saved under a new name; a take
 
   await page.fill('#field-name', 'alpha');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save anyway' }).click();
   await page.locator('#field-name-error:not(:empty)').waitFor();
   t.match(await page.textContent('#field-name-error'), 'A server named "alpha" is in the config file already', 'a taken name is refused at its field');
   t.equal(await page.getAttribute('#field-name', 'aria-invalid'), 'true');
@@ -302,6 +316,7 @@ t.test('duplicate an entry: the form over a copy, saved under a new name; a take
   await page.fill('#field-name', 'zeta-copy');
   await page.fill('#field-args', 'a\nb\nc');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save anyway' }).click();
   await page.locator('#notice', { hasText: 'zeta-copy' }).waitFor();
   t.equal(await page.textContent('#notice'), 'Server zeta-copy added.');
   const written = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
