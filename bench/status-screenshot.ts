@@ -1,4 +1,4 @@
-// Writes docs/status.png, the status page of a hub with a few servers, as the README shows
+// Writes docs/status.png, the console's overview (where /status leads) of a hub with a few servers, as the README shows
 // it: server-everything woken and called (a few calls fail on purpose), a second one left
 // asleep, and one that cannot start. Debian's Chromium takes the picture.
 // Run: npm run build && node dist/bench/status-screenshot.js [output.png]
@@ -32,10 +32,12 @@ try {
 
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
   try {
-    const page = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 1100, height: 560 } });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 560 } });
     await page.goto(`${benchHub.url}/status`);
     await page.fill('#password', password);
     await page.click('button[type=submit]');
+    // The console's overview, where /status leads, is drawn by its script.
+    await page.locator('#overview table').first().waitFor();
     await page.screenshot({ path: output, fullPage: true });
   } finally {
     await browser.close();

@@ -16,4 +16,10 @@ export const CONSOLE_ERROR_CODES = {
   TOOL_NOT_FOUND: 'HUB_ERR_CONSOLE_TOOL_NOT_FOUND',
   /** The config file as it is now does not parse, so no entry of it can be edited from the console. */
   CONFIG_UNREADABLE: 'HUB_ERR_CONSOLE_CONFIG_UNREADABLE',
+  /** The server's status does not allow that action now (sleep a sleeping server, wake an always-running one). */
+  ACTION_REFUSED: 'HUB_ERR_CONSOLE_ACTION_REFUSED',
+  /** A wake or restart did not bring the server up: the message says why. */
+  ACTION_FAILED: 'HUB_ERR_CONSOLE_ACTION_FAILED',
+  /** A new entry (added, or a copy) names a server the file has already: nothing was written. */
+  NAME_TAKEN: 'HUB_ERR_CONSOLE_NAME_TAKEN',
 } as const satisfies Record<string, HubErrorCode>;

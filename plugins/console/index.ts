@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
 import { registerPlayground } from './playground.js';
+import { registerServerActions } from './server-actions.js';
 import { ServerFigures } from './server-figures.js';
 import { registerServersApi } from './servers-api.js';
 import { CONSOLE_PATH, registerShell } from './shell.js';
@@ -23,6 +24,7 @@ export default definePlugin({
       registerShell(context, hub);
       registerServersApi(context, hub, figures);
       registerPlayground(context, hub);
+      registerServerActions(context, hub);
     });
   },
 });

@@ -5,6 +5,7 @@ import type { ConfigText, PluginHub } from '../../core/plugin/index.js';
 import { sendApiError } from '../../core/plugin/pages.js';
 import { changedKeys, configDiff, withEntry, writtenEntries } from './entry-edit.js';
 import { CONSOLE_ERROR_CODES } from './errors.js';
+import { actionsFor } from './server-actions.js';
 import type { ServerFigures } from './server-figures.js';
 
 export const API = '/console/api';
@@ -18,7 +19,10 @@ const REMEMBERED_TEXTS = 32;
 const NameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
 const Entry = Type.Record(Type.String(), Type.Unknown(), { description: 'The server entry as it goes into mcpServers.' });
 const Version = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The version of the config file the page read (GET /console/api/servers).' });
-const PutBody = Type.Object({ entry: Entry, version: Version }, { additionalProperties: false });
+const PutBody = Type.Object(
+  { entry: Entry, version: Version, new: Type.Optional(Type.Boolean({ description: 'An entry added (or a copy): refused when the name is taken, never a replacement.' })) },
+  { additionalProperties: false },
+);
 const DeleteBody = Type.Object({ version: Version }, { additionalProperties: false });
 const TestBody = Type.Object({ entry: Type.Optional(Entry) }, { additionalProperties: false });
 
@@ -58,6 +62,7 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
         toolCount: view?.toolsKnown ? view.tools.length : null,
         lastError: view?.problem ?? view?.lastError ?? null,
         ...figures.of(name),
+        actions: view ? actionsFor(view) : [],
         entry: entry ?? null,
       };
     });
@@ -75,7 +80,11 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
   routes.get(`${API}/schemas`, { ...api, onRequest }, async (_request, reply) => reply.header('cache-control', 'no-store').send(hub.configFile.schemas()));
 
   routes.put(`${API}/servers/:name`, { ...api, onRequest, schema: { params: NameParams, body: PutBody } }, async (request, reply) => {
-    return save(request, reply, request.params.name, request.body.entry, request.body.version);
+    const { name } = request.params;
+    if (request.body.new === true && (writtenEntries((await hub.configFile.read()).text) ?? {})[name] !== undefined) {
+      return sendApiError(reply, 409, CONSOLE_ERROR_CODES.NAME_TAKEN, `A server named "${name}" is in the config file already: choose another name (a new entry never replaces one).`);
+    }
+    return save(request, reply, name, request.body.entry, request.body.version);
   });
 
   routes.delete(`${API}/servers/:name`, { ...api, onRequest, schema: { params: NameParams, body: DeleteBody } }, async (request, reply) => {

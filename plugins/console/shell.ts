@@ -26,34 +26,76 @@ function secured(reply: FastifyReply): FastifyReply {
     .header('cache-control', 'no-store');
 }
 
+/** The console's views, each its own URL (so a login started at one comes back to it). */
+const VIEWS = {
+  servers: { path: CONSOLE_PATH, title: 'Servers' },
+  overview: { path: `${CONSOLE_PATH}/overview`, title: 'Overview' },
+  approvals: { path: `${CONSOLE_PATH}/approvals`, title: 'Tool approvals' },
+} as const;
+type View = keyof typeof VIEWS;
+/** The operator page of plugin `tool-pinning` whose data the approvals view shows (`/tool-approvals.json`); it redirects here. */
+const APPROVALS_PAGE = '/tool-approvals';
+
 /**
- * `/console`: the page frame, behind the operator login (the login form comes back here),
- * with the CSRF token its script sends back in `X-CSRF-Token`, and the links to the other
- * operator pages. Everything shown inside is drawn by `assets/console.js` from the API, as
- * text nodes: nothing a server says is ever parsed as markup.
+ * `/console` (servers), `/console/overview` (the status: what `/status` showed) and
+ * `/console/approvals` (what `/tool-approvals` showed, when plugin `tool-pinning` is on):
+ * the page frame, behind the operator login (the login form comes back to the view), with
+ * the CSRF token its script sends back in `X-CSRF-Token`, the views and the other operator
+ * pages linked, and on the overview the searches other pages offer. Everything shown
+ * inside is drawn by `assets/console.js` from the API, as text nodes: nothing a server says
+ * is ever parsed as markup.
  */
 export function registerShell(context: FastifyInstance, hub: PluginHub): void {
   const { operator } = hub;
   for (const [name, asset] of Object.entries(ASSETS)) {
     context.get(`${CONSOLE_PATH}/${name}`, async (_request, reply) => secured(reply).type(asset.type).send(asset.body));
   }
-  context.get(CONSOLE_PATH, { onRequest: operator.requireSession }, async (_request, reply) => {
-    const links = hub.pages
-      .values()
-      .filter((page) => page.path !== CONSOLE_PATH)
-      .map((page) => `<li><a href="${escapeHtml(operator.url(page.path))}">${escapeHtml(page.title)}</a></li>`)
-      .join('');
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="csrf-token" content="${escapeHtml(operator.csrfToken(reply))}"><meta name="console-base" content="${escapeHtml(operator.url(''))}">
-<title>Hub console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.css`))}"><script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.js`))}"></script></head>
-<body><header><h1>Hub console</h1><nav aria-label="Operator pages"><ul><li><a href="#servers" aria-current="page">Servers</a></li>${links}</ul></nav>
-<form class="logout" method="post" action="${escapeHtml(operator.url('/logout'))}">${operator.csrfField(reply)}<input type="hidden" name="return_to" value="${escapeHtml(operator.url(CONSOLE_PATH))}"><button type="submit">Log out</button></form></header>
-<main id="main"><noscript><p role="alert">The console needs JavaScript. The status page works without it.</p></noscript>
-<div id="notice" role="status" aria-live="polite"></div>
-<section aria-labelledby="servers"><h2 id="servers">Servers</h2><div id="read-only"></div><div id="server-list"><p>Loading…</p></div><p class="buttons"><button type="button" id="add-server" class="primary">Add a server</button><button type="button" id="refresh">Refresh</button></p></section>
-<section id="tools" aria-labelledby="tools-title" hidden><h2 id="tools-title" tabindex="-1">Tools</h2><div id="tool-list"></div></section>
-<section id="editor" aria-labelledby="editor-title" hidden><h2 id="editor-title">Add a server</h2><form id="entry-form" novalidate></form><div id="test-result" aria-live="polite"></div><div id="conflict"></div></section>
-</main></body></html>`;
-    return secured(reply).code(200).type('text/html; charset=utf-8').send(html);
-  });
+  for (const view of Object.keys(VIEWS) as View[]) {
+    context.get(VIEWS[view].path, { onRequest: operator.requireSession }, async (_request, reply) => {
+      const approvals = hub.pages.values().some((page) => page.path === APPROVALS_PAGE);
+      if (view === 'approvals' && !approvals) return operator.sendPage(reply, 404, 'No tool approvals', '<p>No server can pin its tools here: plugin <code>tool-pinning</code> is off.</p>');
+      return secured(reply).code(200).type('text/html; charset=utf-8').send(shell(hub, reply, view, approvals));
+    });
+  }
 }
+
+function shell(hub: PluginHub, reply: FastifyReply, view: View, approvals: boolean): string {
+  const { operator } = hub;
+  const views = (Object.keys(VIEWS) as View[])
+    .filter((name) => name !== 'approvals' || approvals)
+    .map((name) => `<li><a href="${escapeHtml(operator.url(VIEWS[name].path))}"${name === view ? ' aria-current="page"' : ''}>${VIEWS[name].title}</a></li>`);
+  const links = hub.pages
+    .values()
+    .filter((page) => page.path !== CONSOLE_PATH && page.path !== APPROVALS_PAGE)
+    .map((page) => `<li><a href="${escapeHtml(operator.url(page.path))}">${escapeHtml(page.title)}</a></li>`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="csrf-token" content="${escapeHtml(operator.csrfToken(reply))}"><meta name="console-base" content="${escapeHtml(operator.url(''))}"><meta name="console-view" content="${view}">
+<title>${VIEWS[view].title} – Hub console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.css`))}"><script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.js`))}"></script></head>
+<body><header><h1>Hub console</h1><nav aria-label="Operator pages"><ul>${[...views, ...links].join('')}</ul></nav>
+<form class="logout" method="post" action="${escapeHtml(operator.url('/logout'))}">${operator.csrfField(reply)}<input type="hidden" name="return_to" value="${escapeHtml(operator.url(VIEWS[view].path))}"><button type="submit">Log out</button></form></header>
+<main id="main"><noscript><p role="alert">The console needs JavaScript. The same figures are at <a href="${escapeHtml(operator.url('/status.json'))}">/status.json</a>.</p></noscript>
+<div id="notice" role="status" aria-live="polite"></div>
+${VIEW_BODIES[view](hub)}
+</main></body></html>`;
+}
+
+const VIEW_BODIES: Record<View, (hub: PluginHub) => string> = {
+  servers: () => `<section aria-labelledby="servers"><h2 id="servers">Servers</h2><div id="read-only"></div><div id="server-list"><p>Loading…</p></div><p class="buttons"><button type="button" id="add-server" class="primary">Add a server</button><button type="button" id="refresh">Refresh</button></p></section>
+<section id="tools" aria-labelledby="tools-title" hidden><h2 id="tools-title" tabindex="-1">Tools</h2><div id="tool-list"></div></section>
+<section id="editor" aria-labelledby="editor-title" hidden><h2 id="editor-title">Add a server</h2><form id="entry-form" novalidate></form><div id="test-result" aria-live="polite"></div><div id="conflict"></div></section>`,
+  // The searches other pages offer (tool-search's) are plain GET forms to those pages.
+  overview: (hub) => {
+    const searches = hub.pages
+      .values()
+      .flatMap(({ path, search }) =>
+        search === undefined
+          ? []
+          : [`<form role="search" method="get" action="${escapeHtml(hub.operator.url(path))}"><label>${escapeHtml(search.label)} <input type="search" name="${escapeHtml(search.field)}" required maxlength="${search.maxLength}"></label> <button type="submit">Search</button></form>`],
+      )
+      .join('');
+    return `${searches}<p class="buttons"><button type="button" id="refresh-overview" class="primary">Refresh now</button></p><div id="overview"><p>Loading…</p></div>`;
+  },
+  approvals: () => `<section aria-labelledby="approvals-title"><h2 id="approvals-title" tabindex="-1">Tool approvals</h2>
+<p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>. Its instructions are pinned too: changed ones are served as last approved (new ones not at all) until approved here or with <code>hub-admin tools approve &lt;server&gt; --instructions</code>.</p>
+<div id="approvals"><p>Loading…</p></div></section>`,
+};

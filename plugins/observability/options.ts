@@ -13,7 +13,7 @@ export const ObservabilityOptions = Type.Object(
       description: "Servers whose calls also get a call log line with the call's arguments and result. Off for every server unless named here: arguments and results can hold personal data.",
     }),
     statusPage: Type.Boolean({ default: true, description: 'Serve the operator status page at /status, behind the hub password.' }),
-    statusRefreshSeconds: Type.Integer({ default: 15, minimum: 5, maximum: 3600, description: 'How often the status page reloads itself.' }),
+    statusRefreshSeconds: Type.Integer({ default: 15, minimum: 5, maximum: 3600, description: "How often the console's overview reads /status.json again." }),
   },
   { additionalProperties: false },
 );

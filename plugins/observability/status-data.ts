@@ -7,9 +7,8 @@ import { HUB_SERVER, type HubMetrics } from './metrics.js';
 
 const TROUBLED = new Set(['down', 'stopped', 'unauthorized']);
 
-/** What an operator may do to a server from the status page. */
+/** What an operator may do to a server now (the console's overview offers it, its API does it). */
 export type ServerAction = 'wake' | 'sleep' | 'restart';
-export const SERVER_ACTIONS: readonly ServerAction[] = ['wake', 'sleep', 'restart'];
 
 export interface CallSummary {
   calls: number;
@@ -143,7 +142,7 @@ export async function statusData(hub: PluginHub, sources: StatusSources, now: nu
   };
 }
 
-/** What the page offers for a server in its status: wake a resting on-demand one, sleep an up one, restart one that ran or failed. */
+/** What the overview offers for a server in its status: wake a resting on-demand one, sleep an up one, restart one that ran or failed. */
 export function actionsFor(child: ServerView): ServerAction[] {
   const actions: ServerAction[] = [];
   if (!child.alwaysRunning && (child.status === 'sleeping' || child.status === 'stopped' || child.status === 'down')) actions.push('wake');

@@ -1,150 +1,140 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { TOOL_PINNING_ERROR_CODES } from './errors.js';
 import { INSTRUCTIONS } from './instructions.js';
 import type { ToolPins } from './pins.js';
-import type { PluginHub } from '../../core/plugin/index.js';
-import { escapeHtml, pageWhenRefused } from '../../core/plugin/pages.js';
+import { HUB_ERROR_CODES, type PluginHub } from '../../core/plugin/index.js';
+import { sendApiError } from '../../core/plugin/pages.js';
 
 export const APPROVALS_PATH = '/tool-approvals';
+/** Where the operator console shows the approvals (plugin `console`, the one operator UI). */
+const CONSOLE_APPROVALS = '/console/approvals';
 
-/** Definitions one "approve all" form may carry (65 bytes each in the form, within the operator forms' 64 KiB). */
+/** Definitions one "approve all" may carry (hub-admin approves more). */
 const MAX_APPROVE_ALL = 500;
+const Digest = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
-const ApproveAllForm = Type.Object({
-  _csrf: Type.String({ maxLength: 512 }),
-  server: Type.String({ minLength: 1, maxLength: 64 }),
-  /** The digests of the definitions the page showed, space-separated: only those are approved. */
-  digests: Type.String({ pattern: `^[0-9a-f]{64}( [0-9a-f]{64}){0,${MAX_APPROVE_ALL - 1}}$` }),
-});
+const ApproveAllBody = Type.Object(
+  {
+    server: Type.String({ minLength: 1, maxLength: 64 }),
+    /** The digests of the definitions the page showed: only those are approved. */
+    digests: Type.Array(Digest, { minItems: 1, maxItems: MAX_APPROVE_ALL }),
+  },
+  { additionalProperties: false },
+);
 
-const ApproveForm = Type.Object({
-  _csrf: Type.String({ maxLength: 512 }),
-  server: Type.String({ minLength: 1, maxLength: 64 }),
-  /** Absent for the server's instructions (`item`). */
-  tool: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-  item: Type.Optional(Type.Literal(INSTRUCTIONS)),
-  digest: Type.String({ pattern: '^[0-9a-f]{64}$' }),
-});
+const ApproveBody = Type.Object(
+  {
+    server: Type.String({ minLength: 1, maxLength: 64 }),
+    /** Absent for the server's instructions (`item`). */
+    tool: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    item: Type.Optional(Type.Literal(INSTRUCTIONS)),
+    digest: Digest,
+  },
+  { additionalProperties: false },
+);
+
+/** The routes' refusals are JSON with the hub's codes (the operator API's rules: session only, CSRF header, same origin). */
+const api = { config: { operatorApi: true } } as const;
 
 /**
- * `/tool-approvals`, behind the operator login (`hub.operator`): every tool definition
- * that waits for approval, with the diff from the one approved before and an Approve
- * button that approves exactly the definition shown (a form with the hub's CSRF token);
- * then the servers that pin their tools. The status page links here and says when
- * something waits (`OperatorPage.attention`).
+ * The tool approvals, which the operator console shows (its "Tool approvals" view), behind
+ * the operator login (`hub.operator`): `GET /tool-approvals.json`, every definition that
+ * waits with its diff from the one approved before, the servers' "approve all" sets and the
+ * servers that pin; `POST /tool-approvals/approve` approves exactly the definition shown (its
+ * digest), `POST /tool-approvals/approve-all` exactly the set shown. `/tool-approvals`, the
+ * page they were drawn on before the console (and the link a withheld tool's error gives),
+ * sends the operator to the console's view.
  */
 export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub, pins: ToolPins): Promise<void> {
   const { operator } = hub;
   await operator.pages(app, (context) => {
-    const pages = context.withTypeProvider<TypeBoxTypeProvider>();
-    pages.get(APPROVALS_PATH, { onRequest: operator.requireSession }, async (request, reply) => {
+    const routes = context.withTypeProvider<TypeBoxTypeProvider>();
+    const onRequest = operator.requireApiSession;
+    routes.get(APPROVALS_PATH, { onRequest: operator.requireSession }, async (_request, reply) => {
+      if (!hub.pages.values().some((page) => page.path === '/console')) {
+        return operator.sendPage(reply, 404, 'No approvals page', '<p>Tool approvals are shown by the operator console, which is off here (<code>"plugins": { "console": false }</code>). Approve with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>');
+      }
+      return reply.redirect(operator.url(CONSOLE_APPROVALS), 303);
+    });
+
+    routes.get(`${APPROVALS_PATH}.json`, { ...api, onRequest }, async (request, reply) => {
       try {
-        return await approvalsPage(reply, hub, pins);
+        return reply.header('cache-control', 'no-store').send(await approvals(hub, pins));
       } catch (error) {
-        return unavailable(request, reply, hub, error);
+        return unavailable(request, reply, error);
       }
     });
-    const refused = pageWhenRefused((reply) => operator.sendPage(reply, 400, 'Not approved', `<p>The form was not complete. ${back(hub)}</p>`));
-    pages.post(`${APPROVALS_PATH}/approve`, { onRequest: operator.requireSession, schema: { body: ApproveForm }, errorHandler: refused }, async (request, reply) => {
+
+    routes.post(`${APPROVALS_PATH}/approve`, { ...api, onRequest, schema: { body: ApproveBody } }, async (request, reply) => {
       const { server, tool, item, digest } = request.body;
       const view = hub.servers.get(server);
-      if (!view || !pins.pins(view)) return operator.sendPage(reply, 404, 'Not approved', `<p>No server named ${escapeHtml(server)} pins its tools. ${back(hub)}</p>`);
-      if ((item === undefined) === (tool === undefined)) return operator.sendPage(reply, 400, 'Not approved', `<p>The form was not complete. ${back(hub)}</p>`);
+      if (!view || !pins.pins(view)) return notPinning(reply, server);
+      if ((item === undefined) === (tool === undefined)) return sendApiError(reply, 400, HUB_ERROR_CODES.OPERATOR_REQUEST_INVALID, 'Name either a "tool" or the "item" "instructions", not both or neither.');
+      const what = tool === undefined ? `instructions of server ${server}` : `tool ${tool} of server ${server}`;
       try {
-        const approved = await pins.approve(server, tool === undefined ? INSTRUCTIONS : { tool }, 'status page', digest);
-        const what = tool === undefined ? `instructions of server ${server}` : `tool ${tool} of server ${server}`;
+        const approved = await pins.approve(server, tool === undefined ? INSTRUCTIONS : { tool }, 'console', digest);
         if (approved.length === 0) {
-          return operator.sendPage(reply, 409, 'Not approved', `<p>This version of the ${escapeHtml(what)} no longer waits for approval: it was approved meanwhile, or it changed again since the page was shown. ${back(hub)}</p>`);
+          return sendApiError(reply, 409, TOOL_PINNING_ERROR_CODES.NOT_WAITING, `This version of the ${what} no longer waits for approval: it was approved meanwhile, or it changed again since the page was shown. Reload the approvals.`);
         }
-        return await approvalsPage(reply, hub, pins, `Approved ${what}.`);
+        return reply.header('cache-control', 'no-store').send({ approved: approved.length, message: `Approved ${what}.` });
       } catch (error) {
-        return unavailable(request, reply, hub, error);
+        return unavailable(request, reply, error);
       }
     });
-    // A server's every waiting definition in one click (a new 40-tool server is not 40 forms),
+
+    // A server's every waiting definition in one click (a new 40-tool server is not 40 clicks),
     // as `hub-admin tools approve <server>` does; exactly the ones the page showed.
-    pages.post(`${APPROVALS_PATH}/approve-all`, { onRequest: operator.requireSession, schema: { body: ApproveAllForm }, errorHandler: refused }, async (request, reply) => {
+    routes.post(`${APPROVALS_PATH}/approve-all`, { ...api, onRequest, schema: { body: ApproveAllBody } }, async (request, reply) => {
       const { server, digests } = request.body;
       const view = hub.servers.get(server);
-      if (!view || !pins.pins(view)) return operator.sendPage(reply, 404, 'Not approved', `<p>No server named ${escapeHtml(server)} pins its tools. ${back(hub)}</p>`);
+      if (!view || !pins.pins(view)) return notPinning(reply, server);
       try {
-        const approved = await pins.approve(server, 'all', 'status page', new Set(digests.split(' ')));
+        const approved = await pins.approve(server, 'all', 'console', new Set(digests));
         if (approved.length === 0) {
-          return operator.sendPage(reply, 409, 'Not approved', `<p>None of the definitions of server ${escapeHtml(server)} the page showed waits for approval any more: they were approved meanwhile, or changed again since. ${back(hub)}</p>`);
+          return sendApiError(reply, 409, TOOL_PINNING_ERROR_CODES.NOT_WAITING, `None of the definitions of server ${server} the page showed waits for approval any more: they were approved meanwhile, or changed again since. Reload the approvals.`);
         }
         const count = approved.length;
-        return await approvalsPage(reply, hub, pins, `Approved ${count} definition${count === 1 ? '' : 's'} of server ${server}.`);
+        return reply.header('cache-control', 'no-store').send({ approved: count, message: `Approved ${count} definition${count === 1 ? '' : 's'} of server ${server}.` });
       } catch (error) {
-        return unavailable(request, reply, hub, error);
+        return unavailable(request, reply, error);
       }
     });
   });
 }
 
-/** One "approve all" form per server with more than one definition waiting that can be approved. */
-function approveAllForms(reply: FastifyReply, hub: PluginHub, changes: readonly { server: string; digest: string; tooLarge?: string }[]): string[] {
-  const { operator } = hub;
-  const byServer = new Map<string, string[]>();
-  for (const change of changes) {
-    if (change.tooLarge !== undefined) continue;
-    byServer.set(change.server, [...(byServer.get(change.server) ?? []), change.digest]);
-  }
-  return [...byServer].flatMap(([server, digests]) => {
-    if (digests.length < 2) return [];
-    if (digests.length > MAX_APPROVE_ALL) return [`<p>${digests.length} definitions of ${escapeHtml(server)} wait: approve them all with <code>hub-admin tools approve ${escapeHtml(server)}</code>.</p>`];
-    return [
-      `<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve-all`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(server)}"><input type="hidden" name="digests" value="${digests.join(' ')}"><button type="submit" class="primary">Approve all ${digests.length} waiting of ${escapeHtml(server)}</button></form>`,
-    ];
-  });
-}
-
-async function approvalsPage(reply: FastifyReply, hub: PluginHub, pins: ToolPins, notice?: string): Promise<FastifyReply> {
-  const { operator } = hub;
+/** What waits, the "approve all" set of each server with more than one approvable definition waiting, and the servers that pin. */
+async function approvals(hub: PluginHub, pins: ToolPins) {
   const changes = await pins.pending();
-  const pinning = hub.servers.list().filter((server) => pins.pins(server));
   const approved = await pins.approved();
-  const items = changes.map((change, index) => {
-    const instructions = change.item === INSTRUCTIONS;
-    const name = instructions ? 'Instructions' : change.tool;
-    const target = instructions ? `<input type="hidden" name="item" value="${INSTRUCTIONS}">` : `<input type="hidden" name="tool" value="${escapeHtml(change.tool)}">`;
-    return `<section aria-labelledby="change-${index}"><h3 id="change-${index}">${escapeHtml(name)} of ${escapeHtml(change.server)}</h3>
-<p>${change.approved === undefined ? 'New: never approved.' : 'Changed since it was approved.'}${instructions ? (change.approved === undefined ? ' Callers get no instructions until then.' : ' Callers get the approved instructions until then.') : ''} Seen <time datetime="${change.seenAt.toISOString()}">${escapeHtml(change.seenAt.toISOString().slice(0, 19).replace('T', ' '))} UTC</time>.</p>
-${change.tooLarge !== undefined ? `<p role="alert" class="bad">Cannot be approved: ${escapeHtml(change.tooLarge)}.</p>` : `<pre class="diff">${diffHtml(change.diff)}</pre>
-<form method="post" action="${escapeHtml(operator.url(`${APPROVALS_PATH}/approve`))}">${operator.csrfField(reply)}<input type="hidden" name="server" value="${escapeHtml(change.server)}">${target}<input type="hidden" name="digest" value="${escapeHtml(change.digest)}"><button type="submit" class="primary">Approve ${escapeHtml(instructions ? 'instructions' : change.tool)} of ${escapeHtml(change.server)}</button></form>`}</section>`;
-  });
-  const servers = pinning.map((server) => {
-    const count = approved.filter((pin) => pin.server === server.name && pin.item === undefined).length;
-    return `<li>${escapeHtml(server.name)}: ${count} tool${count === 1 ? '' : 's'} approved${server.withheldTools.length > 0 ? `, <span class="bad">${server.withheldTools.length} withheld here</span>` : ''}</li>`;
-  });
-  const body = `${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
-<p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>. Its instructions are pinned too: changed ones are served as last approved (new ones not at all) until approved here or with <code>hub-admin tools approve &lt;server&gt; --instructions</code>.</p>
-<h2 id="waiting">Waiting for approval</h2>
-${items.length === 0 ? '<p>Nothing waits for approval.</p>' : [...approveAllForms(reply, hub, changes), ...items].join('\n')}
-<h2 id="pinning">Servers that pin their tools</h2>
-${servers.length === 0 ? '<p>No server pins its tools.</p>' : `<ul aria-labelledby="pinning">${servers.join('')}</ul>`}`;
-  return operator.sendPage(reply, 200, 'Tool approvals', body, { wide: true });
+  const byServer = new Map<string, string[]>();
+  for (const change of changes) if (change.tooLarge === undefined) byServer.set(change.server, [...(byServer.get(change.server) ?? []), change.digest]);
+  return {
+    waiting: changes.map((change) => ({
+      server: change.server,
+      tool: change.item === INSTRUCTIONS ? null : change.tool,
+      item: change.item ?? null,
+      digest: change.digest,
+      new: change.approved === undefined,
+      seenAt: change.seenAt.toISOString(),
+      tooLarge: change.tooLarge ?? null,
+      diff: change.tooLarge === undefined ? change.diff : null,
+    })),
+    approveAll: [...byServer].filter(([, digests]) => digests.length > 1).map(([server, digests]) => (digests.length > MAX_APPROVE_ALL ? { server, count: digests.length, digests: null } : { server, count: digests.length, digests })),
+    pinning: hub.servers
+      .list()
+      .filter((server) => pins.pins(server))
+      .map((server) => ({ server: server.name, approved: approved.filter((pin) => pin.server === server.name && pin.item === undefined).length, withheld: server.withheldTools.length })),
+  };
 }
 
-/** The diff's removed and added lines marked as such (`del`, `ins`), so that they read so without colour. */
-function diffHtml(diff: string): string {
-  return diff
-    .split('\n')
-    .map((line) => {
-      const text = escapeHtml(line);
-      if (line.startsWith('-') && !line.startsWith('---')) return `<del>${text}</del>`;
-      if (line.startsWith('+') && !line.startsWith('+++')) return `<ins>${text}</ins>`;
-      return text;
-    })
-    .join('\n');
+function notPinning(reply: FastifyReply, server: string): FastifyReply {
+  return sendApiError(reply, 404, TOOL_PINNING_ERROR_CODES.SERVER_NOT_PINNING, `No server named ${server} pins its tools.`);
 }
 
-/** The store did not answer (or an approval kept meeting others): said on a page, and logged. */
-function unavailable(request: FastifyRequest, reply: FastifyReply, hub: PluginHub, error: unknown): FastifyReply {
-  request.log.warn({ err: (error as Error).message }, 'the tool approvals page failed');
-  return hub.operator.sendPage(reply, 503, 'Tool approvals unavailable', `<p>${escapeHtml((error as Error).message)}. Try again in a moment. ${back(hub)}</p>`);
-}
-
-function back(hub: PluginHub): string {
-  return `<a href="${escapeHtml(hub.operator.url(APPROVALS_PATH))}">Back to the tool approvals</a>`;
+/** The store did not answer (or an approval kept meeting others): said to the page, and logged. */
+function unavailable(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  request.log.warn({ err: (error as Error).message }, 'the tool approvals failed');
+  return sendApiError(reply.header('retry-after', '5'), 503, HUB_ERROR_CODES.STORE_UNAVAILABLE, `The approvals cannot be read or written now: ${(error as Error).message}. Try again in a moment.`);
 }

@@ -137,7 +137,7 @@ async function replicaChecks(t: Test, store: { dataPath?: string; mongodbUrl?: s
     const login = await fetch(`${b}/login`, { ...form({ _csrf: token, password: PASSWORD, return_to: '/status' }), headers: { ...form({}).headers, cookie: csrfCookie }, redirect: 'manual' });
     t.equal(login.status, 303, 'logged in on the second replica with the first one\'s form');
     const cookie = `${csrfCookie}; ${cookiesOf(login)}`;
-    for (const url of urls) t.match(await (await fetch(`${url}/status`, { headers: { cookie } })).text(), '<h1>Hub status</h1>', 'the session opens every replica\'s status page');
+    for (const url of urls) t.match(await (await fetch(`${url}/status`, { headers: { cookie } })).text(), '<h1>Hub console</h1>', 'the session opens every replica\'s console (through /status)');
     const status = await (await fetch(`${c}/status`, { headers: { cookie } })).text();
     const logoutToken = /class="logout"[^>]*>.*?name="_csrf" value="([^"]+)"/s.exec(status)?.[1] ?? '';
     const out = await fetch(`${c}/logout`, { ...form({ _csrf: logoutToken }), headers: { ...form({}).headers, cookie }, redirect: 'manual' });

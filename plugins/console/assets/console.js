@@ -12,6 +12,8 @@
 const csrf = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
 const base = document.querySelector('meta[name="console-base"]')?.getAttribute('content') ?? '';
 const api = `${base}/console/api`;
+/** Which view the page is: servers, overview or approvals (each its own URL). */
+const view = document.querySelector('meta[name="console-view"]')?.getAttribute('content') ?? 'servers';
 /** How often the server list is read again. */
 const REFRESH_MS = 3000;
 
@@ -78,8 +80,10 @@ function drawServers() {
     const cell = (label, content, className) => el('td', { 'data-label': label, class: className }, content);
     const actions = el('td', { 'data-label': 'Actions', class: 'actions' });
     if (server.status !== 'disabled' && server.status !== 'not running') actions.append(el('button', { type: 'button', 'data-tools': server.name, 'aria-label': `Tools of ${server.name}`, text: 'Tools' }));
+    for (const action of server.actions ?? []) actions.append(actionButton(server.name, action));
     if (server.configured) {
       actions.append(el('button', { type: 'button', 'data-edit': server.name, 'aria-label': `Edit ${server.name}`, text: 'Edit' }));
+      actions.append(el('button', { type: 'button', 'data-duplicate': server.name, 'aria-label': `Duplicate ${server.name}`, text: 'Duplicate' }));
       actions.append(el('button', { type: 'button', 'data-remove': server.name, 'aria-label': `Remove ${server.name}`, text: 'Remove' }));
     } else actions.append(el('span', { text: 'provided by a plugin' }));
     return el(
@@ -299,15 +303,26 @@ function readControl(control) {
  */
 let editing = { name: undefined, entry: {}, version: '' };
 
-function openEditor(name) {
+/** A name for the copy of `name` no server has yet: name-copy, name-copy-2, … */
+function copyName(name) {
+  const taken = new Set(state.servers.map((server) => server.name));
+  for (let index = 1; ; index += 1) {
+    const candidate = `${name}-copy${index === 1 ? '' : `-${index}`}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** The form over the entry `name` (to edit it), over a copy of it (`duplicate`: saved under a new name), or empty. */
+function openEditor(name, duplicate = false) {
   const server = name === undefined ? undefined : state.servers.find((candidate) => candidate.name === name);
-  editing = { name, entry: server?.entry ? { ...server.entry } : {}, version: state.version };
+  editing = { name: duplicate ? undefined : name, entry: server?.entry ? structuredClone(server.entry) : {}, version: state.version };
   const editor = document.getElementById('editor');
   editor.hidden = false;
-  document.getElementById('editor-title').textContent = name === undefined ? 'Add a server' : `Edit ${name}`;
+  document.getElementById('editor-title').textContent = name === undefined ? 'Add a server' : duplicate ? `Duplicate ${name}` : `Edit ${name}`;
   document.getElementById('test-result').replaceChildren();
   document.getElementById('conflict').replaceChildren();
   drawForm();
+  if (duplicate) document.getElementById('field-name').value = copyName(name);
   document.getElementById('field-name').focus();
 }
 
@@ -389,6 +404,7 @@ function showFieldError(key, message) {
 function showError(data) {
   const error = data.error ?? { message: 'The hub did not answer as expected.' };
   if (error.code === 'HUB_ERR_CONSOLE_ENTRY_INVALID') return showFieldError(error.key, error.message);
+  if (error.code === 'HUB_ERR_CONSOLE_NAME_TAKEN') return showFieldError('name', error.message);
   if (error.code === 'HUB_ERR_CONSOLE_CONFLICT') {
     const box = document.getElementById('conflict');
     box.replaceChildren(
@@ -407,12 +423,25 @@ function showPaste(json, reason) {
   );
 }
 
-async function save(event) {
-  event.preventDefault();
+/** The entry (name and all, as JSON) whose test passed last: a save right after it does not start it again. */
+let passed;
+
+/**
+ * Save: an entry that will run is tested first, unless this very entry just passed; one
+ * that fails is saved only with an explicit "Save anyway" (`anyway`), shown with the
+ * failure. A disabled entry does not run, so it is not tested.
+ */
+async function save(event, anyway = false) {
+  event?.preventDefault();
   const made = entryFromForm();
   if (!made) return;
   if (state.readOnly) return showPaste(JSON.stringify({ [made.name]: made.entry }, null, 2), state.readOnly);
-  const answer = await call('PUT', `/servers/${encodeURIComponent(made.name)}`, { entry: made.entry, version: editing.version });
+  if (!anyway && made.entry.disabled !== true && passed !== JSON.stringify(made)) {
+    // The focus goes to the failure, so that a keyboard user reads it before "Save anyway".
+    if (!(await test(made))) return document.getElementById('test-failed-title')?.focus();
+  }
+  // A new entry (added, or a copy) never replaces one of the same name.
+  const answer = await call('PUT', `/servers/${encodeURIComponent(made.name)}`, { entry: made.entry, version: editing.version, ...(editing.name === undefined && { new: true }) });
   if (!answer.ok) return showError(answer.data);
   document.getElementById('editor').hidden = true;
   await loadServers();
@@ -420,18 +449,20 @@ async function save(event) {
   document.getElementById('add-server').focus();
 }
 
-async function test() {
-  const made = entryFromForm();
-  if (!made) return;
+/** Tests the entry of the form (or `made`); whether it passed. A failure offers "Save anyway". */
+async function test(made = entryFromForm()) {
+  if (!made) return false;
   const box = document.getElementById('test-result');
   box.replaceChildren(el('p', { text: `Testing ${made.name}…` }));
   const answer = await call('POST', `/servers/${encodeURIComponent(made.name)}/test`, { entry: made.entry });
   if (!answer.ok) {
     box.replaceChildren();
-    return showError(answer.data);
+    showError(answer.data);
+    return false;
   }
   const trial = answer.data;
   if (trial.ok) {
+    passed = JSON.stringify(made);
     box.replaceChildren(
       el(
         'div',
@@ -447,12 +478,14 @@ async function test() {
       el(
         'div',
         { class: 'alert', id: 'test-failed' },
-        el('h3', { text: 'Test failed: the server did not start' }),
+        el('h3', { id: 'test-failed-title', tabindex: -1, text: 'Test failed: the server did not start' }),
         el('p', { class: 'test-error', text: trial.error }),
         trial.stderr.length > 0 ? el('pre', { class: 'stderr', tabindex: 0, 'aria-label': 'The end of its stderr', text: trial.stderr.join('\n') }) : el('p', { text: 'It wrote nothing to stderr.' }),
+        el('p', { class: 'buttons' }, el('button', { type: 'button', id: 'save-anyway', text: 'Save anyway' })),
       ),
     );
   }
+  return trial.ok;
 }
 
 async function remove(name) {
@@ -464,15 +497,278 @@ async function remove(name) {
   notice(`Server ${name} removed.`);
 }
 
+// --- Wake, sleep, restart (the servers and overview views) ----------------------------
+
+const ACTION_LABELS = { wake: 'Wake', sleep: 'Sleep', restart: 'Restart' };
+
+function actionButton(server, action) {
+  return el('button', { type: 'button', 'data-action': action, 'data-server': server, 'aria-label': `${ACTION_LABELS[action]} ${server}`, text: ACTION_LABELS[action] });
+}
+
+async function serverAction(button) {
+  const { action, server } = button.dataset;
+  button.disabled = true;
+  notice(`${ACTION_LABELS[action]} ${server}…`);
+  const answer = await call('POST', `/servers/${encodeURIComponent(server)}/${action}`);
+  notice(answer.ok ? answer.data.message : (answer.data.error?.message ?? `Could not ${action} ${server}.`), answer.ok ? 'ok' : 'error');
+  await (view === 'overview' ? loadOverview() : loadServers());
+  // The row was drawn anew: the focus goes back to the same server's buttons.
+  document.querySelector(`[data-server="${CSS.escape(server)}"]`)?.focus();
+}
+
+// --- Overview: what /status showed, from /status.json (plugin observability) -------------
+
+/** The time of day for today's events, the date too for older ones; the full time in `datetime`. */
+function time(iso, now) {
+  const shown = iso.slice(0, 10) === new Date(now).toISOString().slice(0, 10) ? `${iso.slice(11, 19)} UTC` : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  return el('time', { datetime: iso, text: shown });
+}
+
+function milliseconds(value) {
+  if (value === null || value === undefined) return '–';
+  return value < 10 ? `${value.toFixed(1)} ms` : `${Math.round(value)} ms`;
+}
+
+let overviewRefreshMs = 15_000;
+
+async function loadOverview() {
+  const response = await fetch(`${base}/status.json`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+  const box = document.getElementById('overview');
+  if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('application/json')) {
+    box.replaceChildren(el('p', { class: 'alert', role: 'alert', text: response.status === 404 ? 'The overview needs plugin observability with its status (statusPage), which is off here.' : 'The overview did not load: reload the page (the login may have ended).' }));
+    return;
+  }
+  const data = await response.json();
+  overviewRefreshMs = data.refreshSeconds * 1000;
+  drawOverview(data);
+}
+
+function drawOverview(data) {
+  const now = Date.parse(data.generatedAt);
+  const troubled = data.servers.filter((server) => server.troubled);
+  const parts = [];
+  if (troubled.length > 0) {
+    parts.push(
+      el(
+        'section',
+        { role: 'alert', 'aria-labelledby': 'attention' },
+        el('h2', { id: 'attention', text: troubled.length === 1 ? '1 server needs attention' : `${troubled.length} servers need attention` }),
+        el('ul', {}, ...troubled.map((server) => el('li', {}, el('a', { href: `#server-${server.name}`, text: server.name }), `: ${server.status}${server.problem ? ` (${server.problem})` : ''}`))),
+      ),
+    );
+  }
+  if (data.waiting.length > 0) {
+    parts.push(
+      el(
+        'section',
+        { role: 'alert', 'aria-labelledby': 'waiting' },
+        el('h2', { id: 'waiting', text: 'Waiting for an operator' }),
+        el('ul', {}, ...data.waiting.map(({ title, path, note }) => el('li', {}, el('a', { href: `${base}${path}`, text: title }), `: ${note}`))),
+      ),
+    );
+  }
+  parts.push(el('h2', { id: 'servers', text: 'Servers' }));
+  if (data.servers.length === 0) parts.push(el('p', { text: 'No server is configured.' }));
+  else {
+    const columns = ['Server', 'Status', 'Tools', 'Calls (1 h)', 'Errors (1 h)', 'p50', 'p99', 'Restarts', 'Last start', 'Last failure', 'Actions'];
+    const numeric = new Set(['Tools', 'Calls (1 h)', 'Errors (1 h)', 'p50', 'p99', 'Restarts']);
+    parts.push(
+      el(
+        'table',
+        { 'aria-labelledby': 'servers' },
+        el('thead', {}, el('tr', {}, ...columns.map((name) => el('th', { scope: 'col', class: numeric.has(name) ? 'num' : undefined, text: name })))),
+        el('tbody', {}, ...data.servers.map((server) => overviewRow(server, now))),
+      ),
+    );
+  }
+  parts.push(el('h2', { id: 'tools-since-start', text: 'Tools since the start' }));
+  const toolRows = [...data.servers.flatMap((server) => server.tools.map((tool) => toolRow(server.name, tool))), ...data.hub.tools.map((tool) => toolRow('hub', tool))];
+  if (toolRows.length === 0) parts.push(el('p', { text: 'No tool is known yet.' }));
+  else {
+    const columns = ['Server', 'Tool', 'Calls', 'Errors', 'Outcomes', 'p50', 'p99'];
+    parts.push(el('table', { 'aria-labelledby': 'tools-since-start' }, el('thead', {}, el('tr', {}, ...columns.map((name) => el('th', { scope: 'col', text: name })))), el('tbody', {}, ...toolRows)));
+  }
+  const count = data.servers.length;
+  parts.push(
+    el('h2', { id: 'hub', text: 'Hub' }),
+    el('p', {}, `Version ${data.hub.version}, started `, time(data.hub.startedAt, now), `, ${count} server${count === 1 ? '' : 's'}. Updated `, time(data.generatedAt, now), `; read again every ${Math.round(overviewRefreshMs / 1000)} s. Metrics for machines are at `, el('code', { text: `${base}/metrics` }), '.'),
+    reloadText(data.hub.lastReload, now),
+  );
+  document.getElementById('overview').replaceChildren(...parts);
+}
+
+function overviewRow(server, now) {
+  const cell = (label, className, ...content) => el('td', { 'data-label': label, class: className }, ...content);
+  const status = [el('span', { class: `status ${server.troubled ? 'bad' : server.status === 'up' ? 'ok' : ''}`, text: server.status })];
+  if (server.problem) status.push(el('br'), el('span', { class: 'reason', text: server.problem }));
+  if (server.upstreamLogin === 'login needed') status.push(el('br'), el('span', { class: 'bad', text: 'upstream login needed' }));
+  const tools = server.toolCount === null ? ['not yet known'] : [String(server.toolCount), ...(server.withheldTools > 0 ? [el('br'), el('span', { class: 'bad', text: `${server.withheldTools} withheld` })] : [])];
+  const errors = server.recent.failed;
+  const start = server.lastStart ? [time(server.lastStart.at, now), ` (${server.lastStart.reason})${server.lastUp ? `, up after ${server.lastUp.seconds.toFixed(2)} s` : ''}`] : ['not yet'];
+  const failure = server.lastFailure ? [time(server.lastFailure.at, now), ` (${server.lastFailure.kind === 'crash' ? 'crashed' : 'start failed'}): `, el('span', { class: 'reason', text: server.lastFailure.reason })] : ['none'];
+  const restarts = `${server.restarts}${server.crashes > 0 ? ` (${server.crashes} crash${server.crashes === 1 ? '' : 'es'})` : ''}`;
+  return el(
+    'tr',
+    { id: `server-${server.name}` },
+    el('th', { scope: 'row', 'data-label': 'Server', text: server.name }),
+    cell('Status', 'status-cell', ...status),
+    cell('Tools', 'num tools', ...tools),
+    cell('Calls (1 h)', 'num calls', String(server.recent.calls)),
+    cell('Errors (1 h)', `num errors${errors > 0 ? ' bad' : ''}`, String(errors)),
+    cell('p50', 'num', milliseconds(server.recent.p50Ms)),
+    cell('p99', 'num', milliseconds(server.recent.p99Ms)),
+    cell('Restarts', 'num restarts', restarts),
+    cell('Last start', 'start', ...start),
+    cell('Last failure', 'failure', ...failure),
+    cell('Actions', 'actions', ...(server.actions.length === 0 ? ['–'] : server.actions.map((action) => actionButton(server.name, action)))),
+  );
+}
+
+function toolRow(server, tool) {
+  const cell = (label, className, text) => el('td', { 'data-label': label, class: className, text });
+  const outcomes = Object.entries(tool.outcomes)
+    .filter(([, count]) => count > 0)
+    .map(([outcome, count]) => `${outcome} ${count}`)
+    .join(', ');
+  return el(
+    'tr',
+    { id: `tool-${server}-${tool.name}` },
+    el('th', { scope: 'row', 'data-label': 'Server', text: server }),
+    cell('Tool', undefined, tool.name),
+    cell('Calls', 'num calls', String(tool.calls)),
+    cell('Errors', `num errors${tool.failed > 0 ? ' bad' : ''}`, String(tool.failed)),
+    cell('Outcomes', 'outcomes', outcomes || '–'),
+    cell('p50', 'num', milliseconds(tool.p50Ms)),
+    cell('p99', 'num', milliseconds(tool.p99Ms)),
+  );
+}
+
+function reloadText(reload, now) {
+  if (!reload) return el('p', { id: 'last-reload', text: 'No config reload since the start.' });
+  const at = time(reload.at, now);
+  if (reload.outcome === 'refused') return el('p', { id: 'last-reload' }, el('span', { class: 'bad' }, `The last config reload (${reload.trigger}, `, at, ') was refused'), `: ${reload.error ?? ''} The running config stays in force.`);
+  const changes = [
+    ['added', reload.added],
+    ['removed', reload.removed],
+    ['restarted', reload.restarted],
+    ['retuned', reload.retuned],
+  ]
+    .filter(([, names]) => names.length > 0)
+    .map(([what, names]) => `${what} ${names.join(', ')}`)
+    .join('; ');
+  return el('p', { id: 'last-reload' }, `The last config reload (${reload.trigger}, `, at, `) was applied${changes ? `: ${changes}` : ', with no server changed'}.`);
+}
+
+// --- Tool approvals: what /tool-approvals showed, from /tool-approvals.json (plugin tool-pinning) ---
+
+async function approvalsCall(method, path, body) {
+  const headers = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrf-token'] = csrf;
+  const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const data = await response.json().catch(() => ({ error: { message: `The hub answered ${response.status} without JSON.` } }));
+  return { ok: response.ok, status: response.status, data };
+}
+
+async function loadApprovals() {
+  const answer = await approvalsCall('GET', '/tool-approvals.json');
+  const box = document.getElementById('approvals');
+  if (!answer.ok) {
+    box.replaceChildren(el('p', { class: 'alert', role: 'alert', text: answer.data.error?.message ?? 'The approvals did not load.' }), el('button', { type: 'button', id: 'reload-approvals', text: 'Try again' }));
+    return;
+  }
+  drawApprovals(answer.data);
+}
+
+/** The diff's removed and added lines marked as such (`del`, `ins`), so that they read so without colour. */
+function diffNode(diff, label) {
+  // Focusable: a long diff scrolls, and the keyboard must reach it.
+  const pre = el('pre', { class: 'diff', tabindex: 0, 'aria-label': label });
+  diff.split('\n').forEach((line, index) => {
+    if (index > 0) pre.append('\n');
+    if (line.startsWith('-') && !line.startsWith('---')) pre.append(el('del', { text: line }));
+    else if (line.startsWith('+') && !line.startsWith('+++')) pre.append(el('ins', { text: line }));
+    else pre.append(line);
+  });
+  return pre;
+}
+
+function drawApprovals(data) {
+  const parts = [el('h3', { id: 'waiting', text: 'Waiting for approval' })];
+  if (data.waiting.length === 0) parts.push(el('p', { text: 'Nothing waits for approval.' }));
+  for (const set of data.approveAll) {
+    parts.push(
+      set.digests === null
+        ? el('p', {}, `${set.count} definitions of ${set.server} wait: approve them all with `, el('code', { text: `hub-admin tools approve ${set.server}` }), '.')
+        : el('p', {}, el('button', { type: 'button', class: 'primary', 'data-approve-all': set.server, 'data-digests': set.digests.join(' '), text: `Approve all ${set.count} waiting of ${set.server}` })),
+    );
+  }
+  data.waiting.forEach((change, index) => {
+    const instructions = change.item === 'instructions';
+    const name = instructions ? 'Instructions' : change.tool;
+    const state = `${change.new ? 'New: never approved.' : 'Changed since it was approved.'}${instructions ? (change.new ? ' Callers get no instructions until then.' : ' Callers get the approved instructions until then.') : ''} Seen `;
+    parts.push(
+      el(
+        'section',
+        { class: 'change', 'aria-labelledby': `change-${index}` },
+        el('h4', { id: `change-${index}`, text: `${name} of ${change.server}` }),
+        el('p', {}, state, el('time', { datetime: change.seenAt, text: `${change.seenAt.slice(0, 19).replace('T', ' ')} UTC` }), '.'),
+        change.tooLarge !== null
+          ? el('p', { role: 'alert', class: 'bad', text: `Cannot be approved: ${change.tooLarge}.` })
+          : el(
+              'div',
+              {},
+              diffNode(change.diff, `What changed in ${name} of ${change.server}`),
+              el('button', { type: 'button', class: 'primary', 'data-approve': change.server, 'data-tool': change.tool ?? undefined, 'data-item': change.item ?? undefined, 'data-digest': change.digest, text: `Approve ${instructions ? 'instructions' : change.tool} of ${change.server}` }),
+            ),
+      ),
+    );
+  });
+  parts.push(el('h3', { id: 'pinning', text: 'Servers that pin their tools' }));
+  if (data.pinning.length === 0) parts.push(el('p', { text: 'No server pins its tools.' }));
+  else {
+    parts.push(
+      el(
+        'ul',
+        { 'aria-labelledby': 'pinning' },
+        ...data.pinning.map((server) =>
+          el('li', {}, `${server.server}: ${server.approved} tool${server.approved === 1 ? '' : 's'} approved`, server.withheld > 0 ? el('span', { class: 'bad', text: `, ${server.withheld} withheld here` }) : ''),
+        ),
+      ),
+    );
+  }
+  document.getElementById('approvals').replaceChildren(...parts);
+}
+
+async function approve(button) {
+  const { approve: server, tool, item, digest, approveAll, digests } = button.dataset;
+  button.disabled = true;
+  const answer =
+    approveAll !== undefined
+      ? await approvalsCall('POST', '/tool-approvals/approve-all', { server: approveAll, digests: digests.split(' ') })
+      : await approvalsCall('POST', '/tool-approvals/approve', { server, digest, ...(tool !== undefined ? { tool } : { item }) });
+  await loadApprovals();
+  notice(answer.ok ? answer.data.message : (answer.data.error?.message ?? 'Not approved.'), answer.ok ? 'ok' : 'error');
+  document.getElementById('approvals-title').focus();
+}
+
+// --- Wiring ---------------------------------------------------------------------------
+
 document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target.closest('button') : null;
   if (!target) return;
-  if (target.id === 'add-server') openEditor(undefined);
+  if (target.dataset.action !== undefined) void serverAction(target);
+  else if (target.dataset.approve !== undefined || target.dataset.approveAll !== undefined) void approve(target);
+  else if (target.id === 'reload-approvals') void loadApprovals();
+  else if (target.id === 'refresh-overview') void loadOverview();
+  else if (target.id === 'add-server') openEditor(undefined);
   else if (target.id === 'refresh') void loadServers();
   else if (target.dataset.edit !== undefined) openEditor(target.dataset.edit);
+  else if (target.dataset.duplicate !== undefined) openEditor(target.dataset.duplicate, true);
   else if (target.dataset.tools !== undefined) void showTools(target.dataset.tools);
   else if (target.dataset.remove !== undefined) void remove(target.dataset.remove);
   else if (target.id === 'test-entry') void test();
+  else if (target.id === 'save-anyway') void save(undefined, true);
   else if (target.id === 'cancel-entry') {
     document.getElementById('editor').hidden = true;
     document.getElementById('add-server').focus();
@@ -492,12 +788,24 @@ document.addEventListener('change', (event) => {
   document.getElementById('field-type').focus();
 });
 
-document.getElementById('entry-form').addEventListener('submit', (event) => void save(event));
+// Each view reads again what it shows (a start, a crash, a call) without a reload of the
+// page; not while the operator is inside it, so the focus never jumps.
+async function every(ms, box, load) {
+  await load();
+  const again = () =>
+    setTimeout(async () => {
+      if (!document.getElementById(box).contains(document.activeElement)) await load();
+      again();
+    }, ms());
+  again();
+}
 
-schemas = (await call('GET', '/schemas')).data;
-await loadServers();
-// The list follows the servers (a start, a crash) without a reload of the page; not while
-// the operator is inside it, so the focus never jumps.
-setInterval(() => {
-  if (!document.getElementById('server-list').contains(document.activeElement)) void loadServers();
-}, REFRESH_MS);
+if (view === 'servers') {
+  document.getElementById('entry-form').addEventListener('submit', (event) => void save(event));
+  schemas = (await call('GET', '/schemas')).data;
+  await every(() => REFRESH_MS, 'server-list', loadServers);
+} else if (view === 'overview') {
+  await every(() => overviewRefreshMs, 'overview', loadOverview);
+} else if (view === 'approvals') {
+  await loadApprovals();
+}

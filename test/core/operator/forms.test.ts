@@ -66,8 +66,8 @@ t.test('logout ends the session everywhere; the old cookie opens nothing afterwa
   const visitor = new Visitor(url);
   t.equal((await visitor.logIn()).status, 303);
   const session = visitor.jar.get('hub_session') ?? '';
-  t.match(await (await visitor.request('/status')).text(), '<h1>Hub status</h1>');
-  const page = await (await visitor.request('/status')).text();
+  t.match(await (await visitor.request('/console')).text(), '<h1>Hub console</h1>');
+  const page = await (await visitor.request('/console')).text();
   const token = /class="logout"[^>]*>.*?name="_csrf" value="([^"]+)"/s.exec(page)?.[1] ?? '';
   t.ok(token, 'every page of a logged-in operator has a Log out button');
   const out = await visitor.request('/logout', { form: { _csrf: token, return_to: '/status' } });

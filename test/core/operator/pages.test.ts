@@ -69,7 +69,8 @@ async function usePages(t: Test, browser: Browser, prefix: string) {
   const dyn = context.children.get('dyn');
   await waitFor('the upstream to need a login', () => dyn?.status === 'unauthorized');
   const target = await redirectTarget(t);
-  const browserContext = await browser.newContext({ javaScriptEnabled: false });
+  // With scripts: the console's overview (where /status leads) is drawn by its script.
+  const browserContext = await browser.newContext();
   t.teardown(() => browserContext.close());
   const page = await browserContext.newPage();
   const path = () => new URL(page.url()).pathname;
@@ -89,8 +90,9 @@ async function usePages(t: Test, browser: Browser, prefix: string) {
 
   // The status page: the same session, no second login.
   await page.goto(`${base}/status`);
-  t.equal(await page.textContent('h1'), 'Hub status', 'the approval\'s login serves the status page');
-  t.equal(await page.getAttribute('a.primary', 'href'), `${prefix}/status`, 'its links follow the prefix');
+  t.equal(await page.textContent('h1'), 'Hub console', 'the approval\'s login serves the console (/status leads to its overview)');
+  t.equal(path(), `${prefix}/console/overview`, 'the redirect follows the prefix');
+  t.equal(await page.getAttribute('a[aria-current=page]', 'href'), `${prefix}/console/overview`, 'its links follow the prefix');
 
   // The upstream logins, reached from the status page, on the same session.
   await page.click('a:has-text("Upstream logins")');
@@ -121,7 +123,8 @@ async function usePages(t: Test, browser: Browser, prefix: string) {
   t.equal(await page.textContent('[role=alert]'), 'Wrong password.');
   await page.fill('#password', PASSWORD);
   await page.click('button[type=submit]');
-  t.equal(path(), `${prefix}/status`);
+  t.equal(path(), `${prefix}/console/overview`);
+  await page.locator('#server-dyn .status').waitFor();
   t.match(await page.textContent('#server-dyn .status'), 'up');
 
   // A session does not replace the password on the approval page.

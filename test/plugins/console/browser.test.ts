@@ -82,7 +82,7 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
   t.ok(await page.getByRole('list', { name: 'Tools found' }).getByText('echo', { exact: true }).count(), 'the test lists echo');
   t.equal(hub.children.get('everything'), undefined, 'the test registered nothing');
 
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server everything added.').waitFor();
   t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.everything, { command, args, keepAlive: true, type: 'stdio' }, 'the entry is in the file');
   await waitFor('everything to be up in the list', async () => (await rowOf(page, 'everything').locator('.status').textContent()) === 'up', 60_000);
@@ -108,13 +108,13 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
   await page.getByRole('button', { name: 'Edit everything' }).click();
   t.equal(await page.getByLabel('command (required)').inputValue(), command, 'the form shows the entry');
   await page.getByRole('textbox', { name: 'env', exact: true }).fill('GREETING=${HOME}');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server everything changed.').waitFor();
   t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.everything.env, { GREETING: '${HOME}' }, 'the ${VAR} reference is written as typed');
 
   await page.getByRole('button', { name: 'Edit everything' }).click();
   await page.getByLabel('disabled').selectOption('true');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server everything changed.').waitFor();
   await waitFor('everything to be disabled in the list', async () => (await rowOf(page, 'everything').locator('.status').textContent()) === 'disabled', 30_000);
   t.equal(hub.children.get('everything'), undefined, 'a disabled server is not served');
@@ -134,10 +134,17 @@ t.test('a save from a second browser over a changed file is a conflict with the 
   await first.getByRole('button', { name: 'Edit zeta' }).click();
   await second.getByRole('button', { name: 'Edit zeta' }).click();
   await first.getByLabel('args').fill('first');
-  await first.getByRole('button', { name: 'Save' }).click();
+  await first.getByRole('button', { name: 'Save', exact: true }).click();
+  // Issue 52, item 2: a save tests the entry first; /bin/true exits at once, so the test
+  // fails, shows why, and nothing is written until "Save anyway".
+  await first.locator('#test-failed').waitFor({ timeout: 60_000 });
+  t.match(await first.locator('#test-failed .test-error').textContent(), /\S/, 'the failed test says why');
+  t.equal(await readFile(file, 'utf8'), handWritten(), 'a failed test writes nothing');
+  await first.getByRole('button', { name: 'Save anyway' }).click();
   await first.getByText('Server zeta changed.').waitFor();
   await second.getByLabel('args').fill('second');
-  await second.getByRole('button', { name: 'Save' }).click();
+  await second.getByRole('button', { name: 'Save', exact: true }).click();
+  await second.getByRole('button', { name: 'Save anyway' }).click();
   const alert = second.locator('#conflict [role=alert]');
   await alert.waitFor();
   t.match(await alert.textContent(), /changed since this page read it/);
@@ -180,6 +187,12 @@ t.test('the add form with the keyboard alone', async (t) => {
   for (let step = 0; step < 40 && (await focused()) !== 'save-entry'; step++) await page.keyboard.press('Tab');
   t.equal(await focused(), 'save-entry', 'Save is reached with Tab');
   await page.keyboard.press('Enter');
+  // /bin/true does not stay up: the save's test fails, the focus on the failure; "Save anyway" is next.
+  await page.locator('#test-failed').waitFor({ timeout: 60_000 });
+  t.equal(await focused(), 'test-failed-title', 'the failed test takes the focus');
+  for (let step = 0; step < 5 && (await focused()) !== 'save-anyway'; step++) await page.keyboard.press('Tab');
+  t.equal(await focused(), 'save-anyway', '"Save anyway" is reached with Tab');
+  await page.keyboard.press('Enter');
   await page.getByText('Server typed added.').waitFor();
   t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.typed, { command: '/bin/true', type: 'stdio' });
 
@@ -187,7 +200,7 @@ t.test('the add form with the keyboard alone', async (t) => {
   await page.getByRole('button', { name: 'Add a server' }).click();
   await page.keyboard.type('bad name');
   await page.getByLabel('command (required)').fill('/bin/true');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.locator('#field-name-error:not(:empty)').waitFor();
   t.match(await page.locator('#field-name-error').textContent(), /the name must be 1 to 64 letters/, 'in hub check’s words, under the field');
   t.equal(await focused(), 'field-name', 'the field with the error has the focus');
@@ -217,7 +230,7 @@ t.test('a hostile child’s markup in tool names, descriptions, prompts, errors 
   // Saved and running, its tools are listed from the hub's knowledge of them: as text too.
   await page.getByRole('textbox', { name: 'env', exact: true }).fill('');
   await page.getByLabel('keepAlive').selectOption('true');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server hostile added.').waitFor();
   await waitFor('hostile to be up in the list', async () => (await rowOf(page, 'hostile').locator('.status').textContent()) === 'up', 60_000);
   await page.getByRole('button', { name: 'Tools of hostile' }).click();
@@ -232,4 +245,86 @@ t.test('a hostile child’s markup in tool names, descriptions, prompts, errors 
   t.equal(await page.locator('#tool-list img, #tool-list script').count(), 0);
   t.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
   t.same(problems, [], 'no script error');
+});
+
+// Issue 52, item 1: /status and /tool-approvals are views of the console (overview, approvals).
+t.test('the overview and the approvals views: axe, the keyboard, the strict CSP, the old URLs', async (t) => {
+  const entry = JSON.stringify({ ...everythingEntry(), pinTools: true });
+  const { url, hub } = await startConsoleHub(t, `{ "plugins": { "oauth-as": false, "map-tools": false, "tool-pinning": {} }, "mcpServers": { "pinned": ${entry} } }`);
+  await hub.children.get('pinned')?.ensureUp();
+  const browser = await launch(t);
+  const problems: string[] = [];
+  const page = await consolePage(browser, url, problems);
+
+  await page.goto(`${url}/tool-approvals`);
+  t.equal(new URL(page.url()).pathname, '/console/approvals', '/tool-approvals leads to the approvals view');
+  const approveAll = page.locator('button[data-approve-all="pinned"]');
+  await waitFor('the waiting tools to be shown', async () => (await page.reload(), await page.locator('#approvals h3').first().waitFor(), (await approveAll.count()) === 1));
+  const waiting = await page.locator('.change').count();
+  t.ok(waiting > 1, `${waiting} definitions wait`);
+  t.equal(await approveAll.textContent(), `Approve all ${waiting} waiting of pinned`);
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the approvals');
+  await approveAll.focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#notice', { hasText: 'Approved' }).waitFor();
+  t.equal(await page.textContent('#notice'), `Approved ${waiting} definitions of server pinned.`, 'approved with the keyboard alone');
+  t.match(await page.textContent('#approvals'), 'Nothing waits for approval.');
+  t.equal(await page.evaluate('document.activeElement.id'), 'approvals-title', 'the focus goes to the view\'s heading, not lost with the button');
+
+  await page.goto(`${url}/status?from=test`);
+  t.equal(new URL(page.url()).pathname + new URL(page.url()).search, '/console/overview?from=test', '/status leads to the overview, the query kept');
+  await page.locator('#server-pinned .actions button').first().waitFor();
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the overview');
+  await page.locator('#server-pinned button[data-action=sleep]').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#notice', { hasText: 'put to sleep' }).waitFor();
+  t.equal(hub.children.get('pinned')?.status, 'sleeping', 'put to sleep with the keyboard alone');
+  await page.locator('#server-pinned button[data-action=wake]').waitFor();
+  t.equal(await page.evaluate('document.activeElement.dataset.action'), 'wake', 'the focus stays on the server\'s buttons');
+
+  // The servers view offers the same actions.
+  await page.goto(`${url}/console`);
+  await page.locator('#server-list table').waitFor();
+  await page.click('tr[id="server-pinned"] button[data-action=wake]');
+  await page.locator('#notice', { hasText: 'woken' }).waitFor();
+  t.equal(hub.children.get('pinned')?.status, 'up', 'woken from the servers view');
+  t.same(problems, [], 'no script error and nothing the CSP refused');
+});
+
+// Issue 52, item 2: "Duplicate" an entry: a copy under a new name, the form prefilled; a taken name is never replaced.
+t.test('duplicate an entry: the form over a copy, saved under a new name; a taken name is refused', async (t) => {
+  const { url, file } = await startConsoleHub(t, handWritten());
+  const browser = await launch(t);
+  const problems: string[] = [];
+  const page = await consolePage(browser, url, problems);
+  await page.getByRole('button', { name: 'Duplicate zeta' }).click();
+  t.equal(await page.textContent('#editor-title'), 'Duplicate zeta');
+  t.equal(await page.inputValue('#field-name'), 'zeta-copy', 'a free name is proposed');
+  t.equal(await page.getAttribute('#field-name', 'readonly'), null, 'and can be changed');
+  t.equal(await page.inputValue('#field-command'), '/bin/true', 'the form is the entry\'s');
+  t.equal(await page.inputValue('#field-args'), 'a\nb');
+  const before = await readFile(file, 'utf8');
+
+  await page.fill('#field-name', 'alpha');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save anyway' }).click();
+  await page.locator('#field-name-error:not(:empty)').waitFor();
+  t.match(await page.textContent('#field-name-error'), 'A server named "alpha" is in the config file already', 'a taken name is refused at its field');
+  t.equal(await page.getAttribute('#field-name', 'aria-invalid'), 'true');
+  t.equal(await readFile(file, 'utf8'), before, 'nothing was written: alpha is not replaced');
+
+  await page.fill('#field-name', 'zeta-copy');
+  await page.fill('#field-args', 'a\nb\nc');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save anyway' }).click();
+  await page.locator('#notice', { hasText: 'zeta-copy' }).waitFor();
+  t.equal(await page.textContent('#notice'), 'Server zeta-copy added.');
+  const written = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
+  t.same(written.mcpServers['zeta-copy'], { type: 'stdio', command: '/bin/true', args: ['a', 'b', 'c'] }, 'the copy, with what was changed');
+  t.same(written.mcpServers.zeta, { command: '/bin/true', args: ['a', 'b'] }, 'the original is untouched');
+  t.ok((await readFile(file, 'utf8')).includes('"zeta":   { "command": "/bin/true",   "args": ["a",  "b"] },'), 'its text byte for byte');
+  await page.getByRole('button', { name: 'Duplicate zeta', exact: true }).click();
+  t.equal(await page.inputValue('#field-name'), 'zeta-copy-2', 'the next copy gets the next free name');
+  // Chromium logs the refused save's 409 as a failed load; nothing else may be there.
+  t.same(problems.filter((problem) => !problem.includes('status of 409')), [], 'no script error and nothing the CSP refused');
 });

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { chromium } from 'playwright-core';
 import t from 'tap';
 import { ApiTokens } from '../../../plugins/oauth-as/api-tokens.js';
 import { collections } from '../../../plugins/oauth-as/records.js';
@@ -147,8 +148,16 @@ t.test('series and reload metrics follow config reloads, which the status page r
   const cookie = await operatorSession(hub.url, 'pw');
   const status = (await (await fetch(`${hub.url}/status.json`, { headers: { cookie } })).json()) as { hub: { lastReload: { outcome: string; trigger: string; error: string } } };
   t.match(status.hub.lastReload, { outcome: 'refused', trigger: 'file change', error: /command/ }, 'the status page says the last reload was refused, and why');
-  const page = await (await fetch(`${hub.url}/status`, { headers: { cookie } })).text();
-  t.match(page, /The last config reload \(file change, .*\) was refused/, 'on the page too');
+  // On the page too: the console's overview (where /status leads), drawn in Chromium.
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  t.teardown(() => browser.close());
+  const context = await browser.newContext();
+  const [name, value] = cookie.split(/=(.*)/s);
+  await context.addCookies([{ name: name ?? '', value: value ?? '', url: hub.url }]);
+  const page = await context.newPage();
+  await page.goto(`${hub.url}/status`);
+  await page.locator('#last-reload').waitFor();
+  t.match(await page.textContent('#last-reload'), /The last config reload \(file change, .*\) was refused: .*command.* The running config stays in force\./, 'on the page too');
 });
 
 t.test('for anyone but a scraper on this machine, /metrics takes METRICS_TOKEN or an API token, and counts refusals', async (t) => {

@@ -56,18 +56,21 @@ t.test('changed instructions are served as approved until an operator approves t
 
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   t.teardown(() => browser.close());
-  const page = await browser.newPage({ javaScriptEnabled: false });
+  const page = await browser.newPage();
   await page.goto(`${url}/tool-approvals`);
   await page.fill('#password', PASSWORD);
   await page.click('button[type=submit]');
-  t.equal(await page.textContent('h3'), 'Instructions of styled');
-  t.match(await page.textContent('section'), 'Changed since it was approved. Callers get the approved instructions until then.');
+  await page.locator('.change h4').waitFor();
+  t.equal(new URL(page.url()).pathname, '/console/approvals', 'the console\'s approvals view');
+  t.equal(await page.textContent('.change h4'), 'Instructions of styled');
+  t.match(await page.textContent('.change'), 'Changed since it was approved. Callers get the approved instructions until then.');
   t.equal(await page.textContent('pre del'), `-${FIRST}`, 'the diff marks the approved text as removed');
   t.equal(await page.textContent('pre ins'), `+${CHANGED}`, 'and the new one as added');
   await page.click('button:has-text("Approve instructions of styled")');
+  await page.locator('#notice', { hasText: 'Approved' }).waitFor();
   t.equal(await page.textContent('[role=status]'), 'Approved instructions of server styled.');
-  t.match(await page.textContent('body'), 'Nothing waits for approval.');
-  t.match(await page.textContent('body'), 'styled: 3 tools approved', 'the instructions are not counted as a tool');
+  t.match(await page.textContent('#approvals'), 'Nothing waits for approval.');
+  t.match(await page.textContent('#approvals'), 'styled: 3 tools approved', 'the instructions are not counted as a tool');
 
   t.same(await instructionsByRevision(t, url), onEvery(CHANGED), 'once approved, both revisions get the new instructions');
   t.equal(child.view.instructions, CHANGED);
