@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { makePrivateFolder, PASSWORD_FILE, PRIVATE_FILE_MODE } from '../private-files.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 import { hashSecret, secretMatches } from '../secrets.js';
 import { sharedAttempt } from '../shared-attempt.js';
 
+/** Where the generated password is kept, under DATA_PATH. */
+export const PASSWORD_FILE = 'hub-password';
 
 /**
  * The shared approval password: HUB_PASSWORD, or one generated at first start, kept in
