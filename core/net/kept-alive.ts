@@ -65,8 +65,11 @@ export class KeptAliveConnections {
   }
 
   /**
-   * Resolves once each socket that is idle now has come back for a request or closed, or
-   * after `limitMs`. A socket that comes back is answered with `Connection: close`.
+   * Resolves once each socket that would stay open now has come back for a request (answered
+   * with `Connection: close`) or closed, or after `limitMs`. A socket stays open when it is
+   * idle, and also when it is finishing an answer that went out kept-alive before the drain
+   * began (its head was sent): that client sends its next request on it the moment the
+   * answer ends, and closing it then is the reset this class exists to prevent.
    */
   async lingerIdle(limitMs: number): Promise<void> {
     this.#lingering = true;
@@ -74,17 +77,15 @@ export class KeptAliveConnections {
     // http's, which would also close the idle sockets waited for below. The listener's own
     // close comes after, and closes what is still idle then.
     if (this.server.listening) NetServer.prototype.close.call(this.server);
-    const waiting = new Set([...this.#connections].flatMap(([socket, { answering }]) => (answering ? [] : [socket])));
+    const closesAfterItsAnswer = (socket: Socket) => this.#connections.get(socket)?.answering?.shouldKeepAlive === false;
+    const waiting = new Set([...this.#connections.keys()].filter((socket) => !closesAfterItsAnswer(socket)));
     if (waiting.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     try {
       await new Promise<void>((resolve) => {
         timer = setTimeout(resolve, limitMs);
         this.#changed = () => {
-          for (const socket of waiting) {
-            const connection = this.#connections.get(socket);
-            if (!connection || connection.answering) waiting.delete(socket);
-          }
+          for (const socket of waiting) if (!this.#connections.has(socket) || closesAfterItsAnswer(socket)) waiting.delete(socket);
           if (waiting.size === 0) resolve();
         };
       });

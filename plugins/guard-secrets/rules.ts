@@ -1,12 +1,23 @@
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { creator as recommended, rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
+import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 
-// secretlint's profiler is always on under Node: every scan adds marks to the process's
-// performance timeline and to the profiler's own list, which it searches on each mark, so
-// each scan cost more than the one before (7 ms of CPU per call after 200 calls, 50 ms after
-// 1,200) and the memory was never given back. The hub never reads the profile: no marks.
-secretLintProfiler.mark = () => undefined;
+/** The part of secretlint's rule surface (@secretlint/types) the rules below are driven through. */
+interface SourceCode {
+  content: string;
+  filePath: string;
+  ext: string;
+  contentType: 'text';
+}
+type Messages = Record<string, ((props?: unknown) => string) | Record<string, (props?: unknown) => string>>;
+interface RuleContext {
+  sharedOptions: Record<string, never>;
+  createTranslator(messages: Messages): (messageId: string, props?: unknown) => { message: string; messageId: string; data: unknown };
+  report(descriptor: { range: readonly [number, number]; message: { data?: unknown } }): void;
+  ignore(): void;
+}
+interface RuleCreator {
+  meta: { id: string };
+  create(context: RuleContext, options: Record<string, never>): { file?: (source: SourceCode) => void | Promise<void> };
+}
 
 /** One secret found in a text: where it is and its kind (a short, fixed word: a metrics label). */
 export interface Finding {
@@ -21,13 +32,68 @@ const RULE_PREFIX = '@secretlint/secretlint-rule-';
  * The kinds secretlint's recommended preset reports, by rule (`aws`, `github`, `privatekey`,
  * `database-connection-string`, ...), plus the two the preset has no rule for.
  */
-export const SECRET_KINDS: readonly string[] = [
-  ...recommendedRules.map((rule) => kindOf(rule.meta.id)).filter((kind) => kind !== 'filter-comments'),
-  'jwt',
-  'generic-assignment',
-];
+export const SECRET_KINDS: readonly string[] = [...scannerRules().map((rule) => kindOf(rule.meta.id)), 'jwt', 'generic-assignment'];
 
-const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+/**
+ * The preset's scanner rules. Not `filter-comments`: it lets the text scanned switch the
+ * rules off (`secretlint-disable`), and here the text is a child's, not the operator's.
+ */
+function scannerRules(): RuleCreator[] {
+  return (recommendedRules as unknown as RuleCreator[]).filter((rule) => kindOf(rule.meta.id) !== 'filter-comments');
+}
+
+interface Report {
+  ruleId: string;
+  range: readonly [number, number];
+  data: unknown;
+}
+
+/**
+ * The preset's rules, made once and used for scan after scan. secretlint's `lintSource`
+ * builds every rule, its context and its message translator again for each text (issue
+ * 54.4: the most of guard-secrets' cost per call); its API has no linter to keep, so the
+ * rules' own surface (`create(context, options)`, then `file(source)`) is driven here. A
+ * rule may be async, so concurrent scans each take a set of their own from a pool.
+ */
+class Linter {
+  reports: Report[] = [];
+  readonly #handlers: ReturnType<RuleCreator['create']>[];
+
+  constructor() {
+    this.#handlers = scannerRules().map((rule) => rule.create(this.#context(rule.meta.id), {}));
+  }
+
+  async lint(content: string): Promise<Report[]> {
+    this.reports = [];
+    const source: SourceCode = { content, filePath: 'tool-call.txt', ext: '.txt', contentType: 'text' };
+    for (const handler of this.#handlers) await handler.file?.(source);
+    return this.reports;
+  }
+
+  #context(ruleId: string): RuleContext {
+    return {
+      sharedOptions: {},
+      createTranslator: (messages) => (messageId, props) => {
+        const handler = messages[messageId];
+        const format = typeof handler === 'function' ? handler : handler?.en;
+        return { message: format ? format(props ?? {}) : messageId, messageId, data: props };
+      },
+      report: (descriptor) => void this.reports.push({ ruleId, range: descriptor.range, data: descriptor.message.data }),
+      ignore: () => undefined,
+    };
+  }
+}
+
+const idle: Linter[] = [];
+
+async function lint(text: string): Promise<Report[]> {
+  const linter = idle.pop() ?? new Linter();
+  try {
+    return await linter.lint(text);
+  } finally {
+    idle.push(linter);
+  }
+}
 
 /**
  * Written here because the preset has no rule for them: a JSON Web Token (three base64url
@@ -45,12 +111,8 @@ const MIN_ENTROPY = 3.5;
  * project, see README), then the two above where they do not overlap what it found.
  */
 export async function findSecrets(text: string): Promise<Finding[]> {
-  const result = await lintSource({
-    source: { content: text, filePath: 'tool-call.txt', ext: '.txt', contentType: 'text' },
-    options: { config: CONFIG, noPhysicFilePath: true },
-  });
   const findings: Finding[] = [];
-  for (const message of result.messages) {
+  for (const message of await lint(text)) {
     const kind = kindOf(message.ruleId);
     add(findings, { ...cutAtDelimiter(text, spanOf(text, message.range, message.data), kind), kind });
   }

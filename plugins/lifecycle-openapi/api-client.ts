@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { mapJsonStrings } from '../../core/plugin/interceptor.js';
 import type { RemoteTransportAuth } from '../../core/plugin/child-type.js';
 import { answerOf, type AnswerLimits } from './answer.js';
 import { OPENAPI_ERROR_CODES, OpenApiError } from './errors.js';
@@ -14,7 +15,13 @@ export interface ApiClientOptions extends AnswerLimits {
   auth: RemoteTransportAuth | undefined;
   /** For the credentials' discovery, where the API lives. */
   base: URL;
+  /** The entry's configured header values (credentials): never relayed to a caller. */
+  headerValues: string[];
 }
+
+/** A configured header value shorter than this is no credential (`on`, `1`): redacting it would mangle the text around it. */
+const MIN_SECRET_LENGTH = 8;
+const REDACTED = '[REDACTED]';
 
 /** The answer was larger than `maxAnswerBytes`. */
 class TooLarge extends Error {}
@@ -35,7 +42,10 @@ export class ApiClient {
   ) {
     this.#fetch = options.auth?.wrapFetch ? options.auth.wrapFetch(fetch) : fetch;
     this.#close = close;
+    this.#secrets = secretsOf(options.headerValues);
   }
+
+  readonly #secrets: string[];
 
   static async open(options: ApiClientOptions): Promise<ApiClient> {
     // Imported by the first openapi server: a hub without one never loads undici for it.
@@ -72,17 +82,29 @@ export class ApiClient {
   /** One call of an operation: a tool result, never a throw (connection failures included). */
   async call(planned: OperationTool, request: PlannedRequest, signal: AbortSignal): Promise<CallToolResult> {
     const label = planned.operation.label;
+    const tokens: string[] = [];
     let response: Response;
     try {
-      response = await this.#send(request, signal);
+      response = await this.#send(request, signal, tokens);
       if (response.status === 401 && this.options.auth?.authProvider.onUnauthorized) {
         await this.options.auth.authProvider.onUnauthorized({ response, serverUrl: this.options.base, fetchFn: this.#fetch });
-        response = await this.#send(request, signal);
+        response = await this.#send(request, signal, tokens);
       }
     } catch (error) {
-      return failure(this.#describeFailure(label, request.url, error, signal));
+      return this.#redacted(failure(this.#describeFailure(label, request.url, error, signal)), tokens);
     }
-    return answerOf(planned, request.url, response.status, response.headers, Buffer.from(await response.arrayBuffer()), this.options);
+    return this.#redacted(answerOf(planned, request.url, response.status, response.headers, Buffer.from(await response.arrayBuffer()), this.options), tokens);
+  }
+
+  /**
+   * Issue 54.7: an upstream may echo the credentials it was sent (an error quoting the
+   * request). The configured header values, and the bearer tokens this call sent, are
+   * replaced in every string of the result, keys and structure included.
+   */
+  #redacted(result: CallToolResult, tokens: string[]): CallToolResult {
+    const secrets = tokens.length === 0 ? this.#secrets : secretsOf([...this.options.headerValues, ...tokens]);
+    if (secrets.length === 0) return result;
+    return mapJsonStrings(result, (text) => (secrets.some((secret) => text.includes(secret)) ? secrets.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text) : text));
   }
 
   /** The one request of `hub check --connect` and of every connect: any HTTP answer means the API is there. */
@@ -99,10 +121,13 @@ export class ApiClient {
     await this.#close();
   }
 
-  async #send(request: PlannedRequest, signal: AbortSignal): Promise<Response> {
+  async #send(request: PlannedRequest, signal: AbortSignal, tokens: string[] = []): Promise<Response> {
     const headers = new Headers(request.headers);
     const token = await this.options.auth?.authProvider.token();
-    if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+    if (token !== undefined) {
+      headers.set('authorization', `Bearer ${token}`);
+      tokens.push(token);
+    }
     const deadline = AbortSignal.timeout(this.options.requestTimeoutMs);
     return this.#fetch(request.url, { method: request.method, headers, ...(request.body !== undefined && { body: request.body }), signal: AbortSignal.any([signal, deadline]) });
   }
@@ -123,3 +148,10 @@ function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+
+/** The strings to redact, longest first: each value, or the credential after its auth scheme (`Bearer abc...` gives `abc...`, wherever it is quoted). */
+function secretsOf(values: string[]): string[] {
+  const secrets = new Set<string>();
+  for (const value of values) secrets.add(/^[A-Za-z][\w-]*\s+(\S+)$/.exec(value.trim())?.[1] ?? value.trim());
+  return [...secrets].filter((secret) => secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}

@@ -59,6 +59,7 @@ export class OpenApiRuntime {
       auth: this.context.upstreamAuth()?.forServer(context.name, entry),
       base: set.base,
       outputValidator: outputValidators(),
+      headerValues: Object.values(entry.headers ?? {}),
     });
     try {
       await api.probe(context.signal);

@@ -75,6 +75,8 @@ export interface CodeRecord {
   expiresAt: Date;
   /** Set by the exchange that used the code, with the family it started. */
   used?: boolean;
+  /** The code's own lifetime, kept when `expiresAt` is moved on by its use: a duplicate within it is refused, a later one is a replay. */
+  validUntil?: Date;
   familyId?: string;
   /** Set once the tokens of that family were issued: a later exchange is a replay. */
   issued?: boolean;

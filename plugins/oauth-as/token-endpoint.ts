@@ -59,9 +59,11 @@ export function registerTokenEndpoint(app: Routes, hub: PluginHub, c: Collection
  * The code is checked before it is used, so a client it was not issued to, or one without
  * its PKCE verifier, changes nothing (a leaked code cannot block the real exchange). Then
  * one atomic update uses it up: of concurrent exchanges exactly one wins, the others are
- * refused. Presented again once its tokens were issued, it is refused and those tokens
- * are revoked (RFC 6749 sections 4.1.2 and 10.5); a used code
- * is kept as long as an access token issued from it lives, to recognise the replay.
+ * refused. Presented again within the code's own lifetime (with its verifier, so by the
+ * client that holds it: a double submit, a retry after a lost answer) it is refused and
+ * nothing else happens; presented after that lifetime it is a replay, and the tokens issued
+ * from it are revoked (RFC 6749 sections 4.1.2 and 10.5). A used code is kept as long as an
+ * access token issued from it lives, to recognise the replay.
  */
 async function exchangeCode(body: TokenRequest, clientId: string, resource: string | undefined, c: Collections, tokens: TokenService) {
   if (!body.code || !body.code_verifier) throw new OAuthError('invalid_request', 'code and code_verifier are required');
@@ -72,19 +74,19 @@ async function exchangeCode(body: TokenRequest, clientId: string, resource: stri
   if (code.redirectUri !== body.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
   if (!pkceMatches(body.code_verifier, code.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code challenge');
   if (resource !== undefined && resource !== code.resource) throw new OAuthError('invalid_target', 'resource differs from the authorization request');
+  const now = Date.now();
 
-  const replayed = new OAuthError('invalid_grant', 'the authorization code was already used; the tokens issued from it are revoked');
   const familyId = randomUUID();
-  const keepUntil = new Date(Date.now() + tokens.accessTokenSeconds * 1000);
-  const claimed = await c.codes.findOneAndUpdate({ _id: id, used: { $ne: true } }, { $set: { used: true, familyId, expiresAt: keepUntil } });
+  const keepUntil = new Date(now + tokens.accessTokenSeconds * 1000);
+  const claimed = await c.codes.findOneAndUpdate({ _id: id, used: { $ne: true } }, { $set: { used: true, familyId, expiresAt: keepUntil, validUntil: code.expiresAt } });
   if (!claimed) {
-    // Presented again after its tokens were issued: a replay, which withdraws them. While
-    // the first exchange is still issuing them (a client's double submit), nothing was
-    // replayed after a success: this one is refused and the first one stands.
+    const used = await c.codes.findOne({ _id: id });
+    if (!used || used.validUntil === undefined || used.validUntil.getTime() > now) throw new OAuthError('invalid_grant', 'the authorization code was already used');
+    // After the code's lifetime no honest client still holds it: a replay, which withdraws what it gave.
     const issued = await c.codes.findOneAndUpdate({ _id: id, issued: true }, { $set: { replayed: true } });
     if (!issued) throw new OAuthError('invalid_grant', 'the authorization code is being exchanged by another request');
     if (issued.familyId) await tokens.revokeFamily(issued.familyId);
-    throw replayed;
+    throw new OAuthError('invalid_grant', 'the authorization code was already used; the tokens issued from it are revoked');
   }
   const response = await tokens.startFamily({ clientId, resource: code.resource, scope: code.scope }, familyId);
   await c.codes.updateMany({ _id: id }, { $set: { issued: true } });

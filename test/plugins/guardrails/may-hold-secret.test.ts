@@ -33,3 +33,20 @@ t.test('every kind of secret a rule finds, in a line of prose, is read and found
   }
   t.equal(await scanValue({ line: 'a sentence of plain prose, with numbers 1 2 3 and short words' }), undefined, 'prose holds none');
 });
+
+// The text scanned is a child's: secretlint's comment directives, which let a file's author
+// switch rules off, must not let a child switch guard-secrets off (54.4's linter, which
+// drives the rules itself, leaves secretlint's filter-comments rule out; this guards it).
+t.test("a child's secretlint-disable comments switch nothing off", async (t) => {
+  for (const directive of ['// secretlint-disable', '# secretlint-disable-next-line', '<!-- secretlint-disable -->']) {
+    const token = githubToken();
+    const scanned = await scanValue({ text: `${directive}\n${token} // secretlint-disable-line` });
+    t.notMatch(JSON.stringify(scanned?.redacted ?? 'not found'), token, `"${directive}": the token is still redacted`);
+  }
+});
+
+t.test('scans at once each get their own findings', async (t) => {
+  const tokens = Array.from({ length: 20 }, () => githubToken());
+  const scans = await Promise.all(tokens.map((token, index) => scanValue({ text: `${'padding '.repeat(index)}${token}` })));
+  t.same(scans.map((scan) => scan?.redacted.text), tokens.map((_, index) => `${'padding '.repeat(index)}[REDACTED:github]`), 'twenty concurrent scans, each redacting its own token where it is');
+});
