@@ -5,6 +5,7 @@ import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { toolError } from '../mcp/tool-results.js';
 import { observeRouted } from './observation.js';
 import type { ToolCall } from './tool-call.js';
+import { unknownServerMessage } from './unknown-target.js';
 import { hubStanding, lookupTool, type ToolLookup } from './visibility.js';
 
 /** The servers a routed call may go to, by name. */
@@ -18,7 +19,7 @@ export interface RouteTargets {
  * or woken. Undefined when it may.
  */
 export function unreachable(call: ToolCall): CallToolResult | undefined {
-  return call.road === 'hub' && hubStanding(call.server, call.caller) === 'unreachable' ? toolError(`Unknown server: "${call.server.name}".`) : undefined;
+  return call.road === 'hub' && hubStanding(call.server, call.caller) === 'unreachable' ? toolError(unknownServerMessage(call.server.name)) : undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ export { connectInProcess } from '../children/in-process.js';
 export { plainRoadOf, stdioTransportSeams, type PlainRoad } from '../children/plain-call-client.js';
 export { PlainReadBuffer } from '../children/plain-read-buffer.js';
 export { readMessages } from '../children/read-messages.js';
+export { unknownToolProtocolError } from '../mcp/tool-results.js';
 export { StderrLog, type StderrLimits, type StderrMemory } from '../children/stderr-log.js';
 export { LoginRequiredError, type RemoteTransportAuth, type UpstreamAuth } from '../children/upstream-auth.js';
 export type { ChildWires } from '../children/wires.js';
