@@ -21,8 +21,8 @@ import { servedRevisions, type ServedRevision } from './served-revision.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The caller of an MCP request, once the authenticating plugin accepted it. */
-    mcpAuth?: AuthInfo;
+    /** The caller of an MCP request, once the authenticating plugin accepted it (decorated on the MCP routes' context; undefined on an open hub). */
+    mcpAuth: AuthInfo | undefined;
   }
 }
 
@@ -78,6 +78,8 @@ class McpRoutes {
     acceptJsonRpcBodies(mcp);
     // Checked in `guard`, after the drain, to answer in JSON-RPC.
     mcp.addHook('onRoute', (route) => void (route.config = { ...route.config, ownHostCheck: true }));
+    // Declared up front so every request has the same shape (Fastify's decorators guide), set by `guard`.
+    mcp.decorateRequest('mcpAuth', undefined);
     mcp.addHook('onRequest', (request, reply) => this.guard(request, reply));
     admitClients(mcp, hub, this.revisions);
     // Without a meta-tool /hub would list nothing (see core/served-surface.ts).

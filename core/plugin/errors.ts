@@ -7,4 +7,3 @@ export { HUB_ERROR_CODES, HubError, hubErrorCode, StartupError, type HubErrorCod
 export { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 export { runCli, wantsHelp } from '../cli/run.js';
 export { HUB_VERSION } from '../version.js';
-export { isUnknownTarget, unknownServerMessage, unknownToolMessage, type ServerToolAnswer, type UnknownTarget } from '../calls/unknown-target.js';
