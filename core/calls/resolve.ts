@@ -65,7 +65,7 @@ export async function resolveTool(call: ToolCall, targets: RouteTargets): Promis
   }
   if (route) return routed(call, targets, route.call(child.childType, child.name, call.params.name));
   // A name the server does not list, asked of the server: the answer is the server's, the call an unknown tool's.
-  if (call.event && child.findTool(call.params.name) !== tool) call.outcome = 'unknown_tool';
+  if (child.findTool(call.params.name) !== tool) call.outcome = 'unknown_tool';
   return tool;
 }
 
