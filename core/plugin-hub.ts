@@ -17,6 +17,7 @@ import type { RequestAuthenticator } from './mcp/authenticator.js';
 import { runToolCall } from './calls/pipeline.js';
 import type { ToolCallInterceptor } from './calls/interceptors.js';
 import { toolCallOf } from './calls/tool-call.js';
+import { unknownServer, unknownTool, type ServerToolAnswer } from './calls/unknown-target.js';
 import type { MetaToolContext, MetaTool } from './mcp/meta-tool.js';
 import type { McpRevision } from './mcp/revision.js';
 import { observe as hubObserve, topicsOf, type HubTopics, type Isolate } from './observe.js';
@@ -75,19 +76,20 @@ export interface Servers {
   /** Adds a server that lives in this process; `entry` takes the hub's own keys (`hub`, `allowTools`, `denyTools`). */
   addInProcess(name: string, factory: McpServerFactory, entry?: ServerEntry): ServerView;
   /**
-   * Calls the tool `params.name` of `server` for the caller of a meta-tool (`/hub`): looks
-   * it up, wakes the server, carries progress, cancellation, a question and the timeout
-   * as the server's own endpoint does, and returns the result as the caller's revision
-   * delivers it; observers hear the call with its outcome, refusals included. Undefined
-   * when the server has no such tool for callers (unknown, kept out by its filter, or not
-   * shown to the caller's revision).
+   * Calls the tool `params.name` of `server` (its view, or its name) for the caller of a
+   * meta-tool (`/hub`): looks it up, wakes the server, carries progress, cancellation, a
+   * question and the timeout as the server's own endpoint does, and returns the result as
+   * the caller's revision delivers it; observers hear the call with its outcome, refusals
+   * included. An `UnknownTarget` (`isUnknownTarget`) when the server is not configured (any
+   * more), or has no such tool for callers (unknown, kept out by its filter, or not shown to
+   * the caller's revision): its `message` is the words to tell the caller.
    * The server's own protocol error is thrown as it came; a server that cannot start
    * throws its HubError, and a `hub: false` server `HUB_ERR_SERVER_HIDDEN`; any other
    * failure is a tool error naming the server. A server the caller may not reach
    * (`mayReach`) and a tool a tool gate withholds are refused with a tool error, whatever
    * the meta-tool checked before.
    */
-  callTool(server: ServerView, params: CallToolRequestParams, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult | undefined>;
+  callTool(server: ServerView | string, params: CallToolRequestParams, context: MetaToolContext): Promise<ServerToolAnswer>;
 }
 
 /**
@@ -186,13 +188,14 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     },
     callTool: async (server, params, context) => {
       // The view is the child's own for its life: the configured child of that name, if it is still this one.
-      const child = hub.children.get(server.name);
-      if (!child || child.view !== server) throw new HubError(HUB_ERROR_CODES.SERVER_UNKNOWN, `server "${server.name}" is not configured (any more)`);
+      const name = typeof server === 'string' ? server : server.name;
+      const child = hub.children.get(name);
+      if (!child || (typeof server !== 'string' && child.view !== server)) return unknownServer(name, params.name);
       const { revision, request: caller, sessionCapabilities, via, hubCall } = context;
       // As on the server's own endpoint: a tool the caller's revision is not shown is unknown to it.
       const budget = () => AbortSignal.timeout(child.startTimeoutMs);
-      if (child.isToolAllowed(params.name) && (await child.hidesTool(revision.revision, params.name, budget))) return undefined;
-      return runToolCall(hub, toolCallOf({ revision, caller, server: child, road: 'hub', params, sessionCapabilities, via, hubCall }));
+      if (child.isToolAllowed(params.name) && (await child.hidesTool(revision.revision, params.name, budget))) return unknownTool(name, params.name);
+      return (await runToolCall(hub, toolCallOf({ revision, caller, server: child, road: 'hub', params, sessionCapabilities, via, hubCall }))) ?? unknownTool(name, params.name);
     },
   };
   const observe = topicsOf(hub.identity, isolate);

@@ -2,7 +2,6 @@ import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
-import { PASSWORD_FILE } from './operator/password.js';
 
 /**
  * What the hub creates under DATA_PATH is for its own user only: the store (with the
@@ -10,6 +9,9 @@ import { PASSWORD_FILE } from './operator/password.js';
  * A umask can only clear bits, so these modes hold whatever the umask is.
  */
 export const PRIVATE_FILE_MODE = 0o600;
+
+/** Where the generated operator password is kept, under DATA_PATH (core/operator/password.ts). */
+export const PASSWORD_FILE = 'hub-password';
 export const PRIVATE_FOLDER_MODE = 0o700;
 
 /** Creates `path` (and missing parents) readable by the hub's user only. */

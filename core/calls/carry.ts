@@ -45,6 +45,7 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
     result = await child.withConnection(async (connection) => {
       // Decided once the child is up: what it can ask depends on the revision it speaks.
       decision = decideElicitation(revision, capabilities, child.view);
+      call.sent = true;
       const sent = event ? sending(event, call.params) : call.params;
       const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
       return (
@@ -61,17 +62,15 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
       if (event) event.errorCode = error.code;
       return relayed;
     }
-    if (event) {
-      // Never sent: the server could not be woken (down, unauthorized, failed start).
-      call.outcome = hub.drain.cut
-        ? 'drained'
-        : event.sentAt === undefined
-          ? 'unavailable'
-          : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout
-            ? 'timeout'
-            : 'protocol_error';
-      event.errorCode = errorCodeOf(error);
-    }
+    // Never sent: the server could not be woken (down, unauthorized, failed start).
+    call.outcome = hub.drain.cut
+      ? 'drained'
+      : !call.sent
+        ? 'unavailable'
+        : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout
+          ? 'timeout'
+          : 'protocol_error';
+    if (event) event.errorCode = errorCodeOf(error);
     const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);
     return toolError(`Tool call failed: server "${child.name}": ${why}`);
   }

@@ -60,17 +60,13 @@ export function observeRouted(call: ToolCall, virtualServer: Child, virtualTool:
   event.tool = call.params.name;
 }
 
-/** The end of an observed call: its outcome (the one the stages set, else read from the result or the error). */
+/** The end of an observed call, with the outcome the pipeline set. */
 export function observeEnd(call: ToolCall, result: CallToolResult | InputRequiredResult | undefined, error?: unknown): void {
   const event = call.event;
   if (!event) return;
-  if (error !== undefined) {
-    event.outcome = call.outcome ?? 'protocol_error';
-    event.errorCode ??= errorCodeOf(error);
-  } else {
-    event.result = result;
-    event.outcome = call.outcome ?? (result === undefined ? 'unknown_tool' : answeredOutcome(result));
-  }
+  event.outcome = call.outcome;
+  if (error !== undefined) event.errorCode ??= errorCodeOf(error);
+  else event.result = result;
   event.endedAt = performance.now();
   observe.toolCallEnd.publish(event);
 }

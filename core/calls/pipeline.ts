@@ -3,7 +3,7 @@ import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
 import { toolError } from '../mcp/tool-results.js';
 import { carryToolCall } from './carry.js';
-import { observeEnd, observeStart } from './observation.js';
+import { answeredOutcome, observeEnd, observeStart } from './observation.js';
 import { isTool, resolveTool, unreachable } from './resolve.js';
 import type { ToolCall } from './tool-call.js';
 
@@ -14,21 +14,27 @@ import type { ToolCall } from './tool-call.js';
  *
  * Undefined when the server has no such tool for callers (unknown, or kept out by its
  * filter: each road words "unknown tool" through `unknownTool`). The child's own protocol
- * error is thrown as it came; a server that cannot start throws its HubError. Observers
- * hear every call, refusals included, with its outcome.
+ * error is thrown as it came; a server that cannot start throws its HubError. The call's
+ * `outcome` is always set when it returns or throws, observed or not; observers hear every
+ * call, refusals included, with that outcome (observation reads the call, never decides it).
  */
 export async function runToolCall(hub: Hub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
   const refused = unreachable(call);
-  if (refused) return refused;
+  if (refused) {
+    call.outcome = 'refused';
+    return refused;
+  }
   call.params = withValidTraceContext(call.params);
   observeStart(hub, call);
   let result: CallToolResult | InputRequiredResult | undefined;
   try {
     result = await stages(hub, call);
   } catch (error) {
+    call.outcome ??= 'protocol_error';
     observeEnd(call, undefined, error);
     throw error;
   }
+  call.outcome ??= result === undefined ? 'unknown_tool' : answeredOutcome(result);
   observeEnd(call, result);
   return result;
 }

@@ -5,6 +5,7 @@ import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { toolError } from '../mcp/tool-results.js';
 import { observeRouted } from './observation.js';
 import type { ToolCall } from './tool-call.js';
+import { unknownServerMessage } from './unknown-target.js';
 import { hubStanding, lookupTool, type ToolLookup } from './visibility.js';
 
 /** The servers a routed call may go to, by name. */
@@ -18,7 +19,7 @@ export interface RouteTargets {
  * or woken. Undefined when it may.
  */
 export function unreachable(call: ToolCall): CallToolResult | undefined {
-  return call.road === 'hub' && hubStanding(call.server, call.caller) === 'unreachable' ? toolError(`Unknown server: "${call.server.name}".`) : undefined;
+  return call.road === 'hub' && hubStanding(call.server, call.caller) === 'unreachable' ? toolError(unknownServerMessage(call.server.name)) : undefined;
 }
 
 /**
@@ -64,7 +65,7 @@ export async function resolveTool(call: ToolCall, targets: RouteTargets): Promis
   }
   if (route) return routed(call, targets, route.call(child.childType, child.name, call.params.name));
   // A name the server does not list, asked of the server: the answer is the server's, the call an unknown tool's.
-  if (call.event && child.findTool(call.params.name) !== tool) call.outcome = 'unknown_tool';
+  if (child.findTool(call.params.name) !== tool) call.outcome = 'unknown_tool';
   return tool;
 }
 

@@ -50,8 +50,10 @@ export interface ToolCall {
   wake: RequestWake | undefined;
   /** The observation of the call, when anyone observes (see observation.ts). */
   event: ToolCallEvent | undefined;
-  /** How the call ended, once known (also told to observers). */
+  /** How the call ended: set by the pipeline's stages, and by `runToolCall` for every call when it ends (observers read it). */
   outcome: ToolCallOutcome | undefined;
+  /** Whether the call went out to the child (its connection was up): a failure before is `unavailable`. */
+  sent: boolean;
   /** The `/hub` call this one was made for, told that observers heard it. */
   readonly hubCall: HubCallRecord | undefined;
 }
@@ -84,6 +86,7 @@ export function toolCallOf(start: ToolCallStart): ToolCall {
     wake: start.wake,
     event: undefined,
     outcome: undefined,
+    sent: false,
     hubCall: start.hubCall,
   };
 }

@@ -1,3 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
+import type { Server } from '@modelcontextprotocol/server';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
   Client,
   isJSONRPCErrorResponse,
@@ -12,11 +15,9 @@ import {
   type JSONRPCResponse,
   type JSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
-import type { ChildProcess } from 'node:child_process';
 import { InFlightMap } from '../in-flight-map.js';
 import type { CallCancel } from './call-cancel.js';
 import { plainToolAnswer } from './plain-answer.js';
-import type { PlainReadBuffer } from './plain-read-buffer.js';
 import { repairedMessage, type ResultRepair } from './tolerant-transport.js';
 
 /** The plain road's request ids: strings, where the SDK client numbers its own requests. */
@@ -35,8 +36,8 @@ type Answer = JSONRPCResponse | JSONRPCErrorResponse | SdkError;
  * repair, then the commonest answer read by hand (plain-answer.ts) and any other by the
  * SDK's codec, with the same validation and the same error classes and texts. The hub's timeout and the caller's cancellation come in as one `CallCancel`; cancelling
  * tells the child as the SDK does. Written against the SDK's documented subclass seams
- * (`_onresponse`, `_onclose`, `_wireCodec`, `_outboundMetaEnvelope`), so everything else
- * is the SDK's.
+ * (it overrides `_onresponse` and `_onclose`; the codec and the envelope it reads through
+ * `sdkSeams`, below), so everything else is the SDK's.
  */
 export class PlainCallClient extends Client {
   readonly #pending = new InFlightMap<string, (answer: Answer) => void>();
@@ -51,7 +52,7 @@ export class PlainCallClient extends Client {
    * request sent outside the SDK (undefined on a revision without one).
    */
   plainEnvelope(): Record<string, unknown> | undefined {
-    return this._outboundMetaEnvelope() as Record<string, unknown> | undefined;
+    return sdkSeams(this).outboundMetaEnvelope();
   }
 
   /**
@@ -64,7 +65,7 @@ export class PlainCallClient extends Client {
     if (!transport) return Promise.resolve(undefined);
     if (cancel.aborted) return Promise.reject(cancelled(cancel.reason));
     const id = `${PLAIN_ID_PREFIX}${(this.#nextId += 1)}`;
-    const envelope = this._outboundMetaEnvelope();
+    const envelope = sdkSeams(this).outboundMetaEnvelope();
     const request = {
       method: 'tools/call',
       params: envelope === undefined ? params : { ...params, _meta: { ...envelope, ...params._meta } },
@@ -128,7 +129,7 @@ export class PlainCallClient extends Client {
     if (plain) return plain;
     if (isJSONRPCErrorResponse(message)) throw ProtocolError.fromError(message.error.code, message.error.message, message.error.data);
     const answer = repairedMessage(message, this.repair) as JSONRPCResultResponse;
-    const codec = this._wireCodec();
+    const codec = sdkSeams(this).wireCodec();
     const decoded = codec.decodeResult('tools/call', answer.result);
     if (decoded.kind === 'invalid') throw decoded.error;
     if (decoded.kind === 'input_required') return answer.result as InputRequiredResult;
@@ -167,23 +168,56 @@ export function plainRoadOf(client: Client): PlainRoad | undefined {
   return { revision, envelope, decode: (message) => client.decodeToolAnswer(message) };
 }
 
-/** What the hub uses of the SDK stdio transport beyond its public members. */
+/** The SDK client's protected members the plain road calls (see plain-call-client.ts). */
+export interface ClientSeams {
+  /** The codec of the negotiated revision: decodes and validates a result as the SDK's request funnel does. */
+  wireCodec(): WireCodec;
+  /** The per-request `_meta` envelope the SDK attaches on this connection's revision (undefined on a revision without one). */
+  outboundMetaEnvelope(): Record<string, unknown> | undefined;
+}
+
+/** The SDK's codec of a connection's revision (a type the SDK does not export by name). */
+export type WireCodec = ReturnType<Client['_wireCodec']>;
+
+/** The SDK stdio transport's private fields the hub relies on. */
 export interface StdioTransportSeams {
   /** The spawned process, once started (undefined should the SDK drop the field). */
   process(): ChildProcess | undefined;
-  /** Replaces the transport's read buffer (one that reads the commonest answers without the schema library). */
-  useReadBuffer(buffer: PlainReadBuffer): void;
+  /** Replaces the transport's read buffer. */
+  useReadBuffer(buffer: unknown): void;
   /** Makes a process spawned by the hub the transport's own, as if its `start` had spawned it (its `close` then ends it). */
   adoptProcess(spawned: ChildProcess | undefined): void;
 }
 
+/** The SDK server's private handler map, read-only. */
+export interface ServerSeams {
+  /** The methods the server already answers: the handlers its constructor installs cannot be listed through its public API. */
+  requestMethods(): string[];
+}
+
+interface SdkInternals {
+  _wireCodec(): WireCodec;
+  _outboundMetaEnvelope(): unknown;
+  _process?: ChildProcess;
+  _readBuffer?: unknown;
+  _requestHandlers?: Map<string, unknown>;
+}
+
 /**
- * The SDK stdio transport's private fields the hub relies on, reached here beside the
- * client's seams above, so that one module of the hub touches the SDK's internals.
+ * The one function through which the hub reaches members the SDK does not make public (protected and
+ * private), so that an SDK upgrade that moves them breaks in this module (beside the plain-call client's two overrides) and nowhere else: the
+ * client's codec and per-request envelope (the plain road), the stdio transport's process
+ * and read buffer (the stdio child type, through `HubStdioTransport`), and a server's
+ * installed handlers (core/mcp/failed-handshake.ts). Nothing of it is on a published entry.
  */
-export function stdioTransportSeams(transport: object): StdioTransportSeams {
-  const internals = transport as { _process?: ChildProcess; _readBuffer?: unknown };
+export function sdkSeams(client: Client): ClientSeams;
+export function sdkSeams(transport: StdioClientTransport): StdioTransportSeams;
+export function sdkSeams(server: Server): ServerSeams;
+export function sdkSeams(target: object): ClientSeams & StdioTransportSeams & ServerSeams {
+  const internals = target as SdkInternals;
   return {
+    wireCodec: () => internals._wireCodec(),
+    outboundMetaEnvelope: () => internals._outboundMetaEnvelope() as Record<string, unknown> | undefined,
     process: () => internals._process,
     useReadBuffer: (buffer) => {
       internals._readBuffer = buffer;
@@ -191,15 +225,6 @@ export function stdioTransportSeams(transport: object): StdioTransportSeams {
     adoptProcess: (spawned) => {
       internals._process = spawned;
     },
+    requestMethods: () => [...(internals._requestHandlers?.keys() ?? [])],
   };
-}
-
-/**
- * The methods an SDK `Server` already answers, read from its private handler map: the
- * handlers its constructor installs cannot be listed through its public API, and a server
- * that must refuse everything (core/mcp/failed-handshake.ts) has to replace them all.
- */
-export function installedRequestMethods(server: object): string[] {
-  const handlers = (server as { _requestHandlers?: Map<string, unknown> })._requestHandlers;
-  return [...(handlers?.keys() ?? [])];
 }

@@ -3,7 +3,7 @@ import type { Hub } from '../hub.js';
 import { observe } from '../observe.js';
 import { type LimitRefusal, Occupancy } from '../limits/client-limits.js';
 import { onClose } from '../net/on-close.js';
-import { requestIdOf } from './json-rpc-message.js';
+import { jsonRpcError, requestIdOf } from './json-rpc-message.js';
 import type { ServedRevision } from './served-revision.js';
 
 /** The JSON-RPC code of a refusal by a limit: implementation-defined server error. */
@@ -61,5 +61,5 @@ function refuse(hub: Hub, reply: FastifyReply, id: string | number | null, { mes
   return reply
     .code(429)
     .header('retry-after', String(retryAfterSeconds))
-    .send({ jsonrpc: '2.0', id, error: { code: LIMIT_ERROR, message, data: { retryAfterSeconds } } });
+    .send(jsonRpcError(id, LIMIT_ERROR, message, { retryAfterSeconds }));
 }

@@ -1,5 +1,6 @@
-import { ProtocolError, ProtocolErrorCode, type CallToolRequestParams, type CallToolResult, type Implementation, type InputRequiredResult, type Server } from '@modelcontextprotocol/server';
+import { type CallToolRequestParams, type CallToolResult, type Implementation, type InputRequiredResult, type Server } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
+import { unknownToolProtocolError } from './tool-results.js';
 import type { CallerRequest } from './caller-request.js';
 import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
@@ -29,6 +30,6 @@ export interface McpEndpoint {
  */
 export async function callEndpointTool(endpoint: McpEndpoint, revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult> {
   const answer = await endpoint.callTool(revision, params, caller);
-  if (answer === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+  if (answer === undefined) throw unknownToolProtocolError(params.name);
   return answer;
 }

@@ -14,15 +14,15 @@ import { ChildEndpoint } from './child-endpoint.js';
 import type { McpEndpoint } from './endpoint.js';
 import { HubEndpoint } from './hub-endpoint.js';
 import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
-import { requestIdOf } from './json-rpc-message.js';
+import { jsonRpcError, requestIdOf } from './json-rpc-message.js';
 import { answerPlainCall, isPlainObject, plainCallOf } from './plain-call.js';
 import { requestedRevision, RevisionGate } from './revision-gate.js';
 import { servedRevisions, type ServedRevision } from './served-revision.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The caller of an MCP request, once the authenticating plugin accepted it. */
-    mcpAuth?: AuthInfo;
+    /** The caller of an MCP request, once the authenticating plugin accepted it (decorated on the MCP routes' context; undefined on an open hub). */
+    mcpAuth: AuthInfo | undefined;
   }
 }
 
@@ -78,6 +78,8 @@ class McpRoutes {
     acceptJsonRpcBodies(mcp);
     // Checked in `guard`, after the drain, to answer in JSON-RPC.
     mcp.addHook('onRoute', (route) => void (route.config = { ...route.config, ownHostCheck: true }));
+    // Declared up front so every request has the same shape (Fastify's decorators guide), set by `guard`.
+    mcp.decorateRequest('mcpAuth', undefined);
     mcp.addHook('onRequest', (request, reply) => this.guard(request, reply));
     admitClients(mcp, hub, this.revisions);
     // Without a meta-tool /hub would list nothing (see core/served-surface.ts).
@@ -104,10 +106,10 @@ class McpRoutes {
         .code(503)
         .header('retry-after', '1')
         .header('connection', 'close')
-        .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'the hub is shutting down; send the request again once it is back (or to another replica)' } });
+        .send(jsonRpcError(null, -32000, 'the hub is shutting down; send the request again once it is back (or to another replica)'));
     }
     const host = this.#allowed.host(request.headers.host);
-    if (!host || !this.#allowed.origin(request.headers.origin)) return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: host ? 'Forbidden origin' : 'Forbidden host' } });
+    if (!host || !this.#allowed.origin(request.headers.origin)) return reply.code(403).send(jsonRpcError(null, -32000, host ? 'Forbidden origin' : 'Forbidden host'));
     const authenticator = hub.authenticator.value;
     if (!authenticator) return undefined;
     const { server } = request.params as { server?: string };
@@ -120,7 +122,7 @@ class McpRoutes {
   serveServer(request: FastifyRequest<{ Params: { server: string } }>, reply: FastifyReply): Promise<void> | FastifyReply {
     const hub = this.hub;
     const child = hub.children.get(request.params.server);
-    if (!child) return reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `no server named "${request.params.server}" is configured` } });
+    if (!child) return reply.code(404).send(jsonRpcError(null, -32000, `no server named "${request.params.server}" is configured`));
     return this.serve(request, reply, this.#served.get(child.name) ?? this.#endpoint(child.name, new ChildEndpoint(hub, child)), child.name);
   }
 

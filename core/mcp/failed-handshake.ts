@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import { installedRequestMethods } from '../children/plain-call-client.js';
+import { sdkSeams } from '../children/plain-call-client.js';
 
 /**
  * Makes `server` answer every request with `failure` (the start of a server never seen
@@ -16,7 +16,7 @@ export function refuseEveryRequest(server: Server, failure: unknown): void {
     throw refusal;
   };
   const set = server.setRequestHandler.bind(server) as (method: string, handler: () => never) => void;
-  for (const method of installedRequestMethods(server)) set(method, refuse);
+  for (const method of sdkSeams(server).requestMethods()) set(method, refuse);
   server.setRequestHandler = ((method: string) => set(method, refuse)) as unknown as Server['setRequestHandler'];
   server.fallbackRequestHandler = async () => refuse();
 }

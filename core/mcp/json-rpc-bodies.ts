@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import { discardBody } from './discard-body.js';
-import { requestIdOf } from './json-rpc-message.js';
+import { jsonRpcError, requestIdOf } from './json-rpc-message.js';
 
 /**
  * Deeper JSON is refused before it is parsed: nothing an MCP client sends nests this far,
@@ -66,7 +66,7 @@ export function acceptJsonRpcBodies(mcp: FastifyInstance): void {
     }
     // A body refused before it was read whole: the answer waits for the rest (within a bound), else the close would lose it.
     if (statusCode === 413) await discardBody(request.raw);
-    return reply.code(statusCode).send({ jsonrpc: '2.0', id: requestIdOf(request.body), error: { code: rpcCode, message } });
+    return reply.code(statusCode).send(jsonRpcError(requestIdOf(request.body), rpcCode, message));
   });
 }
 
@@ -88,7 +88,7 @@ export function asJsonRpcRefusal(status: number, payload: unknown): unknown {
   if ('jsonrpc' in body) return payload;
   const description = [body.error_description, body.message, body.error].find((value): value is string => typeof value === 'string') ?? 'refused';
   const reason = STATUS_CODES[status] ?? `HTTP ${status}`;
-  return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: REFUSED, message: `${reason}: ${description}`, data: body } });
+  return JSON.stringify(jsonRpcError(null, REFUSED, `${reason}: ${description}`, body));
 }
 
 /** A request body as the MCP routes accept it (see `acceptJsonRpcBodies`). */

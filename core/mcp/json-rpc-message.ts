@@ -1,3 +1,4 @@
+import type { JSONRPCErrorResponse } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 
 /** The id of a JSON-RPC message (a string or a number), or null when it has none (a notification, a malformed body). */
@@ -11,4 +12,9 @@ export function writeJson(response: ServerResponse, status: number, message: unk
   const text = JSON.stringify(message);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   response.end(text);
+}
+
+/** A JSON-RPC error response: every error the hub answers itself is made here (`data` left out when there is none). */
+export function jsonRpcError(id: string | number | null, code: number, message: string, data?: unknown): JSONRPCErrorResponse {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined && { data }) } } as JSONRPCErrorResponse;
 }

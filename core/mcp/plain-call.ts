@@ -7,7 +7,7 @@ import type { CallerRequest } from './caller-request.js';
 import type { Cancellations } from './cancellations.js';
 import { callEndpointTool, type McpEndpoint } from './endpoint.js';
 import { onClose } from '../net/on-close.js';
-import { writeJson } from './json-rpc-message.js';
+import { jsonRpcError, writeJson } from './json-rpc-message.js';
 import type { HttpRequestView, PlainCall } from './revision.js';
 import type { ServedRevision } from './served-revision.js';
 import { toolError } from './tool-results.js';
@@ -90,7 +90,7 @@ export async function answerPlainCall(
     if (!ProtocolError.isInstance(error)) throw error;
     // As the SDK's server answers an error its handler threw: in band, except a missing capability (HTTP 400).
     if (error.code === ProtocolErrorCode.MissingRequiredClientCapability) status = 400;
-    message = { jsonrpc: '2.0', id: call.id, error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } };
+    message = jsonRpcError(call.id, error.code, error.message, error.data);
   }
   if (response.destroyed) return;
   writeJson(response, status, message);

@@ -2,7 +2,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { UnsupportedProtocolVersionError, type AuthInfo, type JSONRPCErrorResponse, type McpHandlerRequestOptions, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpEndpoint } from './endpoint.js';
-import { requestIdOf, writeJson } from './json-rpc-message.js';
+import { jsonRpcError, requestIdOf, writeJson } from './json-rpc-message.js';
 import type { HttpRequestView } from './revision.js';
 import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
@@ -112,5 +112,5 @@ export function unsupportedRevisionAnswer(request: HttpRequestView, revisions: r
   const claimants = revisions.filter((revision) => revision.claims(request));
   const supported = (claimants.length > 0 ? claimants : revisions).map(({ revision }) => revision);
   const error = new UnsupportedProtocolVersionError({ supported, requested: requestedRevision(request, revisions) ?? 'unknown' });
-  return { jsonrpc: '2.0', id: requestIdOf(request.body), error: { code: error.code, message: error.message, data: error.data } } as JSONRPCErrorResponse;
+  return jsonRpcError(requestIdOf(request.body), error.code, error.message, error.data);
 }

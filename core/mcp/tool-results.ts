@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 
 /** A failure told to the model as a tool result, not as a protocol error. */
 export function toolError(text: string): CallToolResult {
@@ -8,4 +8,9 @@ export function toolError(text: string): CallToolResult {
 /** The same object as `structuredContent` and as JSON text, for clients that read only one. */
 export function structured(value: object): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+}
+
+/** The JSON-RPC error of a `tools/call` naming a tool an MCP server does not offer: what `/<name>/mcp` answers, and what an in-process server answers too. */
+export function unknownToolProtocolError(tool: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${tool}`);
 }

@@ -2,12 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
+import { makePrivateFolder, PASSWORD_FILE, PRIVATE_FILE_MODE } from '../private-files.js';
 import { hashSecret, secretMatches } from '../secrets.js';
 import { sharedAttempt } from '../shared-attempt.js';
 
-/** Where the generated password is kept, under DATA_PATH. */
-export const PASSWORD_FILE = 'hub-password';
 
 /**
  * The shared approval password: HUB_PASSWORD, or one generated at first start, kept in
@@ -51,7 +49,7 @@ export class SharedPassword {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return hashSecret((await readFile(this.file, 'utf8')).trim());
       throw error;
     }
-    // Imported here: private-files.ts reads PASSWORD_FILE, and hub-admin's store-only commands must not load the settings.
+    // Imported here: hub-admin's store-only commands must not load the settings.
     const { readableLogs } = await import('../log-format.js');
     if (this.log && !readableLogs(this.env)) {
       this.log.warn({ passwordFile: this.file }, 'generated the approval password (HUB_PASSWORD is unset): read it once from the file passwordFile names (readable by the hub\'s user only); it is printed nowhere');

@@ -9,3 +9,5 @@ export type { ServerView } from '../children/server-view.js';
 export { hubStanding, lookupTool, offeredOnHub, type HubStanding, type ToolLookup } from '../calls/visibility.js';
 export { callerCapabilities, decideElicitation, type ElicitationDecision } from '../mcp/elicitation.js';
 export { structured, toolError } from '../mcp/tool-results.js';
+/** "Unknown server" and "unknown tool", worded once: what `servers.callTool` answers, and what a meta-tool says of a server or tool it cannot find. */
+export { isUnknownTarget, unknownServerMessage, unknownToolMessage, type ServerToolAnswer, type UnknownTarget } from '../calls/unknown-target.js';

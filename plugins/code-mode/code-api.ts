@@ -3,7 +3,7 @@ import { didYouMean, listed } from './close-matches.js';
 import { docComment, identifierFor, pascalCase, propertyKey, typeOf } from './declarations.js';
 import { CodeApiInput } from './schemas.js';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { type MetaTool, type MetaToolContext, offeredOnHub, type ServerView, toolError } from '../../core/plugin/meta-tool.js';
+import { type MetaTool, type MetaToolContext, offeredOnHub, type ServerView, toolError, unknownServerMessage, unknownToolMessage } from '../../core/plugin/meta-tool.js';
 
 const HEADER = `// Tools you can call from run_code, as servers.<server>.<tool>(args): each returns a promise of
 // the tool's structured result where it declares an output type, else of its text; a tool
@@ -60,7 +60,7 @@ export function getCodeApi(hub: PluginHub): MetaTool {
       const { servers: named, tools: namedTools } = args as CodeApiInput;
       const reachable = hub.servers.list().filter((child) => offeredOnHub(child, context.request));
       const reachableNames = reachable.map((child) => child.name);
-      const unknownServer = (name: string) => toolError(`Unknown server: "${name}".${didYouMean(name, reachableNames)} The servers you can reach: ${listed(reachableNames)}.`);
+      const unknownServer = (name: string) => toolError(`${unknownServerMessage(name)}${didYouMean(name, reachableNames)} The servers you can reach: ${listed(reachableNames)}.`);
       // Servers asked for whole, and the tools asked for one by one of the others.
       const whole = new Set(named ?? (namedTools === undefined ? reachableNames : []));
       const single = new Map<string, string[]>();
@@ -93,7 +93,7 @@ export function getCodeApi(hub: PluginHub): MetaTool {
           const tools = child.tools;
           const toolNames = tools.map((tool) => tool.name);
           const missing = wanted.find((name) => !toolNames.includes(name));
-          if (missing !== undefined) return toolError(`Unknown tool: "${missing}" on server "${child.name}".${didYouMean(missing, toolNames)} Its tools: ${listed(toolNames)}.`);
+          if (missing !== undefined) return toolError(`${unknownToolMessage(child.name, missing)}${didYouMean(missing, toolNames)} Its tools: ${listed(toolNames)}.`);
           part = serverPart(child, identifier, tools.filter((tool) => wanted.includes(tool.name)), context);
         }
         parts.push(part.namespace);

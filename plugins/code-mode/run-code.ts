@@ -7,7 +7,7 @@ import type { ToolAnswer } from './run-protocol.js';
 import { RunCodeInput, RunCodeOutput, type CallRecord } from './schemas.js';
 import { RunSlots } from './slots.js';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { type CallerRequest, type MetaTool, type MetaToolContext, offeredOnHub, structured, toolError } from '../../core/plugin/meta-tool.js';
+import { type CallerRequest, type MetaTool, type MetaToolContext, isUnknownTarget, offeredOnHub, structured, toolError, unknownServerMessage } from '../../core/plugin/meta-tool.js';
 import { traceContextOf } from '../../core/plugin/observe.js';
 
 /**
@@ -85,7 +85,7 @@ type ProgramCall = { value: unknown } | { error: string; outcome: CallRecord['ou
  */
 async function callForProgram(hub: PluginHub, context: MetaToolContext, server: string, tool: string, toolArguments: Record<string, unknown> | undefined, signal: AbortSignal): Promise<ProgramCall> {
   const child = hub.servers.get(server);
-  if (!child || !offeredOnHub(child, context.request)) return { error: `Unknown server: "${server}".`, outcome: 'error' };
+  if (!child || !offeredOnHub(child, context.request)) return { error: unknownServerMessage(server), outcome: 'error' };
   // The caller's own limits, as if it made the call itself: a client whose programs call
   // tools counts each call against CLIENT_CALLS_PER_MINUTE and CLIENT_MAX_CONCURRENT (the
   // run_code request holding one slot of the latter all along). An open hub limits no one.
@@ -107,9 +107,9 @@ async function callForProgram(hub: PluginHub, context: MetaToolContext, server: 
   } finally {
     admitted?.();
   }
-  if (result === undefined) {
+  if (isUnknownTarget(result)) {
     const names = child.tools.map((known) => known.name);
-    return { error: `Unknown tool: "${tool}" on server "${server}".${didYouMean(tool, names)} Its tools: ${listed(names)}.`, outcome: 'error' };
+    return { error: `${result.message}${didYouMean(tool, names)} Its tools: ${listed(names)}.`, outcome: 'error' };
   }
   if (!isToolResult(result)) return { error: `${server}.${tool} asked a question, which a program cannot answer: call it with call_tool.`, outcome: 'error' };
   const text = textOf(result);

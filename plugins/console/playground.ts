@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { CallerRequest } from '../../core/plugin/meta-tool.js';
+import { isUnknownTarget, type CallerRequest } from '../../core/plugin/meta-tool.js';
 import type { ServedRevision } from '../../core/plugin/revision.js';
 import { hubErrorCode, type PluginHub } from '../../core/plugin/index.js';
 import { sendApiError } from '../../core/plugin/pages.js';
@@ -51,7 +51,8 @@ export function registerPlayground(context: FastifyInstance, hub: PluginHub): vo
     try {
       const result = await hub.servers.callTool(view, { name: tool, arguments: request.body.arguments ?? {} }, { revision, request: caller, via: 'console' });
       const durationMs = Math.round(performance.now() - started);
-      if (result === undefined) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.TOOL_NOT_FOUND, `Server "${name}" offers no tool "${tool}" to callers (unknown, or kept out by its allowTools/denyTools).`);
+      if (isUnknownTarget(result) && result.unknown === 'server') return sendApiError(reply, 404, CONSOLE_ERROR_CODES.SERVER_NOT_FOUND, `No server "${name}" is running in the hub.`);
+      if (isUnknownTarget(result)) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.TOOL_NOT_FOUND, `Server "${name}" offers no tool "${tool}" to callers (unknown, or kept out by its allowTools/denyTools).`);
       return reply.header('cache-control', 'no-store').send({ result, outcome: request.access?.outcome ?? null, durationMs, revision: revision.revision });
     } catch (error) {
       return sendApiError(reply, 502, CONSOLE_ERROR_CODES.CALL_FAILED, (error as Error).message, { cause: hubErrorCode(error) ?? null, durationMs: Math.round(performance.now() - started) });

@@ -1,6 +1,6 @@
 import { ConnectionReport, DescribeConnectionInput } from './schemas.js';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { callerCapabilities, decideElicitation, mayReach, type MetaTool, structured, toolError } from '../../core/plugin/meta-tool.js';
+import { callerCapabilities, decideElicitation, mayReach, type MetaTool, structured, toolError, unknownServerMessage } from '../../core/plugin/meta-tool.js';
 
 /**
  * Reports what this connection negotiated and whether a child's question would reach the
@@ -19,7 +19,7 @@ export function describeConnection(hub: PluginHub): MetaTool {
     async call(args, { revision, request, sessionCapabilities }) {
       const { server } = args as DescribeConnectionInput;
       const child = server === undefined || !mayReach(request, server) ? undefined : hub.servers.get(server);
-      if (server !== undefined && !child) return toolError(`Unknown server: ${server}. Call list_servers to see the configured servers.`);
+      if (server !== undefined && !child) return toolError(`${unknownServerMessage(server)} Call list_servers to see the configured servers.`);
       const capabilities = callerCapabilities(request, sessionCapabilities);
       const decision = decideElicitation(revision, capabilities, child);
       const report: ConnectionReport = {

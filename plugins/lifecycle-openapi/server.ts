@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Implementation } from '@modelcontextprotocol/server';
+import { unknownToolProtocolError } from '../../core/plugin/child-type.js';
 import type { Ajv2020 as Ajv, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ApiClient } from './api-client.js';
 import { cut } from './answer.js';
@@ -33,7 +34,7 @@ export function apiServerFactory(parts: ApiServerParts): () => Server {
     server.setRequestHandler('tools/list', async () => list);
     server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
       const planned = byName.get(request.params.name);
-      if (!planned) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      if (!planned) throw unknownToolProtocolError(request.params.name);
       const args = request.params.arguments ?? {};
       const validate = inputValidator(planned);
       if (!validate(args)) {

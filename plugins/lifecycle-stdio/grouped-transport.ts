@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
-import { getDefaultEnvironment, StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
-import { type PlainReadBuffer, stdioTransportSeams } from '../../core/plugin/child-type.js';
+import { getDefaultEnvironment, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import { HubStdioTransport, type PlainReadBuffer } from '../../core/plugin/child-type.js';
 
 /** How long the rest of a process group has after its leader exited, between SIGTERM and SIGKILL. */
 const GROUP_GRACE_MS = 2000;
@@ -23,26 +23,24 @@ let exitHookInstalled = false;
  * Windows, which has no process groups, the SDK's own start is used. It also notes how
  * the process ended: the SDK reports only that the connection closed.
  */
-export class GroupedStdioTransport extends StdioClientTransport {
+export class GroupedStdioTransport extends HubStdioTransport {
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   readonly #params: StdioServerParameters;
   readonly #buffer: PlainReadBuffer;
 
   constructor(params: StdioServerParameters, buffer: PlainReadBuffer) {
-    super(params);
+    super(params, buffer);
     this.#params = params;
     this.#buffer = buffer;
-    stdioTransportSeams(this).useReadBuffer(buffer);
   }
 
   override async start(): Promise<void> {
     if (process.platform === 'win32') {
       await super.start();
-      stdioTransportSeams(this).process()?.once('exit', (code, signal) => (this.exit = { code, signal }));
+      this.childProcess()?.once('exit', (code, signal) => (this.exit = { code, signal }));
       return;
     }
-    const seams = stdioTransportSeams(this);
-    if (seams.process()) throw new Error('StdioClientTransport already started');
+    if (this.childProcess()) throw new Error('StdioClientTransport already started');
     const params = this.#params;
     const child = spawn(params.command, params.args ?? [], {
       env: { ...getDefaultEnvironment(), ...params.env },
@@ -51,14 +49,14 @@ export class GroupedStdioTransport extends StdioClientTransport {
       detached: true,
       ...(params.cwd === undefined ? {} : { cwd: params.cwd }),
     });
-    seams.adoptProcess(child);
+    this.adoptProcess(child);
     const stderr = this.stderr;
     if (stderr instanceof Writable) child.stderr.pipe(stderr);
     child.stdin.on('error', (error) => this.onerror?.(error));
     child.stdout.on('error', (error) => this.onerror?.(error));
     child.stdout.on('data', (chunk: Buffer) => this.#received(chunk));
     child.on('close', () => {
-      if (seams.process() === child) seams.adoptProcess(undefined);
+      if (this.childProcess() === child) this.adoptProcess(undefined);
       this.onclose?.();
     });
     await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@ import { delimiter, resolve } from 'node:path';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { Type, type Static } from 'typebox';
 import { GroupedStdioTransport } from './grouped-transport.js';
-import { batchedSend, ChildEndedError, type ChildType, connectClient, PlainReadBuffer, type StderrLimits, StderrLog, type StderrMemory, stdioTransportSeams } from '../../core/plugin/child-type.js';
+import { batchedSend, ChildEndedError, type ChildType, connectClient, PlainReadBuffer, type StderrLimits, StderrLog, type StderrMemory } from '../../core/plugin/child-type.js';
 
 /** Why a command could not be started at all, in an operator's words. */
 const SPAWN_PROBLEMS: Record<string, string> = {
@@ -67,11 +67,9 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
         new PlainReadBuffer(),
       );
       // The calls of one turn of the event loop in one pipe write (the SDK's transport writes
-      // each message on its own). Set on the instance; the process is the transport's
-      // private field, read at each write.
-      const seams = stdioTransportSeams(transport);
+      // each message on its own). Set on the instance; the process is read at each write.
       transport.send = batchedSend(
-        () => seams.process()?.stdin ?? undefined,
+        () => transport.childProcess()?.stdin ?? undefined,
         () => new SdkError(SdkErrorCode.NotConnected, 'Not connected'),
       );
       let memory = stderrMemories.get(context.name);

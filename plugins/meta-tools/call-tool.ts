@@ -2,7 +2,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { findServer, hiddenServerError, unknownToolError } from './lookup.js';
 import { CallToolInput } from './schemas.js';
 import { HUB_ERROR_CODES, hubErrorCode, type PluginHub } from '../../core/plugin/index.js';
-import { type MetaTool, toolError } from '../../core/plugin/meta-tool.js';
+import { isUnknownTarget, type MetaTool, toolError } from '../../core/plugin/meta-tool.js';
 import { traceContextOf } from '../../core/plugin/observe.js';
 
 /**
@@ -29,7 +29,8 @@ export function callTool(hub: PluginHub): MetaTool {
       const trace = traceContextOf(context.request.meta);
       const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }), ...(trace && { _meta: trace }) };
       try {
-        return (await hub.servers.callTool(child, params, context)) ?? unknownToolError(child, name);
+        const answer = await hub.servers.callTool(child, params, context);
+        return isUnknownTarget(answer) ? unknownToolError(child, name) : answer;
       } catch (error) {
         if (hubErrorCode(error) === HUB_ERROR_CODES.SERVER_HIDDEN) return hiddenServerError(hub, child);
         if (hubErrorCode(error) !== undefined) return toolError(`Tool call failed: ${(error as Error).message}`);

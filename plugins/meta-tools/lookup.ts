@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { type CallerRequest, hubStanding, lookupTool, type ServerView, type ToolLookup, toolError } from '../../core/plugin/meta-tool.js';
+import { type CallerRequest, hubStanding, lookupTool, type ServerView, type ToolLookup, toolError, unknownServerMessage, unknownToolMessage } from '../../core/plugin/meta-tool.js';
 
 /** Either what was looked up, or the tool error that answers the caller instead. */
 export type Lookup<T> = { ok: true; value: T } | { ok: false; error: CallToolResult };
@@ -12,7 +12,7 @@ export type Lookup<T> = { ok: true; value: T } | { ok: false; error: CallToolRes
  */
 export function findServer(hub: PluginHub, name: string, request: CallerRequest): Lookup<ServerView> {
   const child = hub.servers.get(name);
-  if (!child || hubStanding(child, request) === 'unreachable') return { ok: false, error: toolError(`Unknown server: "${name}". Call list_servers for the configured servers.`) };
+  if (!child || hubStanding(child, request) === 'unreachable') return { ok: false, error: toolError(`${unknownServerMessage(name)} Call list_servers for the configured servers.`) };
   return { ok: true, value: child };
 }
 
@@ -31,7 +31,7 @@ export function hiddenServerError(hub: PluginHub, child: ServerView): CallToolRe
 
 /** The answer about a tool the server does not have for callers, unknown or filtered alike. */
 export function unknownToolError(child: ServerView, name: string): CallToolResult {
-  return toolError(`Unknown tool: "${name}" on server "${child.name}". Call list_tools with server "${child.name}" for its tools.`);
+  return toolError(`${unknownToolMessage(child.name, name)} Call list_tools with server "${child.name}" for its tools.`);
 }
 
 /**

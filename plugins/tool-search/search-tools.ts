@@ -1,7 +1,7 @@
 import type { ToolIndex } from './tool-index.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, SearchToolsInput, SearchToolsOutput } from './schemas.js';
 import type { PluginHub } from '../../core/plugin/index.js';
-import { hubStanding, type MetaTool, offeredOnHub, structured, toolError } from '../../core/plugin/meta-tool.js';
+import { hubStanding, type MetaTool, offeredOnHub, structured, toolError, unknownServerMessage } from '../../core/plugin/meta-tool.js';
 
 /**
  * `search_tools`: the tools of every server the caller could list with `list_tools`,
@@ -20,7 +20,7 @@ export function searchTools(hub: PluginHub, index: ToolIndex): MetaTool {
       if (server !== undefined) {
         const view = hub.servers.get(server);
         const standing = view && hubStanding(view, request);
-        if (!view || standing === 'unreachable') return toolError(`Unknown server: "${server}". Call list_servers for the configured servers.`);
+        if (!view || standing === 'unreachable') return toolError(`${unknownServerMessage(server)} Call list_servers for the configured servers.`);
         if (standing === 'hidden') return toolError(`Server "${server}" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/${server}/mcp`);
       }
       const answer = index.search({ query, limit: Math.min(limit, MAX_LIMIT), ...(server !== undefined && { server }), reaches: (view) => offeredOnHub(view, request) });

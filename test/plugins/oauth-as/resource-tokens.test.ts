@@ -133,7 +133,7 @@ t.test('a /hub token limited to one server lists, describes and calls only that 
 
     const report = await structuredMeta(t, client, 'describe_connection', {});
     t.same((report.caller as { servers?: string[] }).servers, ['alpha'], `${revision}: describe_connection says which servers the token reaches`);
-    t.match(await metaError(client, 'describe_connection', { server: 'beta' }), /^Unknown server: beta/, `${revision}: and describes no other`);
+    t.match(await metaError(client, 'describe_connection', { server: 'beta' }), /^Unknown server: "beta"/, `${revision}: and describes no other`);
   }
 
   const unlimited = await hub.mint(t, '--resource', 'hub');
