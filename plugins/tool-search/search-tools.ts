@@ -5,7 +5,8 @@ import { hubStanding, type MetaTool, offeredOnHub, structured, toolError, unknow
 
 /**
  * `search_tools`: the tools of every server the caller could list with `list_tools`,
- * ranked for a query. It reads the index only: no server is woken, started or asked.
+ * ranked for a query. It reads the index only: no server is woken, started or asked (a
+ * tool gate is, as for `list_tools`).
  */
 export function searchTools(hub: PluginHub, index: ToolIndex): MetaTool {
   return {
@@ -23,6 +24,10 @@ export function searchTools(hub: PluginHub, index: ToolIndex): MetaTool {
         if (!view || standing === 'unreachable') return toolError(`${unknownServerMessage(server)} Call list_servers for the configured servers.`);
         if (standing === 'hidden') return toolError(`Server "${server}" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/${server}/mcp`);
       }
+      // As list_tools does: a gate withholding a tool now is asked afresh (a review of a list just
+      // seen, or an approval given elsewhere, may be under way), so a search finds what a listing would.
+      const withholding = hub.servers.list().filter((view) => (server === undefined || view.name === server) && view.withheldTools.length > 0 && offeredOnHub(view, request));
+      await Promise.all(withholding.map((view) => view.recheckWithheld()));
       const answer = index.search({ query, limit: Math.min(limit, MAX_LIMIT), ...(server !== undefined && { server }), reaches: (view) => offeredOnHub(view, request) });
       if (limit > MAX_LIMIT) answer.notice = [`limit ${limit} is over the maximum, ${MAX_LIMIT}: at most ${MAX_LIMIT} tools are returned.`, answer.notice].filter((part) => part !== undefined).join(' ');
       return structured(answer satisfies SearchToolsOutput);
