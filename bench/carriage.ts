@@ -45,13 +45,22 @@
 // `--hub-node-args="<options>"` adds Node options to this checkout's hubs, not the baseline's
 // (`--cpu-prof --cpu-prof-dir=<dir>` to profile the hub under this load; with `--baseline .`,
 // a V8 setting weighed against the default in one run).
-// `--baseline <checkout>` also runs another built checkout's hub (an older commit, built) with
-// the `default` setting in the same rounds, labelled `[default, baseline]`: before and after
-// a change in one run.
+// `--baseline <checkout or commit>` also runs another checkout's hub with the `default` setting
+// in the same rounds, labelled `[default, baseline]`: before and after a change in one run. A
+// folder is used as it is (built); a commit is checked out and built in a temporary worktree
+// (baseline-checkout.ts).
+// After the rounds, each hub road's allocation per call at 16 callers is read with V8's
+// sampling heap profiler through the hub's inspector (allocation.ts; `--allocation-calls`,
+// default 4000, 0 to skip; `--allocation-top <n>` also prints the n frames allocating most),
+// and a summary per road and revision prints hub CPU per call over the stdio proxy floor's at
+// 16 callers beside it: issue 57's targets (at most 1.5x, at most 15 KB).
 import { parseArgs } from 'node:util';
 import { startBareProxy } from './bare-proxy.js';
 import { everythingScript as everything } from './everything-stdio.js';
+import { allocationPerCall, type Allocation } from './allocation.js';
+import { baselineCheckout } from './baseline-checkout.js';
 import { startHubBin, type BenchHubBin } from './hub-bin.js';
+import type { InspectorLink } from './inspector.js';
 import { rawLoad, startFastifyFloor, startHttpChild, startHttpFloor, startStdioProxyFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
 import type { RawFigures } from './raw-client.js';
 
@@ -63,6 +72,8 @@ const { values } = parseArgs({
     settings: { type: 'string', default: 'default,no-observability,quiet' },
     only: { type: 'string' },
     baseline: { type: 'string' },
+    'allocation-calls': { type: 'string', default: '4000' },
+    'allocation-top': { type: 'string', default: '0' },
     'hub-node-args': { type: 'string', default: '' },
     'http-child': { type: 'boolean', default: false },
   },
@@ -104,7 +115,9 @@ interface RunningHub {
   token: string;
 }
 const hubs: RunningHub[] = [];
-const runs = [...settings.map((setting) => ({ setting, checkout: undefined as string | undefined })), ...(values.baseline ? [{ setting: 'default' as Setting, checkout: values.baseline }] : [])];
+const baseline = values.baseline === undefined ? undefined : baselineCheckout(values.baseline);
+process.on('exit', () => baseline?.remove());
+const runs = [...settings.map((setting) => ({ setting, checkout: undefined as string | undefined })), ...(baseline ? [{ setting: 'default' as Setting, checkout: baseline.root }] : [])];
 for (const { setting, checkout } of runs) {
   const { env, observability, guardrails } = SETTINGS[setting];
   const hub = await startHubBin(
@@ -120,6 +133,7 @@ for (const { setting, checkout } of runs) {
       env: { ...env, HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
       checkout,
       nodeArgs: checkout === undefined ? values['hub-node-args'].split(' ').filter(Boolean) : [],
+      inspectable: true,
     },
   );
   const token = (await hub.admin('tokens', 'mint', '--label', 'carriage bench', '--expires-in', '1', ...reach)).trim();
@@ -215,6 +229,20 @@ for (const callers of callerCounts) {
     rows.push({ subject, callers, best, callsPerSecondRange: [Math.min(...speeds), Math.max(...speeds)] });
   }
 }
+// Allocation per call, after the CPU rounds (the inspector, once started, stays).
+const allocationCalls = Number(values['allocation-calls']);
+const allocations = new Map<Subject, Allocation>();
+if (allocationCalls > 0) {
+  const links = new Map<BenchHubBin, InspectorLink>();
+  for (const subject of subjects) {
+    if (subject.kind !== 'hub' || !subject.hub) continue;
+    const link = links.get(subject.hub) ?? (await subject.hub.inspector());
+    links.set(subject.hub, link);
+    const made = allocationCalls + Math.min(1000, allocationCalls);
+    allocations.set(subject, await allocationPerCall(link, made, () => subject.run(16, allocationCalls), Number(values['allocation-top'])));
+  }
+  for (const link of links.values()) await link.close();
+}
 for (const { hub } of hubs) await hub.close();
 bare?.server.close();
 httpChild?.stop();
@@ -277,6 +305,21 @@ for (const row of hubRows) {
 }
 if (comparisons.length > 0) console.log(`\n${comparisons.join('\n')}`);
 
+// Issue 57's figures, per road and revision: hub CPU per call over the stdio proxy floor's at 16 callers, and allocation per call.
+if (allocations.size > 0 || callerCounts.includes(16)) {
+  console.log(`\nper road, 16 callers: hub CPU per call / stdio proxy floor's CPU per call (same run), and allocation per call (sampling heap profiler, ${allocationCalls} calls + warm-up)`);
+  for (const subject of subjects.filter((candidate) => candidate.kind === 'hub' && !candidate.label.includes('web'))) {
+    const row = hubRows.find((candidate) => candidate.subject === subject && candidate.callers === 16);
+    const proxy = find(16, 'proxy-floor', subject.revision)?.best.cpuUs;
+    const cpu = row?.best.cpuUs;
+    const allocation = allocations.get(subject);
+    console.log(
+      `${subject.label.padEnd(44)}${subject.revision.padEnd(12)}${cpu === undefined || proxy === undefined ? '' : `${cpu.toFixed(1)} / ${proxy.toFixed(1)} us = ${(cpu / proxy).toFixed(2)}x`.padEnd(28)}${allocation ? `${(allocation.bytesPerCall / 1024).toFixed(1)} KB/call` : ''}`,
+    );
+    for (const { frame, bytesPerCall } of allocation?.top ?? []) console.log(`    ${(bytesPerCall / 1024).toFixed(2).padStart(6)} KB  ${frame}`);
+  }
+}
+
 // The issue's targets, each with the figures it was judged on.
 const verdicts: string[] = [verdict(`load client ceiling >= 3x the best hub figure (${ceiling} vs ${bestHub})`, ceiling >= 3 * bestHub)];
 for (const row of hubRows) {
@@ -299,6 +342,13 @@ for (const row of hubRows) {
   if (callers === 1) {
     const added = best.figures.p50Ms - httpFloor.figures.p50Ms;
     verdicts.push(verdict(`${name}: +p50 <= 0.15 ms at one caller (${added.toFixed(3)})`, added <= 0.15));
+  }
+  const allocation = allocations.get(subject);
+  if (callers === 16 && allocation) verdicts.push(verdict(`${name}: at most 15 KB allocated per call (${(allocation.bytesPerCall / 1024).toFixed(1)} KB)`, allocation.bytesPerCall <= 15 * 1024));
+  const proxyFloor = find(callers, 'proxy-floor', subject.revision)?.best;
+  if (callers === 16 && best.cpuUs !== undefined && proxyFloor?.cpuUs !== undefined) {
+    const over = best.cpuUs / proxyFloor.cpuUs;
+    verdicts.push(verdict(`${name}: hub CPU per call <= 1.5x the stdio proxy floor's at 16 callers (${best.cpuUs.toFixed(1)} vs ${proxyFloor.cpuUs.toFixed(1)} us, ${over.toFixed(2)}x)`, over <= 1.5));
   }
   if (best.logLinesPerCall !== undefined) verdicts.push(verdict(`${name}: one log line per call at ${callers} caller(s) (${best.logLinesPerCall.toFixed(2)})`, Math.abs(best.logLinesPerCall - 1) < 0.01));
 }

@@ -12,9 +12,14 @@
 // Run: npm run build && node dist/bench/promotion.js [--calls 40000] [--callers 16]
 //   [--settle 25] [--only <text>] [--node-args="<options>"] [--baseline <checkout>]
 // `--node-args` adds Node options to the hub (`--max-semi-space-size=4`); `--baseline` runs
-// another built checkout's hub the same way, after this one's.
+// another checkout's hub the same way, after this one's (a built folder, or a commit built in
+// a temporary worktree: baseline-checkout.ts). After the traced window, `--allocation-calls`
+// (default 10000, 0 to skip) more calls are made under V8's sampling heap profiler, and the
+// bytes allocated per call are printed beside (allocation.ts).
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { allocationPerCall } from './allocation.js';
+import { baselineCheckout } from './baseline-checkout.js';
 import { collectionOf, promotedBytes, type Collection } from './gc-trace.js';
 import { ONE_STDIO_SERVER, startHubBin } from './hub-bin.js';
 import { rawLoad } from './measure.js';
@@ -27,6 +32,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'node-args': { type: 'string', default: '' },
     baseline: { type: 'string' },
+    'allocation-calls': { type: 'string', default: '10000' },
   },
 });
 const calls = Number(values.calls);
@@ -39,8 +45,11 @@ const roads = [
   { revision: '2025-11-25', road: '/hub call_tool' },
 ].filter(({ revision, road }) => values.only === undefined || `${road} ${revision}`.includes(values.only));
 
-const checkouts: Array<string | undefined> = [undefined, ...(values.baseline ? [values.baseline] : [])];
-console.log('subject                                      revision     scavenges  full  promoted B/call  survived B/call  scavenge pause us/call');
+const baseline = values.baseline === undefined ? undefined : baselineCheckout(values.baseline);
+process.on('exit', () => baseline?.remove());
+const checkouts: Array<string | undefined> = [undefined, ...(baseline ? [baseline.root] : [])];
+const allocationCalls = Number(values['allocation-calls']);
+console.log('subject                                      revision     scavenges  full  promoted B/call  survived B/call  scavenge pause us/call  allocated KB/call');
 for (const checkout of checkouts) {
   for (const { revision, road } of roads) {
     const collections: Collection[] = [];
@@ -50,6 +59,7 @@ for (const checkout of checkouts) {
       env: { LOG_LEVEL: 'info', HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
       nodeArgs: ['--trace-gc-nvp', ...(checkout === undefined ? values['node-args'].split(' ').filter(Boolean) : [])],
       ...(checkout !== undefined && { checkout }),
+      inspectable: allocationCalls > 0,
       onOutput: (chunk) => {
         const lines = (pending + chunk.toString()).split('\n');
         pending = lines.pop() ?? '';
@@ -76,11 +86,18 @@ for (const checkout of checkouts) {
       const window = collections.slice(from);
       const minor = window.filter((collection) => collection.minor);
       const survived = minor.reduce((total, collection) => total + collection.survived, 0);
+      let allocated = '';
+      if (allocationCalls > 0) {
+        const link = await hub.inspector();
+        const { bytesPerCall } = await allocationPerCall(link, allocationCalls, () => load(allocationCalls));
+        await link.close();
+        allocated = (bytesPerCall / 1024).toFixed(1);
+      }
       const label = `hub ${road}${checkout === undefined ? '' : ' [baseline]'}`;
       console.log(
         `${label.padEnd(45)}${revision.padEnd(13)}${String(minor.length).padStart(9)}${String(window.length - minor.length).padStart(6)}` +
           `${(promotedBytes(window) / calls).toFixed(0).padStart(17)}${(survived / calls).toFixed(0).padStart(17)}` +
-          `${((minor.reduce((total, collection) => total + collection.pauseMs, 0) * 1000) / calls).toFixed(1).padStart(24)}`,
+          `${((minor.reduce((total, collection) => total + collection.pauseMs, 0) * 1000) / calls).toFixed(1).padStart(24)}${allocated.padStart(19)}`,
       );
     } finally {
       await hub.close();

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { accessLineWriter, type AccessLineWriter } from './access-line.js';
 import { onClose } from './net/on-close.js';
 
 declare module 'fastify' {
@@ -17,6 +18,8 @@ declare module 'fastify' {
 }
 
 const RECORD = Symbol('accessRecord');
+/** The line's keys, in its order (`[WRITE]` gives their values in the same order). */
+const LINE_KEYS = ['reqId', 'method', 'path', 'status', 'aborted', 'durationMs', 'endpoint', 'rpc', 'revision', 'server', 'tool', 'virtualServer', 'virtualTool', 'via', 'client', 'traceId', 'outcome'] as const;
 const WRITE = Symbol('writeAccessRecord');
 
 /**
@@ -63,6 +66,7 @@ export class AccessRecord {
   readonly #level: 'info' | 'debug';
   readonly #started: number;
   readonly #reqId: string;
+  readonly #line: AccessLineWriter | undefined;
 
   constructor(
     readonly method: string,
@@ -72,7 +76,10 @@ export class AccessRecord {
     level: 'info' | 'debug',
     started: number,
     reqId: string,
+    /** The logger's line written directly (access-line.ts), when it can be. */
+    line?: AccessLineWriter,
   ) {
+    this.#line = line;
     this.#log = log;
     this.#level = level;
     this.#started = started;
@@ -81,14 +88,39 @@ export class AccessRecord {
 
   /** Writes the line, once `response` has closed. */
   [WRITE](response: ServerResponse): void {
+    const finished = response.writableFinished;
+    const durationMs = Math.round((performance.now() - this.#started) * 1000) / 1000;
+    if (this.#line !== undefined && this.fields === undefined) {
+      // LINE_KEYS' order.
+      this.#line(this.#level, [
+        this.#reqId,
+        this.method,
+        this.path,
+        finished ? response.statusCode : undefined,
+        finished ? undefined : true,
+        durationMs,
+        this.endpoint,
+        this.rpc,
+        this.revision,
+        this.server,
+        this.tool,
+        this.virtualServer,
+        this.virtualTool,
+        this.via,
+        this.client,
+        this.traceId,
+        this.outcome,
+      ]);
+      return;
+    }
     const line = {
       reqId: this.#reqId,
       method: this.method,
       path: this.path,
-      status: response.writableFinished ? response.statusCode : undefined,
+      status: finished ? response.statusCode : undefined,
       // Closed before the answer was complete: the caller went away.
-      aborted: response.writableFinished ? undefined : true,
-      durationMs: Math.round((performance.now() - this.#started) * 1000) / 1000,
+      aborted: finished ? undefined : true,
+      durationMs,
       endpoint: this.endpoint,
       rpc: this.rpc,
       revision: this.revision,
@@ -120,11 +152,12 @@ export function recordAccess(app: FastifyInstance): void {
   // logger's redaction, a walk of every record for credentials that costs several times the
   // rest of writing the line.
   const log = app.log.child({}, { redact: { paths: [] } });
+  const line = accessLineWriter(log, LINE_KEYS);
   app.decorateRequest('access', null);
   app.addHook('onRequest', (request, reply, done) => {
     const level = request.routeOptions.config.accessLog ?? 'info';
     if (levelEnabled(log, level)) {
-      const record = new AccessRecord(request.method, pathOf(request), log, level, performance.now(), request.id);
+      const record = new AccessRecord(request.method, pathOf(request), log, level, performance.now(), request.id, line);
       request.access = record;
       const response = reply.raw as Recorded;
       response[RECORD] = record;

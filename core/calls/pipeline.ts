@@ -4,7 +4,7 @@ import { withValidTraceContext } from '../observe.js';
 import { toolError } from '../mcp/tool-results.js';
 import { carryToolCall } from './carry.js';
 import { answeredOutcome, observeEnd, observeStart } from './observation.js';
-import { isTool, resolveTool, unreachable } from './resolve.js';
+import { isTool, resolvedNow, resolveTool, unreachable } from './resolve.js';
 import type { ToolCall } from './tool-call.js';
 
 /**
@@ -40,7 +40,7 @@ export async function runToolCall(hub: Hub, call: ToolCall): Promise<CallToolRes
 }
 
 async function stages(hub: Hub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
-  const resolved = await resolveTool(call, hub.children);
+  const resolved = resolvedNow(call) ?? (await resolveTool(call, hub.children));
   if (resolved === undefined || !isTool(resolved)) return resolved;
   const tool = resolved;
   call.tool = tool;

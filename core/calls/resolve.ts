@@ -23,6 +23,19 @@ export function unreachable(call: ToolCall): CallToolResult | undefined {
 }
 
 /**
+ * The resolve and gate stages' commonest answer, found without waiting: a tool the server
+ * lists for callers, on a server whose tools and capabilities are known, that routes
+ * nowhere else and that the road may reach. Undefined whenever `resolveTool` has more to
+ * say (a refusal, a wake, a recheck, a route): the same decision, without its promises.
+ */
+export function resolvedNow(call: ToolCall): Tool | undefined {
+  const child = call.server;
+  if (child.childType.routeTool !== undefined || !child.toolsKnown || child.capabilities === undefined) return undefined;
+  if (call.road === 'hub' && hubStanding(child, call.caller) === 'hidden') return undefined;
+  return child.isToolAllowed(call.params.name) ? child.findTool(call.params.name) : undefined;
+}
+
+/**
  * The resolve and gate stages: which tool a call reaches, as core/calls/visibility.ts
  * decides it for listing and calling alike: a
  * `hub: false` server refused on `/hub` (HUB_ERR_SERVER_HIDDEN), a name the allow/deny

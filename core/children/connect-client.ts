@@ -2,6 +2,7 @@ import type { ClientOptions, Transport } from '@modelcontextprotocol/client';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildWire } from '../mcp/revision.js';
 import { ChildEndedError, type ChildConnection, type ConnectContext } from './child-type.js';
+import { resultOf } from './plain-answer.js';
 import { PlainCallClient } from './plain-call-client.js';
 import { tolerantTransport } from './tolerant-transport.js';
 
@@ -83,7 +84,13 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   // transport is final.
   let connecting = true;
   let endedWhileProbing = false;
-  const transport = tolerantTransport(given, client.repair, () => (endedWhileProbing ||= probe && connecting && closing === undefined));
+  const transport = tolerantTransport(
+    given,
+    client.repair,
+    () => (endedWhileProbing ||= probe && connecting && closing === undefined),
+    // Only a response certainly a result by its shape: any other is the SDK's to judge first, as before.
+    (response) => resultOf(response) !== undefined && client.claimPlainAnswer(response),
+  );
   const close = (): Promise<void> => (closing ??= transport.close().catch(() => undefined));
   const onAbort = (): void => void close().then(() => failConnect(context.signal.reason));
   context.signal.addEventListener('abort', onAbort, { once: true });

@@ -99,14 +99,23 @@ export class PlainCallClient extends Client {
     });
   }
 
+  /**
+   * Settles the plain road's call a response answers, before the SDK client's dispatch
+   * (the transport offers each response here first: tolerant-transport.ts `claim`); false
+   * for any other message, which the SDK client then reads as it does.
+   */
+  claimPlainAnswer(message: JSONRPCMessage): boolean {
+    const id = (message as { id?: unknown }).id;
+    const settle = typeof id === 'string' ? this.#pending.get(id) : undefined;
+    if (!settle) return false;
+    this.#pending.delete(id as string);
+    settle(message as JSONRPCResponse);
+    return true;
+  }
+
+  // A transport that does not offer its responses first still reaches the plain road's calls here.
   protected override _onresponse(response: JSONRPCResponse): void {
-    const settle = typeof response.id === 'string' ? this.#pending.get(response.id) : undefined;
-    if (!settle) {
-      super._onresponse(response);
-      return;
-    }
-    this.#pending.delete(response.id as string);
-    settle(response);
+    if (!this.claimPlainAnswer(response)) super._onresponse(response);
   }
 
   protected override _onclose(): void {

@@ -13,6 +13,9 @@ export function repairedMessage(message: JSONRPCMessage, repair: ResultRepair): 
   return result === undefined ? message : ({ ...message, result } as JSONRPCMessage);
 }
 
+/** Takes a response meant for a road outside the SDK client's (true: taken, the client never sees it). */
+export type ResponseClaim = (response: JSONRPCMessage) => boolean;
+
 /**
  * The SDK client's transport, as the hub reads a child through it, tolerant of two known
  * faults that would make the hub visible to its callers:
@@ -27,9 +30,12 @@ export function repairedMessage(message: JSONRPCMessage, repair: ResultRepair): 
  *
  * The proxy keeps the transport's own methods and `instanceof`, so the SDK client sees the
  * transport it was given. `closed` hears the transport itself close, before whoever the
- * SDK client told: during a negotiation probe the client tells no one.
+ * SDK client told: during a negotiation probe the client tells no one. `claim` is offered
+ * each response first, at the moment the client would get it: the plain road's answers
+ * (plain-call-client.ts) go straight to their callers, without the SDK client's dispatch,
+ * which asks its schema library what each message is.
  */
-export function tolerantTransport<T extends Transport>(transport: T, repair: ResultRepair, closed: () => void = () => undefined): T {
+export function tolerantTransport<T extends Transport>(transport: T, repair: ResultRepair, closed: () => void = () => undefined, claim: ResponseClaim = () => false): T {
   return new Proxy(transport, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
@@ -45,7 +51,7 @@ export function tolerantTransport<T extends Transport>(transport: T, repair: Res
       const onmessage: Transport['onmessage'] = (message, extra) => {
         // The transport hands on JSON-RPC messages only: those without a method are the responses.
         if ('method' in message) return deliver(message, extra);
-        queueMicrotask(() => deliver(repairedMessage(message, repair), extra));
+        queueMicrotask(() => claim(message) || deliver(repairedMessage(message, repair), extra));
       };
       return Reflect.set(target, property, onmessage, target);
     },

@@ -1,6 +1,9 @@
 import type { HubSettings } from '../settings.js';
 import type { Store } from '../store/index.js';
-import { msUntilBelow, slidingEstimate, WindowCounter } from './window-counter.js';
+import { msUntilBelow, slidingEstimate, WindowCounter, type WindowCount } from './window-counter.js';
+
+/** `countNow`'s answer for a call counted and let through. */
+export const ADMITTED = 'admitted';
 
 /** A call a limit refused: the text the caller gets (an HTTP 429's JSON-RPC error) and when to come back. */
 export interface LimitRefusal {
@@ -29,8 +32,22 @@ export class ClientLimits {
 
   /** Counts one call of `client` against CLIENT_CALLS_PER_MINUTE, or refuses it (and counts nothing). */
   async count(client: string): Promise<LimitRefusal | undefined> {
+    const known = this.countNow(client);
+    if (known !== undefined) return known === ADMITTED ? undefined : known;
+    return this.#counted(client, await this.#calls.count(client));
+  }
+
+  /**
+   * `count` without a promise when the count is in memory (no store read due): ADMITTED
+   * (counted) or the refusal; undefined when `count` must read the store first.
+   */
+  countNow(client: string): LimitRefusal | typeof ADMITTED | undefined {
+    const count = this.#calls.countNow(client);
+    return count && (this.#counted(client, count) ?? ADMITTED);
+  }
+
+  #counted(client: string, count: WindowCount): LimitRefusal | undefined {
     const limit = this.settings.clientCallsPerMinute;
-    const count = await this.#calls.count(client);
     if (slidingEstimate(count) >= limit) {
       const retryAfterSeconds = Math.max(1, Math.ceil(msUntilBelow(limit, count) / 1000));
       return { message: `Rate limit exceeded: this client may make ${limit} MCP requests a minute; retry in ${retryAfterSeconds} s`, retryAfterSeconds };

@@ -111,14 +111,22 @@ export class WindowCounter {
   }
 
   async count(key: string): Promise<WindowCount> {
+    const known = this.countNow(key);
+    if (known !== undefined) return known;
     const view = this.#view(key);
-    const estimate = slidingEstimate(this.#counted(view));
-    const nearLimit = estimate >= this.#limit * LIMIT_EXACT_FROM && estimate < this.#limit;
-    if (this.now() - view.syncedAt >= SYNC_MS || view.pending >= this.#batch || nearLimit) {
-      view.syncing ??= this.#sync(key, view).finally(() => (view.syncing = undefined));
-      await view.syncing;
-    }
+    view.syncing ??= this.#sync(key, view).finally(() => (view.syncing = undefined));
+    await view.syncing;
     return this.#counted(view);
+  }
+
+  /** `count`'s answer when it needs no store read (most counts); undefined when one is due. */
+  countNow(key: string): WindowCount | undefined {
+    const view = this.#view(key);
+    const counted = this.#counted(view);
+    const estimate = slidingEstimate(counted);
+    const nearLimit = estimate >= this.#limit * LIMIT_EXACT_FROM && estimate < this.#limit;
+    if (this.now() - view.syncedAt >= SYNC_MS || view.pending >= this.#batch || nearLimit) return undefined;
+    return counted;
   }
 
   add(key: string): void {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Hub } from '../hub.js';
 import { observe } from '../observe.js';
-import { type LimitRefusal, Occupancy } from '../limits/client-limits.js';
+import { ADMITTED, type LimitRefusal, Occupancy } from '../limits/client-limits.js';
 import { onClose } from '../net/on-close.js';
 import { jsonRpcError, requestIdOf } from './json-rpc-message.js';
 import type { ServedRevision } from './served-revision.js';
@@ -29,30 +29,34 @@ export function admitClients(mcp: FastifyInstance, hub: Hub, revisions: readonly
   const limits = hub.clientLimits;
   const streams = new Occupancy();
 
-  mcp.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: a request's limits are almost always decided from
+  // memory, and an async hook allocates its promise (and Fastify its handling) on every request.
+  mcp.addHook('onRequest', (request, reply, done) => {
     const client = request.mcpAuth?.clientId;
-    if (client === undefined) return undefined;
-    const refused = await limits.count(client);
-    return refused && refuse(hub, reply, null, refused);
+    if (client === undefined) return done();
+    const known = limits.countNow(client);
+    if (known === ADMITTED) return done();
+    if (known !== undefined) return void refuse(hub, reply, null, known);
+    limits.count(client).then((refused) => (refused ? void refuse(hub, reply, null, refused) : done()), done);
   });
 
-  mcp.addHook('preHandler', async (request, reply) => {
+  mcp.addHook('preHandler', (request, reply, done) => {
     const client = request.mcpAuth?.clientId;
-    if (client === undefined) return undefined;
+    if (client === undefined) return done();
     if (revisions.some((revision) => revision.opensStream(request.body))) {
-      if (!streams.take(client, clientMaxStreams)) return refuse(hub, reply, requestIdOf(request.body), { message: `Too many open subscription streams: this client may hold ${clientMaxStreams}`, retryAfterSeconds: 1 });
+      if (!streams.take(client, clientMaxStreams)) return void refuse(hub, reply, requestIdOf(request.body), { message: `Too many open subscription streams: this client may hold ${clientMaxStreams}`, retryAfterSeconds: 1 });
       onClose(reply.raw, () => streams.release(client));
-      return undefined;
+      return done();
     }
     const held = limits.hold(client);
-    if (typeof held !== 'function') return refuse(hub, reply, requestIdOf(request.body), held);
+    if (typeof held !== 'function') return void refuse(hub, reply, requestIdOf(request.body), held);
     onClose(reply.raw, held);
-    return undefined;
+    done();
   });
 
-  mcp.addHook('onSend', async (request, reply, payload) => {
+  mcp.addHook('onSend', (request, reply, payload, done) => {
     if (!request.raw.complete && REFUSALS.has(reply.statusCode)) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -13,6 +13,18 @@ const KEY_ID = 'api-token-signing';
 const FOREVER_MS = 10 * 365 * 24 * 3600 * 1000;
 /** Tokens whose signature this process has checked; a client sends the same one with every request. */
 const VERIFIED_TOKENS = 1000;
+/**
+ * How long a token's "not revoked" answer is reused: the store's staleness bound (the
+ * embedded store's MAX_STALENESS_MS), which a bounded-staleness lookup may already be as
+ * old as, so a revocation by another process is honoured as promptly as before.
+ */
+const REVOCATION_RECHECK_MS = 1000;
+/**
+ * Revocations made in this process, by any `ApiTokens` (the plugin's and `hub-admin`'s
+ * may be two): a "not revoked" answer remembered under an older count is looked up
+ * again, so a revocation made here takes effect on the very next request.
+ */
+let revocationsHere = 0;
 
 export { HUB_RESOURCE, type ListedToken, type TokenReach } from './api-token-list.js';
 
@@ -38,6 +50,11 @@ export type ApiTokenCheck =
     }
   | { ok: false; reason: string };
 type VerifiedToken = Extract<ApiTokenCheck, { ok: true }>;
+/** A token's last "not revoked" answer: when the lookup started and under which count of this process's revocations. */
+interface NotRevoked {
+  at: number;
+  revocations: number;
+}
 
 /** The URL of the endpoint a resource name stands for, under `issuer`. */
 export function resourceUrl(issuer: string, name: string): string {
@@ -56,6 +73,13 @@ export class ApiTokens {
    * request. The revocation lookup and the expiry are still checked on each.
    */
   readonly #verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
+  /**
+   * The revocation lookup's last answer per verified token: the lookup (through the lazy
+   * and the embedded store, or a round trip to MongoDB) was a chain of promises on every
+   * request; within REVOCATION_RECHECK_MS and with no revocation made here since, its
+   * "not revoked" holds.
+   */
+  readonly #notRevoked = new WeakMap<VerifiedToken, NotRevoked>();
 
   readonly #issuer: () => string;
 
@@ -132,8 +156,13 @@ export class ApiTokens {
   async verify(token: string): Promise<ApiTokenCheck> {
     const verified = this.#stillVerified(token) ?? (await this.#verifySignature(token));
     if (!verified.ok) return verified;
-    // On every request, and almost always a miss: as fresh as the store's staleness bound (README).
+    const now = this.now();
+    const known = this.#notRevoked.get(verified);
+    if (known !== undefined && known.revocations === revocationsHere && now - known.at < REVOCATION_RECHECK_MS) return verified;
+    // Almost always a miss: as fresh as the store's staleness bound (README).
+    const revocations = revocationsHere;
     if (await this.c.apiTokenRevocations.findOne({ _id: verified.id }, { staleness: 'bounded' })) return { ok: false, reason: `API token ${verified.id} was revoked` };
+    this.#notRevoked.set(verified, { at: now, revocations });
     return verified;
   }
 
@@ -199,6 +228,8 @@ export class ApiTokens {
       await this.c.apiTokenRevocations.insertOne({ _id: id, expiresAt });
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
+    } finally {
+      revocationsHere += 1;
     }
     return id;
   }

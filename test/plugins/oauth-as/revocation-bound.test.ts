@@ -30,3 +30,35 @@ t.test('a token revoked by hub-admin is refused within the staleness bound, with
   now += MAX_STALENESS_MS;
   t.same(await hub.verify(token), { ok: false, reason: `API token ${id} was revoked` }, 'once it has passed, the revocation is honoured');
 });
+
+// Issue 57: the revocation lookup's "not revoked" is reused per token within the staleness
+// bound (no lookup, no chain of store promises per request), and a revocation made in
+// this process bumps a count the reused answer is checked against, so it takes effect on
+// the very next request. The lookups are counted on the real store's collection.
+t.test("a token's 'not revoked' is reused within the bound, and a revocation made here is honoured at once", async (t) => {
+  const directory = join(await mkdtemp(join(tmpdir(), 'revocation-')), 'store');
+  let now = Date.now();
+  const clock = () => now;
+  const store = await openEmbeddedStore(directory, { now: clock, watch: false });
+  t.teardown(() => store.close());
+  const c = collections(store);
+  let lookups = 0;
+  const revocations = c.apiTokenRevocations;
+  const counted = { ...c, apiTokenRevocations: Object.assign(Object.create(revocations) as typeof revocations, { findOne: (...args: Parameters<typeof revocations.findOne>) => ((lookups += 1), revocations.findOne(...args)) }) };
+  const issuer = 'http://127.0.0.1:3000';
+  const tokens = new ApiTokens(counted, issuer, clock);
+  const kept = await tokens.mint('kept', 3600);
+  const revoked = await tokens.mint('revoked', 3600);
+
+  for (let request = 0; request < 5; request += 1) t.match(await tokens.verify(kept.token), { ok: true, id: kept.id });
+  t.equal(lookups, 1, 'one lookup for five requests within the bound');
+  now += MAX_STALENESS_MS;
+  t.match(await tokens.verify(kept.token), { ok: true, id: kept.id });
+  t.equal(lookups, 2, 'looked up again once the bound has passed');
+
+  t.match(await tokens.verify(revoked.token), { ok: true, id: revoked.id });
+  // Another ApiTokens of this process (as hub-admin's command may be) revokes it.
+  t.equal(await new ApiTokens(c, issuer, clock).revoke(revoked.id), revoked.id);
+  t.same(await tokens.verify(revoked.token), { ok: false, reason: `API token ${revoked.id} was revoked` }, 'refused on the next request, within the bound');
+  t.match(await tokens.verify(kept.token), { ok: true, id: kept.id }, 'another token stays valid (looked up again)');
+});
