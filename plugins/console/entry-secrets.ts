@@ -14,9 +14,9 @@ export interface SecretNote {
   note: string;
 }
 
-// A key that names a secret; keys naming a file or path hold a path, not the secret.
+// A key that names a secret; keys naming a file, path, URL or variable hold where the secret is, not the secret.
 const SECRET_NAME = /secret|token|passw(or)?d|pwd|key|authori[sz]ation|credential|cookie|bearer/i;
-const PATH_NAME = /(_file|file|_path|path)$/i;
+const PATH_NAME = /(file|path|url|uri|endpoint|env)$/i;
 // What a value may hold around `${VAR}` references and still show nothing: an auth scheme.
 const REFERENCE = /\$\{[^}]*\}/;
 const REFERENCES = /\$\{[^}]*\}/g;

@@ -88,7 +88,7 @@ t.test('a stale version is a conflict with the difference; an invalid entry gets
 });
 
 /** A config with secrets written literally (a stdio `env` value, an http `Authorization` header) beside `${VAR}` references and a `_FILE` path. */
-export function withLiteralSecrets(apiKey: string, bearer: string): string {
+function withLiteralSecrets(apiKey: string, bearer: string): string {
   return handWritten(`
 \t\t"keyed": { "command": "/bin/true", "env": { "API_KEY": "${apiKey}", "REF": "\${REF_TOKEN}", "TOKEN_FILE": "/run/secrets/token" } },
 \t\t"remote": { "type": "http", "url": "http://127.0.0.1:9/mcp", "headers": { "Authorization": "Bearer ${bearer}", "X-Trace": "\${TRACE}" } },`);
