@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { ConfigText, PluginHub } from '../../core/plugin/index.js';
 import { sendApiError } from '../../core/plugin/pages.js';
 import { changedKeys, configDiff, withEntry, writtenEntries } from './entry-edit.js';
+import { redactedEntry, redactedText, restoredEntry } from './entry-secrets.js';
 import { CONSOLE_ERROR_CODES } from './errors.js';
 import { actionsFor } from './server-actions.js';
 import type { ServerFigures } from './server-figures.js';
@@ -54,6 +55,7 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     const servers = [...names].sort().map((name) => {
       const view = hub.servers.get(name);
       const entry = written?.[name];
+      const shown = entry === undefined ? undefined : redactedEntry(entry);
       return {
         name,
         configured: entry !== undefined,
@@ -63,7 +65,8 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
         lastError: view?.problem ?? view?.lastError ?? null,
         ...figures.of(name),
         actions: view ? actionsFor(view) : [],
-        entry: entry ?? null,
+        entry: shown?.entry ?? null,
+        secrets: shown?.secrets ?? [],
       };
     });
     return reply.header('cache-control', 'no-store').send({ file: hub.configFile.path ?? null, version: read.version, readOnly: readOnly ?? null, servers });
@@ -95,7 +98,9 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     const { name } = request.params;
     const read = await hub.configFile.read();
     const written = writtenEntries(read.text) ?? {};
-    const entry = request.body.entry ?? written[name];
+    const sent = request.body.entry === undefined ? undefined : restoredEntry(request.body.entry, written[name]);
+    if (sent !== undefined && 'missing' in sent) return keptWithoutValue(reply, sent.missing);
+    const entry = sent?.entry ?? written[name];
     if (entry === undefined) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.SERVER_NOT_FOUND, `No server "${name}" is in the config file; send the entry to test.`);
     const problem = hub.configFile.check(withEntry(read.text, name, { ...entry, disabled: undefined }));
     if (problem?.server === name) return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, problem.message, { key: problem.key ?? null });
@@ -104,14 +109,17 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     return reply.header('cache-control', 'no-store').send(trial);
   });
 
-  async function save(request: FastifyRequest, reply: FastifyReply, name: string, entry: Record<string, unknown> | undefined, version: string): Promise<FastifyReply> {
+  async function save(request: FastifyRequest, reply: FastifyReply, name: string, sent: Record<string, unknown> | undefined, version: string): Promise<FastifyReply> {
     const read = await hub.configFile.read();
     const written = writtenEntries(read.text);
+    const restored = sent === undefined ? undefined : restoredEntry(sent, written?.[name]);
+    if (restored !== undefined && 'missing' in restored) return keptWithoutValue(reply, restored.missing);
+    const entry = restored?.entry;
     const unwritable = await hub.configFile.unwritable();
     if (unwritable !== undefined) {
       return sendApiError(reply, 409, CONSOLE_ERROR_CODES.READ_ONLY, `The console cannot write the config: ${unwritable}. Paste the entry into the file where it comes from.`, {
         reason: unwritable,
-        paste: entry === undefined ? null : JSON.stringify({ [name]: entry }, null, 2),
+        paste: sent === undefined ? null : JSON.stringify({ [name]: sent }, null, 2),
       });
     }
     if (written === undefined) return sendApiError(reply, 409, CONSOLE_ERROR_CODES.CONFIG_UNREADABLE, 'The config file does not parse as it is now: fix it by hand first (hub check says where).');
@@ -135,7 +143,11 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     const read = texts.get(version);
     return sendApiError(reply, 409, CONSOLE_ERROR_CODES.CONFLICT, 'The config file changed since this page read it (another browser, or an edit by hand): nothing was written. Look at the difference, reload and save again.', {
       version: current.version,
-      diff: read === undefined ? null : configDiff(hub.configFile.path ?? 'mcp.json', read, current.text),
+      diff: read === undefined ? null : configDiff(hub.configFile.path ?? 'mcp.json', redactedText(read), redactedText(current.text)),
     });
+  }
+
+  function keptWithoutValue(reply: FastifyReply, key: string): FastifyReply {
+    return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, `"${key}" keeps a secret this entry does not have in the config file (a copy, or a key renamed): type its \${VAR} reference or _FILE path.`, { key, server: null });
   }
 }

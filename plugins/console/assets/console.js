@@ -227,10 +227,15 @@ function kindOf(schema) {
 
 const HINTS = { lines: 'One item a line.', pairs: 'One NAME=value a line. Keep secrets as ${VAR} references or _FILE paths, never their values.', json: 'JSON.' };
 
-function fieldControl(field, value) {
+/**
+ * One field of the form. `secrets` are the values of the field the hub did not send
+ * (written literally in mcp.json): each shows as "[secret kept]", which saves the file's
+ * value unchanged, with a note to move it to a ${VAR} reference or a _FILE path.
+ */
+function fieldControl(field, value, secrets = []) {
   const id = `field-${field.key}`;
   const kind = kindOf(field.schema);
-  const described = [`${id}-hint`, `${id}-error`].join(' ');
+  const described = [`${id}-hint`, `${id}-error`, ...(secrets.length > 0 ? [`${id}-secrets`] : [])].join(' ');
   const common = { id, name: field.key, 'aria-describedby': described, required: field.required };
   let control;
   if (kind === 'boolean') {
@@ -263,6 +268,7 @@ function fieldControl(field, value) {
     el('label', { for: id, text: `${field.key}${field.required ? ' (required)' : ''}` }),
     control,
     el('p', { id: `${id}-hint`, class: 'hint', text: hint }),
+    secrets.length > 0 ? el('p', { id: `${id}-secrets`, class: 'secret-note', text: secrets.map(({ key, note }) => `${key}: ${note}.`).join(' ') }) : '',
     el('p', { id: `${id}-error`, class: 'field-error' }),
   );
 }
@@ -299,9 +305,9 @@ function readControl(control) {
  * The entry being edited, and the version of the file it was read from: a save is made
  * against that version (not the list's, which a refresh moves on), so a change made
  * meanwhile elsewhere is a conflict, never overwritten.
- * @type {{ name: string | undefined, entry: Record<string, unknown>, version: string }}
+ * @type {{ name: string | undefined, entry: Record<string, unknown>, secrets: { key: string, note: string }[], version: string }}
  */
-let editing = { name: undefined, entry: {}, version: '' };
+let editing = { name: undefined, entry: {}, secrets: [], version: '' };
 
 /** A name for the copy of `name` no server has yet: name-copy, name-copy-2, … */
 function copyName(name) {
@@ -315,7 +321,7 @@ function copyName(name) {
 /** The form over the entry `name` (to edit it), over a copy of it (`duplicate`: saved under a new name), or empty. */
 function openEditor(name, duplicate = false) {
   const server = name === undefined ? undefined : state.servers.find((candidate) => candidate.name === name);
-  editing = { name: duplicate ? undefined : name, entry: server?.entry ? structuredClone(server.entry) : {}, version: state.version };
+  editing = { name: duplicate ? undefined : name, entry: server?.entry ? structuredClone(server.entry) : {}, secrets: server?.secrets ?? [], version: state.version };
   const editor = document.getElementById('editor');
   editor.hidden = false;
   document.getElementById('editor-title').textContent = name === undefined ? 'Add a server' : duplicate ? `Duplicate ${name}` : `Edit ${name}`;
@@ -347,7 +353,7 @@ function drawForm() {
   const typeSelect = el('select', { id: 'field-type', name: 'type', 'aria-describedby': 'field-type-hint' }, ...schemas.types.map(({ type: option }) => el('option', { value: option, text: option })));
   typeSelect.value = type;
   const typeField = el('div', { class: 'field' }, el('label', { for: 'field-type', text: 'Type' }), typeSelect, el('p', { id: 'field-type-hint', class: 'hint', text: 'How the hub reaches the server; the fields below follow it.' }));
-  const fields = fieldsFor(type).map((field) => fieldControl(field, editing.entry[field.key]));
+  const fields = fieldsFor(type).map((field) => fieldControl(field, editing.entry[field.key], editing.secrets.filter(({ key }) => key.split('.')[0] === field.key)));
   const buttons = el(
     'div',
     { class: 'buttons' },

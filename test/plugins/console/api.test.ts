@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +85,80 @@ t.test('a stale version is a conflict with the difference; an invalid entry gets
   const reserved = await fetch(`${url}/console/api/servers/console`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: { command: '/bin/true' }, version: conflict.version }) });
   t.match((await errorOf(reserved)).message, /reserved for the hub's own paths/, 'the console’s own path is reserved');
   t.equal(await readFile(file, 'utf8'), byHand, 'still nothing was written');
+});
+
+/** A config with secrets written literally (a stdio `env` value, an http `Authorization` header) beside `${VAR}` references and a `_FILE` path. */
+function withLiteralSecrets(apiKey: string, bearer: string): string {
+  return handWritten(`
+\t\t"keyed": { "command": "/bin/true", "env": { "API_KEY": "${apiKey}", "REF": "\${REF_TOKEN}", "TOKEN_FILE": "/run/secrets/token" } },
+\t\t"remote": { "type": "http", "url": "http://127.0.0.1:9/mcp", "headers": { "Authorization": "Bearer ${bearer}", "X-Trace": "\${TRACE}" } },`);
+}
+
+t.test('a secret written literally in mcp.json never leaves the hub; a save keeps it byte for byte', async (t) => {
+  const apiKey = `sk-${randomBytes(12).toString('hex')}`;
+  const bearer = randomBytes(12).toString('hex');
+  const text = withLiteralSecrets(apiKey, bearer);
+  const { url, file, logs } = await startConsoleHub(t, text);
+  const session = await operatorSession(url);
+  const bodies: string[] = [];
+  const read = async (response: Response): Promise<string> => {
+    const body = await response.text();
+    bodies.push(body);
+    return body;
+  };
+  const listed = async () => JSON.parse(await read(await fetch(`${url}/console/api/servers`, { headers: { cookie: session.cookie } }))) as Awaited<ReturnType<typeof listServers>>;
+
+  const list = await listed();
+  const keyed = list.servers.find((server) => server.name === 'keyed');
+  const remote = list.servers.find((server) => server.name === 'remote');
+  t.same(keyed?.entry?.env, { API_KEY: '[secret kept]', REF: '${REF_TOKEN}', TOKEN_FILE: '/run/secrets/token' }, 'the literal env value is the marker; the ${VAR} reference and the _FILE path are shown');
+  t.same(remote?.entry?.headers, { Authorization: '[secret kept]', 'X-Trace': '${TRACE}' }, 'so is the literal Authorization header');
+  const note = 'written literally in mcp.json: move it to ${VAR} or a _FILE path';
+  t.same(keyed?.secrets, [{ key: 'env.API_KEY', note }], 'with a note naming the field');
+  t.same(remote?.secrets, [{ key: 'headers.Authorization', note }]);
+  t.same(list.servers.find((server) => server.name === 'alpha')?.secrets, [], 'an entry without one has none');
+
+  // An unrelated field changed, the marker sent back: the secret stays byte for byte.
+  const edited: Record<string, unknown> = { ...keyed?.entry, args: ['--changed'] };
+  const saved = await fetch(`${url}/console/api/servers/keyed`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: edited, version: list.version }) });
+  t.equal(saved.status, 200, await read(saved));
+  const after = await readFile(file, 'utf8');
+  t.ok(after.includes(`"env": { "API_KEY": "${apiKey}", "REF": "\${REF_TOKEN}", "TOKEN_FILE": "/run/secrets/token" }`), 'the env text is as it was');
+  t.same(JSON.parse(after).mcpServers.keyed, { command: '/bin/true', env: { API_KEY: apiKey, REF: '${REF_TOKEN}', TOKEN_FILE: '/run/secrets/token' }, args: ['--changed'] }, 'only args changed');
+  t.ok(after.includes(`"Authorization": "Bearer ${bearer}"`), 'the other entry’s secret too');
+  const log = logs.map((line) => JSON.parse(line) as { server?: string; keys?: string[] }).find((record) => record.server === 'keyed');
+  t.same(log?.keys, ['args'], 'the log names only the key changed');
+
+  // A stale save: the difference shown hides the secrets of the file.
+  await writeFile(file, after.replace('http://127.0.0.1:9/mcp', 'http://127.0.0.1:10/mcp'));
+  const stale = await fetch(`${url}/console/api/servers/keyed`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: edited, version: (await listed()).version }) });
+  const fresh = await listed();
+  await writeFile(file, after);
+  const conflicted = await fetch(`${url}/console/api/servers/remote`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: fresh.servers.find((server) => server.name === 'remote')?.entry, version: fresh.version }) });
+  t.equal(stale.status, 200, await read(stale));
+  t.equal(conflicted.status, 409);
+  const conflict = JSON.parse(await read(conflicted)) as { error: { diff: string } };
+  t.match(conflict.error.diff, /-.*127\.0\.0\.1:10\/mcp.*\n\+.*127\.0\.0\.1:9\/mcp/, 'the difference is shown');
+  t.match(conflict.error.diff, /"Authorization": "\[secret kept\]"/, 'with the marker where the secret is');
+
+  // A copy has no secret of its own to keep: refused at the field, nothing written.
+  const copy = await fetch(`${url}/console/api/servers/keyed-copy`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: edited, version: (await listed()).version, new: true }) });
+  t.equal(copy.status, 422);
+  const refused = JSON.parse(await read(copy)) as { error: { key: string; message: string } };
+  t.equal(refused.error.key, 'env.API_KEY');
+  t.match(refused.error.message, /\$\{VAR\} reference or _FILE path/);
+  t.equal(await readFile(file, 'utf8'), after, 'nothing was written');
+
+  // A new value replaces the secret.
+  const replaced = await fetch(`${url}/console/api/servers/keyed`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: { ...edited, env: { ...(edited.env as object), API_KEY: '${API_KEY}' } }, version: (await listed()).version }) });
+  t.equal(replaced.status, 200, await read(replaced));
+  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.keyed.env.API_KEY, '${API_KEY}', 'the reference is written');
+  t.notOk(await readFile(file, 'utf8').then((now) => now.includes(apiKey)), 'and the literal value is gone');
+
+  for (const body of bodies) {
+    t.notOk(body.includes(apiKey) || body.includes(bearer), 'no console API answer holds a literal secret');
+  }
+  t.notOk(logs.some((line) => line.includes(apiKey) || line.includes(bearer)), 'nor does the log');
 });
 
 t.test('a config the hub cannot write makes the API read-only, saying why and giving the JSON to paste', async (t) => {

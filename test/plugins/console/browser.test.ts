@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -327,4 +328,26 @@ t.test('duplicate an entry: the form over a copy, saved under a new name; a take
   t.equal(await page.inputValue('#field-name'), 'zeta-copy-2', 'the next copy gets the next free name');
   // Chromium logs the refused save's 409 as a failed load; nothing else may be there.
   t.same(problems.filter((problem) => !problem.includes('status of 409')), [], 'no script error and nothing the CSP refused');
+});
+
+t.test('a secret written literally in mcp.json is not on the page; saving another field keeps it in the file', async (t) => {
+  const apiKey = `sk-${randomBytes(12).toString('hex')}`;
+  const line = `"keyed": { "command": "/bin/true", "disabled": true, "env": { "API_KEY": "${apiKey}", "REF": "\${REF_TOKEN}" } },`;
+  const { url, file } = await startConsoleHub(t, handWritten(`\n\t\t${line}`));
+  const browser = await launch(t);
+  const problems: string[] = [];
+  const page = await consolePage(browser, url, problems);
+  await page.getByRole('button', { name: 'Edit keyed' }).click();
+  t.equal(await page.inputValue('#field-env'), 'API_KEY=[secret kept]\nREF=${REF_TOKEN}', 'the marker in its place; the ${VAR} reference as it is');
+  t.match(await page.textContent('#field-env-secrets'), 'env.API_KEY: written literally in mcp.json: move it to ${VAR} or a _FILE path', 'the field says where it belongs');
+  t.match(await page.getAttribute('#field-env', 'aria-describedby'), 'field-env-secrets', 'read with the field');
+  const values = (await page.$$eval('input, textarea, select', (controls) => controls.map((control) => (control as unknown as { value: string }).value))).join('\n');
+  t.notOk((await page.content()).includes(apiKey) || values.includes(apiKey), 'the value is nowhere on the page, nor in a control');
+  await page.fill('#field-args', '--changed');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.locator('#notice', { hasText: 'keyed' }).waitFor();
+  const written = await readFile(file, 'utf8');
+  t.ok(written.includes(`"env": { "API_KEY": "${apiKey}", "REF": "\${REF_TOKEN}" }`), 'the secret is kept in the file byte for byte');
+  t.same(JSON.parse(written).mcpServers.keyed.args, ['--changed'], 'and the change saved');
+  t.same(problems, [], 'no script error and nothing the CSP refused');
 });

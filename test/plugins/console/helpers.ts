@@ -108,6 +108,7 @@ export interface ServerRow {
   uptimeSeconds: number | null;
   wakes: number;
   entry: Record<string, unknown> | null;
+  secrets: { key: string; note: string }[];
 }
 export interface ServerList {
   file: string | null;
