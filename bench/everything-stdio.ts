@@ -38,7 +38,7 @@ export async function startEverythingStdio(): Promise<EverythingStdio> {
       answered(message);
     }
   });
-  // As the hub writes to a child (core/children/batched-send.ts): what one turn of the event
+  // As the hub writes to a child (core/children/client/batched-send.ts): what one turn of the event
   // loop sends goes out in one write, so that a floor does not pay a write a call where the
   // hub pays one a turn.
   let queued: string[] = [];

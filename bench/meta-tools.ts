@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MetaToolContext } from '../core/mcp/meta-tool.js';
+import type { MetaToolContext } from '../core/calls/meta-tool.js';
 import { startBenchHub } from './bench-hub.js';
 import { bestOf, percentile, rawLoad, startHttpChild, type LoadFigures } from './measure.js';
 

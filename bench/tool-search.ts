@@ -11,7 +11,7 @@
 // Run on a quiet machine: npm run build && node --expose-gc dist/bench/tool-search.js [--relevance] [servers] [toolsPerServer] [calls]
 // (--relevance: the first part only).
 import { Server, type Tool } from '@modelcontextprotocol/server';
-import type { MetaToolContext } from '../core/mcp/meta-tool.js';
+import type { MetaToolContext } from '../core/calls/meta-tool.js';
 import { pluginHub } from '../core/plugin-hub.js';
 import { ToolIndex } from '../plugins/tool-search/tool-index.js';
 import { toolDocument } from '../plugins/tool-search/documents.js';

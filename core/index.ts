@@ -5,9 +5,9 @@
  */
 export { hub, HubPluginOptions } from './kernel.js';
 export { startHub, type StartedHub } from './server.js';
-export { hubWellKnown, HubWellKnownOptions } from './well-known.js';
+export { hubWellKnown, HubWellKnownOptions } from './http/well-known.js';
 export type { PluginHub } from './plugin-hub.js';
 export { HubConfig, ServerEntry } from './config/schema.js';
-export { HubSettings } from './settings.js';
+export { HubSettings } from './config/settings.js';
 export { definePlugin, type HubPlugin } from './plugin.js';
 export { HUB_ERROR_CODES, HubError, hubErrorCode, StartupError, type HubErrorCode } from './errors.js';

@@ -6,16 +6,16 @@ import ipaddr from 'ipaddr.js';
 import { Type, type Static } from 'typebox';
 import { recordAccess } from './access-log.js';
 import { ConfiguredServers } from './children/configured.js';
-import { discardBody } from './mcp/discard-body.js';
-import { registerMcpEndpoints } from './mcp/endpoints.js';
+import { discardBody } from './http/discard-body.js';
+import { registerMcpEndpoints } from './http/endpoints.js';
 import { ChildTimings } from './children/timings.js';
 import { configFileOf } from './config/config-file.js';
 import { checkConfig, loadConfigFile } from './config/load.js';
 import { ConfigReloader } from './config/reload.js';
 import type { HubConfig } from './config/schema.js';
 import type { HubPlugin } from './plugin.js';
-import { checkDataPath } from './data-path.js';
-import { registerHealthRoutes } from './health.js';
+import { checkDataPath } from './store/data-path.js';
+import { registerHealthRoutes } from './http/health.js';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import { Hub } from './hub.js';
 import { AllowedHosts, checkHostOnEveryRoute } from './net/allowed-hosts.js';
@@ -27,9 +27,9 @@ import { observe } from './observe.js';
 import { pluginHub, type PluginHub } from './plugin-hub.js';
 import { resolvePlugins } from './plugins/resolve.js';
 import { checkServedSurface } from './served-surface.js';
-import { checkPrivateFiles, HUB_PRIVATE_FILES, HUB_SECRET_FILES } from './private-files.js';
-import { withSecretFiles } from './secret-files.js';
-import { HubSettings, settingsFromEnvironment } from './settings.js';
+import { checkPrivateFiles, HUB_PRIVATE_FILES, HUB_SECRET_FILES } from './store/private-files.js';
+import { withSecretFiles } from './config/secret-files.js';
+import { HubSettings, settingsFromEnvironment } from './config/settings.js';
 
 export const HubPluginOptions = Type.Object({
   config: Type.Optional(Type.Unknown({ description: 'The parsed config (mcp.json shape); when absent, the file named by HUB_CONFIG.' })),

@@ -1,4 +1,4 @@
-import { settingsFromEnvironment } from './settings.js';
+import { settingsFromEnvironment } from './config/settings.js';
 
 /**
  * Whether the hub logs readable lines (LOG_FORMAT=pretty, or auto with a terminal as

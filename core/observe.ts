@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { AccessRecord } from './access-log.js';
 import type { ServerView } from './children/server-view.js';
-import type { CallerRequest } from './mcp/caller-request.js';
+import type { CallerRequest } from './calls/caller-request.js';
 
 /**
  * What the kernel tells observers (metrics, traces, audit logs), published on

@@ -47,7 +47,7 @@ export interface HubPlugin<Options extends TSchema = TSchema> {
    * --help` and store-only actions need no more than this (see core/cli/admin-command.ts).
    */
   adminCommands?: readonly AdminCommandSummary[];
-  /** Files and folders under DATA_PATH where this plugin keeps secrets: owner-only, checked at start (see core/private-files.ts). */
+  /** Files and folders under DATA_PATH where this plugin keeps secrets: owner-only, checked at start (see core/store/private-files.ts). */
   secretFiles?: readonly string[];
   /** Runs in the plugin's own encapsulated Fastify context, with the hub as plugins see it. */
   register(app: FastifyInstance, options: Static<Options>, hub: PluginHub): Promise<void> | void;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { HUB_ERROR_CODES, StartupError } from './errors.js';
 import type { Hub } from './hub.js';
-import { servedRevisions } from './mcp/served-revision.js';
+import { servedRevisions } from './revisions/served-revision.js';
 
 /** The revision most servers speak today; a hub that speaks it to no server cannot reach them. */
 const WIDESPREAD_REVISION = '2025-11-25';

@@ -7,10 +7,10 @@ import { hub } from './kernel.js';
 import { guardConnections } from './limits/connections.js';
 import { serverLimitOptions } from './limits/server-options.js';
 import type { PluginHub } from './plugin-hub.js';
-import { settingsFromEnvironment, type HubSettings } from './settings.js';
+import { settingsFromEnvironment, type HubSettings } from './config/settings.js';
 import { readableLogs } from './log-format.js';
 
-/** After the drain (DRAIN_TIMEOUT_MS, see core/drain.ts), what is still connected gets this long before it is closed. */
+/** After the drain (DRAIN_TIMEOUT_MS, see core/operator/drain.ts), what is still connected gets this long before it is closed. */
 const CLOSE_GRACE_MS = 5_000;
 
 export interface StartedHub {

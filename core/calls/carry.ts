@@ -11,14 +11,14 @@ import {
   type InputRequiredResult,
   type ProgressToken,
 } from '@modelcontextprotocol/server';
-import { CallCancellation } from '../children/call-cancel.js';
+import { CallCancellation } from '../children/client/call-cancel.js';
 import type { ChildConnection } from '../children/child-type.js';
 import type { Hub } from '../hub.js';
 import type { ToolCallNotification } from './interceptors.js';
-import type { CallerRequest } from '../mcp/caller-request.js';
-import { callerCapabilities, decideElicitation, type ElicitationDecision } from '../mcp/elicitation.js';
-import { relayedChildError } from '../mcp/relayed-error.js';
-import { toolError } from '../mcp/tool-results.js';
+import type { CallerRequest } from './caller-request.js';
+import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
+import { relayedChildError } from '../revisions/relayed-error.js';
+import { toolError } from './tool-results.js';
 import { errorCodeOf, sending } from './observation.js';
 import type { ToolCall } from './tool-call.js';
 

@@ -4,7 +4,7 @@ import type { ServerView } from '../children/server-view.js';
 import type { Hub } from '../hub.js';
 import { observe, type InterceptionDirection } from '../observe.js';
 import { Registry } from '../registry.js';
-import { toolError } from '../mcp/tool-results.js';
+import { toolError } from './tool-results.js';
 import type { ToolCall } from './tool-call.js';
 
 /**

@@ -1,7 +1,7 @@
 import { fromJsonSchema, isInputRequiredResult, ProtocolError, type CallToolResult, type InputRequiredResult, type JsonSchemaType, type Tool } from '@modelcontextprotocol/server';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
-import { toolError } from '../mcp/tool-results.js';
+import { toolError } from './tool-results.js';
 import { carryToolCall } from './carry.js';
 import { answeredOutcome, observeEnd, observeStart } from './observation.js';
 import { isTool, resolvedNow, resolveTool, unreachable } from './resolve.js';

@@ -2,7 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 import type { ToolRoute } from '../children/child-type.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
-import { toolError } from '../mcp/tool-results.js';
+import { toolError } from './tool-results.js';
 import { observeRouted } from './observation.js';
 import type { ToolCall } from './tool-call.js';
 import { unknownServerMessage } from './unknown-target.js';

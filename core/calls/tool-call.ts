@@ -1,9 +1,9 @@
 import type { CallToolRequestParams, ClientCapabilities, Tool } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
 import type { ToolCallEvent, ToolCallOutcome } from '../observe.js';
-import type { CallerRequest } from '../mcp/caller-request.js';
-import type { RequestWake } from '../mcp/request-wake.js';
-import type { ServedRevision } from '../mcp/served-revision.js';
+import type { CallerRequest } from './caller-request.js';
+import type { RequestWake } from '../http/request-wake.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
 
 /**
  * What a meta-tool's call of a server's tool reports back to the `/hub` call that made it

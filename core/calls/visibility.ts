@@ -3,8 +3,8 @@ import type { ChildFace } from '../children/child-faces.js';
 import type { ServerView } from '../children/server-view.js';
 import type { ToolGates, WithheldTool } from '../children/tool-gates.js';
 import type { ServerEntry } from '../config/schema.js';
-import { mayReach, type CallerRequest } from '../mcp/caller-request.js';
-import type { RequestWake } from '../mcp/request-wake.js';
+import { mayReach, type CallerRequest } from './caller-request.js';
+import type { RequestWake } from '../http/request-wake.js';
 
 /**
  * The one place that decides which tools a caller may see and call. Listing (`tools/list`

@@ -1,6 +1,6 @@
 import type { Client, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { ServerEntry } from '../config/schema.js';
-import type { RememberedNegotiation } from '../mcp/revision.js';
+import type { RememberedNegotiation } from '../revisions/revision.js';
 import { sameFace, type ChildFace } from './child-faces.js';
 import type { Snapshot, SnapshotStore } from './snapshot.js';
 

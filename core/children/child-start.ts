@@ -7,11 +7,11 @@ import { ChildEndedError, type ChildConnection, type ChildType } from './child-t
 import type { ChildStartEvent, StartReason } from './child-observer.js';
 import type { ChildClock } from './clock.js';
 import type { ChildStatus, RestingStatus } from './child-states.js';
-import type { ChildWire, RememberedNegotiation } from '../mcp/revision.js';
+import type { ChildWire, RememberedNegotiation } from '../revisions/revision.js';
 import { startPings } from './ping.js';
 import { Supervisor } from './supervisor.js';
 import { backoffDelay, type ChildTimings } from './timings.js';
-import { LoginRequiredError } from './upstream-auth.js';
+import { LoginRequiredError } from './client/upstream-auth.js';
 import type { ChildWires } from './wires.js';
 
 /**

@@ -2,7 +2,7 @@ import type { CallToolRequestParams, CallToolResult, Client, InputRequiredResult
 import type { FastifyBaseLogger } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { ServerEntry } from '../config/schema.js';
-import type { CallCancel } from './call-cancel.js';
+import type { CallCancel } from './client/call-cancel.js';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 import type { ChildWires } from './wires.js';
 

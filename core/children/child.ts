@@ -11,7 +11,7 @@ import { ChildProfile } from './child-profile.js';
 import { ChildStarter, listAllTools } from './child-start.js';
 import { systemClock, type ChildClock, type ClockTimer } from './clock.js';
 import { isTroubled, nextChildState, type ChildStatus, type RestingStatus } from './child-states.js';
-import type { ChildWire } from '../mcp/revision.js';
+import type { ChildWire } from '../revisions/revision.js';
 import { ChildView } from './server-view.js';
 import { negotiationOf, type Snapshot, type SnapshotStore } from './snapshot.js';
 import type { Supervisor } from './supervisor.js';

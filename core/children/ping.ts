@@ -1,5 +1,5 @@
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
-import type { ChildWire } from '../mcp/revision.js';
+import type { ChildWire } from '../revisions/revision.js';
 import { systemClock, type ChildClock, type ClockTimer } from './clock.js';
 
 /**

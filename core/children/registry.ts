@@ -7,7 +7,7 @@ import { Child } from './child.js';
 import type { ChildObserver } from './child-observer.js';
 import { systemClock, type ChildClock } from './clock.js';
 import type { ChildType } from './child-type.js';
-import { createInProcessChildType, IN_PROCESS_TYPE } from './in-process.js';
+import { createInProcessChildType, IN_PROCESS_TYPE } from './client/in-process.js';
 import { SnapshotStore } from './snapshot.js';
 import { DEFAULT_CHILD_TIMINGS, type ChildTimings } from './timings.js';
 import { ToolGates } from './tool-gates.js';

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../store/private-files.js';
 
 /**
  * What the last connect negotiated (`RememberedNegotiation`), so the next one need not ask

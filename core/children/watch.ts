@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChildWatching, ChildWire } from '../mcp/revision.js';
+import type { ChildWatching, ChildWire } from '../revisions/revision.js';
 import { readLists } from './child-faces.js';
 import type { ChildClock, ClockTimer } from './clock.js';
 import { Relister } from './relist.js';

@@ -1,4 +1,4 @@
-import type { ChildWire, McpRevision } from '../mcp/revision.js';
+import type { ChildWire, McpRevision } from '../revisions/revision.js';
 
 /** The revisions the hub speaks to children, as the children ask for them. */
 export interface ChildWires {

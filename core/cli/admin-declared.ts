@@ -3,7 +3,7 @@ import type { AdminCommandSummary } from './admin-command.js';
 import { readConfigText } from '../config/read.js';
 import { SESSIONS_COMMAND } from '../operator/sessions-command.js';
 import { enabledWithoutMention, readBuiltinManifests } from '../plugins/builtins.js';
-import { settingPath } from '../setting-paths.js';
+import { settingPath } from '../config/setting-paths.js';
 
 const BUILTIN_DIRECTORY = fileURLToPath(new URL('../../plugins/', import.meta.url));
 

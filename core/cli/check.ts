@@ -1,7 +1,7 @@
 import { StartupError } from '../errors.js';
 import type { Child } from '../children/child.js';
 import { openDetachedHub } from '../detached.js';
-import { settingsFromEnvironment } from '../settings.js';
+import { settingsFromEnvironment } from '../config/settings.js';
 
 /** A back-off longer than any start timeout (and the longest a timer takes): `--connect` makes one attempt. */
 const NO_SECOND_ATTEMPT_MS = 2 ** 31 - 1;

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { SETTING_VARIABLES } from '../settings.js';
+import { SETTING_VARIABLES } from '../config/settings.js';
 import { UsageError } from './run.js';
 
 /**

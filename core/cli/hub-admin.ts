@@ -5,8 +5,8 @@ import { processOutput } from './admin-command.js';
 import { adminUsage, findCommand, isStoreOnly, parseAdminArgs, unknownGroup } from './admin-args.js';
 import { declaredCommands } from './admin-declared.js';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { withSecretFiles } from '../secret-files.js';
-import { settingPath } from '../setting-paths.js';
+import { withSecretFiles } from '../config/secret-files.js';
+import { settingPath } from '../config/setting-paths.js';
 import { openStore } from '../store/index.js';
 import { runCli } from './run.js';
 

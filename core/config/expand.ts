@@ -1,5 +1,5 @@
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { readSecretFile } from '../secret-files.js';
+import { readSecretFile } from './secret-files.js';
 
 /** Every `${...}` of a string: each is expanded or refused, none is ever sent as written. */
 const REFERENCE = /\$\{([^}]*)\}/g;
@@ -54,7 +54,7 @@ function isUnset(name: string, env: NodeJS.ProcessEnv): boolean {
  * Expands `${VAR}` and `${VAR:-default}` in every string of the config, as Claude Code
  * does, and `${env:VAR}` as Cursor and VS Code write it, so entries copy 1:1; an unset
  * `VAR` is read from the file `VAR_FILE` names, when set (a container's secret mount), by
- * the rules of core/secret-files.ts. A variable that is unset and has no default, or a
+ * the rules of core/config/secret-files.ts. A variable that is unset and has no default, or a
  * `${...}` the hub cannot expand (an editor's `${input:...}`, `${workspaceFolder}`), stops
  * start-up: silently sending an empty bearer token or a literal `${...}` upstream would be
  * worse. (A server entry's variables are `expandConfig`'s: there such a reference takes

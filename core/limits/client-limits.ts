@@ -1,4 +1,4 @@
-import type { HubSettings } from '../settings.js';
+import type { HubSettings } from '../config/settings.js';
 import type { Store } from '../store/index.js';
 import { msUntilBelow, slidingEstimate, WindowCounter, type WindowCount } from './window-counter.js';
 
@@ -14,7 +14,7 @@ export interface LimitRefusal {
 /**
  * A client's calls: CLIENT_CALLS_PER_MINUTE, counted through the store so that replicas
  * share it, and CLIENT_MAX_CONCURRENT, counted in this process. The MCP endpoints check
- * each request against them (mcp/admission.ts), and a call made for a client inside one of
+ * each request against them (http/admission.ts), and a call made for a client inside one of
  * its requests (a code-mode program's tool call) is checked against the same counts, so
  * no road lets a client past its limits.
  */

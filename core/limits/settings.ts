@@ -4,7 +4,7 @@ import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
 /**
  * The limits an operator sets in the environment (read and checked with the other
- * settings, core/settings.ts): per client (an OAuth client or an API token) and per
+ * settings, core/config/settings.ts): per client (an OAuth client or an API token) and per
  * process. Defaults that one person's clients never reach and one abusive client always
  * does.
  */

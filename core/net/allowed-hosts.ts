@@ -1,6 +1,6 @@
 import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { FastifyInstance } from 'fastify';
-import type { HubSettings } from '../settings.js';
+import type { HubSettings } from '../config/settings.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { makePrivateFolder, PASSWORD_FILE, PRIVATE_FILE_MODE } from '../private-files.js';
+import { makePrivateFolder, PASSWORD_FILE, PRIVATE_FILE_MODE } from '../store/private-files.js';
 import { hashSecret, secretMatches } from '../secrets.js';
 import { sharedAttempt } from '../shared-attempt.js';
 

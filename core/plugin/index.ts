@@ -11,7 +11,7 @@ export { declaredCommand, type AdminCommand, type AdminCommandSummary, type Admi
 export type { ToolGate, WithheldInstructions, WithheldTool } from '../children/tool-gates.js';
 export type { HubConfig } from '../config/schema.js';
 export type { ConfigFile, ConfigProblem, ConfigText, EntrySchemas, EntryTrial } from '../config/config-file.js';
-export type { HubSettings } from '../settings.js';
+export type { HubSettings } from '../config/settings.js';
 export * from './errors.js';
 export * from './auth.js';
 export * from './child-type.js';

@@ -15,5 +15,5 @@ export type {
   ToolCallNotification,
 } from '../calls/interceptors.js';
 export type { InterceptionDirection, InterceptionEvent } from '../observe.js';
-export { toolError } from '../mcp/tool-results.js';
+export { toolError } from '../calls/tool-results.js';
 export { mapJsonStrings, mapResultStrings, resultStrings, type ResultStringsOptions } from '../calls/result-strings.js';

@@ -2,12 +2,12 @@
  * `mcp-switchyard/plugin/meta-tool`: what a plugin that adds tools to `/hub` needs: the
  * tool contract, the servers as plugins see them, and tool results.
  */
-export type { MetaTool, MetaToolContext } from '../mcp/meta-tool.js';
-export { mayReach, type CallerRequest } from '../mcp/caller-request.js';
+export type { MetaTool, MetaToolContext } from '../calls/meta-tool.js';
+export { mayReach, type CallerRequest } from '../calls/caller-request.js';
 export type { ServerView } from '../children/server-view.js';
 /** Which servers and tools a caller may see and call: the decision `/hub`'s listing shares with every call (core/calls/visibility.ts). */
 export { hubStanding, lookupTool, offeredOnHub, type HubStanding, type ToolLookup } from '../calls/visibility.js';
-export { callerCapabilities, decideElicitation, type ElicitationDecision } from '../mcp/elicitation.js';
-export { structured, toolError } from '../mcp/tool-results.js';
+export { callerCapabilities, decideElicitation, type ElicitationDecision } from '../calls/elicitation.js';
+export { structured, toolError } from '../calls/tool-results.js';
 /** "Unknown server" and "unknown tool", worded once: what `servers.callTool` answers, and what a meta-tool says of a server or tool it cannot find. */
 export { isUnknownTarget, unknownServerMessage, unknownToolMessage, type ServerToolAnswer, type UnknownTarget } from '../calls/unknown-target.js';

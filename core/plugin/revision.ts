@@ -14,6 +14,6 @@ export type {
   RevisionHandler,
   RevisionServerFactory,
   WireError,
-} from '../mcp/revision.js';
-export type { ServedRevision } from '../mcp/served-revision.js';
-export { isPlainObject, plainParams, toolCallShape, type ToolCallShape } from '../mcp/plain-call.js';
+} from '../revisions/revision.js';
+export type { ServedRevision } from '../revisions/served-revision.js';
+export { isPlainObject, plainParams, toolCallShape, type ToolCallShape } from '../http/plain-call.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
-import { PRIVATE_FOLDER_MODE } from '../private-files.js';
+import { PRIVATE_FOLDER_MODE } from './private-files.js';
 
 /** Longest this process keeps the lock while it is busy. */
 const MAX_HOLD_MS = 25;

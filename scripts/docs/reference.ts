@@ -10,7 +10,7 @@ import { HUB_ERROR_CODES } from '../../core/errors.js';
 import { loadBuiltins } from '../../core/plugins/resolve.js';
 import { builtinPluginDirectory } from '../../core/schemas.js';
 import { startHub } from '../../core/server.js';
-import { HubSettings, SETTING_VARIABLES } from '../../core/settings.js';
+import { HubSettings, SETTING_VARIABLES } from '../../core/config/settings.js';
 import { HubMetrics } from '../../plugins/observability/metrics.js';
 import { OTHER_VARIABLES } from './variables.js';
 
@@ -78,7 +78,7 @@ export function environmentPage(): string {
   for (const variable of OTHER_VARIABLES) rows.push(`| ${variable.names.map(code).join(', ')} | ${cell(variable.fallback)} | ${cell(variable.meaning)} | ${variable.readBy} |`);
   return `# Environment variables
 
-${GENERATED('core/settings.ts (the settings table and its TypeBox schema, core/limits/settings.ts included) and scripts/docs/variables.ts (variables read outside the settings)')}Every setting of the hub comes from the environment: the bins take no flags for them, and
+${GENERATED('core/config/settings.ts (the settings table and its TypeBox schema, core/limits/settings.ts included) and scripts/docs/variables.ts (variables read outside the settings)')}Every setting of the hub comes from the environment: the bins take no flags for them, and
 a flag that spells one (\`hub --port 4000\`) is refused with the usage and the variable to
 set. A value that does not parse stops the start with one line naming the variable, what
 it expects and what it got. What the settings mean in practice (the base URL, secrets in

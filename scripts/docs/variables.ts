@@ -1,5 +1,5 @@
 /**
- * Environment variables read outside the kernel's settings table (core/settings.ts): by
+ * Environment variables read outside the kernel's settings table (core/config/settings.ts): by
  * the store, the log, the plugins. They have no TypeBox schema to generate from, so they
  * are listed here, once, and docs/reference/environment.md is generated from this list and
  * the settings together. A variable a plugin reads belongs here (or in the plugin's README

@@ -4,7 +4,7 @@ import t from 'tap';
 import { expandEnvironment } from '../../core/config/expand.js';
 import { checkConfig, loadConfigFile, MAX_CONFIG_BYTES, parseConfig } from '../../core/config/load.js';
 import { pointerToPath } from '../../core/config/schema-errors.js';
-import { settingsFromEnvironment } from '../../core/settings.js';
+import { settingsFromEnvironment } from '../../core/config/settings.js';
 
 t.test('Claude Code entries copy 1:1 and unknown keys are kept', async (t) => {
   const config = parseConfig(

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { parseAllDocuments } from 'yaml';
 import { CUT_GRACE_MS } from '../../core/kernel.js';
-import { settingsFromEnvironment } from '../../core/settings.js';
+import { settingsFromEnvironment } from '../../core/config/settings.js';
 
 // Issue 43, item 6: the default drain, with the grace the cut calls get to be answered
 // and a second for the rest of the shutdown (children, store), fits inside the stop

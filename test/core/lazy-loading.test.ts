@@ -81,7 +81,7 @@ t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox
   const env = { HUB_CONFIG: join(folder, 'mcp.json'), DATA_PATH: join(folder, 'data') };
   await mkdir(join(folder, 'data', 'store'), { recursive: true });
   const heavy = ['fastify', 'typebox', 'pino', 'jose', '@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/node', 'mongodb', 'undici', 'lru-cache'];
-  const kernel = ['core/kernel.js', 'core/hub.js', 'core/server.js', 'core/settings.js', 'core/detached.js', 'core/config/load.js', 'core/plugins/resolve.js', 'core/cli/admin-hub.js'];
+  const kernel = ['core/kernel.js', 'core/hub.js', 'core/server.js', 'core/config/settings.js', 'core/detached.js', 'core/config/load.js', 'core/plugins/resolve.js', 'core/cli/admin-hub.js'];
 
   const help = await loadedBy('hub-admin', env, ['--help']);
   const helpFiles = ownFiles(help);
@@ -90,7 +90,7 @@ t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox
   t.same(helpFiles.filter((file) => file.startsWith('plugins/') && !file.endsWith('/manifest.js')), [], '--help loads no plugin beyond its manifest');
   t.same(
     helpFiles.filter((file) => file.startsWith('core/')).sort(),
-    ['core/cli/admin-args.js', 'core/cli/admin-command.js', 'core/cli/admin-declared.js', 'core/cli/hub-admin.js', 'core/cli/run.js', 'core/config/read.js', 'core/errors.js', 'core/operator/sessions-command.js', 'core/plugins/builtins.js', 'core/secret-files.js', 'core/setting-paths.js', 'core/store/index.js', 'core/store/lazy.js', 'core/store/port.js'],
+    ['core/cli/admin-args.js', 'core/cli/admin-command.js', 'core/cli/admin-declared.js', 'core/cli/hub-admin.js', 'core/cli/run.js', 'core/config/read.js', 'core/config/secret-files.js', 'core/config/setting-paths.js', 'core/errors.js', 'core/operator/sessions-command.js', 'core/plugins/builtins.js', 'core/store/index.js', 'core/store/lazy.js', 'core/store/port.js'],
     'of the kernel, --help loads the parser, the manifests reader and the store entry only',
   );
 

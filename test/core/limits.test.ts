@@ -5,7 +5,7 @@ import t from 'tap';
 import { addressKey } from '../../core/limits/address.js';
 import { serverLimitOptions } from '../../core/limits/server-options.js';
 import { msUntilBelow, slidingEstimate, WindowCounter } from '../../core/limits/window-counter.js';
-import { settingsFromEnvironment } from '../../core/settings.js';
+import { settingsFromEnvironment } from '../../core/config/settings.js';
 import { openStore } from '../../core/store/index.js';
 
 t.test('the sliding-window estimate and when it falls below a limit', async (t) => {

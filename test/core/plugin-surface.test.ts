@@ -85,7 +85,7 @@ t.test('the kernel imports no plugin, and the surface only the kernel', async (t
 
 /**
  * What only a revision knows: its methods and the fields of its wire. The kernel asks the
- * revision registered for a request or a connection instead (core/mcp/revision.ts).
+ * revision registered for a request or a connection instead (core/revisions/revision.ts).
  */
 const MECHANIC_TEXT = [/server\/discover/, /subscriptions\/listen/, /resources\/subscribe/, /\binitialize\b/, /\bresultType\b/, /\binputResponses\b/, /\brequestState\b/];
 const MECHANIC_NAMES = new Set(['initialize', 'resultType', 'inputResponses', 'requestState', 'getProtocolEra', 'getDiscoverResult', 'isLegacyRequest', 'isInitializeRequest', 'subscribeResource', 'discover', 'listen']);
@@ -216,5 +216,5 @@ t.test("only one module reaches the SDK's members whose names begin with _", asy
       if (name?.startsWith('_') && !NOT_SDK_INTERNALS.has(name)) reaching.add(relative(root, file.fileName));
     });
   }
-  t.same([...reaching], [join('core', 'children', 'plain-call-client.ts')], 'the plain-call client and the stdio transport seams beside it');
+  t.same([...reaching], [join('core', 'children', 'client', 'plain-call-client.ts')], 'the plain-call client and the stdio transport seams beside it');
 });

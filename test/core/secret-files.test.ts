@@ -5,7 +5,7 @@ import t from 'tap';
 import { HUB_ERROR_CODES } from '../../core/errors.js';
 import { checkConfig } from '../../core/config/load.js';
 import { variableProblem } from '../../core/config/expand.js';
-import { withSecretFiles } from '../../core/secret-files.js';
+import { withSecretFiles } from '../../core/config/secret-files.js';
 import { cliPath, runNode } from '../helpers/cli.js';
 import { startTestHub } from '../helpers/hub.js';
 import { tempDir } from './children/helpers.js';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { withSecretFiles } from '../../core/secret-files.js';
+import { withSecretFiles } from '../../core/config/secret-files.js';
 import { tempDir } from './children/helpers.js';
 import { startTestHub } from '../helpers/hub.js';
 

@@ -4,7 +4,7 @@ import { join, posix } from 'node:path';
 import t from 'tap';
 import { checkConfig } from '../../core/config/load.js';
 import { CUT_GRACE_MS } from '../../core/kernel.js';
-import { settingsFromEnvironment } from '../../core/settings.js';
+import { settingsFromEnvironment } from '../../core/config/settings.js';
 import { KUSTOMIZATION, REPOSITORY, loadManifests, only, parseManifests, type Container, type Deployment, type Manifest } from './manifests.js';
 
 // deploy/kubernetes holds what docs/deployment/kubernetes.md promises an operator: these checks read the

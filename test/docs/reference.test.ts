@@ -19,7 +19,7 @@ t.test('docs/reference/ is what `npm run docs` makes of the code', async (t) => 
 });
 
 t.test('the generated pages name every setting, error code, metric and bin the hub has', async (t) => {
-  const { SETTING_VARIABLES } = await import('../../core/settings.js');
+  const { SETTING_VARIABLES } = await import('../../core/config/settings.js');
   const { HUB_ERROR_CODES } = await import('../../core/errors.js');
   for (const variable of Object.values(SETTING_VARIABLES)) t.match(pages.get('docs/reference/environment.md'), `| \`${variable}\` |`, variable);
   for (const code of Object.values(HUB_ERROR_CODES)) t.match(pages.get('docs/reference/error-codes.md'), `| \`${code}\` |`, code);

@@ -9,7 +9,7 @@ import {
 import Fastify from 'fastify';
 import t from 'tap';
 import { hub } from '../../core/kernel.js';
-import { hubWellKnown } from '../../core/well-known.js';
+import { hubWellKnown } from '../../core/http/well-known.js';
 import { REVISIONS, type Revision } from '../helpers/clients.js';
 import { MemoryOAuthProvider } from '../helpers/oauth-provider.js';
 import { cookiesOf, form, hiddenFields } from '../plugins/oauth-as/browserless.js';

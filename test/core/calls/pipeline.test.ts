@@ -5,8 +5,8 @@ import { runToolCall } from '../../../core/calls/pipeline.js';
 import { toolCallOf, type ToolCall } from '../../../core/calls/tool-call.js';
 import type { Hub } from '../../../core/hub.js';
 import { hub as hubPlugin, onKernel } from '../../../core/kernel.js';
-import type { CallerRequest } from '../../../core/mcp/caller-request.js';
-import { servedRevisions, type ServedRevision } from '../../../core/mcp/served-revision.js';
+import type { CallerRequest } from '../../../core/calls/caller-request.js';
+import { servedRevisions, type ServedRevision } from '../../../core/revisions/served-revision.js';
 import type { PluginHub } from '../../../core/plugin-hub.js';
 import { isUnknownTarget } from '../../../core/plugin/meta-tool.js';
 

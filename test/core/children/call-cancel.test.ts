@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CallCancellation } from '../../../core/children/call-cancel.js';
+import { CallCancellation } from '../../../core/children/client/call-cancel.js';
 
 // Issue 42: a plain call's cancellation without an AbortSignal, which behaves as one would.
 

@@ -1,10 +1,10 @@
 import { ProtocolError, ReadBuffer, StreamableHTTPClientTransport, type JSONRPCMessage, type JSONRPCResultResponse } from '@modelcontextprotocol/client';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import t from 'tap';
-import { plainToolAnswer } from '../../../core/children/plain-answer.js';
-import { PlainCallClient } from '../../../core/children/plain-call-client.js';
-import { PlainReadBuffer } from '../../../core/children/plain-read-buffer.js';
-import { repairedMessage } from '../../../core/children/tolerant-transport.js';
+import { plainToolAnswer } from '../../../core/children/client/plain-answer.js';
+import { PlainCallClient } from '../../../core/children/client/plain-call-client.js';
+import { PlainReadBuffer } from '../../../core/children/client/plain-read-buffer.js';
+import { repairedMessage } from '../../../core/children/client/tolerant-transport.js';
 import { createChildWire as legacyWire } from '../../../plugins/mcp-2025-11-25/child-wire.js';
 import { createChildWire as modernWire } from '../../../plugins/mcp-2026-07-28/child-wire.js';
 import { REVISIONS } from '../../helpers/clients.js';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import type { CheckReport } from '../../../core/cli/check.js';
-import { settingsFromEnvironment } from '../../../core/settings.js';
+import { settingsFromEnvironment } from '../../../core/config/settings.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { cliPath, runNode } from '../../helpers/cli.js';
 import { startTestHub } from '../../helpers/hub.js';

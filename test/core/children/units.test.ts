@@ -4,7 +4,7 @@ import t from 'tap';
 import { ChildRegistry } from '../../../core/children/registry.js';
 import { SnapshotStore } from '../../../core/children/snapshot.js';
 import { backoffDelay } from '../../../core/children/timings.js';
-import { settingsFromEnvironment } from '../../../core/settings.js';
+import { settingsFromEnvironment } from '../../../core/config/settings.js';
 import { StderrLog } from '../../../core/children/stderr-log.js';
 import { tempDir, type LogLine } from './helpers.js';
 

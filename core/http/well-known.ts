@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { HUB_ERROR_CODES, StartupError } from './errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 
 export const HubWellKnownOptions = Type.Object({
   hubPrefix: Type.String({ description: 'The prefix the hub is registered under in this app, as given to `register` (e.g. `/tools`).' }),

@@ -1,8 +1,8 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
 import { Type } from 'typebox';
-import { HUB_ERROR_CODES, HubError } from '../errors.js';
-import type { ChildConnection, ChildType, ConnectContext } from './child-type.js';
+import { HUB_ERROR_CODES, HubError } from '../../errors.js';
+import type { ChildConnection, ChildType, ConnectContext } from '../child-type.js';
 import { connectClient } from './connect-client.js';
 
 export const IN_PROCESS_TYPE = 'in-process';

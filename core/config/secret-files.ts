@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { HUB_ERROR_CODES, StartupError } from './errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 
 /**
  * The secrets the hub and its built-in plugins read from the environment. Each may come

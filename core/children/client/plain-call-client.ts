@@ -15,7 +15,7 @@ import {
   type JSONRPCResponse,
   type JSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
-import { InFlightMap } from '../in-flight-map.js';
+import { InFlightMap } from '../../in-flight-map.js';
 import type { CallCancel } from './call-cancel.js';
 import { plainToolAnswer } from './plain-answer.js';
 import { repairedMessage, type ResultRepair } from './tolerant-transport.js';
@@ -217,7 +217,7 @@ interface SdkInternals {
  * private), so that an SDK upgrade that moves them breaks in this module (beside the plain-call client's two overrides) and nowhere else: the
  * client's codec and per-request envelope (the plain road), the stdio transport's process
  * and read buffer (the stdio child type, through `HubStdioTransport`), and a server's
- * installed handlers (core/mcp/failed-handshake.ts). Nothing of it is on a published entry.
+ * installed handlers (core/http/failed-handshake.ts). Nothing of it is on a published entry.
  */
 export function sdkSeams(client: Client): ClientSeams;
 export function sdkSeams(transport: StdioClientTransport): StdioTransportSeams;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Hub } from './hub.js';
-import { fromThisMachine, isLoopback } from './limits/address.js';
+import type { Hub } from '../hub.js';
+import { fromThisMachine, isLoopback } from '../limits/address.js';
 
 /** A store that has not answered within this long is not reachable, as far as a probe is concerned. */
 const STORE_PING_TIMEOUT_MS = 2_000;

@@ -1,6 +1,6 @@
 import type { AuthProvider, FetchLike } from '@modelcontextprotocol/client';
-import type { ServerEntry } from '../config/schema.js';
-import { HUB_ERROR_CODES, HubError } from '../errors.js';
+import type { ServerEntry } from '../../config/schema.js';
+import { HUB_ERROR_CODES, HubError } from '../../errors.js';
 
 /**
  * What a plugin lends a remote (`http`/`sse`) child's transport so the hub can

@@ -1,9 +1,9 @@
 import { type CallToolRequestParams, type CallToolResult, type Implementation, type InputRequiredResult, type Server } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
-import { unknownToolProtocolError } from './tool-results.js';
-import type { CallerRequest } from './caller-request.js';
+import { unknownToolProtocolError } from '../calls/tool-results.js';
+import type { CallerRequest } from '../calls/caller-request.js';
 import type { SdkExchange } from './sdk-exchange.js';
-import type { ServedRevision } from './served-revision.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
 
 /**
  * One MCP endpoint (`/hub`, `/<name>/mcp`), whichever road a request takes: the SDK's

@@ -20,18 +20,18 @@ import type { UnlistedItems } from '../children/child-faces.js';
 import { hubErrorCode } from '../errors.js';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
-import { callerRequestOf, type CallerRequest } from './caller-request.js';
+import { callerRequestOf, type CallerRequest } from '../calls/caller-request.js';
 import { callEndpointTool, type McpEndpoint } from './endpoint.js';
-import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
+import { callerCapabilities, decideElicitation, type ElicitationDecision } from '../calls/elicitation.js';
 import { withQuestionParams } from '../calls/carry.js';
 import { runToolCall } from '../calls/pipeline.js';
 import { toolCallOf } from '../calls/tool-call.js';
 import { offeredTools } from '../calls/visibility.js';
 import { refuseEveryRequest } from './failed-handshake.js';
-import { relayedChildError } from './relayed-error.js';
+import { relayedChildError } from '../revisions/relayed-error.js';
 import { RequestWake } from './request-wake.js';
 import type { SdkExchange } from './sdk-exchange.js';
-import type { ServedRevision } from './served-revision.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
 
 /**
  * `/<name>/mcp`: a transparent proxy of one child, stating what the child shows a client

@@ -16,8 +16,8 @@ import { HubEndpoint } from './hub-endpoint.js';
 import { acceptJsonRpcBodies } from './json-rpc-bodies.js';
 import { jsonRpcError, requestIdOf } from './json-rpc-message.js';
 import { answerPlainCall, isPlainObject, plainCallOf } from './plain-call.js';
-import { requestedRevision, RevisionGate } from './revision-gate.js';
-import { servedRevisions, type ServedRevision } from './served-revision.js';
+import { requestedRevision, RevisionGate } from '../revisions/revision-gate.js';
+import { servedRevisions, type ServedRevision } from '../revisions/served-revision.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

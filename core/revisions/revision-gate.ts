@@ -1,10 +1,10 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { UnsupportedProtocolVersionError, type AuthInfo, type JSONRPCErrorResponse, type McpHandlerRequestOptions, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpEndpoint } from './endpoint.js';
-import { jsonRpcError, requestIdOf, writeJson } from './json-rpc-message.js';
+import type { McpEndpoint } from '../http/endpoint.js';
+import { jsonRpcError, requestIdOf, writeJson } from '../http/json-rpc-message.js';
 import type { HttpRequestView } from './revision.js';
-import type { SdkExchange } from './sdk-exchange.js';
+import type { SdkExchange } from '../http/sdk-exchange.js';
 import type { ServedRevision } from './served-revision.js';
 
 /** The reply of an MCP request, as the gate needs it: the Node response, and telling Fastify the answer is written outside it. */

@@ -1,7 +1,7 @@
 import type { ClientOptions, Transport } from '@modelcontextprotocol/client';
-import { HUB_ERROR_CODES, HubError } from '../errors.js';
-import type { ChildWire } from '../mcp/revision.js';
-import { ChildEndedError, type ChildConnection, type ConnectContext } from './child-type.js';
+import { HUB_ERROR_CODES, HubError } from '../../errors.js';
+import type { ChildWire } from '../../revisions/revision.js';
+import { ChildEndedError, type ChildConnection, type ConnectContext } from '../child-type.js';
 import { resultOf } from './plain-answer.js';
 import { PlainCallClient } from './plain-call-client.js';
 import { tolerantTransport } from './tolerant-transport.js';

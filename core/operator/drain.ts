@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { onClose } from './net/on-close.js';
+import { onClose } from '../net/on-close.js';
 
 /**
  * The shutdown drain: from its start the hub is not ready (`/readyz` 503) and refuses new

@@ -1,7 +1,7 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { HUB_ERROR_CODES, StartupError } from './errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 
 /**
  * Checks, creating nothing, that DATA_PATH is a folder the hub can write or can be

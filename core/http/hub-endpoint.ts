@@ -11,12 +11,12 @@ import type { SdkExchange } from './sdk-exchange.js';
 import { firstSchemaProblem, pointerToPath, withSchemaDefaults } from '../config/schema-errors.js';
 import type { Hub } from '../hub.js';
 import { observe, type ToolCallOutcome } from '../observe.js';
-import { callerRequestOf, type CallerRequest } from './caller-request.js';
+import { callerRequestOf, type CallerRequest } from '../calls/caller-request.js';
 import { callEndpointTool, type McpEndpoint } from './endpoint.js';
 import { answeredOutcome, errorCodeOf } from '../calls/observation.js';
 import type { HubCallRecord } from '../calls/tool-call.js';
-import type { ServedRevision } from './served-revision.js';
-import { toolError } from './tool-results.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
+import { toolError } from '../calls/tool-results.js';
 
 /**
  * `/hub` (and `hub-stdio`): whatever meta-tools the plugins registered. Tool schemas are

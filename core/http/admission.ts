@@ -4,7 +4,7 @@ import { observe } from '../observe.js';
 import { ADMITTED, type LimitRefusal, Occupancy } from '../limits/client-limits.js';
 import { onClose } from '../net/on-close.js';
 import { jsonRpcError, requestIdOf } from './json-rpc-message.js';
-import type { ServedRevision } from './served-revision.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
 
 /** The JSON-RPC code of a refusal by a limit: implementation-defined server error. */
 const LIMIT_ERROR = -32000;

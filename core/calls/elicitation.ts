@@ -2,7 +2,7 @@ import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, type ClientCapabili
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerView } from '../children/server-view.js';
 import type { CallerRequest } from './caller-request.js';
-import type { ServedRevision } from './served-revision.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
 
 /** Whether a child's question reaches the caller, and why (the text `describe_connection` shows). */
 export interface ElicitationDecision {

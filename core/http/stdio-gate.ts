@@ -1,6 +1,6 @@
 import { isJSONRPCRequest, type JSONRPCMessage, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
-import { unsupportedRevisionAnswer } from './revision-gate.js';
-import type { ServedRevision } from './served-revision.js';
+import { unsupportedRevisionAnswer } from '../revisions/revision-gate.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
 
 /**
  * The stdio side of the revision gate: a message no served revision claims (its plugin

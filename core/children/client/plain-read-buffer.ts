@@ -1,5 +1,5 @@
 import { parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type JSONRPCMessage } from '@modelcontextprotocol/client';
-import { HUB_ERROR_CODES, HubError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError } from '../../errors.js';
 import { resultOf } from './plain-answer.js';
 
 /**

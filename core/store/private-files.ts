@@ -1,7 +1,7 @@
 import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { HUB_ERROR_CODES, StartupError } from './errors.js';
+import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 
 /**
  * What the hub creates under DATA_PATH is for its own user only: the store (with the

@@ -1,8 +1,8 @@
 import type { ServerContext, ServerNotification } from '@modelcontextprotocol/server';
 import type { AccessRecord } from '../access-log.js';
-import { callerServers } from './authenticator.js';
-import type { SdkExchange } from './sdk-exchange.js';
-import type { ServedRevision } from './served-revision.js';
+import { callerServers } from '../http/authenticator.js';
+import type { SdkExchange } from '../http/sdk-exchange.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
 
 /**
  * What forwarding a call needs of the caller's request, whichever road it came by: the

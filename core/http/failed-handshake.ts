@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import { sdkSeams } from '../children/plain-call-client.js';
+import { sdkSeams } from '../children/client/plain-call-client.js';
 
 /**
  * Makes `server` answer every request with `failure` (the start of a server never seen

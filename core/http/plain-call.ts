@@ -1,16 +1,16 @@
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type AuthInfo, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { AccessRecord } from '../access-log.js';
-import { CallCancellation } from '../children/call-cancel.js';
+import { CallCancellation } from '../children/client/call-cancel.js';
 import { callerServers } from './authenticator.js';
-import type { CallerRequest } from './caller-request.js';
+import type { CallerRequest } from '../calls/caller-request.js';
 import type { Cancellations } from './cancellations.js';
 import { callEndpointTool, type McpEndpoint } from './endpoint.js';
 import { onClose } from '../net/on-close.js';
 import { jsonRpcError, writeJson } from './json-rpc-message.js';
-import type { HttpRequestView, PlainCall } from './revision.js';
-import type { ServedRevision } from './served-revision.js';
-import { toolError } from './tool-results.js';
+import type { HttpRequestView, PlainCall } from '../revisions/revision.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
+import { toolError } from '../calls/tool-results.js';
 
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);

@@ -1,8 +1,8 @@
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { TSchema } from 'typebox';
-import type { HubCallRecord } from '../calls/tool-call.js';
+import type { HubCallRecord } from './tool-call.js';
 import type { CallerRequest } from './caller-request.js';
-import type { ServedRevision } from './served-revision.js';
+import type { ServedRevision } from '../revisions/served-revision.js';
 
 /** What a meta-tool learns about the request it serves. */
 export interface MetaToolContext {

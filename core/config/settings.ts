@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
-import { LimitSettings, trustedProxies } from './limits/settings.js';
+import { HUB_ERROR_CODES, HubError, StartupError } from '../errors.js';
+import { LimitSettings, trustedProxies } from '../limits/settings.js';
 import { absolute, DEFAULT_PATHS } from './setting-paths.js';
 
 export const HubSettings = Type.Object({
