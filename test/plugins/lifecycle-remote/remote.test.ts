@@ -142,7 +142,7 @@ t.test('a start that runs out of budget reports the last real failure, not the c
   t.teardown(() => app.close());
   const child = hub?.children.get('upstream');
   if (!child) throw new Error('no child');
-  await t.rejects(child.ensureUp(), /^server "upstream" did not start within 1 s: HTTP 401: the upstream wants a token$/);
+  await t.rejects(child.ensureUp(), /^server "upstream" did not start within 1 s: HTTP 401: the upstream wants a token; a server that needs longer .* set "startTimeoutMs" in its entry$/);
   t.ok(attempts >= 2, 'a second attempt ran into the end of the budget');
   t.match(child.lastError, /401/);
 });
