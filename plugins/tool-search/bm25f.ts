@@ -31,7 +31,8 @@ interface Entry {
 /** A term's count in each field of a tool, packed into one number (8 bits a field, at most 255: far past saturation), so that a posting is a small integer, not an array. */
 const BITS = 8;
 const MAX_COUNT = (1 << BITS) - 1;
-const countIn = (packed: number, at: number): number => Math.floor(packed / 2 ** (BITS * at)) % 2 ** BITS;
+const SHIFT = 2 ** BITS;
+const countIn = (packed: number, at: number): number => Math.floor(packed / SHIFT ** at) % SHIFT;
 
 /**
  * BM25F (Robertson and Zaragoza): a term's occurrences in every field of a tool are weighed
@@ -99,17 +100,21 @@ export class Bm25fIndex {
     const { fields, k, b, d } = this.#parameters;
     const count = this.#documents.size;
     const idf = Math.log(1 + (count - posting.size + 0.5) / (posting.size + 0.5));
-    const averages = FIELDS.map((_, at) => (this.#totalLengths[at] ?? 0) / Math.max(1, count));
+    const weights = FIELDS.map((field) => fields[field]);
+    const norms = FIELDS.map((field) => b[field]);
+    const averages = FIELDS.map((_, at) => (this.#totalLengths[at] ?? 0) / Math.max(1, count) || 1);
     const out: TermHit[] = [];
     for (const [id, packed] of posting) {
       const entry = this.#documents.get(id) as Entry;
       let weighted = 0;
-      FIELDS.forEach((field, at) => {
-        const occurrences = countIn(packed, at);
-        if (occurrences === 0) return;
-        const average = averages[at] || 1;
-        weighted += (fields[field] * occurrences) / (1 - b[field] + (b[field] * (entry.lengths[at] ?? 0)) / average);
-      });
+      let rest = packed;
+      for (let at = 0; rest > 0; at += 1) {
+        const occurrences = rest % SHIFT;
+        rest = Math.floor(rest / SHIFT);
+        if (occurrences === 0) continue;
+        const norm = norms[at] as number;
+        weighted += ((weights[at] as number) * occurrences) / (1 - norm + (norm * (entry.lengths[at] as number)) / (averages[at] as number));
+      }
       out.push({ id, server: entry.server, tool: entry.tool, score: idf * ((weighted * (k + 1)) / (k + weighted) + d) });
     }
     return out;

@@ -91,34 +91,65 @@ export class Ranker {
       }
       return found;
     };
-    // With the number of the query's words it matched, each word counting by the weight it matched at.
-    const total = new Map<string, Ranked & { coverage: number }>();
-    for (const { asked, terms } of this.#expansion.words(query)) {
-      const best = new Map<string, { score: number; weight: number; via: string | undefined; server: string; tool: string }>();
+    // Per tool, the query's words it matched, each by the best of its terms there; the
+    // word being summed is kept on the tool itself (`word`), not in a map of its own, and
+    // "why" is put in words for the tools returned only: a query touches hundreds of tools.
+    const total = new Map<string, Candidate>();
+    const touched: Candidate[] = [];
+    const words = this.#expansion.words(query);
+    words.forEach(({ terms }, word) => {
       for (const [term, { weight, via }] of terms) {
         for (const hit of termScores(term)) {
           const score = hit.score * weight;
-          if ((best.get(hit.id)?.score ?? 0) < score) best.set(hit.id, { score, weight, via, server: hit.server, tool: hit.tool });
+          let entry = total.get(hit.id);
+          if (entry === undefined) total.set(hit.id, (entry = { hit, score: 0, coverage: 0, matched: [], word: -1, best: 0, weight: 0, via: undefined }));
+          if (entry.word !== word) {
+            if (score <= 0) continue;
+            entry.word = word;
+            touched.push(entry);
+          } else if (entry.best >= score) continue;
+          entry.best = score;
+          entry.weight = weight;
+          entry.via = via;
         }
       }
-      for (const [id, hit] of best) {
-        const entry = total.get(id) ?? { id, server: hit.server, tool: hit.tool, score: 0, matched: [], coverage: 0 };
-        entry.score += hit.score;
-        entry.coverage += hit.weight;
-        entry.matched.push(hit.via === undefined ? asked : `${hit.via} (for ${asked})`);
-        total.set(id, entry);
+      for (const entry of touched) {
+        entry.score += entry.best;
+        entry.coverage += entry.weight;
+        entry.matched.push({ word, via: entry.via });
       }
+      touched.length = 0;
+    });
+    // With the number of the query's words it matched, each word counting by the weight it matched at.
+    const ranked = [...total.values()];
+    for (const entry of ranked) entry.score *= entry.coverage ** this.#weights.coordination;
+    ranked.sort((a, b) => b.score - a.score || (a.hit.id < b.hit.id ? -1 : a.hit.id > b.hit.id ? 1 : 0));
+    const out: Ranked[] = [];
+    for (const { hit, score, matched } of ranked) {
+      if (out.length >= limit) break;
+      if (!keep(hit.server, hit.tool)) continue;
+      const asked = (word: number) => words[word]?.asked ?? '';
+      out.push({ id: hit.id, server: hit.server, tool: hit.tool, score, matched: matched.map(({ word, via }) => (via === undefined ? asked(word) : `${via} (for ${asked(word)})`)) });
     }
-    return [...total.values()]
-      .filter((entry) => keep(entry.server, entry.tool))
-      .map(({ coverage, ...entry }) => ({ ...entry, score: entry.score * coverage ** this.#weights.coordination }))
-      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
-      .slice(0, limit);
+    return out;
   }
 
   close(): void {
     this.#expansion.close();
   }
+}
+
+/** A tool a query's words found, while they are summed. */
+interface Candidate {
+  hit: TermHit;
+  score: number;
+  coverage: number;
+  matched: { word: number; via: string | undefined }[];
+  /** The word being summed, and its best term for this tool so far. */
+  word: number;
+  best: number;
+  weight: number;
+  via: string | undefined;
 }
 
 /** Hits kept over all terms (the least recently used terms go first): some 8 MB at most. */
