@@ -23,7 +23,7 @@ t.test("the revisions page's conformance table has a line per fixture and revisi
   for (const variant of FIXTURE_VARIANTS) {
     for (const revision of ['2025-11-25', '2026-07-28']) {
       const line = page.split('\n').find((candidate) => candidate.startsWith(`| ${variant} | ${revision} |`));
-      t.match(line, /^\|[^|]+\|[^|]+\| \d+ \/ \d+ \/ \d+ \| \d+ \/ \d+ \/ \d+ \| \d+ \/ \d+ \/ \d+ \|$/, `${variant} on ${revision}`);
+      t.match(line, /^\|[^|]+\|[^|]+\| \d+ \/ \d+ \/ \d+ \| \d+ \/ \d+ \/ \d+ \|$/, `${variant} on ${revision}: through http and through stdio`);
     }
   }
 });

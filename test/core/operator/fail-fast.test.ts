@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { REVISIONS, connectClient } from '../../helpers/clients.js';
 import { startHubBin } from '../../helpers/hub-bin.js';
+import { startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
 import { fixture, fixtureEntry, starts, tempDir } from '../children/helpers.js';
 
@@ -9,20 +10,26 @@ import { fixture, fixtureEntry, starts, tempDir } from '../children/helpers.js';
 // cause, on /hub and on its own endpoint, shows `down` with that reason, and is never
 // reported as having no tools.
 
+function brokenConfig(directory: string, startsFile: string) {
+  return {
+    plugins: { 'oauth-as': false },
+    mcpServers: {
+      missing: { command: join(directory, 'no-such-command') },
+      nomodule: { command: process.execPath, args: [join(directory, 'no-such-module.js')] },
+      exits: fixtureEntry('exits-at-once', startsFile),
+      fine: fixtureEntry('crashy', join(directory, 'fine')),
+    },
+  };
+}
+
+/**
+ * The broken servers behind a fresh hub in this process (issue 59: what the hub answers is
+ * the subject; the process's own log output is only the last subtest's, on a hub process).
+ */
 async function brokenHub(t: Parameters<typeof tempDir>[0]) {
   const directory = await tempDir(t);
   const startsFile = join(directory, 'starts');
-  const hub = await startHubBin(t, {
-    config: {
-      plugins: { 'oauth-as': false },
-      mcpServers: {
-        missing: { command: join(directory, 'no-such-command') },
-        nomodule: { command: process.execPath, args: [join(directory, 'no-such-module.js')] },
-        exits: fixtureEntry('exits-at-once', startsFile),
-        fine: fixtureEntry('crashy', join(directory, 'fine')),
-      },
-    },
-  });
+  const hub = await startTestHub(t, { config: brokenConfig(directory, startsFile) });
   return { hub, startsFile };
 }
 
@@ -100,7 +107,8 @@ t.test('list_servers and /health show down with the reason; list_tools never cla
 });
 
 t.test('a multi-line stderr burst is one log record, and the server is named once per record', async (t) => {
-  const { hub } = await brokenHub(t);
+  const directory = await tempDir(t);
+  const hub = await startHubBin(t, { config: brokenConfig(directory, join(directory, 'starts')) });
   const client = await connectClient(t, `${hub.url}/hub`, '2026-07-28');
   await client.callTool({ name: 'call_tool', arguments: { server: 'nomodule', tool: 'echo' } });
   const record = await hub.waitForLog('the stderr record', (line) => line.stream === 'stderr' && line.msg.includes('Cannot find module'));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { fixtureEntry, starts } from '../../core/children/helpers.js';
-import { cliPath, runNode } from '../../helpers/cli.js';
+import { adminBeside } from '../../helpers/admin.js';
 import { startHubBin } from '../../helpers/hub-bin.js';
 import { PASSWORD } from '../oauth-as/flows.js';
 
@@ -16,7 +16,8 @@ import { PASSWORD } from '../oauth-as/flows.js';
  * hub-admin's hub lists them itself (no process is started for it), where it used to call
  * them down and never search them. A stdio server never started is still named, not
  * started. A real hub process with its real map server, the Petstore document and a stdio
- * child; hub-admin beside it.
+ * child; hub-admin's command beside it, run in this process as hub-admin runs it (see
+ * adminBeside: the command, not hub-admin's process, is the subject; issue 59).
  */
 
 const petstore = fileURLToPath(new URL('../../../../test/fixtures/openapi/petstore.yaml', import.meta.url));
@@ -42,7 +43,8 @@ t.test('hub-admin tools search finds the tools of the map, OpenAPI and virtual s
     },
     env: { HUB_PASSWORD: PASSWORD },
   });
-  const admin = (...args: string[]) => runNode(cliPath('hub-admin'), ['tools', 'search', ...args], hub.env);
+  const beside = adminBeside(hub.env);
+  const admin = (...args: string[]) => beside('tools', 'search', ...args);
   const found = (stdout: string) => stdout.trim().split('\n').map((line) => line.split('\t').slice(0, 2).join('/'));
 
   const pets = await admin('list', 'all', 'pets');
