@@ -13,7 +13,7 @@ export interface AccessAdmin {
   revokeToken(id: string): Promise<string | undefined>;
   /** The OAuth clients registered (by an operator, or by themselves), oldest first. */
   listClients(): Promise<OAuthClientListing[]>;
-  /** Withdraws every token of a client: false when no such client is registered. */
+  /** Withdraws every token the client holds (as `hub-admin clients revoke`); it may sign in again. False when no such client is registered. */
   revokeClient(clientId: string): Promise<boolean>;
 }
 
@@ -61,4 +61,6 @@ export interface OAuthClientListing {
   name?: string;
   redirectUris: string[];
   issuedAt: Date;
+  /** When every token it held until then was withdrawn (`revokeClient`); absent: never. It may sign in again after. */
+  tokensRevokedAt?: Date;
 }

@@ -3,7 +3,8 @@ import { escapeHtml } from '../../core/plugin/pages.js';
 
 /**
  * The body of `/console/access`: the API tokens (drawn by `assets/access.js` from
- * `GET /console/api/tokens`) and the mint form, its choices the servers the hub has now.
+ * `GET /console/api/tokens`), the mint form, its choices the servers the hub has now, and
+ * the OAuth clients (`GET /console/api/clients`).
  * Its own script, so the other views load none of it.
  */
 export function accessView(hub: PluginHub): string {
@@ -36,5 +37,8 @@ ${throughHub === '' ? '' : `<fieldset id="mint-through-hub" aria-describedby="mi
 </form>
 <section id="minted" aria-labelledby="minted-title" hidden><h3 id="minted-title" tabindex="-1">Your new token</h3>
 <p class="alert" role="note">This is the only time the token is shown: copy it now. The hub keeps only its id; if it is lost, revoke it and mint another.</p>
-<div id="minted-body"></div><p class="buttons"><button type="button" id="minted-done">I have copied it: hide the token</button></p></section></section>`;
+<div id="minted-body"></div><p class="buttons"><button type="button" id="minted-done">I have copied it: hide the token</button></p></section></section>
+<section aria-labelledby="clients-title"><h2 id="clients-title" tabindex="-1">OAuth clients</h2>
+<p>The clients that signed in with OAuth registered themselves (dynamic registration) or were added with <code>hub-admin clients add</code>. Revoking a client withdraws every token it holds now (as <code>hub-admin clients revoke</code>); it can sign in again, and an operator approves that login.</p>
+<div id="client-list"><p>Loading…</p></div></section>`;
 }

@@ -28,4 +28,6 @@ export const CONSOLE_ERROR_CODES = {
   TOKEN_REFUSED: 'HUB_ERR_CONSOLE_TOKEN_REFUSED',
   /** No API token of that id was minted with the hub's store. */
   TOKEN_NOT_FOUND: 'HUB_ERR_CONSOLE_TOKEN_NOT_FOUND',
+  /** No OAuth client of that id is registered with the hub. */
+  CLIENT_NOT_FOUND: 'HUB_ERR_CONSOLE_CLIENT_NOT_FOUND',
 } as const satisfies Record<string, HubErrorCode>;

@@ -20,12 +20,14 @@ const MintBody = Type.Object(
   { additionalProperties: false },
 );
 const RevokeBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: 'The id of the token (the list shows it).' }) }, { additionalProperties: false });
+// A client id is a UUID, or a metadata document's https URL.
+const RevokeClientBody = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 2048, description: 'The client_id (the list shows it).' }) }, { additionalProperties: false });
 
 const api = { config: { operatorApi: true } } as const;
 
 /**
- * `GET`, `POST` and `DELETE /console/api/tokens`: the API tokens `hub-admin tokens` lists,
- * mints and revokes, through the same logic (`hub.accessAdmin`, which the plugin issuing
+ * `GET`, `POST` and `DELETE /console/api/tokens`, and `GET` and `DELETE /console/api/clients`: the API tokens `hub-admin tokens` lists,
+ * mints and revokes, and the OAuth clients `hub-admin clients` lists and revokes, through the same logic (`hub.accessAdmin`, which the plugin issuing
  * them provides). The token's value is in the answer to its `POST` only: no listing holds
  * it, and no log record.
  */
@@ -88,5 +90,29 @@ export function registerTokensApi(context: FastifyInstance, hub: PluginHub): voi
     if (revoked === undefined) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.TOKEN_NOT_FOUND, `No API token ${request.body.id} was minted with this hub's store (the list shows the ids).`);
     request.log.info({ tokenId: revoked }, `console: API token ${revoked} revoked`);
     return reply.header('cache-control', 'no-store').send({ revoked });
+  });
+
+  // The OAuth clients `hub-admin clients list` lists; a revocation withdraws every token a client holds, as `hub-admin clients revoke` does.
+  routes.get(`${API}/clients`, { ...api, onRequest }, async (_request, reply) => {
+    const service = admin(reply);
+    if (service === undefined) return reply;
+    const clients = (await service.listClients()).map((client) => ({
+      clientId: client.clientId,
+      name: client.name ?? null,
+      source: client.source,
+      redirectUris: client.redirectUris,
+      issuedAt: client.issuedAt.toISOString(),
+      tokensRevokedAt: client.tokensRevokedAt?.toISOString() ?? null,
+    }));
+    return reply.header('cache-control', 'no-store').send({ clients });
+  });
+
+  routes.delete(`${API}/clients`, { ...api, onRequest, schema: { body: RevokeClientBody } }, async (request, reply) => {
+    const service = admin(reply);
+    if (service === undefined) return reply;
+    const { clientId } = request.body;
+    if (!(await service.revokeClient(clientId))) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.CLIENT_NOT_FOUND, `No OAuth client ${clientId} is registered with this hub (the list shows them).`);
+    request.log.info({ clientId }, `console: every token of OAuth client ${clientId} revoked`);
+    return reply.header('cache-control', 'no-store').send({ revoked: clientId });
   });
 }

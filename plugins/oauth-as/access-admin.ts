@@ -26,13 +26,20 @@ export function accessAdmin(hub: PluginHub, c: Collections, apiTokens: ApiTokens
     revokeToken: (id) => apiTokens.revoke(id),
     async listClients() {
       const clients = await c.clients.find({}, { sort: { issuedAt: 1 } });
-      return clients.map(({ _id, source, metadata, issuedAt }) => ({
-        clientId: _id,
-        source,
-        ...(metadata.client_name !== undefined && { name: metadata.client_name }),
-        redirectUris: metadata.redirect_uris,
-        issuedAt: new Date(issuedAt),
-      }));
+      return Promise.all(
+        clients.map(async ({ _id, source, metadata, issuedAt }) => {
+          const revoked = await c.clientRevocations.findOne({ _id });
+          return {
+            clientId: _id,
+            source,
+            ...(metadata.client_name !== undefined && { name: metadata.client_name }),
+            redirectUris: metadata.redirect_uris,
+            // The record keeps seconds, as RFC 7591's client_id_issued_at.
+            issuedAt: new Date(issuedAt * 1000),
+            ...(revoked && { tokensRevokedAt: revoked.revokedAt }),
+          };
+        }),
+      );
     },
     async revokeClient(clientId) {
       if (!(await c.clients.findOne({ _id: clientId }))) return false;

@@ -69,6 +69,40 @@ async function loadTokens() {
   box.replaceChildren(el('table', {}, el('caption', { class: 'visually-hidden', text: 'API tokens' }), head, el('tbody', {}, ...rows)));
 }
 
+async function loadClients() {
+  const answer = await call('GET', '/clients');
+  const box = document.getElementById('client-list');
+  if (!answer.ok) return box.replaceChildren(el('p', { class: 'alert', role: 'alert', text: answer.data.error?.message ?? 'The OAuth clients did not load.' }));
+  const { clients } = answer.data;
+  if (clients.length === 0) return box.replaceChildren(el('p', { text: 'No OAuth client has registered yet.' }));
+  const head = el('thead', {}, el('tr', {}, ...['Client', 'Registered by', 'Redirect URIs', 'Registered', 'Tokens revoked', 'Actions'].map((name) => el('th', { scope: 'col', text: name }))));
+  const rows = clients.map((client) => {
+    const cell = (label, text) => el('td', { 'data-label': label, text });
+    const name = client.name ?? '(no name)';
+    return el(
+      'tr',
+      { 'data-client': client.clientId },
+      el('th', { scope: 'row', 'data-label': 'Client' }, el('span', { text: name }), el('br'), el('small', { text: client.clientId })),
+      cell('Registered by', client.source === 'operator' ? 'an operator' : 'itself'),
+      el('td', { 'data-label': 'Redirect URIs', class: 'last-error' }, ...client.redirectUris.flatMap((uri, index) => (index === 0 ? [el('span', { text: uri })] : [el('br'), el('span', { text: uri })]))),
+      cell('Registered', when(client.issuedAt)),
+      cell('Tokens revoked', when(client.tokensRevokedAt) ?? 'never'),
+      el('td', { 'data-label': 'Actions', class: 'actions' }, el('button', { type: 'button', 'data-revoke-client': client.clientId, 'aria-label': `Revoke its tokens: ${name} (${client.clientId})`, text: 'Revoke its tokens' })),
+    );
+  });
+  box.replaceChildren(el('table', {}, el('caption', { class: 'visually-hidden', text: 'OAuth clients' }), head, el('tbody', {}, ...rows)));
+}
+
+async function revokeClient(button) {
+  const clientId = button.dataset.revokeClient;
+  if (!window.confirm(`Revoke every token of OAuth client ${clientId}? It is refused from its next request, until it signs in again.`)) return;
+  const answer = await call('DELETE', '/clients', { clientId });
+  if (!answer.ok) return notice(answer.data.error?.message ?? 'The client was not revoked.', 'error');
+  notice(`Every token of OAuth client ${clientId} revoked.`);
+  await loadClients();
+  document.getElementById('clients-title').focus();
+}
+
 async function revoke(button) {
   const id = button.dataset.revoke;
   if (!window.confirm(`Revoke API token ${id}? Every client using it is refused from its next request.`)) return;
@@ -156,6 +190,10 @@ if (form) {
     const button = event.target instanceof Element ? event.target.closest('button[data-revoke]') : null;
     if (button) void revoke(button);
   });
+  document.getElementById('client-list').addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('button[data-revoke-client]') : null;
+    if (button) void revokeClient(button);
+  });
   document.getElementById('minted').addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
     if (button) void copy(button);
@@ -165,10 +203,11 @@ if (form) {
     document.getElementById('minted').hidden = true;
     document.getElementById('tokens-title').focus();
   });
-  await loadTokens();
+  await Promise.all([loadTokens(), loadClients()]);
   const again = () =>
     setTimeout(async () => {
       if (!document.getElementById('token-list').contains(document.activeElement)) await loadTokens();
+      if (!document.getElementById('client-list').contains(document.activeElement)) await loadClients();
       again();
     }, REFRESH_MS);
   again();

@@ -2,14 +2,18 @@ import t from 'tap';
 import { fixture } from '../../core/children/helpers.js';
 import { runAdminCommand } from '../../helpers/admin.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
-import { errorOf, operatorSession, startConsoleHub } from './helpers.js';
+import { approve, pkce } from '../oauth-as/browserless.js';
+import { authorizationUrl, exchangeCode, registerClient } from '../oauth-as/flows.js';
+import { errorOf, operatorSession, PASSWORD, startConsoleHub } from './helpers.js';
 
 /*
  * Issue 52, item 4: the console's tokens API (/console/api/tokens), against a real hub with
  * plugin oauth-as on and real children: a token minted there opens only what it was minted
  * for (checked with v2 SDK clients on both revisions), is listed as `hub-admin tokens list`
  * lists it (the same store and logic), never by its value, shows its last use, and once
- * revoked there is refused; the API takes the operator session only, never a bearer, and a
+ * revoked there is refused; the OAuth clients (/console/api/clients) are listed as
+ * `hub-admin clients list` lists them and revoked as `hub-admin clients revoke` does (an
+ * access token obtained by the OAuth flow refused after); the API takes the operator session only, never a bearer, and a
  * change needs the CSRF token from the hub's own origin; refusals are JSON with a code.
  *
  * Road x channel: the API is the operator's road; the token's effect is checked on
@@ -179,4 +183,42 @@ t.test('without plugin oauth-as the API and the view say how to turn it on', asy
   const page = await (await fetch(`${url}/console/access`, { headers: { cookie: session.cookie } })).text();
   t.match(page, /No plugin issues API tokens in this hub: turn plugin <code>oauth-as<\/code> on/);
   t.notMatch(page, /id="mint-form"/, 'and offers no form');
+});
+
+t.test('OAuth clients: listed as hub-admin lists them, revoked with every token they hold', async (t) => {
+  const { url, hub, logs } = await startConsoleHub(t, config);
+  const session = await operatorSession(url);
+  const client = await registerClient(url);
+  const { verifier, challenge } = pkce();
+  const redirect = await approve(authorizationUrl(url, client.client_id, client.redirect_uri, challenge), PASSWORD);
+  const granted = await exchangeCode(url, client, redirect.searchParams.get('code') ?? '', verifier);
+  const access = granted.body.access_token ?? '';
+  t.ok(access.length > 20, 'an access token by the OAuth flow');
+  const mcp = await connectClient(t, `${url}/hub`, '2026-07-28', { authorization: `Bearer ${access}` });
+  t.ok((await mcp.listTools()).tools.length > 0, 'it opens /hub');
+
+  const listed = (await (await fetch(`${url}/console/api/clients`, { headers: { cookie: session.cookie } })).json()) as { clients: { clientId: string; name: string | null; source: string; redirectUris: string[]; issuedAt: string; tokensRevokedAt: string | null }[] };
+  t.match(listed.clients, [{ clientId: client.client_id, name: 'Test client', source: 'dynamic', redirectUris: [client.redirect_uri], tokensRevokedAt: null }], 'the client is listed');
+  t.ok(Math.abs(Date.parse(listed.clients[0]?.issuedAt ?? '') - Date.now()) < 600_000, 'registered just now (not in 1970)');
+  t.notMatch(JSON.stringify(listed), client.client_secret, 'never with its secret');
+  t.match((await runAdminCommand(hub.adminCommands.get('clients'), ['list'])).stdout, `${client.client_id}\tdynamic\tTest client`, 'as hub-admin clients list lists it');
+
+  const { 'x-csrf-token': _csrf, ...withoutCsrf } = session.headers();
+  const forged = await fetch(`${url}/console/api/clients`, { method: 'DELETE', headers: withoutCsrf, body: JSON.stringify({ clientId: client.client_id }) });
+  t.equal((await errorOf(forged)).code, 'HUB_ERR_OPERATOR_CSRF_INVALID', 'no revocation without the CSRF token');
+  const bearer = await fetch(`${url}/console/api/clients`, { headers: { cookie: session.cookie, authorization: `Bearer ${access}` } });
+  t.equal((await errorOf(bearer)).code, 'HUB_ERR_OPERATOR_SESSION_REQUIRED', 'nor a listing with a bearer');
+  t.notOk((await mcp.callTool({ name: 'list_servers', arguments: {} })).isError, 'the token still works');
+
+  const revoked = await fetch(`${url}/console/api/clients`, { method: 'DELETE', headers: session.headers(), body: JSON.stringify({ clientId: client.client_id }) });
+  t.same(await revoked.json(), { revoked: client.client_id });
+  // A call, not a list: the SDK may answer a list again from its cache.
+  await t.rejects(mcp.callTool({ name: 'list_servers', arguments: {} }), 'its access token is refused from the next request');
+  const after = (await (await fetch(`${url}/console/api/clients`, { headers: { cookie: session.cookie } })).json()) as { clients: { tokensRevokedAt: string | null }[] };
+  t.ok(after.clients[0]?.tokensRevokedAt !== null, 'listed with when its tokens were revoked');
+  t.ok(logs.some((line) => line.includes(`console: every token of OAuth client ${client.client_id} revoked`)), 'logged');
+  t.notOk(logs.some((line) => line.includes(access)), 'no log record holds the access token');
+  const unknown = await fetch(`${url}/console/api/clients`, { method: 'DELETE', headers: session.headers(), body: JSON.stringify({ clientId: 'no-such-client' }) });
+  t.equal(unknown.status, 404);
+  t.equal((await errorOf(unknown)).code, 'HUB_ERR_CONSOLE_CLIENT_NOT_FOUND');
 });

@@ -4,6 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { fixture } from '../../core/children/helpers.js';
 import { connectClient } from '../../helpers/clients.js';
+import { register } from '../oauth-as/flows.js';
 import { ARGS, CHROMIUM, everythingEntry, PASSWORD, startConsoleHub } from './helpers.js';
 
 /*
@@ -12,7 +13,8 @@ import { ARGS, CHROMIUM, everythingEntry, PASSWORD, startConsoleHub } from './he
  * call that server over MCP with the v2 SDK using the token and see another server refused,
  * revoke the token in the page and see the SDK call refused; a form error announced at its
  * field; axe finds no serious or critical violation; nothing breaks the page's CSP; the
- * view on a phone. With DOCS_SCREENSHOTS=1 it writes docs/operations/console-access.png
+ * view on a phone; an OAuth client that registered itself with markup in its name is
+ * listed as text and its tokens revoked with the keyboard. With DOCS_SCREENSHOTS=1 it writes docs/operations/console-access.png
  * (the token cut short).
  */
 
@@ -151,4 +153,37 @@ t.test('the access view on a phone: no sideways scrolling; the minted token can 
   t.ok(await page.locator('#minted').isHidden(), 'hidden');
   t.equal(await page.locator('#minted-token').count(), 0, 'and gone from the page');
   t.equal(await page.evaluate<string>('document.activeElement.id'), 'tokens-title', 'the focus goes to the list');
+});
+
+t.test('OAuth clients: a hostile name shown as text, revoked with the keyboard', async (t) => {
+  const { url } = await startConsoleHub(t, JSON.stringify({ plugins: { 'map-tools': false }, mcpServers: {} }));
+  const hostile = '<img src=x onerror="document.title=\'pwned\'"><b>bold</b>';
+  const registered = await register(url, { redirect_uris: ['http://127.0.0.1:5555/cb'], client_name: hostile, token_endpoint_auth_method: 'none' });
+  t.equal(registered.status, 201, 'a client registered itself');
+  const clientId = registered.body.client_id ?? '';
+  const browser = await launch(t);
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto(`${url}/console/access`);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  const row = page.locator(`#client-list tr[data-client="${clientId}"]`);
+  await row.waitFor();
+  t.equal(await row.locator('th span').textContent(), hostile, 'the name is shown as the text it is');
+  t.equal(await page.locator('#client-list img, #client-list b').count(), 0, 'no markup of it made an element');
+  t.not(await page.title(), 'pwned', 'and nothing of it ran');
+  t.match(await row.textContent(), /itself.*http:\/\/127\.0\.0\.1:5555\/cb.*UTC.*never/, 'registered by itself, its redirect URI, when, tokens never revoked');
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation with the clients listed');
+  await row.getByRole('button', { name: /^Revoke its tokens: / }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#notice', { hasText: 'revoked' }).waitFor();
+  t.equal(await page.textContent('#notice'), `Every token of OAuth client ${clientId} revoked.`, 'revoked with the keyboard alone');
+  t.match(await row.locator('td[data-label="Tokens revoked"]').textContent(), /UTC/, 'listed with when');
+  t.equal(await page.evaluate<string>('document.activeElement.id'), 'clients-title', 'the focus goes to the list’s heading');
+  t.same(problems, [], 'no script error and nothing the CSP refused');
 });
