@@ -9,6 +9,7 @@ import { configFileOf, type ConfigFile } from './config/config-file.js';
 import type { HubConfig } from './config/schema.js';
 import { ClientLimits } from './limits/client-limits.js';
 import type { RequestAuthenticator } from './http/authenticator.js';
+import type { AccessAdmin } from './operator/api-token-admin.js';
 import { QuestionRelay } from './calls/elicitation.js';
 import type { MetaTool } from './calls/meta-tool.js';
 import type { McpRevision } from './revisions/revision.js';
@@ -45,6 +46,8 @@ export class Hub {
   readonly authenticator = new Slot<RequestAuthenticator>('the request authenticator of the MCP endpoints');
   /** The credentials lent to remote children (upstream-oauth). */
   readonly upstreamAuth = new Slot<UpstreamAuth>('the upstream credentials of remote servers');
+  /** API tokens and OAuth clients as an operator UI manages them (oauth-as). */
+  readonly accessAdmin = new Slot<AccessAdmin>('the API token and OAuth client administration');
   /** First path segments taken by the kernel or a plugin (its `reservedPaths`); no server may use one as its name. */
   readonly reservedPaths = new Set(['hub', 'mcp', 'health', 'livez', 'readyz']);
   /** The servers plugins added (`servers.addInProcess`), with the plugin of each: a reload that turns a plugin off takes them out. */

@@ -21,6 +21,7 @@ import { unknownServer, unknownTool, type ServerToolAnswer } from './calls/unkno
 import type { MetaToolContext, MetaTool } from './calls/meta-tool.js';
 import type { McpRevision } from './revisions/revision.js';
 import { observe as hubObserve, topicsOf, type HubTopics, type Isolate } from './observe.js';
+import type { AccessAdmin } from './operator/api-token-admin.js';
 import type { OperatorPage } from './operator/pages.js';
 import type { OperatorService } from './operator/service.js';
 import type { Registry, Slot } from './registry.js';
@@ -125,6 +126,8 @@ export interface PluginHub {
   readonly authenticator: ProvidedService<RequestAuthenticator>;
   /** The credentials lent to remote children. */
   readonly upstreamAuth: ProvidedService<UpstreamAuth>;
+  /** API tokens and OAuth clients as an operator UI (the console) lists, mints and revokes them; the plugin that issues them provides it. */
+  readonly accessAdmin: ProvidedService<AccessAdmin>;
   readonly servers: Servers;
   /** The callers' limits, for calls a plugin makes on a caller's behalf. */
   readonly clientLimits: ClientCallLimits;
@@ -217,6 +220,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     interceptors: registryFor(hub.interceptors, owner),
     authenticator: serviceFor(hub.authenticator, owner),
     upstreamAuth: serviceFor(hub.upstreamAuth, owner),
+    accessAdmin: serviceFor(hub.accessAdmin, owner),
     servers,
     clientLimits: {
       admit: async (client) => {

@@ -222,7 +222,8 @@ export class OperatorWeb implements OperatorService {
       // A form without the field at all is a script that misnamed it, not an old page: say which field.
       const body = request.body;
       const header = ['csrf-token', 'xsrf-token', 'x-csrf-token', 'x-xsrf-token'].some((name) => request.headers[name] !== undefined);
-      if (!header && typeof body === 'object' && body !== null && !(CSRF_FIELD in body)) {
+      // (An API's JSON body never carries the field: its refusal is the JSON 403 below.)
+      if (!header && !isOperatorApi(request) && typeof body === 'object' && body !== null && !(CSRF_FIELD in body)) {
         const sent = Object.keys(body).slice(0, 20).map((name) => `"${escapeHtml(name)}"`).join(', ') || 'none';
         return void this.sendPage(reply, 400, 'Not understood', `<p role="alert">The form has no "${CSRF_FIELD}" field, which every form of the hub carries (hidden, from the page that shows the form); the fields sent: ${sent}.</p>`);
       }

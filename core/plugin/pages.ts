@@ -6,5 +6,6 @@
 export type { OperatorService, PasswordCheck } from '../operator/service.js';
 export { escapeHtml, pageWhenRefused, type PageOptions } from '../operator/page.js';
 export type { OperatorPage } from '../operator/pages.js';
+export type { AccessAdmin, ApiTokenListing, ApiTokenRequest, MintedApiToken, OAuthClientListing } from '../operator/api-token-admin.js';
 export { ownFormParser } from '../operator/form-parser.js';
 export { sendApiError } from '../operator/web.js';

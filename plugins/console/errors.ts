@@ -22,4 +22,12 @@ export const CONSOLE_ERROR_CODES = {
   ACTION_FAILED: 'HUB_ERR_CONSOLE_ACTION_FAILED',
   /** A new entry (added, or a copy) names a server the file has already: nothing was written. */
   NAME_TAKEN: 'HUB_ERR_CONSOLE_NAME_TAKEN',
+  /** API tokens cannot be managed here: no plugin issues them (oauth-as is off). */
+  TOKENS_UNAVAILABLE: 'HUB_ERR_CONSOLE_TOKENS_UNAVAILABLE',
+  /** A token to mint was refused (a server unknown, nothing asked for, an expiry that is not a positive number of days): nothing was minted. */
+  TOKEN_REFUSED: 'HUB_ERR_CONSOLE_TOKEN_REFUSED',
+  /** No API token of that id was minted with the hub's store. */
+  TOKEN_NOT_FOUND: 'HUB_ERR_CONSOLE_TOKEN_NOT_FOUND',
+  /** No OAuth client of that id is registered with the hub. */
+  CLIENT_NOT_FOUND: 'HUB_ERR_CONSOLE_CLIENT_NOT_FOUND',
 } as const satisfies Record<string, HubErrorCode>;

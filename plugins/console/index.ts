@@ -6,6 +6,7 @@ import { registerServerActions } from './server-actions.js';
 import { ServerFigures } from './server-figures.js';
 import { registerServersApi } from './servers-api.js';
 import { CONSOLE_PATH, registerShell } from './shell.js';
+import { registerTokensApi } from './tokens-api.js';
 
 /**
  * The operator console, `/console`: one page behind the operator login (`hub.operator`:
@@ -25,6 +26,7 @@ export default definePlugin({
       registerServersApi(context, hub, figures);
       registerPlayground(context, hub);
       registerServerActions(context, hub);
+      registerTokensApi(context, hub);
     });
   },
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PluginHub } from '../../core/plugin/index.js';
 import { escapeHtml } from '../../core/plugin/pages.js';
+import { accessView } from './access-view.js';
 
 export const CONSOLE_PATH = '/console';
 
@@ -12,6 +13,7 @@ const assetsFolder = new URL('../../../plugins/console/assets/', import.meta.url
 const ASSETS = {
   'console.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('console.js', assetsFolder)) },
   'console.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('console.css', assetsFolder)) },
+  'access.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('access.js', assetsFolder)) },
 } as const;
 
 /** Scripts and styles only from the hub's own files, requests only to the hub, never framed; no inline script or style. */
@@ -31,6 +33,7 @@ const VIEWS = {
   servers: { path: CONSOLE_PATH, title: 'Servers' },
   overview: { path: `${CONSOLE_PATH}/overview`, title: 'Overview' },
   approvals: { path: `${CONSOLE_PATH}/approvals`, title: 'Tool approvals' },
+  access: { path: `${CONSOLE_PATH}/access`, title: 'Access' },
 } as const;
 type View = keyof typeof VIEWS;
 /** The operator page of plugin `tool-pinning` whose data the approvals view shows (`/tool-approvals.json`); it redirects here. */
@@ -98,4 +101,5 @@ const VIEW_BODIES: Record<View, (hub: PluginHub) => string> = {
   approvals: () => `<section aria-labelledby="approvals-title"><h2 id="approvals-title" tabindex="-1">Tool approvals</h2>
 <p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>. Its instructions are pinned too: changed ones are served as last approved (new ones not at all) until approved here or with <code>hub-admin tools approve &lt;server&gt; --instructions</code>.</p>
 <div id="approvals"><p>Loading…</p></div></section>`,
+  access: accessView,
 };

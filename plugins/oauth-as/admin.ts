@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { HUB_RESOURCE, type ApiTokens, type TokenReach } from './api-tokens.js';
+import type { ApiTokens } from './api-tokens.js';
+import { describeReach, tokenReach } from './token-reach.js';
 import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
 import { clientMetadata, issueClient } from './registration.js';
@@ -80,7 +81,8 @@ export function tokensCommand(c: Collections, apiTokens: ApiTokens, hub: PluginH
           output.stderr('hub-admin: --expires-in takes a positive number of days\n');
           return 2;
         }
-        const reach = tokenReach(hub, values.resource, values.servers, values.all === true);
+        const servers = values.servers?.split(',');
+        const reach = tokenReach(hub, { all: values.all === true, ...(values.resource && { resources: values.resource }), ...(servers && { servers }) });
         if (typeof reach === 'string') return refuse(output, reach);
         const served = await apiTokens.servedBaseUrl();
         const explicit = BASE_URL_VARIABLES.some((name) => hub.env[name]?.trim());
@@ -107,30 +109,4 @@ export function tokensCommand(c: Collections, apiTokens: ApiTokens, hub: PluginH
       return 2;
     },
   };
-}
-
-/**
- * What a token to mint reaches, from the command line, or why it cannot be minted. Every
- * endpoint must be asked for (`--all`): a token that opens more than its holder needs is
- * never what an operator gets by leaving something out. Names are checked against the
- * config, so that a misspelt server does not give a token that opens nothing.
- */
-function tokenReach(hub: PluginHub, resources: string[] | undefined, serverList: string | undefined, all: boolean): TokenReach | string {
-  if (all && resources) return '--all and --resource exclude each other: --all opens every endpoint';
-  if (!all && !resources) return 'say what the token opens: --resource <name> for each endpoint (hub for /hub, a server name for /<name>/mcp), or --all for every endpoint';
-  const servers = serverList === undefined ? undefined : [...new Set(serverList.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
-  if (servers !== undefined && (all || !resources?.includes(HUB_RESOURCE))) return '--servers limits what a token reaches through /hub: use it with --resource hub';
-  if (servers?.length === 0) return '--servers takes server names, separated by commas';
-  const configured = hub.servers.list().map((server) => server.name);
-  const unknown = [...(resources ?? []).filter((name) => name !== HUB_RESOURCE), ...(servers ?? [])].find((name) => !hub.servers.get(name));
-  if (unknown !== undefined) return `no server is named "${unknown}" (configured: ${configured.join(', ') || 'none'})`;
-  const hidden = servers?.find((name) => hub.servers.get(name)?.hidden);
-  if (hidden !== undefined) return `server "${hidden}" is not offered through /hub (hub: false): open its own endpoint with --resource ${hidden}`;
-  return { ...(resources && { resources: [...new Set(resources)] }), ...(servers && { servers }) };
-}
-
-function describeReach({ resources, servers }: TokenReach): string {
-  if (!resources) return 'every MCP endpoint (/hub and every /<name>/mcp)';
-  const endpoints = resources.map((name) => (name === HUB_RESOURCE ? `/hub${servers ? ` (servers ${servers.join(', ')} only)` : ''}` : `/${name}/mcp`));
-  return `${endpoints.join(', ')} only`;
 }

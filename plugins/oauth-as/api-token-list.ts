@@ -23,6 +23,7 @@ export interface ListedToken extends TokenReach {
   issuer: string;
   issuedAt: Date;
   expiresAt?: Date;
+  lastUsedAt?: Date;
   revoked: boolean;
 }
 

@@ -19,6 +19,8 @@ const VERIFIED_TOKENS = 1000;
  * old as, so a revocation by another process is honoured as promptly as before.
  */
 const REVOCATION_RECHECK_MS = 1000;
+/** A token's last use is written at most this often per process: a busy client costs no store write per request. */
+const LAST_USE_EVERY_MS = 60_000;
 /**
  * Revocations made in this process, by any `ApiTokens` (the plugin's and `hub-admin`'s
  * may be two): a "not revoked" answer remembered under an older count is looked up
@@ -80,6 +82,8 @@ export class ApiTokens {
    * "not revoked" holds.
    */
   readonly #notRevoked = new WeakMap<VerifiedToken, NotRevoked>();
+  /** When this process last wrote each token's `lastUsedAt`. */
+  readonly #lastUseWritten = new LRUCache<string, number>({ max: VERIFIED_TOKENS });
 
   readonly #issuer: () => string;
 
@@ -164,6 +168,19 @@ export class ApiTokens {
     if (await this.c.apiTokenRevocations.findOne({ _id: verified.id }, { staleness: 'bounded' })) return { ok: false, reason: `API token ${verified.id} was revoked` };
     this.#notRevoked.set(verified, { at: now, revocations });
     return verified;
+  }
+
+  /**
+   * Notes that token `id` was accepted on a request (the listing's "last used"), at most once
+   * a minute per token. Not awaited: a request never waits on it, and a failed write only
+   * leaves "last used" older (it is tried again on the next request).
+   */
+  noteUse(id: string): void {
+    const now = this.now();
+    const written = this.#lastUseWritten.get(id);
+    if (written !== undefined && now - written < LAST_USE_EVERY_MS) return;
+    this.#lastUseWritten.set(id, now);
+    this.c.apiTokens.findOneAndUpdate({ _id: id }, { $set: { lastUsedAt: new Date(now) } }).catch(() => this.#lastUseWritten.delete(id));
   }
 
   /** A checked token not yet expired (as jose counts it: expired from its `exp` second on); an expired one is checked again, for jose's reason. */

@@ -48,6 +48,7 @@ export function createAuthenticator(hub: PluginHub, endpoints: Endpoints, tokens
         const api = await apiTokens.verify(token);
         if (!api.ok) return refuse('invalid_token', `the token is not valid: ${api.reason}`);
         if (api.resources && !api.resources.includes(resource)) return refuse('invalid_token', `the token is not valid for this resource (API token ${api.id} is for ${api.resources.join(', ')})`);
+        apiTokens.noteUse(api.id);
         return {
           token,
           clientId: `api-token:${api.id}`,

@@ -1,3 +1,4 @@
+import { accessAdmin } from './access-admin.js';
 import { createAuthenticator } from './authenticator.js';
 import { clientsCommand, tokensCommand } from './admin.js';
 import { ApiTokens } from './api-tokens.js';
@@ -32,6 +33,7 @@ export default definePlugin({
     hub.authenticator.provide(createAuthenticator(hub, endpoints, tokens, apiTokens));
     hub.adminCommands.add('clients', clientsCommand(c, tokens));
     hub.adminCommands.add('tokens', tokensCommand(c, apiTokens, hub));
+    hub.accessAdmin.provide(accessAdmin(hub, c, apiTokens, tokens));
 
     await ownFormParser(app);
     oauthErrors(app, hub);

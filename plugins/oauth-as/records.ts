@@ -107,6 +107,8 @@ export interface ApiTokenRecord {
   resources?: string[];
   /** The servers it reaches through `/hub`; absent: all. */
   servers?: string[];
+  /** When a request last carried it (written at most once a minute per hub process); absent: never used. */
+  lastUsedAt?: Date;
 }
 
 /** The base URL the hub last served on with this store (`_id: 'issuer'`), so `hub-admin` mints for it. */

@@ -40,7 +40,7 @@ t.test('lists have a header, and say so when empty', async (t) => {
   const env = await hubFolder({ plugins: { 'map-tools': false } });
   const tokens = await admin(env, 'tokens', 'list');
   t.equal(tokens.code, 0, tokens.stderr);
-  t.equal(tokens.stdout, 'ID\tSTATUS\tISSUED\tEXPIRES\tBASE URL\tRESOURCES\tSERVERS\tLABEL\n');
+  t.equal(tokens.stdout, 'ID\tSTATUS\tISSUED\tEXPIRES\tLAST USED\tBASE URL\tRESOURCES\tSERVERS\tLABEL\n');
   t.match(tokens.stderr, /^no API tokens/m);
   const clients = await admin(env, 'clients', 'list');
   t.equal(clients.stdout, 'CLIENT ID\tSOURCE\tNAME\tREDIRECT URIS\n');

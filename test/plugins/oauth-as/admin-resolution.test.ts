@@ -64,10 +64,10 @@ t.test('tokens are minted for the base URL the hub serves, listed, and refusals 
   const listed = await admin(same, 'tokens', 'list');
   t.equal(listed.code, 0, listed.stderr);
   const [header, ...rows] = listed.stdout.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
-  t.same(header, ['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'BASE URL', 'RESOURCES', 'SERVERS', 'LABEL'], 'under a header');
+  t.same(header, ['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'LAST USED', 'BASE URL', 'RESOURCES', 'SERVERS', 'LABEL'], 'under a header');
   t.equal(rows.length, 2, 'both minted tokens are listed');
-  t.match(rows[0], [id, 'active', /^\d{4}-/, 'never', hub.url, 'all', 'all', 'ci']);
-  t.match(rows[1], [/./, 'active', /^\d{4}-/, 'never', 'http://127.0.0.1:3000', 'all', 'all', '']);
+  t.match(rows[0], [id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'all', 'all', 'ci']);
+  t.match(rows[1], [/./, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, 'http://127.0.0.1:3000', 'all', 'all', '']);
   t.notMatch(listed.stdout, token, 'the list never shows a token itself');
 
   await admin(same, 'tokens', 'revoke', id);

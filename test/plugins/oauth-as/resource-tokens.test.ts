@@ -70,7 +70,7 @@ t.test('a mint must say what the token opens; names are checked against the conf
     t.match(refused.stderr, /usage: hub-admin tokens mint \(--resource <hub\|server>/, 'with the usage');
     t.equal(refused.stdout, '', 'and no token');
   }
-  t.equal((await hub.admin('tokens', 'list')).stdout, 'ID\tSTATUS\tISSUED\tEXPIRES\tBASE URL\tRESOURCES\tSERVERS\tLABEL\n', 'nothing was minted');
+  t.equal((await hub.admin('tokens', 'list')).stdout, 'ID\tSTATUS\tISSUED\tEXPIRES\tLAST USED\tBASE URL\tRESOURCES\tSERVERS\tLABEL\n', 'nothing was minted');
 });
 
 t.test('a token bound to one server is refused on another server and on /hub, as an OAuth token is', async (t) => {
@@ -170,8 +170,8 @@ t.test('tokens list shows what each token opens; a token minted before resources
   const listed = await hub.admin('tokens', 'list');
   t.equal(listed.code, 0, listed.stderr);
   const rows = new Map(listed.stdout.trim().split('\n').map((line) => line.split('\t')).map((row) => [row[0], row]));
-  t.match(rows.get(alpha.id), [alpha.id, 'active', /^\d{4}-/, 'never', hub.url, 'alpha', '-', ''], 'a server token: its server, and no /hub');
-  t.match(rows.get(limited.id), [limited.id, 'active', /^\d{4}-/, 'never', hub.url, 'hub,beta', 'alpha,beta', 'agent'], 'a /hub token limited to servers');
-  t.match(rows.get(everything.id), [everything.id, 'active', /^\d{4}-/, 'never', hub.url, 'all', 'all', ''], '--all');
-  t.match(rows.get(id), [id, 'active', /^\d{4}-/, 'never', hub.url, 'all', 'all', 'from before'], 'the old token is listed as --all');
+  t.match(rows.get(alpha.id), [alpha.id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'alpha', '-', ''], 'a server token: its server, and no /hub');
+  t.match(rows.get(limited.id), [limited.id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'hub,beta', 'alpha,beta', 'agent'], 'a /hub token limited to servers');
+  t.match(rows.get(everything.id), [everything.id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'all', 'all', ''], '--all');
+  t.match(rows.get(id), [id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'all', 'all', 'from before'], 'the old token is listed as --all');
 });
