@@ -22,4 +22,8 @@ export const CONSOLE_ERROR_CODES = {
   ACTION_FAILED: 'HUB_ERR_CONSOLE_ACTION_FAILED',
   /** A new entry (added, or a copy) names a server the file has already: nothing was written. */
   NAME_TAKEN: 'HUB_ERR_CONSOLE_NAME_TAKEN',
+  /** This operator session has as many call streams open as it may (`STREAMS_PER_SESSION`). */
+  TOO_MANY_STREAMS: 'HUB_ERR_CONSOLE_TOO_MANY_STREAMS',
+  /** The console keeps no calls (`callsKept: 0`): there is nothing to stream. */
+  CALLS_OFF: 'HUB_ERR_CONSOLE_CALLS_OFF',
 } as const satisfies Record<string, HubErrorCode>;
