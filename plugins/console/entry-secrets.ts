@@ -87,3 +87,37 @@ function keptPaths(value: unknown, path: (string | number)[] = []): (string | nu
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([key, inner]) => keptPaths(inner, [...path, key]));
 }
+
+// In a line of text: an auth scheme and its credential, and `name=value` / `name: value` where the name says secret.
+const SCHEME_IN_TEXT = /\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/=-]{4,})/gi;
+const NAMED_IN_TEXT = /\b([\w.-]*(?:secret|token|passw(?:or)?d|pwd|api[_-]?key|authori[sz]ation|credential|cookie)[\w.-]*)(\s*[=:]\s*)(?!\[secret kept\]|(?:bearer|basic|token)\s)("[^"]*"|'[^']*'|[^\s,;&]+)/gi;
+
+/**
+ * What a child wrote to stderr (a failed test's tail, its start error) as the page may show
+ * it: every literal secret of its entry, and every value a secret-named key of it takes from
+ * the environment (`${VAR}`), replaced by SECRET_KEPT wherever it appears; and anything that
+ * reads as a credential (`Bearer <value>`, `password=<value>`) masked too.
+ */
+export function redactedOutput(text: string, entry: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): string {
+  const values = new Set<string>();
+  for (const path of secretPaths(entry)) values.add(String(at(entry, path)));
+  for (const path of secretNamedPaths(entry)) {
+    for (const [, name] of String(at(entry, path)).matchAll(/\$\{([^}:]*)[^}]*\}/g)) {
+      const value = env[name ?? ''];
+      if (value !== undefined && value.length >= 4) values.add(value);
+    }
+  }
+  let masked = text;
+  // Longest first, so that a value holding another is masked whole.
+  for (const value of [...values].sort((a, b) => b.length - a.length)) masked = masked.split(value).join(SECRET_KEPT);
+  return masked.replace(SCHEME_IN_TEXT, (_found, scheme: string, space: string) => `${scheme}${space}${SECRET_KEPT}`).replace(NAMED_IN_TEXT, (_found, name: string, separator: string) => `${name}${separator}${SECRET_KEPT}`);
+}
+
+/** The paths of the strings under a secret-named key (literal or `${VAR}`), at any depth. */
+function secretNamedPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => secretNamedPaths(item, [...path, index]));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    typeof inner === 'string' ? (SECRET_NAME.test(key) && !PATH_NAME.test(key) ? [[...path, key]] : []) : secretNamedPaths(inner, [...path, key]),
+  );
+}

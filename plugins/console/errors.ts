@@ -30,4 +30,8 @@ export const CONSOLE_ERROR_CODES = {
   TOKEN_NOT_FOUND: 'HUB_ERR_CONSOLE_TOKEN_NOT_FOUND',
   /** No OAuth client of that id is registered with the hub. */
   CLIENT_NOT_FOUND: 'HUB_ERR_CONSOLE_CLIENT_NOT_FOUND',
+  /** This operator session has as many call streams open as it may (`STREAMS_PER_SESSION`). */
+  TOO_MANY_STREAMS: 'HUB_ERR_CONSOLE_TOO_MANY_STREAMS',
+  /** The console keeps no calls (`callsKept: 0`): there is nothing to stream. */
+  CALLS_OFF: 'HUB_ERR_CONSOLE_CALLS_OFF',
 } as const satisfies Record<string, HubErrorCode>;

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
+import { CallRing } from './call-ring.js';
+import { registerCallsApi } from './calls-api.js';
 import { registerPlayground } from './playground.js';
 import { registerServerActions } from './server-actions.js';
 import { ServerFigures } from './server-figures.js';
@@ -17,9 +19,17 @@ import { registerTokensApi } from './tokens-api.js';
 export default definePlugin({
   ...manifest,
   reservedPaths: [CONSOLE_PATH.slice(1)],
-  options: Type.Object({}, { additionalProperties: false }),
-  async register(app, _options, hub) {
+  options: Type.Object(
+    {
+      callsKept: Type.Integer({ minimum: 0, maximum: 100_000, default: 500, description: 'Tool calls the calls view keeps (a ring: the oldest goes); 0 keeps none and listens to no call.' }),
+      callsHeartbeatSeconds: Type.Integer({ minimum: 1, maximum: 300, default: 15, description: "Seconds between the calls stream's heartbeat comments, well below any proxy's idle timeout." }),
+    },
+    { additionalProperties: false },
+  ),
+  async register(app, options, hub) {
     const figures = new ServerFigures(hub);
+    const calls = new CallRing(hub, options.callsKept);
+    app.addHook('onClose', async () => calls.close());
     hub.pages.add('console', { title: 'Console', path: CONSOLE_PATH });
     await hub.operator.pages(app, (context) => {
       registerShell(context, hub);
@@ -27,6 +37,7 @@ export default definePlugin({
       registerPlayground(context, hub);
       registerServerActions(context, hub);
       registerTokensApi(context, hub);
+      registerCallsApi(context, hub, calls, { heartbeatSeconds: options.callsHeartbeatSeconds });
     });
   },
 });

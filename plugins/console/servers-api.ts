@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { ConfigText, PluginHub } from '../../core/plugin/index.js';
 import { sendApiError } from '../../core/plugin/pages.js';
 import { changedKeys, configDiff, withEntry, writtenEntries } from './entry-edit.js';
-import { redactedEntry, redactedText, restoredEntry } from './entry-secrets.js';
+import { redactedEntry, redactedOutput, redactedText, restoredEntry } from './entry-secrets.js';
 import { CONSOLE_ERROR_CODES } from './errors.js';
 import { actionsFor } from './server-actions.js';
 import type { ServerFigures } from './server-figures.js';
@@ -106,7 +106,9 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     if (problem?.server === name) return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, problem.message, { key: problem.key ?? null });
     request.log.info({ server: name }, 'console: test start of a server entry');
     const trial = await hub.configFile.trial(name, entry, TRIAL_BUDGET_MS);
-    return reply.header('cache-control', 'no-store').send(trial);
+    // A child may print what it was given (a token in an error, its environment): masked as literal secrets are.
+    const shown = trial.ok ? trial : { ...trial, error: redactedOutput(trial.error, entry, hub.env), stderr: trial.stderr.map((line) => redactedOutput(line, entry, hub.env)) };
+    return reply.header('cache-control', 'no-store').send(shown);
   });
 
   async function save(request: FastifyRequest, reply: FastifyReply, name: string, sent: Record<string, unknown> | undefined, version: string): Promise<FastifyReply> {

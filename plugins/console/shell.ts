@@ -14,6 +14,7 @@ const ASSETS = {
   'console.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('console.js', assetsFolder)) },
   'console.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('console.css', assetsFolder)) },
   'access.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('access.js', assetsFolder)) },
+  'calls.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('calls.js', assetsFolder)) },
 } as const;
 
 /** Scripts and styles only from the hub's own files, requests only to the hub, never framed; no inline script or style. */
@@ -34,6 +35,7 @@ const VIEWS = {
   overview: { path: `${CONSOLE_PATH}/overview`, title: 'Overview' },
   approvals: { path: `${CONSOLE_PATH}/approvals`, title: 'Tool approvals' },
   access: { path: `${CONSOLE_PATH}/access`, title: 'Access' },
+  calls: { path: `${CONSOLE_PATH}/calls`, title: 'Calls' },
 } as const;
 type View = keyof typeof VIEWS;
 /** The operator page of plugin `tool-pinning` whose data the approvals view shows (`/tool-approvals.json`); it redirects here. */
@@ -73,7 +75,7 @@ function shell(hub: PluginHub, reply: FastifyReply, view: View, approvals: boole
     .map((page) => `<li><a href="${escapeHtml(operator.url(page.path))}">${escapeHtml(page.title)}</a></li>`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="csrf-token" content="${escapeHtml(operator.csrfToken(reply))}"><meta name="console-base" content="${escapeHtml(operator.url(''))}"><meta name="console-view" content="${view}">
-<title>${VIEWS[view].title} – Hub console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.css`))}"><script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.js`))}"></script></head>
+<title>${VIEWS[view].title} – Hub console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.css`))}"><script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.js`))}"></script>${view === 'calls' ? `<script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/calls.js`))}"></script>` : ''}</head>
 <body><header><h1>Hub console</h1><nav aria-label="Operator pages"><ul>${[...views, ...links].join('')}</ul></nav>
 <form class="logout" method="post" action="${escapeHtml(operator.url('/logout'))}">${operator.csrfField(reply)}<input type="hidden" name="return_to" value="${escapeHtml(operator.url(VIEWS[view].path))}"><button type="submit">Log out</button></form></header>
 <main id="main"><noscript><p role="alert">The console needs JavaScript. The same figures are at <a href="${escapeHtml(operator.url('/status.json'))}">/status.json</a>.</p></noscript>
@@ -102,4 +104,8 @@ const VIEW_BODIES: Record<View, (hub: PluginHub) => string> = {
 <p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>. Its instructions are pinned too: changed ones are served as last approved (new ones not at all) until approved here or with <code>hub-admin tools approve &lt;server&gt; --instructions</code>.</p>
 <div id="approvals"><p>Loading…</p></div></section>`,
   access: accessView,
+  calls: () => `<section aria-labelledby="calls-title"><h2 id="calls-title" tabindex="-1">Calls</h2>
+<p>The last tool calls through the hub, newest first; new ones appear as they end.</p>
+<form id="calls-filter" class="filters"><label>Server <input type="text" name="server" maxlength="200" autocomplete="off"></label> <label>Caller <input type="text" name="caller" maxlength="300" autocomplete="off"></label> <label>Outcome <select name="outcome"><option value="">any</option><option value="failed">failed (not ok)</option></select></label> <button type="submit">Filter</button></form>
+<p id="calls-live" role="status"></p><div id="calls"><p>Loading…</p></div><section id="call-detail" aria-labelledby="call-detail-title" hidden><h3 id="call-detail-title" tabindex="-1">Call</h3><div id="call-detail-body"></div></section></section>`,
 };

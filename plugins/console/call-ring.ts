@@ -1,0 +1,189 @@
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { PluginHub } from '../../core/plugin/index.js';
+import { traceContextOf, type HubToolCallEvent, type ToolCallEvent, type ToolCallOutcome } from '../../core/plugin/observe.js';
+
+/** A tool name as long as MCP allows is 128 characters; a caller's made-up one is cut here. */
+const MAX_NAME_CHARS = 256;
+/** What a failed call's error keeps of the tool's text or the server's last error: enough to read, bounded so the ring's memory is. */
+const MAX_ERROR_CHARS = 2000;
+/** The endpoint a call of one of `/hub`'s own tools is shown under. */
+const HUB_ENDPOINT = 'hub';
+
+/** One tool call as the calls view shows it. Never its arguments or result (they can hold anything a person typed): their sizes only. */
+export interface CallRecord {
+  /** Increasing from 1 in this hub's life: the event stream's `id`, so a reconnecting page asks for what it missed. */
+  id: number;
+  /** When it ended (ISO 8601). */
+  time: string;
+  /** The caller: an OAuth client id, `api-token:<id>`, `console` for the playground; null on an open (loopback) hub. */
+  caller: string | null;
+  /** The server called (`hub` for a tool of `/hub` itself); for a virtual server's tool, the underlying server. */
+  server: string;
+  tool: string;
+  virtual: { server: string; tool: string } | null;
+  /** What made the call: the meta-tool on `/hub` (`call_tool`), `console` for the playground; null for a direct call on `/<name>/mcp`. */
+  via: string | null;
+  revision: string;
+  outcome: ToolCallOutcome;
+  durationMs: number;
+  /** The arguments and the result as JSON, in UTF-8 bytes (0 for a call that has no result). */
+  bytesIn: number;
+  bytesOut: number;
+  /** The JSON-RPC error code, or the code of the failure that ended the call. */
+  errorCode: number | string | null;
+  /** For a failed call: the tool's error text (`isError`), or for a call that got no answer, the server's last error as the hub knows it. */
+  error: string | null;
+  /** The W3C trace id: the hub's span when it traces, else the caller's `traceparent`. */
+  traceId: string | null;
+}
+
+/** Which calls a reader wants; an absent key matches every call. `outcome: "failed"` is every outcome but `ok`. */
+export interface CallFilter {
+  server?: string | undefined;
+  caller?: string | undefined;
+  outcome?: string | undefined;
+}
+
+export function matches(record: CallRecord, filter: CallFilter): boolean {
+  if (filter.server !== undefined && record.server !== filter.server && record.virtual?.server !== filter.server) return false;
+  if (filter.caller !== undefined && (record.caller ?? '') !== filter.caller) return false;
+  if (filter.outcome === 'failed') return record.outcome !== 'ok';
+  return filter.outcome === undefined || record.outcome === filter.outcome;
+}
+
+/**
+ * The last `capacity` tool calls of the hub, heard from its observation events
+ * (`toolCallEnd` for a configured server's, `hubToolCall` for `/hub`'s own tools), in a
+ * ring that never grows past its capacity; and whoever follows them live (the event
+ * stream). With a capacity of 0 nothing is heard and nothing kept.
+ */
+export class CallRing {
+  readonly #records: CallRecord[] = [];
+  /** Where the next record goes once the ring is full. */
+  #next = 0;
+  #lastId = 0;
+  readonly #followers = new Set<(record: CallRecord) => void>();
+  readonly #unsubscribe: (() => void)[] = [];
+
+  constructor(
+    hub: PluginHub,
+    readonly capacity: number,
+  ) {
+    if (capacity === 0) return;
+    // The record is made a microtask later: by then every observer of the same event has
+    // run (observability writes its own trace id on the access record), whatever the
+    // plugins' order.
+    this.#unsubscribe.push(
+      hub.observe.toolCallEnd.subscribe((event) => queueMicrotask(() => this.#add(fromServerCall(event)))),
+      hub.observe.hubToolCall.subscribe((event) => queueMicrotask(() => this.#add(fromHubCall(event)))),
+    );
+  }
+
+  /** The calls kept, oldest first, that match `filter` and came after `afterId`; at most the last `limit`. */
+  list(filter: CallFilter, limit = this.capacity, afterId = 0): CallRecord[] {
+    const ordered = [...this.#records.slice(this.#next), ...this.#records.slice(0, this.#next)];
+    const found = ordered.filter((record) => record.id > afterId && matches(record, filter));
+    return limit >= found.length ? found : found.slice(found.length - limit);
+  }
+
+  /** Hears every new call; returns the unsubscribe. */
+  follow(listener: (record: CallRecord) => void): () => void {
+    this.#followers.add(listener);
+    return () => void this.#followers.delete(listener);
+  }
+
+  /** How many follow the calls now (the event streams open). */
+  get followers(): number {
+    return this.#followers.size;
+  }
+
+  close(): void {
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    this.#followers.clear();
+  }
+
+  #add(made: Omit<CallRecord, 'id'>): void {
+    const record = { id: ++this.#lastId, ...made };
+    if (this.#records.length < this.capacity) this.#records.push(record);
+    else {
+      this.#records[this.#next] = record;
+      this.#next = (this.#next + 1) % this.capacity;
+    }
+    for (const follower of this.#followers) follower(record);
+  }
+}
+
+function fromServerCall(event: ToolCallEvent): Omit<CallRecord, 'id'> {
+  const outcome = event.outcome ?? 'protocol_error';
+  const result = event.result;
+  const failedWithoutAnswer = outcome === 'protocol_error' || outcome === 'timeout' || outcome === 'unavailable' || outcome === 'drained';
+  return {
+    time: new Date().toISOString(),
+    caller: event.clientId ?? null,
+    server: event.child.name,
+    tool: cut(event.tool, MAX_NAME_CHARS),
+    virtual: event.virtual ? { server: event.virtual.server.name, tool: cut(event.virtual.tool, MAX_NAME_CHARS) } : null,
+    via: event.access?.via ?? null,
+    revision: event.revision,
+    outcome,
+    durationMs: milliseconds((event.endedAt ?? performance.now()) - event.startedAt),
+    bytesIn: jsonBytes(event.params.arguments ?? {}),
+    bytesOut: result === undefined ? 0 : jsonBytes(result),
+    errorCode: event.errorCode ?? null,
+    error: outcome === 'tool_error' ? toolErrorText(result) : failedWithoutAnswer ? nullable(event.child.problem ?? event.child.lastError) : null,
+    traceId: traceIdOf(event),
+  };
+}
+
+function fromHubCall(event: HubToolCallEvent): Omit<CallRecord, 'id'> {
+  return {
+    time: new Date().toISOString(),
+    caller: event.clientId ?? null,
+    server: HUB_ENDPOINT,
+    tool: cut(event.tool, MAX_NAME_CHARS),
+    virtual: null,
+    via: null,
+    revision: event.revision,
+    outcome: event.outcome,
+    durationMs: milliseconds(event.endedAt - event.startedAt),
+    bytesIn: jsonBytes(event.params.arguments ?? {}),
+    bytesOut: 0,
+    errorCode: event.errorCode ?? null,
+    error: null,
+    traceId: traceIdOf(event),
+  };
+}
+
+/** The access record's trace id (the hub's span, set by a tracer, or the caller's), else the caller's `traceparent` in `_meta`. */
+function traceIdOf(event: ToolCallEvent | HubToolCallEvent): string | null {
+  const recorded = event.request.access?.traceId;
+  if (recorded !== undefined) return recorded;
+  const traceparent = traceContextOf(event.params._meta ?? event.request.meta)?.traceparent;
+  return traceparent === undefined ? null : traceparent.slice(3, 35);
+}
+
+function toolErrorText(result: CallToolResult | InputRequiredResult | undefined): string | null {
+  const content = result !== undefined && 'content' in result && Array.isArray(result.content) ? result.content : [];
+  const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  return text === '' ? null : cut(text, MAX_ERROR_CHARS);
+}
+
+function jsonBytes(value: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? '');
+  } catch {
+    return 0;
+  }
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function nullable(text: string | undefined): string | null {
+  return text === undefined ? null : cut(text, MAX_ERROR_CHARS);
+}
+
+function milliseconds(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
