@@ -42,17 +42,21 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
   let decision: ElicitationDecision | undefined;
   let result: CallToolResult | InputRequiredResult;
   try {
-    result = await child.withConnection(async (connection) => {
+    // `withConnection` unrolled (no closure, no promise while the child is up): this runs on every call.
+    const entered = child.enterCall();
+    const connection = entered instanceof Promise ? await entered : entered;
+    try {
       // Decided once the child is up: what it can ask depends on the revision it speaks.
       decision = decideElicitation(revision, capabilities, child.view);
       call.sent = true;
       const sent = event ? sending(event, call.params) : call.params;
       const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
-      return (
+      result =
         (plainRoadOpen(connection, tool, request, decision) ? await plainCall(timeoutMs, connection, sent, request) : undefined) ??
-        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, hub.interceptors.duringCall ? (notification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined))
-      );
-    });
+        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, hub.interceptors.duringCall ? (notification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined));
+    } finally {
+      child.leaveCall();
+    }
   } catch (error) {
     if (ProtocolError.isInstance(error)) {
       const relayed = relayedChildError(revision, error, 'tools/call');
