@@ -162,8 +162,12 @@ class McpRoutes {
     return observe.mcpRequest.run(event, () => this.carry(request, reply, served, plain));
   }
 
-  /** The fast road when a revision's takes the request, else the SDK's; the revision is recorded, and the answer tracked by the drain. */
-  async carry(request: FastifyRequest, reply: FastifyReply, served: Served, plain: PlainRoad): Promise<void> {
+  /**
+   * The fast road when a revision's takes the request, else the SDK's; the revision is
+   * recorded, and the answer tracked by the drain. Not async: each road's promise is handed
+   * on as it is (a throw here reaches Fastify's error path as a rejection would).
+   */
+  carry(request: FastifyRequest, reply: FastifyReply, served: Served, plain: PlainRoad): Promise<void> {
     const access = request.access ?? undefined;
     // Long-lived streams are ended at shutdown, not waited for.
     if (!this.revisions.some((revision) => revision.opensStream(request.body))) this.hub.drain.track(reply.raw);
