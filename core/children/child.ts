@@ -237,6 +237,8 @@ export class Child extends ChildProfile {
   hidesTool(revision: string, name: string, budget: () => AbortSignal): boolean | Promise<boolean> {
     const known = this.knownFace(revision);
     if (known !== undefined) return known?.unlisted?.tools?.includes(name) === true;
+    // The commonest call: a child whose tools are known, asked on the revision it speaks.
+    if (this.toolsKnown && !this.#showsAnotherFace(revision)) return false;
     return this.#hidesToolOnceKnown(revision, name, budget);
   }
 
