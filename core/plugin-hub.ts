@@ -197,7 +197,8 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       const { revision, request: caller, sessionCapabilities, via, hubCall } = context;
       // As on the server's own endpoint: a tool the caller's revision is not shown is unknown to it.
       const budget = () => AbortSignal.timeout(child.startTimeoutMs);
-      if (child.isToolAllowed(params.name) && (await child.hidesTool(revision.revision, params.name, budget))) return unknownTool(name, params.name);
+      const hidden = child.isToolAllowed(params.name) && child.hidesTool(revision.revision, params.name, budget);
+      if (hidden === true || (hidden !== false && (await hidden))) return unknownTool(name, params.name);
       return (await runToolCall(hub, toolCallOf({ revision, caller, server: child, road: 'hub', params, sessionCapabilities, via, hubCall }))) ?? unknownTool(name, params.name);
     },
   };

@@ -42,17 +42,44 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
   let decision: ElicitationDecision | undefined;
   let result: CallToolResult | InputRequiredResult;
   try {
-    result = await child.withConnection(async (connection) => {
+    // `withConnection` unrolled (no closure, no promise while the child is up): this runs on every call.
+    const entered = child.enterCall();
+    const connection = entered instanceof Promise ? await entered : entered;
+    try {
       // Decided once the child is up: what it can ask depends on the revision it speaks.
       decision = decideElicitation(revision, capabilities, child.view);
       call.sent = true;
       const sent = event ? sending(event, call.params) : call.params;
       const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
-      return (
-        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(timeoutMs, connection, sent, request) : undefined) ??
-        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, hub.interceptors.duringCall ? (notification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined))
-      );
-    });
+      let plain: CallToolResult | InputRequiredResult | undefined;
+      if (plainRoadOpen(connection, tool, request, decision)) {
+        // The plain road, with the SDK road's timeout and cancellation and the same errors;
+        // undefined when it turns out closed for this call (nothing reached the server).
+        // Written out here rather than in a function: an async frame less on every call.
+        // One cancellation for the caller's and the timeout, with no AbortSignal unless the
+        // road asks for one. The timeout's error is made only when it fires (a stack is costly).
+        const cancel = new CallCancellation();
+        let timedOut: Error | undefined;
+        const timer = setTimeout(() => {
+          timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
+          cancel.abort(timedOut);
+        }, timeoutMs);
+        const stopListening = onCancel(request, (reason) => cancel.abort(reason));
+        try {
+          plain = await connection.plainToolCall(sent, cancel);
+        } catch (error) {
+          throw timedOut ?? error;
+        } finally {
+          clearTimeout(timer);
+          stopListening();
+        }
+      }
+      result =
+        plain ??
+        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, hub.interceptors.duringCall ? (notification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined));
+    } finally {
+      child.leaveCall();
+    }
   } catch (error) {
     if (ProtocolError.isInstance(error)) {
       const relayed = relayedChildError(revision, error, 'tools/call');
@@ -110,35 +137,6 @@ function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerR
     request.answers === undefined &&
     tool.outputSchema === undefined
   );
-}
-
-/**
- * The plain road, with the SDK road's timeout and cancellation and the same errors.
- * Undefined when the road turns out closed for this call (nothing reached the server).
- */
-async function plainCall(
-  timeoutMs: number,
-  connection: ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>>,
-  params: CallToolRequestParams,
-  request: CallerRequest,
-): Promise<CallToolResult | InputRequiredResult | undefined> {
-  // One cancellation for the caller's and the timeout, with no AbortSignal unless the road
-  // asks for one. The timeout's error is made only when it fires (a stack is costly).
-  const call = new CallCancellation();
-  let timedOut: Error | undefined;
-  const timer = setTimeout(() => {
-    timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
-    call.abort(timedOut);
-  }, timeoutMs);
-  const stopListening = onCancel(request, (reason) => call.abort(reason));
-  try {
-    return await connection.plainToolCall(params, call);
-  } catch (error) {
-    throw timedOut ?? error;
-  } finally {
-    clearTimeout(timer);
-    stopListening();
-  }
 }
 
 /** Hears the caller's cancellation (without an AbortSignal of its own where the caller offers that); returns the unsubscribe. */

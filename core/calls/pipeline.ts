@@ -28,7 +28,29 @@ export async function runToolCall(hub: Hub, call: ToolCall): Promise<CallToolRes
   observeStart(hub, call);
   let result: CallToolResult | InputRequiredResult | undefined;
   try {
-    result = await stages(hub, call);
+    // The stages, written out here rather than in functions of their own: every async frame
+    // and closure on this path is paid by every call.
+    const resolved = resolvedNow(call) ?? (await resolveTool(call, hub.children));
+    if (resolved === undefined || !isTool(resolved)) result = resolved;
+    else {
+      const tool = resolved;
+      call.tool = tool;
+      const interceptors = hub.interceptors;
+      const refusal = interceptors.before ? await interceptors.runBefore(hub, call, tool) : undefined;
+      if (refusal) {
+        call.outcome = 'refused';
+        result = refusal;
+      } else {
+        let carried: CallToolResult | InputRequiredResult;
+        try {
+          carried = await carryToolCall(hub, call, tool);
+        } catch (error) {
+          throw interceptors.afterError && ProtocolError.isInstance(error) ? await interceptedError(hub, call, tool, error) : error;
+        }
+        if (isInputRequiredResult(carried)) result = carried;
+        else result = call.revision.presentResult(tool, interceptors.after ? await intercepted(hub, call, tool, carried) : carried);
+      }
+    }
   } catch (error) {
     call.outcome ??= 'protocol_error';
     observeEnd(call, undefined, error);
@@ -37,27 +59,6 @@ export async function runToolCall(hub: Hub, call: ToolCall): Promise<CallToolRes
   call.outcome ??= result === undefined ? 'unknown_tool' : answeredOutcome(result);
   observeEnd(call, result);
   return result;
-}
-
-async function stages(hub: Hub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
-  const resolved = resolvedNow(call) ?? (await resolveTool(call, hub.children));
-  if (resolved === undefined || !isTool(resolved)) return resolved;
-  const tool = resolved;
-  call.tool = tool;
-  const interceptors = hub.interceptors;
-  if (interceptors.before) {
-    const refusal = await interceptors.runBefore(hub, call, tool);
-    if (refusal) {
-      call.outcome = 'refused';
-      return refusal;
-    }
-  }
-  const carried = await carryToolCall(hub, call, tool).catch(async (error: unknown) => {
-    throw interceptors.afterError && ProtocolError.isInstance(error) ? await interceptedError(hub, call, tool, error) : error;
-  });
-  if (isInputRequiredResult(carried)) return carried;
-  const result = interceptors.after ? await intercepted(hub, call, tool, carried) : carried;
-  return call.revision.presentResult(tool, result);
 }
 
 /** A child's error after the interceptors: the same error when none replaced its words. */

@@ -231,11 +231,18 @@ export class Child extends ChildProfile {
    * the child lists: such a call is the child's unknown tool. Decided before any call, not
    * only once a list was served: a child never seen is woken to learn which revision it
    * speaks, and the face of `revision` is asked (within `budget`) when not yet known. A
-   * child whose lists read the same on both revisions pays one lookup.
+   * child whose lists read the same on both revisions pays one lookup, and no promise (the
+   * answer is a promise only when something had to be waited for).
    */
-  async hidesTool(revision: string, name: string, budget: () => AbortSignal): Promise<boolean> {
+  hidesTool(revision: string, name: string, budget: () => AbortSignal): boolean | Promise<boolean> {
     const known = this.knownFace(revision);
     if (known !== undefined) return known?.unlisted?.tools?.includes(name) === true;
+    // The commonest call: a child whose tools are known, asked on the revision it speaks.
+    if (this.toolsKnown && !this.#showsAnotherFace(revision)) return false;
+    return this.#hidesToolOnceKnown(revision, name, budget);
+  }
+
+  async #hidesToolOnceKnown(revision: string, name: string, budget: () => AbortSignal): Promise<boolean> {
     // A server never seen is woken as the call's own lookup would wake it. One that cannot
     // start shows no face: the call goes on into the pipeline and meets the same failure
     // there (a failed start is remembered for a moment, failedStartMemoryMs, so it is not
@@ -390,17 +397,44 @@ export class Child extends ChildProfile {
 
   /** Runs `work` against the woken child's connection; the server does not idle out while it runs. */
   async withConnection<T>(work: (connection: ChildConnection) => Promise<T>): Promise<T> {
-    await this.ensureUp();
-    const connection = this.#starter.connection;
-    if (!connection) throw new HubError(HUB_ERROR_CODES.CHILD_DISCONNECTED, `server "${this.name}" disconnected`);
-    this.#inFlight += 1;
+    const entered = this.enterCall();
+    const connection = entered instanceof Promise ? await entered : entered;
     try {
       return await work(connection);
     } finally {
-      this.#inFlight -= 1;
-      this.touch();
-      if (this.#inFlight === 0) this.#idle.splice(0).forEach((resolve) => resolve());
+      this.leaveCall();
     }
+  }
+
+  /**
+   * `withConnection` in two halves, for the tool call's hot path (core/calls/carry.ts): the
+   * woken child's connection, counted as a call running on it, without a promise when the
+   * child is up already (a promise and a closure per call less). Every connection it gives
+   * must be handed back with `leaveCall` once the work is over; a failure counts no call.
+   */
+  enterCall(): ChildConnection | Promise<ChildConnection> {
+    const blocked = this.#environment.blocked;
+    if (blocked === undefined && this.#status === 'up') {
+      const connection = this.#starter.connection;
+      if (connection) {
+        this.touch();
+        this.#inFlight += 1;
+        return connection;
+      }
+    }
+    return this.ensureUp().then(() => {
+      const connection = this.#starter.connection;
+      if (!connection) throw new HubError(HUB_ERROR_CODES.CHILD_DISCONNECTED, `server "${this.name}" disconnected`);
+      this.#inFlight += 1;
+      return connection;
+    });
+  }
+
+  /** Ends a call `enterCall` counted: the idle timer starts over, and a drain waiting for the last call goes on. */
+  leaveCall(): void {
+    this.#inFlight -= 1;
+    this.touch();
+    if (this.#inFlight === 0 && this.#idle.length > 0) this.#idle.splice(0).forEach((resolve) => resolve());
   }
 
   /**

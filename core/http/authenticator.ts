@@ -11,9 +11,10 @@ export interface RequestAuthenticator {
    * The caller, or undefined when a 401/403 was already sent on `reply`. A caller whose
    * credentials reach only some servers through `/hub` carries their names in
    * `extra[CALLER_SERVERS_KEY]` (an array of strings); the kernel hands them to the
-   * meta-tools as `CallerRequest.servers` and holds `hub.servers.callTool` to them.
+   * meta-tools as `CallerRequest.servers` and holds `hub.servers.callTool` to them. A
+   * promise only when the check has to wait (a lookup): it runs on every MCP request.
    */
-  authenticate(request: FastifyRequest, reply: FastifyReply, resource: string): Promise<AuthInfo | undefined>;
+  authenticate(request: FastifyRequest, reply: FastifyReply, resource: string): AuthInfo | undefined | Promise<AuthInfo | undefined>;
 }
 
 /** The key of `AuthInfo.extra` that limits a caller of `/hub` to some servers. */

@@ -63,10 +63,8 @@ export class ChildEndpoint implements McpEndpoint {
     return face?.serverInfo ?? this.child.serverInfo ?? { name: this.child.name, version: this.hub.version };
   }
 
-  /** What is left of the request's one wait for the child; a whole start timeout on the plain road. */
-  #budget(): AbortSignal {
-    return this.wake?.remaining() ?? AbortSignal.timeout(this.child.startTimeoutMs);
-  }
+  /** What is left of the request's one wait for the child; a whole start timeout on the plain road. Made once, not per call. */
+  readonly #budget = (): AbortSignal => this.wake?.remaining() ?? AbortSignal.timeout(this.child.startTimeoutMs);
 
   /**
    * A call as the revision delivers it; undefined for a filtered tool, for one the caller's
@@ -78,7 +76,8 @@ export class ChildEndpoint implements McpEndpoint {
   async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
     try {
       // A filtered tool is unknown before anything wakes; any other is decided by the caller's revision's face.
-      if (this.child.isToolAllowed(params.name) && (await this.child.hidesTool(revision.revision, params.name, () => this.#budget()))) return undefined;
+      const hidden = this.child.isToolAllowed(params.name) && this.child.hidesTool(revision.revision, params.name, this.#budget);
+      if (hidden === true || (hidden !== false && (await hidden))) return undefined;
       return await runToolCall(this.hub, toolCallOf({ revision, caller, server: this.child, road: 'server', params, wake: this.wake }));
     } catch (error) {
       if (hubErrorCode(error) === undefined) throw error;

@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { traceIdOf, type AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
 import type { ChildChange } from '../children/watch.js';
@@ -80,7 +80,7 @@ class McpRoutes {
     mcp.addHook('onRoute', (route) => void (route.config = { ...route.config, ownHostCheck: true }));
     // Declared up front so every request has the same shape (Fastify's decorators guide), set by `guard`.
     mcp.decorateRequest('mcpAuth', undefined);
-    mcp.addHook('onRequest', (request, reply) => this.guard(request, reply));
+    mcp.addHook('onRequest', (request, reply, done) => this.guard(request, reply, done));
     admitClients(mcp, hub, this.revisions);
     // Without a meta-tool /hub would list nothing (see core/served-surface.ts).
     if (hub.metaTools.values().length > 0) mcp.all('/hub', (request, reply) => this.serve(request, reply, this.#served.get('/hub') ?? this.#endpoint('/hub', new HubEndpoint(hub)), 'hub'));
@@ -98,25 +98,33 @@ class McpRoutes {
     await Promise.allSettled([...this.#served.values()].map(({ gate }) => gate.close()));
   }
 
-  /** The drain, the Host and Origin checks, then the bearer check; a refusal is answered here, before the body is read. */
-  async guard(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  /**
+   * The drain, the Host and Origin checks, then the bearer check; a refusal is answered here,
+   * before the body is read, and the request goes no further (`done` is not called, as
+   * Fastify asks of a hook that answers). A hook with `done` rather than an async one: no
+   * promise on a request whose bearer check needs no wait.
+   */
+  guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const hub = this.hub;
     if (hub.drain.draining) {
-      return reply
+      void reply
         .code(503)
         .header('retry-after', '1')
         .header('connection', 'close')
         .send(jsonRpcError(null, -32000, 'the hub is shutting down; send the request again once it is back (or to another replica)'));
+      return;
     }
     const host = this.#allowed.host(request.headers.host);
-    if (!host || !this.#allowed.origin(request.headers.origin)) return reply.code(403).send(jsonRpcError(null, -32000, host ? 'Forbidden origin' : 'Forbidden host'));
+    if (!host || !this.#allowed.origin(request.headers.origin)) {
+      void reply.code(403).send(jsonRpcError(null, -32000, host ? 'Forbidden origin' : 'Forbidden host'));
+      return;
+    }
     const authenticator = hub.authenticator.value;
-    if (!authenticator) return undefined;
+    if (!authenticator) return done();
     const { server } = request.params as { server?: string };
-    const auth = await authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${server === undefined ? '/hub' : `/${server}/mcp`}`);
-    if (!auth) return reply;
-    request.mcpAuth = auth;
-    return undefined;
+    const auth = authenticator.authenticate(request, reply, `${hub.settings.baseUrl}${server === undefined ? '/hub' : `/${server}/mcp`}`);
+    if (!isPromiseLike(auth)) return authenticated(request, auth, done);
+    auth.then((caller) => authenticated(request, caller, done), done);
   }
 
   serveServer(request: FastifyRequest<{ Params: { server: string } }>, reply: FastifyReply): Promise<void> | FastifyReply {
@@ -154,8 +162,12 @@ class McpRoutes {
     return observe.mcpRequest.run(event, () => this.carry(request, reply, served, plain));
   }
 
-  /** The fast road when a revision's takes the request, else the SDK's; the revision is recorded, and the answer tracked by the drain. */
-  async carry(request: FastifyRequest, reply: FastifyReply, served: Served, plain: PlainRoad): Promise<void> {
+  /**
+   * The fast road when a revision's takes the request, else the SDK's; the revision is
+   * recorded, and the answer tracked by the drain. Not async: each road's promise is handed
+   * on as it is (a throw here reaches Fastify's error path as a rejection would).
+   */
+  carry(request: FastifyRequest, reply: FastifyReply, served: Served, plain: PlainRoad): Promise<void> {
     const access = request.access ?? undefined;
     // Long-lived streams are ended at shutdown, not waited for.
     if (!this.revisions.some((revision) => revision.opensStream(request.body))) this.hub.drain.track(reply.raw);
@@ -199,6 +211,17 @@ class McpRoutes {
     endpoint.child?.onChange((change) => publish(gate, change));
     return served;
   }
+}
+
+/** The request goes on as `auth`'s; without a caller, the authenticator has answered it already. */
+function authenticated(request: FastifyRequest, auth: AuthInfo | undefined, done: HookHandlerDoneFunction): void {
+  if (!auth) return;
+  request.mcpAuth = auth;
+  done();
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 /**

@@ -107,16 +107,18 @@ async function callHubTool(call: HubToolCall): Promise<CallToolResult | InputReq
  * A meta-tool call: the schema's defaults filled in and the arguments checked against it
  * before the tool runs. Undefined for a tool no plugin registered.
  */
-async function runHubTool({ hub, revision, params, caller, sessionCapabilities }: HubToolCall, hubCall?: HubCallRecord): Promise<CallToolResult | InputRequiredResult | undefined> {
+// Not async: the tool's own promise is handed on as it is (an async frame less on every call
+// through `/hub`); it runs inside `callHubTool`, which turns a throw into a rejection.
+function runHubTool({ hub, revision, params, caller, sessionCapabilities }: HubToolCall, hubCall?: HubCallRecord): Promise<CallToolResult | InputRequiredResult | undefined> {
   const tool = hub.metaTools.get(params.name);
-  if (!tool) return undefined;
+  if (!tool) return Promise.resolve(undefined);
   const args = withSchemaDefaults(tool.inputSchema, params.arguments ?? {}) as Record<string, unknown>;
   const problem = firstSchemaProblem(tool.inputSchema, args);
   if (problem) {
     const path = pointerToPath(problem.path);
-    return toolError(`Invalid arguments for ${tool.name}: ${path ? `"${path}"` : 'arguments'}: expected ${problem.expected}`);
+    return Promise.resolve(toolError(`Invalid arguments for ${tool.name}: ${path ? `"${path}"` : 'arguments'}: expected ${problem.expected}`));
   }
-  const result = await tool.call(args, { revision, request: caller, via: tool.name, ...(hubCall && { hubCall }), ...(sessionCapabilities && { sessionCapabilities }) });
-  if (!tool.interceptedResult || isInputRequiredResult(result)) return result;
-  return hub.interceptors.runAfterHubTool(hub, { tool: tool.name, revision: revision.revision, clientId: caller.clientId }, result);
+  const called = tool.call(args, { revision, request: caller, via: tool.name, ...(hubCall && { hubCall }), ...(sessionCapabilities && { sessionCapabilities }) });
+  if (!tool.interceptedResult) return called;
+  return called.then<CallToolResult | InputRequiredResult>((result) => (isInputRequiredResult(result) ? result : hub.interceptors.runAfterHubTool(hub, { tool: tool.name, revision: revision.revision, clientId: caller.clientId }, result)));
 }

@@ -5,12 +5,12 @@ import { CallCancellation } from '../children/client/call-cancel.js';
 import { callerServers } from './authenticator.js';
 import type { CallerRequest } from '../calls/caller-request.js';
 import type { Cancellations } from './cancellations.js';
-import { callEndpointTool, type McpEndpoint } from './endpoint.js';
+import type { McpEndpoint } from './endpoint.js';
 import { onClose } from '../net/on-close.js';
 import { jsonRpcError, writeJson } from './json-rpc-message.js';
 import type { HttpRequestView, PlainCall } from '../revisions/revision.js';
 import type { ServedRevision } from '../revisions/served-revision.js';
-import { toolError } from '../calls/tool-results.js';
+import { toolError, unknownToolProtocolError } from '../calls/tool-results.js';
 
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
@@ -82,7 +82,9 @@ export async function answerPlainCall(
   let message: Record<string, unknown>;
   let status = 200;
   try {
-    const answer = await callEndpointTool(endpoint, revision, call.params, caller);
+    // `callEndpointTool` written out: one async frame less a call.
+    const answer = await endpoint.callTool(revision, call.params, caller);
+    if (answer === undefined) throw unknownToolProtocolError(call.params.name);
     // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
     const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
     message = { jsonrpc: '2.0', id: call.id, result: revision.frameResult(result, endpoint.identity(revision)) };

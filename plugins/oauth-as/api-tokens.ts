@@ -161,8 +161,7 @@ export class ApiTokens {
     const verified = this.#stillVerified(token) ?? (await this.#verifySignature(token));
     if (!verified.ok) return verified;
     const now = this.now();
-    const known = this.#notRevoked.get(verified);
-    if (known !== undefined && known.revocations === revocationsHere && now - known.at < REVOCATION_RECHECK_MS) return verified;
+    if (this.#knownNotRevoked(verified, now)) return verified;
     // Almost always a miss: as fresh as the store's staleness bound (README).
     const revocations = revocationsHere;
     if (await this.c.apiTokenRevocations.findOne({ _id: verified.id }, { staleness: 'bounded' })) return { ok: false, reason: `API token ${verified.id} was revoked` };
@@ -181,6 +180,21 @@ export class ApiTokens {
     if (written !== undefined && now - written < LAST_USE_EVERY_MS) return;
     this.#lastUseWritten.set(id, now);
     this.c.apiTokens.findOneAndUpdate({ _id: id }, { $set: { lastUsedAt: new Date(now) } }).catch(() => this.#lastUseWritten.delete(id));
+  }
+
+  /**
+   * `verify`'s answer when it needs no wait (the token checked already, not expired, and its
+   * "not revoked" answer still fresh): the bearer check of most requests, without a promise.
+   * Undefined when `verify` has to be asked.
+   */
+  verifiedNow(token: string): ApiTokenCheck | undefined {
+    const verified = this.#stillVerified(token);
+    return verified !== undefined && this.#knownNotRevoked(verified, this.now()) ? verified : undefined;
+  }
+
+  #knownNotRevoked(verified: VerifiedToken, now: number): boolean {
+    const known = this.#notRevoked.get(verified);
+    return known !== undefined && known.revocations === revocationsHere && now - known.at < REVOCATION_RECHECK_MS;
   }
 
   /** A checked token not yet expired (as jose counts it: expired from its `exp` second on); an expired one is checked again, for jose's reason. */

@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiTokens } from './api-tokens.js';
+import type { ApiTokenCheck, ApiTokens } from './api-tokens.js';
 import type { Endpoints } from './endpoints.js';
 import type { TokenService } from './tokens.js';
 import { CALLER_SERVERS_KEY, type RequestAuthenticator } from '../../core/plugin/auth.js';
@@ -28,46 +28,52 @@ export function createAuthenticator(hub: PluginHub, endpoints: Endpoints, tokens
     }
     return known;
   };
+  // The bearer check runs on every MCP request: without a promise or a closure of its own
+  // when the token's check needs no wait (an API token checked a moment ago, see `verifiedNow`).
+  const refuse = (reply: FastifyReply, resource: string, error?: string, description?: string): undefined => {
+    if (hub.observe.authFailure.active) hub.observe.authFailure.publish({ reason: error ?? 'missing_token' });
+    const parameters = [`resource_metadata="${endpoints.resourceMetadata(resource)}"`, ...(error ? [`error="${error}"`, `error_description="${description}"`] : [])];
+    void reply
+      .code(401)
+      .header('www-authenticate', `Bearer ${parameters.join(', ')}`)
+      .header('cache-control', 'no-store')
+      .send({ error: error ?? 'unauthorized', error_description: description ?? 'a bearer token is required' });
+    return undefined;
+  };
+  const apiTokenCaller = (api: ApiTokenCheck, token: string, reply: FastifyReply, resource: string, url: URL): AuthInfo | undefined => {
+    if (!api.ok) return refuse(reply, resource, 'invalid_token', `the token is not valid: ${api.reason}`);
+    if (api.resources && !api.resources.includes(resource)) return refuse(reply, resource, 'invalid_token', `the token is not valid for this resource (API token ${api.id} is for ${api.resources.join(', ')})`);
+    apiTokens.noteUse(api.id);
+    return {
+      token,
+      clientId: `api-token:${api.id}`,
+      scopes: [],
+      resource: url,
+      expiresAt: api.expiresAt ?? Number.MAX_SAFE_INTEGER,
+      extra: { subject: SUBJECT, ...(api.servers && { [CALLER_SERVERS_KEY]: api.servers }) },
+    };
+  };
+  const accessTokenCaller = async (token: string, reply: FastifyReply, resource: string, url: URL): Promise<AuthInfo | undefined> => {
+    const record = await tokens.verify(token, resource);
+    if (!record) return refuse(reply, resource, 'invalid_token', 'the token is not valid for this resource');
+    return {
+      token,
+      clientId: record.clientId,
+      scopes: record.scope ? record.scope.split(' ') : [],
+      expiresAt: Math.floor(record.expiresAt.getTime() / 1000),
+      resource: url,
+      extra: { subject: SUBJECT },
+    };
+  };
   return {
-    async authenticate(request: FastifyRequest, reply: FastifyReply, resourceUrl: string): Promise<AuthInfo | undefined> {
+    authenticate(request: FastifyRequest, reply: FastifyReply, resourceUrl: string): AuthInfo | undefined | Promise<AuthInfo | undefined> {
       const { resource, url } = resourceOf(resourceUrl);
       const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      const refuse = (error?: string, description?: string) => {
-        if (hub.observe.authFailure.active) hub.observe.authFailure.publish({ reason: error ?? 'missing_token' });
-        const parameters = [`resource_metadata="${endpoints.resourceMetadata(resource)}"`, ...(error ? [`error="${error}"`, `error_description="${description}"`] : [])];
-        void reply
-          .code(401)
-          .header('www-authenticate', `Bearer ${parameters.join(', ')}`)
-          .header('cache-control', 'no-store')
-          .send({ error: error ?? 'unauthorized', error_description: description ?? 'a bearer token is required' });
-        return undefined;
-      };
-      if (!token) return refuse();
-
-      if (token.includes('.')) {
-        const api = await apiTokens.verify(token);
-        if (!api.ok) return refuse('invalid_token', `the token is not valid: ${api.reason}`);
-        if (api.resources && !api.resources.includes(resource)) return refuse('invalid_token', `the token is not valid for this resource (API token ${api.id} is for ${api.resources.join(', ')})`);
-        apiTokens.noteUse(api.id);
-        return {
-          token,
-          clientId: `api-token:${api.id}`,
-          scopes: [],
-          resource: url,
-          expiresAt: api.expiresAt ?? Number.MAX_SAFE_INTEGER,
-          extra: { subject: SUBJECT, ...(api.servers && { [CALLER_SERVERS_KEY]: api.servers }) },
-        };
-      }
-      const record = await tokens.verify(token, resource);
-      if (!record) return refuse('invalid_token', 'the token is not valid for this resource');
-      return {
-        token,
-        clientId: record.clientId,
-        scopes: record.scope ? record.scope.split(' ') : [],
-        expiresAt: Math.floor(record.expiresAt.getTime() / 1000),
-        resource: url,
-        extra: { subject: SUBJECT },
-      };
+      if (!token) return refuse(reply, resource);
+      if (!token.includes('.')) return accessTokenCaller(token, reply, resource, url);
+      const known = apiTokens.verifiedNow(token);
+      if (known !== undefined) return apiTokenCaller(known, token, reply, resource, url);
+      return apiTokens.verify(token).then((api) => apiTokenCaller(api, token, reply, resource, url));
     },
   };
 }

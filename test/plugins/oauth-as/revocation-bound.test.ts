@@ -62,3 +62,31 @@ t.test("a token's 'not revoked' is reused within the bound, and a revocation mad
   t.same(await tokens.verify(revoked.token), { ok: false, reason: `API token ${revoked.id} was revoked` }, 'refused on the next request, within the bound');
   t.match(await tokens.verify(kept.token), { ok: true, id: kept.id }, 'another token stays valid (looked up again)');
 });
+
+// Issue 57, third pass: the bearer check answers from `verifiedNow` without a promise, so it
+// must hold exactly `verify`'s bounds: nothing for a token never checked, the checked
+// answer within the staleness bound, nothing once it has passed or once this process
+// revoked the token (the request then goes through `verify`, which refuses it).
+t.test('verifiedNow answers only what verify would answer without a wait', async (t) => {
+  const directory = join(await mkdtemp(join(tmpdir(), 'revocation-')), 'store');
+  let now = Date.now();
+  const clock = () => now;
+  const store = await openEmbeddedStore(directory, { now: clock, watch: false });
+  t.teardown(() => store.close());
+  const c = collections(store);
+  const issuer = 'http://127.0.0.1:3000';
+  const tokens = new ApiTokens(c, issuer, clock);
+  const minted = await tokens.mint('now', 3600);
+
+  t.equal(tokens.verifiedNow(minted.token), undefined, 'a token never checked is left to verify');
+  t.equal(tokens.verifiedNow('not.a.token'), undefined, 'so is one that is not a token');
+  t.match(await tokens.verify(minted.token), { ok: true, id: minted.id });
+  t.match(tokens.verifiedNow(minted.token), { ok: true, id: minted.id }, 'answered at once within the bound');
+  now += MAX_STALENESS_MS;
+  t.equal(tokens.verifiedNow(minted.token), undefined, 'left to verify once the bound has passed');
+  t.match(await tokens.verify(minted.token), { ok: true, id: minted.id });
+  t.match(tokens.verifiedNow(minted.token), { ok: true, id: minted.id });
+  t.equal(await new ApiTokens(c, issuer, clock).revoke(minted.id), minted.id);
+  t.equal(tokens.verifiedNow(minted.token), undefined, 'a revocation made in this process is never answered from memory');
+  t.same(await tokens.verify(minted.token), { ok: false, reason: `API token ${minted.id} was revoked` });
+});
