@@ -143,6 +143,11 @@ export class Child extends ChildProfile {
     return this.entry.startTimeoutMs ?? this.#environment.timings().wakeBudgetMs;
   }
 
+  /** The servers a routing server draws every tool of whose tools are unknown yet (`ChildType.unknownYet`). */
+  get unknownYet(): readonly string[] {
+    return this.childType.unknownYet?.(this.name) ?? [];
+  }
+
   /** Servers with `hub: false` stay out of `/hub`'s aggregate. */
   get hidden(): boolean {
     return this.entry.hub === false;

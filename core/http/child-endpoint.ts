@@ -33,6 +33,9 @@ import { RequestWake } from './request-wake.js';
 import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from '../revisions/served-revision.js';
 
+/** The `_meta` key of a virtual server's `tools/list` naming the members whose tools are unknown yet. */
+export const UNKNOWN_YET_META_KEY = 'mcp-switchyard/unknownYet';
+
 /**
  * `/<name>/mcp`: a transparent proxy of one child, stating what the child shows a client
  * of the caller's revision (its identity, instructions and capabilities), with the
@@ -107,7 +110,12 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
 
   const listed = face.lists;
   if (capabilities.tools) {
-    server.setRequestHandler('tools/list', async () => ({ tools: (await offeredTools(child, wake, face)).map((tool) => revision.presentTool(tool)) }));
+    server.setRequestHandler('tools/list', async () => {
+      const tools = (await offeredTools(child, wake, face)).map((tool) => revision.presentTool(tool));
+      // A virtual server cannot list what it has not seen: it says which members that is.
+      const unknownYet = child.unknownYet;
+      return unknownYet.length === 0 ? { tools } : { tools, _meta: { [UNKNOWN_YET_META_KEY]: [...unknownYet] } };
+    });
     server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
       // A filtered tool gets the answer of one that never existed, before anything wakes.
       return callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, exchange));
