@@ -126,6 +126,15 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   if (capabilities.resources && listed?.resourceTemplates !== undefined) server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listed.resourceTemplates ?? [] }));
   if (capabilities.prompts && listed?.prompts !== undefined) server.setRequestHandler('prompts/list', () => ({ prompts: listed.prompts ?? [] }));
 
+  // A level kept for the caller (the child is never asked: its level would hold for every caller).
+  const logLevel = exchange?.logLevel;
+  if (capabilities.logging && revision.keepsLogLevel && logLevel) {
+    server.setRequestHandler('logging/setLevel', (request) => {
+      logLevel.set(request.params.level);
+      return {};
+    });
+  }
+
   const relay = relayTo(hub, child, revision, wake, exchange);
   const unlisted = face.unlisted;
   server.fallbackRequestHandler = async (request, ctx) => {

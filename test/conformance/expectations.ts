@@ -38,8 +38,6 @@ export const NOT_PASSED_DIRECTLY: Record<ConformanceRequirements, Record<string,
   },
 };
 
-const NO_LOG_LEVEL =
-  'logging/setLevel is not carried on 2025-11-25: the hub serves it statelessly, so a level set on one request would apply to none (on 2026-07-28 the level travels in each request\'s _meta)';
 const NO_SUBSCRIBE =
   'resources/subscribe is not carried on 2025-11-25: nothing is pushed on a stateless 2025 connection (2026-07-28 clients hear updates on subscriptions/listen)';
 const NO_LEGACY_QUESTIONS =
@@ -57,8 +55,6 @@ const NO_EMBEDDED_SAMPLING_ROOTS =
  */
 export const HUB_EXCLUSIONS: Record<ConformanceRequirements, Record<string, string>> = {
   '2025-11-25': {
-    'logging-set-level': NO_LOG_LEVEL,
-    'tools-call-with-logging': NO_LOG_LEVEL,
     'resources-subscribe': NO_SUBSCRIBE,
     'resources-unsubscribe': NO_SUBSCRIBE,
     'tools-call-sampling': NO_LEGACY_QUESTIONS,
