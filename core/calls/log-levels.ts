@@ -6,6 +6,11 @@ const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning',
 /** Callers whose level one endpoint keeps at most: the oldest set is forgotten past it. */
 const MAX_CALLERS = 10_000;
 
+/** Whether `value` names a log level. */
+export function isLoggingLevel(value: unknown): value is LoggingLevel {
+  return SEVERITY.includes(value as LoggingLevel);
+}
+
 /** Whether a message at `level` reaches a caller who asked for `threshold` and above. */
 export function logPasses(level: unknown, threshold: LoggingLevel): boolean {
   const at = SEVERITY.indexOf(level as LoggingLevel);

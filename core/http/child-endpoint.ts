@@ -21,6 +21,7 @@ import { hubErrorCode } from '../errors.js';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from '../calls/caller-request.js';
+import { isLoggingLevel } from '../calls/log-levels.js';
 import { callEndpointTool, type McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from '../calls/elicitation.js';
 import { withQuestionParams } from '../calls/carry.js';
@@ -126,18 +127,20 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   if (capabilities.resources && listed?.resourceTemplates !== undefined) server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listed.resourceTemplates ?? [] }));
   if (capabilities.prompts && listed?.prompts !== undefined) server.setRequestHandler('prompts/list', () => ({ prompts: listed.prompts ?? [] }));
 
-  // A level kept for the caller (the child is never asked: its level would hold for every caller).
-  const logLevel = exchange?.logLevel;
-  if (capabilities.logging && revision.keepsLogLevel && logLevel) {
-    server.setRequestHandler('logging/setLevel', (request) => {
-      logLevel.set(request.params.level);
-      return {};
-    });
-  }
+  // A level kept for the caller (the child is never asked: its level would hold for every
+  // caller), whether or not the child declares logging: one that does not sends nothing to hear.
+  const logLevel = revision.keepsLogLevel ? exchange?.logLevel : undefined;
+  const setLevel = (level: unknown): Record<string, never> => {
+    if (!isLoggingLevel(level)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
+    logLevel?.set(level);
+    return {};
+  };
+  if (capabilities.logging && logLevel) server.setRequestHandler('logging/setLevel', (request) => setLevel(request.params.level));
 
   const relay = relayTo(hub, child, revision, wake, exchange);
   const unlisted = face.unlisted;
   server.fallbackRequestHandler = async (request, ctx) => {
+    if (request.method === 'logging/setLevel' && logLevel) return setLevel(request.params?.level);
     if (revision.refuses(request.method)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     if (unlisted !== undefined) refuseUnlisted(unlisted, request.method, request.params);
     return relay(ctx, request.method, request.params);

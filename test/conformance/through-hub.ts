@@ -5,7 +5,7 @@ import { describeOutcomes, runConformanceSuite, tally, type ConformanceRequireme
 import { conformanceStdioEntry, startConformanceFixture } from '../helpers/conformance-fixture.js';
 import { startTestHub } from '../helpers/hub.js';
 import type { FixtureVariant } from '../fixtures/servers/conformance-server.js';
-import { HUB_EXCLUSIONS, NOT_PASSED_DIRECTLY } from './expectations.js';
+import { HUB_EXCLUSIONS, hubExclusions, NOT_PASSED_DIRECTLY } from './expectations.js';
 
 const REQUIREMENT_SETS: ConformanceRequirements[] = ['2025-11-25', '2026-07-28'];
 const CHILDREN = ['over-http', 'over-stdio'] as const;
@@ -48,7 +48,7 @@ export async function conformanceThroughHub(t: Test, variant: FixtureVariant): P
       );
       t.ok(baseline.scenarios.some((result) => result.scored && result.passed), 'scored scenarios ran and passed');
 
-      const excluded = HUB_EXCLUSIONS[requirements];
+      const excluded = hubExclusions(requirements, variant);
       const cells = [cell(baseline)];
       for (const child of CHILDREN) {
         const run = await runConformanceSuite({ url: `${url}/${child}/mcp`, requirements });

@@ -5,6 +5,7 @@ import { collections } from '../../../plugins/oauth-as/records.js';
 import { connectClient } from '../../helpers/clients.js';
 import { conformanceStdioEntry, startConformanceFixture } from '../../helpers/conformance-fixture.js';
 import { startTestHub } from '../../helpers/hub.js';
+import { rawRequest } from '../../helpers/raw.js';
 
 // Issue 55 (conformance through the hub): on 2025-11-25 the hub's endpoint is stateless, so
 // a level a caller sets with `logging/setLevel` is kept by the hub for that caller (its API
@@ -65,4 +66,8 @@ t.test('a 2025-11-25 caller hears the child log at the level it set, and only it
     const quiet = await logsOfCall(t, endpoint, one, 'error');
     t.same(quiet.logs, [], `${child}: at "error", info messages are filtered out`);
   }
+  const onHub = await rawRequest(`${url}/hub`, '2025-11-25', 'logging/setLevel', { level: 'info' }, { headers: one });
+  t.equal(onHub.error?.code, -32601, '/hub keeps no level: it has no log of its own to send');
+  const invalid = await rawRequest(`${url}/over-http/mcp`, '2025-11-25', 'logging/setLevel', { level: 'loud' }, { headers: one });
+  t.ok(invalid.error, 'a level that is none is refused (as the SDK refuses invalid params)');
 });
