@@ -1,4 +1,4 @@
-import type { ServerContext, ServerNotification } from '@modelcontextprotocol/server';
+import type { LoggingLevel, ServerContext, ServerNotification } from '@modelcontextprotocol/server';
 import type { AccessRecord } from '../access-log.js';
 import { callerServers } from '../http/authenticator.js';
 import type { SdkExchange } from '../http/sdk-exchange.js';
@@ -35,6 +35,11 @@ export interface CallerRequest {
    * an API token minted with `--servers`); undefined: every server. `mayReach` tells.
    */
   readonly servers: readonly string[] | undefined;
+  /**
+   * The least severe of the child's log messages the caller hears during its call, where
+   * its revision keeps a level it set (`CallerWire.keepsLogLevel`); undefined: none.
+   */
+  readonly logLevel?: LoggingLevel | undefined;
 }
 
 /** Whether the caller may reach `server` through `/hub`. */
@@ -56,5 +61,6 @@ export function callerRequestOf(revision: ServedRevision, context: ServerContext
     clientId: context.http?.authInfo?.clientId,
     access: exchange?.access,
     servers: callerServers(context.http?.authInfo),
+    logLevel: exchange?.logLevel?.get(),
   };
 }

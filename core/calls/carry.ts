@@ -2,6 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   isInputRequiredResult,
+  LOG_LEVEL_META_KEY,
   ProtocolError,
   SdkError,
   SdkErrorCode,
@@ -9,6 +10,8 @@ import {
   type CallToolRequestParams,
   type ClientCapabilities,
   type InputRequiredResult,
+  type LoggingLevel,
+  type LoggingMessageNotificationParams,
   type ProgressToken,
 } from '@modelcontextprotocol/server';
 import { CallCancellation } from '../children/client/call-cancel.js';
@@ -18,6 +21,7 @@ import type { ToolCallNotification } from './interceptors.js';
 import type { CallerRequest } from './caller-request.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from './elicitation.js';
 import { relayedChildError } from '../revisions/relayed-error.js';
+import { logPasses } from './log-levels.js';
 import { toolError } from './tool-results.js';
 import { errorCodeOf, sending } from './observation.js';
 import type { ToolCall } from './tool-call.js';
@@ -41,15 +45,18 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
   const capabilities = callerCapabilities(request, sessionCapabilities);
   let decision: ElicitationDecision | undefined;
   let result: CallToolResult | InputRequiredResult;
+  const intercept = hub.interceptors.duringCall ? (notification: ToolCallNotification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined;
+  const logs = request.logLevel === undefined ? undefined : new RelayedLogs(request, request.logLevel, intercept);
   try {
     // `withConnection` unrolled (no closure, no promise while the child is up): this runs on every call.
     const entered = child.enterCall();
     const connection = entered instanceof Promise ? await entered : entered;
+    const unhear = logs && child.hearLogs((message) => logs.relay(message));
     try {
       // Decided once the child is up: what it can ask depends on the revision it speaks.
       decision = decideElicitation(revision, capabilities, child.view);
       call.sent = true;
-      const sent = event ? sending(event, call.params) : call.params;
+      const sent = withLogLevel(event ? sending(event, call.params) : call.params, request);
       const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
       let plain: CallToolResult | InputRequiredResult | undefined;
       if (plainRoadOpen(connection, tool, request, decision)) {
@@ -76,10 +83,12 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
       }
       result =
         plain ??
-        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, hub.interceptors.duringCall ? (notification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined));
+        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, intercept));
     } finally {
+      unhear?.();
       child.leaveCall();
     }
+    await logs?.sent;
   } catch (error) {
     if (ProtocolError.isInstance(error)) {
       const relayed = relayedChildError(revision, error, 'tools/call');
@@ -104,6 +113,42 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
   if (!isInputRequiredResult(result)) return child.wire?.withoutIdentity(result) ?? result;
   const question = hub.questions.relay(result, revision, decision as ElicitationDecision, request, child.view);
   return typeof question === 'string' ? toolError(`Tool call failed: ${question}`) : question;
+}
+
+/**
+ * The child's log messages during one call, passed to the caller in order, at the level it
+ * set and above (see `Child.hearLogs` for which messages are the call's), before the
+ * result, through the interceptors as progress is (a guardrail scans them).
+ */
+class RelayedLogs {
+  sent: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly request: CallerRequest,
+    private readonly level: LoggingLevel,
+    private readonly intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined,
+  ) {}
+
+  relay(message: LoggingMessageNotificationParams): void {
+    if (!logPasses(message.level, this.level)) return;
+    const notification = { method: 'notifications/message', params: message };
+    this.sent = this.sent
+      .then(async () => {
+        const passed = this.intercept ? await this.intercept(notification) : notification;
+        if (passed) await this.request.notify({ method: 'notifications/message', params: passed.params as LoggingMessageNotificationParams });
+      })
+      .catch(() => undefined);
+  }
+}
+
+/**
+ * A call's params with the caller's log level asked per request (a child on a revision
+ * whose requests carry their level, which sends no log message for a request without
+ * one); a child of an earlier revision reads no such key and logs as it does.
+ */
+function withLogLevel(params: CallToolRequestParams, request: CallerRequest): CallToolRequestParams {
+  if (request.logLevel === undefined || params._meta?.[LOG_LEVEL_META_KEY] !== undefined) return params;
+  return { ...params, _meta: { ...params._meta, [LOG_LEVEL_META_KEY]: request.logLevel } };
 }
 
 /**
@@ -133,6 +178,7 @@ function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerR
   return (
     connection.plainToolCall !== undefined &&
     request.meta?.progressToken === undefined &&
+    request.logLevel === undefined &&
     !decision.forward &&
     request.answers === undefined &&
     tool.outputSchema === undefined

@@ -64,6 +64,7 @@ export async function resolveTool(call: ToolCall, targets: RouteTargets): Promis
     call.outcome = 'unavailable';
     throw error;
   }
+  if (tool === 'unknown' && route) tool = await afterWakingUnknown(call, targets);
   if (tool === 'denied') {
     call.outcome = 'denied';
     return undefined;
@@ -113,6 +114,32 @@ async function routed(call: ToolCall, targets: RouteTargets, route: ToolRoute | 
   if ('withheld' in tool) {
     call.outcome = 'refused';
     return toolError(tool.withheld);
+  }
+  return tool;
+}
+
+/**
+ * A name a virtual server does not route, while servers it draws every tool of have never
+ * run: those are woken (within what is left of the call's budget), the virtual server
+ * lists again, and the name is looked up once more. A name still unknown after a member
+ * failed to start is that member's failure (the caller is told why, not "unknown tool").
+ */
+async function afterWakingUnknown(call: ToolCall, targets: RouteTargets): Promise<ToolLookup> {
+  const members = call.server.unknownYet.flatMap((name) => targets.get(name) ?? []);
+  if (members.length === 0) return 'unknown';
+  const woken = await Promise.allSettled(members.map((member) => (call.wake ? call.wake.forChild(member).known() : member.ensureToolsKnown())));
+  await call.server.refreshTools();
+  let tool: ToolLookup;
+  try {
+    tool = await lookupTool(call.server, call.params.name, { wake: call.wake });
+  } catch (error) {
+    call.outcome = 'unavailable';
+    throw error;
+  }
+  const failed = woken.find((outcome) => outcome.status === 'rejected');
+  if (tool === 'unknown' && failed) {
+    call.outcome = 'unavailable';
+    throw failed.reason;
   }
   return tool;
 }

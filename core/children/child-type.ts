@@ -103,6 +103,13 @@ export interface ChildType<Schema extends TSchema = TSchema> {
    */
   routeTool?(server: string, tool: string): ToolRoute | undefined;
   /**
+   * For a routing type: the servers `server` draws every tool of (`*`) whose tools the hub
+   * has never seen, so what it lists of them is unknown yet. Its `tools/list` names them
+   * in `_meta` (`mcp-switchyard/unknownYet`), and a call of a name it does not route wakes
+   * them (within the call's budget) and is routed once they have listed.
+   */
+  unknownYet?(server: string): readonly string[];
+  /**
    * What is wrong with server `server` of this type while it is up, in an operator's words
    * (a virtual server: a server it draws on is down), shown as its `reason` (`list_servers`,
    * `/status`); undefined when nothing is.

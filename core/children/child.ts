@@ -1,4 +1,4 @@
-import type { Client, Tool } from '@modelcontextprotocol/client';
+import type { Client, LoggingMessageNotificationParams, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { entryCallTimeoutMs } from '../config/other-clients.js';
 import type { ServerEntry } from '../config/schema.js';
@@ -55,6 +55,8 @@ export class Child extends ChildProfile {
   readonly #starter: ChildStarter;
   #idleTimer: ClockTimer | undefined;
   #inFlight = 0;
+  /** Who hears the child's log messages now (a call whose caller set a level): see `hearLogs`. */
+  readonly #logListeners = new Set<(message: LoggingMessageNotificationParams) => void>();
   #idle: (() => void)[] = [];
   readonly #watch: ChildWatch;
   readonly #environment: ChildEnvironment;
@@ -141,6 +143,11 @@ export class Child extends ChildProfile {
    */
   get startTimeoutMs(): number {
     return this.entry.startTimeoutMs ?? this.#environment.timings().wakeBudgetMs;
+  }
+
+  /** The servers a routing server draws every tool of whose tools are unknown yet (`ChildType.unknownYet`). */
+  get unknownYet(): readonly string[] {
+    return this.childType.unknownYet?.(this.name) ?? [];
   }
 
   /** Servers with `hub: false` stay out of `/hub`'s aggregate. */
@@ -438,6 +445,18 @@ export class Child extends ChildProfile {
   }
 
   /**
+   * Hears the child's log messages (`notifications/message`) until the returned function is
+   * called, for a call whose caller asked for them. Nothing on the wire says which request
+   * a log message belongs to (a stdio child's share one stream), so only those sent while
+   * that call is the one request in flight on the child are passed on: one sent beside
+   * another request could be another caller's, and is dropped.
+   */
+  hearLogs(listener: (message: LoggingMessageNotificationParams) => void): () => void {
+    this.#logListeners.add(listener);
+    return () => this.#logListeners.delete(listener);
+  }
+
+  /**
    * Stops the server once the calls running on it have finished (a reload removed or
    * changed it; it is already out of the registry, so no new call arrives).
    */
@@ -552,6 +571,10 @@ export class Child extends ChildProfile {
       const changed = await this.#refreshTools().catch((error: Error) => void this.log.warn({ err: error.message }, 'tool list refresh failed'));
       // The child says its list changed: callers hear so even when it reads the same to the hub.
       if (changed !== true) this.#watch.emit({ kind: 'tools' });
+    });
+    connection.client.setNotificationHandler('notifications/message', (notification) => {
+      if (this.#starter.connection !== connection || this.#inFlight !== 1 || this.#logListeners.size !== 1) return;
+      for (const listener of this.#logListeners) listener(notification.params);
     });
     this.#watch.listenTo(connection.client, wire);
   }

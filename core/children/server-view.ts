@@ -33,6 +33,8 @@ export interface ServerView {
   readonly withheldTools: WithheldTool[];
   /** Whether a tool list was ever seen; until then `tools` is empty without meaning "no tools". */
   readonly toolsKnown: boolean;
+  /** A virtual server's members whose tools are unknown yet (`ChildType.unknownYet`): it lists nothing of them until each has run. */
+  readonly unknownYet: readonly string[];
   /** The revision spoken with the server: the live connection's, else the one remembered from the last. */
   readonly revision: string | undefined;
   /** Whether the server, on the revision it speaks, asks its questions as results. */
@@ -125,6 +127,9 @@ export class ChildView implements ServerView {
   }
   get toolsKnown(): boolean {
     return this.#child.toolsKnown;
+  }
+  get unknownYet(): readonly string[] {
+    return this.#child.unknownYet;
   }
   get revision(): string | undefined {
     return this.#child.revision;

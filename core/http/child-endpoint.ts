@@ -21,6 +21,7 @@ import { hubErrorCode } from '../errors.js';
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
 import { callerRequestOf, type CallerRequest } from '../calls/caller-request.js';
+import { isLoggingLevel } from '../calls/log-levels.js';
 import { callEndpointTool, type McpEndpoint } from './endpoint.js';
 import { callerCapabilities, decideElicitation, type ElicitationDecision } from '../calls/elicitation.js';
 import { withQuestionParams } from '../calls/carry.js';
@@ -32,6 +33,9 @@ import { relayedChildError } from '../revisions/relayed-error.js';
 import { RequestWake } from './request-wake.js';
 import type { SdkExchange } from './sdk-exchange.js';
 import type { ServedRevision } from '../revisions/served-revision.js';
+
+/** The `_meta` key of a virtual server's `tools/list` naming the members whose tools are unknown yet. */
+export const UNKNOWN_YET_META_KEY = 'mcp-switchyard/unknownYet';
 
 /**
  * `/<name>/mcp`: a transparent proxy of one child, stating what the child shows a client
@@ -106,7 +110,12 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
 
   const listed = face.lists;
   if (capabilities.tools) {
-    server.setRequestHandler('tools/list', async () => ({ tools: (await offeredTools(child, wake, face)).map((tool) => revision.presentTool(tool)) }));
+    server.setRequestHandler('tools/list', async () => {
+      const tools = (await offeredTools(child, wake, face)).map((tool) => revision.presentTool(tool));
+      // A virtual server cannot list what it has not seen: it says which members that is.
+      const unknownYet = child.unknownYet;
+      return unknownYet.length === 0 ? { tools } : { tools, _meta: { [UNKNOWN_YET_META_KEY]: [...unknownYet] } };
+    });
     server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
       // A filtered tool gets the answer of one that never existed, before anything wakes.
       return callEndpointTool(endpoint, revision, request.params, callerRequestOf(revision, ctx, exchange));
@@ -117,9 +126,20 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   if (capabilities.resources && listed?.resourceTemplates !== undefined) server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listed.resourceTemplates ?? [] }));
   if (capabilities.prompts && listed?.prompts !== undefined) server.setRequestHandler('prompts/list', () => ({ prompts: listed.prompts ?? [] }));
 
+  // A level kept for the caller (the child is never asked: its level would hold for every
+  // caller), whether or not the child declares logging: one that does not sends nothing to hear.
+  const logLevel = revision.keepsLogLevel ? exchange?.logLevel : undefined;
+  const setLevel = (level: unknown): Record<string, never> => {
+    if (!isLoggingLevel(level)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
+    logLevel?.set(level);
+    return {};
+  };
+  if (capabilities.logging && logLevel) server.setRequestHandler('logging/setLevel', (request) => setLevel(request.params.level));
+
   const relay = relayTo(hub, child, revision, wake, exchange);
   const unlisted = face.unlisted;
   server.fallbackRequestHandler = async (request, ctx) => {
+    if (request.method === 'logging/setLevel' && logLevel) return setLevel(request.params?.level);
     if (revision.refuses(request.method)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     if (unlisted !== undefined) refuseUnlisted(unlisted, request.method, request.params);
     return relay(ctx, request.method, request.params);

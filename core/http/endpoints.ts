@@ -1,4 +1,4 @@
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo, LoggingLevel } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { traceIdOf, type AccessRecord } from '../access-log.js';
 import type { Child } from '../children/child.js';
@@ -8,6 +8,7 @@ import { AllowedHosts } from '../net/allowed-hosts.js';
 import { onClose } from '../net/on-close.js';
 import { observe, type McpRequestEvent } from '../observe.js';
 import { admitClients } from './admission.js';
+import { CallerLogLevels } from '../calls/log-levels.js';
 import { Cancellations } from './cancellations.js';
 import { sdkExchange } from './sdk-exchange.js';
 import { ChildEndpoint } from './child-endpoint.js';
@@ -31,6 +32,8 @@ interface Served {
   endpoint: McpEndpoint;
   gate: RevisionGate;
   cancellations: Cancellations;
+  /** The log level each caller set, on a revision that keeps one (`keepsLogLevel`). */
+  logLevels: CallerLogLevels;
 }
 
 /** A fast-road `tools/call` found for a request (see plain-call.ts), if one takes it. */
@@ -173,9 +176,10 @@ class McpRoutes {
     if (!this.revisions.some((revision) => revision.opensStream(request.body))) this.hub.drain.track(reply.raw);
     const revision = plain ? plain.revision : served.gate.revisionFor(request);
     if (access) access.revision = revision?.revision;
-    // On a revision whose cancellations arrive apart, calls are kept by caller to be found by them.
-    const caller = revision?.cancelledRequest ? callerOf(request) : undefined;
-    if (plain) return answerPlainCall(served.endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth, access, caller === undefined ? undefined : { registry: served.cancellations, caller });
+    // On a revision whose cancellations arrive apart, calls are kept by caller to be found by them; so is a log level set.
+    const caller = revision?.cancelledRequest || revision?.keepsLogLevel ? callerOf(request) : undefined;
+    // A caller who set a log level hears the child's messages during its call: the SDK's road carries them.
+    if (plain && !(caller !== undefined && plain.revision.keepsLogLevel && served.logLevels.get(caller) !== undefined)) return answerPlainCall(served.endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth, access, caller === undefined ? undefined : { registry: served.cancellations, caller });
     return this.carrySdk(request, reply, served, revision, caller);
   }
 
@@ -187,17 +191,19 @@ class McpRoutes {
   async carrySdk(request: FastifyRequest, reply: FastifyReply, served: Served, revision: ServedRevision | undefined, caller: string | undefined): Promise<void> {
     const { endpoint, gate, cancellations } = served;
     const access = request.access ?? undefined;
+    const levels = served.logLevels;
+    const logLevel = caller !== undefined && revision?.keepsLogLevel ? { get: () => levels.get(caller), set: (level: LoggingLevel) => levels.set(caller, level) } : undefined;
     const uris = endpoint.child && revision ? revision.listenedResources(request.body) : [];
     if (endpoint.child && uris.length > 0) onClose(reply.raw, watchWhileOpen(endpoint.child, uris));
-    if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access));
+    if (caller === undefined || !revision?.cancelledRequest) return gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access, undefined, logLevel));
     const cancelled = revision.cancelledRequest(request.body);
     if (cancelled !== undefined) cancellations.cancel(caller, cancelled, 'the caller cancelled the request');
     const id = typeof (request.body as { method?: unknown } | null)?.method === 'string' ? requestIdOf(request.body) : null;
-    if (id === null) return gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access));
+    if (id === null) return gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access, undefined, logLevel));
     const call = new AbortController();
     cancellations.add(caller, id, call);
     try {
-      await gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access, call.signal));
+      await gate.serve(revision, request, request.raw, reply, request.mcpAuth, sdkExchange(access, call.signal, logLevel));
     } finally {
       cancellations.remove(caller, id, call);
     }
@@ -206,7 +212,7 @@ class McpRoutes {
   /** Serves `endpoint` under `key` from its first request on, with its gate; its subscribers hear the child's changes. */
   #endpoint(key: string, endpoint: McpEndpoint): Served {
     const gate = new RevisionGate(endpoint, this.revisions);
-    const served: Served = { endpoint, gate, cancellations: new Cancellations() };
+    const served: Served = { endpoint, gate, cancellations: new Cancellations(), logLevels: new CallerLogLevels() };
     this.#served.set(key, served);
     endpoint.child?.onChange((change) => publish(gate, change));
     return served;

@@ -1,3 +1,4 @@
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 import type { AccessRecord } from '../access-log.js';
 
 /**
@@ -18,8 +19,16 @@ export interface SdkExchange {
    * answer with an HTTP status of its own (`methodNotFoundStatus`, see `answeredAsChild`).
    */
   methodNotFound: boolean;
+  /** The caller's log level on the endpoint, where the revision keeps one (`CallerWire.keepsLogLevel`): read and set. */
+  readonly logLevel: CallerLogLevel | undefined;
 }
 
-export function sdkExchange(access: AccessRecord | undefined, cancelled?: AbortSignal): SdkExchange {
-  return { access, cancelled, methodNotFound: false };
+/** One caller's entry in an endpoint's kept log levels. */
+export interface CallerLogLevel {
+  get(): LoggingLevel | undefined;
+  set(level: LoggingLevel): void;
+}
+
+export function sdkExchange(access: AccessRecord | undefined, cancelled?: AbortSignal, logLevel?: CallerLogLevel): SdkExchange {
+  return { access, cancelled, methodNotFound: false, logLevel };
 }

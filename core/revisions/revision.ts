@@ -104,6 +104,13 @@ export interface CallerWire {
    * its request. The hub matches it to the caller's call in flight by the caller's identity.
    */
   cancelledRequest?(message: unknown): RequestId | undefined;
+  /**
+   * Whether `logging/setLevel` sets a level the hub keeps for the caller's later requests
+   * to the endpoint (by the caller's identity, as cancellations are matched), on a revision
+   * whose endpoint is stateless and whose requests carry no level of their own. A child's
+   * log messages during the caller's call then reach it at that level and above.
+   */
+  keepsLogLevel?: boolean;
   /** A child's tool as advertised on this revision. */
   presentTool(tool: Tool): Tool;
   /** A child's call result as delivered on this revision, given the tool as the child declared it. */

@@ -14,7 +14,9 @@ import { type CallerWire, type HttpRequestView, isPlainObject, type PlainCall, p
 
 /**
  * What a stateless endpoint cannot carry on this revision, though a child answers it: a
- * log level or a subscription set on one request would hold for no other (the README's table).
+ * subscription set on one request would hold for no other (the README's table). A log
+ * level is kept by the hub for the caller (`keepsLogLevel`), never set on the child, whose
+ * level would hold for every caller: asked of a child that does not log, it is refused too.
  */
 const REFUSED = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
@@ -50,6 +52,7 @@ export function createCallerWire(revision: string): CallerWire {
     methodNotFoundStatus: 200,
     // Served statelessly, a caller's cancellation is a request of its own: the hub ties it to the call.
     cancelledRequest,
+    keepsLogLevel: true,
     presentTool,
     presentResult,
     elicitation: 'not-offered',
@@ -100,11 +103,16 @@ function hasEnvelope(message: JSONRPCMessage): boolean {
   return message.method === 'server/discover' || params?._meta?.[PROTOCOL_VERSION_META_KEY] !== undefined;
 }
 
-/** Nothing is pushed on this revision: the child's kinds of thing, without list changes or subscriptions. */
+/**
+ * Nothing is pushed on this revision outside a request: the child's kinds of thing,
+ * without list changes or subscriptions; its log messages during a caller's call, at the
+ * level the caller set.
+ */
 function narrow(child: ServerCapabilities | undefined): ServerCapabilities {
   if (!child) return { tools: {} };
   return {
     ...(child.tools && { tools: {} }),
+    ...(child.logging && { logging: {} }),
     ...(child.resources && { resources: {} }),
     ...(child.prompts && { prompts: {} }),
     ...(child.completions && { completions: {} }),

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { findHubServer } from './lookup.js';
 import { ListToolsOutput, ServerInput, type ToolEntry } from './schemas.js';
-import type { PluginHub } from '../../core/plugin/index.js';
+import type { PluginHub, ServerView } from '../../core/plugin/index.js';
 import { type MetaTool, structured, toolError } from '../../core/plugin/meta-tool.js';
 
 const ONE_LINE_MAX = 120;
@@ -41,11 +41,23 @@ export function listTools(hub: PluginHub): MetaTool {
         // Pre-warm without waiting: listing a known list never waits for a start.
         child.ensureUp().catch(() => undefined);
       }
+      if (child.unknownYet.length > 0) await wakeUnknownYet(hub, child);
       await child.recheckWithheld();
       const shown = await child.toolsShownTo(context.revision.revision);
       return structured({ server: child.name, tools: shown.map(toolEntry) } satisfies ListToolsOutput);
     },
   };
+}
+
+/**
+ * A virtual server's members whose tools it has never seen (it selects all of them with
+ * `*`) are woken as a server never seen is, within their own budget, and the virtual
+ * server lists again: an empty part would read as "no tools". One that cannot start stays
+ * left out (`hub check` and the kit's `/mcp` list name it).
+ */
+async function wakeUnknownYet(hub: PluginHub, child: ServerView): Promise<void> {
+  await Promise.allSettled(child.unknownYet.map((member) => hub.servers.get(member)?.ensureToolsKnown()));
+  await child.refreshTools();
 }
 
 function toolEntry(tool: Tool): ToolEntry {

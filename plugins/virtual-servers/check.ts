@@ -124,12 +124,17 @@ function circleFrom(start: string, servers: ReadonlyMap<string, ServerEntry>): s
   return visit(start, [start], new Set([start]));
 }
 
+/** The servers a `*` selects every tool of whose tools the hub has never seen (`known`), in the entry's order. */
+export function unknownYetOf(entry: ServerEntry, known: (server: string) => boolean): string[] {
+  return [...new Set(selectionsOf(entry).filter((selection) => selection.tool === '*' && !known(selection.server)).map((selection) => selection.server))];
+}
+
 /**
  * What `hub check` adds of the servers a `*` selects every tool of and whose tools the hub
  * has never seen (`known`): the kit lists none of them until each has run.
  */
 export function describeUnknownYet(entry: ServerEntry, known: (server: string) => boolean): string {
-  const unknown = [...new Set(selectionsOf(entry).filter((selection) => selection.tool === '*' && !known(selection.server)).map((selection) => selection.server))];
+  const unknown = unknownYetOf(entry, known);
   if (unknown.length === 0) return '';
   return `; tools unknown yet of ${unknown.join(', ')} (never run): what "*" selects of ${unknown.length === 1 ? 'it' : 'them'} is listed once ${unknown.length === 1 ? 'it has' : 'each has'} run`;
 }

@@ -37,6 +37,7 @@ export default definePlugin({
       check: async (entry) => ({ ok: true, detail: describeDraws(entry) + describeUnknownYet(entry, (server) => hub.servers.get(server)?.toolsKnown !== false) }),
       checkAgainst,
       routeTool: (server, tool) => runtime?.route(server, tool),
+      unknownYet: (server) => runtime?.unknownYet(server) ?? [],
       problem: (server) => runtime?.problem(server),
     };
     hub.childTypes.add(type.type, type);

@@ -2,7 +2,7 @@ import { connectInProcess, type ChildConnection, type ConnectContext, type ToolR
 import type { Tool } from '@modelcontextprotocol/server';
 import type { PluginHub } from '../../core/plugin/index.js';
 import { Catalog } from './catalog.js';
-import { drawnServers } from './check.js';
+import { drawnServers, unknownYetOf } from './check.js';
 import { compose, type Composition } from './compose.js';
 import type { VirtualEntry } from './entry.js';
 import { virtualServerFactory } from './server.js';
@@ -60,6 +60,12 @@ export class VirtualRuntime {
     let route = this.#kits.has(server) ? this.composition(server).routes.get(tool) : undefined;
     for (let hop = 0; route && this.#kits.has(route.server) && hop < MAX_HOPS; hop += 1) route = this.composition(route.server).routes.get(route.tool);
     return route && !this.#kits.has(route.server) ? route : undefined;
+  }
+
+  /** The servers a virtual server draws every tool of (`*`) whose tools the hub has never seen. */
+  unknownYet(name: string): string[] {
+    const kit = this.#kits.get(name);
+    return kit ? unknownYetOf(kit.entry, (server) => this.#hub.servers.get(server)?.toolsKnown !== false) : [];
   }
 
   /** The servers a virtual server draws on that are down (or must be logged in to), said with their own reasons. */

@@ -71,8 +71,9 @@ t.test("1: the endpoint refuses only what the caller's revision cannot carry; an
       t.same(proxied.error, directly.error, `${child} on ${revision}: the child's own error`);
     }
   }
+  // The hub keeps a 2025-11-25 caller's log level itself (log-level-2025.test); the child is never asked.
+  t.same((await rawRequest(`${url}/over-stdio/mcp`, '2025-11-25', 'logging/setLevel', { level: 'info' })).result, {}, 'logging/setLevel: answered by the hub');
   for (const [method, params] of [
-    ['logging/setLevel', { level: 'info' }],
     ['resources/subscribe', { uri: 'test://watched-resource' }],
     ['resources/unsubscribe', { uri: 'test://watched-resource' }],
   ] as const) {

@@ -19,7 +19,7 @@ import { githubToken } from './helpers.js';
  * | result _meta, an unknown result field     | redacted               | redacted               | redacted              | -                 |
  * | JSON-RPC error message and data           | redacted               | redacted               | redacted (tool error) | redacted          |
  * | progress notifications during the call    | redacted               | redacted               | redacted              | -                 |
- * | logging notifications during the call     | not relayed by the hub | not relayed            | not relayed           | -                 |
+ * | logging notifications during the call     | not relayed by the hub | redacted (level set)   | not relayed           | -                 |
  *
  * In block mode the result is withheld, the error's words are replaced and the notification dropped.
  */
@@ -125,5 +125,26 @@ return { [token]: failure, echoed: await servers.leaky.chatty({}) };`;
     const said = JSON.stringify(answer);
     t.notMatch(said, SECRET.slice(4), `run_code on ${revision}: the answer carries no token, whether printed, returned as a key or quoted from an error`);
     t.match(said, `printed ${REDACTED}`, `run_code on ${revision}: what the program printed, redacted`);
+  }
+});
+
+t.test('guard-secrets scans the log messages a 2025-11-25 caller who set a level hears during its call', async (t) => {
+  const { url } = await startTestHub(t, {
+    config: { plugins: { 'map-tools': false, 'guard-secrets': true } },
+    setup: (hub) => {
+      hub.servers.addInProcess('leaky', createLeaky);
+      hub.servers.addInProcess('strict', createLeaky, { guardSecrets: { mode: 'block' } });
+    },
+  });
+  for (const server of ['leaky', 'strict']) {
+    const notifications: unknown[] = [];
+    const client = await connectClient(t, `${url}/${server}/mcp`, '2025-11-25');
+    client.fallbackNotificationHandler = async (notification) => void notifications.push(notification);
+    await client.setLoggingLevel('info');
+    const heard = await hear(client, notifications, () => client.callTool({ name: 'chatty', arguments: {} }));
+    t.notMatch(JSON.stringify(heard), SECRET.slice(4), `${server}: the token reaches the caller by no channel`);
+    const logs = heard.notifications.filter((notification) => (notification as { method?: string }).method === 'notifications/message');
+    if (server === 'leaky') t.match(logs, [{ params: { level: 'info', data: `logging ${REDACTED}` } }], 'the log message arrives, redacted');
+    else t.same(logs, [], 'block mode: the log message that carried it is dropped');
   }
 });
