@@ -10,7 +10,7 @@ import type { HubConfig } from './config/schema.js';
 import { ClientLimits } from './limits/client-limits.js';
 import type { RequestAuthenticator } from './http/authenticator.js';
 import { QuestionRelay } from './calls/elicitation.js';
-import type { MetaTool } from './calls/meta-tool.js';
+import type { MetaTool, ToolDeclarations } from './calls/meta-tool.js';
 import type { McpRevision } from './revisions/revision.js';
 import { OperatorLogin } from './operator/login.js';
 import type { OperatorPage } from './operator/pages.js';
@@ -45,6 +45,8 @@ export class Hub {
   readonly authenticator = new Slot<RequestAuthenticator>('the request authenticator of the MCP endpoints');
   /** The credentials lent to remote children (upstream-oauth). */
   readonly upstreamAuth = new Slot<UpstreamAuth>('the upstream credentials of remote servers');
+  /** How a program calls a tool (code-mode), for a meta-tool that hands out declarations of the tools it found (tool-search). */
+  readonly toolDeclarations = new Slot<ToolDeclarations>('the tool declarations of code mode');
   /** First path segments taken by the kernel or a plugin (its `reservedPaths`); no server may use one as its name. */
   readonly reservedPaths = new Set(['hub', 'mcp', 'health', 'livez', 'readyz']);
   /** The servers plugins added (`servers.addInProcess`), with the plugin of each: a reload that turns a plugin off takes them out. */
