@@ -40,7 +40,8 @@
 // alike: what the hub has its child do beyond what a bare proxy has it do.
 //
 // Run: npm run build && node dist/bench/carriage.js [--calls 10000] [--rounds 3] [--callers 1,16]
-//      [--settings default,no-observability,quiet] [--only <text>] [--http-child]
+//      [--settings default,no-observability,quiet] [--only <text>] [--http-child] [--message-bytes 2]
+// `--message-bytes <n>` makes the hub roads' echo message (and so its result) n bytes long.
 // `--only` keeps the hub subjects whose label contains the text (floors always run).
 // `--hub-node-args="<options>"` adds Node options to this checkout's hubs, not the baseline's
 // (`--cpu-prof --cpu-prof-dir=<dir>` to profile the hub under this load; with `--baseline .`,
@@ -76,6 +77,7 @@ const { values } = parseArgs({
     'allocation-top': { type: 'string', default: '0' },
     'hub-node-args': { type: 'string', default: '' },
     'http-child': { type: 'boolean', default: false },
+    'message-bytes': { type: 'string', default: '2' },
   },
 });
 const calls = Number(values.calls);
@@ -154,7 +156,11 @@ interface Subject {
   run(callers: number, count: number): Promise<RawFigures | LoadFigures>;
 }
 
-const echo = { message: 'hi' };
+// The hub roads' echo message, and so the result's size (issue 54.4 weighs the guardrails on a 1 KB result: `--message-bytes 1024`):
+// records as an API answers them, with ids, URLs and hashes that guard-secrets must read (prose alone it skips), and no secret.
+const RECORD = "{'id':'3f9c2e1b-4d5f-46a7-9b21-8c0d1e2f3a4b','url':'https://api.example.com/v1/items/1042','sha':'9e107d9d372bb6826bd81d3542a419d6','name':'Desk lamp','price':42} ";
+const echoText = values['message-bytes'] === '2' ? 'hi' : RECORD.repeat(Math.ceil(Number(values['message-bytes']) / RECORD.length)).slice(0, Number(values['message-bytes']));
+const echo = { message: echoText };
 const subjects: Subject[] = [{ label: 'floor stdio (server-everything)', kind: 'stdio-floor', revision: 'stdio', run: stdioFloorFromProcess }];
 for (const revision of REVISIONS) {
   const raw = (url: string, tool: string, args: Record<string, unknown>, expect: string, bearer?: string) => (callers: number, count: number) =>
@@ -162,7 +168,7 @@ for (const revision of REVISIONS) {
   subjects.push(
     { label: 'floor http', kind: 'floor', revision, cpuMicros: floor.cpuMicros, run: raw(floor.url, 'echo', echo, 'Echo: hi') },
     { label: 'floor fastify', kind: 'fastify-floor', revision, cpuMicros: fastifyFloor.cpuMicros, run: raw(fastifyFloor.url, 'echo', echo, 'Echo: hi') },
-    { label: 'floor stdio proxy (server-everything)', kind: 'proxy-floor', revision, cpuMicros: proxyFloor.cpuMicros, childCpuMicros: proxyFloor.childrenCpuMicros, run: raw(proxyFloor.url, 'echo', echo, 'Echo: hi') },
+    { label: 'floor stdio proxy (server-everything)', kind: 'proxy-floor', revision, cpuMicros: proxyFloor.cpuMicros, childCpuMicros: proxyFloor.childrenCpuMicros, run: raw(proxyFloor.url, 'echo', echo, `Echo: ${echoText}`) },
   );
   if (httpChild) subjects.push({ label: 'http child direct', kind: 'direct', revision, run: raw(httpChild.url, 'echo', { text: 'hi' }, 'hi') });
   if (bare) subjects.push({ label: 'http child via bare proxy', kind: 'bare', revision, run: raw(bare.url, 'echo', { text: 'hi' }, 'hi') });
@@ -170,8 +176,8 @@ for (const revision of REVISIONS) {
     const at = (path: string) => `${hub.url}${path}`;
     const { cpuMicros, childrenCpuMicros: childCpuMicros } = hub;
     const hubSubjects: Subject[] = [
-      { label: `hub /everything/mcp [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/everything/mcp'), 'echo', echo, 'Echo: hi', token) },
-      { label: `hub /hub call_tool [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echo }, 'Echo: hi', token) },
+      { label: `hub /everything/mcp [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/everything/mcp'), 'echo', echo, `Echo: ${echoText}`, token) },
+      { label: `hub /hub call_tool [${label}]`, kind: 'hub', revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/hub'), 'call_tool', { server: 'everything', tool: 'echo', arguments: echo }, `Echo: ${echoText}`, token) },
       ...(httpChild
         ? [
             { label: `hub /web/mcp [${label}]`, kind: 'hub' as const, revision, setting, hub, cpuMicros, childCpuMicros, run: raw(at('/web/mcp'), 'echo', { text: 'hi' }, 'hi', token) },
@@ -299,7 +305,7 @@ for (const row of hubRows) {
   const road = `${subject.label.replace(` [${label}]`, '')} ${subject.revision}, ${callers} caller${callers === 1 ? '' : 's'}`;
   comparisons.push(
     label === 'guardrails'
-      ? `guard-secrets + output-limit on ${road}: +${(best.cpuUs - reference.best.cpuUs).toFixed(1)} us of hub CPU per call, p50 +${(best.figures.p50Ms - reference.best.figures.p50Ms).toFixed(3)} ms`
+      ? `guard-secrets + output-limit on ${road}: +${(best.cpuUs - reference.best.cpuUs).toFixed(1)} us of hub CPU per call (${reference.best.cpuUs.toFixed(1)} to ${best.cpuUs.toFixed(1)}: +${(((best.cpuUs - reference.best.cpuUs) / reference.best.cpuUs) * 100).toFixed(0)}%), p50 +${(best.figures.p50Ms - reference.best.figures.p50Ms).toFixed(3)} ms`
       : `this checkout vs the baseline on ${road}: hub CPU per call ${reference.best.cpuUs.toFixed(1)} vs ${best.cpuUs.toFixed(1)} us, calls/s ${reference.best.figures.callsPerSecond} vs ${best.figures.callsPerSecond}, p50 ${reference.best.figures.p50Ms.toFixed(3)} vs ${best.figures.p50Ms.toFixed(3)} ms`,
   );
 }

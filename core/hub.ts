@@ -11,7 +11,7 @@ import { ClientLimits } from './limits/client-limits.js';
 import type { RequestAuthenticator } from './http/authenticator.js';
 import type { AccessAdmin } from './operator/api-token-admin.js';
 import { QuestionRelay } from './calls/elicitation.js';
-import type { MetaTool } from './calls/meta-tool.js';
+import type { MetaTool, ToolDeclarations } from './calls/meta-tool.js';
 import type { McpRevision } from './revisions/revision.js';
 import { OperatorLogin } from './operator/login.js';
 import type { OperatorPage } from './operator/pages.js';
@@ -48,6 +48,8 @@ export class Hub {
   readonly upstreamAuth = new Slot<UpstreamAuth>('the upstream credentials of remote servers');
   /** API tokens and OAuth clients as an operator UI manages them (oauth-as). */
   readonly accessAdmin = new Slot<AccessAdmin>('the API token and OAuth client administration');
+  /** How a program calls a tool (code-mode), for a meta-tool that hands out declarations of the tools it found (tool-search). */
+  readonly toolDeclarations = new Slot<ToolDeclarations>('the tool declarations of code mode');
   /** First path segments taken by the kernel or a plugin (its `reservedPaths`); no server may use one as its name. */
   readonly reservedPaths = new Set(['hub', 'mcp', 'health', 'livez', 'readyz']);
   /** The servers plugins added (`servers.addInProcess`), with the plugin of each: a reload that turns a plugin off takes them out. */

@@ -18,7 +18,7 @@ import { runToolCall } from './calls/pipeline.js';
 import type { ToolCallInterceptor } from './calls/interceptors.js';
 import { toolCallOf } from './calls/tool-call.js';
 import { unknownServer, unknownTool, type ServerToolAnswer } from './calls/unknown-target.js';
-import type { MetaToolContext, MetaTool } from './calls/meta-tool.js';
+import type { MetaToolContext, MetaTool, ToolDeclarations } from './calls/meta-tool.js';
 import type { McpRevision } from './revisions/revision.js';
 import { observe as hubObserve, topicsOf, type HubTopics, type Isolate } from './observe.js';
 import type { AccessAdmin } from './operator/api-token-admin.js';
@@ -128,6 +128,8 @@ export interface PluginHub {
   readonly upstreamAuth: ProvidedService<UpstreamAuth>;
   /** API tokens and OAuth clients as an operator UI (the console) lists, mints and revokes them; the plugin that issues them provides it. */
   readonly accessAdmin: ProvidedService<AccessAdmin>;
+  /** How a program calls a tool (code-mode provides it), for a meta-tool that hands out the declarations of tools it found (tool-search). */
+  readonly toolDeclarations: ProvidedService<ToolDeclarations>;
   readonly servers: Servers;
   /** The callers' limits, for calls a plugin makes on a caller's behalf. */
   readonly clientLimits: ClientCallLimits;
@@ -155,9 +157,9 @@ function registryFor<T>(registry: Registry<T>, owner: string, isolate: (value: T
   };
 }
 
-function serviceFor<T>(slot: Slot<T>, owner: string): ProvidedService<T> {
+function serviceFor<T>(slot: Slot<T>, owner: string, isolate: (value: T) => T = (value) => value): ProvidedService<T> {
   return {
-    provide: (value) => slot.fill(value, owner),
+    provide: (value) => slot.fill(isolate(value), owner),
     get current() {
       return slot.value;
     },
@@ -222,6 +224,8 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     authenticator: serviceFor(hub.authenticator, owner),
     upstreamAuth: serviceFor(hub.upstreamAuth, owner),
     accessAdmin: serviceFor(hub.accessAdmin, owner),
+    // A declaration that throws is left out (undefined) of what the meta-tool asking hands out; the fault is the provider's.
+    toolDeclarations: serviceFor(hub.toolDeclarations, owner, (provided) => ({ declare: isolate('toolDeclarations.declare', provided.declare.bind(provided), () => undefined) })),
     servers,
     clientLimits: {
       admit: async (client) => {

@@ -1,8 +1,9 @@
-import type { CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { TSchema } from 'typebox';
 import type { HubCallRecord } from './tool-call.js';
 import type { CallerRequest } from './caller-request.js';
 import type { ServedRevision } from '../revisions/served-revision.js';
+import type { ServerView } from '../children/server-view.js';
 
 /** What a meta-tool learns about the request it serves. */
 export interface MetaToolContext {
@@ -37,4 +38,18 @@ export interface MetaTool {
   interceptedResult?: boolean;
   /** `args` has been checked against `inputSchema`. */
   call(args: Record<string, unknown>, context: MetaToolContext): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/**
+ * How a program calls a tool (code mode provides it): a meta-tool that finds tools
+ * (tool-search's `search_tools` with `withCode`) hands out a found tool's declaration
+ * without either plugin importing the other.
+ */
+export interface ToolDeclarations {
+  /**
+   * The declaration of `tool` of `server` as a program calls it, typed as the caller's
+   * revision delivers it (`context.revision`); undefined when there is none to give (the
+   * provider failed: the hub counts that as the provider's fault).
+   */
+  declare(server: ServerView, tool: Tool, context: MetaToolContext): string | undefined;
 }

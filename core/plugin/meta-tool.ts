@@ -2,7 +2,7 @@
  * `mcp-switchyard/plugin/meta-tool`: what a plugin that adds tools to `/hub` needs: the
  * tool contract, the servers as plugins see them, and tool results.
  */
-export type { MetaTool, MetaToolContext } from '../calls/meta-tool.js';
+export type { MetaTool, MetaToolContext, ToolDeclarations } from '../calls/meta-tool.js';
 export { mayReach, type CallerRequest } from '../calls/caller-request.js';
 export type { ServerView } from '../children/server-view.js';
 /** Which servers and tools a caller may see and call: the decision `/hub`'s listing shares with every call (core/calls/visibility.ts). */

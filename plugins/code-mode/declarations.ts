@@ -122,10 +122,26 @@ function literal(value: unknown): string {
 function union(types: string[]): string {
   const unique = [...new Set(types)];
   if (unique.includes('unknown')) return 'unknown';
+  // One type needs no parentheses: the caller wraps it where it binds (inside `[]` or `&`).
+  if (unique.length === 1) return unique[0] as string;
   return unique.map(wrap).join(' | ');
 }
 
-/** Parenthesised unless a single name or literal, so that a union binds rightly inside `[]` or `&`. */
+/**
+ * Parenthesised unless a single name, literal or object type (each tokens spent in every
+ * declaration a model reads), so that a union binds rightly inside `[]` or `&`.
+ */
 function wrap(type: string): string {
-  return /^([\w$.]+|"(?:[^"\\]|\\.)*")(\[\])*$/.test(type) ? type : `(${type})`;
+  return /^([\w$.]+|"(?:[^"\\]|\\.)*")(\[\])*$/.test(type) || oneObjectType(type) ? type : `(${type})`;
+}
+
+/**
+ * Whether `type` is one object type as `objectType` writes it, possibly as an array: `{`,
+ * members on lines of their own, and `}` (then `[]`s) alone at the indent of its last
+ * line. A member's line never starts with `}` at that indent (members and their doc
+ * comments are indented further), so a second `}` there means two types joined.
+ */
+function oneObjectType(type: string): boolean {
+  const close = /\n( *)\}(\[\])*$/.exec(type);
+  return type.startsWith('{\n') && close !== null && !type.slice(0, close.index).includes(`\n${close[1] ?? ''}}`);
 }

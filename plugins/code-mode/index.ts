@@ -4,6 +4,7 @@ import { CodeModeOptions } from './options.js';
 import { SandboxPool } from './pool.js';
 import { runCode } from './run-code.js';
 import { RunCodeOutput } from './schemas.js';
+import { toolDeclarations } from './tool-declaration.js';
 import { definePlugin } from '../../core/plugin/index.js';
 
 /**
@@ -22,5 +23,7 @@ export default definePlugin({
     const pool = new SandboxPool(codeMode.memoryMb);
     app.addHook('onClose', () => pool.close());
     for (const tool of [getCodeApi(hub), runCode(hub, codeMode, pool)]) hub.metaTools.add(tool.name, tool);
+    // For search_tools' withCode (tool-search), which finds this service on the hub rather than importing this plugin.
+    hub.toolDeclarations.provide(toolDeclarations);
   },
 });

@@ -12,6 +12,7 @@ export const SearchToolsInput = Type.Object(
     query: Type.String({ minLength: 1, maxLength: MAX_QUERY_LENGTH, description: 'What the tool should do, in plain words or keywords ("create a github issue", "geocode address")' }),
     limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `How many tools at most (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}: more is taken as ${MAX_LIMIT})` })),
     server: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Search only this server (a name from list_servers)' })),
+    withCode: Type.Optional(Type.Boolean({ description: "With code mode (run_code): each result's TypeScript declaration, how a program calls it, so that get_code_api is not needed" })),
   },
   { additionalProperties: false },
 );
@@ -37,6 +38,7 @@ export const FoundTool = Type.Object({
   score: Type.Number({ description: 'Relevance; higher is better, comparable within one answer only' }),
   hasOutputSchema: Type.Optional(Type.Literal(true, { description: 'The tool returns structuredContent described by an output schema' })),
   annotations: Type.Optional(Annotations),
+  code: Type.Optional(Type.String({ description: 'With withCode: the tool as a run_code program calls it, its description as a doc comment and its argument and result types' })),
 });
 
 export const NotSearchable = Type.Object({
@@ -47,7 +49,7 @@ export const NotSearchable = Type.Object({
 export const SearchToolsOutput = Type.Object({
   tools: Type.Array(FoundTool, { description: 'Best first' }),
   notSearchable: Type.Optional(Type.Array(NotSearchable, { description: 'Servers the caller may use whose tools were never seen, so not searched (nothing was started to learn them)' })),
-  notice: Type.Optional(Type.String({ description: 'What was searched when nothing matched, or that a limit over the maximum was lowered' })),
+  notice: Type.Optional(Type.String({ description: 'What was searched when nothing matched, that a limit over the maximum was lowered, or that withCode found no code mode' })),
 });
 
 export type SearchToolsInput = Static<typeof SearchToolsInput>;

@@ -59,7 +59,7 @@ async function kernel(t: Test): Promise<{ hub: Hub; plugin: PluginHub; revision:
       created.servers.addInProcess('echo', echoServer, { denyTools: ['filtered'] } as never);
       created.interceptors.add('refuses-guarded', { order: 10, before: (call) => (call.tool.name === 'guarded' ? { refuse: 'not this one' } : undefined) });
     },
-    config: { plugins: { 'oauth-as': false, 'map-tools': false, observability: false } },
+    config: { plugins: { 'oauth-as': false, 'map-tools': false, observability: false, console: false } },
     env: {},
   });
   await app.ready();

@@ -11,6 +11,8 @@ export interface Found {
   score: number;
   hasOutputSchema?: true;
   annotations?: Record<string, unknown>;
+  /** With withCode and code mode on: the tool's declaration. */
+  code?: string;
 }
 
 export interface SearchAnswer {
