@@ -1,4 +1,4 @@
-import type { CallToolRequestParams, CallToolResult, InputRequiredResult, McpServerFactory } from '@modelcontextprotocol/server';
+import type { CallToolRequestParams, McpServerFactory } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AdminCommand } from './cli/admin-command.js';
 import type { ChildStartEvent } from './children/child-observer.js';
@@ -10,7 +10,6 @@ import type { ServerView } from './children/server-view.js';
 import type { UpstreamAuth } from './children/client/upstream-auth.js';
 import type { ConfigFile } from './config/config-file.js';
 import type { HubConfig, ServerEntry } from './config/schema.js';
-import { HUB_ERROR_CODES, HubError } from './errors.js';
 import type { Hub } from './hub.js';
 import type { LimitRefusal } from './limits/client-limits.js';
 import type { RequestAuthenticator } from './http/authenticator.js';
