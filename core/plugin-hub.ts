@@ -212,7 +212,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     metaTools: registryFor(hub.metaTools, owner),
     adminCommands: registryFor(hub.adminCommands, owner),
     pages: registryFor(hub.pages, owner),
-    toolGates: registryFor(hub.toolGates, owner, (gate) => isolatedGate(gate, owner, hub, isolate)),
+    toolGates: registryFor(hub.toolGates, owner, (gate) => isolatedToolGate(gate, owner, hub, isolate)),
     interceptors: registryFor(hub.interceptors, owner),
     authenticator: serviceFor(hub.authenticator, owner),
     upstreamAuth: serviceFor(hub.upstreamAuth, owner),
@@ -240,7 +240,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
  * failing open would let one through), saying so; `review` and `refresh` failures leave
  * what the gate knew. Each failure is counted under the plugin's name.
  */
-function isolatedGate(gate: ToolGate, owner: string, hub: Hub, isolate: Isolate): ToolGate {
+function isolatedToolGate(gate: ToolGate, owner: string, hub: Hub, isolate: Isolate): ToolGate {
   return {
     withheld: isolate('toolGates.withheld', gate.withheld.bind(gate), () => `The tool is withheld: the tool gate of plugin "${owner}" failed; an operator can see why in the hub's log.`),
     ...(gate.review && { review: isolate('toolGates.review', gate.review.bind(gate), () => undefined) }),

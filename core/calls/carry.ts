@@ -49,7 +49,7 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
       const sent = event ? sending(event, call.params) : call.params;
       const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
       return (
-        (plainRoadOpen(connection, tool, request, decision) ? await plainCall(timeoutMs, connection, sent, request) : undefined) ??
+        (plainCarriageOpen(connection, tool, request, decision) ? await plainCall(timeoutMs, connection, sent, request) : undefined) ??
         (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, hub.interceptors.duringCall ? (notification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined))
       );
     });
@@ -102,7 +102,7 @@ export function withQuestionParams<P extends { _meta?: Record<string, unknown> }
  * call needs nothing only the SDK client gives: no progress to pass back, no question
  * the caller could answer, no retry's answers, no output schema to check.
  */
-function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerRequest, decision: ElicitationDecision): connection is ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>> {
+function plainCarriageOpen(connection: ChildConnection, tool: Tool, request: CallerRequest, decision: ElicitationDecision): connection is ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>> {
   return (
     connection.plainToolCall !== undefined &&
     request.meta?.progressToken === undefined &&

@@ -34,7 +34,7 @@ interface Served {
 }
 
 /** A fast-road `tools/call` found for a request (see plain-call.ts), if one takes it. */
-type PlainRoad = ReturnType<typeof plainCallOf>;
+type PlainCallMatch = ReturnType<typeof plainCallOf>;
 
 /**
  * `/hub` and `/<name>/mcp`: stateless Streamable HTTP on every revision a plugin serves,
@@ -134,7 +134,7 @@ class McpRoutes {
     return this.#observed(request, reply, served, name, plain);
   }
 
-  #observed(request: FastifyRequest, reply: FastifyReply, served: Served, name: string, plain: PlainRoad): Promise<void> {
+  #observed(request: FastifyRequest, reply: FastifyReply, served: Served, name: string, plain: PlainCallMatch): Promise<void> {
     const event: McpRequestEvent = {
       hub: this.hub.identity,
       endpoint: name,
@@ -155,7 +155,7 @@ class McpRoutes {
   }
 
   /** The fast road when a revision's takes the request, else the SDK's; the revision is recorded, and the answer tracked by the drain. */
-  async carry(request: FastifyRequest, reply: FastifyReply, served: Served, plain: PlainRoad): Promise<void> {
+  async carry(request: FastifyRequest, reply: FastifyReply, served: Served, plain: PlainCallMatch): Promise<void> {
     const access = request.access ?? undefined;
     // Long-lived streams are ended at shutdown, not waited for.
     if (!this.revisions.some((revision) => revision.opensStream(request.body))) this.hub.drain.track(reply.raw);
