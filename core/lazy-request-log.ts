@@ -70,6 +70,7 @@ class LazyRequestLog implements FastifyBaseLogger {
   #write(level: Level, args: unknown[]): void {
     if (this.#made === undefined && !this.parent.isLevelEnabled(level)) return;
     const log = this.#log();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- TypeScript 6 (the linter's) reads it as unneeded, TypeScript 7 needs it
     (log[level] as Write).apply(log, args);
   }
 }

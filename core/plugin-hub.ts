@@ -1,4 +1,4 @@
-import type { CallToolRequestParams, CallToolResult, InputRequiredResult, McpServerFactory } from '@modelcontextprotocol/server';
+import type { CallToolRequestParams, McpServerFactory } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AdminCommand } from './cli/admin-command.js';
 import type { ChildStartEvent } from './children/child-observer.js';
@@ -10,7 +10,6 @@ import type { ServerView } from './children/server-view.js';
 import type { UpstreamAuth } from './children/client/upstream-auth.js';
 import type { ConfigFile } from './config/config-file.js';
 import type { HubConfig, ServerEntry } from './config/schema.js';
-import { HUB_ERROR_CODES, HubError } from './errors.js';
 import type { Hub } from './hub.js';
 import type { LimitRefusal } from './limits/client-limits.js';
 import type { RequestAuthenticator } from './http/authenticator.js';
@@ -219,7 +218,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
     metaTools: registryFor(hub.metaTools, owner),
     adminCommands: registryFor(hub.adminCommands, owner),
     pages: registryFor(hub.pages, owner),
-    toolGates: registryFor(hub.toolGates, owner, (gate) => isolatedGate(gate, owner, hub, isolate)),
+    toolGates: registryFor(hub.toolGates, owner, (gate) => isolatedToolGate(gate, owner, hub, isolate)),
     interceptors: registryFor(hub.interceptors, owner),
     authenticator: serviceFor(hub.authenticator, owner),
     upstreamAuth: serviceFor(hub.upstreamAuth, owner),
@@ -250,7 +249,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
  * failing open would let one through), saying so; `review` and `refresh` failures leave
  * what the gate knew. Each failure is counted under the plugin's name.
  */
-function isolatedGate(gate: ToolGate, owner: string, hub: Hub, isolate: Isolate): ToolGate {
+function isolatedToolGate(gate: ToolGate, owner: string, hub: Hub, isolate: Isolate): ToolGate {
   return {
     withheld: isolate('toolGates.withheld', gate.withheld.bind(gate), () => `The tool is withheld: the tool gate of plugin "${owner}" failed; an operator can see why in the hub's log.`),
     ...(gate.review && { review: isolate('toolGates.review', gate.review.bind(gate), () => undefined) }),

@@ -59,7 +59,7 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
       const sent = withLogLevel(event ? sending(event, call.params) : call.params, request);
       const timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
       let plain: CallToolResult | InputRequiredResult | undefined;
-      if (plainRoadOpen(connection, tool, request, decision)) {
+      if (plainCarriageOpen(connection, tool, request, decision)) {
         // The plain road, with the SDK road's timeout and cancellation and the same errors;
         // undefined when it turns out closed for this call (nothing reached the server).
         // Written out here rather than in a function: an async frame less on every call.
@@ -174,7 +174,7 @@ export function withQuestionParams<P extends { _meta?: Record<string, unknown> }
  * call needs nothing only the SDK client gives: no progress to pass back, no question
  * the caller could answer, no retry's answers, no output schema to check.
  */
-function plainRoadOpen(connection: ChildConnection, tool: Tool, request: CallerRequest, decision: ElicitationDecision): connection is ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>> {
+function plainCarriageOpen(connection: ChildConnection, tool: Tool, request: CallerRequest, decision: ElicitationDecision): connection is ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>> {
   return (
     connection.plainToolCall !== undefined &&
     request.meta?.progressToken === undefined &&

@@ -128,7 +128,7 @@ export function variableProblem(value: unknown, env: NodeJS.ProcessEnv, path: st
  */
 export function expandConfig<T extends { mcpServers?: Record<string, unknown> }>(config: T, env: NodeJS.ProcessEnv, source: string): T {
   const { mcpServers, ...rest } = config;
-  const expanded = expandEnvironment(rest, env, source) as Omit<T, 'mcpServers'>;
+  const expanded = expandEnvironment<Omit<T, 'mcpServers'>>(rest, env, source);
   if (mcpServers === undefined) return expanded as T;
   const servers = Object.fromEntries(
     Object.entries(mcpServers).map(([name, entry]) => {

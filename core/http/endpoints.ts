@@ -37,7 +37,7 @@ interface Served {
 }
 
 /** A fast-road `tools/call` found for a request (see plain-call.ts), if one takes it. */
-type PlainRoad = ReturnType<typeof plainCallOf>;
+type PlainCallMatch = ReturnType<typeof plainCallOf>;
 
 /**
  * `/hub` and `/<name>/mcp`: stateless Streamable HTTP on every revision a plugin serves,
@@ -145,7 +145,7 @@ class McpRoutes {
     return this.#observed(request, reply, served, name, plain);
   }
 
-  #observed(request: FastifyRequest, reply: FastifyReply, served: Served, name: string, plain: PlainRoad): Promise<void> {
+  #observed(request: FastifyRequest, reply: FastifyReply, served: Served, name: string, plain: PlainCallMatch): Promise<void> {
     const event: McpRequestEvent = {
       hub: this.hub.identity,
       endpoint: name,
@@ -170,7 +170,7 @@ class McpRoutes {
    * recorded, and the answer tracked by the drain. Not async: each road's promise is handed
    * on as it is (a throw here reaches Fastify's error path as a rejection would).
    */
-  carry(request: FastifyRequest, reply: FastifyReply, served: Served, plain: PlainRoad): Promise<void> {
+  carry(request: FastifyRequest, reply: FastifyReply, served: Served, plain: PlainCallMatch): Promise<void> {
     const access = request.access ?? undefined;
     // Long-lived streams are ended at shutdown, not waited for.
     if (!this.revisions.some((revision) => revision.opensStream(request.body))) this.hub.drain.track(reply.raw);

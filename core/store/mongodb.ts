@@ -36,7 +36,9 @@ export async function openMongoStore(url: string): Promise<Store> {
       }
       return collection as unknown as StoreCollection<T>;
     },
-    ping: async () => void (await database.command({ ping: 1 })),
+    ping: async () => {
+      await database.command({ ping: 1 });
+    },
     close: () => client.close(),
   };
 }

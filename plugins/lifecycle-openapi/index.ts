@@ -28,7 +28,7 @@ export default definePlugin({
       async connect(entry, context) {
         return (await loaded()).connect(entry as Entry, context);
       },
-      async check(entry, context) {
+      async check(entry) {
         try {
           return await (await loaded()).check(entry as Entry);
         } catch (error) {

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Implementation } from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type Implementation } from '@modelcontextprotocol/server';
 import { unknownToolProtocolError } from '../../core/plugin/child-type.js';
 import type { Ajv2020 as Ajv, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ApiClient } from './api-client.js';

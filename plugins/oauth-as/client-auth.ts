@@ -26,7 +26,7 @@ export const ClientCredentialFields = {
   // A signed JWT: a few hundred bytes to a few kilobytes with a certificate chain in its header.
   client_assertion: Type.Optional(Type.String({ maxLength: 16_384 })),
 };
-const ClientCredentials = Type.Object(ClientCredentialFields);
+export const ClientCredentials = Type.Object(ClientCredentialFields);
 export type ClientCredentials = Static<typeof ClientCredentials>;
 
 /** Finds clients (issued or metadata-document) and checks how they authenticate. */

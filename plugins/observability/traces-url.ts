@@ -29,6 +29,7 @@ export function tracesTarget(env: Readonly<NodeJS.ProcessEnv>): TracesTarget | u
     : ['OTEL_EXPORTER_OTLP_PROTOCOL', env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() || 'http/protobuf'];
   const protocol = PROTOCOLS.find((known) => known === given);
   if (!protocol) throw new StartupError(`${variable} is "${given}": the hub exports traces over ${PROTOCOLS.join(', ')}`, { code: HUB_ERROR_CODES.SETTING_INVALID });
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- TypeScript 6 (the linter's) reads it as unneeded, TypeScript 7 needs it
   const url = traces || (protocol === 'grpc' ? (base as string) : `${(base as string).replace(/\/+$/, '')}/v1/traces`);
   return { protocol, url, headers: { ...otlpHeaders(env, 'OTEL_EXPORTER_OTLP_HEADERS'), ...otlpHeaders(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS') } };
 }

@@ -22,7 +22,6 @@ export function searchCommand(hub: PluginHub, index: ToolIndex): AdminCommand {
   return {
     ...declared,
     async run(args, output) {
-      const out = (line: string) => output.stdout(`${line}\n`);
       const words: string[] = [];
       let server: string | undefined;
       let limit = DEFAULT_LIMIT;

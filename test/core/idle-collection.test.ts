@@ -56,6 +56,7 @@ t.test('a collection that fails is logged, not thrown, and not tried again', asy
 t.test('collectAllGarbage makes a full collection: an object only a WeakRef holds is gone', async (t) => {
   let target: { payload: number[] } | undefined = { payload: Array.from({ length: 10_000 }, (_, index) => index) };
   const ref = new WeakRef(target);
+  // eslint-disable-next-line no-useless-assignment -- dropping the only strong reference is the point
   target = undefined;
   // A WeakRef's target is kept until the job that made it ends; a minor collection keeps it too.
   await new Promise((resolve) => setImmediate(resolve));

@@ -4,7 +4,6 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import type { Hub } from '../../../core/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
 import { createKitchenSink, kitchenSinkObserved } from '../../fixtures/servers/kitchen-sink.js';
 import { fixtureEntry, starts, waitFor } from '../children/helpers.js';

@@ -1,6 +1,5 @@
 import type { PluginHub } from '../../../core/plugin-hub.js';
 import t from 'tap';
-import type { Hub } from '../../../core/hub.js';
 import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';

@@ -56,7 +56,9 @@ t.test('a tools/list_changed from the child refreshes the list and rewrites the 
   const child = hub.children.get('changing');
   if (!child) throw new Error('no child');
   const changes: string[][] = [];
-  child.onChange((change) => void (change.kind === 'tools' && changes.push(child.tools.map((tool) => tool.name))));
+  child.onChange((change) => {
+    if (change.kind === 'tools') changes.push(child.tools.map((tool) => tool.name));
+  });
   await child.withClient((client) => client.callTool({ name: 'add_tool', arguments: {} }));
   await waitFor('the list to change', () => child.findTool('extra_1') !== undefined);
   t.ok(changes.at(-1)?.includes('extra_1'), 'onChange saw the new list');

@@ -1,7 +1,6 @@
 import type { PluginHub } from '../../../core/plugin-hub.js';
 import type { Client } from '@modelcontextprotocol/client';
 import t from 'tap';
-import type { Hub } from '../../../core/hub.js';
 import { startCarelessAsker } from '../../fixtures/servers/careless-asker.js';
 import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
 import { connectClient, type Revision } from '../../helpers/clients.js';

@@ -1,7 +1,6 @@
 import type { PluginHub } from '../../../core/plugin-hub.js';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import type { Hub } from '../../../core/hub.js';
 import { createKitchenSink } from '../../fixtures/servers/kitchen-sink.js';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';

@@ -89,7 +89,7 @@ t.test('the operator reads the status in the console\'s overview in Chromium, on
   t.match(await page.textContent('#last-reload'), /No config reload since the start/, 'the last reload');
 
   // Expressions run in the page (this project compiles without the DOM library).
-  const primary = (await page.evaluate(`(() => { const button = document.querySelector('button.primary'); const style = getComputedStyle(button); return { text: button.textContent, background: style.backgroundColor, colour: style.color }; })()`)) as { text: string; background: string; colour: string };
+  const primary = await page.evaluate<{ text: string; background: string; colour: string }>(`(() => { const button = document.querySelector('button.primary'); const style = getComputedStyle(button); return { text: button.textContent, background: style.backgroundColor, colour: style.color }; })()`);
   t.equal(primary.text, 'Refresh now');
   t.not(primary.background, 'rgba(0, 0, 0, 0)', 'the primary action is filled, so it looks primary');
   t.not(primary.background, primary.colour);
@@ -130,7 +130,7 @@ t.test('the operator reads the status in the console\'s overview in Chromium, on
   t.equal(new URL(phone.url()).search, '?from=phone', 'the query string goes along');
   await phone.locator('#overview table').first().waitFor();
   t.equal(await phone.textContent('h1'), 'Hub console', 'the session works there too');
-  const widths = (await phone.evaluate('({ page: document.documentElement.scrollWidth, viewport: window.innerWidth })')) as { page: number; viewport: number };
+  const widths = await phone.evaluate<{ page: number; viewport: number }>('({ page: document.documentElement.scrollWidth, viewport: window.innerWidth })');
   t.ok(widths.page <= widths.viewport, `no sideways scrolling (${widths.page} <= ${widths.viewport})`);
   t.equal(await phone.evaluate(`getComputedStyle(document.querySelector('#server-everything td.calls'), '::before').content`), '"Calls (1 h): "', 'each value is labelled on a phone');
 });

@@ -1,0 +1,83 @@
+import { createRequire } from 'node:module';
+
+// ESLint and TypeScript 6 live in scripts/lint: typescript-eslint's type-aware rules need
+// TypeScript's JavaScript API, which TypeScript 7 (the build's compiler) no longer has.
+const require = createRequire(new URL('./scripts/lint/package.json', import.meta.url));
+const js = require('@eslint/js');
+const tseslint = require('typescript-eslint');
+
+// The counts in the comments are the errors each rule gave on the tree when it was turned off.
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'schemas/', '**/node_modules/', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  js.configs.recommended,
+  tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // 663: `!` after a check the compiler cannot follow is the idiom under noUncheckedIndexedAccess.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // 311: async functions that do not await satisfy promise-returning hooks, handlers and interfaces.
+      '@typescript-eslint/require-await': 'off',
+      // 291: `() => call()` arrows are the code's style; the fix turns each into a block.
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+      // 789, 653 of them numbers: numbers, booleans and nullish values print as meant in messages.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true, allowRegExp: true, allow: [{ from: 'lib', name: ['Error', 'URL', 'URLSearchParams'] }, 'URLSearchParams'] }],
+      // Unused on purpose: `_`-named bindings, and rest siblings that leave keys out of a copy.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // 17: Fastify and tap await the promises their handlers and hooks return.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      // 36: the SDK's low-level `Server` and the 2025 revision's members are deprecated for apps, not for a proxy that carries every revision.
+      '@typescript-eslint/no-deprecated': 'off',
+      // 32: defensive checks on values that come from outside the types (JSON, plugins, children); planned, one by one.
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+      // 53: `.catch((error) => ...)` callbacks; planned: annotate each `error: unknown`.
+      '@typescript-eslint/use-unknown-in-catch-callback-variable': 'off',
+      // 23: methods passed on whose `this` is bound or unused (Fastify decorators, settings readers); planned, one by one.
+      '@typescript-eslint/unbound-method': 'off',
+      // 6: records parsed from JSON lose a key; a Map would change the shape they are written back in.
+      '@typescript-eslint/no-dynamic-delete': 'off',
+      // 10: each returns a FastifyReply (a thenable) from inside a try; awaiting one waits for the answer to be sent.
+      '@typescript-eslint/return-await': 'off',
+      // 2: the map tools strip control characters from names on purpose.
+      'no-control-regex': 'off',
+      // The rest were turned off to land the linter; each is a handful of places, planned one by one:
+      // no-unsafe-member-access 19, -assignment 9, -argument 8, -return 8, -call 3, -enum-comparison 5, -enum-assignment 1.
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-enum-comparison': 'off',
+      '@typescript-eslint/no-unsafe-enum-assignment': 'off',
+      // no-base-to-string 9, no-unnecessary-type-parameters 4, await-thenable 4, no-unnecessary-type-conversion 4,
+      // no-redundant-type-constituents 3, restrict-plus-operands 2, no-this-alias 2, no-invalid-void-type 2,
+      // prefer-promise-reject-errors 1, preserve-caught-error 1, no-useless-default-assignment 1.
+      '@typescript-eslint/no-base-to-string': 'off',
+      '@typescript-eslint/no-unnecessary-type-parameters': 'off',
+      '@typescript-eslint/await-thenable': 'off',
+      '@typescript-eslint/no-unnecessary-type-conversion': 'off',
+      '@typescript-eslint/no-redundant-type-constituents': 'off',
+      '@typescript-eslint/restrict-plus-operands': 'off',
+      '@typescript-eslint/no-this-alias': 'off',
+      '@typescript-eslint/no-invalid-void-type': 'off',
+      '@typescript-eslint/prefer-promise-reject-errors': 'off',
+      'preserve-caught-error': 'off',
+      '@typescript-eslint/no-useless-default-assignment': 'off',
+    },
+  },
+  {
+    files: ['bench/**'],
+    rules: {
+      // 8: the benches print figures they keep as `unknown` in one record.
+      '@typescript-eslint/restrict-template-expressions': 'off',
+    },
+  },
+  {
+    files: ['test/**'],
+    rules: {
+      // 739: tap awaits the promise `t.test()` returns itself.
+      '@typescript-eslint/no-floating-promises': 'off',
+    },
+  },
+);
