@@ -146,9 +146,12 @@ export class HubError extends Error {
  */
 export class StartupError extends HubError {
   override readonly name = 'StartupError';
+  /** Every problem found, `message` (the first) first: a config checker names them all, not just the one it stopped at. */
+  readonly problems: string[];
 
-  constructor(message: string, options?: { cause?: unknown; code?: HubErrorCode }) {
+  constructor(message: string, options?: { cause?: unknown; code?: HubErrorCode; problems?: string[] }) {
     super(options?.code ?? HUB_ERROR_CODES.STARTUP, message, options);
+    this.problems = options?.problems !== undefined && options.problems.length > 0 ? options.problems : [message];
   }
 }
 

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
 import { SERVER_NAME_PATTERN, type HubConfig, type ServerEntry } from '../config/schema.js';
-import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
+import { pointerToPath, schemaProblems } from '../config/schema-errors.js';
 import { adoptedFromOtherClients, configNotices } from '../config/other-clients.js';
 import { variableProblem } from '../config/expand.js';
 import { propertyNames } from '../config/key-names.js';
@@ -39,9 +39,9 @@ export class ConfiguredServers {
 
   /**
    * The config's servers, checked; entries marked `"disabled": true` are left out, as the
-   * clients the file may come from do. Throws a StartupError naming the first problem, or,
-   * when `leftOut` is given (hub-admin, whose commands need no server), leaves each broken
-   * entry out and tells it there.
+   * clients the file may come from do. Throws a StartupError naming the first problem (and,
+   * in its `problems`, every field error of that entry), or, when `leftOut` is given
+   * (hub-admin, hub check), leaves each broken entry out and tells each of its problems there.
    */
   check(config: HubConfig, source: string, leftOut?: (problem: string, name: string) => void): Map<string, ServerEntry> {
     const entries = new Map<string, ServerEntry>();
@@ -53,7 +53,7 @@ export class ConfiguredServers {
         this.#checkEntry(name, entry, source, unexpanded === undefined);
       } catch (error) {
         if (!leftOut || !(error instanceof StartupError)) throw error;
-        leftOut(error.message, name);
+        for (const problem of error.problems) leftOut(problem, name);
         continue;
       }
       entries.set(name, entry);
@@ -112,18 +112,16 @@ export class ConfiguredServers {
       );
     }
     if (!expanded) return;
-    const problem = firstSchemaProblem(childType.entrySchema, entry);
-    if (problem) {
-      throw refused(`${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`);
-    }
+    const problems = schemaProblems(childType.entrySchema, entry).map((problem) => `${source}: server "${name}": key "${pointerToPath(problem.path) || '(entry)'}": expected ${problem.expected}`);
     for (const [key, { schema }] of this.hub.serverKeys) {
       const value = (entry as Record<string, unknown>)[key];
-      const keyProblem = value === undefined ? undefined : firstSchemaProblem(schema, value);
-      if (keyProblem) {
+      for (const keyProblem of value === undefined ? [] : schemaProblems(schema, value)) {
         const path = pointerToPath(keyProblem.path);
-        throw refused(`${source}: server "${name}": key "${key}${path ? `.${path}` : ''}": expected ${keyProblem.expected}`);
+        problems.push(`${source}: server "${name}": key "${key}${path ? `.${path}` : ''}": expected ${keyProblem.expected}`);
       }
     }
+    const [first] = problems;
+    if (first !== undefined) throw new StartupError(first, { code: HUB_ERROR_CODES.CONFIG_INVALID, problems });
   }
 
   /**

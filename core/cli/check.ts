@@ -10,8 +10,10 @@ export interface ServerCheck {
   name: string;
   type?: string;
   status: 'ok' | 'problem' | 'disabled';
-  /** What was looked at, or what is wrong. */
+  /** What was looked at, or what is wrong (the first problem when there are several). */
   detail: string;
+  /** Every problem of the entry, `detail` first, when the checker found more than one (each field error of an entry). */
+  problems?: string[];
   /** With `--connect`: how the MCP handshake went. */
   handshake?: { ok: boolean; detail: string };
 }
@@ -34,16 +36,16 @@ export interface CheckReport {
  */
 export async function checkConfig(env: NodeJS.ProcessEnv, connect: boolean): Promise<CheckReport> {
   const warnings: string[] = [];
-  const leftOut = new Map<string, string>();
+  const leftOut = new Map<string, string[]>();
   let config = 'the built-in defaults';
   let opened;
   try {
     config = settingsFromEnvironment(env).configFile;
     const logger = { level: 'warn', stream: { write: (line: string) => void warnings.push(String((JSON.parse(line) as { msg?: unknown }).msg)) } };
-    opened = await openDetachedHub(env, logger, { leftOut: (problem, server) => leftOut.set(server, problem) });
+    opened = await openDetachedHub(env, logger, { leftOut: (problem, server) => leftOut.set(server, [...(leftOut.get(server) ?? []), problem]) });
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
-    return { ok: false, config, problems: [error.message], warnings, servers: [] };
+    return { ok: false, config, problems: error.problems, warnings, servers: [] };
   }
   const { app, hub } = opened;
   try {
@@ -51,8 +53,8 @@ export async function checkConfig(env: NodeJS.ProcessEnv, connect: boolean): Pro
     const entries = Object.entries(hub.config.mcpServers ?? {});
     for (const [name, entry] of entries) {
       if (entry.disabled === true) servers.push({ name, status: 'disabled', detail: '"disabled": true: not served' });
-      const problem = leftOut.get(name);
-      if (problem !== undefined) servers.push({ name, status: 'problem', detail: problem });
+      const [problem, ...more] = leftOut.get(name) ?? [];
+      if (problem !== undefined) servers.push({ name, status: 'problem', detail: problem, ...(more.length > 0 && { problems: [problem, ...more] }) });
     }
     // What starting servers logs is in each server's line; the warnings are the config's.
     const configWarnings = [...warnings];
@@ -96,6 +98,7 @@ export function formatReport(report: CheckReport): string {
     const label = server.status === 'problem' || server.handshake?.ok === false ? 'problem' : server.status;
     const what = `${server.name.padEnd(width)}  ${server.type ? `${server.type}: ` : ''}${server.detail}`;
     lines.push(`  ${label.padEnd(9)} ${what}${server.handshake ? `; ${server.handshake.detail}` : ''}`);
+    for (const more of server.problems?.slice(1) ?? []) lines.push(`  ${label.padEnd(9)} ${server.name.padEnd(width)}  ${server.type ? `${server.type}: ` : ''}${more}`);
   }
   const failing = report.problems.length + report.servers.filter((server) => server.status === 'problem' || server.handshake?.ok === false).length;
   lines.push(

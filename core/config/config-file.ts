@@ -28,6 +28,16 @@ export interface ConfigProblem {
   key?: string;
 }
 
+/** The first problem, and every problem the checker found (each field error of the entry it stopped at, this one first). */
+export type ConfigProblems = ConfigProblem & { errors: ConfigProblem[] };
+
+/** A problem line with the server and key its words name ("server "x": key "args": expected ...", or the name itself). */
+function problemNamed(message: string): ConfigProblem {
+  const found = /server "([^"]+)": (?:key "([^"]+)"|(the name ))?/.exec(message);
+  const key = found?.[2] ?? (found?.[3] !== undefined ? 'name' : undefined);
+  return { message, ...(found?.[1] !== undefined && { server: found[1] }), ...(key !== undefined && { key }) };
+}
+
 /** What starting an entry apart from the hub found. */
 export type EntryTrial =
   | { ok: true; serverInfo: { name: string; version: string } | undefined; revision: string | undefined; tools: Tool[]; prompts: Prompt[]; durationMs: number }
@@ -51,8 +61,8 @@ export interface ConfigFile {
   read(): Promise<ConfigText>;
   /** Why the file cannot be written (a read-only file system, a ConfigMap, no permission, no file), or undefined. */
   unwritable(): Promise<string | undefined>;
-  /** The first problem the hub would refuse `text` with at a reload, or undefined. */
-  check(text: string): ConfigProblem | undefined;
+  /** The first problem the hub would refuse `text` with at a reload (with, in `errors`, each field error of the entry it names), or undefined. */
+  check(text: string): ConfigProblems | undefined;
   /** Writes `text` (temporary file and rename) if the file still reads as `version`; otherwise writes nothing and returns what it reads now. Reloads after a write. */
   write(text: string, version: string): Promise<{ written: true; reloaded: boolean } | { written: false; current: ConfigText }>;
   schemas(): EntrySchemas;
@@ -114,10 +124,8 @@ export function configFileOf(hub: Hub, servers: () => ConfiguredServers | undefi
         return undefined;
       } catch (error) {
         if (!(error instanceof StartupError)) throw error;
-        // The checker's words name the server and the key ("server "x": key "args": expected ...") or the name itself.
-        const found = /server "([^"]+)": (?:key "([^"]+)"|(the name ))?/.exec(error.message);
-        const key = found?.[2] ?? (found?.[3] !== undefined ? 'name' : undefined);
-        return { message: error.message, ...(found?.[1] !== undefined && { server: found[1] }), ...(key !== undefined && { key }) };
+        const [first, ...rest] = error.problems.map(problemNamed);
+        return { ...(first as ConfigProblem), errors: [first as ConfigProblem, ...rest] };
       }
     },
     write(text, version) {

@@ -4,7 +4,7 @@ import { expandConfig } from './expand.js';
 import { adoptOtherClients, keepAdopted } from './other-clients.js';
 import { HubConfig } from './schema.js';
 import { readConfigText } from './read.js';
-import { firstSchemaProblem, pointerToPath } from './schema-errors.js';
+import { pointerToPath, schemaProblems } from './schema-errors.js';
 
 export interface LoadedConfig {
   config: HubConfig;
@@ -36,16 +36,17 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
 /** Validates an already-parsed config (from a file or handed to the plugin when embedding). */
 export function checkConfig(given: unknown, source: string, env: NodeJS.ProcessEnv): HubConfig {
   const raw = adoptOtherClients(given, source);
-  const problem = firstSchemaProblem(HubConfig, raw);
-  if (problem) {
+  const problems = schemaProblems(HubConfig, raw).map((problem) => {
     const path = pointerToPath(problem.path);
     const segments = path.split('.');
     if (segments[0] === 'mcpServers' && segments.length >= 2) {
       const [, server, ...rest] = segments;
-      throw new StartupError(`${source}: server "${server}": key "${rest.join('.') || '(entry)'}": expected ${problem.expected}`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
+      return `${source}: server "${server}": key "${rest.join('.') || '(entry)'}": expected ${problem.expected}`;
     }
-    throw new StartupError(`${source}: ${path ? `key "${path}"` : 'the config'}: expected ${problem.expected}`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
-  }
+    return `${source}: ${path ? `key "${path}"` : 'the config'}: expected ${problem.expected}`;
+  });
+  const [first] = problems;
+  if (first !== undefined) throw new StartupError(first, { code: HUB_ERROR_CODES.CONFIG_INVALID, problems });
   const config = expandConfig(raw as HubConfig, env, source);
   keepAdopted(raw as object, config);
   return config;

@@ -9,6 +9,8 @@ interface SchemaProblem {
   expected: string;
 }
 
+type SchemaError = ReturnType<typeof Value.Errors>[number];
+
 /**
  * The one most useful problem of a value against a schema, in words. TypeBox reports
  * every failing branch of a union; an operator needs the one line that says what was
@@ -17,7 +19,41 @@ interface SchemaProblem {
 export function firstSchemaProblem(schema: TSchema, value: unknown): SchemaProblem | undefined {
   if (validatorOf(schema).Check(value)) return undefined;
   const errors = [...Value.Errors(schema, value)];
-  if (errors.length === 0) return undefined;
+  return errors.length === 0 ? undefined : foldedProblem(schema, errors);
+}
+
+/**
+ * Every problem of a value against a schema, one per field, each in `firstSchemaProblem`'s
+ * words (folded the same way), in the order TypeBox finds them; the one `firstSchemaProblem`
+ * names comes first, so a one-line report keeps its line. A problem of a value that holds a
+ * problem of its own (a union that failed because a field of it did) is left out: the
+ * field's says more.
+ */
+export function schemaProblems(schema: TSchema, value: unknown): SchemaProblem[] {
+  if (validatorOf(schema).Check(value)) return [];
+  const errors = [...Value.Errors(schema, value)];
+  const first = errors.length === 0 ? undefined : foldedProblem(schema, errors);
+  if (first === undefined) return [];
+  const byField = new Map<string, SchemaError[]>();
+  for (const error of errors) {
+    // A required error may name several missing keys: each is a field of its own.
+    const missing = error.keyword === 'required' ? (error.params as { requiredProperties: string[] }).requiredProperties : [undefined];
+    for (const key of missing) {
+      const field = key === undefined ? error.instancePath : `${error.instancePath}/${key}`;
+      const one = key === undefined ? error : { ...error, params: { ...(error.params as object), requiredProperties: [key] } };
+      byField.set(field, [...(byField.get(field) ?? []), one as SchemaError]);
+    }
+  }
+  const fields = [...byField.keys()];
+  const problems = fields
+    .filter((field) => !fields.some((other) => other !== field && other.startsWith(`${field}/`)))
+    .map((field) => foldedProblem(schema, byField.get(field) as SchemaError[]));
+  const rest = problems.filter((problem) => problem.path !== first.path || problem.expected !== first.expected);
+  return [first, ...rest];
+}
+
+/** The problem a set of TypeBox errors says, folded into one line (the deepest path; a union's constants as "one of"). */
+function foldedProblem(schema: TSchema, errors: SchemaError[]): SchemaProblem {
   const deepest = errors.reduce((best, error) => (depth(error.instancePath) > depth(best.instancePath) ? error : best));
   const atPath = errors.filter((error) => error.instancePath === deepest.instancePath);
   const constants = atPath.filter((error) => error.keyword === 'const').map((error) => JSON.stringify((error.params as { allowedValue: unknown }).allowedValue));

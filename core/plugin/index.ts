@@ -10,7 +10,7 @@ export type { LimitRefusal } from '../limits/client-limits.js';
 export { declaredCommand, type AdminCommand, type AdminCommandSummary, type AdminOutput, type StoreOnlyActions } from '../cli/admin-command.js';
 export type { ToolGate, WithheldInstructions, WithheldTool } from '../children/tool-gates.js';
 export type { HubConfig } from '../config/schema.js';
-export type { ConfigFile, ConfigProblem, ConfigText, EntrySchemas, EntryTrial } from '../config/config-file.js';
+export type { ConfigFile, ConfigProblem, ConfigProblems, ConfigText, EntrySchemas, EntryTrial } from '../config/config-file.js';
 export type { HubSettings } from '../config/settings.js';
 export { firstSchemaProblem, HUB_ERROR_CODES, HUB_VERSION, HubError, hubErrorCode, pointerToPath, runCli, StartupError, wantsHelp, type HubErrorCode } from './errors.js';
 export {

@@ -6,7 +6,7 @@ export const CONSOLE_ERROR_CODES = {
   CONFLICT: 'HUB_ERR_CONSOLE_CONFLICT',
   /** The config file cannot be written (read-only file system, a ConfigMap, an embedded config): the answer carries the JSON to paste. */
   READ_ONLY: 'HUB_ERR_CONSOLE_READ_ONLY',
-  /** The entry is refused by the checker the hub reloads with (`hub check`'s): nothing was written; the answer names the key. */
+  /** The entry is refused by the checker the hub reloads with (`hub check`'s): nothing was written; the answer names the key, and lists every field error of the entry in `errors`. */
   ENTRY_INVALID: 'HUB_ERR_CONSOLE_ENTRY_INVALID',
   /** No server of that name is in the config file. */
   SERVER_NOT_FOUND: 'HUB_ERR_CONSOLE_SERVER_NOT_FOUND',

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { ConfigText, PluginHub } from '../../core/plugin/index.js';
+import type { ConfigProblems, ConfigText, PluginHub } from '../../core/plugin/index.js';
 import { sendApiError } from '../../core/plugin/pages.js';
 import { changedKeys, configDiff, withEntry, writtenEntries } from './entry-edit.js';
 import { redactedEntry, redactedOutput, redactedText, restoredEntry } from './entry-secrets.js';
@@ -103,7 +103,7 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     const entry = sent?.entry ?? written[name];
     if (entry === undefined) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.SERVER_NOT_FOUND, `No server "${name}" is in the config file; send the entry to test.`);
     const problem = hub.configFile.check(withEntry(read.text, name, { ...entry, disabled: undefined }));
-    if (problem?.server === name) return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, problem.message, { key: problem.key ?? null });
+    if (problem?.server === name) return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, problem.message, { key: problem.key ?? null, errors: fieldErrors(problem, name) });
     request.log.info({ server: name }, 'console: test start of a server entry');
     const trial = await hub.configFile.trial(name, entry, TRIAL_BUDGET_MS);
     // A child may print what it was given (a token in an error, its environment): masked as literal secrets are.
@@ -130,7 +130,9 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     if (entry === undefined && before === undefined) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.SERVER_NOT_FOUND, `No server "${name}" is in the config file.`);
     const text = withEntry(read.text, name, entry);
     const problem = hub.configFile.check(text);
-    if (problem !== undefined) return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, problem.message, { key: problem.server === name ? (problem.key ?? null) : null, server: problem.server ?? null });
+    if (problem !== undefined) {
+      return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, problem.message, { key: problem.server === name ? (problem.key ?? null) : null, server: problem.server ?? null, errors: fieldErrors(problem, name) });
+    }
     const result = await hub.configFile.write(text, version);
     if (!result.written) return conflict(reply, result.current, version);
     const keys = changedKeys(before, entry);
@@ -150,6 +152,15 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
   }
 
   function keptWithoutValue(reply: FastifyReply, key: string): FastifyReply {
-    return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, `"${key}" keeps a secret this entry does not have in the config file (a copy, or a key renamed): type its \${VAR} reference or _FILE path.`, { key, server: null });
+    const message = `"${key}" keeps a secret this entry does not have in the config file (a copy, or a key renamed): type its \${VAR} reference or _FILE path.`;
+    return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, message, { key, server: null, errors: [{ key, message }] });
   }
+}
+
+/**
+ * Every field error the checker found, each `{ key, message }` in `hub check`'s words (`key`
+ * null for one of another server, or of no field), so the form marks them all at once.
+ */
+function fieldErrors(problem: ConfigProblems, name: string): { key: string | null; message: string }[] {
+  return problem.errors.map((error) => ({ key: error.server === name ? (error.key ?? null) : null, message: error.message }));
 }

@@ -397,19 +397,26 @@ function clearErrors() {
   for (const node of document.querySelectorAll('#entry-form [aria-invalid]')) node.removeAttribute('aria-invalid');
 }
 
-function showFieldError(key, message) {
+/** One error beside its field (added to one it already shows: `args[0]` and `args[1]` are both the args field's), or above the form when no field is its. */
+function showFieldError(key, message, focus = true) {
   const field = key ? document.getElementById(`field-${String(key).split(/[.[]/)[0]}`) : null;
   const box = field ? document.getElementById(`${field.id}-error`) : document.getElementById('form-error');
-  box.textContent = message;
+  box.textContent = box.textContent ? `${box.textContent} ${message}` : message;
   if (field) {
     field.setAttribute('aria-invalid', 'true');
-    field.focus();
-  } else document.getElementById('form-error').textContent = message;
+    if (focus) field.focus();
+  }
+}
+
+/** Every field error the hub found at once, each beside its field; the first field marked takes the focus. */
+function showFieldErrors(errors) {
+  errors.forEach(({ key, message }) => showFieldError(key, message, false));
+  document.querySelector('#entry-form [aria-invalid="true"]')?.focus();
 }
 
 function showError(data) {
   const error = data.error ?? { message: 'The hub did not answer as expected.' };
-  if (error.code === 'HUB_ERR_CONSOLE_ENTRY_INVALID') return showFieldError(error.key, error.message);
+  if (error.code === 'HUB_ERR_CONSOLE_ENTRY_INVALID') return showFieldErrors(error.errors ?? [{ key: error.key, message: error.message }]);
   if (error.code === 'HUB_ERR_CONSOLE_NAME_TAKEN') return showFieldError('name', error.message);
   if (error.code === 'HUB_ERR_CONSOLE_CONFLICT') {
     const box = document.getElementById('conflict');

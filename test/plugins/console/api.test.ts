@@ -87,6 +87,33 @@ t.test('a stale version is a conflict with the difference; an invalid entry gets
   t.equal(await readFile(file, 'utf8'), byHand, 'still nothing was written');
 });
 
+t.test('an entry with three wrong fields gets all three errors at once, each in hub check’s words; nothing is written', async (t) => {
+  const { url, file } = await startConsoleHub(t, handWritten());
+  const session = await operatorSession(url);
+  const list = await listServers(url, session.cookie);
+  const before = await readFile(file, 'utf8');
+  const entry = { command: '/bin/true', args: 'not a list', timeout: 'soon', keepAlive: 'yes' };
+  const expected = [
+    { key: 'args', message: /server "beta": key "args": expected a value of type array$/ },
+    { key: 'timeout', message: /server "beta": key "timeout": expected a value of type integer$/ },
+    { key: 'keepAlive', message: /server "beta": key "keepAlive": expected a value of type boolean$/ },
+  ];
+  const put = await fetch(`${url}/console/api/servers/beta`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry, version: list.version }) });
+  t.equal(put.status, 422);
+  const refused = await errorOf(put);
+  t.equal(refused.code, 'HUB_ERR_CONSOLE_ENTRY_INVALID');
+  const byKey = <E extends { key: string | null }>(errors: E[] | undefined) => [...(errors ?? [])].sort((a, b) => String(a.key).localeCompare(String(b.key)));
+  t.equal(refused.errors?.length, 3, 'one error per wrong field');
+  t.match(byKey(refused.errors), byKey(expected), 'each field named, in the words hub check uses');
+  t.same({ key: refused.key, message: refused.message }, refused.errors?.[0], 'the single error of before is the first of the list');
+  t.equal(await readFile(file, 'utf8'), before, 'nothing was written');
+
+  const test = await fetch(`${url}/console/api/servers/beta/test`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ entry }) });
+  t.equal(test.status, 422, 'the test refuses it the same way, before starting anything');
+  const tested = await errorOf(test);
+  t.match(byKey(tested.errors), byKey(expected));
+});
+
 /** A config with secrets written literally (a stdio `env` value, an http `Authorization` header) beside `${VAR}` references and a `_FILE` path. */
 function withLiteralSecrets(apiKey: string, bearer: string): string {
   return handWritten(`

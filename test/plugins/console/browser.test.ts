@@ -330,6 +330,28 @@ t.test('duplicate an entry: the form over a copy, saved under a new name; a take
   t.same(problems.filter((problem) => !problem.includes('status of 409')), [], 'no script error and nothing the CSP refused');
 });
 
+// Issue 52: every field error of an entry at once, each beside its field, not only the first the checker found.
+t.test('two wrong fields: both errors show at once, each beside its field and linked to it', async (t) => {
+  const { url, file } = await startConsoleHub(t, handWritten());
+  const browser = await launch(t);
+  const problems: string[] = [];
+  const page = await consolePage(browser, url, problems);
+  const before = await readFile(file, 'utf8');
+  await page.getByRole('button', { name: 'Duplicate zeta' }).click();
+  await page.fill('#field-timeout', '0');
+  await page.fill('#field-startTimeoutMs', '0');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.locator('#field-startTimeoutMs-error:not(:empty)').waitFor();
+  for (const key of ['timeout', 'startTimeoutMs']) {
+    t.match(await page.textContent(`#field-${key}-error`), new RegExp(`server "zeta-copy": key "${key}": expected a value that must be >= 1$`), `${key}: hub check’s words, under the field`);
+    t.equal(await page.getAttribute(`#field-${key}`, 'aria-invalid'), 'true', `${key} is marked invalid`);
+    t.match(await page.getAttribute(`#field-${key}`, 'aria-describedby'), `field-${key}-error`, `${key} is described by its error`);
+  }
+  t.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id), 'field-timeout', 'the first field with an error has the focus');
+  t.equal(await readFile(file, 'utf8'), before, 'nothing was written');
+  t.same(problems.filter((problem) => !problem.includes('status of 422')), [], 'no script error and nothing the CSP refused');
+});
+
 t.test('a secret written literally in mcp.json is not on the page; saving another field keeps it in the file', async (t) => {
   const apiKey = `sk-${randomBytes(12).toString('hex')}`;
   const line = `"keyed": { "command": "/bin/true", "disabled": true, "env": { "API_KEY": "${apiKey}", "REF": "\${REF_TOKEN}" } },`;

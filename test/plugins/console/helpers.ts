@@ -124,6 +124,8 @@ export interface ApiError {
   version?: string;
   paste?: string | null;
   reason?: string;
+  /** Every field error of an invalid entry. */
+  errors?: { key: string | null; message: string }[];
 }
 
 export async function listServers(url: string, cookie: string): Promise<ServerList> {
