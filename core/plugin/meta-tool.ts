@@ -9,5 +9,7 @@ export type { ServerView } from '../children/server-view.js';
 export { hubStanding, lookupTool, offeredOnHub, type HubStanding, type ToolLookup } from '../calls/visibility.js';
 export { callerCapabilities, decideElicitation, type ElicitationDecision } from '../calls/elicitation.js';
 export { structured, toolError } from '../calls/tool-results.js';
+/** How `/hub`'s listings summarise a tool: its annotations' schema and the first line of its description. */
+export { DESCRIPTION_LINE_MAX, descriptionLine, ToolAnnotationsSchema } from '../calls/tool-summary.js';
 /** "Unknown server" and "unknown tool", worded once: what `servers.callTool` answers, and what a meta-tool says of a server or tool it cannot find. */
 export { isUnknownTarget, unknownServerMessage, unknownToolMessage, type ServerToolAnswer, type UnknownTarget } from '../calls/unknown-target.js';

@@ -2,9 +2,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { findHubServer } from './lookup.js';
 import { ListToolsOutput, ServerInput, type ToolEntry } from './schemas.js';
 import type { PluginHub, ServerView } from '../../core/plugin/index.js';
-import { type MetaTool, structured, toolError } from '../../core/plugin/meta-tool.js';
-
-const ONE_LINE_MAX = 120;
+import { descriptionLine, type MetaTool, structured, toolError } from '../../core/plugin/meta-tool.js';
 
 /**
  * One server's tools from the hub's cached list. A sleeping server answers from its
@@ -63,13 +61,8 @@ async function wakeUnknownYet(hub: PluginHub, child: ServerView): Promise<void> 
 function toolEntry(tool: Tool): ToolEntry {
   return {
     name: tool.name,
-    description: oneLine(tool.description),
+    description: descriptionLine(tool.description),
     ...(tool.annotations !== undefined && { annotations: tool.annotations }),
     ...(tool.outputSchema !== undefined && { hasOutputSchema: true as const }),
   };
-}
-
-function oneLine(description: string | undefined): string {
-  const first = (description ?? '').trimStart().split(/\r?\n/, 1)[0] ?? '';
-  return first.trimEnd().slice(0, ONE_LINE_MAX);
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { DESCRIPTION_LINE_MAX, ToolAnnotationsSchema } from '../../core/plugin/meta-tool.js';
 
 /*
  * Input and output schemas of the six meta-tools. Outputs are object-rooted, so they are
@@ -7,18 +8,6 @@ import { Type, type Static } from 'typebox';
 
 const ServerName = Type.String({ minLength: 1, description: 'Server name, as returned by list_servers' });
 const ToolName = Type.String({ minLength: 1, description: 'Tool name, as returned by list_tools' });
-
-/** A child's annotations, verbatim: the known hints plus whatever else the child declared. */
-const Annotations = Type.Object(
-  {
-    title: Type.Optional(Type.String()),
-    readOnlyHint: Type.Optional(Type.Boolean()),
-    destructiveHint: Type.Optional(Type.Boolean()),
-    idempotentHint: Type.Optional(Type.Boolean()),
-    openWorldHint: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: true, description: "The child's own MCP annotations, unverified. Absent when it declared none." },
-);
 
 const JsonSchema = (description: string) => Type.Object({}, { additionalProperties: true, description });
 
@@ -58,8 +47,8 @@ export const ListServersOutput = Type.Object({ servers: Type.Array(ServerEntry) 
 
 export const ToolEntry = Type.Object({
   name: Type.String(),
-  description: Type.String({ description: 'First line of the description, at most 120 characters' }),
-  annotations: Type.Optional(Annotations),
+  description: Type.String({ description: `First line of the description, at most ${DESCRIPTION_LINE_MAX} characters` }),
+  annotations: Type.Optional(ToolAnnotationsSchema),
   hasOutputSchema: Type.Optional(Type.Literal(true, { description: 'The tool returns structuredContent described by an output schema' })),
 });
 
@@ -71,7 +60,7 @@ export const ToolSchemaOutput = Type.Object({
   description: Type.String(),
   inputSchema: JsonSchema("JSON Schema of the tool's arguments"),
   outputSchema: Type.Optional(JsonSchema("JSON Schema of the tool's structuredContent")),
-  annotations: Type.Optional(Annotations),
+  annotations: Type.Optional(ToolAnnotationsSchema),
 });
 
 export const WakeServerOutput = Type.Object({ name: Type.String(), status: Status, toolCount: Type.Integer({ minimum: 0 }) });

@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { DESCRIPTION_LINE_MAX, ToolAnnotationsSchema } from '../../core/plugin/meta-tool.js';
 
 /* The input and output of search_tools. The output is object-rooted, so it is the same on both MCP revisions. */
 
 export const MAX_QUERY_LENGTH = 300;
 export const MAX_LIMIT = 25;
 export const DEFAULT_LIMIT = 8;
-const ONE_LINE_MAX = 120;
 
 export const SearchToolsInput = Type.Object(
   {
@@ -17,27 +17,15 @@ export const SearchToolsInput = Type.Object(
   { additionalProperties: false },
 );
 
-/** A child's annotations, verbatim: the known hints plus whatever else the child declared. */
-const Annotations = Type.Object(
-  {
-    title: Type.Optional(Type.String()),
-    readOnlyHint: Type.Optional(Type.Boolean()),
-    destructiveHint: Type.Optional(Type.Boolean()),
-    idempotentHint: Type.Optional(Type.Boolean()),
-    openWorldHint: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: true, description: "The child's own MCP annotations, unverified. Absent when it declared none." },
-);
-
 export const FoundTool = Type.Object({
   server: Type.String({ description: 'The server that offers the tool: pass it as `server` to get_tool_schema and call_tool' }),
   tool: Type.String({ description: "The tool's name: pass it as `tool` to get_tool_schema and call_tool" }),
   title: Type.String({ description: "The tool's title (its name when it declared none)" }),
-  description: Type.String({ description: `First line of the description, at most ${ONE_LINE_MAX} characters` }),
+  description: Type.String({ description: `First line of the description, at most ${DESCRIPTION_LINE_MAX} characters` }),
   matched: Type.Array(Type.String(), { description: 'Why it matched: the words of the query found in the tool, a word found through a synonym as "directory (for folder)"' }),
   score: Type.Number({ description: 'Relevance; higher is better, comparable within one answer only' }),
   hasOutputSchema: Type.Optional(Type.Literal(true, { description: 'The tool returns structuredContent described by an output schema' })),
-  annotations: Type.Optional(Annotations),
+  annotations: Type.Optional(ToolAnnotationsSchema),
   code: Type.Optional(Type.String({ description: 'With withCode: the tool as a run_code program calls it, its description as a doc comment and its argument and result types' })),
 });
 
@@ -56,9 +44,3 @@ export type SearchToolsInput = Static<typeof SearchToolsInput>;
 export type FoundTool = Static<typeof FoundTool>;
 export type NotSearchable = Static<typeof NotSearchable>;
 export type SearchToolsOutput = Static<typeof SearchToolsOutput>;
-
-/** The first line of a description, at most 120 characters (what list_tools shows). */
-export function oneLine(description: string | undefined): string {
-  const first = (description ?? '').trimStart().split(/\r?\n/, 1)[0] ?? '';
-  return first.trimEnd().slice(0, ONE_LINE_MAX);
-}

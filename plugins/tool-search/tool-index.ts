@@ -1,9 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { aboutServer, toolDocument } from './documents.js';
 import { Ranker } from './ranking.js';
-import { oneLine, type FoundTool, type NotSearchable, type SearchToolsOutput } from './schemas.js';
+import type { FoundTool, NotSearchable, SearchToolsOutput } from './schemas.js';
 import type { Servers } from '../../core/plugin/index.js';
-import type { ServerView } from '../../core/plugin/meta-tool.js';
+import { descriptionLine, type ServerView } from '../../core/plugin/meta-tool.js';
 
 /** What was indexed of one server: the very tool objects (a new list is a new array of new objects), and its text. */
 interface Indexed {
@@ -101,7 +101,7 @@ export class ToolIndex {
           server: hit.server,
           tool: tool.name,
           title: tool.title ?? tool.annotations?.title ?? tool.name,
-          description: oneLine(tool.description),
+          description: descriptionLine(tool.description),
           matched: hit.matched,
           score: Math.round(hit.score * 1000) / 1000,
           ...(tool.outputSchema !== undefined && { hasOutputSchema: true as const }),
