@@ -26,8 +26,13 @@ export interface CallRecord {
   revision: string;
   outcome: ToolCallOutcome;
   durationMs: number;
-  /** The arguments and the result as JSON, in UTF-8 bytes (0 for a call that has no result). */
+  /** The arguments as JSON, in UTF-8 bytes. */
   bytesIn: number;
+  /**
+   * The answer's bytes: as the hub wrote it to the caller where it counts them (the plain
+   * road of `/<name>/mcp`, the JSON-RPC envelope included), else the result as JSON; 0 for
+   * a call that has no result.
+   */
   bytesOut: number;
   /** The JSON-RPC error code, or the code of the failure that ended the call. */
   errorCode: number | string | null;
@@ -70,12 +75,13 @@ export class CallRing {
     readonly capacity: number,
   ) {
     if (capacity === 0) return;
-    // The record is made a microtask later: by then every observer of the same event has
-    // run (observability writes its own trace id on the access record), whatever the
-    // plugins' order.
+    // The record is made on the next turn of the event loop: by then every observer of the
+    // same event has run (observability writes its own trace id on the access record),
+    // whatever the plugins' order, and the plain road has written the answer and set its
+    // byte length (`resultBytes`), which spares serialising the result once more.
     this.#unsubscribe.push(
-      hub.observe.toolCallEnd.subscribe((event) => queueMicrotask(() => this.#add(fromServerCall(event)))),
-      hub.observe.hubToolCall.subscribe((event) => queueMicrotask(() => this.#add(fromHubCall(event)))),
+      hub.observe.toolCallEnd.subscribe((event) => void setImmediate(() => this.#add(fromServerCall(event)))),
+      hub.observe.hubToolCall.subscribe((event) => void setImmediate(() => this.#add(fromHubCall(event)))),
     );
   }
 
@@ -128,7 +134,7 @@ function fromServerCall(event: ToolCallEvent): Omit<CallRecord, 'id'> {
     outcome,
     durationMs: milliseconds((event.endedAt ?? performance.now()) - event.startedAt),
     bytesIn: jsonBytes(event.params.arguments ?? {}),
-    bytesOut: result === undefined ? 0 : jsonBytes(result),
+    bytesOut: result === undefined ? 0 : (event.resultBytes ?? jsonBytes(result)),
     errorCode: event.errorCode ?? null,
     error: outcome === 'tool_error' ? toolErrorText(result) : failedWithoutAnswer ? nullable(event.child.problem ?? event.child.lastError) : null,
     traceId: traceIdOf(event),

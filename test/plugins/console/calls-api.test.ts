@@ -1,5 +1,5 @@
 import { get, type IncomingMessage } from 'node:http';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { waitFor } from '../../core/children/helpers.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
@@ -157,6 +157,30 @@ t.test('calls on every road are kept and listed newest first, with their figures
   const bad = await fetch(`${url}/console/api/calls?outcome=bogus`, { headers: { cookie: session.cookie } });
   t.equal(bad.status, 400, 'an outcome that is none is refused');
   t.equal((await errorOf(bad)).code, 'HUB_ERR_OPERATOR_REQUEST_INVALID');
+});
+
+t.test('bytes out on a server’s own endpoint: the answer as the hub wrote it, counted by its writer, not serialised again', async (t) => {
+  const { url } = await startConsoleHub(t, config(500, 15));
+  const session = await operatorSession(url);
+  // Non-ASCII, so that characters and bytes differ; long, so that the envelope is a small part.
+  const message = `é${'ü'.repeat(50_000)}`;
+  for (const revision of REVISIONS) {
+    const written: number[] = [];
+    const counting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (typeof init?.body === 'string' && init.body.includes('"tools/call"')) written.push(Buffer.byteLength(await response.clone().text()));
+      return response;
+    };
+    const client = new Client({ name: 'hub-test', version: '1.0.0' }, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/everything/mcp`), { fetch: counting }));
+    t.teardown(() => client.close());
+    await client.callTool({ name: 'echo', arguments: { message } });
+    t.equal(written.length, 1, `${revision}: one answer to the call`);
+    await waitFor(`${revision}: its call kept`, async () => (await calls(url, session.cookie, `?server=everything`)).calls.some((call) => call.revision === revision));
+    const record = (await calls(url, session.cookie, '?server=everything')).calls.find((call) => call.revision === revision)!;
+    t.equal(record.bytesIn, Buffer.byteLength(JSON.stringify({ message })), `${revision}: bytes in, the arguments as JSON in UTF-8`);
+    t.equal(record.bytesOut, written[0], `${revision}: bytes out, the ${written[0]} bytes of the answer the caller read`);
+  }
 });
 
 t.test('the ring never holds more than callsKept: the oldest goes', async (t) => {
