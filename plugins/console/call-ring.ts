@@ -1,5 +1,6 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { PluginHub } from '../../core/plugin/index.js';
+import { CallerLabels } from './caller-labels.js';
 import { traceContextOf, type HubToolCallEvent, type ToolCallEvent, type ToolCallOutcome } from '../../core/plugin/observe.js';
 
 /** A tool name as long as MCP allows is 128 characters; a caller's made-up one is cut here. */
@@ -17,6 +18,8 @@ export interface CallRecord {
   time: string;
   /** The caller: an OAuth client id, `api-token:<id>`, `console` for the playground; null on an open (loopback) hub. */
   caller: string | null;
+  /** An API token caller's label, as minted (`hub-admin tokens mint --label`, the access view); null for any other caller or a token without one. */
+  callerLabel: string | null;
   /** The server called (`hub` for a tool of `/hub` itself); for a virtual server's tool, the underlying server. */
   server: string;
   tool: string;
@@ -51,7 +54,7 @@ export interface CallFilter {
 
 export function matches(record: CallRecord, filter: CallFilter): boolean {
   if (filter.server !== undefined && record.server !== filter.server && record.virtual?.server !== filter.server) return false;
-  if (filter.caller !== undefined && (record.caller ?? '') !== filter.caller) return false;
+  if (filter.caller !== undefined && (record.caller ?? '') !== filter.caller && record.callerLabel !== filter.caller) return false;
   if (filter.outcome === 'failed') return record.outcome !== 'ok';
   return filter.outcome === undefined || record.outcome === filter.outcome;
 }
@@ -69,19 +72,25 @@ export class CallRing {
   #lastId = 0;
   readonly #followers = new Set<(record: CallRecord) => void>();
   readonly #unsubscribe: (() => void)[] = [];
+  readonly #labels: CallerLabels;
+  /** Calls heard while their caller's token label is being learnt, in the order they ended: kept in that order once it is. */
+  readonly #waiting: Omit<CallRecord, 'id'>[] = [];
+  #learning = false;
+  #closed = false;
 
   constructor(
     hub: PluginHub,
     readonly capacity: number,
   ) {
+    this.#labels = new CallerLabels(hub.accessAdmin);
     if (capacity === 0) return;
     // The record is made on the next turn of the event loop: by then every observer of the
     // same event has run (observability writes its own trace id on the access record),
     // whatever the plugins' order, and the plain road has written the answer and set its
     // byte length (`resultBytes`), which spares serialising the result once more.
     this.#unsubscribe.push(
-      hub.observe.toolCallEnd.subscribe((event) => void setImmediate(() => this.#add(fromServerCall(event)))),
-      hub.observe.hubToolCall.subscribe((event) => void setImmediate(() => this.#add(fromHubCall(event)))),
+      hub.observe.toolCallEnd.subscribe((event) => void setImmediate(() => this.#heard(fromServerCall(event)))),
+      hub.observe.hubToolCall.subscribe((event) => void setImmediate(() => this.#heard(fromHubCall(event)))),
     );
   }
 
@@ -104,11 +113,39 @@ export class CallRing {
   }
 
   close(): void {
+    this.#closed = true;
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     this.#followers.clear();
+    this.#waiting.length = 0;
+  }
+
+  /** A call ended: kept now, unless its caller is a token whose label is not known yet (or calls before it wait for theirs). */
+  #heard(made: Omit<CallRecord, 'id'>): void {
+    if (this.#closed) return;
+    if (this.#waiting.length === 0 && this.#labels.known(made.caller)) {
+      this.#add(made);
+      return;
+    }
+    this.#waiting.push(made);
+    // Bounded as the ring is: one the ring would have dropped by now goes.
+    if (this.#waiting.length > this.capacity) this.#waiting.shift();
+    if (!this.#learning) void this.#keepWaiting();
+  }
+
+  async #keepWaiting(): Promise<void> {
+    this.#learning = true;
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting.length;
+      await this.#labels.learn(this.#waiting.slice(0, batch).map((made) => made.caller));
+      if (this.#closed) return;
+      // A listing that failed leaves the label unknown: these calls are kept with their id alone rather than held.
+      for (const made of this.#waiting.splice(0, batch)) this.#add(made);
+    }
+    this.#learning = false;
   }
 
   #add(made: Omit<CallRecord, 'id'>): void {
+    made.callerLabel = this.#labels.labelOf(made.caller);
     const record = { id: ++this.#lastId, ...made };
     if (this.#records.length < this.capacity) this.#records.push(record);
     else {
@@ -126,6 +163,7 @@ function fromServerCall(event: ToolCallEvent): Omit<CallRecord, 'id'> {
   return {
     time: new Date().toISOString(),
     caller: event.clientId ?? null,
+    callerLabel: null,
     server: event.child.name,
     tool: cut(event.tool, MAX_NAME_CHARS),
     virtual: event.virtual ? { server: event.virtual.server.name, tool: cut(event.virtual.tool, MAX_NAME_CHARS) } : null,
@@ -145,6 +183,7 @@ function fromHubCall(event: HubToolCallEvent): Omit<CallRecord, 'id'> {
   return {
     time: new Date().toISOString(),
     caller: event.clientId ?? null,
+    callerLabel: null,
     server: HUB_ENDPOINT,
     tool: cut(event.tool, MAX_NAME_CHARS),
     virtual: null,

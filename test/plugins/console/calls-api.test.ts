@@ -21,6 +21,7 @@ interface CallRecord {
   id: number;
   time: string;
   caller: string | null;
+  callerLabel: string | null;
   server: string;
   tool: string;
   via: string | null;
@@ -181,6 +182,52 @@ t.test('bytes out on a server’s own endpoint: the answer as the hub wrote it, 
     t.equal(record.bytesIn, Buffer.byteLength(JSON.stringify({ message })), `${revision}: bytes in, the arguments as JSON in UTF-8`);
     t.equal(record.bytesOut, written[0], `${revision}: bytes out, the ${written[0]} bytes of the answer the caller read`);
   }
+});
+
+t.test('an API token caller is shown with its label, learnt when a new token calls; the caller filter takes the label', async (t) => {
+  const { url } = await startConsoleHub(t, JSON.stringify({ plugins: { 'map-tools': false }, mcpServers: { everything: { ...everythingEntry(), keepAlive: true } } }));
+  const session = await operatorSession(url);
+  const mint = async (body: Record<string, unknown>): Promise<{ id: string; token: string }> => {
+    const response = await fetch(`${url}/console/api/tokens`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ resources: ['everything'], ...body }) });
+    t.equal(response.status, 201, 'minted');
+    return (await response.json()) as { id: string; token: string };
+  };
+  const callAs = async (token: string, message: string, revision: (typeof REVISIONS)[number]) => {
+    const client = await connectClient(t, `${url}/everything/mcp`, revision, { authorization: `Bearer ${token}` });
+    await client.callTool({ name: 'echo', arguments: { message } });
+  };
+  // The label is markup: the page shows it as text (calls-browser.test.ts); here it is kept as minted.
+  const laptop = await mint({ label: 'laptop <b>ci</b>' });
+  await callAs(laptop.token, 'first', '2026-07-28');
+  await waitFor('the laptop’s call kept', async () => (await calls(url, session.cookie)).calls.length >= 1);
+  // Minted after the ring learnt the first token's label: a new id makes it read the listing again.
+  const unlabelled = await mint({});
+  const ci = await mint({ label: 'ci runner' });
+  await callAs(ci.token, 'second', '2025-11-25');
+  await callAs(unlabelled.token, 'third', '2026-07-28');
+  await callAs(laptop.token, 'fourth', '2025-11-25');
+  await waitFor('four calls kept', async () => (await calls(url, session.cookie)).calls.length >= 4);
+  const list = await calls(url, session.cookie);
+  t.same(
+    list.calls.map((call) => [call.caller, call.callerLabel]),
+    [
+      [`api-token:${laptop.id}`, 'laptop <b>ci</b>'],
+      [`api-token:${unlabelled.id}`, null],
+      [`api-token:${ci.id}`, 'ci runner'],
+      [`api-token:${laptop.id}`, 'laptop <b>ci</b>'],
+    ],
+    'each call with its token’s id and label (none for a token minted without one), in the order they ended',
+  );
+  t.same(
+    (await calls(url, session.cookie, `?caller=${encodeURIComponent('ci runner')}`)).calls.map((call) => call.caller),
+    [`api-token:${ci.id}`],
+    'the caller filter takes a label',
+  );
+  t.same(
+    (await calls(url, session.cookie, `?caller=${encodeURIComponent(`api-token:${laptop.id}`)}`)).calls.map((call) => call.callerLabel),
+    ['laptop <b>ci</b>', 'laptop <b>ci</b>'],
+    'and an id',
+  );
 });
 
 t.test('the ring never holds more than callsKept: the oldest goes', async (t) => {
