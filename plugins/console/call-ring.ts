@@ -1,12 +1,18 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import type { PluginHub } from '../../core/plugin/index.js';
+import type { PluginHub, ServerView } from '../../core/plugin/index.js';
 import { CallerLabels } from './caller-labels.js';
+import { redactedOutput } from './entry-secrets.js';
 import { traceContextOf, type HubToolCallEvent, type ToolCallEvent, type ToolCallOutcome } from '../../core/plugin/observe.js';
 
 /** A tool name as long as MCP allows is 128 characters; a caller's made-up one is cut here. */
 const MAX_NAME_CHARS = 256;
 /** What a failed call's error keeps of the tool's text or the server's last error: enough to read, bounded so the ring's memory is. */
 const MAX_ERROR_CHARS = 2000;
+/** What a failed call keeps of its server's stderr tail: the last lines, each cut, so that a record stays a few KB. */
+const MAX_STDERR_LINES = 10;
+const MAX_STDERR_LINE_CHARS = 500;
+/** The outcomes in which the server had a part: its stderr may say why. */
+const SERVER_FAILURES: ReadonlySet<ToolCallOutcome> = new Set(['tool_error', 'protocol_error', 'timeout', 'unavailable', 'drained']);
 /** The endpoint a call of one of `/hub`'s own tools is shown under. */
 const HUB_ENDPOINT = 'hub';
 
@@ -43,6 +49,13 @@ export interface CallRecord {
   error: string | null;
   /** The W3C trace id: the hub's span when it traces, else the caller's `traceparent`. */
   traceId: string | null;
+  /**
+   * For a call the server failed (`tool_error`, `protocol_error`, `timeout`, `unavailable`,
+   * `drained`): the last lines its process wrote on stderr when the call ended
+   * (`ServerView.stderrTail`), secrets masked as a failed test's are; null otherwise, and
+   * empty for a server without stderr.
+   */
+  stderr: string[] | null;
 }
 
 /** Which calls a reader wants; an absent key matches every call. `outcome: "failed"` is every outcome but `ok`. */
@@ -89,7 +102,7 @@ export class CallRing {
     // whatever the plugins' order, and the plain road has written the answer and set its
     // byte length (`resultBytes`), which spares serialising the result once more.
     this.#unsubscribe.push(
-      hub.observe.toolCallEnd.subscribe((event) => void setImmediate(() => this.#heard(fromServerCall(event)))),
+      hub.observe.toolCallEnd.subscribe((event) => void setImmediate(() => this.#heard(fromServerCall(event, hub.env)))),
       hub.observe.hubToolCall.subscribe((event) => void setImmediate(() => this.#heard(fromHubCall(event)))),
     );
   }
@@ -156,7 +169,7 @@ export class CallRing {
   }
 }
 
-function fromServerCall(event: ToolCallEvent): Omit<CallRecord, 'id'> {
+function fromServerCall(event: ToolCallEvent, env: PluginHub['env']): Omit<CallRecord, 'id'> {
   const outcome = event.outcome ?? 'protocol_error';
   const result = event.result;
   const failedWithoutAnswer = outcome === 'protocol_error' || outcome === 'timeout' || outcome === 'unavailable' || outcome === 'drained';
@@ -176,7 +189,16 @@ function fromServerCall(event: ToolCallEvent): Omit<CallRecord, 'id'> {
     errorCode: event.errorCode ?? null,
     error: outcome === 'tool_error' ? toolErrorText(result) : failedWithoutAnswer ? nullable(event.child.problem ?? event.child.lastError) : null,
     traceId: traceIdOf(event),
+    stderr: SERVER_FAILURES.has(outcome) ? stderrOf(event.child, env) : null,
   };
+}
+
+function stderrOf(server: ServerView, env: PluginHub['env']): string[] {
+  const entry = server.entry as Record<string, unknown>;
+  return server
+    .stderrTail()
+    .slice(-MAX_STDERR_LINES)
+    .map((line) => cut(redactedOutput(line, entry, env), MAX_STDERR_LINE_CHARS));
 }
 
 function fromHubCall(event: HubToolCallEvent): Omit<CallRecord, 'id'> {
@@ -196,6 +218,7 @@ function fromHubCall(event: HubToolCallEvent): Omit<CallRecord, 'id'> {
     errorCode: event.errorCode ?? null,
     error: null,
     traceId: traceIdOf(event),
+    stderr: null,
   };
 }
 

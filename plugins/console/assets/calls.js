@@ -96,6 +96,8 @@ function showDetail(record) {
   document.getElementById('call-detail-title').textContent = `Call ${record.id}: ${record.tool} on ${record.server}`;
   const list = el('dl', { class: 'call-detail' });
   for (const [name, value] of pairs) list.append(el('dt', { text: name }), el('dd', {}, name === 'Error' && record.error ? el('pre', { text: value }) : String(value)));
+  // The server's last stderr lines when the call failed (secrets masked by the hub), as text.
+  if (record.stderr && record.stderr.length > 0) list.append(el('dt', { text: 'Stderr' }), el('dd', {}, el('pre', { class: 'call-stderr', text: record.stderr.join('\n') })));
   document.getElementById('call-detail-body').replaceChildren(list);
   detail.hidden = false;
   document.getElementById('call-detail-title').focus();

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { get, type IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { waitFor } from '../../core/children/helpers.js';
@@ -33,6 +35,7 @@ interface CallRecord {
   errorCode: number | string | null;
   error: string | null;
   traceId: string | null;
+  stderr: string[] | null;
 }
 interface CallList {
   kept: number;
@@ -228,6 +231,27 @@ t.test('an API token caller is shown with its label, learnt when a new token cal
     ['laptop <b>ci</b>', 'laptop <b>ci</b>'],
     'and an id',
   );
+});
+
+t.test('a call the server failed keeps the last lines of its stderr, secrets masked; an ok call none', async (t) => {
+  const crashy = fileURLToPath(new URL('../../fixtures/children/crashy.js', import.meta.url));
+  const literal = `lit-${randomBytes(8).toString('hex')}`;
+  const bearer = randomBytes(10).toString('hex');
+  const note = `upstream refused ${literal}; sent Authorization: Bearer ${bearer}`;
+  const entry = { command: process.execPath, args: [crashy], env: { API_TOKEN: literal, CRASH_NOTE: note } };
+  const { url } = await startConsoleHub(t, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { crashy: entry, everything: { ...everythingEntry(), keepAlive: true } } }));
+  const session = await operatorSession(url);
+  const client = await connectClient(t, `${url}/crashy/mcp`, '2026-07-28');
+  await client.callTool({ name: 'crash', arguments: {} }).catch(() => undefined);
+  const ok = await connectClient(t, `${url}/everything/mcp`, '2025-11-25');
+  await ok.callTool({ name: 'echo', arguments: { message: 'fine' } });
+  await waitFor('both calls kept', async () => (await calls(url, session.cookie)).calls.length >= 2);
+  const list = await calls(url, session.cookie);
+  const failed = list.calls.find((call) => call.server === 'crashy')!;
+  t.equal(failed.outcome, 'protocol_error', 'the crash is a protocol error');
+  t.same(failed.stderr, ['upstream refused [secret kept]; sent Authorization: Bearer [secret kept]', 'crashing on request'], 'the child’s last stderr lines, the entry’s literal secret and the bearer token masked');
+  t.notOk(JSON.stringify(list).includes(literal) || JSON.stringify(list).includes(bearer), 'no secret in the answer');
+  t.equal(list.calls.find((call) => call.server === 'everything')!.stderr, null, 'an ok call keeps no stderr');
 });
 
 t.test('the ring never holds more than callsKept: the oldest goes', async (t) => {

@@ -21,6 +21,7 @@ import { ARGS, CHROMIUM, everythingEntry, operatorSession, PASSWORD, startConsol
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+const CRASHY = fileURLToPath(new URL('../../fixtures/children/crashy.js', import.meta.url));
 const HOSTILE = fileURLToPath(new URL('../../fixtures/children/hostile-markup.js', import.meta.url));
 const SCREENSHOT = fileURLToPath(new URL('../../../../docs/console-calls.png', import.meta.url));
 const MARKUP = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
@@ -141,12 +142,14 @@ t.test('calls appear live, filtered by outcome; a failed call’s detail; a host
   t.same(problems, [], 'no script error and no CSP violation');
 });
 
-t.test('an API token’s call shows the token’s label beside its id, as text', async (t) => {
-  const { url } = await startConsoleHub(t, JSON.stringify({ plugins: { 'map-tools': false }, mcpServers: { everything: { ...everythingEntry(), keepAlive: true } } }));
+t.test('an API token’s call shows the token’s label beside its id, as text; a failed call’s detail, the child’s stderr as text', async (t) => {
+  const crashy = { command: process.execPath, args: [CRASHY], env: { CRASH_NOTE: `said ${MARKUP}` } };
+  const { url } = await startConsoleHub(t, JSON.stringify({ plugins: { 'map-tools': false }, mcpServers: { everything: { ...everythingEntry(), keepAlive: true }, crashy } }));
   const session = await operatorSession(url);
   const minted = await fetch(`${url}/console/api/tokens`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ label: `laptop${MARKUP}`, resources: ['everything'] }) });
   t.equal(minted.status, 201, 'a token minted with a label of markup');
   const token = (await minted.json()) as { id: string; token: string };
+  const forCrashy = (await (await fetch(`${url}/console/api/tokens`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ resources: ['crashy'] }) })).json()) as { token: string };
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   t.teardown(() => browser.close());
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -166,7 +169,15 @@ t.test('an API token’s call shows the token’s label beside its id, as text',
   await row.getByRole('button').click();
   const caller = await page.locator('#call-detail dt', { hasText: /^Caller$/ }).locator('xpath=following-sibling::dd[1]').textContent();
   t.equal(caller, shown, 'so in the detail');
-  t.equal(await page.locator('#calls img, #calls script, #call-detail img, #call-detail script').count(), 0, 'no element was made of the label');
+
+  // A crash: its detail has the child's last stderr lines, the markup it printed as text.
+  const crashing = await connectClient(t, `${url}/crashy/mcp`, '2026-07-28', { authorization: `Bearer ${forCrashy.token}` });
+  await crashing.callTool({ name: 'crash', arguments: {} }).catch(() => undefined);
+  await page.locator('#call-table tbody tr:nth-child(2)').waitFor();
+  await page.locator('#call-table tbody tr').first().getByRole('button').click();
+  await page.getByRole('heading', { name: /^Call \d+: crash on crashy$/ }).waitFor();
+  t.equal(await page.locator('#call-detail pre.call-stderr').textContent(), `said ${MARKUP}\ncrashing on request`, 'the child’s stderr, as text');
+  t.equal(await page.locator('#calls img, #calls script, #call-detail img, #call-detail script').count(), 0, 'no element was made of the label or the stderr');
   t.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
   t.same(problems, [], 'no script error');
 });
