@@ -86,6 +86,14 @@ export interface ToolCallEvent {
   errorCode: number | string | undefined;
   result: CallToolResult | InputRequiredResult | undefined;
   endedAt: number | undefined;
+  /**
+   * The byte length of the JSON-RPC answer carrying `result` as the hub wrote it to the
+   * caller (envelope included), set just after `toolCallEnd` by a road whose writer counts
+   * it (the plain road of `/<name>/mcp`), before the next turn of the event loop; undefined
+   * on the other roads (the SDK's, `/hub`, hub-stdio), for an error answer, and until written.
+   * An observer that wants the size reads it then instead of serialising the result again.
+   */
+  resultBytes: number | undefined;
 }
 
 /**

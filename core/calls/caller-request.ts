@@ -1,5 +1,6 @@
 import type { LoggingLevel, ServerContext, ServerNotification } from '@modelcontextprotocol/server';
 import type { AccessRecord } from '../access-log.js';
+import type { ToolCallEvent } from '../observe.js';
 import { callerServers } from '../http/authenticator.js';
 import type { SdkExchange } from '../http/sdk-exchange.js';
 import type { ServedRevision } from '../revisions/served-revision.js';
@@ -40,6 +41,11 @@ export interface CallerRequest {
    * its revision keeps a level it set (`CallerWire.keepsLogLevel`); undefined: none.
    */
   readonly logLevel?: LoggingLevel | undefined;
+  /**
+   * Told the call's observation when observers listen, by a road whose writer counts the
+   * answer it writes (the plain road), to set the event's `resultBytes` once written.
+   */
+  observed?(event: ToolCallEvent): void;
 }
 
 /** Whether the caller may reach `server` through `/hub`. */

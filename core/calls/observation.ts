@@ -36,8 +36,10 @@ export function observeStart(hub: Hub, call: ToolCall): void {
     errorCode: undefined,
     result: undefined,
     endedAt: undefined,
+    resultBytes: undefined,
   };
   call.event = event;
+  call.caller.observed?.(event);
   observe.toolCallStart.publish(event);
 }
 

@@ -17,6 +17,8 @@ export interface ChildConnection {
    * road is closed for the call (nothing reached the server) and `client` must take it.
    */
   plainToolCall?: PlainToolCall;
+  /** The last lines the child wrote on stderr (a `StderrLog`'s `tail`), for a type whose child has one; still readable once the connection ended. */
+  stderrTail?(): string[];
 }
 
 /**

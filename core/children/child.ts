@@ -51,6 +51,8 @@ export interface ChildEnvironment {
 export class Child extends ChildProfile {
   #status: ChildStatus;
   #lastError: string | undefined;
+  /** The stderr tail of the last connection made, which outlives it: what the child said before it failed. */
+  #stderrTail: (() => string[]) | undefined;
   readonly supervisor: Supervisor;
   readonly #starter: ChildStarter;
   #idleTimer: ClockTimer | undefined;
@@ -121,6 +123,11 @@ export class Child extends ChildProfile {
   /** Why the server last failed (kept while it starts again or rests); none once it is up. */
   get lastError(): string | undefined {
     return this.#lastError;
+  }
+
+  /** The last stderr lines of the server's latest process (see `ServerView.stderrTail`). */
+  stderrTail(): string[] {
+    return this.#stderrTail?.() ?? [];
   }
 
   /** Why this server is kept down without being started (its entry names an unset variable), if it is. */
@@ -566,6 +573,7 @@ export class Child extends ChildProfile {
   }
 
   #prepare(connection: ChildConnection, wire: ChildWire): void {
+    this.#stderrTail = connection.stderrTail;
     connection.client.setNotificationHandler('notifications/tools/list_changed', async () => {
       if (this.#starter.connection !== connection) return;
       const changed = await this.#refreshTools().catch((error: Error) => void this.log.warn({ err: error.message }, 'tool list refresh failed'));

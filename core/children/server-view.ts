@@ -17,6 +17,13 @@ export interface ServerView {
   readonly problem: string | undefined;
   /** Why the server last failed (kept while it starts again or rests); none once it is up. */
   readonly lastError: string | undefined;
+  /**
+   * The last lines (at most 20) the server's latest process wrote on stderr, oldest first,
+   * kept after it exited until the next start: what it said around a failure. Empty for a
+   * type without stderr (HTTP, sockets) or before a start. Read-only: a copy each time. The
+   * lines are as the child wrote them: mask what may be a secret before showing them.
+   */
+  stderrTail(): string[];
   readonly alwaysRunning: boolean;
   /** `hub: false`: kept out of `/hub`'s aggregate. */
   readonly hidden: boolean;
@@ -100,6 +107,9 @@ export class ChildView implements ServerView {
   }
   get lastError(): string | undefined {
     return this.#child.lastError;
+  }
+  stderrTail(): string[] {
+    return this.#child.stderrTail();
   }
   get alwaysRunning(): boolean {
     return this.#child.alwaysRunning;

@@ -56,6 +56,11 @@ export class StderrLog {
     return this.#tail.findLast((line) => ERROR_LINE.test(line) && !/^\s+at /.test(line))?.trim() ?? this.lastLine;
   }
 
+  /** The last lines the child wrote (at most 20, each cut as the log cuts it), oldest first: a copy. */
+  get tail(): string[] {
+    return [...this.#tail];
+  }
+
   write(chunk: Buffer | string): void {
     this.#partial += chunk.toString();
     let newline = this.#partial.indexOf('\n');

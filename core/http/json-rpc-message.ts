@@ -7,11 +7,13 @@ export function requestIdOf(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** Writes a whole JSON answer on the Node response and ends it (the MCP endpoints answer outside Fastify's reply). */
-export function writeJson(response: ServerResponse, status: number, message: unknown): void {
+/** Writes a whole JSON answer on the Node response and ends it (the MCP endpoints answer outside Fastify's reply); returns its byte length. */
+export function writeJson(response: ServerResponse, status: number, message: unknown): number {
   const text = JSON.stringify(message);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  const bytes = Buffer.byteLength(text);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes });
   response.end(text);
+  return bytes;
 }
 
 /** A JSON-RPC error response: every error the hub answers itself is made here (`data` left out when there is none). */

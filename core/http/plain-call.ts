@@ -1,6 +1,7 @@
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type AuthInfo, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { AccessRecord } from '../access-log.js';
+import type { ToolCallEvent } from '../observe.js';
 import { CallCancellation } from '../children/client/call-cancel.js';
 import { callerServers } from './authenticator.js';
 import type { CallerRequest } from '../calls/caller-request.js';
@@ -81,6 +82,7 @@ export async function answerPlainCall(
   });
   let message: Record<string, unknown>;
   let status = 200;
+  let answered = false;
   try {
     // `callEndpointTool` written out: one async frame less a call.
     const answer = await endpoint.callTool(revision, call.params, caller);
@@ -88,6 +90,7 @@ export async function answerPlainCall(
     // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
     const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
     message = { jsonrpc: '2.0', id: call.id, result: revision.frameResult(result, endpoint.identity(revision)) };
+    answered = true;
   } catch (error) {
     if (!ProtocolError.isInstance(error)) throw error;
     // As the SDK's server answers an error its handler threw: in band, except a missing capability (HTTP 400).
@@ -95,7 +98,8 @@ export async function answerPlainCall(
     message = jsonRpcError(call.id, error.code, error.message, error.data);
   }
   if (response.destroyed) return;
-  writeJson(response, status, message);
+  const bytes = writeJson(response, status, message);
+  if (answered && caller.event) caller.event.resultBytes = bytes;
 }
 
 /**
@@ -109,6 +113,8 @@ class PlainCaller extends CallCancellation implements CallerRequest {
   readonly answers = undefined;
   readonly clientId: string | undefined;
   readonly servers: readonly string[] | undefined;
+  /** The call's observation, when observers listen: the answer's byte length is set on it once written. */
+  event: ToolCallEvent | undefined = undefined;
 
   constructor(
     call: PlainCall,
@@ -124,6 +130,10 @@ class PlainCaller extends CallCancellation implements CallerRequest {
 
   notify(): Promise<void> {
     return Promise.resolve();
+  }
+
+  observed(event: ToolCallEvent): void {
+    this.event = event;
   }
 }
 

@@ -1,11 +1,18 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import type { PluginHub } from '../../core/plugin/index.js';
+import type { PluginHub, ServerView } from '../../core/plugin/index.js';
+import { CallerLabels } from './caller-labels.js';
+import { redactedOutput } from './entry-secrets.js';
 import { traceContextOf, type HubToolCallEvent, type ToolCallEvent, type ToolCallOutcome } from '../../core/plugin/observe.js';
 
 /** A tool name as long as MCP allows is 128 characters; a caller's made-up one is cut here. */
 const MAX_NAME_CHARS = 256;
 /** What a failed call's error keeps of the tool's text or the server's last error: enough to read, bounded so the ring's memory is. */
 const MAX_ERROR_CHARS = 2000;
+/** What a failed call keeps of its server's stderr tail: the last lines, each cut, so that a record stays a few KB. */
+const MAX_STDERR_LINES = 10;
+const MAX_STDERR_LINE_CHARS = 500;
+/** The outcomes in which the server had a part: its stderr may say why. */
+const SERVER_FAILURES: ReadonlySet<ToolCallOutcome> = new Set(['tool_error', 'protocol_error', 'timeout', 'unavailable', 'drained']);
 /** The endpoint a call of one of `/hub`'s own tools is shown under. */
 const HUB_ENDPOINT = 'hub';
 
@@ -17,6 +24,8 @@ export interface CallRecord {
   time: string;
   /** The caller: an OAuth client id, `api-token:<id>`, `console` for the playground; null on an open (loopback) hub. */
   caller: string | null;
+  /** An API token caller's label, as minted (`hub-admin tokens mint --label`, the access view); null for any other caller or a token without one. */
+  callerLabel: string | null;
   /** The server called (`hub` for a tool of `/hub` itself); for a virtual server's tool, the underlying server. */
   server: string;
   tool: string;
@@ -26,8 +35,13 @@ export interface CallRecord {
   revision: string;
   outcome: ToolCallOutcome;
   durationMs: number;
-  /** The arguments and the result as JSON, in UTF-8 bytes (0 for a call that has no result). */
+  /** The arguments as JSON, in UTF-8 bytes. */
   bytesIn: number;
+  /**
+   * The answer's bytes: as the hub wrote it to the caller where it counts them (the plain
+   * road of `/<name>/mcp`, the JSON-RPC envelope included), else the result as JSON; 0 for
+   * a call that has no result.
+   */
   bytesOut: number;
   /** The JSON-RPC error code, or the code of the failure that ended the call. */
   errorCode: number | string | null;
@@ -35,6 +49,13 @@ export interface CallRecord {
   error: string | null;
   /** The W3C trace id: the hub's span when it traces, else the caller's `traceparent`. */
   traceId: string | null;
+  /**
+   * For a call the server failed (`tool_error`, `protocol_error`, `timeout`, `unavailable`,
+   * `drained`): the last lines its process wrote on stderr when the call ended
+   * (`ServerView.stderrTail`), secrets masked as a failed test's are; null otherwise, and
+   * empty for a server without stderr.
+   */
+  stderr: string[] | null;
 }
 
 /** Which calls a reader wants; an absent key matches every call. `outcome: "failed"` is every outcome but `ok`. */
@@ -46,7 +67,7 @@ export interface CallFilter {
 
 export function matches(record: CallRecord, filter: CallFilter): boolean {
   if (filter.server !== undefined && record.server !== filter.server && record.virtual?.server !== filter.server) return false;
-  if (filter.caller !== undefined && (record.caller ?? '') !== filter.caller) return false;
+  if (filter.caller !== undefined && (record.caller ?? '') !== filter.caller && record.callerLabel !== filter.caller) return false;
   if (filter.outcome === 'failed') return record.outcome !== 'ok';
   return filter.outcome === undefined || record.outcome === filter.outcome;
 }
@@ -64,18 +85,25 @@ export class CallRing {
   #lastId = 0;
   readonly #followers = new Set<(record: CallRecord) => void>();
   readonly #unsubscribe: (() => void)[] = [];
+  readonly #labels: CallerLabels;
+  /** Calls heard while their caller's token label is being learnt, in the order they ended: kept in that order once it is. */
+  readonly #waiting: Omit<CallRecord, 'id'>[] = [];
+  #learning = false;
+  #closed = false;
 
   constructor(
     hub: PluginHub,
     readonly capacity: number,
   ) {
+    this.#labels = new CallerLabels(hub.accessAdmin);
     if (capacity === 0) return;
-    // The record is made a microtask later: by then every observer of the same event has
-    // run (observability writes its own trace id on the access record), whatever the
-    // plugins' order.
+    // The record is made on the next turn of the event loop: by then every observer of the
+    // same event has run (observability writes its own trace id on the access record),
+    // whatever the plugins' order, and the plain road has written the answer and set its
+    // byte length (`resultBytes`), which spares serialising the result once more.
     this.#unsubscribe.push(
-      hub.observe.toolCallEnd.subscribe((event) => queueMicrotask(() => this.#add(fromServerCall(event)))),
-      hub.observe.hubToolCall.subscribe((event) => queueMicrotask(() => this.#add(fromHubCall(event)))),
+      hub.observe.toolCallEnd.subscribe((event) => void setImmediate(() => this.#heard(fromServerCall(event, hub.env)))),
+      hub.observe.hubToolCall.subscribe((event) => void setImmediate(() => this.#heard(fromHubCall(event)))),
     );
   }
 
@@ -98,11 +126,39 @@ export class CallRing {
   }
 
   close(): void {
+    this.#closed = true;
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     this.#followers.clear();
+    this.#waiting.length = 0;
+  }
+
+  /** A call ended: kept now, unless its caller is a token whose label is not known yet (or calls before it wait for theirs). */
+  #heard(made: Omit<CallRecord, 'id'>): void {
+    if (this.#closed) return;
+    if (this.#waiting.length === 0 && this.#labels.known(made.caller)) {
+      this.#add(made);
+      return;
+    }
+    this.#waiting.push(made);
+    // Bounded as the ring is: one the ring would have dropped by now goes.
+    if (this.#waiting.length > this.capacity) this.#waiting.shift();
+    if (!this.#learning) void this.#keepWaiting();
+  }
+
+  async #keepWaiting(): Promise<void> {
+    this.#learning = true;
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting.length;
+      await this.#labels.learn(this.#waiting.slice(0, batch).map((made) => made.caller));
+      if (this.#closed) return;
+      // A listing that failed leaves the label unknown: these calls are kept with their id alone rather than held.
+      for (const made of this.#waiting.splice(0, batch)) this.#add(made);
+    }
+    this.#learning = false;
   }
 
   #add(made: Omit<CallRecord, 'id'>): void {
+    made.callerLabel = this.#labels.labelOf(made.caller);
     const record = { id: ++this.#lastId, ...made };
     if (this.#records.length < this.capacity) this.#records.push(record);
     else {
@@ -113,13 +169,14 @@ export class CallRing {
   }
 }
 
-function fromServerCall(event: ToolCallEvent): Omit<CallRecord, 'id'> {
+function fromServerCall(event: ToolCallEvent, env: PluginHub['env']): Omit<CallRecord, 'id'> {
   const outcome = event.outcome ?? 'protocol_error';
   const result = event.result;
   const failedWithoutAnswer = outcome === 'protocol_error' || outcome === 'timeout' || outcome === 'unavailable' || outcome === 'drained';
   return {
     time: new Date().toISOString(),
     caller: event.clientId ?? null,
+    callerLabel: null,
     server: event.child.name,
     tool: cut(event.tool, MAX_NAME_CHARS),
     virtual: event.virtual ? { server: event.virtual.server.name, tool: cut(event.virtual.tool, MAX_NAME_CHARS) } : null,
@@ -128,17 +185,27 @@ function fromServerCall(event: ToolCallEvent): Omit<CallRecord, 'id'> {
     outcome,
     durationMs: milliseconds((event.endedAt ?? performance.now()) - event.startedAt),
     bytesIn: jsonBytes(event.params.arguments ?? {}),
-    bytesOut: result === undefined ? 0 : jsonBytes(result),
+    bytesOut: result === undefined ? 0 : (event.resultBytes ?? jsonBytes(result)),
     errorCode: event.errorCode ?? null,
     error: outcome === 'tool_error' ? toolErrorText(result) : failedWithoutAnswer ? nullable(event.child.problem ?? event.child.lastError) : null,
     traceId: traceIdOf(event),
+    stderr: SERVER_FAILURES.has(outcome) ? stderrOf(event.child, env) : null,
   };
+}
+
+function stderrOf(server: ServerView, env: PluginHub['env']): string[] {
+  const entry = server.entry as Record<string, unknown>;
+  return server
+    .stderrTail()
+    .slice(-MAX_STDERR_LINES)
+    .map((line) => cut(redactedOutput(line, entry, env), MAX_STDERR_LINE_CHARS));
 }
 
 function fromHubCall(event: HubToolCallEvent): Omit<CallRecord, 'id'> {
   return {
     time: new Date().toISOString(),
     caller: event.clientId ?? null,
+    callerLabel: null,
     server: HUB_ENDPOINT,
     tool: cut(event.tool, MAX_NAME_CHARS),
     virtual: null,
@@ -151,6 +218,7 @@ function fromHubCall(event: HubToolCallEvent): Omit<CallRecord, 'id'> {
     errorCode: event.errorCode ?? null,
     error: null,
     traceId: traceIdOf(event),
+    stderr: null,
   };
 }
 

@@ -54,7 +54,7 @@ export function createDockerChildType(options: DockerTypeOptions): ChildType {
         stderr,
         onRemoved: () => options.live.delete(container.id),
       });
-      return connectClient(transport, context, {
+      const connection = await connectClient(transport, context, {
         clientInfo: options.clientInfo,
         // As for stdio: every server answers initialize, and a probe would cost a second container.
         negotiation: 'legacy',
@@ -63,6 +63,8 @@ export function createDockerChildType(options: DockerTypeOptions): ChildType {
           return stderr.lastLine === undefined ? why : `${why} (last stderr line: ${stderr.lastLine})`;
         },
       });
+      connection.stderrTail = () => stderr.tail;
+      return connection;
     },
   };
 }

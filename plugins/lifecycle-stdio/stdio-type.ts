@@ -78,13 +78,15 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
       transport.stderr?.on('data', (chunk: Buffer) => stderr.write(chunk));
       transport.stderr?.on('end', () => stderr.end());
       try {
-        return await connectClient(transport, context, {
+        const connection = await connectClient(transport, context, {
           clientInfo: options.clientInfo,
           negotiation: options.negotiation,
           endedIsFinal: true,
           plainToolCalls: true,
           describeClose: () => describeExit(transport.exit, stderr.cause),
         });
+        connection.stderrTail = () => stderr.tail;
+        return connection;
       } catch (error) {
         const spawn = (error instanceof ChildEndedError ? error.cause : error) as NodeJS.ErrnoException | undefined;
         if (!spawn?.syscall?.startsWith('spawn')) throw error;

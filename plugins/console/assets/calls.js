@@ -44,6 +44,12 @@ function bytes(value) {
   return `${(value / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** The caller as a person reads it: an API token's label beside its id. */
+function callerText(record) {
+  if (record.caller === null) return '(open hub)';
+  return record.callerLabel ? `${record.callerLabel} (${record.caller})` : record.caller;
+}
+
 function row(record) {
   const ok = record.outcome === 'ok';
   const when = new Date(record.time);
@@ -53,7 +59,7 @@ function row(record) {
     'tr',
     { 'data-call': record.id, 'data-outcome': record.outcome },
     el('td', { 'data-label': 'Time' }, el('time', { datetime: record.time, text: when.toLocaleTimeString() })),
-    el('td', { 'data-label': 'Caller', text: record.caller ?? '(open hub)' }),
+    el('td', { 'data-label': 'Caller', text: callerText(record) }),
     el('td', { 'data-label': 'Server', text: record.virtual ? `${record.virtual.server} → ${record.server}` : record.server }),
     el('td', { 'data-label': 'Tool', class: 'last-error', text: record.tool }),
     el('td', { 'data-label': 'Outcome', class: ok ? 'ok' : 'bad', text: record.outcome }),
@@ -79,7 +85,7 @@ function showDetail(record) {
     ['Error', record.error ?? (record.outcome === 'ok' ? '–' : '(no text)')],
     ['Error code', record.errorCode ?? '–'],
     ['Trace id', record.traceId ?? '–'],
-    ['Caller', record.caller ?? '(open hub)'],
+    ['Caller', callerText(record)],
     ['Via', record.via ?? `/${record.virtual?.server ?? record.server}/mcp`],
     ['Server', record.server],
     ['Tool', record.tool],
@@ -90,6 +96,8 @@ function showDetail(record) {
   document.getElementById('call-detail-title').textContent = `Call ${record.id}: ${record.tool} on ${record.server}`;
   const list = el('dl', { class: 'call-detail' });
   for (const [name, value] of pairs) list.append(el('dt', { text: name }), el('dd', {}, name === 'Error' && record.error ? el('pre', { text: value }) : String(value)));
+  // The server's last stderr lines when the call failed (secrets masked by the hub), as text.
+  if (record.stderr && record.stderr.length > 0) list.append(el('dt', { text: 'Stderr' }), el('dd', {}, el('pre', { class: 'call-stderr', text: record.stderr.join('\n') })));
   document.getElementById('call-detail-body').replaceChildren(list);
   detail.hidden = false;
   document.getElementById('call-detail-title').focus();

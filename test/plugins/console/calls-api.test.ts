@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { get, type IncomingMessage } from 'node:http';
-import type { Client } from '@modelcontextprotocol/client';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { waitFor } from '../../core/children/helpers.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
@@ -21,6 +23,7 @@ interface CallRecord {
   id: number;
   time: string;
   caller: string | null;
+  callerLabel: string | null;
   server: string;
   tool: string;
   via: string | null;
@@ -32,6 +35,7 @@ interface CallRecord {
   errorCode: number | string | null;
   error: string | null;
   traceId: string | null;
+  stderr: string[] | null;
 }
 interface CallList {
   kept: number;
@@ -157,6 +161,97 @@ t.test('calls on every road are kept and listed newest first, with their figures
   const bad = await fetch(`${url}/console/api/calls?outcome=bogus`, { headers: { cookie: session.cookie } });
   t.equal(bad.status, 400, 'an outcome that is none is refused');
   t.equal((await errorOf(bad)).code, 'HUB_ERR_OPERATOR_REQUEST_INVALID');
+});
+
+t.test('bytes out on a server’s own endpoint: the answer as the hub wrote it, counted by its writer, not serialised again', async (t) => {
+  const { url } = await startConsoleHub(t, config(500, 15));
+  const session = await operatorSession(url);
+  // Non-ASCII, so that characters and bytes differ; long, so that the envelope is a small part.
+  const message = `é${'ü'.repeat(50_000)}`;
+  for (const revision of REVISIONS) {
+    const written: number[] = [];
+    const counting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (typeof init?.body === 'string' && init.body.includes('"tools/call"')) written.push(Buffer.byteLength(await response.clone().text()));
+      return response;
+    };
+    const client = new Client({ name: 'hub-test', version: '1.0.0' }, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/everything/mcp`), { fetch: counting }));
+    t.teardown(() => client.close());
+    await client.callTool({ name: 'echo', arguments: { message } });
+    t.equal(written.length, 1, `${revision}: one answer to the call`);
+    await waitFor(`${revision}: its call kept`, async () => (await calls(url, session.cookie, `?server=everything`)).calls.some((call) => call.revision === revision));
+    const record = (await calls(url, session.cookie, '?server=everything')).calls.find((call) => call.revision === revision)!;
+    t.equal(record.bytesIn, Buffer.byteLength(JSON.stringify({ message })), `${revision}: bytes in, the arguments as JSON in UTF-8`);
+    t.equal(record.bytesOut, written[0], `${revision}: bytes out, the ${written[0]} bytes of the answer the caller read`);
+  }
+});
+
+t.test('an API token caller is shown with its label, learnt when a new token calls; the caller filter takes the label', async (t) => {
+  const { url } = await startConsoleHub(t, JSON.stringify({ plugins: { 'map-tools': false }, mcpServers: { everything: { ...everythingEntry(), keepAlive: true } } }));
+  const session = await operatorSession(url);
+  const mint = async (body: Record<string, unknown>): Promise<{ id: string; token: string }> => {
+    const response = await fetch(`${url}/console/api/tokens`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ resources: ['everything'], ...body }) });
+    t.equal(response.status, 201, 'minted');
+    return (await response.json()) as { id: string; token: string };
+  };
+  const callAs = async (token: string, message: string, revision: (typeof REVISIONS)[number]) => {
+    const client = await connectClient(t, `${url}/everything/mcp`, revision, { authorization: `Bearer ${token}` });
+    await client.callTool({ name: 'echo', arguments: { message } });
+  };
+  // The label is markup: the page shows it as text (calls-browser.test.ts); here it is kept as minted.
+  const laptop = await mint({ label: 'laptop <b>ci</b>' });
+  await callAs(laptop.token, 'first', '2026-07-28');
+  await waitFor('the laptop’s call kept', async () => (await calls(url, session.cookie)).calls.length >= 1);
+  // Minted after the ring learnt the first token's label: a new id makes it read the listing again.
+  const unlabelled = await mint({});
+  const ci = await mint({ label: 'ci runner' });
+  await callAs(ci.token, 'second', '2025-11-25');
+  await callAs(unlabelled.token, 'third', '2026-07-28');
+  await callAs(laptop.token, 'fourth', '2025-11-25');
+  await waitFor('four calls kept', async () => (await calls(url, session.cookie)).calls.length >= 4);
+  const list = await calls(url, session.cookie);
+  t.same(
+    list.calls.map((call) => [call.caller, call.callerLabel]),
+    [
+      [`api-token:${laptop.id}`, 'laptop <b>ci</b>'],
+      [`api-token:${unlabelled.id}`, null],
+      [`api-token:${ci.id}`, 'ci runner'],
+      [`api-token:${laptop.id}`, 'laptop <b>ci</b>'],
+    ],
+    'each call with its token’s id and label (none for a token minted without one), in the order they ended',
+  );
+  t.same(
+    (await calls(url, session.cookie, `?caller=${encodeURIComponent('ci runner')}`)).calls.map((call) => call.caller),
+    [`api-token:${ci.id}`],
+    'the caller filter takes a label',
+  );
+  t.same(
+    (await calls(url, session.cookie, `?caller=${encodeURIComponent(`api-token:${laptop.id}`)}`)).calls.map((call) => call.callerLabel),
+    ['laptop <b>ci</b>', 'laptop <b>ci</b>'],
+    'and an id',
+  );
+});
+
+t.test('a call the server failed keeps the last lines of its stderr, secrets masked; an ok call none', async (t) => {
+  const crashy = fileURLToPath(new URL('../../fixtures/children/crashy.js', import.meta.url));
+  const literal = `lit-${randomBytes(8).toString('hex')}`;
+  const bearer = randomBytes(10).toString('hex');
+  const note = `upstream refused ${literal}; sent Authorization: Bearer ${bearer}`;
+  const entry = { command: process.execPath, args: [crashy], env: { API_TOKEN: literal, CRASH_NOTE: note } };
+  const { url } = await startConsoleHub(t, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { crashy: entry, everything: { ...everythingEntry(), keepAlive: true } } }));
+  const session = await operatorSession(url);
+  const client = await connectClient(t, `${url}/crashy/mcp`, '2026-07-28');
+  await client.callTool({ name: 'crash', arguments: {} }).catch(() => undefined);
+  const ok = await connectClient(t, `${url}/everything/mcp`, '2025-11-25');
+  await ok.callTool({ name: 'echo', arguments: { message: 'fine' } });
+  await waitFor('both calls kept', async () => (await calls(url, session.cookie)).calls.length >= 2);
+  const list = await calls(url, session.cookie);
+  const failed = list.calls.find((call) => call.server === 'crashy')!;
+  t.equal(failed.outcome, 'protocol_error', 'the crash is a protocol error');
+  t.same(failed.stderr, ['upstream refused [secret kept]; sent Authorization: Bearer [secret kept]', 'crashing on request'], 'the child’s last stderr lines, the entry’s literal secret and the bearer token masked');
+  t.notOk(JSON.stringify(list).includes(literal) || JSON.stringify(list).includes(bearer), 'no secret in the answer');
+  t.equal(list.calls.find((call) => call.server === 'everything')!.stderr, null, 'an ok call keeps no stderr');
 });
 
 t.test('the ring never holds more than callsKept: the oldest goes', async (t) => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
-import { ARGS, CHROMIUM, everythingEntry, PASSWORD, startConsoleHub } from './helpers.js';
+import { ARGS, CHROMIUM, everythingEntry, operatorSession, PASSWORD, startConsoleHub } from './helpers.js';
 
 /*
  * Issue 52, the calls view (/console/calls) in real Chromium: calls made with the v2 SDK
@@ -21,6 +21,7 @@ import { ARGS, CHROMIUM, everythingEntry, PASSWORD, startConsoleHub } from './he
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+const CRASHY = fileURLToPath(new URL('../../fixtures/children/crashy.js', import.meta.url));
 const HOSTILE = fileURLToPath(new URL('../../fixtures/children/hostile-markup.js', import.meta.url));
 const SCREENSHOT = fileURLToPath(new URL('../../../../docs/console-calls.png', import.meta.url));
 const MARKUP = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
@@ -139,6 +140,46 @@ t.test('calls appear live, filtered by outcome; a failed call’s detail; a host
   t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the calls view');
   t.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
   t.same(problems, [], 'no script error and no CSP violation');
+});
+
+t.test('an API token’s call shows the token’s label beside its id, as text; a failed call’s detail, the child’s stderr as text', async (t) => {
+  const crashy = { command: process.execPath, args: [CRASHY], env: { CRASH_NOTE: `said ${MARKUP}` } };
+  const { url } = await startConsoleHub(t, JSON.stringify({ plugins: { 'map-tools': false }, mcpServers: { everything: { ...everythingEntry(), keepAlive: true }, crashy } }));
+  const session = await operatorSession(url);
+  const minted = await fetch(`${url}/console/api/tokens`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ label: `laptop${MARKUP}`, resources: ['everything'] }) });
+  t.equal(minted.status, 201, 'a token minted with a label of markup');
+  const token = (await minted.json()) as { id: string; token: string };
+  const forCrashy = (await (await fetch(`${url}/console/api/tokens`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ resources: ['crashy'] }) })).json()) as { token: string };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  t.teardown(() => browser.close());
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${url}/console/calls`);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByText('Live: new calls appear as they end.').waitFor();
+
+  const client = await connectClient(t, `${url}/everything/mcp`, '2025-11-25', { authorization: `Bearer ${token.token}` });
+  await client.callTool({ name: 'echo', arguments: { message: 'from a token' } });
+  const row = page.locator('#call-table tbody tr').first();
+  await row.waitFor();
+  const shown = `laptop${MARKUP} (api-token:${token.id})`;
+  t.equal(await row.locator('td[data-label="Caller"]').textContent(), shown, 'the caller: the label, then the id');
+  await row.getByRole('button').click();
+  const caller = await page.locator('#call-detail dt', { hasText: /^Caller$/ }).locator('xpath=following-sibling::dd[1]').textContent();
+  t.equal(caller, shown, 'so in the detail');
+
+  // A crash: its detail has the child's last stderr lines, the markup it printed as text.
+  const crashing = await connectClient(t, `${url}/crashy/mcp`, '2026-07-28', { authorization: `Bearer ${forCrashy.token}` });
+  await crashing.callTool({ name: 'crash', arguments: {} }).catch(() => undefined);
+  await page.locator('#call-table tbody tr:nth-child(2)').waitFor();
+  await page.locator('#call-table tbody tr').first().getByRole('button').click();
+  await page.getByRole('heading', { name: /^Call \d+: crash on crashy$/ }).waitFor();
+  t.equal(await page.locator('#call-detail pre.call-stderr').textContent(), `said ${MARKUP}\ncrashing on request`, 'the child’s stderr, as text');
+  t.equal(await page.locator('#calls img, #calls script, #call-detail img, #call-detail script').count(), 0, 'no element was made of the label or the stderr');
+  t.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
+  t.same(problems, [], 'no script error');
 });
 
 async function waitForRows(page: Page, count: number): Promise<void> {
