@@ -35,12 +35,16 @@ t.test('changed instructions are served as approved until an operator approves t
   await writeFile(file, FIRST);
   const logs: string[] = [];
   const withheld: string[] = [];
-  const { url, hub } = await startTestHub(t, {
+  const { url, hub, app } = await startTestHub(t, {
     logs,
     config: { mcpServers: { styled: styledEntry(file) }, plugins: { 'map-tools': false, 'tool-pinning': { approveFirstSight: true } } },
     env: { HUB_PASSWORD: PASSWORD },
     setup: (plugins) => void plugins.observe.toolWithheld.subscribe((event) => withheld.push(`${event.server} ${event.cause}`)),
   });
+  // Run after the browser and the clients have closed, before the hub's close (teardowns run
+  // last first): a socket Chromium opened and never sent a request on outlives the browser
+  // and held app.close until Node's headers timeout, 25 to 65 s of this file's time.
+  t.teardown(() => app.server.closeAllConnections());
   t.same(await instructionsByRevision(t, url), onEvery(FIRST), 'first seen: approved and served on both revisions');
 
   await writeFile(file, CHANGED);
