@@ -4,7 +4,7 @@ import t from 'tap';
 import { fixture, fixtureEntry, starts, tempDir } from './children/helpers.js';
 import { githubToken, textOf } from '../plugins/guardrails/helpers.js';
 import { connectClient, REVISIONS } from '../helpers/clients.js';
-import { cliPath, runNode } from '../helpers/cli.js';
+import { adminBeside } from '../helpers/admin.js';
 import { startHubBin, type LogRecord } from '../helpers/hub-bin.js';
 
 // Issue 60, item 2: a security setting a reload turns on is in force at once (`pinTools`
@@ -40,9 +40,11 @@ t.test('pinTools turned on by a reload withholds the unreviewed tools at once, a
   }
   t.equal(starts(file).length, 1, 'the server was not restarted');
 
-  const pending = await runNode(cliPath('hub-admin'), ['tools', 'pending', 'pinned'], hub.env);
+  // hub-admin's commands, run in this process on the hub's config and store (its process is admin-*.test.ts's).
+  const admin = adminBeside(hub.env);
+  const pending = await admin('tools', 'pending', 'pinned');
   t.match(pending.stdout, /pinned crash: new/, `the tools wait for approval: ${pending.stdout}${pending.stderr}`);
-  const approved = await runNode(cliPath('hub-admin'), ['tools', 'approve', 'pinned'], hub.env);
+  const approved = await admin('tools', 'approve', 'pinned');
   t.equal(approved.code, 0, approved.stderr);
   const after = await connectClient(t, `${hub.url}/pinned/mcp`, '2025-11-25');
   t.same((await after.listTools()).tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'freeze'], 'approved: offered again');

@@ -1,17 +1,32 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import type { CheckReport } from '../../../core/cli/check.js';
+import { checkConfig, formatReport, type CheckReport } from '../../../core/cli/check.js';
 import { cliPath, runNode } from '../../helpers/cli.js';
 import { fixtureEntry, starts, tempDir } from '../children/helpers.js';
 
 // Issue 32, item 2: `hub check` validates a config without serving.
 
-async function check(t: { teardown(fn: () => unknown): void }, config: unknown, ...args: string[]) {
+async function configIn(t: { teardown(fn: () => unknown): void }, config: unknown): Promise<Record<string, string>> {
   const folder = await tempDir(t);
   const file = join(folder, 'mcp.json');
   await writeFile(file, typeof config === 'string' ? config : JSON.stringify(config));
-  return { folder, ...(await runNode(cliPath('hub'), ['check', ...args], { HUB_CONFIG: file, DATA_PATH: join(folder, 'data') })) };
+  return { HUB_CONFIG: file, DATA_PATH: join(folder, 'data') };
+}
+
+/** The real `hub check` process: its command line, output and exit code are the subject. */
+async function check(t: { teardown(fn: () => unknown): void }, config: unknown, ...args: string[]) {
+  return runNode(cliPath('hub'), ['check', ...args], await configIn(t, config));
+}
+
+/**
+ * What `hub check [--connect]` reports, run in this process as the CLI runs it (checkConfig,
+ * then formatReport or the JSON); the CLI's exit code is `report.ok ? 0 : 1`, which the
+ * process runs below check.
+ */
+async function checkBeside(t: { teardown(fn: () => unknown): void }, config: unknown, connect = false) {
+  const report = await checkConfig({ ...process.env, ...(await configIn(t, config)) }, connect);
+  return { report: JSON.parse(JSON.stringify(report)) as CheckReport, text: formatReport(report) };
 }
 
 const plugins = { 'map-tools': false, 'oauth-as': false };
@@ -39,10 +54,8 @@ t.test('every server is checked without starting it; problems exit 1, in words a
   t.match(human.stdout, /4 servers would fail; the hub would start without them\n$/);
   t.same(starts(join(directory, 'fine')), [], 'nothing was started');
 
-  const json = await check(t, config, '--json');
-  t.equal(json.code, 1);
-  const report = JSON.parse(json.stdout) as CheckReport;
-  t.equal(report.ok, false);
+  const { report } = await checkBeside(t, config);
+  t.equal(report.ok, false, 'the JSON report: not ok');
   t.same(
     Object.fromEntries(report.servers.map((server) => [server.name, server.status])),
     { broken: 'problem', fine: 'ok', missing: 'problem', notExecutable: 'problem', old: 'disabled', remote: 'ok', wrongScheme: 'problem' },
@@ -52,13 +65,12 @@ t.test('every server is checked without starting it; problems exit 1, in words a
 
 t.test('--connect completes the MCP handshake with each server, then stops it', async (t) => {
   const directory = await tempDir(t);
-  const result = await check(t, 
+  const { report } = await checkBeside(
+    t,
     { plugins, mcpServers: { fine: fixtureEntry('crashy', join(directory, 'fine')), exits: fixtureEntry('exits-at-once', join(directory, 'exits')) } },
-    '--connect',
-    '--json',
+    true,
   );
-  t.equal(result.code, 1, result.stderr);
-  const report = JSON.parse(result.stdout) as CheckReport;
+  t.equal(report.ok, false, 'a problem found: exit 1');
   t.match(report.servers.find((server) => server.name === 'fine'), { status: 'ok', handshake: { ok: true, detail: /^crashy 1\.0\.0 answered the MCP handshake \(MCP 2025-11-25, 3 tools\)$/ } });
   t.match(report.servers.find((server) => server.name === 'exits'), { handshake: { ok: false, detail: /could not start: the process exited with code 1 \(stderr: error: cannot open the database/ } });
   t.equal(starts(join(directory, 'fine')).length, 1, 'started once for the handshake');
@@ -66,12 +78,11 @@ t.test('--connect completes the MCP handshake with each server, then stops it', 
 
 t.test('a config that checks out exits 0; one the hub would refuse exits 1; a wrong flag 2', async (t) => {
   const directory = await tempDir(t);
-  const good = await check(t, { plugins, mcpServers: { fine: fixtureEntry('crashy', join(directory, 'fine')) } });
-  t.equal(good.code, 0, good.stdout);
-  t.match(good.stdout, /all 1 servers checked out\n$/);
-  const invalid = await check(t, '{"mcpServers": {},}', '--json');
-  t.equal(invalid.code, 1);
-  t.match(JSON.parse(invalid.stdout), { ok: false, problems: [/mcp\.json:1:18: the config file is not valid JSON \(a trailing comma/] });
+  const good = await checkBeside(t, { plugins, mcpServers: { fine: fixtureEntry('crashy', join(directory, 'fine')) } });
+  t.equal(good.report.ok, true, good.text);
+  t.match(good.text, /all 1 servers checked out\n$/);
+  const invalid = await checkBeside(t, '{"mcpServers": {},}');
+  t.match(invalid.report, { ok: false, problems: [/mcp\.json:1:18: the config file is not valid JSON \(a trailing comma/] });
   const usage = await check(t, {}, '--port', '4000');
   t.equal(usage.code, 2);
   t.match(usage.stderr, /unknown option --port/);

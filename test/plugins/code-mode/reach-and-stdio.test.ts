@@ -1,13 +1,15 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import t from 'tap';
 import { fixture } from '../../core/children/helpers.js';
-import { cliPath, runNode } from '../../helpers/cli.js';
+import { startHub } from '../../../core/server.js';
+import { adminBeside } from '../../helpers/admin.js';
+import { cliPath } from '../../helpers/cli.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
+import { freePort } from '../../helpers/net.js';
 import { PASSWORD } from '../oauth-as/flows.js';
 import { structuredMeta } from '../meta-tools/helpers.js';
 import { runProgram, textOf, type RunAnswer } from './helpers.js';
@@ -15,14 +17,21 @@ import { runProgram, textOf, type RunAnswer } from './helpers.js';
 const child = () => ({ command: process.execPath, args: [fixture('changing-tools')] });
 
 t.test("a limited token's program reaches only its servers, even by a name built at run time", async (t) => {
-  const hub = await startHubBin(t, {
-    config: { mcpServers: { alpha: child(), beta: child() }, plugins: { 'map-tools': false, 'code-mode': true } },
-    env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'warn' },
-  });
-  const minted = await runNode(cliPath('hub-admin'), ['tokens', 'mint', '--resource', 'hub', '--servers', 'alpha'], hub.env);
+  // The standalone hub (what the hub bin runs, oauth-as on) in this process, and
+  // hub-admin's mint beside it: the subject is what the token reaches, not either process.
+  const folder = await mkdtemp(join(tmpdir(), 'code-reach-'));
+  t.teardown(() => rm(folder, { recursive: true, force: true }));
+  const config = join(folder, 'mcp.json');
+  await writeFile(config, JSON.stringify({ mcpServers: { alpha: child(), beta: child() }, plugins: { 'map-tools': false, 'code-mode': true } }));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = { HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'silent' };
+  const started = await startHub(env);
+  t.teardown(() => started.close());
+  const minted = await adminBeside(env)('tokens', 'mint', '--resource', 'hub', '--servers', 'alpha');
   t.equal(minted.code, 0, minted.stderr);
   for (const revision of REVISIONS) {
-    const client = await connectClient(t, `${hub.url}/hub`, revision, { authorization: `Bearer ${minted.stdout.trim()}` });
+    const client = await connectClient(t, `${url}/hub`, revision, { authorization: `Bearer ${minted.stdout.trim()}` });
     const api = textOf((await client.callTool({ name: 'get_code_api', arguments: {} })) as CallToolResult);
     t.match(api, 'declare namespace alpha {', `${revision}: the API has its server`);
     t.notMatch(api, 'beta', `${revision}: and no other`);

@@ -2,10 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import t from 'tap';
-import { fixture, tempDir } from '../../core/children/helpers.js';
+import { fixture, tempDir, waitFor } from '../../core/children/helpers.js';
 import { adminBeside } from '../../helpers/admin.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
 import { startTestHub } from '../../helpers/hub.js';
 
 // Issue 44, S1: a pinned server's instructions are an item of their own. Changed ones are
@@ -35,12 +34,16 @@ t.test('changed instructions are served as approved until an operator approves t
   await writeFile(file, FIRST);
   const logs: string[] = [];
   const withheld: string[] = [];
-  const { url, hub } = await startTestHub(t, {
+  const { url, hub, app } = await startTestHub(t, {
     logs,
     config: { mcpServers: { styled: styledEntry(file) }, plugins: { 'map-tools': false, 'tool-pinning': { approveFirstSight: true } } },
     env: { HUB_PASSWORD: PASSWORD },
     setup: (plugins) => void plugins.observe.toolWithheld.subscribe((event) => withheld.push(`${event.server} ${event.cause}`)),
   });
+  // Run after the browser and the clients have closed, before the hub's close (teardowns run
+  // last first): a socket Chromium opened and never sent a request on outlives the browser
+  // and held app.close until Node's headers timeout, 25 to 65 s of this file's time.
+  t.teardown(() => app.server.closeAllConnections());
   t.same(await instructionsByRevision(t, url), onEvery(FIRST), 'first seen: approved and served on both revisions');
 
   await writeFile(file, CHANGED);
@@ -82,9 +85,12 @@ t.test('new instructions are not served until hub-admin approves them; a change 
   await writeFile(file, FIRST);
   // Kept running, so that the second hub starts it rather than answering from its snapshot.
   const config = { mcpServers: { styled: { ...styledEntry(file), keepAlive: true } }, plugins: { 'map-tools': false, 'oauth-as': false } };
-  const first = await startHubBin(t, { config, folder, env: { LOG_LEVEL: 'info' } });
-  // hub-admin's commands, run in this process on the hubs' config and store (its process is admin-*.test.ts's).
-  const admin = adminBeside(first.env);
+  const configFile = join(folder, 'mcp.json');
+  await writeFile(configFile, JSON.stringify(config));
+  // Both hubs in this process on one data folder (the restart's subject is what the store
+  // keeps); hub-admin's commands beside them on that config and store (its process is admin-*.test.ts's).
+  const first = await startTestHub(t, { config });
+  const admin = adminBeside({ HUB_CONFIG: configFile, DATA_PATH: first.dataPath });
 
   t.same(await instructionsByRevision(t, first.url), onEvery(undefined), 'new instructions: none served on either revision');
   const pending = await admin('tools', 'pending', 'styled');
@@ -103,10 +109,16 @@ t.test('new instructions are not served until hub-admin approves them; a change 
   t.equal((await admin('tools', 'approve', 'styled', '--instructions')).code, 1, 'approving again approves nothing, and says so');
   t.match((await admin('tools', 'list', 'styled')).stdout, /^styled\t\(instructions\)\t.*\thub-admin\t[0-9a-f]{12}$/m, 'hub-admin lists them as approved');
 
-  await first.stop();
+  await client.close();
+  await first.app.close();
   await writeFile(file, CHANGED);
-  const second = await startHubBin(t, { config, folder, dataPath: first.dataPath, env: { LOG_LEVEL: 'info' } });
-  await second.waitForLog('the change logged', (record) => record.msg.startsWith('server instructions changed') && record.item === 'instructions');
+  const logs: string[] = [];
+  const second = await startTestHub(t, { config, logs, dataPath: first.dataPath });
+  const changeLogged = () => logs.some((line) => {
+    const record = JSON.parse(line) as Record<string, string>;
+    return record.msg?.startsWith('server instructions changed') && record.item === 'instructions';
+  });
+  await waitFor('the change logged', changeLogged);
   t.same(await instructionsByRevision(t, second.url), onEvery(FIRST), 'changed across a restart: the approved ones are served');
   const changed = await admin('tools', 'pending', 'styled');
   t.match(changed.stdout, /^styled \(instructions\): changed, seen /m);

@@ -5,8 +5,8 @@ import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import t, { type Test } from 'tap';
 import { hits, search, searchQuietly } from './helpers.js';
 import { fixture, fixtureEntry, starts, waitFor } from '../../core/children/helpers.js';
+import { adminBeside } from '../../helpers/admin.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
-import { cliPath, runNode } from '../../helpers/cli.js';
 import { startHubBin } from '../../helpers/hub-bin.js';
 import { metaError, structuredMeta } from '../meta-tools/helpers.js';
 import { PASSWORD } from '../oauth-as/flows.js';
@@ -37,7 +37,8 @@ function configOf(folder: string, alphaDeny: string[]) {
 async function searchHub(t: Test) {
   const folder = await mkdtemp(join(tmpdir(), 'tool-search-'));
   const hub = await startHubBin(t, { config: configOf(folder, ['bump']), env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'info' } });
-  const admin = (...args: string[]) => runNode(cliPath('hub-admin'), args, hub.env);
+  // hub-admin's commands, run in this process on the hub's config and store (its process is admin-*.test.ts's).
+  const admin = adminBeside(hub.env);
   const mint = async (...args: string[]) => {
     const minted = await admin('tokens', 'mint', ...args);
     t.equal(minted.code, 0, `tokens mint ${args.join(' ')}: ${minted.stderr}`);
