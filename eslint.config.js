@@ -22,7 +22,10 @@ export default tseslint.config(
       // 291: `() => call()` arrows are the code's style; the fix turns each into a block.
       '@typescript-eslint/no-confusing-void-expression': 'off',
       // 789, 653 of them numbers: numbers, booleans and nullish values print as meant in messages.
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true, allowRegExp: true, allow: [{ from: 'lib', name: ['Error', 'URL', 'URLSearchParams'] }, 'URLSearchParams'] }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowNullish: true, allowRegExp: true, allow: [{ from: 'lib', name: ['Error', 'URL', 'URLSearchParams'] }, 'URLSearchParams'] },
+      ],
       // Unused on purpose: `_`-named bindings, and rest siblings that leave keys out of a copy.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // 17: Fastify and tap await the promises their handlers and hooks return.
@@ -79,5 +82,5 @@ export default tseslint.config(
       // 739: tap awaits the promise `t.test()` returns itself.
       '@typescript-eslint/no-floating-promises': 'off',
     },
-  },
+  }
 );

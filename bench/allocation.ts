@@ -50,7 +50,10 @@ export async function allocationPerCall(link: InspectorLink, calls: number, work
     for (const child of node.children) walk(child, [...path, node]);
   };
   walk(profile.head, []);
-  const top = [...byFrame].sort((a, b) => b[1] - a[1]).slice(0, topCount).map(([frame, bytes]) => ({ frame, bytesPerCall: bytes / calls }));
+  const top = [...byFrame]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, topCount)
+    .map(([frame, bytes]) => ({ frame, bytesPerCall: bytes / calls }));
   return { bytesPerCall: total / calls, top };
 }
 

@@ -39,7 +39,7 @@ function createCatalog(): McpServer {
     async ({ id }) => {
       const item = { id, name: `Item ${id}`, onSale: id % 7 === 0, price: 10 + ((id * 37) % 50), description: `A fine item number ${id}. `.repeat(40) };
       return { content: [{ type: 'text', text: JSON.stringify(item) }] };
-    },
+    }
   );
   server.registerTool(
     'find_items',
@@ -51,7 +51,7 @@ function createCatalog(): McpServer {
     async ({ word }) => {
       const ids = Array.from({ length: 40 }, (_, index) => index + 1).filter((id) => ['lamp', 'chair', 'desk'][id % 5] === word);
       return { content: [{ type: 'text', text: JSON.stringify({ ids }) }], structuredContent: { ids } };
-    },
+    }
   );
   return server;
 }
@@ -73,7 +73,7 @@ async function oneByOne(): Promise<{ bytes: number; ms: number; lines: string[] 
   let bytes = 0;
   const lines: string[] = [];
   for (let id = 1; id <= CALLS; id++) {
-    const result = (await client.callTool({ name: 'call_tool', arguments: { server: 'catalog', tool: 'get_item', arguments: { id } } })) as CallToolResult;
+    const result = await client.callTool({ name: 'call_tool', arguments: { server: 'catalog', tool: 'get_item', arguments: { id } } });
     bytes += bytesOf(result);
     const [block] = result.content;
     const item = JSON.parse(block?.type === 'text' ? block.text : '{}') as { name: string; onSale: boolean; price: number };
@@ -92,7 +92,7 @@ for (const text of items) {
 
 async function asProgram(): Promise<{ bytes: number; ms: number; lines: string[] }> {
   const started = performance.now();
-  const result = (await client.callTool({ name: 'run_code', arguments: { code: PROGRAM } })) as CallToolResult;
+  const result = await client.callTool({ name: 'run_code', arguments: { code: PROGRAM } });
   const ms = performance.now() - started;
   if (result.isError) throw new Error(JSON.stringify(result.content));
   const { output } = result.structuredContent as { output: string };
@@ -147,8 +147,13 @@ const TASKS: Task[] = [
   {
     name: 'items on sale among 20',
     uses: [{ server: 'catalog', tool: 'get_item', query: 'catalogue item' }],
-    direct: async (call) => (await Promise.all(range(20).map(async (id) => itemOf(await call('catalog', 'get_item', { id }))))).filter((item) => item.onSale).map((item) => item.name).join(', '),
-    program: 'const items = await Promise.all(Array.from({ length: 20 }, (_, i) => servers.catalog.get_item({ id: i + 1 })));\nreturn items.map((text) => JSON.parse(text)).filter((item) => item.onSale).map((item) => item.name).join(", ");',
+    direct: async (call) =>
+      (await Promise.all(range(20).map(async (id) => itemOf(await call('catalog', 'get_item', { id })))))
+        .filter((item) => item.onSale)
+        .map((item) => item.name)
+        .join(', '),
+    program:
+      'const items = await Promise.all(Array.from({ length: 20 }, (_, i) => servers.catalog.get_item({ id: i + 1 })));\nreturn items.map((text) => JSON.parse(text)).filter((item) => item.onSale).map((item) => item.name).join(", ");',
   },
   {
     name: 'orders of the London staff',
@@ -159,10 +164,18 @@ const TASKS: Task[] = [
     direct: async (call) => {
       const { people } = (await call('people', 'list_people', { city: 'London' })).structuredContent as { people: { id: number; name: string }[] };
       const lines = [];
-      for (const person of people) lines.push(`${person.name}: ${(await call('orders-db', 'orders-for', { personId: person.id })).content.map((block) => (block.type === 'text' ? block.text : '')).join('').split('\n').join(' ')}`);
+      for (const person of people)
+        lines.push(
+          `${person.name}: ${(await call('orders-db', 'orders-for', { personId: person.id })).content
+            .map((block) => (block.type === 'text' ? block.text : ''))
+            .join('')
+            .split('\n')
+            .join(' ')}`
+        );
       return lines.join('; ');
     },
-    program: 'const { people } = await servers.people.list_people({ city: "London" });\nconst lines = [];\nfor (const person of people) lines.push(`${person.name}: ${(await servers["orders-db"]["orders-for"]({ personId: person.id })).split("\\n").join(" ")}`);\nreturn lines.join("; ");',
+    program:
+      'const { people } = await servers.people.list_people({ city: "London" });\nconst lines = [];\nfor (const person of people) lines.push(`${person.name}: ${(await servers["orders-db"]["orders-for"]({ personId: person.id })).split("\\n").join(" ")}`);\nreturn lines.join("; ");',
   },
   {
     name: 'staff without orders',
@@ -176,7 +189,8 @@ const TASKS: Task[] = [
       for (const person of people) if ((await call('orders-db', 'orders-for', { personId: person.id })).content.every((block) => block.type === 'text' && block.text === '')) none.push(person.name);
       return none.join(', ');
     },
-    program: 'const { people } = await servers.people.list_people();\nconst none = [];\nfor (const person of people) if ((await servers["orders-db"]["orders-for"]({ personId: person.id })) === "") none.push(person.name);\nreturn none.join(", ");',
+    program:
+      'const { people } = await servers.people.list_people();\nconst none = [];\nfor (const person of people) if ((await servers["orders-db"]["orders-for"]({ personId: person.id })) === "") none.push(person.name);\nreturn none.join(", ");',
   },
   {
     name: 'total price of the lamps',
@@ -188,7 +202,8 @@ const TASKS: Task[] = [
       const { ids } = (await call('catalog', 'find_items', { word: 'lamp' })).structuredContent as { ids: number[] };
       return String((await Promise.all(ids.map(async (id) => itemOf(await call('catalog', 'get_item', { id }))))).reduce((sum, item) => sum + item.price, 0));
     },
-    program: 'const { ids } = await servers.catalog.find_items({ word: "lamp" });\nconst items = await Promise.all(ids.map((id) => servers.catalog.get_item({ id })));\nreturn String(items.reduce((sum, text) => sum + JSON.parse(text).price, 0));',
+    program:
+      'const { ids } = await servers.catalog.find_items({ word: "lamp" });\nconst items = await Promise.all(ids.map((id) => servers.catalog.get_item({ id })));\nreturn String(items.reduce((sum, text) => sum + JSON.parse(text).price, 0));',
   },
   {
     name: 'cheapest item on sale among 40',
@@ -198,7 +213,8 @@ const TASKS: Task[] = [
       const sale = items.filter((item) => item.onSale).sort((a, b) => a.price - b.price);
       return `${sale[0]?.name} at ${sale[0]?.price}`;
     },
-    program: 'const items = (await Promise.all(Array.from({ length: 40 }, (_, i) => servers.catalog.get_item({ id: i + 1 })))).map((text) => JSON.parse(text));\nconst sale = items.filter((item) => item.onSale).sort((a, b) => a.price - b.price);\nreturn `${sale[0]?.name} at ${sale[0]?.price}`;',
+    program:
+      'const items = (await Promise.all(Array.from({ length: 40 }, (_, i) => servers.catalog.get_item({ id: i + 1 })))).map((text) => JSON.parse(text));\nconst sale = items.filter((item) => item.onSale).sort((a, b) => a.price - b.price);\nreturn `${sale[0]?.name} at ${sale[0]?.price}`;',
   },
 ];
 
@@ -209,7 +225,7 @@ interface Way {
   ms: number;
 }
 async function measured(name: string, args: Record<string, unknown>, into: { bytes: number; trips: number }): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
   into.bytes += bytesOf(result);
   into.trips += 1;
@@ -219,7 +235,10 @@ const distinct = <T>(values: T[]) => [...new Set(values)];
 async function runProgramOf(task: Task, api: { bytes: number; trips: number }, started: number): Promise<{ way: Way; value: unknown }> {
   const results = { bytes: 0, trips: 0 };
   const result = await measured('run_code', { code: task.program }, results);
-  return { way: { roundTrips: api.trips + results.trips, resultBytes: results.bytes, apiBytes: api.bytes, ms: performance.now() - started }, value: (result.structuredContent as { value?: unknown }).value };
+  return {
+    way: { roundTrips: api.trips + results.trips, resultBytes: results.bytes, apiBytes: api.bytes, ms: performance.now() - started },
+    value: (result.structuredContent as { value?: unknown }).value,
+  };
 }
 async function withoutCodeMode(task: Task): Promise<{ way: Way; value: string }> {
   const started = performance.now();
@@ -250,7 +269,8 @@ async function withSearch(task: Task) {
   for (const use of task.uses) {
     const found = await measured('search_tools', { query: use.query, limit: 3, withCode: true }, api);
     const hits = (found.structuredContent as { tools: { server: string; tool: string; code?: string }[] }).tools;
-    if (!hits.some((hit) => hit.server === use.server && hit.tool === use.tool && hit.code !== undefined)) throw new Error(`"${use.query}" did not find ${use.server}/${use.tool} in its first 3: ${hits.map((hit) => `${hit.server}/${hit.tool}`).join(', ')}`);
+    if (!hits.some((hit) => hit.server === use.server && hit.tool === use.tool && hit.code !== undefined))
+      throw new Error(`"${use.query}" did not find ${use.server}/${use.tool} in its first 3: ${hits.map((hit) => `${hit.server}/${hit.tool}`).join(', ')}`);
   }
   return runProgramOf(task, api, started);
 }
@@ -262,7 +282,8 @@ for (let round = 0; round < taskRounds; round++) {
     const b = await withCodeApi(task);
     const c = await withSearch(task);
     const d = await withCodeApiOfTools(task);
-    if (b.value !== a.value || c.value !== a.value || d.value !== a.value) throw new Error(`${task.name}: the ways disagree: ${a.value} | ${String(b.value)} | ${String(c.value)} | ${String(d.value)}`);
+    if (b.value !== a.value || c.value !== a.value || d.value !== a.value)
+      throw new Error(`${task.name}: the ways disagree: ${a.value} | ${String(b.value)} | ${String(c.value)} | ${String(d.value)}`);
     rows.codeApiOfTools.push(d.way);
     rows.withoutCodeMode.push(a.way);
     rows.codeApi.push(b.way);
@@ -277,7 +298,16 @@ const summary = (rounds: Way[][]) => {
     return { task: task.name, roundTrips: of((way) => way.roundTrips), resultBytes: of((way) => way.resultBytes), apiBytes: of((way) => way.apiBytes), wallMs: Math.round(of((way) => way.ms)) };
   });
   const sum = (pick: (row: (typeof perTask)[number]) => number) => perTask.reduce((total, row) => total + pick(row), 0);
-  return { total: { roundTrips: sum((row) => row.roundTrips), resultBytes: sum((row) => row.resultBytes), apiBytes: sum((row) => row.apiBytes), bytesToModel: sum((row) => row.resultBytes + row.apiBytes), wallMs: sum((row) => row.wallMs) }, perTask };
+  return {
+    total: {
+      roundTrips: sum((row) => row.roundTrips),
+      resultBytes: sum((row) => row.resultBytes),
+      apiBytes: sum((row) => row.apiBytes),
+      bytesToModel: sum((row) => row.resultBytes + row.apiBytes),
+      wallMs: sum((row) => row.wallMs),
+    },
+    perTask,
+  };
 };
 
 await client.close();
@@ -311,12 +341,22 @@ console.log(
         tools: toolCount,
         jsonDefinitionBytesPerTool: Math.round(schemaBytes / toolCount),
         declarationBytesPerTool: Math.round(declarationBytes / toolCount),
-        declarationOverJson: { whole: Math.round((declarationBytes / schemaBytes) * 100) / 100, p50: Math.round(percentile(ratios, 0.5) * 100) / 100, p90: Math.round(percentile(ratios, 0.9) * 100) / 100 },
+        declarationOverJson: {
+          whole: Math.round((declarationBytes / schemaBytes) * 100) / 100,
+          p50: Math.round(percentile(ratios, 0.5) * 100) / 100,
+          p90: Math.round(percentile(ratios, 0.9) * 100) / 100,
+        },
         getCodeApiOfEachServer: { bytes: serverApiBytes, overJsonDefinitions: Math.round((serverApiBytes / schemaBytes) * 100) / 100 },
       },
-      fiveTasks: { rounds: taskRounds, withoutCodeMode: summary(ways.withoutCodeMode), codeModeGetCodeApi: summary(ways.codeApi), codeModeGetCodeApiOfTools: summary(ways.codeApiOfTools), codeModeSearchWithCode: summary(ways.searchWithCode) },
+      fiveTasks: {
+        rounds: taskRounds,
+        withoutCodeMode: summary(ways.withoutCodeMode),
+        codeModeGetCodeApi: summary(ways.codeApi),
+        codeModeGetCodeApiOfTools: summary(ways.codeApiOfTools),
+        codeModeSearchWithCode: summary(ways.searchWithCode),
+      },
     },
     null,
-    2,
-  ),
+    2
+  )
 );

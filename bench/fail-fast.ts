@@ -49,7 +49,10 @@ for (const server of Object.keys(servers)) {
   const spawned = { hub: [] as number[], endpoint: [] as number[] };
   const remembered: number[] = [];
   for (let run = 0; run < runs; run += 1) {
-    for (const [road, call] of [['hub', viaHub(server)], ['endpoint', viaEndpoint(server)]] as const) {
+    for (const [road, call] of [
+      ['hub', viaHub(server)],
+      ['endpoint', viaEndpoint(server)],
+    ] as const) {
       await sleep(DEFAULT_CHILD_TIMINGS.failedStartMemoryMs + 100);
       spawned[road].push(await timed(call));
       remembered.push(await timed(call));

@@ -88,7 +88,13 @@ async function startHub(): Promise<void> {
     void startHub();
   });
   for (let attempt = 0; attempt < 600; attempt++) {
-    if (await fetch(`${url}/health`).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(`${url}/health`).then(
+        (response) => response.ok,
+        () => false
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the hub did not answer /health within 60 s');
@@ -135,7 +141,10 @@ function seedRequest(endpoint: string, revision: Revision): { method: string; pa
   const own =
     revision === '2026-07-28'
       ? [{ method: 'server/discover', params: {} }]
-      : [{ method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } }, { method: 'notifications/initialized', params: {} }];
+      : [
+          { method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } },
+          { method: 'notifications/initialized', params: {} },
+        ];
   return random() < 0.5 ? call() : pick([...common, ...own]);
 }
 
@@ -159,16 +168,26 @@ function seed(endpoint: string, revision: Revision): { body: Record<string, unkn
 const WEIRD_STRINGS = ['', ' ', '\u0000', '\ud800', '💥'.repeat(100), '%s%n', '../../etc/passwd', '<script>', 'x'.repeat(70_000), 'subscriptions/unlisten', 'tools/call', '__proto__', 'constructor'];
 function randomValue(depth = 0): unknown {
   switch (below(depth > 2 ? 7 : 10)) {
-    case 0: return null;
-    case 1: return pick([0, -1, 1.5, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MIN_VALUE]);
-    case 2: return pick([true, false]);
-    case 3: return pick(WEIRD_STRINGS);
-    case 4: return String.fromCharCode(...Array.from({ length: below(40) }, () => below(0x3000)));
-    case 5: return below(1e9);
-    case 6: return 'a';
-    case 7: return Array.from({ length: below(5) }, () => randomValue(depth + 1));
-    case 8: return Object.fromEntries(Array.from({ length: below(5) }, () => [pick(['id', 'method', 'params', '_meta', 'name', 'arguments', 'x', '__proto__']), randomValue(depth + 1)]));
-    default: return `${DEEP}${1 + below(20_000)}`;
+    case 0:
+      return null;
+    case 1:
+      return pick([0, -1, 1.5, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MIN_VALUE]);
+    case 2:
+      return pick([true, false]);
+    case 3:
+      return pick(WEIRD_STRINGS);
+    case 4:
+      return String.fromCharCode(...Array.from({ length: below(40) }, () => below(0x3000)));
+    case 5:
+      return below(1e9);
+    case 6:
+      return 'a';
+    case 7:
+      return Array.from({ length: below(5) }, () => randomValue(depth + 1));
+    case 8:
+      return Object.fromEntries(Array.from({ length: below(5) }, () => [pick(['id', 'method', 'params', '_meta', 'name', 'arguments', 'x', '__proto__']), randomValue(depth + 1)]));
+    default:
+      return `${DEEP}${1 + below(20_000)}`;
   }
 }
 
@@ -177,7 +196,10 @@ const DEEP = '\u0000deep:';
 function withDeepNesting(text: string): string {
   return text.replace(/"\\u0000deep:(\d+)"/g, (_marker, depth: string) => {
     const levels = Array.from({ length: Number(depth) }, () => (random() < 0.5 ? ['[', ']'] : ['{"a":', '}']));
-    return `${levels.map(([open]) => open).join('')}1${levels.map(([, close]) => close).reverse().join('')}`;
+    return `${levels.map(([open]) => open).join('')}1${levels
+      .map(([, close]) => close)
+      .reverse()
+      .join('')}`;
   });
 }
 
@@ -214,11 +236,20 @@ function bytewise(text: string): string {
   for (let count = 1 + below(4); count > 0; count--) {
     const at = below(bytes.length + 1);
     switch (below(5)) {
-      case 0: if (bytes.length > 0) bytes[Math.min(at, bytes.length - 1)] = below(256); break;
-      case 1: bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1 + below(20))]); break;
-      case 2: bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(Array.from({ length: 1 + below(8) }, () => below(256))), bytes.subarray(at)]); break;
-      case 3: bytes = bytes.subarray(0, at); break;
-      default: bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(pick(['{', '}', '[', ']', '"', ',', ':', '\\', 'null', '1e999'])), bytes.subarray(at)]);
+      case 0:
+        if (bytes.length > 0) bytes[Math.min(at, bytes.length - 1)] = below(256);
+        break;
+      case 1:
+        bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1 + below(20))]);
+        break;
+      case 2:
+        bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(Array.from({ length: 1 + below(8) }, () => below(256))), bytes.subarray(at)]);
+        break;
+      case 3:
+        bytes = bytes.subarray(0, at);
+        break;
+      default:
+        bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(pick(['{', '}', '[', ']', '"', ',', ':', '\\', 'null', '1e999'])), bytes.subarray(at)]);
     }
   }
   return bytes.toString('latin1');
@@ -304,7 +335,10 @@ const pool = new Pool(url, { connections: concurrency, headersTimeout: HANG_MS, 
 for (const endpoint of ENDPOINTS) {
   for (const revision of REVISIONS) {
     const { body, headers } = seed(endpoint, revision);
-    await pool.request({ path: endpoint, method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify(body) }).then((answer) => answer.body.text(), () => undefined);
+    await pool.request({ path: endpoint, method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify(body) }).then(
+      (answer) => answer.body.text(),
+      () => undefined
+    );
   }
 }
 // Read once the hub has had its quiet period's collection after the warm-up (core/cli/idle-collection.ts).
@@ -325,7 +359,7 @@ await Promise.all(
       try {
         const answer = await pool.request({
           path: endpoint,
-          method: request.method as 'POST',
+          method: request.method,
           headers: { ...request.headers, authorization: `Bearer ${token}` },
           body: request.body,
           signal: AbortSignal.timeout(HANG_MS),
@@ -353,7 +387,7 @@ await Promise.all(
         }
       }
     }
-  }),
+  })
 );
 const seconds = (performance.now() - started) / 1000;
 const rssAfter = rssKiB();
@@ -383,15 +417,22 @@ const total = { sent: 0, jsonRpc: 0, accepted: 0, http5xx: 0, notJsonRpc: 0, han
 process.stdout.write(`fuzz: ${requests} mutated JSON-RPC requests, seed ${runSeed}, ${concurrency} at a time, in ${seconds.toFixed(1)} s\n`);
 for (const [key, record] of [...tallies].sort()) {
   for (const field of Object.keys(total) as (keyof typeof total)[]) total[field] += record[field];
-  const statuses = [...record.status].sort((a, b) => a[0] - b[0]).map(([status, count]) => `${status}:${count}`).join(' ');
+  const statuses = [...record.status]
+    .sort((a, b) => a[0] - b[0])
+    .map(([status, count]) => `${status}:${count}`)
+    .join(' ');
   process.stdout.write(
-    `${key.padEnd(20)} sent ${record.sent}  JSON-RPC ${record.jsonRpc}  202-notification ${record.accepted}  HTTP 5xx ${record.http5xx}  not JSON-RPC ${record.notJsonRpc}  hangs ${record.hangs}  cut uploads ${record.cutUploads}  [${statuses}]\n`,
+    `${key.padEnd(20)} sent ${record.sent}  JSON-RPC ${record.jsonRpc}  202-notification ${record.accepted}  HTTP 5xx ${record.http5xx}  not JSON-RPC ${record.notJsonRpc}  hangs ${
+      record.hangs
+    }  cut uploads ${record.cutUploads}  [${statuses}]\n`
   );
   for (const [kind, count] of [...record.samples].sort((a, b) => b[1] - a[1]).slice(0, 5)) process.stdout.write(`    ${count} x ${kind.replace(/\s+/g, ' ')}\n`);
 }
 process.stdout.write(
   `total: sent ${total.sent}, exits ${exits}, HTTP 5xx ${total.http5xx}, not JSON-RPC ${total.notJsonRpc}, hangs ${total.hangs}, JSON-RPC ${total.jsonRpc}, 202 ${total.accepted}, over-limit bodies cut while sending ${total.cutUploads}\n` +
-    `hub RSS: before ${(rssBefore / 1024).toFixed(1)} MiB, after ${(rssAfter / 1024).toFixed(1)} MiB, after ${restSeconds} s of rest ${(rssRested / 1024).toFixed(1)} MiB (${(rssRested / rssBefore).toFixed(2)}x before); heap used ${heapBefore.toFixed(1)}, ${heapAfter.toFixed(1)}, ${heapRested.toFixed(1)} MiB\n` +
-    collected,
+    `hub RSS: before ${(rssBefore / 1024).toFixed(1)} MiB, after ${(rssAfter / 1024).toFixed(1)} MiB, after ${restSeconds} s of rest ${(rssRested / 1024).toFixed(1)} MiB (${(
+      rssRested / rssBefore
+    ).toFixed(2)}x before); heap used ${heapBefore.toFixed(1)}, ${heapAfter.toFixed(1)}, ${heapRested.toFixed(1)} MiB\n` +
+    collected
 );
 process.exit(0);

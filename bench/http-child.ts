@@ -7,9 +7,13 @@ import { listenAndReportPort } from './report-port.js';
 
 const handler = createMcpHandler(() => {
   const server = new McpServer({ name: 'bench-child', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Answers its text', inputSchema: fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) }, async ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
+  server.registerTool(
+    'echo',
+    { description: 'Answers its text', inputSchema: fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) },
+    async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    })
+  );
   return server;
 });
 const node = toNodeHandler(handler);

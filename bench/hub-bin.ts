@@ -88,7 +88,18 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
   });
   const url = `http://127.0.0.1:${port}`;
   const start = npmStart(options.checkout);
-  const env = { ...process.env, ...start.env, HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, HUB_CONFIG: configFile, DATA_PATH: join(folder, 'data'), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...options.env };
+  const env = {
+    ...process.env,
+    ...start.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    BASE_URL: url,
+    HUB_CONFIG: configFile,
+    DATA_PATH: join(folder, 'data'),
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    ...options.env,
+  };
   const inspectable = options.inspectable === true;
   const child = spawn(process.execPath, [...start.nodeArgs, ...(inspectable ? [INSPECT_PORT_ARG] : []), ...(options.nodeArgs ?? []), cli('hub', options.checkout)], {
     env,
@@ -102,7 +113,13 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
     options.onOutput?.(chunk);
   });
   const pid = child.pid ?? 0;
-  while (!(await fetch(`${url}/livez`).then((response) => response.ok, () => false))) await sleep(20);
+  while (
+    !(await fetch(`${url}/livez`).then(
+      (response) => response.ok,
+      () => false
+    ))
+  )
+    await sleep(20);
   return {
     url,
     pid,

@@ -62,7 +62,11 @@ interface Row {
   hub?: true;
 }
 
-const packageOf = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string): string =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** The packages the hub's own code imports while it starts, each with the specifiers and the files they resolved to. */
 async function hubImports(): Promise<Map<string, { specifiers: Set<string>; urls: Set<string> }>> {
@@ -160,10 +164,10 @@ process.stdout.write(
       );
     }),
     '',
-    'What each row imports (the hub\'s own code imports these at start):',
+    "What each row imports (the hub's own code imports these at start):",
     ...libraries.map(([name, found]) => `  ${name}: ${[...found.specifiers].sort().join(', ')}`),
     '',
-  ].join('\n'),
+  ].join('\n')
 );
 const own = hub.files.filter((file) => file.startsWith(CHECKOUT) && !file.includes('/node_modules/'));
 const theirs = new Set(together.files);
@@ -176,5 +180,7 @@ const unreachedFiles = [...unreached.values()].reduce((sum, count) => sum + coun
 process.stdout.write(
   `The hub's ${hub.files.length} files: ${own.length} its own, ${hub.files.length - own.length} of libraries, of which ${unreachedFiles} no row loaded` +
     `${unreachedFiles > 0 ? ` (loaded once the hub runs: ${[...unreached].map(([name, count]) => `${name} ${count}`).join(', ')})` : ''}.\n` +
-    `The hub over all its libraries together: ${(hub.rssMb - together.rssMb).toFixed(1)} MB of resident set (${(hub.anonMb - together.anonMb).toFixed(1)} MB anonymous), ${(hub.heapUsedMb - together.heapUsedMb).toFixed(1)} MB of heap.\n`,
+    `The hub over all its libraries together: ${(hub.rssMb - together.rssMb).toFixed(1)} MB of resident set (${(hub.anonMb - together.anonMb).toFixed(1)} MB anonymous), ${(
+      hub.heapUsedMb - together.heapUsedMb
+    ).toFixed(1)} MB of heap.\n`
 );

@@ -74,7 +74,15 @@ async function readSource(file: string): Promise<Source> {
     const id = Number(line.slice(1, line.indexOf(' ')));
     const tags = fields.get('T') ?? '';
     if (line[0] === 'n') source.nodes.push({ id, lon: Number(fields.get('x')), lat: Number(fields.get('y')), tags });
-    else if (line[0] === 'w') source.ways.push({ id, tags, refs: (fields.get('N') ?? '').split(',').filter(Boolean).map((ref) => Number(ref.slice(1))) });
+    else if (line[0] === 'w')
+      source.ways.push({
+        id,
+        tags,
+        refs: (fields.get('N') ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((ref) => Number(ref.slice(1))),
+      });
     else if (line[0] === 'r') source.relations.push({ id, tags, members: fields.get('M') ?? '' });
   }
   return source;

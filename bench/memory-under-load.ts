@@ -63,15 +63,12 @@ const mapServerMb = rssMbOf(mapServer.pid ?? 0);
 mapServer.kill('SIGTERM');
 console.log(`map-server before loading an extract: ${mapServerMb} MB`);
 
-const hub = await startHubBin(
-  ONE_STDIO_SERVER,
-  {
-    plugins: {},
-    env: { LOG_LEVEL: 'info', HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
-    nodeArgs: [...values['node-args'].split(' ').filter(Boolean), ...(values.snapshots ? snapshotArgs(values.snapshots) : [])],
-    inspectable: values['full-gc'],
-  },
-);
+const hub = await startHubBin(ONE_STDIO_SERVER, {
+  plugins: {},
+  env: { LOG_LEVEL: 'info', HUB_PASSWORD: 'bench', CLIENT_CALLS_PER_MINUTE: '100000000' },
+  nodeArgs: [...values['node-args'].split(' ').filter(Boolean), ...(values.snapshots ? snapshotArgs(values.snapshots) : [])],
+  inspectable: values['full-gc'],
+});
 const token = (await hub.admin('tokens', 'mint', '--all', '--label', 'memory bench', '--expires-in', '1')).trim();
 
 /** The hub's V8 heap in use, in MB, from its default process metrics. */
@@ -146,6 +143,6 @@ console.log(
       targets: { mapServerMb: '< 80', hubIdleMb: '< 100', peakOverIdle: '<= 1.3', restedOverIdle: '<= 1.3' },
     },
     null,
-    2,
-  ),
+    2
+  )
 );

@@ -63,7 +63,9 @@ const unroutable = (figures: Figures, what: string) => {
   return measured.unroutable ?? measured.unroutableCells ?? 0;
 };
 const PROFILE_NAMES = ['car', 'foot', 'bike'];
-console.log('extract      | nodes     | load s | nodes/s   | RSS MB | B/node | peak MB | route p50 ms car/foot/bike | 12x12 matrix p50 ms car/foot/bike | unroutable pairs car/foot/bike (of 1000), matrix cells (of 3024)');
+console.log(
+  'extract      | nodes     | load s | nodes/s   | RSS MB | B/node | peak MB | route p50 ms car/foot/bike | 12x12 matrix p50 ms car/foot/bike | unroutable pairs car/foot/bike (of 1000), matrix cells (of 3024)'
+);
 for (const [name, figures] of rows) {
   console.log(
     [
@@ -74,10 +76,14 @@ for (const [name, figures] of rows) {
       figures.rssMb.toFixed(0).padStart(6),
       String(figures.bytesPerNode).padStart(6),
       figures.peakRssMb.toFixed(0).padStart(7),
-      PROFILE_NAMES.map((profile) => p50(figures, `route ${profile}`)).join(' / ').padEnd(26),
-      PROFILE_NAMES.map((profile) => p50(figures, `matrix ${profile}`)).join(' / ').padEnd(33),
+      PROFILE_NAMES.map((profile) => p50(figures, `route ${profile}`))
+        .join(' / ')
+        .padEnd(26),
+      PROFILE_NAMES.map((profile) => p50(figures, `matrix ${profile}`))
+        .join(' / ')
+        .padEnd(33),
       `${PROFILE_NAMES.map((profile) => unroutable(figures, `route ${profile}`)).join(' / ')}, ${PROFILE_NAMES.map((profile) => unroutable(figures, `matrix ${profile}`)).join(' / ')}`,
-    ].join(' | '),
+    ].join(' | ')
   );
 }
 const [[, monaco], [, big]] = rows as [[string, Figures], [string, Figures]];

@@ -84,7 +84,7 @@ const mainSegments = Object.fromEntries(
       if (open && main.has(components.component[g.segmentFrom[s]!]!)) segments.push(s);
     }
     return [profile, segments];
-  }),
+  })
 ) as Record<(typeof PROFILES)[number], number[]>;
 const networkPoint = (profile: (typeof PROFILES)[number]) => {
   const segments = mainSegments[profile];
@@ -114,7 +114,10 @@ for (const profile of PROFILES) {
   for (let i = 0; i < MATRICES; i++) {
     const stops = Array.from({ length: 12 }, () => networkPoint(profile));
     const t0 = performance.now();
-    const missing = map.table(stops, stops, profile).flat().filter((cell) => cell === undefined).length;
+    const missing = map
+      .table(stops, stops, profile)
+      .flat()
+      .filter((cell) => cell === undefined).length;
     const elapsed = performance.now() - t0;
     if (missing === 0) times.push(elapsed);
     unroutableCells += missing;
@@ -131,7 +134,11 @@ figures.isochroneReachM = Math.round(Math.max(0, ...Object.values(isochrone?.rea
 if (json) console.log(JSON.stringify(figures));
 else {
   console.log(`file: ${file}`);
-  console.log(`load and index: ${figures.loadMs} ms (fastest of ${loadTimes.map(Math.round).join(', ')}), ${figures.nodesPerSecond} nodes/s (${map.stats.nodes} nodes, ${map.stats.ways} ways, ${map.stats.vertices} vertices, ${map.stats.edges} edges)`);
+  console.log(
+    `load and index: ${figures.loadMs} ms (fastest of ${loadTimes.map(Math.round).join(', ')}), ${figures.nodesPerSecond} nodes/s (${map.stats.nodes} nodes, ${map.stats.ways} ways, ${
+      map.stats.vertices
+    } vertices, ${map.stats.edges} edges)`
+  );
   console.log(`RSS after loading: ${figures.rssMb} MB (${figures.bytesPerNode} bytes per node read; ${figures.baselineRssMb} MB before loading; peak ${figures.peakRssMb} MB)`);
   for (const profile of PROFILES) {
     const route = figures[`route ${profile}`] as { p50Ms: number; p99Ms: number; timed: number; unroutable: number };

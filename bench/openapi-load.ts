@@ -43,7 +43,11 @@ function document(count: number): unknown {
     paths,
     components: {
       schemas: {
-        Input: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } }, owner: { $ref: '#/components/schemas/Person' } } },
+        Input: {
+          type: 'object',
+          required: ['name'],
+          properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } }, owner: { $ref: '#/components/schemas/Person' } },
+        },
         Resource: { allOf: [{ $ref: '#/components/schemas/Input' }, { type: 'object', required: ['id'], properties: { id: { type: 'string' }, created: { type: 'string', format: 'date-time' } } }] },
         Person: { type: 'object', properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' } } },
       },
@@ -71,7 +75,10 @@ for (let index = 0; index < rounds; index += 1) {
 }
 
 const started = performance.now();
-const benchHub = await startBenchHub({ plugins: { 'oauth-as': false, 'map-tools': false, 'lifecycle-openapi': { maxOperations: operations } }, mcpServers: { generated: { type: 'openapi', spec, baseUrl } } });
+const benchHub = await startBenchHub({
+  plugins: { 'oauth-as': false, 'map-tools': false, 'lifecycle-openapi': { maxOperations: operations } },
+  mcpServers: { generated: { type: 'openapi', spec, baseUrl } },
+});
 const child = benchHub.hub.children.get('generated');
 await child?.ensureUp();
 const upMs = performance.now() - started;
@@ -103,6 +110,6 @@ console.log(
       listBytes: listings[0]?.bytes,
     },
     null,
-    2,
-  ),
+    2
+  )
 );

@@ -76,7 +76,17 @@ for (const checkout of checkouts) {
       const load = (count: number) =>
         road === '/everything/mcp'
           ? rawLoad({ url: `${hub.url}/everything/mcp`, callers, calls: count, warmup: 0, revision, tool: 'echo', arguments: echo, expect: 'Echo: hi', bearer: token })
-          : rawLoad({ url: `${hub.url}/hub`, callers, calls: count, warmup: 0, revision, tool: 'call_tool', arguments: { server: 'everything', tool: 'echo', arguments: echo }, expect: 'Echo: hi', bearer: token });
+          : rawLoad({
+              url: `${hub.url}/hub`,
+              callers,
+              calls: count,
+              warmup: 0,
+              revision,
+              tool: 'call_tool',
+              arguments: { server: 'everything', tool: 'echo', arguments: echo },
+              expect: 'Echo: hi',
+              bearer: token,
+            });
       await load(10_000);
       // The trace of the warm-up's last collections may still be in the pipe.
       await sleep(300);
@@ -97,7 +107,7 @@ for (const checkout of checkouts) {
       console.log(
         `${label.padEnd(45)}${revision.padEnd(13)}${String(minor.length).padStart(9)}${String(window.length - minor.length).padStart(6)}` +
           `${(promotedBytes(window) / calls).toFixed(0).padStart(17)}${(survived / calls).toFixed(0).padStart(17)}` +
-          `${((minor.reduce((total, collection) => total + collection.pauseMs, 0) * 1000) / calls).toFixed(1).padStart(24)}${allocated.padStart(19)}`,
+          `${((minor.reduce((total, collection) => total + collection.pauseMs, 0) * 1000) / calls).toFixed(1).padStart(24)}${allocated.padStart(19)}`
       );
     } finally {
       await hub.close();

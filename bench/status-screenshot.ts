@@ -21,14 +21,17 @@ const benchHub = await startBenchHub(
       billing: { command: process.execPath, args: ['-e', "process.stderr.write('error: cannot reach the database at db.internal:5432\\n'); process.exit(1)"] },
     },
   },
-  { HUB_PASSWORD: password },
+  { HUB_PASSWORD: password }
 );
 try {
   const client = new Client({ name: 'screenshot', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${benchHub.url}/everything/mcp`)));
   for (let call = 0; call < 40; call += 1) await client.callTool({ name: 'echo', arguments: { message: call % 10 === 9 ? call : `call ${call}` } });
   await client.close();
-  await benchHub.hub.children.get('billing')?.ensureUp().catch(() => undefined);
+  await benchHub.hub.children
+    .get('billing')
+    ?.ensureUp()
+    .catch(() => undefined);
 
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
   try {

@@ -19,7 +19,25 @@ declare module 'fastify' {
 
 const RECORD = Symbol('accessRecord');
 /** The line's keys, in its order (`[WRITE]` gives their values in the same order). */
-const LINE_KEYS = ['reqId', 'method', 'path', 'status', 'aborted', 'durationMs', 'endpoint', 'rpc', 'revision', 'server', 'tool', 'virtualServer', 'virtualTool', 'via', 'client', 'traceId', 'outcome'] as const;
+const LINE_KEYS = [
+  'reqId',
+  'method',
+  'path',
+  'status',
+  'aborted',
+  'durationMs',
+  'endpoint',
+  'rpc',
+  'revision',
+  'server',
+  'tool',
+  'virtualServer',
+  'virtualTool',
+  'via',
+  'client',
+  'traceId',
+  'outcome',
+] as const;
 const WRITE = Symbol('writeAccessRecord');
 
 /**
@@ -77,7 +95,7 @@ export class AccessRecord {
     started: number,
     reqId: string,
     /** The logger's line written directly (access-line.ts), when it can be. */
-    line?: AccessLineWriter,
+    line?: AccessLineWriter
   ) {
     this.#line = line;
     this.#log = log;

@@ -7,11 +7,7 @@ import { hub, type HubPluginOptions, onKernel } from './kernel.js';
  * The hub built from the same config and environment as the HTTP server, but not
  * listening: what `hub-admin` and `hub-stdio` run against.
  */
-export async function openDetachedHub(
-  env: NodeJS.ProcessEnv,
-  logger: FastifyServerOptions['logger'] = false,
-  admin?: HubPluginOptions['admin'],
-): Promise<{ app: FastifyInstance; hub: Hub }> {
+export async function openDetachedHub(env: NodeJS.ProcessEnv, logger: FastifyServerOptions['logger'] = false, admin?: HubPluginOptions['admin']): Promise<{ app: FastifyInstance; hub: Hub }> {
   const app = Fastify({ logger, pluginTimeout: 0 });
   let context: Hub | undefined;
   await app.register(hub, { env: env as Record<string, string>, [onKernel]: (created) => void (context = created), ...(admin && { admin }) });

@@ -79,15 +79,19 @@ export class Hub {
     /** The environment the hub was started with (MONGODB_URL and plugin switches). */
     readonly env: NodeJS.ProcessEnv = process.env,
     /** The prefix the hub is registered under in its Fastify app ('' at the root). */
-    readonly prefix = '',
+    readonly prefix = ''
   ) {
-    this.children = new ChildRegistry(log, { name: 'mcp-hub', version: HUB_VERSION }, {
-      dataPath: settings.dataPath,
-      idleTimeoutMinutes: settings.idleTimeoutMinutes,
-      startTimeoutMs: settings.startTimeoutMs,
-      wires: childWires(() => this.revisions.values()),
-      configDirectory,
-    });
+    this.children = new ChildRegistry(
+      log,
+      { name: 'mcp-hub', version: HUB_VERSION },
+      {
+        dataPath: settings.dataPath,
+        idleTimeoutMinutes: settings.idleTimeoutMinutes,
+        startTimeoutMs: settings.startTimeoutMs,
+        wires: childWires(() => this.revisions.values()),
+        configDirectory,
+      }
+    );
     this.questions = new QuestionRelay(log);
     this.faults = new PluginFaults(log, (fault) => {
       if (observe.pluginFault.active) observe.pluginFault.publish({ hub: this.identity, plugin: fault.plugin, site: fault.site });

@@ -87,13 +87,14 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   if (options.settings?.baseUrl === undefined && !env.BASE_URL?.trim()) {
     followListeningAddress(app, settings, Boolean(env.HOST?.trim()));
     if (settings.host === '0.0.0.0' || settings.host === '::') {
-      app.log.warn({ host: settings.host }, `HOST is ${settings.host} and BASE_URL is unset: the URLs the hub publishes (OAuth metadata, token audiences, page links) name ${settings.host}, which no client can reach; set BASE_URL to the URL clients use`);
+      app.log.warn(
+        { host: settings.host },
+        `HOST is ${settings.host} and BASE_URL is unset: the URLs the hub publishes (OAuth metadata, token audiences, page links) name ${settings.host}, which no client can reach; set BASE_URL to the URL clients use`
+      );
     }
   }
   const { config, source, configDirectory, file } =
-    options.config === undefined
-      ? await fromFile(settings.configFile, env)
-      : { config: checkConfig(options.config, 'config', env), source: 'config', configDirectory: process.cwd(), file: undefined };
+    options.config === undefined ? await fromFile(settings.configFile, env) : { config: checkConfig(options.config, 'config', env), source: 'config', configDirectory: process.cwd(), file: undefined };
   await checkDataPath(settings.dataPath);
 
   const configured = options.config !== undefined || file !== undefined;
@@ -134,7 +135,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
         dependencies: [...(plugin.dependencies ?? [])],
         fastify: '5.x',
         encapsulate: true,
-      }),
+      })
     );
   }
 
@@ -147,7 +148,9 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
 
   // Open MCP endpoints are tolerable on a loopback bind only (the oauth-as plugin sets the authenticator).
   if (!context.authenticator.value && !isLoopbackHost(settings.host)) {
-    throw new StartupError(`no plugin authenticates MCP requests (is oauth-as disabled?), which is allowed only when HOST is a loopback address, and HOST is ${settings.host}`, { code: HUB_ERROR_CODES.UNAUTHENTICATED_HOST });
+    throw new StartupError(`no plugin authenticates MCP requests (is oauth-as disabled?), which is allowed only when HOST is a loopback address, and HOST is ${settings.host}`, {
+      code: HUB_ERROR_CODES.UNAUTHENTICATED_HOST,
+    });
   }
   await options.setup?.(pluginHub(context, APP_OWNER));
   const servers = new ConfiguredServers(context);
@@ -175,7 +178,10 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
         const off = offUnder(plugins, next, env);
         const taken = [...context.pluginServers].filter(([server, owner]) => off.includes(owner) && context.children.get(server) !== undefined);
         if (taken.length === 0) return [];
-        app.log.warn({ plugins: off, servers: taken.map(([server]) => server) }, `the config turns off ${off.map((name) => `"${name}"`).join(', ')}: the servers it provides are taken out as a restart would; the rest of it stays until the next restart`);
+        app.log.warn(
+          { plugins: off, servers: taken.map(([server]) => server) },
+          `the config turns off ${off.map((name) => `"${name}"`).join(', ')}: the servers it provides are taken out as a restart would; the rest of it stays until the next restart`
+        );
         await Promise.all(taken.map(([server]) => context.children.remove(server)));
         return taken.map(([server]) => server);
       },
@@ -184,8 +190,17 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
         if (!observe.configReload.active) return;
         observe.configReload.publish(
           result.outcome === 'applied'
-            ? { hub: context.identity, trigger: result.trigger, outcome: 'applied', error: undefined, added: result.added, removed: result.removed, restarted: result.restarted, retuned: result.retuned }
-            : { hub: context.identity, trigger: result.trigger, outcome: 'refused', error: result.error, added: [], removed: [], restarted: [], retuned: [] },
+            ? {
+                hub: context.identity,
+                trigger: result.trigger,
+                outcome: 'applied',
+                error: undefined,
+                added: result.added,
+                removed: result.removed,
+                restarted: result.restarted,
+                retuned: result.retuned,
+              }
+            : { hub: context.identity, trigger: result.trigger, outcome: 'refused', error: result.error, added: [], removed: [], restarted: [], retuned: [] }
         );
       },
     });

@@ -304,7 +304,10 @@ function isTraceparent(value: unknown): value is string {
 
 function isTracestate(value: unknown): value is string {
   if (typeof value !== 'string') return false;
-  const members = value.split(',').map((member) => member.replace(/^[ \t]+|[ \t]+$/g, '')).filter((member) => member !== '');
+  const members = value
+    .split(',')
+    .map((member) => member.replace(/^[ \t]+|[ \t]+$/g, ''))
+    .filter((member) => member !== '');
   return members.length <= TRACESTATE_MAX_MEMBERS && members.every((member) => TRACESTATE_MEMBER.test(member));
 }
 

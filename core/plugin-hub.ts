@@ -254,7 +254,9 @@ function isolatedToolGate(gate: ToolGate, owner: string, hub: Hub, isolate: Isol
     withheld: isolate('toolGates.withheld', gate.withheld.bind(gate), () => `The tool is withheld: the tool gate of plugin "${owner}" failed; an operator can see why in the hub's log.`),
     ...(gate.review && { review: isolate('toolGates.review', gate.review.bind(gate), () => undefined) }),
     ...(gate.instructions && {
-      instructions: isolate('toolGates.instructions', gate.instructions.bind(gate), () => ({ reason: `The instructions are withheld: the tool gate of plugin "${owner}" failed; an operator can see why in the hub's log.` })),
+      instructions: isolate('toolGates.instructions', gate.instructions.bind(gate), () => ({
+        reason: `The instructions are withheld: the tool gate of plugin "${owner}" failed; an operator can see why in the hub's log.`,
+      })),
     }),
     ...(gate.reviewInstructions && { reviewInstructions: isolate('toolGates.reviewInstructions', gate.reviewInstructions.bind(gate), () => undefined) }),
     ...(gate.refresh && {

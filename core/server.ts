@@ -43,7 +43,7 @@ export async function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.
   const { logStyle } = settingsFromEnvironment(env);
   const readable = readableLogs(env, destination);
   const stream = readable
-    ? (await import('pino-pretty')).default({ sync: false, destination: destination.fd, colorize: destination.isTTY === true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
+    ? (await import('pino-pretty')).default({ sync: false, destination: destination.fd, colorize: destination.isTTY, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
     : jsonLines(destination.fd);
   return {
     level: env.LOG_LEVEL || 'info',

@@ -58,9 +58,9 @@ export function callerRequestOf(revision: ServedRevision, context: ServerContext
   const { mcpReq } = context;
   const cancelled = exchange?.cancelled;
   return {
-    meta: mcpReq._meta as Record<string, unknown> | undefined,
+    meta: mcpReq._meta,
     // The SDK types the lifted envelope as an empty object; its keys are the reserved `_meta` names.
-    envelope: (mcpReq.envelope ?? {}) as Record<string, unknown>,
+    envelope: mcpReq.envelope ?? {},
     signal: cancelled ? AbortSignal.any([mcpReq.signal, cancelled]) : mcpReq.signal,
     notify: (notification) => mcpReq.notify(notification),
     answers: revision.answersOf(mcpReq),

@@ -81,9 +81,7 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
           stopListening();
         }
       }
-      result =
-        plain ??
-        (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, intercept));
+      result = plain ?? (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, intercept));
     } finally {
       unhear?.();
       child.leaveCall();
@@ -99,19 +97,13 @@ export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promi
       return relayed;
     }
     // Never sent: the server could not be woken (down, unauthorized, failed start).
-    call.outcome = hub.drain.cut
-      ? 'drained'
-      : !call.sent
-        ? 'unavailable'
-        : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout
-          ? 'timeout'
-          : 'protocol_error';
+    call.outcome = hub.drain.cut ? 'drained' : !call.sent ? 'unavailable' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
     if (event) event.errorCode = errorCodeOf(error);
     const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);
     return toolError(`Tool call failed: server "${child.name}": ${why}`);
   }
   if (!isInputRequiredResult(result)) return child.wire?.withoutIdentity(result) ?? result;
-  const question = hub.questions.relay(result, revision, decision as ElicitationDecision, request, child.view);
+  const question = hub.questions.relay(result, revision, decision, request, child.view);
   return typeof question === 'string' ? toolError(`Tool call failed: ${question}`) : question;
 }
 
@@ -126,7 +118,7 @@ class RelayedLogs {
   constructor(
     private readonly request: CallerRequest,
     private readonly level: LoggingLevel,
-    private readonly intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined,
+    private readonly intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined
   ) {}
 
   relay(message: LoggingMessageNotificationParams): void {
@@ -156,12 +148,7 @@ function withLogLevel(params: CallToolRequestParams, request: CallerRequest): Ca
  * caller's elicitation capability declared (and nothing else it could ask), and what a
  * retry carries back (the answers, the child's own state) passed on untouched.
  */
-export function withQuestionParams<P extends { _meta?: Record<string, unknown> }>(
-  params: P,
-  request: CallerRequest,
-  decision: ElicitationDecision,
-  capabilities: ClientCapabilities | undefined,
-): P {
+export function withQuestionParams<P extends { _meta?: Record<string, unknown> }>(params: P, request: CallerRequest, decision: ElicitationDecision, capabilities: ClientCapabilities | undefined): P {
   return {
     ...params,
     ...(decision.forward && { _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: { elicitation: capabilities?.elicitation } } }),
@@ -174,7 +161,12 @@ export function withQuestionParams<P extends { _meta?: Record<string, unknown> }
  * call needs nothing only the SDK client gives: no progress to pass back, no question
  * the caller could answer, no retry's answers, no output schema to check.
  */
-function plainCarriageOpen(connection: ChildConnection, tool: Tool, request: CallerRequest, decision: ElicitationDecision): connection is ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>> {
+function plainCarriageOpen(
+  connection: ChildConnection,
+  tool: Tool,
+  request: CallerRequest,
+  decision: ElicitationDecision
+): connection is ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>> {
   return (
     connection.plainToolCall !== undefined &&
     request.meta?.progressToken === undefined &&
@@ -202,7 +194,7 @@ async function sdkCall(
   decision: ElicitationDecision,
   capabilities: ClientCapabilities | undefined,
   /** What interceptors make of a notification on its way to the caller (undefined: dropped). */
-  intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined,
+  intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined
 ): Promise<CallToolResult | InputRequiredResult> {
   const progressToken = request.meta?.progressToken as ProgressToken | undefined;
   // Progress is passed on in order, and the result waits for the last of it.
@@ -228,7 +220,7 @@ async function sdkCall(
           },
   });
   await progressSent;
-  return isInputRequiredResult(result) ? result : (result as CallToolResult);
+  return isInputRequiredResult(result) ? result : result;
 }
 
 /**

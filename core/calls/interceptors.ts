@@ -252,7 +252,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
     call: ToolCall | Site,
     entries: readonly Entry[],
     result: CallToolResult,
-    verdictOf: (entry: Entry, result: CallToolResult) => AfterToolCall | Promise<AfterToolCall>,
+    verdictOf: (entry: Entry, result: CallToolResult) => AfterToolCall | Promise<AfterToolCall>
   ): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
     let replacedBy: string | undefined;
     for (const entry of entries) {
@@ -340,7 +340,9 @@ function refusal(entry: Entry, reason: string): CallToolResult {
 
 function failedClosed(entry: Entry, direction: InterceptionDirection): CallToolResult {
   return toolError(
-    `Tool call failed: the interceptor "${entry.name}" of plugin "${entry.owner}" failed on the call's ${direction}, so the ${direction === 'arguments' ? 'call was not carried' : 'result was withheld'}; the hub's log says why`,
+    `Tool call failed: the interceptor "${entry.name}" of plugin "${entry.owner}" failed on the call's ${direction}, so the ${
+      direction === 'arguments' ? 'call was not carried' : 'result was withheld'
+    }; the hub's log says why`
   );
 }
 
@@ -357,7 +359,7 @@ function publish(
   direction: InterceptionDirection,
   action: 'refused' | 'replaced' | 'seen' | 'failed',
   findings: readonly string[] | undefined,
-  failure?: 'threw' | 'overran',
+  failure?: 'threw' | 'overran'
 ): void {
   if (!observe.interception.active) return;
   const { server, tool } = siteOf(call);

@@ -7,7 +7,7 @@ export function toolError(text: string): CallToolResult {
 
 /** The same object as `structuredContent` and as JSON text, for clients that read only one. */
 export function structured(value: object): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
 /** The JSON-RPC error of a `tools/call` naming a tool an MCP server does not offer: what `/<name>/mcp` answers, and what an in-process server answers too. */

@@ -140,7 +140,16 @@ export interface FaceHost {
  */
 export async function learnFace(host: FaceHost, revision: string, signal: AbortSignal): Promise<ChildFace | null | undefined> {
   try {
-    const connection = await host.childType.connect(host.entry, { name: host.name, log: host.log, signal, prior: undefined, wires: host.wires, configDirectory: host.configDirectory, revision, onClosed: () => undefined });
+    const connection = await host.childType.connect(host.entry, {
+      name: host.name,
+      log: host.log,
+      signal,
+      prior: undefined,
+      wires: host.wires,
+      configDirectory: host.configDirectory,
+      revision,
+      onClosed: () => undefined,
+    });
     try {
       if (signal.aborted) return undefined;
       const negotiated = connection.client.getNegotiatedProtocolVersion();

@@ -102,7 +102,7 @@ export class ChildStarter {
         park: (reason) => host.park(reason),
       },
       host.timings,
-      host.clock,
+      host.clock
     );
   }
 
@@ -221,7 +221,9 @@ export class ChildStarter {
     host.transition('down', reason);
     throw new HubError(
       HUB_ERROR_CODES.CHILD_START_TIMEOUT,
-      `server "${host.name}" did not start within ${formatSeconds(timings.wakeBudgetMs)}: ${reason}; a server that needs longer (a first npx run downloads its package) can be given more: set "startTimeoutMs" in its entry`,
+      `server "${host.name}" did not start within ${formatSeconds(
+        timings.wakeBudgetMs
+      )}: ${reason}; a server that needs longer (a first npx run downloads its package) can be given more: set "startTimeoutMs" in its entry`
     );
   }
 
@@ -273,7 +275,10 @@ export class ChildStarter {
       const spoken = connection.client.getNegotiatedProtocolVersion() ?? 'no revision';
       if (!this.#warnedUnspoken) {
         this.#warnedUnspoken = true;
-        host.log.warn({ speaks: spoken, spokenToServers: host.wires.names }, `server "${host.name}" speaks only MCP ${spoken}, which no enabled revision plugin speaks to servers: it is unreachable until one does`);
+        host.log.warn(
+          { speaks: spoken, spokenToServers: host.wires.names },
+          `server "${host.name}" speaks only MCP ${spoken}, which no enabled revision plugin speaks to servers: it is unreachable until one does`
+        );
       }
       throw new ChildEndedError(`it speaks MCP ${spoken}, which no enabled revision plugin speaks to servers (the hub speaks ${host.wires.names.join(', ') || 'none'})`);
     }
@@ -300,7 +305,7 @@ export class ChildStarter {
         this.#closed(connection, reason);
         void connection.close().catch(noop);
       },
-      host.clock(),
+      host.clock()
     );
     return client;
   }

@@ -70,13 +70,7 @@ export class Child extends ChildProfile {
   /** Ends the askings under way when the server is put to rest (a process started to ask must not outlive the hub). */
   #stopLearning = new AbortController();
 
-  constructor(
-    name: string,
-    entry: ServerEntry,
-    readonly childType: ChildType,
-    readonly log: FastifyBaseLogger,
-    environment: ChildEnvironment = { timings: () => DEFAULT_CHILD_TIMINGS },
-  ) {
+  constructor(name: string, entry: ServerEntry, readonly childType: ChildType, readonly log: FastifyBaseLogger, environment: ChildEnvironment = { timings: () => DEFAULT_CHILD_TIMINGS }) {
     super(name, entry, environment.snapshots);
     this.#environment = environment;
     this.#visibility = new ToolVisibility(entry, environment.gates, this.view);
@@ -165,7 +159,7 @@ export class Child extends ChildProfile {
   /** Why the server is not serving (it failed and is down, parked, or awaits a login) or not heard (its listen ended and is being reopened), if so. */
   get problem(): string | undefined {
     if (isTroubled(this.#status)) return this.#lastError;
-    return this.#status === 'up' ? (this.childType.problem?.(this.name) ?? this.#watch.lost) : undefined;
+    return this.#status === 'up' ? this.childType.problem?.(this.name) ?? this.#watch.lost : undefined;
   }
 
   /** What plugins see of this server. */
@@ -221,7 +215,11 @@ export class Child extends ChildProfile {
     if (!learning) {
       const stop = this.#stopLearning.signal;
       const spokenLists = (signal: AbortSignal) => this.withClient((client) => readLists(client, signal));
-      learning = learnFace({ name: this.name, entry: this.entry, childType: this.childType, log: this.log, wires, spokenLists, configDirectory: this.#environment.configDirectory ?? process.cwd() }, revision, AbortSignal.any([stop, budget()])).then((face) => {
+      learning = learnFace(
+        { name: this.name, entry: this.entry, childType: this.childType, log: this.log, wires, spokenLists, configDirectory: this.#environment.configDirectory ?? process.cwd() },
+        revision,
+        AbortSignal.any([stop, budget()])
+      ).then((face) => {
         if (face !== undefined && !stop.aborted) this.keepFace(revision, face, this.#starter.negotiation);
         this.#reviewInstructions(face?.instructions);
         return face;
@@ -576,7 +574,7 @@ export class Child extends ChildProfile {
     this.#stderrTail = connection.stderrTail;
     connection.client.setNotificationHandler('notifications/tools/list_changed', async () => {
       if (this.#starter.connection !== connection) return;
-      const changed = await this.#refreshTools().catch((error: Error) => void this.log.warn({ err: error.message }, 'tool list refresh failed'));
+      const changed = await this.#refreshTools().catch((error: Error) => this.log.warn({ err: error.message }, 'tool list refresh failed'));
       // The child says its list changed: callers hear so even when it reads the same to the hub.
       if (changed !== true) this.#watch.emit({ kind: 'tools' });
     });

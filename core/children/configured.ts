@@ -108,7 +108,10 @@ export class ConfiguredServers {
     const childType = this.hub.childTypes.get(type);
     if (!childType) {
       throw refused(
-        `${source}: server "${name}": key "type": expected one of ${this.hub.childTypes.names().map((known) => `"${known}"`).join(', ')} (got "${type}"; is the plugin that adds it enabled?)`,
+        `${source}: server "${name}": key "type": expected one of ${this.hub.childTypes
+          .names()
+          .map((known) => `"${known}"`)
+          .join(', ')} (got "${type}"; is the plugin that adds it enabled?)`
       );
     }
     if (!expanded) return;
@@ -188,9 +191,7 @@ export class ConfiguredServers {
         next.set(name, entry);
         continue;
       }
-      const setUp = [...this.hub.serverKeys].find(
-        ([key, { live }]) => !live && ((entry as Record<string, unknown>)[key] !== undefined || (before as Record<string, unknown> | undefined)?.[key] !== undefined),
-      );
+      const setUp = [...this.hub.serverKeys].find(([key, { live }]) => !live && ((entry as Record<string, unknown>)[key] !== undefined || before?.[key] !== undefined));
       if (setUp) {
         const runs = before === undefined ? 'it is not added' : 'it runs on as it was';
         changes.refused.push({ name, why: `"${setUp[0]}" is set up by ${setUp[1].plugin} at start, so ${runs}; restart the hub to apply this change` });

@@ -8,14 +8,7 @@ import { systemClock, type ChildClock, type ClockTimer } from './clock.js';
  * error answer (a JSON-RPC error) still proves the child alive. The next probe is
  * scheduled when the last one has settled, so two never overlap.
  */
-export function startPings(
-  client: Client,
-  wire: ChildWire,
-  intervalMs: number,
-  timeoutMs: number,
-  onFailure: (reason: string) => void,
-  clock: ChildClock = systemClock,
-): () => void {
+export function startPings(client: Client, wire: ChildWire, intervalMs: number, timeoutMs: number, onFailure: (reason: string) => void, clock: ChildClock = systemClock): () => void {
   if (intervalMs === 0) return () => undefined;
   let stopped = false;
   let timer: ClockTimer | undefined;
@@ -35,10 +28,10 @@ export function startPings(
       (error: Error) => {
         clock.clearTimeout(deadline);
         if (stopped) return;
-        if (error instanceof ProtocolError) return void schedule();
+        if (error instanceof ProtocolError) return schedule();
         stop();
         onFailure(`did not answer a ping: ${late.signal.aborted ? (late.signal.reason as Error).message : error.message}`);
-      },
+      }
     );
   }
   schedule();

@@ -41,11 +41,7 @@ export class ChildRegistry {
   #clock: ChildClock = systemClock;
   readonly #configDirectory: string | undefined;
 
-  constructor(
-    private readonly log: FastifyBaseLogger,
-    clientInfo: { name: string; version: string },
-    options: ChildRegistryOptions = {},
-  ) {
+  constructor(private readonly log: FastifyBaseLogger, clientInfo: { name: string; version: string }, options: ChildRegistryOptions = {}) {
     this.gates = new ToolGates(log);
     this.#inProcess = createInProcessChildType(clientInfo);
     this.types.add(IN_PROCESS_TYPE, this.#inProcess);
@@ -155,7 +151,7 @@ export class ChildRegistry {
         .map(async (child) => {
           const snapshot = await store.load(child.name);
           if (snapshot) child.adoptSnapshot(snapshot);
-        }),
+        })
     );
   }
 

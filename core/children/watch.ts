@@ -45,11 +45,7 @@ export class ChildWatch {
   /** The prompt and resource lists as they were when the watch ended, to tell what changed in the gap by. */
   #beforeGap: Promise<Record<string, string> | undefined> | undefined;
 
-  constructor(
-    private readonly name: string,
-    private readonly log: FastifyBaseLogger,
-    private readonly relisting?: Relisting,
-  ) {
+  constructor(private readonly name: string, private readonly log: FastifyBaseLogger, private readonly relisting?: Relisting) {
     this.#relister = relisting && new Relister(relisting.clock, relisting.timings, () => this.#relist(), log);
   }
 

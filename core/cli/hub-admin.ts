@@ -56,5 +56,7 @@ function refuseNewStore(env: NodeJS.ProcessEnv): void {
   const store = join(settingPath(env, 'DATA_PATH'), 'store');
   if (existsSync(store)) return;
   const how = env.DATA_PATH?.trim() ? `DATA_PATH is ${env.DATA_PATH}` : `DATA_PATH is unset, so ./data of the current folder ${process.cwd()}`;
-  throw new StartupError(`no hub store at ${store} (${how}); run hub-admin with the hub's DATA_PATH (and HUB_CONFIG, BASE_URL), or start the hub once to create the store`, { code: HUB_ERROR_CODES.STORE_UNAVAILABLE });
+  throw new StartupError(`no hub store at ${store} (${how}); run hub-admin with the hub's DATA_PATH (and HUB_CONFIG, BASE_URL), or start the hub once to create the store`, {
+    code: HUB_ERROR_CODES.STORE_UNAVAILABLE,
+  });
 }

@@ -38,7 +38,7 @@ function defaultDataPath(env: NodeJS.ProcessEnv): { path: string; why: string } 
   if (env.DATA_PATH?.trim()) return { path: settingsFromEnvironment(env).dataPath, why: 'DATA_PATH' };
   const { configFile, dataPath } = settingsFromEnvironment(env);
   const cwd = process.cwd();
-  if (dirname(configFile) === cwd && existsSync(configFile) && writable(cwd)) return { path: dataPath, why: 'the config file\'s folder' };
+  if (dirname(configFile) === cwd && existsSync(configFile) && writable(cwd)) return { path: dataPath, why: "the config file's folder" };
   return { path: userStateFolder(env), why: `the per-user state folder: ${cwd} ${existsSync(configFile) && dirname(configFile) === cwd ? 'is not writable' : 'does not hold the config file'}` };
 }
 
@@ -67,7 +67,8 @@ runCli('hub-stdio', async () => {
   const revisions = servedRevisions(hub.revisions.values());
   const [first] = revisions;
   if (!first) throw new StartupError('no MCP revision plugin is enabled', { code: HUB_ERROR_CODES.NO_REVISION });
-  if (hub.metaTools.values().length === 0) throw new StartupError('hub-stdio serves the tools of /hub, and no plugin adds one (is meta-tools disabled?); enable meta-tools', { code: HUB_ERROR_CODES.STARTUP });
+  if (hub.metaTools.values().length === 0)
+    throw new StartupError('hub-stdio serves the tools of /hub, and no plugin adds one (is meta-tools disabled?); enable meta-tools', { code: HUB_ERROR_CODES.STARTUP });
   const endpoint = new HubEndpoint(hub);
   // The SDK serves whichever kind of session opens; the gate lets through only what a served
   // revision claims, and the session's server is built for the revision that claimed it.

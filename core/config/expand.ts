@@ -80,9 +80,7 @@ export function expandEnvironment<T>(value: T, env: NodeJS.ProcessEnv, source: s
     return value.map((item, index) => expandEnvironment(item, env, source, `${path}[${index}]`)) as T;
   }
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, expandEnvironment(item, env, source, path ? `${path}.${key}` : key)]),
-    ) as T;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandEnvironment(item, env, source, path ? `${path}.${key}` : key)])) as T;
   }
   return value;
 }
@@ -134,7 +132,7 @@ export function expandConfig<T extends { mcpServers?: Record<string, unknown> }>
     Object.entries(mcpServers).map(([name, entry]) => {
       const path = `mcpServers.${name}`;
       return [name, variableProblem(entry, env, path) ? entry : expandEnvironment(entry, env, source, path)];
-    }),
+    })
   );
   return { ...expanded, mcpServers: servers } as T;
 }

@@ -20,7 +20,9 @@ export function adoptOtherClients(raw: unknown, source: string): unknown {
   const config = { ...(raw as Record<string, unknown>) };
   if ('servers' in config) {
     if ('mcpServers' in config) {
-      throw new StartupError(`${source}: both "servers" (VS Code's key) and "mcpServers" are set: move the entries of "servers" into "mcpServers" and remove "servers"`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
+      throw new StartupError(`${source}: both "servers" (VS Code's key) and "mcpServers" are set: move the entries of "servers" into "mcpServers" and remove "servers"`, {
+        code: HUB_ERROR_CODES.CONFIG_INVALID,
+      });
     }
     config.mcpServers = config.servers;
     delete config.servers;
@@ -71,7 +73,7 @@ export function keepAdopted(from: object, to: object): void {
 const FOREIGN_KEYS: Readonly<Record<string, string>> = {
   autoApprove: "Cline's list of tools run without asking; approval is up to the client that calls the hub",
   alwaysAllow: "Roo Code's and Kilo Code's list of tools run without asking; approval is up to the client that calls the hub",
-  disabledTools: 'Windsurf\'s and Roo Code\'s hidden tools; the hub\'s key is "denyTools"',
+  disabledTools: "Windsurf's and Roo Code's hidden tools; the hub's key is \"denyTools\"",
   includeTools: 'Gemini CLI\'s allowed tools; the hub\'s key is "allowTools"',
   excludeTools: 'Gemini CLI\'s hidden tools; the hub\'s key is "denyTools"',
   trust: "Gemini CLI's skipping of confirmations; approval is up to the client that calls the hub",
@@ -93,7 +95,9 @@ export function configNotices(config: HubConfig): string[] {
     }
     if (entry.timeout !== undefined && entry.timeout < SHORTEST_TIMEOUT_MS) {
       warnings.push(
-        `mcpServers.${name}: "timeout" is in milliseconds, as in Claude Code, and ${entry.timeout} is under a second, so it is ignored (Cline's "timeout" counts seconds: ${entry.timeout} seconds is ${entry.timeout * 1000})`,
+        `mcpServers.${name}: "timeout" is in milliseconds, as in Claude Code, and ${entry.timeout} is under a second, so it is ignored (Cline's "timeout" counts seconds: ${entry.timeout} seconds is ${
+          entry.timeout * 1000
+        })`
       );
     }
   }

@@ -43,4 +43,3 @@ export async function readConfigText(file: string): Promise<string | undefined> 
     await handle.close();
   }
 }
-

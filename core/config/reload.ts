@@ -21,9 +21,7 @@ export interface ReloadOptions {
 }
 
 /** What became of one reload: applied (with the servers it changed) or refused (with why). */
-export type ReloadResult =
-  | { trigger: string; outcome: 'applied'; added: string[]; removed: string[]; restarted: string[]; retuned: string[] }
-  | { trigger: string; outcome: 'refused'; error: string };
+export type ReloadResult = { trigger: string; outcome: 'applied'; added: string[]; removed: string[]; restarted: string[]; retuned: string[] } | { trigger: string; outcome: 'refused'; error: string };
 
 /**
  * Reloads the config file on demand (SIGHUP) and when it changes: a config that fails
@@ -119,7 +117,10 @@ export class ConfigReloader {
     for (const note of notices.adopted) log.info({ config: file }, `written for another client: ${note}`);
     const pluginsChanged = changedKeys(config.plugins ?? {}, this.options.plugins ?? {});
     if (pluginsChanged.length > 0) {
-      log.warn({ trigger, config: file, plugins: pluginsChanged }, `the "plugins" section changed (${pluginsChanged.join(', ')}): plugins and their options take effect at the next restart of the hub`);
+      log.warn(
+        { trigger, config: file, plugins: pluginsChanged },
+        `the "plugins" section changed (${pluginsChanged.join(', ')}): plugins and their options take effect at the next restart of the hub`
+      );
     }
     const { changes, stopped } = await servers.apply(entries);
     changes.removed.push(...((await this.options.takeOutPluginServers?.(config)) ?? []));

@@ -37,17 +37,15 @@ export function schemaProblems(schema: TSchema, value: unknown): SchemaProblem[]
   const byField = new Map<string, SchemaError[]>();
   for (const error of errors) {
     // A required error may name several missing keys: each is a field of its own.
-    const missing = error.keyword === 'required' ? (error.params as { requiredProperties: string[] }).requiredProperties : [undefined];
+    const missing = error.keyword === 'required' ? error.params.requiredProperties : [undefined];
     for (const key of missing) {
       const field = key === undefined ? error.instancePath : `${error.instancePath}/${key}`;
-      const one = key === undefined ? error : { ...error, params: { ...(error.params as object), requiredProperties: [key] } };
+      const one = key === undefined ? error : { ...error, params: { ...error.params, requiredProperties: [key] } };
       byField.set(field, [...(byField.get(field) ?? []), one as SchemaError]);
     }
   }
   const fields = [...byField.keys()];
-  const problems = fields
-    .filter((field) => !fields.some((other) => other !== field && other.startsWith(`${field}/`)))
-    .map((field) => foldedProblem(schema, byField.get(field) as SchemaError[]));
+  const problems = fields.filter((field) => !fields.some((other) => other !== field && other.startsWith(`${field}/`))).map((field) => foldedProblem(schema, byField.get(field) as SchemaError[]));
   const rest = problems.filter((problem) => problem.path !== first.path || problem.expected !== first.expected);
   return [first, ...rest];
 }
@@ -56,12 +54,12 @@ export function schemaProblems(schema: TSchema, value: unknown): SchemaProblem[]
 function foldedProblem(schema: TSchema, errors: SchemaError[]): SchemaProblem {
   const deepest = errors.reduce((best, error) => (depth(error.instancePath) > depth(best.instancePath) ? error : best));
   const atPath = errors.filter((error) => error.instancePath === deepest.instancePath);
-  const constants = atPath.filter((error) => error.keyword === 'const').map((error) => JSON.stringify((error.params as { allowedValue: unknown }).allowedValue));
+  const constants = atPath.filter((error) => error.keyword === 'const').map((error) => JSON.stringify(error.params.allowedValue));
   if (constants.length > 0) return { path: deepest.instancePath, expected: `one of ${constants.join(', ')}` };
   const primary = atPath.find((error) => error.keyword !== 'anyOf' && error.keyword !== 'boolean') ?? deepest;
   if (primary.keyword === 'boolean' && primary.schemaPath.endsWith('/additionalProperties')) return unknownKey(schema, primary.schemaPath, primary.instancePath);
   if (primary.keyword === 'required') {
-    const [missing] = (primary.params as { requiredProperties: string[] }).requiredProperties;
+    const [missing] = primary.params.requiredProperties;
     return { path: `${primary.instancePath}/${missing}`, expected: 'a value (the key is required)' };
   }
   return { path: primary.instancePath, expected: describe(primary.keyword, primary.params, primary.message) };
@@ -124,7 +122,7 @@ function schemaAt(schema: TSchema, pointer: string): TSchema | undefined {
     if (typeof node !== 'object' || node === null) return undefined;
     node = (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
-  return typeof node === 'object' && node !== null ? (node as TSchema) : undefined;
+  return typeof node === 'object' && node !== null ? node : undefined;
 }
 
 function depth(pointer: string): number {

@@ -13,18 +13,25 @@ export const HubSettings = Type.Object({
   callTimeoutMs: Type.Integer({ minimum: 1, description: 'TOOL_CALL_TIMEOUT_MS: a tool call fails after this long without progress; default 300000 (5 minutes).' }),
   startTimeoutMs: Type.Integer({
     minimum: 1,
-    description: 'START_TIMEOUT_MS: how long a server may take to start and answer its MCP handshake (retries included) before it is reported down, for every server without its own startTimeoutMs, and for hub check --connect; default 120000 (2 minutes).',
+    description:
+      'START_TIMEOUT_MS: how long a server may take to start and answer its MCP handshake (retries included) before it is reported down, for every server without its own startTimeoutMs, and for hub check --connect; default 120000 (2 minutes).',
   }),
-  operatorSessionMinutes: Type.Integer({ minimum: 1, description: 'OPERATOR_SESSION_MINUTES: how long an operator stays logged in to the hub\'s pages (status, upstream logins); default 720 (12 h).' }),
+  operatorSessionMinutes: Type.Integer({ minimum: 1, description: "OPERATOR_SESSION_MINUTES: how long an operator stays logged in to the hub's pages (status, upstream logins); default 720 (12 h)." }),
   operatorSessionsOnPasswordChange: Type.Union([Type.Literal('end'), Type.Literal('keep')], {
-    description: 'OPERATOR_SESSIONS_ON_PASSWORD_CHANGE: what a start with another operator password than the last start\'s does to the operator sessions: end (everyone logs in again with the new password) or keep; default end.',
+    description:
+      "OPERATOR_SESSIONS_ON_PASSWORD_CHANGE: what a start with another operator password than the last start's does to the operator sessions: end (everyone logs in again with the new password) or keep; default end.",
   }),
-  drainTimeoutMs: Type.Integer({ minimum: 0, description: 'DRAIN_TIMEOUT_MS: at shutdown, how long calls in flight may finish before they are cut; keep it at least 3 s under the stop timeout (the grace period before SIGKILL, less any preStop pause), which the cut calls\' answers and the rest of the shutdown need, and raise both together; default 7000 (7 + 3 s fit the 10 s podman, docker and Kubernetes give by default).' }),
+  drainTimeoutMs: Type.Integer({
+    minimum: 0,
+    description:
+      "DRAIN_TIMEOUT_MS: at shutdown, how long calls in flight may finish before they are cut; keep it at least 3 s under the stop timeout (the grace period before SIGKILL, less any preStop pause), which the cut calls' answers and the rest of the shutdown need, and raise both together; default 7000 (7 + 3 s fit the 10 s podman, docker and Kubernetes give by default).",
+  }),
   logFormat: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
     description: 'LOG_FORMAT: pretty (readable lines), json (one JSON record a line), or auto (pretty on a terminal, JSON otherwise); default auto.',
   }),
   logStyle: Type.Union([Type.Literal('pino'), Type.Literal('collector')], {
-    description: "LOG_STYLE: the fields of JSON records: pino (level as a number, time in epoch milliseconds) or collector (level as a word, time as ISO 8601, as Elastic, Loki and Cloud Logging expect); default pino.",
+    description:
+      'LOG_STYLE: the fields of JSON records: pino (level as a number, time in epoch milliseconds) or collector (level as a word, time as ISO 8601, as Elastic, Loki and Cloud Logging expect); default pino.',
   }),
   // Limits per client and per process (core/limits/settings.ts).
   ...LimitSettings.properties,
@@ -150,4 +157,3 @@ function httpUrl(raw: string): string {
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
-

@@ -44,7 +44,8 @@ export function admitClients(mcp: FastifyInstance, hub: Hub, revisions: readonly
     const client = request.mcpAuth?.clientId;
     if (client === undefined) return done();
     if (revisions.some((revision) => revision.opensStream(request.body))) {
-      if (!streams.take(client, clientMaxStreams)) return void refuse(hub, reply, requestIdOf(request.body), { message: `Too many open subscription streams: this client may hold ${clientMaxStreams}`, retryAfterSeconds: 1 });
+      if (!streams.take(client, clientMaxStreams))
+        return void refuse(hub, reply, requestIdOf(request.body), { message: `Too many open subscription streams: this client may hold ${clientMaxStreams}`, retryAfterSeconds: 1 });
       onClose(reply.raw, () => streams.release(client));
       return done();
     }
@@ -62,8 +63,5 @@ export function admitClients(mcp: FastifyInstance, hub: Hub, revisions: readonly
 
 function refuse(hub: Hub, reply: FastifyReply, id: string | number | null, { message, retryAfterSeconds }: LimitRefusal): FastifyReply {
   if (observe.rateLimited.active) observe.rateLimited.publish({ hub: hub.identity });
-  return reply
-    .code(429)
-    .header('retry-after', String(retryAfterSeconds))
-    .send(jsonRpcError(id, LIMIT_ERROR, message, { retryAfterSeconds }));
+  return reply.code(429).header('retry-after', String(retryAfterSeconds)).send(jsonRpcError(id, LIMIT_ERROR, message, { retryAfterSeconds }));
 }

@@ -27,5 +27,5 @@ export const CALLER_SERVERS_KEY = 'servers';
 export function callerServers(auth: AuthInfo | undefined): readonly string[] | undefined {
   const servers = auth?.extra?.[CALLER_SERVERS_KEY];
   if (servers === undefined) return undefined;
-  return Array.isArray(servers) && servers.every((name) => typeof name === 'string') ? (servers as string[]) : [];
+  return Array.isArray(servers) && servers.every((name) => typeof name === 'string') ? servers : [];
 }

@@ -35,4 +35,3 @@ export class Cancellations {
     this.#calls.get(caller)?.get(id)?.abort(new HubError(HUB_ERROR_CODES.CALL_CANCELLED, reason));
   }
 }
-

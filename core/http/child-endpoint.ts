@@ -51,7 +51,7 @@ export class ChildEndpoint implements McpEndpoint {
     private readonly hub: Hub,
     readonly child: Child,
     /** The request's one wait for the child, on the SDK's road (one endpoint per request there). */
-    private readonly wake?: RequestWake,
+    private readonly wake?: RequestWake
   ) {}
 
   server(revision: ServedRevision, exchange?: SdkExchange): Promise<Server> {
@@ -98,7 +98,10 @@ export class ChildEndpoint implements McpEndpoint {
 async function createChildServer(hub: Hub, child: Child, revision: ServedRevision, exchange: SdkExchange | undefined): Promise<Server> {
   const wake = new RequestWake(child, child.startTimeoutMs);
   const endpoint = new ChildEndpoint(hub, child, wake);
-  const failure = await wake.known().then(() => undefined, (error: unknown) => error ?? new Error('the server could not start'));
+  const failure = await wake.known().then(
+    () => undefined,
+    (error: unknown) => error ?? new Error('the server could not start')
+  );
   const face = await child.faceFor(revision.revision, () => wake.remaining());
   const instructions = await child.instructionsOf(face);
   const capabilities = deliverable(revision.capabilities(face.capabilities), child);
@@ -199,14 +202,14 @@ function relayTo(hub: Hub, child: Child, revision: ServedRevision, wake: Request
         if (!childError) throw error;
         const refusal = relayedChildError(revision, childError, method);
         // The caller's revision answers this failure with a result.
-        if (!ProtocolError.isInstance(refusal)) return refusal as Result;
+        if (!ProtocolError.isInstance(refusal)) return refusal;
         if (exchange && refusal.code === ProtocolErrorCode.MethodNotFound) exchange.methodNotFound = true;
         throw refusal;
       });
     if (!isInputRequiredResult(answer)) return child.wire?.withoutIdentity(answer) ?? answer;
     const question = hub.questions.relay(answer, revision, decision as ElicitationDecision, request, child.view);
     if (typeof question === 'string') throw new ProtocolError(ProtocolErrorCode.InternalError, question);
-    return question as unknown as Result;
+    return question;
   };
 }
 

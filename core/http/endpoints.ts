@@ -69,10 +69,7 @@ class McpRoutes {
   readonly #served = new Map<string, Served>();
   readonly #allowed: AllowedHosts;
 
-  constructor(
-    private readonly hub: Hub,
-    private readonly revisions: readonly ServedRevision[],
-  ) {
+  constructor(private readonly hub: Hub, private readonly revisions: readonly ServedRevision[]) {
     this.#allowed = new AllowedHosts(hub.settings);
   }
 
@@ -179,7 +176,8 @@ class McpRoutes {
     // On a revision whose cancellations arrive apart, calls are kept by caller to be found by them; so is a log level set.
     const caller = revision?.cancelledRequest || revision?.keepsLogLevel ? callerOf(request) : undefined;
     // A caller who set a log level hears the child's messages during its call: the SDK's road carries them.
-    if (plain && !(caller !== undefined && plain.revision.keepsLogLevel && served.logLevels.get(caller) !== undefined)) return answerPlainCall(served.endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth, access, caller === undefined ? undefined : { registry: served.cancellations, caller });
+    if (plain && !(caller !== undefined && plain.revision.keepsLogLevel && served.logLevels.get(caller) !== undefined))
+      return answerPlainCall(served.endpoint, plain.revision, plain.call, reply.raw, request.mcpAuth, access, caller === undefined ? undefined : { registry: served.cancellations, caller });
     return this.carrySdk(request, reply, served, revision, caller);
   }
 

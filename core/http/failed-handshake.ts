@@ -17,6 +17,6 @@ export function refuseEveryRequest(server: Server, failure: unknown): void {
   };
   const set = server.setRequestHandler.bind(server) as (method: string, handler: () => never) => void;
   for (const method of sdkSeams(server).requestMethods()) set(method, refuse);
-  server.setRequestHandler = ((method: string) => set(method, refuse)) as unknown as Server['setRequestHandler'];
+  server.setRequestHandler = (method: string) => set(method, refuse);
   server.fallbackRequestHandler = async () => refuse();
 }

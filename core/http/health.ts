@@ -57,7 +57,13 @@ async function pingStore(hub: Hub): Promise<string | undefined> {
     timer = setTimeout(() => resolve(`no answer within ${STORE_PING_TIMEOUT_MS / 1000} s`), STORE_PING_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([hub.store.ping().then(() => undefined, (error: Error) => error.message), late]);
+    return await Promise.race([
+      hub.store.ping().then(
+        () => undefined,
+        (error: Error) => error.message
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,12 +1,4 @@
-import {
-  isInputRequiredResult,
-  Server,
-  type CallToolRequestParams,
-  type CallToolResult,
-  type ClientCapabilities,
-  type Implementation,
-  type InputRequiredResult,
-} from '@modelcontextprotocol/server';
+import { isInputRequiredResult, Server, type CallToolRequestParams, type CallToolResult, type ClientCapabilities, type Implementation, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { SdkExchange } from './sdk-exchange.js';
 import { firstSchemaProblem, pointerToPath, withSchemaDefaults } from '../config/schema-errors.js';
 import type { Hub } from '../hub.js';
@@ -27,7 +19,7 @@ export class HubEndpoint implements McpEndpoint {
   constructor(
     private readonly hub: Hub,
     /** The SDK server of a stdio session, whose opening declared the caller's capabilities. */
-    private readonly session?: Server,
+    private readonly session?: Server
   ) {}
 
   server(revision: ServedRevision, exchange?: SdkExchange): Server {
@@ -98,7 +90,18 @@ async function callHubTool(call: HubToolCall): Promise<CallToolResult | InputReq
     throw error;
   } finally {
     if (!record.heardAsServerCall) {
-      observe.hubToolCall.publish({ hub: hub.identity, tool: params.name, revision: revision.revision, clientId: caller.clientId, params, request: caller, startedAt, endedAt: performance.now(), outcome, errorCode });
+      observe.hubToolCall.publish({
+        hub: hub.identity,
+        tool: params.name,
+        revision: revision.revision,
+        clientId: caller.clientId,
+        params,
+        request: caller,
+        startedAt,
+        endedAt: performance.now(),
+        outcome,
+        errorCode,
+      });
     }
   }
 }
@@ -120,5 +123,7 @@ function runHubTool({ hub, revision, params, caller, sessionCapabilities }: HubT
   }
   const called = tool.call(args, { revision, request: caller, via: tool.name, ...(hubCall && { hubCall }), ...(sessionCapabilities && { sessionCapabilities }) });
   if (!tool.interceptedResult) return called;
-  return called.then<CallToolResult | InputRequiredResult>((result) => (isInputRequiredResult(result) ? result : hub.interceptors.runAfterHubTool(hub, { tool: tool.name, revision: revision.revision, clientId: caller.clientId }, result)));
+  return called.then<CallToolResult | InputRequiredResult>((result) =>
+    isInputRequiredResult(result) ? result : hub.interceptors.runAfterHubTool(hub, { tool: tool.name, revision: revision.revision, clientId: caller.clientId }, result)
+  );
 }

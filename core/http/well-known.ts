@@ -26,7 +26,9 @@ const FORWARDED_HEADERS = ['host', 'x-forwarded-host', 'x-forwarded-proto', 'x-f
 export async function hubWellKnown(app: FastifyInstance, options: HubWellKnownOptions): Promise<void> {
   const prefix = options.hubPrefix.replace(/\/+$/, '');
   if (!/^\/[^?#]+$/.test(prefix)) {
-    throw new StartupError(`hubWellKnown: hubPrefix must be the hub's prefix, a path such as /tools (got ${JSON.stringify(options.hubPrefix)}); a hub at the root serves these documents itself`, { code: HUB_ERROR_CODES.STARTUP });
+    throw new StartupError(`hubWellKnown: hubPrefix must be the hub's prefix, a path such as /tools (got ${JSON.stringify(options.hubPrefix)}); a hub at the root serves these documents itself`, {
+      code: HUB_ERROR_CODES.STARTUP,
+    });
   }
   for (const document of DOCUMENTS) {
     const forward = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -22,11 +22,7 @@ export class ClientLimits {
   readonly #calls: WindowCounter;
   readonly #inFlight = new Occupancy();
 
-  constructor(
-    store: Store,
-    readonly settings: Pick<HubSettings, 'clientCallsPerMinute' | 'clientMaxConcurrent'>,
-    now: () => number,
-  ) {
+  constructor(store: Store, readonly settings: Pick<HubSettings, 'clientCallsPerMinute' | 'clientMaxConcurrent'>, now: () => number) {
     this.#calls = new WindowCounter(store, 'mcp-calls', 60_000, { limit: settings.clientCallsPerMinute, now });
   }
 

@@ -55,10 +55,10 @@ export function checkHostOnEveryRoute(app: FastifyInstance, allowed: AllowedHost
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (config.anyHost === true || config.ownHostCheck === true || allowed.host(request.headers.host)) return undefined;
-    return reply
-      .code(403)
-      .header('cache-control', 'no-store')
-      .send({ error: 'forbidden_host', error_description: 'the Host header names neither this hub (its BASE_URL or HOST) nor loopback; if clients reach the hub by this name, set BASE_URL to the URL they use' });
+    return reply.code(403).header('cache-control', 'no-store').send({
+      error: 'forbidden_host',
+      error_description: 'the Host header names neither this hub (its BASE_URL or HOST) nor loopback; if clients reach the hub by this name, set BASE_URL to the URL they use',
+    });
   });
 }
 

@@ -2,7 +2,6 @@ import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import ipaddr from 'ipaddr.js';
-import type { Dispatcher } from 'undici';
 import { HUB_ERROR_CODES, HubError } from '../errors.js';
 
 /** An answer over the size limit, or one not complete within the time limit. */
@@ -79,7 +78,7 @@ export function guardedFetch({ allowLoopback, maxBytes, timeoutMs }: GuardedFetc
       const form = init?.body instanceof URLSearchParams;
       if (form && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
       const answer = await request(url, {
-        method: (init?.method ?? 'GET') as Dispatcher.HttpMethod,
+        method: init?.method ?? 'GET',
         headers: Object.fromEntries(headers),
         body: form ? String(init?.body) : (init?.body as string | Uint8Array | null | undefined),
         signal,

@@ -35,19 +35,22 @@ export function escapeHtml(text: string): string {
  * pages): one pinned stylesheet, no scripts, never framed, never cached.
  */
 export function sendPage(reply: FastifyReply, status: number, title: string, body: string, options: PageOptions = {}): FastifyReply {
-  const head = `${options.refreshSeconds === undefined ? '' : `<meta http-equiv="refresh" content="${Math.max(1, Math.round(options.refreshSeconds))}">`}<title>${escapeHtml(title)}</title><style>${STYLE}</style>${options.wide ? `<style>${WIDE_STYLE}</style>` : ''}`;
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('content-security-policy', CSP)
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
-    // Not no-referrer: under it a browser sends `Origin: null` with the page's own form posts,
-    // which the operator service then cannot tell from a post by an opaque origin.
-    .header('referrer-policy', 'same-origin')
-    .header('cache-control', 'no-store')
-    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-${head}</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`);
+  const head = `${options.refreshSeconds === undefined ? '' : `<meta http-equiv="refresh" content="${Math.max(1, Math.round(options.refreshSeconds))}">`}<title>${escapeHtml(
+    title
+  )}</title><style>${STYLE}</style>${options.wide ? `<style>${WIDE_STYLE}</style>` : ''}`;
+  return (
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', CSP)
+      .header('x-frame-options', 'DENY')
+      .header('x-content-type-options', 'nosniff')
+      // Not no-referrer: under it a browser sends `Origin: null` with the page's own form posts,
+      // which the operator service then cannot tell from a post by an opaque origin.
+      .header('referrer-policy', 'same-origin')
+      .header('cache-control', 'no-store').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+${head}</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`)
+  );
 }
 
 const REFUSED_LOGINS: Record<LoginRefusal, { status: number; title: string; text: string }> = {

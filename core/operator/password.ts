@@ -6,7 +6,6 @@ import { makePrivateFolder, PASSWORD_FILE, PRIVATE_FILE_MODE } from '../store/pr
 import { hashSecret, secretMatches } from '../secrets.js';
 import { sharedAttempt } from '../shared-attempt.js';
 
-
 /**
  * The shared approval password: HUB_PASSWORD, or one generated at first start, kept in
  * `<DATA_PATH>/hub-password` (readable by the owner only). When the log is readable lines
@@ -18,11 +17,7 @@ export class SharedPassword {
   /** The password's hash, read or made once. */
   readonly ensure = sharedAttempt(() => this.#load());
 
-  constructor(
-    private readonly dataPath: string,
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly log?: FastifyBaseLogger,
-  ) {}
+  constructor(private readonly dataPath: string, private readonly env: NodeJS.ProcessEnv, private readonly log?: FastifyBaseLogger) {}
 
   get file(): string {
     return join(this.dataPath, PASSWORD_FILE);
@@ -52,7 +47,10 @@ export class SharedPassword {
     // Imported here: hub-admin's store-only commands must not load the settings.
     const { readableLogs } = await import('../log-format.js');
     if (this.log && !readableLogs(this.env)) {
-      this.log.warn({ passwordFile: this.file }, 'generated the approval password (HUB_PASSWORD is unset): read it once from the file passwordFile names (readable by the hub\'s user only); it is printed nowhere');
+      this.log.warn(
+        { passwordFile: this.file },
+        "generated the approval password (HUB_PASSWORD is unset): read it once from the file passwordFile names (readable by the hub's user only); it is printed nowhere"
+      );
     } else {
       process.stderr.write(`hub: generated the approval password (HUB_PASSWORD is unset): ${password}\nhub: it is stored in ${this.file} and will not be printed again\n`);
     }

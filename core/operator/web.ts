@@ -122,7 +122,12 @@ export class OperatorWeb implements OperatorService {
     } catch (error) {
       // The store's reason stays in the log: whoever asks has not shown a session yet.
       request.log.warn({ err: (error as Error).message }, 'an operator session could not be checked');
-      return sendPage(reply.header('retry-after', String(SESSION_CHECK_RETRY_SECONDS)), 503, 'Cannot check the login', '<p role="alert">The hub cannot check logins right now: its store does not answer. Try again in a moment.</p>');
+      return sendPage(
+        reply.header('retry-after', String(SESSION_CHECK_RETRY_SECONDS)),
+        503,
+        'Cannot check the login',
+        '<p role="alert">The hub cannot check logins right now: its store does not answer. Try again in a moment.</p>'
+      );
     }
     if (live) return undefined;
     return this.#loginPage(reply, SAFE_METHODS.has(request.method) ? 200 : 401, this.#returnPathOf(request));
@@ -169,13 +174,19 @@ export class OperatorWeb implements OperatorService {
 
   readonly requireApiSession = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     // A bearer token opens the MCP endpoints, never the operator's: a leaked client token must not edit the hub.
-    if (request.headers.authorization !== undefined) return sendApiError(reply, 401, HUB_ERROR_CODES.OPERATOR_SESSION_REQUIRED, 'The operator API takes the operator login session only, never an Authorization header.');
+    if (request.headers.authorization !== undefined)
+      return sendApiError(reply, 401, HUB_ERROR_CODES.OPERATOR_SESSION_REQUIRED, 'The operator API takes the operator login session only, never an Authorization header.');
     let live: boolean;
     try {
       live = await this.hasSession(request);
     } catch (error) {
       request.log.warn({ err: (error as Error).message }, 'an operator session could not be checked');
-      return sendApiError(reply.header('retry-after', String(SESSION_CHECK_RETRY_SECONDS)), 503, HUB_ERROR_CODES.STORE_UNAVAILABLE, 'The hub cannot check logins right now: its store does not answer. Try again in a moment.');
+      return sendApiError(
+        reply.header('retry-after', String(SESSION_CHECK_RETRY_SECONDS)),
+        503,
+        HUB_ERROR_CODES.STORE_UNAVAILABLE,
+        'The hub cannot check logins right now: its store does not answer. Try again in a moment.'
+      );
     }
     if (live) return undefined;
     return sendApiError(reply, 401, HUB_ERROR_CODES.OPERATOR_SESSION_REQUIRED, 'Log in to the hub first (the session ended or was never started): reload the page.');
@@ -202,7 +213,11 @@ export class OperatorWeb implements OperatorService {
     if (!pages.hasRequestDecorator('cookies')) await pages.register(cookie);
     await ownFormParser(pages);
     if (!pages.hasDecorator('csrfProtection')) {
-      await pages.register(csrfProtection, { sessionPlugin: '@fastify/cookie', cookieKey: CSRF_COOKIE, cookieOpts: { path: this.#prefix || '/', sameSite: 'strict', httpOnly: true, secure: this.#secure } });
+      await pages.register(csrfProtection, {
+        sessionPlugin: '@fastify/cookie',
+        cookieKey: CSRF_COOKIE,
+        cookieOpts: { path: this.#prefix || '/', sameSite: 'strict', httpOnly: true, secure: this.#secure },
+      });
     }
     pages.addHook('onRoute', (route) => {
       route.bodyLimit ??= FORM_BODY_LIMIT;
@@ -224,8 +239,17 @@ export class OperatorWeb implements OperatorService {
       const header = ['csrf-token', 'xsrf-token', 'x-csrf-token', 'x-xsrf-token'].some((name) => request.headers[name] !== undefined);
       // (An API's JSON body never carries the field: its refusal is the JSON 403 below.)
       if (!header && !isOperatorApi(request) && typeof body === 'object' && body !== null && !(CSRF_FIELD in body)) {
-        const sent = Object.keys(body).slice(0, 20).map((name) => `"${escapeHtml(name)}"`).join(', ') || 'none';
-        return void this.sendPage(reply, 400, 'Not understood', `<p role="alert">The form has no "${CSRF_FIELD}" field, which every form of the hub carries (hidden, from the page that shows the form); the fields sent: ${sent}.</p>`);
+        const sent =
+          Object.keys(body)
+            .slice(0, 20)
+            .map((name) => `"${escapeHtml(name)}"`)
+            .join(', ') || 'none';
+        return void this.sendPage(
+          reply,
+          400,
+          'Not understood',
+          `<p role="alert">The form has no "${CSRF_FIELD}" field, which every form of the hub carries (hidden, from the page that shows the form); the fields sent: ${sent}.</p>`
+        );
       }
       pages.csrfProtection(request, reply, done);
     });
@@ -235,7 +259,12 @@ export class OperatorWeb implements OperatorService {
           return sendApiError(reply, 403, HUB_ERROR_CODES.OPERATOR_CSRF_INVALID, 'The page that sent this is no longer valid (the CSRF token is missing or stale): reload it and retry.');
         }
         if (error.validation || error.statusCode === 400 || error.statusCode === 413 || error.statusCode === 415) {
-          return sendApiError(reply, error.statusCode === 413 || error.statusCode === 415 ? error.statusCode : 400, HUB_ERROR_CODES.OPERATOR_REQUEST_INVALID, `The hub did not understand this request: ${error.message}.`);
+          return sendApiError(
+            reply,
+            error.statusCode === 413 || error.statusCode === 415 ? error.statusCode : 400,
+            HUB_ERROR_CODES.OPERATOR_REQUEST_INVALID,
+            `The hub did not understand this request: ${error.message}.`
+          );
         }
         request.log.error({ err: error }, 'operator API request failed');
         return sendApiError(reply, 500, HUB_ERROR_CODES.INTERNAL, 'The hub failed on this request; its log says why.');
@@ -277,7 +306,11 @@ function isOperatorApi(request: FastifyRequest): boolean {
 
 /** An error of the operator API: JSON with the hub's error code and a message a person can act on. */
 export function sendApiError(reply: FastifyReply, status: number, code: string, message: string, details?: Record<string, unknown>): FastifyReply {
-  return reply.code(status).header('cache-control', 'no-store').header('content-type', 'application/json; charset=utf-8').send({ error: { code, message, ...details } });
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('content-type', 'application/json; charset=utf-8')
+    .send({ error: { code, message, ...details } });
 }
 
 function pathOf(request: FastifyRequest): string {

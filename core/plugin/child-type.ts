@@ -4,7 +4,17 @@
  */
 export { batchedSend } from '../children/client/batched-send.js';
 export type { CallCancel } from '../children/client/call-cancel.js';
-export { ChildEndedError, type ChildConnection, type ChildEntry, type ChildType, type ConnectContext, type EntryCheck, type EntryCheckContext, type PlainToolCall, type ToolRoute } from '../children/child-type.js';
+export {
+  ChildEndedError,
+  type ChildConnection,
+  type ChildEntry,
+  type ChildType,
+  type ConnectContext,
+  type EntryCheck,
+  type EntryCheckContext,
+  type PlainToolCall,
+  type ToolRoute,
+} from '../children/child-type.js';
 export { connectClient, type ConnectClientOptions } from '../children/client/connect-client.js';
 export { connectInProcess } from '../children/client/in-process.js';
 export { plainRoadOf, type PlainRoad } from '../children/client/plain-call-client.js';

@@ -128,7 +128,21 @@ export {
   type ToolCallOutcome,
   type ToolWithheldEvent,
 } from './observe.js';
-export { escapeHtml, ownFormParser, pageWhenRefused, sendApiError, type AccessAdmin, type ApiTokenListing, type ApiTokenRequest, type MintedApiToken, type OAuthClientListing, type OperatorPage, type OperatorService, type PageOptions, type PasswordCheck } from './pages.js';
+export {
+  escapeHtml,
+  ownFormParser,
+  pageWhenRefused,
+  sendApiError,
+  type AccessAdmin,
+  type ApiTokenListing,
+  type ApiTokenRequest,
+  type MintedApiToken,
+  type OAuthClientListing,
+  type OperatorPage,
+  type OperatorService,
+  type PageOptions,
+  type PasswordCheck,
+} from './pages.js';
 export {
   isPlainObject,
   plainParams,

@@ -10,10 +10,7 @@ import type { HubPlugin, PluginManifest } from '../plugin.js';
 
 /** A built-in plugin as its manifest says it, imported on `load`. */
 export class Builtin {
-  constructor(
-    readonly manifest: PluginManifest,
-    readonly folder: string,
-  ) {}
+  constructor(readonly manifest: PluginManifest, readonly folder: string) {}
 
   async load(): Promise<HubPlugin> {
     // plugin.js loads TypeBox (the empty options schema): only a plugin's load needs it.
@@ -40,7 +37,8 @@ export async function readBuiltinManifests(directory: string): Promise<Map<strin
     if (!existsSync(manifest) || !existsSync(join(directory, folder, 'index.js'))) continue;
     const module = (await import(pathToFileURL(manifest).href)) as { default?: Partial<PluginManifest> };
     const { name, description } = module.default ?? {};
-    if (typeof name !== 'string' || typeof description !== 'string') throw new StartupError(`built-in plugin folder "${folder}": its manifest has no name and description`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
+    if (typeof name !== 'string' || typeof description !== 'string')
+      throw new StartupError(`built-in plugin folder "${folder}": its manifest has no name and description`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
     builtins.set(name, new Builtin(module.default as PluginManifest, join(directory, folder)));
   }
   return builtins;

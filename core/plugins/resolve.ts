@@ -94,13 +94,13 @@ async function loadThirdParty(key: string, context: ResolveContext, builtinNames
   const isPath = key.startsWith('.') || isAbsolute(key);
   let url: string;
   try {
-    url = isPath
-      ? pathToFileURL(resolve(context.configDirectory, key)).href
-      : pathToFileURL(createRequire(join(context.configDirectory, 'noop.js')).resolve(key)).href;
+    url = isPath ? pathToFileURL(resolve(context.configDirectory, key)).href : pathToFileURL(createRequire(join(context.configDirectory, 'noop.js')).resolve(key)).href;
     const module = (await import(url)) as { default?: unknown; plugin?: unknown };
     const plugin = module.default ?? module.plugin;
     if (!isHubPlugin(plugin)) {
-      throw new StartupError(`${context.source}: plugin "${key}" does not export a hub plugin (a value with name and register, made with definePlugin) as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
+      throw new StartupError(`${context.source}: plugin "${key}" does not export a hub plugin (a value with name and register, made with definePlugin) as default`, {
+        code: HUB_ERROR_CODES.PLUGIN_INVALID,
+      });
     }
     // A plain object written without definePlugin may leave out options, as definePlugin allows.
     return plugin.options === undefined ? { ...plugin, options: NO_OPTIONS } : plugin;
@@ -108,10 +108,10 @@ async function loadThirdParty(key: string, context: ResolveContext, builtinNames
     if (error instanceof StartupError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
-      throw new StartupError(
-        `${context.source}: unknown plugin "${key}": not a built-in plugin (${builtinNames.join(', ') || 'none'}) and no ${isPath ? 'file' : 'package'} of that name was found`,
-        { code: HUB_ERROR_CODES.PLUGIN_NOT_FOUND, cause: error },
-      );
+      throw new StartupError(`${context.source}: unknown plugin "${key}": not a built-in plugin (${builtinNames.join(', ') || 'none'}) and no ${isPath ? 'file' : 'package'} of that name was found`, {
+        code: HUB_ERROR_CODES.PLUGIN_NOT_FOUND,
+        cause: error,
+      });
     }
     throw new StartupError(`${context.source}: plugin "${key}" failed to load: ${(error as Error).message}`, { code: HUB_ERROR_CODES.PLUGIN_LOAD_FAILED, cause: error });
   }

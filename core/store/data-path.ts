@@ -38,7 +38,10 @@ async function dataPathProblem(path: string): Promise<string | undefined> {
     if (dirname(existing) === existing) return 'no folder above it exists';
     existing = dirname(existing);
   }
-  const writable = await access(existing, constants.W_OK | constants.X_OK).then(() => true, () => false);
+  const writable = await access(existing, constants.W_OK | constants.X_OK).then(
+    () => true,
+    () => false
+  );
   if (writable) return undefined;
   return existing === path ? 'it is not writable' : `it does not exist and ${existing} is not writable`;
 }

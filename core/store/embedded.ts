@@ -56,10 +56,13 @@ export async function openEmbeddedStore(directory: string, options: EmbeddedStor
   const now = options.now ?? Date.now;
   const collections = new Map<string, EmbeddedCollection<StoreDocument>>();
   const lease = new FileLease(join(directory, 'store'));
-  const watcher = options.watch === false ? undefined : watchFolder(directory, (file) => {
-    const changed = file === undefined ? undefined : collections.get(file.replace(/\.db~?$/, ''));
-    for (const collection of changed ? [changed] : collections.values()) collection.changed();
-  });
+  const watcher =
+    options.watch === false
+      ? undefined
+      : watchFolder(directory, (file) => {
+          const changed = file === undefined ? undefined : collections.get(file.replace(/\.db~?$/, ''));
+          for (const collection of changed ? [changed] : collections.values()) collection.changed();
+        });
   return {
     kind: 'embedded',
     collection<T extends StoreDocument>(name: string): StoreCollection<T> {
@@ -156,7 +159,7 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
     let cursor = this.#db.findAsync(this.#visible(filter));
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.limit !== undefined) cursor = cursor.limit(options.limit);
-    return (await cursor) as unknown as T[];
+    return await cursor;
   }
 
   async countDocuments(filter: Filter<T>): Promise<number> {
@@ -165,9 +168,7 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
   }
 
   async findOneAndUpdate(filter: Filter<T>, update: Update<T>): Promise<T | null> {
-    const result = await this.#write(() =>
-      this.#db.updateAsync(this.#visible(filter), update, { multi: false, returnUpdatedDocs: true }),
-    );
+    const result = await this.#write(() => this.#db.updateAsync(this.#visible(filter), update, { multi: false, returnUpdatedDocs: true }));
     return result.affectedDocuments ?? null;
   }
 
@@ -259,7 +260,7 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
           this.#seen = unreadable ? '' : this.#signature();
           if (unreadable) this.#lookedAt = Number.NEGATIVE_INFINITY;
         }
-      }),
+      })
     );
     this.#tail = run.catch(() => undefined);
     return run;

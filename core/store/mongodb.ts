@@ -1,15 +1,5 @@
 import { MongoClient, MongoServerError, type Collection, type Document, type Filter as MongoFilter, type UpdateFilter } from 'mongodb';
-import {
-  checkCollectionName,
-  DuplicateKeyError,
-  type Filter,
-  type FindOptions,
-  type IndexOptions,
-  type Store,
-  type StoreCollection,
-  type StoreDocument,
-  type Update,
-} from './port.js';
+import { checkCollectionName, DuplicateKeyError, type Filter, type FindOptions, type IndexOptions, type Store, type StoreCollection, type StoreDocument, type Update } from './port.js';
 import { withinLifetime } from './ttl.js';
 
 /** MongoDB's code for a unique index violation. */
@@ -70,9 +60,7 @@ class MongoCollection<T extends StoreDocument> implements StoreCollection<T> {
   }
 
   async findOneAndUpdate(filter: Filter<T>, update: Update<T>): Promise<T | null> {
-    const updated = await duplicates(() =>
-      this.collection.findOneAndUpdate(this.#filter(filter), update as UpdateFilter<T>, { returnDocument: 'after' }),
-    );
+    const updated = await duplicates(() => this.collection.findOneAndUpdate(this.#filter(filter), update as UpdateFilter<T>, { returnDocument: 'after' }));
     return updated as T | null;
   }
 
@@ -96,7 +84,7 @@ class MongoCollection<T extends StoreDocument> implements StoreCollection<T> {
       {
         ...(options.unique ? { unique: true } : {}),
         ...(options.expireAfterSeconds !== undefined ? { expireAfterSeconds: options.expireAfterSeconds } : {}),
-      },
+      }
     );
   }
 

@@ -15,5 +15,5 @@ export function withinLifetime<T extends StoreDocument>(filter: Filter<T>, ttlFi
   // index (the embedded one only looks at top-level keys); the conditions go in `$and`.
   const { $or, ...rest } = filter;
   const conditions = $or ? [{ $or }, ...alive] : alive;
-  return { ...rest, $and: conditions } as Filter<T>;
+  return { ...rest, $and: conditions };
 }

@@ -21,6 +21,9 @@ export function didYouMean(name: string, candidates: readonly string[]): string 
 
 /** The names, quoted and listed, at most `max` of them. */
 export function listed(names: readonly string[], max = 20): string {
-  const shown = names.slice(0, max).map((name) => `"${name}"`).join(', ');
+  const shown = names
+    .slice(0, max)
+    .map((name) => `"${name}"`)
+    .join(', ');
   return names.length > max ? `${shown} and ${names.length - max} more` : shown;
 }

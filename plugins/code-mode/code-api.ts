@@ -94,7 +94,12 @@ export function getCodeApi(hub: PluginHub): MetaTool {
           const toolNames = tools.map((tool) => tool.name);
           const missing = wanted.find((name) => !toolNames.includes(name));
           if (missing !== undefined) return toolError(`${unknownToolMessage(child.name, missing)}${didYouMean(missing, toolNames)} Its tools: ${listed(toolNames)}.`);
-          part = serverPart(child, identifier, tools.filter((tool) => wanted.includes(tool.name)), context);
+          part = serverPart(
+            child,
+            identifier,
+            tools.filter((tool) => wanted.includes(tool.name)),
+            context
+          );
         }
         parts.push(part.namespace);
         members.push(part.member);
@@ -128,7 +133,9 @@ function serverPart(child: ServerView, identifier: string, tools: readonly Tool[
     const argsOptional = !Array.isArray(input?.required) || input.required.length === 0;
     types.push(`  export type ${stem}Input = ${typeOf(presented.inputSchema, '  ')};`);
     types.push(`  export type ${stem}Output = ${presented.outputSchema === undefined ? 'string' : typeOf(presented.outputSchema, '  ')};`);
-    methods.push(`${docComment(presented.description ?? tool.description, '    ')}    ${propertyKey(tool.name)}(args${argsOptional ? '?' : ''}: ${identifier}.${stem}Input): Promise<${identifier}.${stem}Output>;`);
+    methods.push(
+      `${docComment(presented.description ?? tool.description, '    ')}    ${propertyKey(tool.name)}(args${argsOptional ? '?' : ''}: ${identifier}.${stem}Input): Promise<${identifier}.${stem}Output>;`
+    );
   }
   const unknownTools = child.toolsKnown ? '' : '  // Its tools are not known yet (it never started): name it in get_code_api\'s "servers" to start it.\n';
   const namespace = `${docComment(`Server "${child.name}": ${child.description}`, '')}declare namespace ${identifier} {\n${unknownTools}${types.join('\n')}\n}\n`;

@@ -19,7 +19,7 @@ export default definePlugin({
   dependencies: ['meta-tools'],
   publicSchemas: { 'run_code-output': RunCodeOutput },
   register(app, options, hub) {
-    const codeMode = options as CodeModeOptions;
+    const codeMode = options;
     const pool = new SandboxPool(codeMode.memoryMb);
     app.addHook('onClose', () => pool.close());
     for (const tool of [getCodeApi(hub), runCode(hub, codeMode, pool)]) hub.metaTools.add(tool.name, tool);

@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as asyncifyBuild from '@jitl/quickjs-wasmfile-release-asyncify';
-import { type CustomizeVariantOptions, newQuickJSAsyncWASMModuleFromVariant, newVariant, type QuickJSAsyncVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten-core';
+import {
+  type CustomizeVariantOptions,
+  newQuickJSAsyncWASMModuleFromVariant,
+  newVariant,
+  type QuickJSAsyncVariant,
+  type QuickJSContext,
+  type QuickJSDeferredPromise,
+  type QuickJSHandle,
+} from 'quickjs-emscripten-core';
 import { didYouMean, listed } from './close-matches.js';
 import { PROGRAM_FILE } from './program.js';
 
@@ -167,10 +175,10 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
     if (finished) return;
     // The length is read before the text is copied out, so a program cannot make the host hold megabytes.
     const length = vm.getNumber(vm.getProp(text, 'length'));
-    if (length > limits.maxOutputBytes - outputBytes) return void fail(`The program printed more than the output limit (maxOutputBytes: ${limits.maxOutputBytes} bytes).`);
+    if (length > limits.maxOutputBytes - outputBytes) return fail(`The program printed more than the output limit (maxOutputBytes: ${limits.maxOutputBytes} bytes).`);
     const line = vm.getString(text);
     outputBytes += Buffer.byteLength(line) + 1;
-    if (outputBytes > limits.maxOutputBytes) return void fail(`The program printed more than the output limit (maxOutputBytes: ${limits.maxOutputBytes} bytes).`);
+    if (outputBytes > limits.maxOutputBytes) return fail(`The program printed more than the output limit (maxOutputBytes: ${limits.maxOutputBytes} bytes).`);
     output += `${line}\n`;
     host.print?.(line);
   });
@@ -201,7 +209,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
         }
         deferred.dispose();
       } catch (error) {
-        return void fail(limitOfHostError(error, limits));
+        return fail(limitOfHostError(error, limits));
       }
       drive();
     };
@@ -265,7 +273,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
               if (!finished && toJson) end(returnedValue(vm, toJson, result.value, limits, output));
               result.value.dispose();
             }),
-          () => fail('The program could not be run.'),
+          () => fail('The program could not be run.')
         );
         program.dispose();
       }
@@ -299,7 +307,14 @@ function returnedValue(vm: QuickJSContext, toJson: QuickJSHandle, value: QuickJS
     return { ok: false, output, error: `The returned value is not JSON: ${error}` };
   }
   try {
-    if (vm.typeof(json.value) !== 'string') return { ok: true, output, value: undefined, hasValue: false, note: `The returned value (a ${vm.typeof(value)}) is not JSON and was dropped: return an object, array, string, number, boolean or null.` };
+    if (vm.typeof(json.value) !== 'string')
+      return {
+        ok: true,
+        output,
+        value: undefined,
+        hasValue: false,
+        note: `The returned value (a ${vm.typeof(value)}) is not JSON and was dropped: return an object, array, string, number, boolean or null.`,
+      };
     const length = vm.getNumber(vm.getProp(json.value, 'length'));
     const tooLarge = { ok: false as const, output, error: `The returned value is larger than the result limit (maxResultBytes: ${limits.maxResultBytes} bytes).` };
     if (length > limits.maxResultBytes) return tooLarge;

@@ -20,7 +20,9 @@ export function toolDeclaration(server: string, tool: Tool, context: MetaToolCon
   const input = presented.inputSchema as { required?: unknown } | undefined;
   const argsOptional = !Array.isArray(input?.required) || input.required.length === 0;
   const output = presented.outputSchema === undefined ? 'string' : typeOf(presented.outputSchema);
-  return `${docComment(presented.description ?? tool.description, '')}servers${member(server)}${member(tool.name)}(args${argsOptional ? '?' : ''}: ${typeOf(presented.inputSchema)}): Promise<${output}>;\n`;
+  return `${docComment(presented.description ?? tool.description, '')}servers${member(server)}${member(tool.name)}(args${argsOptional ? '?' : ''}: ${typeOf(
+    presented.inputSchema
+  )}): Promise<${output}>;\n`;
 }
 
 /** `.name`, or `["my-name"]` where a name is not an identifier, as a program writes it. */

@@ -19,7 +19,10 @@ export function accessView(hub: PluginHub): string {
     box('resources', 'hub', 'resource-hub', '<code>/hub</code> (the meta-tools over every server it is offered)'),
     ...servers.map((server) => box('resources', server.name, `resource-${server.name}`, `<code>/${escapeHtml(server.name)}/mcp</code> (server ${escapeHtml(server.name)} alone)`)),
   ].join('');
-  const throughHub = servers.filter((server) => !server.hidden).map((server) => box('servers', server.name, `through-${server.name}`, escapeHtml(server.name))).join('');
+  const throughHub = servers
+    .filter((server) => !server.hidden)
+    .map((server) => box('servers', server.name, `through-${server.name}`, escapeHtml(server.name)))
+    .join('');
   return `${script}<section aria-labelledby="tokens-title"><h2 id="tokens-title" tabindex="-1">API tokens</h2>
 <p>An API token is a bearer token an MCP client sends to the hub (<code>Authorization: Bearer …</code>); it opens only the endpoints it was minted for. The same tokens as <code>hub-admin tokens list</code>; expired ones are not listed.</p>
 <div id="token-list"><p>Loading…</p></div></section>
@@ -31,7 +34,11 @@ export function accessView(hub: PluginHub): string {
 <p class="hint" id="mint-resources-hint">Or only the endpoints ticked here:</p>
 <ul class="choices" aria-describedby="mint-resources-hint">${endpoints}</ul>
 <p class="field-error" id="mint-opens-error" role="alert"></p></fieldset>
-${throughHub === '' ? '' : `<fieldset id="mint-through-hub" aria-describedby="mint-servers-hint"><legend>Through <code>/hub</code>, only these servers</legend><p class="hint" id="mint-servers-hint">With <code>/hub</code> ticked: none ticked here reaches every server offered through <code>/hub</code>.</p><ul class="choices">${throughHub}</ul></fieldset>`}
+${
+  throughHub === ''
+    ? ''
+    : `<fieldset id="mint-through-hub" aria-describedby="mint-servers-hint"><legend>Through <code>/hub</code>, only these servers</legend><p class="hint" id="mint-servers-hint">With <code>/hub</code> ticked: none ticked here reaches every server offered through <code>/hub</code>.</p><ul class="choices">${throughHub}</ul></fieldset>`
+}
 <div class="field"><label for="mint-expiry">Expires in (days)</label><input id="mint-expiry" name="expiresInDays" type="number" min="1" step="1" inputmode="numeric" aria-describedby="mint-expiry-hint mint-expiry-error"><p class="hint" id="mint-expiry-hint">Empty: it never expires (revoke it here when it is no longer needed).</p><p class="field-error" id="mint-expiry-error"></p></div>
 <p class="buttons"><button type="submit" class="primary" id="mint">Mint the token</button></p>
 </form>

@@ -90,7 +90,8 @@ function keptPaths(value: unknown, path: (string | number)[] = []): (string | nu
 
 // In a line of text: an auth scheme and its credential, and `name=value` / `name: value` where the name says secret.
 const SCHEME_IN_TEXT = /\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/=-]{4,})/gi;
-const NAMED_IN_TEXT = /\b([\w.-]*(?:secret|token|passw(?:or)?d|pwd|api[_-]?key|authori[sz]ation|credential|cookie)[\w.-]*)(\s*[=:]\s*)(?!\[secret kept\]|(?:bearer|basic|token)\s)("[^"]*"|'[^']*'|[^\s,;&]+)/gi;
+const NAMED_IN_TEXT =
+  /\b([\w.-]*(?:secret|token|passw(?:or)?d|pwd|api[_-]?key|authori[sz]ation|credential|cookie)[\w.-]*)(\s*[=:]\s*)(?!\[secret kept\]|(?:bearer|basic|token)\s)("[^"]*"|'[^']*'|[^\s,;&]+)/gi;
 
 /**
  * What a child wrote to stderr (a failed test's tail, its start error) as the page may show
@@ -110,7 +111,9 @@ export function redactedOutput(text: string, entry: Record<string, unknown>, env
   let masked = text;
   // Longest first, so that a value holding another is masked whole.
   for (const value of [...values].sort((a, b) => b.length - a.length)) masked = masked.split(value).join(SECRET_KEPT);
-  return masked.replace(SCHEME_IN_TEXT, (_found, scheme: string, space: string) => `${scheme}${space}${SECRET_KEPT}`).replace(NAMED_IN_TEXT, (_found, name: string, separator: string) => `${name}${separator}${SECRET_KEPT}`);
+  return masked
+    .replace(SCHEME_IN_TEXT, (_found, scheme: string, space: string) => `${scheme}${space}${SECRET_KEPT}`)
+    .replace(NAMED_IN_TEXT, (_found, name: string, separator: string) => `${name}${separator}${SECRET_KEPT}`);
 }
 
 /** The paths of the strings under a secret-named key (literal or `${VAR}`), at any depth. */
@@ -118,6 +121,6 @@ function secretNamedPaths(value: unknown, path: (string | number)[] = []): (stri
   if (Array.isArray(value)) return value.flatMap((item, index) => secretNamedPaths(item, [...path, index]));
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([key, inner]) =>
-    typeof inner === 'string' ? (SECRET_NAME.test(key) && !PATH_NAME.test(key) ? [[...path, key]] : []) : secretNamedPaths(inner, [...path, key]),
+    typeof inner === 'string' ? (SECRET_NAME.test(key) && !PATH_NAME.test(key) ? [[...path, key]] : []) : secretNamedPaths(inner, [...path, key])
   );
 }

@@ -37,7 +37,8 @@ export function registerServerActions(context: FastifyInstance, hub: PluginHub):
     const { name, action } = request.params;
     const server = hub.servers.get(name);
     if (!server) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.SERVER_NOT_FOUND, `No server "${name}" is running in the hub.`);
-    if (!actionsFor(server).includes(action)) return sendApiError(reply, 409, CONSOLE_ERROR_CODES.ACTION_REFUSED, `Server ${name} is ${server.status}${server.alwaysRunning ? ' and always running' : ''}: it cannot be ${DONE[action]} now.`);
+    if (!actionsFor(server).includes(action))
+      return sendApiError(reply, 409, CONSOLE_ERROR_CODES.ACTION_REFUSED, `Server ${name} is ${server.status}${server.alwaysRunning ? ' and always running' : ''}: it cannot be ${DONE[action]} now.`);
     request.log.info({ server: name, action }, 'console: operator action');
     try {
       if (action === 'wake') await server.ensureUp();

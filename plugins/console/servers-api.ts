@@ -22,7 +22,7 @@ const Entry = Type.Record(Type.String(), Type.Unknown(), { description: 'The ser
 const Version = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The version of the config file the page read (GET /console/api/servers).' });
 const PutBody = Type.Object(
   { entry: Entry, version: Version, new: Type.Optional(Type.Boolean({ description: 'An entry added (or a copy): refused when the name is taken, never a replacement.' })) },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 const DeleteBody = Type.Object({ version: Version }, { additionalProperties: false });
 const TestBody = Type.Object({ entry: Type.Optional(Entry) }, { additionalProperties: false });
@@ -59,7 +59,7 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
       return {
         name,
         configured: entry !== undefined,
-        type: typeof entry?.type === 'string' ? entry.type : (view?.entry.type ?? (entry?.url !== undefined ? 'http' : 'stdio')),
+        type: typeof entry?.type === 'string' ? entry.type : view?.entry.type ?? (entry?.url !== undefined ? 'http' : 'stdio'),
         status: view?.status ?? (entry?.disabled === true ? 'disabled' : 'not running'),
         toolCount: view?.toolsKnown ? view.tools.length : null,
         lastError: view?.problem ?? view?.lastError ?? null,
@@ -77,7 +77,9 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     const view = hub.servers.get(request.params.name);
     if (!view) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.SERVER_NOT_FOUND, `No server "${request.params.name}" is running in the hub (a disabled or removed one has no tools to show).`);
     const tools = view.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({ name, title, description, inputSchema, outputSchema, annotations }));
-    return reply.header('cache-control', 'no-store').send({ server: view.name, status: view.status, toolsKnown: view.toolsKnown, tools, withheld: view.withheldTools.map(({ name, reason }) => ({ name, reason })) });
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ server: view.name, status: view.status, toolsKnown: view.toolsKnown, tools, withheld: view.withheldTools.map(({ name, reason }) => ({ name, reason })) });
   });
 
   routes.get(`${API}/schemas`, { ...api, onRequest }, async (_request, reply) => reply.header('cache-control', 'no-store').send(hub.configFile.schemas()));
@@ -131,7 +133,11 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     const text = withEntry(read.text, name, entry);
     const problem = hub.configFile.check(text);
     if (problem !== undefined) {
-      return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, problem.message, { key: problem.server === name ? (problem.key ?? null) : null, server: problem.server ?? null, errors: fieldErrors(problem, name) });
+      return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, problem.message, {
+        key: problem.server === name ? problem.key ?? null : null,
+        server: problem.server ?? null,
+        errors: fieldErrors(problem, name),
+      });
     }
     const result = await hub.configFile.write(text, version);
     if (!result.written) return conflict(reply, result.current, version);
@@ -145,10 +151,16 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
   function conflict(reply: FastifyReply, current: ConfigText, version: string): FastifyReply {
     remember(current);
     const read = texts.get(version);
-    return sendApiError(reply, 409, CONSOLE_ERROR_CODES.CONFLICT, 'The config file changed since this page read it (another browser, or an edit by hand): nothing was written. Look at the difference, reload and save again.', {
-      version: current.version,
-      diff: read === undefined ? null : configDiff(hub.configFile.path ?? 'mcp.json', redactedText(read), redactedText(current.text)),
-    });
+    return sendApiError(
+      reply,
+      409,
+      CONSOLE_ERROR_CODES.CONFLICT,
+      'The config file changed since this page read it (another browser, or an edit by hand): nothing was written. Look at the difference, reload and save again.',
+      {
+        version: current.version,
+        diff: read === undefined ? null : configDiff(hub.configFile.path ?? 'mcp.json', redactedText(read), redactedText(current.text)),
+      }
+    );
   }
 
   function keptWithoutValue(reply: FastifyReply, key: string): FastifyReply {
@@ -162,5 +174,5 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
  * null for one of another server, or of no field), so the form marks them all at once.
  */
 function fieldErrors(problem: ConfigProblems, name: string): { key: string | null; message: string }[] {
-  return problem.errors.map((error) => ({ key: error.server === name ? (error.key ?? null) : null, message: error.message }));
+  return problem.errors.map((error) => ({ key: error.server === name ? error.key ?? null : null, message: error.message }));
 }

@@ -75,9 +75,15 @@ function shell(hub: PluginHub, reply: FastifyReply, view: View, approvals: boole
     .map((page) => `<li><a href="${escapeHtml(operator.url(page.path))}">${escapeHtml(page.title)}</a></li>`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="csrf-token" content="${escapeHtml(operator.csrfToken(reply))}"><meta name="console-base" content="${escapeHtml(operator.url(''))}"><meta name="console-view" content="${view}">
-<title>${VIEWS[view].title} – Hub console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.css`))}"><script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.js`))}"></script>${view === 'calls' ? `<script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/calls.js`))}"></script>` : ''}</head>
+<title>${VIEWS[view].title} – Hub console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${escapeHtml(
+    operator.url(`${CONSOLE_PATH}/console.css`)
+  )}"><script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.js`))}"></script>${
+    view === 'calls' ? `<script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/calls.js`))}"></script>` : ''
+  }</head>
 <body><header><h1>Hub console</h1><nav aria-label="Operator pages"><ul>${[...views, ...links].join('')}</ul></nav>
-<form class="logout" method="post" action="${escapeHtml(operator.url('/logout'))}">${operator.csrfField(reply)}<input type="hidden" name="return_to" value="${escapeHtml(operator.url(VIEWS[view].path))}"><button type="submit">Log out</button></form></header>
+<form class="logout" method="post" action="${escapeHtml(operator.url('/logout'))}">${operator.csrfField(reply)}<input type="hidden" name="return_to" value="${escapeHtml(
+    operator.url(VIEWS[view].path)
+  )}"><button type="submit">Log out</button></form></header>
 <main id="main"><noscript><p role="alert">The console needs JavaScript. The same figures are at <a href="${escapeHtml(operator.url('/status.json'))}">/status.json</a>.</p></noscript>
 <div id="notice" role="status" aria-live="polite"></div>
 ${VIEW_BODIES[view](hub)}
@@ -85,7 +91,8 @@ ${VIEW_BODIES[view](hub)}
 }
 
 const VIEW_BODIES: Record<View, (hub: PluginHub) => string> = {
-  servers: () => `<section aria-labelledby="servers"><h2 id="servers">Servers</h2><div id="read-only"></div><div id="server-list"><p>Loading…</p></div><p class="buttons"><button type="button" id="add-server" class="primary">Add a server</button><button type="button" id="refresh">Refresh</button></p></section>
+  servers:
+    () => `<section aria-labelledby="servers"><h2 id="servers">Servers</h2><div id="read-only"></div><div id="server-list"><p>Loading…</p></div><p class="buttons"><button type="button" id="add-server" class="primary">Add a server</button><button type="button" id="refresh">Refresh</button></p></section>
 <section id="tools" aria-labelledby="tools-title" hidden><h2 id="tools-title" tabindex="-1">Tools</h2><div id="tool-list"></div></section>
 <section id="editor" aria-labelledby="editor-title" hidden><h2 id="editor-title">Add a server</h2><form id="entry-form" novalidate></form><div id="test-result" aria-live="polite"></div><div id="conflict"></div></section>`,
   // The searches other pages offer (tool-search's) are plain GET forms to those pages.
@@ -95,7 +102,11 @@ const VIEW_BODIES: Record<View, (hub: PluginHub) => string> = {
       .flatMap(({ path, search }) =>
         search === undefined
           ? []
-          : [`<form role="search" method="get" action="${escapeHtml(hub.operator.url(path))}"><label>${escapeHtml(search.label)} <input type="search" name="${escapeHtml(search.field)}" required maxlength="${search.maxLength}"></label> <button type="submit">Search</button></form>`],
+          : [
+              `<form role="search" method="get" action="${escapeHtml(hub.operator.url(path))}"><label>${escapeHtml(search.label)} <input type="search" name="${escapeHtml(
+                search.field
+              )}" required maxlength="${search.maxLength}"></label> <button type="submit">Search</button></form>`,
+            ]
       )
       .join('');
     return `${searches}<p class="buttons"><button type="button" id="refresh-overview" class="primary">Refresh now</button></p><div id="overview"><p>Loading…</p></div>`;

@@ -17,7 +17,7 @@ const MintBody = Type.Object(
     resources: Type.Optional(Type.Array(Name, { maxItems: 500, description: 'The endpoints it opens: "hub" for /hub, a server name for /<name>/mcp.' })),
     servers: Type.Optional(Type.Array(Name, { maxItems: 500, description: 'The servers a /hub token reaches; absent: all. Only with "resources" holding "hub".' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 const RevokeBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: 'The id of the token (the list shows it).' }) }, { additionalProperties: false });
 // A client id is a UUID, or a metadata document's https URL.
@@ -36,7 +36,8 @@ export function registerTokensApi(context: FastifyInstance, hub: PluginHub): voi
   const onRequest = hub.operator.requireApiSession;
   const admin = (reply: FastifyReply): AccessAdmin | undefined => {
     const service = hub.accessAdmin.current;
-    if (service === undefined) sendApiError(reply, 409, CONSOLE_ERROR_CODES.TOKENS_UNAVAILABLE, 'No plugin issues API tokens in this hub: turn plugin oauth-as on ("plugins": { "oauth-as": {} }) to mint them.');
+    if (service === undefined)
+      sendApiError(reply, 409, CONSOLE_ERROR_CODES.TOKENS_UNAVAILABLE, 'No plugin issues API tokens in this hub: turn plugin oauth-as on ("plugins": { "oauth-as": {} }) to mint them.');
     return service;
   };
 
@@ -111,7 +112,8 @@ export function registerTokensApi(context: FastifyInstance, hub: PluginHub): voi
     const service = admin(reply);
     if (service === undefined) return reply;
     const { clientId } = request.body;
-    if (!(await service.revokeClient(clientId))) return sendApiError(reply, 404, CONSOLE_ERROR_CODES.CLIENT_NOT_FOUND, `No OAuth client ${clientId} is registered with this hub (the list shows them).`);
+    if (!(await service.revokeClient(clientId)))
+      return sendApiError(reply, 404, CONSOLE_ERROR_CODES.CLIENT_NOT_FOUND, `No OAuth client ${clientId} is registered with this hub (the list shows them).`);
     request.log.info({ clientId }, `console: every token of OAuth client ${clientId} revoked`);
     return reply.header('cache-control', 'no-store').send({ revoked: clientId });
   });

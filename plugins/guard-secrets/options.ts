@@ -13,18 +13,14 @@ export const GuardSecretsOptions = Type.Object(
     mode: Type.Optional(Mode),
     directions: Type.Optional(Directions),
   },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 export type GuardSecretsOptions = Static<typeof GuardSecretsOptions>;
 
 /** The server key: `false` scans nothing of this server; an object overrides the plugin's `mode` or `directions` for it. */
-export const GuardSecretsKey = Type.Union(
-  [
-    Type.Boolean(),
-    Type.Object({ mode: Type.Optional(Mode), directions: Type.Optional(Directions) }, { additionalProperties: false }),
-  ],
-  { description: 'Per-server setting of the guard-secrets plugin: false scans nothing of this server; { mode, directions } overrides the plugin options.' },
-);
+export const GuardSecretsKey = Type.Union([Type.Boolean(), Type.Object({ mode: Type.Optional(Mode), directions: Type.Optional(Directions) }, { additionalProperties: false })], {
+  description: 'Per-server setting of the guard-secrets plugin: false scans nothing of this server; { mode, directions } overrides the plugin options.',
+});
 export type GuardSecretsKey = Static<typeof GuardSecretsKey>;
 
 export type Direction = 'arguments' | 'result';

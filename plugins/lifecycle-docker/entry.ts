@@ -8,28 +8,28 @@ const Volume = Type.Object(
     target: Type.String({ pattern: '^/', description: 'Absolute path inside the container.' }),
     readOnly: Type.Optional(Type.Boolean({ default: true, description: 'Default true.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 
 export const DockerEntry = Type.Object(
   {
     image: Type.String({ minLength: 1, description: 'Image reference; pin it by digest (name@sha256:...), or a warning is logged.' }),
     args: Type.Optional(Type.Array(Type.String(), { description: "The container's command (replaces the image's CMD)." })),
-    env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'The whole environment of the container besides the image\'s own.' })),
+    env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "The whole environment of the container besides the image's own." })),
     network: Type.Optional(Type.String({ minLength: 1, default: 'none', description: 'A Docker network name; default none. host and container:<id> are refused.' })),
     memory: Type.Optional(
       Type.Union([Type.Integer({ minimum: 4_194_304 }), Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?[bkmgBKMG]?$' })], {
         description: 'Memory limit in bytes, or with a unit: "512m", "1g". Default: the plugin option defaultMemory.',
-      }),
+      })
     ),
     cpus: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'CPU limit, as a number of CPUs (0.5 is half of one).' })),
     pids: Type.Optional(Type.Integer({ minimum: 1, description: 'Process limit. Default: the plugin option defaultPids.' })),
     readOnly: Type.Optional(Type.Boolean({ default: true, description: 'Read-only root filesystem; default true.' })),
-    user: Type.Optional(Type.String({ minLength: 1, description: 'user[:group] to run as; default the image\'s.' })),
+    user: Type.Optional(Type.String({ minLength: 1, description: "user[:group] to run as; default the image's." })),
     tmpfs: Type.Optional(Type.Array(Type.String({ pattern: '^/' }), { description: 'Writable in-memory folders (noexec, nosuid, 64 MB each), e.g. ["/tmp"].' })),
-    volumes: Type.Optional(Type.Array(Volume, { description: 'Bind mounts; the hub\'s DATA_PATH and the Docker socket are refused.' })),
+    volumes: Type.Optional(Type.Array(Volume, { description: "Bind mounts; the hub's DATA_PATH and the Docker socket are refused." })),
   },
-  { additionalProperties: true },
+  { additionalProperties: true }
 );
 export type DockerEntry = Static<typeof DockerEntry>;
 

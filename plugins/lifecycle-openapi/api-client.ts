@@ -35,11 +35,7 @@ export class ApiClient {
   readonly #fetch: FetchLike;
   readonly #close: () => Promise<void>;
 
-  private constructor(
-    private readonly options: ApiClientOptions,
-    fetch: FetchLike,
-    close: () => Promise<void>,
-  ) {
+  private constructor(private readonly options: ApiClientOptions, fetch: FetchLike, close: () => Promise<void>) {
     this.#fetch = options.auth?.wrapFetch ? options.auth.wrapFetch(fetch) : fetch;
     this.#close = close;
     this.#secrets = secretsOf(options.headerValues);
@@ -147,7 +143,6 @@ export class ApiClient {
 function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
-
 
 /** The strings to redact, longest first: each value, or the credential after its auth scheme (`Bearer abc...` gives `abc...`, wherever it is quoted). */
 function secretsOf(values: string[]): string[] {

@@ -6,16 +6,14 @@ export const OpenApiEntry = Type.Object(
     spec: Type.String({ minLength: 1, description: 'The OpenAPI 3.0 or 3.1 document: a file (JSON or YAML, relative to the config file) or an https URL.' }),
     baseUrl: Type.Optional(Type.String({ minLength: 1, description: "Where the API is called; default the document's first server." })),
     headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Sent on every call to the API (credentials); ${VAR} expands.' })),
-    operations: Type.Optional(
-      Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'Only these operations become tools: an operationId or "METHOD /path".' }),
-    ),
+    operations: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'Only these operations become tools: an operationId or "METHOD /path".' })),
     arguments: Type.Optional(
       Type.Union([Type.Literal('flat'), Type.Literal('grouped')], {
         description: 'The tools\' input: "flat" (default) takes parameters and body properties as one object; "grouped" takes them under path, query, headers, cookies and body.',
-      }),
+      })
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true }
 );
 export type OpenApiEntry = Static<typeof OpenApiEntry>;
 
@@ -32,6 +30,6 @@ export const LifecycleOpenApiOptions = Type.Object(
     maxAnswerBytes: Type.Integer({ minimum: 1024, default: 10 * 1024 * 1024, description: 'A larger answer from the API is a tool error.' }),
     maxTextBytes: Type.Integer({ minimum: 256, default: 100 * 1024, description: 'A text (non-JSON) answer is cut to this many bytes.' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 export type LifecycleOpenApiOptions = Static<typeof LifecycleOpenApiOptions>;

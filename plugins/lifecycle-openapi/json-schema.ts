@@ -25,7 +25,8 @@ const OPENAPI_ONLY = new Set(['discriminator', 'xml', 'externalDocs', 'example',
  */
 export function toJsonSchema(schema: unknown, version: '3.0' | '3.1', direction: Direction): JsonSchema {
   const acyclic = acyclicCopy(schema, [], 0);
-  const converted = version === '3.0' && isObject(acyclic) ? (fromSchema(acyclic, { cloneSchema: false, removeReadOnly: direction === 'input', removeWriteOnly: direction === 'output' }) as unknown) : acyclic;
+  const converted =
+    version === '3.0' && isObject(acyclic) ? (fromSchema(acyclic, { cloneSchema: false, removeReadOnly: direction === 'input', removeWriteOnly: direction === 'output' }) as unknown) : acyclic;
   const cleaned = modernise(converted);
   return isObject(cleaned) ? cleaned : {};
 }
@@ -66,7 +67,7 @@ function modernise(schema: unknown): unknown {
     ['exclusiveMaximum', 'maximum'],
   ] as const) {
     if (typeof out[flag] !== 'boolean') continue;
-    if (out[flag] === true && typeof out[bound] === 'number') {
+    if (out[flag] && typeof out[bound] === 'number') {
       out[flag] = out[bound];
       delete out[bound];
     } else delete out[flag];

@@ -74,7 +74,7 @@ export class OpenApiRuntime {
           ajv: newAjv(),
         }),
         context,
-        { name: 'mcp-hub', version: this.context.version },
+        { name: 'mcp-hub', version: this.context.version }
       );
       return {
         client: connection.client,
@@ -136,4 +136,3 @@ function outputValidators(): (planned: OperationTool) => ValidateFunction | unde
     return validate;
   };
 }
-

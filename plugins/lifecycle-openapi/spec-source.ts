@@ -83,11 +83,12 @@ function documentVersion(raw: unknown, location: string): '3.0' | '3.1' {
   if (document.swagger !== undefined) {
     throw new OpenApiError(
       OPENAPI_ERROR_CODES.SPEC_INVALID,
-      `${location} is a Swagger ${String(document.swagger)} document; the openapi type reads OpenAPI 3.0 and 3.1: convert it first (swagger2openapi, or the Swagger Editor's "Convert to OpenAPI 3")`,
+      `${location} is a Swagger ${String(document.swagger)} document; the openapi type reads OpenAPI 3.0 and 3.1: convert it first (swagger2openapi, or the Swagger Editor's "Convert to OpenAPI 3")`
     );
   }
   const version = typeof document.openapi === 'string' ? /^3\.(0|1)\.\d+/.exec(document.openapi)?.[1] : undefined;
-  if (version === undefined) throw new OpenApiError(OPENAPI_ERROR_CODES.SPEC_INVALID, `${location} is not an OpenAPI 3.0 or 3.1 document (its "openapi" field is ${JSON.stringify(document.openapi) ?? 'missing'})`);
+  if (version === undefined)
+    throw new OpenApiError(OPENAPI_ERROR_CODES.SPEC_INVALID, `${location} is not an OpenAPI 3.0 or 3.1 document (its "openapi" field is ${JSON.stringify(document.openapi) ?? 'missing'})`);
   return version === '0' ? '3.0' : '3.1';
 }
 
@@ -101,7 +102,9 @@ async function readSpecFile(path: string, maxBytes: number): Promise<string> {
   } catch (error) {
     if (error instanceof OpenApiError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new OpenApiError(OPENAPI_ERROR_CODES.SPEC_UNREADABLE, `the OpenAPI document ${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read: ${(error as Error).message}`}`, { cause: error });
+    throw new OpenApiError(OPENAPI_ERROR_CODES.SPEC_UNREADABLE, `the OpenAPI document ${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read: ${(error as Error).message}`}`, {
+      cause: error,
+    });
   }
 }
 

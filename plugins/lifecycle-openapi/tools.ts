@@ -57,7 +57,7 @@ export function operationTool(operation: Operation, version: '3.0' | '3.1', shap
     description: describe(operation),
     inputSchema: { type: 'object', properties: input.properties, ...(input.required.length > 0 && { required: input.required }), additionalProperties: false } as Tool['inputSchema'],
     // MCP's output schemas are object schemas with `type: "object"` said at the top (the 2025-11-25 wire wraps any other).
-    ...(output && { outputSchema: (wrapsResult ? { type: 'object', properties: { result: output }, required: ['result'] } : { ...output, type: 'object' }) as Tool['outputSchema'] }),
+    ...(output && { outputSchema: wrapsResult ? { type: 'object', properties: { result: output }, required: ['result'] } : { ...output, type: 'object' } }),
     annotations: {
       ...(operation.summary && { title: operation.summary }),
       readOnlyHint: readOnly,

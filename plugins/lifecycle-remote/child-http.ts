@@ -60,7 +60,7 @@ export async function childHttp({ maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE, body
       const signal = followed(init?.signal);
       const dispatcher = opensStream(init) ? streams : agent;
       try {
-        const response = (await undiciFetch(input as string | URL, { ...(init as object), signal: signal.signal, dispatcher })) as unknown as Response;
+        const response = (await undiciFetch(input, { ...(init as object), signal: signal.signal, dispatcher })) as unknown as Response;
         return releasedAtEnd(bounded(listenAsEvents(init?.body, response, maxBytes), maxBytes), signal.release);
       } catch (error) {
         signal.release();

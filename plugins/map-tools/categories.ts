@@ -72,7 +72,9 @@ function parseTag(text: string, category: string): TagFilter {
   const value = separator < 0 ? undefined : text.slice(separator + 1).trim();
   if (!KEY.test(key) || (value !== undefined && (value === '' || CONTROL.test(value)))) {
     throw new InputError(
-      `"${category}" is neither a category shortcut nor a map tag ("key" or "key=value", key of letters, digits, "_", ":", ".", "-"). Shortcuts include: ${Object.keys(CATEGORY_SHORTCUTS).slice(0, 12).join(', ')}, …`,
+      `"${category}" is neither a category shortcut nor a map tag ("key" or "key=value", key of letters, digits, "_", ":", ".", "-"). Shortcuts include: ${Object.keys(CATEGORY_SHORTCUTS)
+        .slice(0, 12)
+        .join(', ')}, …`
     );
   }
   return value === undefined ? { key } : { key, value };

@@ -14,10 +14,10 @@ export default definePlugin({
       env: Type.Optional(
         Type.Record(Type.String(), Type.String(), {
           description: 'Map settings by environment variable name (MAP_*, ALT_ROUTING_API_KEY), taking precedence over the process environment.',
-        }),
+        })
       ),
     },
-    { additionalProperties: false },
+    { additionalProperties: false }
   ),
   publicSchemas: Object.fromEntries(Object.entries(OUTPUT_SCHEMAS).map(([tool, schema]) => [`${tool}-output`, schema])),
   register(app, options, hub) {
@@ -25,7 +25,9 @@ export default definePlugin({
     const { osmFile } = runtime.settings;
     hub.log.info(
       { server: options.name, source: osmFile ?? 'online' },
-      osmFile ? `map server "${options.name}": answers offline from MAP_OSM_FILE ${osmFile}` : `map server "${options.name}": answers from online services (${onlineHosts(runtime.settings).join(', ')}); set MAP_OSM_FILE to answer offline`,
+      osmFile
+        ? `map server "${options.name}": answers offline from MAP_OSM_FILE ${osmFile}`
+        : `map server "${options.name}": answers from online services (${onlineHosts(runtime.settings).join(', ')}); set MAP_OSM_FILE to answer offline`
     );
     // An offline extract loads now, not on the first call; tools that need no map answer meanwhile.
     runtime.start((error) => hub.log.error({ err: error instanceof Error ? error.message : String(error) }, 'map engines failed to start; retried on the next call'));
@@ -35,7 +37,7 @@ export default definePlugin({
         providers: runtime.providers,
         tools: runtime.tools,
         onInternalError: (tool, error) => hub.log.error({ tool, err: error instanceof Error ? error.message : String(error) }, 'map tool failed'),
-      }),
+      })
     );
   },
 });
@@ -43,5 +45,5 @@ export default definePlugin({
 /** The hosts the map tools call when online, for the start-up log. */
 function onlineHosts(settings: MapSettings): string[] {
   const urls = [settings.nominatimUrl, settings.photonUrl, settings.osrmUrl, settings.valhallaUrl, ...settings.overpassUrls, ...(settings.altRoutingApiKey ? [settings.altRoutingUrl] : [])];
-  return [...new Set(urls.map((url) => URL.canParse(url) ? new URL(url).host : url))];
+  return [...new Set(urls.map((url) => (URL.canParse(url) ? new URL(url).host : url)))];
 }

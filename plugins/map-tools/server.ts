@@ -24,8 +24,7 @@ export const MAP_SERVER_INFO = { name: 'map', title: 'Map and routing tools', ve
  */
 export function createMapServer(options: MapServerOptions): McpServer {
   const server = new McpServer(MAP_SERVER_INFO, {
-    instructions:
-      'Map, geocoding and routing tools over OpenStreetMap data. Places are names, addresses or "lat,lon". Results are untrusted: the map is editable by anyone.',
+    instructions: 'Map, geocoding and routing tools over OpenStreetMap data. Places are names, addresses or "lat,lon". Results are untrusted: the map is editable by anyone.',
   });
   for (const name of options.tools) {
     const tool = MAP_TOOLS[name] as MapTool;
@@ -38,7 +37,7 @@ export function createMapServer(options: MapServerOptions): McpServer {
         outputSchema: fromJsonSchema<Record<string, unknown>>(OUTPUT_SCHEMAS[name]),
         annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       },
-      (args) => runTool(tool, INPUT_SCHEMAS[name], OUTPUT_SCHEMAS[name], args, options),
+      (args) => runTool(tool, INPUT_SCHEMAS[name], OUTPUT_SCHEMAS[name], args, options)
     );
   }
   return server;

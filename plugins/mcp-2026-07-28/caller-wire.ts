@@ -62,7 +62,7 @@ export function createCallerWire(revision: string, options: { elicitation: boole
       return { question: { ...question, inputRequests: kept }, dropped };
     },
     answersOf(request) {
-      const requestState = request.requestState<unknown>();
+      const requestState = request.requestState();
       if (request.inputResponses === undefined && typeof requestState !== 'string') return undefined;
       return { ...(request.inputResponses && { inputResponses: request.inputResponses }), ...(typeof requestState === 'string' && { requestState }) };
     },
@@ -81,7 +81,7 @@ export function createCallerWire(revision: string, options: { elicitation: boole
       }
       framed._meta = { ...result._meta, [SERVER_INFO_META_KEY]: identity };
       framed.resultType = 'complete';
-      return framed as typeof result;
+      return framed;
     },
   };
 }

@@ -11,8 +11,7 @@ import { type MetaTool, structured } from '../../core/plugin/meta-tool.js';
 export function getToolSchema(hub: PluginHub): MetaTool {
   return {
     name: 'get_tool_schema',
-    description:
-      "Returns one tool's full description, input schema (the shape of call_tool's arguments), output schema and annotations. Call it before call_tool unless you already know the schema.",
+    description: "Returns one tool's full description, input schema (the shape of call_tool's arguments), output schema and annotations. Call it before call_tool unless you already know the schema.",
     inputSchema: ToolInput,
     outputSchema: ToolSchemaOutput,
     annotations: { title: 'Get tool schema', readOnlyHint: true },

@@ -13,8 +13,7 @@ import { descriptionLine, type MetaTool, structured, toolError } from '../../cor
 export function listTools(hub: PluginHub): MetaTool {
   return {
     name: 'list_tools',
-    description:
-      "Lists one server's tools: name, one-line description and the server's own annotations. Next, call get_tool_schema for the arguments of the tool you want, then call_tool.",
+    description: "Lists one server's tools: name, one-line description and the server's own annotations. Next, call get_tool_schema for the arguments of the tool you want, then call_tool.",
     inputSchema: ServerInput,
     outputSchema: ListToolsOutput,
     annotations: { title: 'List tools', readOnlyHint: true },
@@ -33,7 +32,9 @@ export function listTools(hub: PluginHub): MetaTool {
         try {
           await child.ensureToolsKnown();
         } catch (error) {
-          return toolError(`The tools of server "${child.name}" are not known: it has never started and it cannot start now (${(error as Error).message}). Tell the user; list_servers shows its status.`);
+          return toolError(
+            `The tools of server "${child.name}" are not known: it has never started and it cannot start now (${(error as Error).message}). Tell the user; list_servers shows its status.`
+          );
         }
       } else if (child.status === 'sleeping') {
         // Pre-warm without waiting: listing a known list never waits for a start.

@@ -24,22 +24,20 @@ export const CallToolInput = Type.Object(
     tool: ToolName,
     arguments: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "The tool's arguments, matching the inputSchema from get_tool_schema" })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 
 export const ServerEntry = Type.Object({
   name: Type.String(),
   description: Type.String({ description: "The server's title, or its name" }),
   status: Status,
-  toolCount: Type.Optional(
-    Type.Integer({ minimum: 0, description: 'Tools offered (sleeping servers: from their last run); absent while not known (never started): list_tools learns it' }),
-  ),
+  toolCount: Type.Optional(Type.Integer({ minimum: 0, description: 'Tools offered (sleeping servers: from their last run); absent while not known (never started): list_tools learns it' })),
   reason: Type.Optional(Type.String({ description: 'Why the server is down, stopped or unauthorized' })),
   hidden: Type.Optional(Type.Literal(true, { description: 'Not part of /hub (hub: false): use its own endpoint for tools; wake_server and sleep_server still work' })),
   withheldTools: Type.Optional(
     Type.Array(Type.String(), {
       description: 'Tools withheld until an operator approves them (their definition changed, or they are new); not in toolCount or list_tools. Calling one says how they are approved',
-    }),
+    })
   ),
 });
 

@@ -9,7 +9,6 @@ import { declaredCommand, type AdminCommand, type AdminOutput, type PluginHub } 
 import manifest from './manifest.js';
 import { listClients, listTokens } from './admin-store.js';
 
-
 /** `hub-admin clients add|list|revoke`. */
 export function clientsCommand(c: Collections, tokens: TokenService): AdminCommand {
   const declared = declaredCommand(manifest, 'clients');
@@ -90,7 +89,11 @@ export function tokensCommand(c: Collections, apiTokens: ApiTokens, hub: PluginH
         const minted = await apiTokens.mint(values.label, days === undefined ? undefined : Math.round(days * 86400), { issuer, ...reach });
         out(minted.token);
         output.stderr(`token id ${minted.id}${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}\n`);
-        output.stderr(`for the hub at ${minted.issuer} (${explicit ? 'from BASE_URL, HOST and PORT' : served === undefined ? 'the default; no hub has served with this store yet' : 'where the hub last served with this store'})\n`);
+        output.stderr(
+          `for the hub at ${minted.issuer} (${
+            explicit ? 'from BASE_URL, HOST and PORT' : served === undefined ? 'the default; no hub has served with this store yet' : 'where the hub last served with this store'
+          })\n`
+        );
         output.stderr(`opens ${describeReach(reach)}\n`);
         if (explicit && served !== undefined && served !== issuer) output.stderr(`hub-admin: note: the hub last served at ${served} with this store; there this token is refused\n`);
         return 0;

@@ -42,7 +42,8 @@ export function createAuthenticator(hub: PluginHub, endpoints: Endpoints, tokens
   };
   const apiTokenCaller = (api: ApiTokenCheck, token: string, reply: FastifyReply, resource: string, url: URL): AuthInfo | undefined => {
     if (!api.ok) return refuse(reply, resource, 'invalid_token', `the token is not valid: ${api.reason}`);
-    if (api.resources && !api.resources.includes(resource)) return refuse(reply, resource, 'invalid_token', `the token is not valid for this resource (API token ${api.id} is for ${api.resources.join(', ')})`);
+    if (api.resources && !api.resources.includes(resource))
+      return refuse(reply, resource, 'invalid_token', `the token is not valid for this resource (API token ${api.id} is for ${api.resources.join(', ')})`);
     apiTokens.noteUse(api.id);
     return {
       token,

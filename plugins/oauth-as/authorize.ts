@@ -65,72 +65,83 @@ export async function registerAuthorize(app: FastifyInstance, deps: Dependencies
 
   await operator.pages(app, (context) => {
     const routes = context.withTypeProvider<TypeBoxTypeProvider>();
-    routes.get('/authorize', { schema: { querystring: AuthorizeQuery }, errorHandler: pageWhenRefused((reply, error) => cannot(reply, `The application sent a malformed request: ${escapeHtml(error.message)}.`)) }, async (request, reply) => {
-      const query = request.query;
-      let client: KnownClient;
-      try {
-        client = await deps.clients.find(query.client_id ?? '');
-      } catch (error) {
-        if (error instanceof OAuthError) return cannot(reply, escapeHtml(error.description));
-        throw error;
-      }
-      const uris = client.metadata.redirect_uris;
-      const redirectUri = query.redirect_uri ?? (uris.length === 1 ? uris[0] : undefined);
-      if (!redirectUri || !redirectAllowed(redirectUri, uris)) {
-        const unsafe = redirectUri === undefined ? undefined : redirectUriProblem(redirectUri);
-        return cannot(reply, unsafe ? `The redirect URI is not allowed: ${escapeHtml(unsafe)}` : 'The redirect URI is not registered for this client.');
-      }
-      const fail = (error: string, description: string) => redirectWith(reply, redirectUri, { error, error_description: description, state: query.state, iss: endpoints.issuer });
-      if (query.response_type !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
-      if (!query.code_challenge) return fail('invalid_request', 'PKCE is required: code_challenge with code_challenge_method=S256');
-      if (query.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
-      const resource = endpoints.resource(query.resource ?? endpoints.defaultResource);
-      if (!resource) return fail('invalid_target', 'resource is not an MCP endpoint of this hub');
+    routes.get(
+      '/authorize',
+      { schema: { querystring: AuthorizeQuery }, errorHandler: pageWhenRefused((reply, error) => cannot(reply, `The application sent a malformed request: ${escapeHtml(error.message)}.`)) },
+      async (request, reply) => {
+        const query = request.query;
+        let client: KnownClient;
+        try {
+          client = await deps.clients.find(query.client_id ?? '');
+        } catch (error) {
+          if (error instanceof OAuthError) return cannot(reply, escapeHtml(error.description));
+          throw error;
+        }
+        const uris = client.metadata.redirect_uris;
+        const redirectUri = query.redirect_uri ?? (uris.length === 1 ? uris[0] : undefined);
+        if (!redirectUri || !redirectAllowed(redirectUri, uris)) {
+          const unsafe = redirectUri === undefined ? undefined : redirectUriProblem(redirectUri);
+          return cannot(reply, unsafe ? `The redirect URI is not allowed: ${escapeHtml(unsafe)}` : 'The redirect URI is not registered for this client.');
+        }
+        const fail = (error: string, description: string) => redirectWith(reply, redirectUri, { error, error_description: description, state: query.state, iss: endpoints.issuer });
+        if (query.response_type !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
+        if (!query.code_challenge) return fail('invalid_request', 'PKCE is required: code_challenge with code_challenge_method=S256');
+        if (query.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
+        const resource = endpoints.resource(query.resource ?? endpoints.defaultResource);
+        if (!resource) return fail('invalid_target', 'resource is not an MCP endpoint of this hub');
 
-      const sealed = await pending.seal({ clientId: client.clientId, redirectUri, state: query.state, codeChallenge: query.code_challenge, resource, scope: query.scope ?? '' });
-      return consent(reply, client, sealed, resource);
-    });
-
-    routes.post('/authorize', { schema: { body: AuthorizeForm }, errorHandler: pageWhenRefused((reply, error) => {
-      // A field missing altogether is a misnamed form, not an old one: say which field.
-      const missing = error.validation?.find((problem) => problem.keyword === 'required')?.params;
-      const names = [missing?.requiredProperties, missing?.missingProperty].flat().filter((name): name is string => typeof name === 'string');
-      if (names.length === 0) return expired(reply);
-      return cannot(reply, `The form has no ${names.map((name) => `"${escapeHtml(name)}"`).join(', ')} field (the approval form sends "request", "_csrf", "step" and "password").`);
-    }) }, async (request, reply) => {
-      const form = request.body;
-      const opened = await pending.open(form.request);
-      if (!opened) return expired(reply);
-      if (form.step === 'deny') {
-        return redirectWith(reply, opened.redirectUri, { error: 'access_denied', error_description: 'the request was denied', state: opened.state, iss: endpoints.issuer });
+        const sealed = await pending.seal({ clientId: client.clientId, redirectUri, state: query.state, codeChallenge: query.code_challenge, resource, scope: query.scope ?? '' });
+        return consent(reply, client, sealed, resource);
       }
-      // The client may have been deleted, or its redirect URIs changed, since the page was shown.
-      let client: KnownClient;
-      try {
-        client = await deps.clients.find(opened.clientId);
-      } catch (error) {
-        if (error instanceof OAuthError) return cannot(reply, escapeHtml(error.description));
-        throw error;
-      }
-      if (!redirectAllowed(opened.redirectUri, client.metadata.redirect_uris)) return cannot(reply, 'The redirect URI is no longer registered for this client.');
+    );
 
-      const check = await operator.confirmPassword(request, reply, form.password ?? '');
-      if (check === 'refused') return reply;
-      if (check === 'wrong') return consent(reply, client, form.request, opened.resource, 'Wrong password.');
-      // One decision per request: the first approval records it.
-      if (!(await pending.decide(opened))) return operator.sendPage(reply, 403, 'Request expired', '<p>This request was already answered.</p>');
-      const code = newSecret('hac');
-      await c.codes.insertOne({
-        _id: hashSecret(code),
-        clientId: opened.clientId,
-        redirectUri: opened.redirectUri,
-        codeChallenge: opened.codeChallenge,
-        resource: opened.resource,
-        scope: opened.scope,
-        expiresAt: new Date(Date.now() + options.authorizationCodeSeconds * 1000),
-      });
-      return redirectWith(reply, opened.redirectUri, { code, state: opened.state, iss: endpoints.issuer });
-    });
+    routes.post(
+      '/authorize',
+      {
+        schema: { body: AuthorizeForm },
+        errorHandler: pageWhenRefused((reply, error) => {
+          // A field missing altogether is a misnamed form, not an old one: say which field.
+          const missing = error.validation?.find((problem) => problem.keyword === 'required')?.params;
+          const names = [missing?.requiredProperties, missing?.missingProperty].flat().filter((name): name is string => typeof name === 'string');
+          if (names.length === 0) return expired(reply);
+          return cannot(reply, `The form has no ${names.map((name) => `"${escapeHtml(name)}"`).join(', ')} field (the approval form sends "request", "_csrf", "step" and "password").`);
+        }),
+      },
+      async (request, reply) => {
+        const form = request.body;
+        const opened = await pending.open(form.request);
+        if (!opened) return expired(reply);
+        if (form.step === 'deny') {
+          return redirectWith(reply, opened.redirectUri, { error: 'access_denied', error_description: 'the request was denied', state: opened.state, iss: endpoints.issuer });
+        }
+        // The client may have been deleted, or its redirect URIs changed, since the page was shown.
+        let client: KnownClient;
+        try {
+          client = await deps.clients.find(opened.clientId);
+        } catch (error) {
+          if (error instanceof OAuthError) return cannot(reply, escapeHtml(error.description));
+          throw error;
+        }
+        if (!redirectAllowed(opened.redirectUri, client.metadata.redirect_uris)) return cannot(reply, 'The redirect URI is no longer registered for this client.');
+
+        const check = await operator.confirmPassword(request, reply, form.password ?? '');
+        if (check === 'refused') return reply;
+        if (check === 'wrong') return consent(reply, client, form.request, opened.resource, 'Wrong password.');
+        // One decision per request: the first approval records it.
+        if (!(await pending.decide(opened))) return operator.sendPage(reply, 403, 'Request expired', '<p>This request was already answered.</p>');
+        const code = newSecret('hac');
+        await c.codes.insertOne({
+          _id: hashSecret(code),
+          clientId: opened.clientId,
+          redirectUri: opened.redirectUri,
+          codeChallenge: opened.codeChallenge,
+          resource: opened.resource,
+          scope: opened.scope,
+          expiresAt: new Date(Date.now() + options.authorizationCodeSeconds * 1000),
+        });
+        return redirectWith(reply, opened.redirectUri, { code, state: opened.state, iss: endpoints.issuer });
+      }
+    );
   });
 }
 

@@ -1,4 +1,4 @@
-import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { Type, type Static } from 'typebox';
 import type { Endpoints } from './endpoints.js';
 import { OAuthError } from './errors.js';
@@ -31,11 +31,7 @@ export type ClientCredentials = Static<typeof ClientCredentials>;
 
 /** Finds clients (issued or metadata-document) and checks how they authenticate. */
 export class ClientAuthenticator {
-  constructor(
-    private readonly c: Collections,
-    private readonly documents: MetadataDocumentFetcher,
-    private readonly endpoints: Endpoints,
-  ) {}
+  constructor(private readonly c: Collections, private readonly documents: MetadataDocumentFetcher, private readonly endpoints: Endpoints) {}
 
   /** The client by id, or an `invalid_client` error. */
   async find(clientId: string): Promise<KnownClient> {
@@ -101,7 +97,7 @@ export class ClientAuthenticator {
     if (!jwks) throw new OAuthError('invalid_client', 'the client metadata document publishes no jwks', 401);
     let payload;
     try {
-      ({ payload } = await jwtVerify(assertion, createLocalJWKSet(jwks as unknown as JSONWebKeySet), {
+      ({ payload } = await jwtVerify(assertion, createLocalJWKSet(jwks), {
         issuer: client.clientId,
         subject: client.clientId,
         audience: [this.endpoints.token, this.endpoints.issuer],

@@ -70,7 +70,7 @@ export class MetadataDocumentFetcher {
     const name = (parsed as { client_name?: unknown } | null)?.client_name;
     if (typeof name === 'string' && name.length > CLIENT_TEXT_MAX) throw new MetadataDocumentError(`the client metadata document's client_name is longer than ${CLIENT_TEXT_MAX} characters`);
     if (!Value.Check(MetadataDocument, parsed)) throw new MetadataDocumentError('the client metadata document lacks client_id or redirect_uris, or has fields of the wrong type');
-    if (parsed.client_id !== clientId) throw new MetadataDocumentError('the client metadata document\'s client_id is not its own URL');
+    if (parsed.client_id !== clientId) throw new MetadataDocumentError("the client metadata document's client_id is not its own URL");
     const unsafe = parsed.redirect_uris.map(redirectUriProblem).find((problem) => problem !== undefined);
     if (unsafe) throw new MetadataDocumentError(`the client metadata document names a redirect URI that is not allowed: ${unsafe}`);
     if (maxAge > 0) this.#cache.set(clientId, parsed, { ttl: maxAge * 1000, size: clientId.length + body.length });

@@ -19,14 +19,13 @@ export const OAuthAsOptions = Type.Object(
     refreshRetrySeconds: Type.Integer({
       minimum: 0,
       default: 120,
-      description:
-        'A refresh request repeated within this time, whose new refresh token has not been used, gets the same answer again (its answer was lost); 0: any reuse revokes the family.',
+      description: 'A refresh request repeated within this time, whose new refresh token has not been used, gets the same answer again (its answer was lost); 0: any reuse revokes the family.',
     }),
     allowLoopbackMetadataDocuments: Type.Boolean({
       default: false,
       description: 'Development only: allow client metadata documents on loopback addresses (and over http there).',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 export type OAuthAsOptions = Static<typeof OAuthAsOptions>;

@@ -38,10 +38,7 @@ export interface OpenedRequest extends PendingRequest {
 export class PendingRequests {
   #key: Promise<CryptoKey> | undefined;
 
-  constructor(
-    private readonly c: Collections,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly c: Collections, private readonly now: () => number = Date.now) {}
 
   async seal(request: PendingRequest): Promise<string> {
     const issuedAt = Math.floor(this.now() / 1000);
@@ -69,7 +66,7 @@ export class PendingRequests {
       expiresAt: new Date(exp * 1000),
       clientId: clientId as string,
       redirectUri: redirectUri as string,
-      state: state as string | undefined,
+      state: state,
       codeChallenge: codeChallenge as string,
       resource: resource as string,
       scope: scope as string,

@@ -170,20 +170,24 @@ export function registerRegistration(app: Routes, c: Collections, endpoints: End
     return reply.header('cache-control', 'no-store').send(response(managed(request)));
   });
 
-  app.put('/register/:clientId', { ...management, bodyLimit: REGISTRATION_BODY_LIMIT, schema: { params: ManagementParams, body: RegistrationRequest }, schemaErrorFormatter }, async (request, reply) => {
-    const record = managed(request);
-    const body = request.body;
-    if (body.client_id !== record._id) throw new OAuthError('invalid_request', 'client_id in the body must be the client being updated');
-    if (body.client_secret !== undefined && (!record.secretHash || !secretMatches(body.client_secret, record.secretHash))) {
-      throw new OAuthError('invalid_request', 'client_secret does not match');
+  app.put(
+    '/register/:clientId',
+    { ...management, bodyLimit: REGISTRATION_BODY_LIMIT, schema: { params: ManagementParams, body: RegistrationRequest }, schemaErrorFormatter },
+    async (request, reply) => {
+      const record = managed(request);
+      const body = request.body;
+      if (body.client_id !== record._id) throw new OAuthError('invalid_request', 'client_id in the body must be the client being updated');
+      if (body.client_secret !== undefined && (!record.secretHash || !secretMatches(body.client_secret, record.secretHash))) {
+        throw new OAuthError('invalid_request', 'client_secret does not match');
+      }
+      const metadata = requestedMetadata(body);
+      if ((metadata.token_endpoint_auth_method === 'none') !== (record.metadata.token_endpoint_auth_method === 'none')) {
+        throw new OAuthError('invalid_client_metadata', 'a client cannot switch between public and confidential');
+      }
+      const updated = await c.clients.findOneAndUpdate({ _id: record._id }, { $set: { metadata } });
+      return reply.header('cache-control', 'no-store').send(response(updated ?? record));
     }
-    const metadata = requestedMetadata(body);
-    if ((metadata.token_endpoint_auth_method === 'none') !== (record.metadata.token_endpoint_auth_method === 'none')) {
-      throw new OAuthError('invalid_client_metadata', 'a client cannot switch between public and confidential');
-    }
-    const updated = await c.clients.findOneAndUpdate({ _id: record._id }, { $set: { metadata } });
-    return reply.header('cache-control', 'no-store').send(response(updated ?? record));
-  });
+  );
 
   app.delete('/register/:clientId', management, async (request, reply) => {
     const record = managed(request);

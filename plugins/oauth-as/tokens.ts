@@ -34,10 +34,7 @@ interface Grant {
  * after its owner, to follow along, is a replay at the second one.
  */
 export class TokenService {
-  constructor(
-    private readonly c: Collections,
-    private readonly options: OAuthAsOptions,
-  ) {}
+  constructor(private readonly c: Collections, private readonly options: OAuthAsOptions) {}
 
   /** How long an access token lives. */
   get accessTokenSeconds(): number {
@@ -68,13 +65,13 @@ export class TokenService {
     if (requestedResource !== undefined && requestedResource !== family.resource) {
       throw new OAuthError('invalid_target', 'a refresh token is bound to the resource it was issued for');
     }
-    if (await this.#clientRevokedSince(clientId, family.issuedAt)) throw new OAuthError('invalid_grant', 'the client\'s tokens were revoked');
+    if (await this.#clientRevokedSince(clientId, family.issuedAt)) throw new OAuthError('invalid_grant', "the client's tokens were revoked");
 
     // Families from before seeds existed get one with their next rotation.
     const seed = family.seed ?? newSecret('seed');
     const rotated = await this.c.families.findOneAndUpdate(
       { _id: family._id, current: hash, revoked: { $ne: true } },
-      { $set: { current: hashSecret(derivedSecret('hrt', seed, refreshToken)), previous: hash, rotatedAt: new Date(), seed } },
+      { $set: { current: hashSecret(derivedSecret('hrt', seed, refreshToken)), previous: hash, rotatedAt: new Date(), seed } }
     );
     if (rotated) return this.#rotation(rotated, refreshToken, false);
     const retried = await this.c.families.findOneAndUpdate(
@@ -85,7 +82,7 @@ export class TokenService {
         rotatedAt: { $gt: new Date(Date.now() - this.options.refreshRetrySeconds * 1000) },
         $or: [{ retried: { $exists: false } }, { retried: hash }],
       },
-      { $set: { retried: hash } },
+      { $set: { retried: hash } }
     );
     if (retried) return this.#rotation(retried, refreshToken, true);
     // A retired token came back: two parties hold one chain. Withdraw all of it.
@@ -157,9 +154,7 @@ export class TokenService {
   async #issue(grant: Grant, familyId: string, access: string, refresh: string, issuedAt: Date, written = false): Promise<TokenResponse> {
     const expiresAt = new Date(issuedAt.getTime() + this.options.accessTokenSeconds * 1000);
     if (!written) {
-      await once(
-        this.c.accessTokens.insertOne({ _id: hashSecret(access), clientId: grant.clientId, resource: grant.resource, scope: grant.scope, familyId, issuedAt, expiresAt }),
-      );
+      await once(this.c.accessTokens.insertOne({ _id: hashSecret(access), clientId: grant.clientId, resource: grant.resource, scope: grant.scope, familyId, issuedAt, expiresAt }));
     }
     return {
       access_token: access,

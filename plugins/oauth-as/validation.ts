@@ -1,13 +1,5 @@
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type {
-  FastifyBaseLogger,
-  FastifyError,
-  FastifyInstance,
-  FastifySchemaValidationError,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifySchemaValidationError, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { Type } from 'typebox';
 import { OAuthError, type OAuthErrorName } from './errors.js';
 import { pointerToPath } from '../../core/plugin/index.js';

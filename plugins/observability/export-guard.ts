@@ -22,12 +22,7 @@ export class ExportFailureLog {
   #lastLine = 0;
   #since = 0;
 
-  constructor(
-    private readonly log: ExportLog,
-    private readonly target: string,
-    private readonly now: () => number = Date.now,
-    private readonly intervalMs = FAILURE_LOG_INTERVAL_MS,
-  ) {}
+  constructor(private readonly log: ExportLog, private readonly target: string, private readonly now: () => number = Date.now, private readonly intervalMs = FAILURE_LOG_INTERVAL_MS) {}
 
   /** Whether the last export failed: the collector is out of reach as far as the hub knows. */
   get failing(): boolean {
@@ -45,7 +40,7 @@ export class ExportFailureLog {
       { collector: this.target, err: cause, ...(first ? {} : { failedExports: this.#since }) },
       first
         ? `tracing: spans cannot reach the collector; they are dropped until it answers (said again at most every ${Math.round(this.intervalMs / 60_000)} minutes)`
-        : 'tracing: spans still cannot reach the collector',
+        : 'tracing: spans still cannot reach the collector'
     );
     this.#since = 0;
   }
@@ -93,7 +88,13 @@ export async function settleWithin(work: Promise<unknown>, ms: number, timers: T
     timer = timers.setTimeout(() => resolve({ result: 'late' }), ms);
   });
   try {
-    return await Promise.race([work.then(() => ({ result: 'done' as const }), (error: unknown) => ({ result: 'failed' as const, error })), late]);
+    return await Promise.race([
+      work.then(
+        () => ({ result: 'done' as const }),
+        (error: unknown) => ({ result: 'failed' as const, error })
+      ),
+      late,
+    ]);
   } finally {
     timers.clearTimeout(timer);
   }

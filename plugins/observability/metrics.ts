@@ -108,7 +108,12 @@ export class HubMetrics implements LifecycleListener {
   #callsInFlight = 0;
   readonly #httpRequests = new Counter({ name: 'hub_http_requests_total', help: 'HTTP requests answered, by route pattern and status.', labelNames: ['route', 'status'], registers: [this.registry] });
   readonly #starts = new Counter({ name: 'hub_child_starts_total', help: 'Server starts, by reason (start, wake, restart).', labelNames: ['server', 'reason'], registers: [this.registry] });
-  readonly #startFailures = new Counter({ name: 'hub_child_start_failures_total', help: 'Server starts that failed (the server could not be started or woken).', labelNames: ['server'], registers: [this.registry] });
+  readonly #startFailures = new Counter({
+    name: 'hub_child_start_failures_total',
+    help: 'Server starts that failed (the server could not be started or woken).',
+    labelNames: ['server'],
+    registers: [this.registry],
+  });
   readonly #wake = new Histogram({
     name: 'hub_child_wake_seconds',
     help: 'Time from a server starting to it being up with its tool list.',
@@ -116,7 +121,12 @@ export class HubMetrics implements LifecycleListener {
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
-  readonly restarts = new Counter({ name: 'hub_child_restarts_total', help: 'Starts of servers that had been up before (after a crash, a stop, an operator restart).', labelNames: ['server'], registers: [this.registry] });
+  readonly restarts = new Counter({
+    name: 'hub_child_restarts_total',
+    help: 'Starts of servers that had been up before (after a crash, a stop, an operator restart).',
+    labelNames: ['server'],
+    registers: [this.registry],
+  });
   readonly crashes = new Counter({ name: 'hub_child_crashes_total', help: 'Servers that were up and ended without being asked to.', labelNames: ['server'], registers: [this.registry] });
   readonly #authFailures = new Counter({ name: 'hub_auth_failures_total', help: 'Refused credentials, by reason.', labelNames: ['reason'], registers: [this.registry] });
   readonly #rotations = new Counter({ name: 'hub_token_rotations_total', help: 'Refresh token rotations answered by the authorization server.', registers: [this.registry] });
@@ -132,7 +142,11 @@ export class HubMetrics implements LifecycleListener {
     registers: [this.registry],
   });
   readonly #rateLimited = new Counter({ name: 'hub_rate_limited_total', help: 'MCP requests refused by a per-client limit.', registers: [this.registry] });
-  readonly #reloadFailures = new Counter({ name: 'hub_config_reload_failures_total', help: 'Config reloads refused (the file did not validate; the running config stayed).', registers: [this.registry] });
+  readonly #reloadFailures = new Counter({
+    name: 'hub_config_reload_failures_total',
+    help: 'Config reloads refused (the file did not validate; the running config stayed).',
+    registers: [this.registry],
+  });
   readonly #reloadSuccess = new Gauge({
     name: 'hub_config_reload_last_success_timestamp_seconds',
     help: 'When the config was last loaded or reloaded successfully (seconds since the epoch); the start counts.',
@@ -239,7 +253,7 @@ export class HubMetrics implements LifecycleListener {
       event.tool,
       event.outcome ?? 'ok',
       (tool) => server.findTool(tool) !== undefined || server.entry.denyTools?.includes(tool) === true || server.withheldTools.some((withheld) => withheld.name === tool),
-      event.virtual?.server.name,
+      event.virtual?.server.name
     );
   }
 
@@ -271,7 +285,7 @@ export class HubMetrics implements LifecycleListener {
         ...(type !== undefined && { error_type: type }),
         network_transport: transportOf(event.child).transport,
       },
-      (ended - event.sentAt) / 1000,
+      (ended - event.sentAt) / 1000
     );
   }
 
@@ -293,7 +307,7 @@ export class HubMetrics implements LifecycleListener {
         ...(tool !== undefined && { gen_ai_tool_name: tool }),
         ...(status >= 400 && { error_type: String(status) }),
       },
-      seconds,
+      seconds
     );
   }
 

@@ -21,11 +21,20 @@ export async function registerStatusPage(app: FastifyInstance, hub: PluginHub, s
   await operator.pages(app, (pages) => {
     pages.get('/status', { onRequest: operator.requireSession }, async (request, reply) => {
       if (!hub.pages.values().some((page) => page.path === '/console')) {
-        return operator.sendPage(reply, 404, 'No status page', `<p>The status is shown by the operator console, which is off here (<code>"plugins": { "console": false }</code>). The same figures are at <a href="${escapeHtml(operator.url('/status.json'))}">/status.json</a>.</p>`);
+        return operator.sendPage(
+          reply,
+          404,
+          'No status page',
+          `<p>The status is shown by the operator console, which is off here (<code>"plugins": { "console": false }</code>). The same figures are at <a href="${escapeHtml(
+            operator.url('/status.json')
+          )}">/status.json</a>.</p>`
+        );
       }
       const query = request.url.indexOf('?');
       return reply.redirect(`${operator.url(CONSOLE_OVERVIEW)}${query === -1 ? '' : request.url.slice(query)}`, 303);
     });
-    pages.get('/status.json', { onRequest: operator.requireSession }, async (_request, reply) => reply.header('cache-control', 'no-store').send({ ...(await statusData(hub, sources, Date.now())), refreshSeconds }));
+    pages.get('/status.json', { onRequest: operator.requireSession }, async (_request, reply) =>
+      reply.header('cache-control', 'no-store').send({ ...(await statusData(hub, sources, Date.now())), refreshSeconds })
+    );
   });
 }

@@ -31,7 +31,11 @@ export function limitResult(result: CallToolResult, maxBytes: number, tool: Pick
   const { content, structuredContent, isError, ...others } = result;
   const structuredBytes = structuredContent === undefined ? 0 : byteLength(JSON.stringify(structuredContent));
   if (structuredBytes > cap) {
-    return { refuse: `the tool's structured result is ${structuredBytes} bytes, over ${whose} of ${maxBytes} bytes${sent.bytes > 0 ? ` (of which the call's notifications took ${sent.bytes})` : ''}, and a structured result cannot be cut; ask the tool for less` };
+    return {
+      refuse: `the tool's structured result is ${structuredBytes} bytes, over ${whose} of ${maxBytes} bytes${
+        sent.bytes > 0 ? ` (of which the call's notifications took ${sent.bytes})` : ''
+      }, and a structured result cannot be cut; ask the tool for less`,
+    };
   }
   const sizes = content.map(blockBytes);
   const othersBytes = Object.keys(others).length === 0 ? 0 : byteLength(JSON.stringify(others));
@@ -64,7 +68,11 @@ export function limitError(error: { message: string; data?: unknown }, maxBytes:
   const dataBytes = error.data === undefined ? 0 : byteLength(JSON.stringify(error.data));
   if (messageBytes + dataBytes <= maxBytes) return undefined;
   if (messageBytes <= maxBytes) return { message: `${error.message} [output-limit: the error's data (${dataBytes} bytes) was dropped to keep it within ${maxBytes} bytes]` };
-  return { message: `${cutText(error.message, maxBytes)}… [output-limit: the error was cut: ${messageBytes - maxBytes} of its message's ${messageBytes} bytes${dataBytes > 0 ? ` and its data (${dataBytes} bytes)` : ''} were dropped]` };
+  return {
+    message: `${cutText(error.message, maxBytes)}… [output-limit: the error was cut: ${messageBytes - maxBytes} of its message's ${messageBytes} bytes${
+      dataBytes > 0 ? ` and its data (${dataBytes} bytes)` : ''
+    } were dropped]`,
+  };
 }
 
 /** What a notification puts on the wire toward the caller: its params as JSON. */

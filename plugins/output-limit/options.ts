@@ -4,9 +4,13 @@ const MaxBytes = Type.Integer({ minimum: 1024, description: 'The most bytes a re
 
 export const OutputLimitOptions = Type.Object(
   {
-    maxBytes: Type.Integer({ minimum: 1024, default: 100_000, description: 'The most bytes a tool result may carry into the caller (and so a model\'s context), unless the server entry says otherwise.' }),
+    maxBytes: Type.Integer({
+      minimum: 1024,
+      default: 100_000,
+      description: "The most bytes a tool result may carry into the caller (and so a model's context), unless the server entry says otherwise.",
+    }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 export type OutputLimitOptions = Static<typeof OutputLimitOptions>;
 

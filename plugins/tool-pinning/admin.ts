@@ -23,7 +23,13 @@ export function toolsCommand(pins: ToolPins, hub: PluginHub): AdminCommand {
   const problem = (name: string | undefined): string | undefined => {
     if (name === undefined) return undefined;
     const server = hub.servers.get(name);
-    if (!server) return `no server is named "${name}" (configured: ${hub.servers.list().map((view) => view.name).join(', ') || 'none'})`;
+    if (!server)
+      return `no server is named "${name}" (configured: ${
+        hub.servers
+          .list()
+          .map((view) => view.name)
+          .join(', ') || 'none'
+      })`;
     if (!pins.pins(server)) return `server "${name}" does not pin its tools: set "pinTools": true on it, or the tool-pinning plugin's "allServers"`;
     return undefined;
   };

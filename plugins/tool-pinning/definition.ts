@@ -27,7 +27,9 @@ function pinnedPart(tool: Tool): Record<string, unknown> {
 
 /** The SHA-256 of a whole tool definition, keys sorted. */
 export function definitionDigest(tool: Tool): string {
-  return createHash('sha256').update(canonical(pinnedPart(tool)) ?? '').digest('hex');
+  return createHash('sha256')
+    .update(canonical(pinnedPart(tool)) ?? '')
+    .digest('hex');
 }
 
 /** The pinned part of a tool as an operator reads it: indented JSON, keys sorted, whole. */
@@ -38,7 +40,9 @@ export function definitionText(tool: Tool): string {
 /** Why a definition of `chars` characters cannot be reviewed, in words its server's author can act on; undefined when it can. */
 export function tooLargeToReview(tool: string, chars: number): string | undefined {
   if (chars <= MAX_REVIEW_CHARS) return undefined;
-  return `the definition of tool "${tool}" is ${chars} characters as JSON, more than the ${MAX_REVIEW_CHARS / 1024} KiB an operator can review, so it cannot be approved: the server's author must shorten it (its description, title or schemas)`;
+  return `the definition of tool "${tool}" is ${chars} characters as JSON, more than the ${
+    MAX_REVIEW_CHARS / 1024
+  } KiB an operator can review, so it cannot be approved: the server's author must shorten it (its description, title or schemas)`;
 }
 
 /** A unified diff from the approved definition (none for a new tool) to the one seen. */

@@ -21,7 +21,7 @@ const ApproveAllBody = Type.Object(
     /** The digests of the definitions the page showed: only those are approved. */
     digests: Type.Array(Digest, { minItems: 1, maxItems: MAX_APPROVE_ALL }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 
 const ApproveBody = Type.Object(
@@ -32,7 +32,7 @@ const ApproveBody = Type.Object(
     item: Type.Optional(Type.Literal(INSTRUCTIONS)),
     digest: Digest,
   },
-  { additionalProperties: false },
+  { additionalProperties: false }
 );
 
 /** The routes' refusals are JSON with the hub's codes (the operator API's rules: session only, CSRF header, same origin). */
@@ -54,7 +54,12 @@ export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub,
     const onRequest = operator.requireApiSession;
     routes.get(APPROVALS_PATH, { onRequest: operator.requireSession }, async (_request, reply) => {
       if (!hub.pages.values().some((page) => page.path === '/console')) {
-        return operator.sendPage(reply, 404, 'No approvals page', '<p>Tool approvals are shown by the operator console, which is off here (<code>"plugins": { "console": false }</code>). Approve with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>');
+        return operator.sendPage(
+          reply,
+          404,
+          'No approvals page',
+          '<p>Tool approvals are shown by the operator console, which is off here (<code>"plugins": { "console": false }</code>). Approve with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>'
+        );
       }
       return reply.redirect(operator.url(CONSOLE_APPROVALS), 303);
     });
@@ -71,12 +76,18 @@ export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub,
       const { server, tool, item, digest } = request.body;
       const view = hub.servers.get(server);
       if (!view || !pins.pins(view)) return notPinning(reply, server);
-      if ((item === undefined) === (tool === undefined)) return sendApiError(reply, 400, HUB_ERROR_CODES.OPERATOR_REQUEST_INVALID, 'Name either a "tool" or the "item" "instructions", not both or neither.');
+      if ((item === undefined) === (tool === undefined))
+        return sendApiError(reply, 400, HUB_ERROR_CODES.OPERATOR_REQUEST_INVALID, 'Name either a "tool" or the "item" "instructions", not both or neither.');
       const what = tool === undefined ? `instructions of server ${server}` : `tool ${tool} of server ${server}`;
       try {
         const approved = await pins.approve(server, tool === undefined ? INSTRUCTIONS : { tool }, 'console', digest);
         if (approved.length === 0) {
-          return sendApiError(reply, 409, TOOL_PINNING_ERROR_CODES.NOT_WAITING, `This version of the ${what} no longer waits for approval: it was approved meanwhile, or it changed again since the page was shown. Reload the approvals.`);
+          return sendApiError(
+            reply,
+            409,
+            TOOL_PINNING_ERROR_CODES.NOT_WAITING,
+            `This version of the ${what} no longer waits for approval: it was approved meanwhile, or it changed again since the page was shown. Reload the approvals.`
+          );
         }
         return reply.header('cache-control', 'no-store').send({ approved: approved.length, message: `Approved ${what}.` });
       } catch (error) {
@@ -93,7 +104,12 @@ export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub,
       try {
         const approved = await pins.approve(server, 'all', 'console', new Set(digests));
         if (approved.length === 0) {
-          return sendApiError(reply, 409, TOOL_PINNING_ERROR_CODES.NOT_WAITING, `None of the definitions of server ${server} the page showed waits for approval any more: they were approved meanwhile, or changed again since. Reload the approvals.`);
+          return sendApiError(
+            reply,
+            409,
+            TOOL_PINNING_ERROR_CODES.NOT_WAITING,
+            `None of the definitions of server ${server} the page showed waits for approval any more: they were approved meanwhile, or changed again since. Reload the approvals.`
+          );
         }
         const count = approved.length;
         return reply.header('cache-control', 'no-store').send({ approved: count, message: `Approved ${count} definition${count === 1 ? '' : 's'} of server ${server}.` });
@@ -121,7 +137,9 @@ async function approvals(hub: PluginHub, pins: ToolPins) {
       tooLarge: change.tooLarge ?? null,
       diff: change.tooLarge === undefined ? change.diff : null,
     })),
-    approveAll: [...byServer].filter(([, digests]) => digests.length > 1).map(([server, digests]) => (digests.length > MAX_APPROVE_ALL ? { server, count: digests.length, digests: null } : { server, count: digests.length, digests })),
+    approveAll: [...byServer]
+      .filter(([, digests]) => digests.length > 1)
+      .map(([server, digests]) => (digests.length > MAX_APPROVE_ALL ? { server, count: digests.length, digests: null } : { server, count: digests.length, digests })),
     pinning: hub.servers
       .list()
       .filter((server) => pins.pins(server))

@@ -70,11 +70,7 @@ export class ToolPins implements ToolGate {
   /** The digest of the instructions each server last stated: asked at every handshake, computed once per text. */
   readonly #instructionsDigests = new Map<string, { text: string; digest: string }>();
 
-  constructor(
-    private readonly hub: PluginHub,
-    private readonly c: PinCollections,
-    private readonly options: ToolPinningOptions,
-  ) {
+  constructor(private readonly hub: PluginHub, private readonly c: PinCollections, private readonly options: ToolPinningOptions) {
     this.#log = hub.log.child({ plugin: 'tool-pinning' });
   }
 
@@ -121,9 +117,7 @@ export class ToolPins implements ToolGate {
 
   /** Runs a review after the server's reviews under way, so that a refresh or an approval waits for what it records. */
   #queueReview(server: ServerView, review: () => Promise<void>, failed: string): void {
-    const next = (this.#reviews.get(server.name) ?? Promise.resolve())
-      .then(review)
-      .catch((error: unknown) => this.#log.warn({ server: server.name, err: (error as Error).message }, failed));
+    const next = (this.#reviews.get(server.name) ?? Promise.resolve()).then(review).catch((error: unknown) => this.#log.warn({ server: server.name, err: (error as Error).message }, failed));
     this.#reviews.set(server.name, next);
     void next.then(() => {
       if (this.#reviews.get(server.name) === next) this.#reviews.delete(server.name);
@@ -132,17 +126,19 @@ export class ToolPins implements ToolGate {
 
   /** Makes the indexes and reads every pin into memory (once; again after a failure). */
   load(): Promise<void> {
-    this.#loaded ??= createIndexes(this.c).then(() => this.c.pins.find({})).then(
-      (pins) => {
-        pins.forEach((pin) => this.#remember(pin));
-        // What the servers offered before the approvals were known may read differently now.
-        for (const server of this.hub.servers.list()) if (this.pins(server)) server.toolsChanged();
-      },
-      (error: unknown) => {
-        this.#loaded = undefined;
-        throw error;
-      },
-    );
+    this.#loaded ??= createIndexes(this.c)
+      .then(() => this.c.pins.find({}))
+      .then(
+        (pins) => {
+          pins.forEach((pin) => this.#remember(pin));
+          // What the servers offered before the approvals were known may read differently now.
+          for (const server of this.hub.servers.list()) if (this.pins(server)) server.toolsChanged();
+        },
+        (error: unknown) => {
+          this.#loaded = undefined;
+          throw error;
+        }
+      );
     return this.#loaded;
   }
 
@@ -224,7 +220,8 @@ export class ToolPins implements ToolGate {
     await this.load();
     const digest = this.#instructionsDigest(server.name, text);
     const approved = () => this.#approvedInstructions.get(server.name)?.digests.has(digest) === true;
-    if (!approved()) await this.#approveOrRecord({ _id: instructionsKey(server.name), server: server.name, tool: '', item: INSTRUCTIONS, digest, text, tooLarge: instructionsTooLarge(text.length) }, approved);
+    if (!approved())
+      await this.#approveOrRecord({ _id: instructionsKey(server.name), server: server.name, tool: '', item: INSTRUCTIONS, digest, text, tooLarge: instructionsTooLarge(text.length) }, approved);
     // Instructions back to an approved text wait for nothing any more.
     if (approved()) await this.c.changes.deleteOne({ _id: instructionsKey(server.name) });
   }
@@ -298,8 +295,8 @@ export class ToolPins implements ToolGate {
         ? 'server instructions changed since they were approved: the approved ones are served until an operator approves the change'
         : 'new server instructions: not served until an operator approves them'
       : pin
-        ? 'tool definition changed since it was approved: withheld until an operator approves it'
-        : 'new tool: withheld until an operator approves it';
+      ? 'tool definition changed since it was approved: withheld until an operator approves it'
+      : 'new tool: withheld until an operator approves it';
     this.#log.warn({ ...what, cause, diff: diff.length > LOGGED_DIFF_CHARS ? `${diff.slice(0, LOGGED_DIFF_CHARS)}\n… (hub-admin tools pending shows the rest)` : diff }, message);
   }
 

@@ -42,7 +42,15 @@ export function searchCommand(hub: PluginHub, index: ToolIndex): AdminCommand {
       if (query.length === 0) return refuse(output, 'say what to search for');
       if (query.length > MAX_QUERY_LENGTH) return refuse(output, `the query is longer than ${MAX_QUERY_LENGTH} characters`);
       if (server !== undefined && !hub.servers.get(server)) {
-        return refuse(output, `no server is named "${server}" (configured: ${hub.servers.list().map((view) => view.name).join(', ') || 'none'})`);
+        return refuse(
+          output,
+          `no server is named "${server}" (configured: ${
+            hub.servers
+              .list()
+              .map((view) => view.name)
+              .join(', ') || 'none'
+          })`
+        );
       }
       const failed = await listInHubServers(hub);
       const answer = index.search({ query, limit, ...(server !== undefined && { server }), reaches: () => true });
@@ -75,13 +83,13 @@ async function listInHubServers(hub: PluginHub): Promise<Map<string, string>> {
     views.map(async (view) => {
       const listed = view.ensureToolsKnown().then(
         () => undefined,
-        (error: Error) => error.message,
+        (error: Error) => error.message
       );
       // Unreferenced: a listing that ends first lets hub-admin exit at once.
       const late = delay(LIST_BOUND_MS, undefined, { ref: false }).then(() => `no tool list within ${LIST_BOUND_MS / 1000} s${view.lastError === undefined ? '' : ` (${view.lastError})`}`);
       const why = await Promise.race([listed, late]);
       if (why !== undefined) failed.set(view.name, `its tools could not be listed: ${why}`);
-    }),
+    })
   );
   // A virtual server may have composed its list before the servers it draws on were listed.
   await Promise.all(views.filter((view) => !failed.has(view.name)).map((view) => view.refreshTools().catch(() => undefined)));

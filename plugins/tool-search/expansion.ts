@@ -27,7 +27,28 @@ export interface QueryWord {
 }
 
 /** Gloss words that say nothing of a tool: WordNet's definitions are full of them. */
-const GLOSS_NOISE = new Set(['something', 'someone', 'thing', 'things', 'one', 'make', 'cause', 'act', 'certain', 'especially', 'usually', 'etc', 'not', 'other', 'more', 'have', 'has', 'been', 'who', 'whom']);
+const GLOSS_NOISE = new Set([
+  'something',
+  'someone',
+  'thing',
+  'things',
+  'one',
+  'make',
+  'cause',
+  'act',
+  'certain',
+  'especially',
+  'usually',
+  'etc',
+  'not',
+  'other',
+  'more',
+  'have',
+  'has',
+  'been',
+  'who',
+  'whom',
+]);
 
 const SOFTWARE_GROUPS = new Map<string, string[]>();
 for (const group of SOFTWARE_SYNONYMS) {

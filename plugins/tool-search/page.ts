@@ -28,19 +28,27 @@ export async function registerSearchPage(app: FastifyInstance, hub: PluginHub, i
       const answer = index.search({ query, limit: MAX_LIMIT, reaches: () => true });
       const rows = answer.tools.map(
         (tool) =>
-          `<tr><td>${escapeHtml(tool.server)}${hub.servers.get(tool.server)?.hidden ? ' <small>(hub: false)</small>' : ''}</td><td><code>${escapeHtml(tool.tool)}</code></td><td class="num">${tool.score.toFixed(2)}</td><td>${escapeHtml(tool.description)}</td></tr>`,
+          `<tr><td>${escapeHtml(tool.server)}${hub.servers.get(tool.server)?.hidden ? ' <small>(hub: false)</small>' : ''}</td><td><code>${escapeHtml(
+            tool.tool
+          )}</code></td><td class="num">${tool.score.toFixed(2)}</td><td>${escapeHtml(tool.description)}</td></tr>`
       );
       const results =
         rows.length === 0
           ? '<p role="status">No tool matches.</p>'
-          : `<table aria-label="Tools found"><thead><tr><th scope="col">Server</th><th scope="col">Tool</th><th scope="col" class="num">Score</th><th scope="col">Description</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+          : `<table aria-label="Tools found"><thead><tr><th scope="col">Server</th><th scope="col">Tool</th><th scope="col" class="num">Score</th><th scope="col">Description</th></tr></thead><tbody>${rows.join(
+              '\n'
+            )}</tbody></table>`;
       const unsearched = (answer.notSearchable ?? []).map(({ server }) => `<li>${escapeHtml(server)}</li>`).join('');
       const notes = unsearched === '' ? '' : `<p>Not searched (never started, so their tools are not known; nothing was started to learn them):</p><ul>${unsearched}</ul>`;
-      return operator.sendPage(reply, 200, `Tool search: ${query}`, `${form(hub, query)}${results}${notes}<p><a href="${escapeHtml(operator.url('/status'))}">Back to the status page</a></p>`, { wide: true });
+      return operator.sendPage(reply, 200, `Tool search: ${query}`, `${form(hub, query)}${results}${notes}<p><a href="${escapeHtml(operator.url('/status'))}">Back to the status page</a></p>`, {
+        wide: true,
+      });
     });
   });
 }
 
 function form(hub: PluginHub, query: string): string {
-  return `<form role="search" method="get" action="${escapeHtml(hub.operator.url(SEARCH_PATH))}"><label>Search tools <input type="search" name="${QUERY_FIELD}" value="${escapeHtml(query)}" required maxlength="${MAX_QUERY_LENGTH}"></label> <button type="submit">Search</button></form>`;
+  return `<form role="search" method="get" action="${escapeHtml(hub.operator.url(SEARCH_PATH))}"><label>Search tools <input type="search" name="${QUERY_FIELD}" value="${escapeHtml(
+    query
+  )}" required maxlength="${MAX_QUERY_LENGTH}"></label> <button type="submit">Search</button></form>`;
 }

@@ -113,7 +113,13 @@ export class ToolIndex {
       .list()
       .filter((view) => !view.toolsKnown && (request.server === undefined || view.name === request.server) && request.reaches(view))
       .map((view): NotSearchable => ({ server: view.name, reason: neverSeen(view) }));
-    const notice = tools.length === 0 ? nothingMatched(request.query, this.#servers.list().filter((view) => view.toolsKnown && (request.server === undefined || view.name === request.server) && request.reaches(view))) : undefined;
+    const notice =
+      tools.length === 0
+        ? nothingMatched(
+            request.query,
+            this.#servers.list().filter((view) => view.toolsKnown && (request.server === undefined || view.name === request.server) && request.reaches(view))
+          )
+        : undefined;
     return { tools, ...(notSearchable.length > 0 && { notSearchable }), ...(notice !== undefined && { notice }) };
   }
 

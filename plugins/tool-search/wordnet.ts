@@ -38,9 +38,32 @@ const POS_OF_LETTER: Record<string, PartOfSpeech> = { n: 'noun', v: 'verb', a: '
 
 /** Suffixes WordNet's own morphy strips to find a base form (its "detachment rules"). */
 const DETACHMENT: Record<PartOfSpeech, [string, string][]> = {
-  noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-  verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  adj: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  noun: [
+    ['s', ''],
+    ['ses', 's'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  verb: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  adj: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
   adv: [],
 };
 
@@ -142,7 +165,7 @@ export class WordNet {
 
   #open(): Record<PartOfSpeech, { index: SortedFile; data: SortedFile }> {
     this.#files ??= Object.fromEntries(
-      PARTS_OF_SPEECH.map((pos) => [pos, { index: new SortedFile(join(this.#folder, `index.${pos}`)), data: new SortedFile(join(this.#folder, `data.${pos}`)) }]),
+      PARTS_OF_SPEECH.map((pos) => [pos, { index: new SortedFile(join(this.#folder, `index.${pos}`)), data: new SortedFile(join(this.#folder, `data.${pos}`)) }])
     ) as Record<PartOfSpeech, { index: SortedFile; data: SortedFile }>;
     return this.#files;
   }
@@ -159,7 +182,10 @@ export class WordNet {
         // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
         const fields = line.trim().split(' ');
         const pointerCount = Number(fields[3]);
-        const offsets = fields.slice(6 + pointerCount).map(Number).filter(Number.isFinite);
+        const offsets = fields
+          .slice(6 + pointerCount)
+          .map(Number)
+          .filter(Number.isFinite);
         found.push({ lemma, pos, offsets });
         break;
       }
@@ -202,8 +228,7 @@ export class WordNet {
         const definition = synset.gloss.split(/;\s*"|"/, 1)[0] ?? '';
         out.push({ word: definition, relation: 'gloss', sense });
         for (const pointer of synset.pointers) {
-          const relation: Relation | undefined =
-            pointer.symbol === '@' || pointer.symbol === '@i' ? 'hypernym' : pointer.symbol === '+' ? 'derived' : pointer.symbol === '!' ? 'antonym' : undefined;
+          const relation: Relation | undefined = pointer.symbol === '@' || pointer.symbol === '@i' ? 'hypernym' : pointer.symbol === '+' ? 'derived' : pointer.symbol === '!' ? 'antonym' : undefined;
           const targetPos = POS_OF_LETTER[pointer.pos];
           // A lexical pointer ("remember" → "memory") belongs to one word of the synset, not to its synonyms.
           if (relation === undefined || targetPos === undefined || (pointer.source !== 0 && pointer.source !== self)) continue;

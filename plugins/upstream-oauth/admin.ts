@@ -2,7 +2,6 @@ import type { Upstream } from './upstream.js';
 import { declaredCommand, type AdminCommand, type AdminOutput, type PluginHub } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
 
-
 /**
  * `hub-admin upstreams status|login|logout <name>`, the shell's twin of the upstreams
  * page. It runs against the same store as the serving hub: `login` prints the URL to

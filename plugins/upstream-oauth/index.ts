@@ -35,14 +35,20 @@ export default definePlugin({
       // The kernel checked the key against UpstreamOAuthEntry (this plugin's serverKeys).
       const settings = (entry as { oauth?: unknown }).oauth;
       if (settings === undefined || !Value.Check(UpstreamOAuthEntry, settings)) continue;
-      if (settings.mode === 'static' && settings.clientId === undefined) throw new StartupError(`server "${name}": key "oauth.clientId": mode static needs the client_id the upstream issued`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
+      if (settings.mode === 'static' && settings.clientId === undefined)
+        throw new StartupError(`server "${name}": key "oauth.clientId": mode static needs the client_id the upstream issued`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
       if (settings.clientSecretEnv !== undefined && !env[settings.clientSecretEnv]) {
-        throw new StartupError(`server "${name}": key "oauth.clientSecretEnv": the environment variable ${settings.clientSecretEnv} (or ${settings.clientSecretEnv}_FILE) is not set`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
+        throw new StartupError(`server "${name}": key "oauth.clientSecretEnv": the environment variable ${settings.clientSecretEnv} (or ${settings.clientSecretEnv}_FILE) is not set`, {
+          code: HUB_ERROR_CODES.CONFIG_INVALID,
+        });
       }
       // A REST API (the openapi type) is the resource at its base URL.
-      const [urlKey, address] = entry.type === 'openapi' ? ['baseUrl', (entry as { baseUrl?: unknown }).baseUrl] : ['url', entry.type === undefined || entry.type === 'http' || entry.type === 'sse' ? entry.url : undefined];
+      const [urlKey, address] =
+        entry.type === 'openapi' ? ['baseUrl', (entry as { baseUrl?: unknown }).baseUrl] : ['url', entry.type === undefined || entry.type === 'http' || entry.type === 'sse' ? entry.url : undefined];
       if (typeof address !== 'string') {
-        throw new StartupError(`server "${name}": key "oauth": upstream OAuth applies to remote servers (type http or sse with a url) and to openapi servers with a baseUrl`, { code: HUB_ERROR_CODES.CONFIG_INVALID });
+        throw new StartupError(`server "${name}": key "oauth": upstream OAuth applies to remote servers (type http or sse with a url) and to openapi servers with a baseUrl`, {
+          code: HUB_ERROR_CODES.CONFIG_INVALID,
+        });
       }
       let url: URL;
       try {

@@ -5,7 +5,9 @@ const manifest: PluginManifest = {
   name: 'upstream-oauth',
   description: 'Outbound OAuth: the hub as OAuth client of remote servers (static, dynamic or metadata-document clients), with an operator login page.',
   enabledByDefault: true,
-  adminCommands: [{ name: 'upstreams', summary: 'show, log in to and log out of OAuth-protected remote servers', usage: 'upstreams status [<name>] | upstreams login <name> | upstreams logout <name>' }],
+  adminCommands: [
+    { name: 'upstreams', summary: 'show, log in to and log out of OAuth-protected remote servers', usage: 'upstreams status [<name>] | upstreams login <name> | upstreams logout <name>' },
+  ],
 };
 
 export default manifest;

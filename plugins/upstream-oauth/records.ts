@@ -50,10 +50,7 @@ export async function createIndexes(c: Collections): Promise<void> {
 
 /** Typed access to one upstream's record. */
 export class UpstreamState {
-  constructor(
-    private readonly collection: StoreCollection<UpstreamRecord>,
-    readonly server: string,
-  ) {}
+  constructor(private readonly collection: StoreCollection<UpstreamRecord>, readonly server: string) {}
 
   async client(): Promise<UpstreamClient | undefined> {
     return parse<UpstreamClient>((await this.#record())?.client);
@@ -86,10 +83,7 @@ export class UpstreamState {
    */
   async tryLease(ms: number): Promise<boolean> {
     const now = Date.now();
-    const taken = await this.collection.findOneAndUpdate(
-      { _id: this.server, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }] },
-      { $set: { leaseUntil: now + ms } },
-    );
+    const taken = await this.collection.findOneAndUpdate({ _id: this.server, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }] }, { $set: { leaseUntil: now + ms } });
     return taken !== null || (await this.#record()) === null;
   }
 

@@ -54,12 +54,7 @@ export class Upstream {
   /** The bearer token each upstream answer was a reply to, to tell stale 401s from fresh ones. */
   readonly #sent = new WeakMap<Response, string | undefined>();
 
-  constructor(
-    readonly name: string,
-    readonly serverUrl: URL,
-    readonly settings: UpstreamOAuthEntry,
-    private readonly deps: UpstreamDependencies,
-  ) {
+  constructor(readonly name: string, readonly serverUrl: URL, readonly settings: UpstreamOAuthEntry, private readonly deps: UpstreamDependencies) {
     this.state = new UpstreamState(deps.c.upstreams, name);
   }
 
@@ -238,14 +233,7 @@ export class Upstream {
    * after discovering and, in mode dcr, registering here: the SDK's registration drops
    * the RFC 7592 fields that logout needs.
    */
-  async #authorize(options: {
-    resourceMetadataUrl?: URL;
-    scope?: string;
-    authorizationCode?: string;
-    iss?: string;
-    login?: LoginCapture;
-    forceReauthorization?: boolean;
-  }): Promise<AuthResult> {
+  async #authorize(options: { resourceMetadataUrl?: URL; scope?: string; authorizationCode?: string; iss?: string; login?: LoginCapture; forceReauthorization?: boolean }): Promise<AuthResult> {
     if (!options.authorizationCode) await this.#discover(options.resourceMetadataUrl);
     if (this.settings.mode === 'dcr' && !(await this.state.client())) await this.#register();
     return auth(this.#provider(options.login), {
@@ -277,7 +265,10 @@ export class Upstream {
     });
     const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     if (response.status !== 201 && response.status !== 200) {
-      throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.REGISTRATION_FAILED, `dynamic registration at the upstream of "${this.name}" failed (${response.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''})`);
+      throw new HubError(
+        UPSTREAM_OAUTH_ERROR_CODES.REGISTRATION_FAILED,
+        `dynamic registration at the upstream of "${this.name}" failed (${response.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''})`
+      );
     }
     if (typeof body?.client_id !== 'string') throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.REGISTRATION_FAILED, `dynamic registration at the upstream of "${this.name}" returned no client_id`);
     const text = (key: string): string | undefined => (typeof body[key] === 'string' ? body[key] : undefined);
@@ -300,7 +291,10 @@ export class Upstream {
       },
       get clientMetadata(): OAuthClientMetadata {
         // Only grant_types and scope are read from here once the client exists.
-        return { redirect_uris: upstream.grant === 'authorization_code' ? [upstream.callbackUrl] : [], grant_types: upstream.grant === 'authorization_code' ? ['authorization_code', 'refresh_token'] : ['client_credentials'] };
+        return {
+          redirect_uris: upstream.grant === 'authorization_code' ? [upstream.callbackUrl] : [],
+          grant_types: upstream.grant === 'authorization_code' ? ['authorization_code', 'refresh_token'] : ['client_credentials'],
+        };
       },
       state: () => login?.state ?? newSecret('ust'),
       clientInformation: () => this.client(),

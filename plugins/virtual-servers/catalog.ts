@@ -47,14 +47,20 @@ export class Catalog {
       const listed = await this.#listed(selection.server, 'prompts', asked);
       if (listed === undefined) continue;
       const chosen = selection.prompt === '*' ? listed : listed.filter((prompt) => prompt.name === selection.prompt);
-      if (chosen.length === 0 && selection.prompt !== '*') this.#problem(`virtual server "${name}": prompts[${index}]: server "${selection.server}" lists no prompt "${selection.prompt}" (any more): left out`);
+      if (chosen.length === 0 && selection.prompt !== '*')
+        this.#problem(`virtual server "${name}": prompts[${index}]: server "${selection.server}" lists no prompt "${selection.prompt}" (any more): left out`);
       for (const prompt of chosen) {
         const final = finalName(selection, prompt.name);
         if (offered.has(final)) {
           this.#problem(`virtual server "${name}": prompts[${index}]: a second prompt would be named "${final}" (${selection.server}/${prompt.name}): left out`);
           continue;
         }
-        offered.set(final, { server: selection.server, original: prompt.name, description: selection.description, prompt: { ...titled(prompt, selection), name: final, ...(selection.description !== undefined && { description: selection.description }) } });
+        offered.set(final, {
+          server: selection.server,
+          original: prompt.name,
+          description: selection.description,
+          prompt: { ...titled(prompt, selection), name: final, ...(selection.description !== undefined && { description: selection.description }) },
+        });
       }
     }
     return offered;
@@ -68,7 +74,8 @@ export class Catalog {
       const listed = await this.#listed(selection.server, 'resources', asked);
       if (listed === undefined) continue;
       const chosen = selection.resource === '*' ? listed : listed.filter((resource) => resource.uri === selection.resource);
-      if (chosen.length === 0 && selection.resource !== '*') this.#problem(`virtual server "${name}": resources[${index}]: server "${selection.server}" lists no resource "${selection.resource}" (any more): left out`);
+      if (chosen.length === 0 && selection.resource !== '*')
+        this.#problem(`virtual server "${name}": resources[${index}]: server "${selection.server}" lists no resource "${selection.resource}" (any more): left out`);
       for (const resource of chosen) {
         if (offered.has(resource.uri)) {
           this.#problem(`virtual server "${name}": resources[${index}]: "${resource.uri}" is selected a second time (from ${selection.server}): left out`);
@@ -137,7 +144,10 @@ async function readAll<K extends keyof Lists>(client: Client, kind: K): Promise<
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const params = cursor === undefined ? undefined : { cursor };
-    const answer = kind === 'prompts' ? await client.listPrompts(params).then((listed) => ({ items: listed.prompts as Array<Prompt | Resource>, next: listed.nextCursor })) : await client.listResources(params).then((listed) => ({ items: listed.resources as Array<Prompt | Resource>, next: listed.nextCursor }));
+    const answer =
+      kind === 'prompts'
+        ? await client.listPrompts(params).then((listed) => ({ items: listed.prompts, next: listed.nextCursor }))
+        : await client.listResources(params).then((listed) => ({ items: listed.resources, next: listed.nextCursor }));
     items.push(...answer.items);
     if (items.length > MAX_ITEMS) return undefined;
     cursor = answer.next || undefined;

@@ -63,7 +63,8 @@ export function checkAgainst(name: string, entry: ServerEntry, servers: Readonly
     const final = draw.kind === 'resources' ? draw.item : finalName(draw, draw.item);
     const key = `${draw.kind}\n${final}`;
     const earlier = finals.get(key);
-    if (earlier !== undefined) return draw.kind === 'resources' ? `${where}: two entries select the URI "${final}" (${earlier} and ${where})` : `${where}: two ${draw.kind} would be named "${final}" (${earlier} and ${where})`;
+    if (earlier !== undefined)
+      return draw.kind === 'resources' ? `${where}: two entries select the URI "${final}" (${earlier} and ${where})` : `${where}: two ${draw.kind} would be named "${final}" (${earlier} and ${where})`;
     finals.set(key, where);
   }
   const circle = circleFrom(name, servers);
@@ -90,7 +91,9 @@ export function drawnServers(entry: ServerEntry): Set<string> {
 
 function listOf(entry: ServerEntry, kind: Kind, key: string): Array<Record<string, unknown>> {
   const list = (entry as Record<string, unknown>)[kind];
-  return Array.isArray(list) ? (list as Array<Record<string, unknown> | null>).filter((selection): selection is Record<string, unknown> => typeof selection?.server === 'string' && typeof selection[key] === 'string') : [];
+  return Array.isArray(list)
+    ? (list as Array<Record<string, unknown> | null>).filter((selection): selection is Record<string, unknown> => typeof selection?.server === 'string' && typeof selection[key] === 'string')
+    : [];
 }
 
 function drawsOf(entry: ServerEntry): Draw[] {
@@ -103,7 +106,7 @@ function drawsOf(entry: ServerEntry): Draw[] {
       name: typeof selection.name === 'string' ? selection.name : undefined,
       title: typeof selection.title === 'string' ? selection.title : undefined,
       prefix: typeof selection.prefix === 'string' ? selection.prefix : undefined,
-    })),
+    }))
   );
 }
 
@@ -126,7 +129,13 @@ function circleFrom(start: string, servers: ReadonlyMap<string, ServerEntry>): s
 
 /** The servers a `*` selects every tool of whose tools the hub has never seen (`known`), in the entry's order. */
 export function unknownYetOf(entry: ServerEntry, known: (server: string) => boolean): string[] {
-  return [...new Set(selectionsOf(entry).filter((selection) => selection.tool === '*' && !known(selection.server)).map((selection) => selection.server))];
+  return [
+    ...new Set(
+      selectionsOf(entry)
+        .filter((selection) => selection.tool === '*' && !known(selection.server))
+        .map((selection) => selection.server)
+    ),
+  ];
 }
 
 /**

@@ -32,10 +32,18 @@ export class VirtualRuntime {
     if (context.revision !== undefined) {
       // The hub asks what the kit shows a client of another revision: its members' faces for that revision.
       const face = await this.#composeShown(context.name, entry, context.revision);
-      return connectInProcess(virtualServerFactory(context.name, this.#hub.version, entry, () => face, this.#catalog), context, { name: 'mcp-hub', version: this.#hub.version });
+      return connectInProcess(
+        virtualServerFactory(context.name, this.#hub.version, entry, () => face, this.#catalog),
+        context,
+        { name: 'mcp-hub', version: this.#hub.version }
+      );
     }
     this.#kits.set(context.name, { entry, draws: drawnServers(entry), composition: undefined });
-    return connectInProcess(virtualServerFactory(context.name, this.#hub.version, entry, () => this.composition(context.name), this.#catalog), context, { name: 'mcp-hub', version: this.#hub.version });
+    return connectInProcess(
+      virtualServerFactory(context.name, this.#hub.version, entry, () => this.composition(context.name), this.#catalog),
+      context,
+      { name: 'mcp-hub', version: this.#hub.version }
+    );
   }
 
   composition(name: string): Composition {
@@ -52,7 +60,13 @@ export class VirtualRuntime {
       const view = this.#hub.servers.get(server);
       if (view) shown.set(server, await view.toolsShownTo(revision).catch(() => view.tools));
     }
-    return compose(name, entry, this.#hub.servers, (message) => this.#problem(message), (view) => shown.get(view.name) ?? view.tools);
+    return compose(
+      name,
+      entry,
+      this.#hub.servers,
+      (message) => this.#problem(message),
+      (view) => shown.get(view.name) ?? view.tools
+    );
   }
 
   /** Where a call of a virtual server's tool goes: through other virtual servers to the server that runs it. */
@@ -77,7 +91,7 @@ export class VirtualRuntime {
       if (view?.status !== 'down' && view?.status !== 'unauthorized') return [];
       return [`"${server}" is ${view.status}${view.problem === undefined ? '' : ` (${view.problem})`}`];
     });
-    return down.length === 0 ? undefined : `draws on servers that are down: ${down.join("; ")}`;
+    return down.length === 0 ? undefined : `draws on servers that are down: ${down.join('; ')}`;
   }
 
   /** A server's tools may read differently (or it was taken out): the virtual servers drawing on it compose again. */

@@ -78,7 +78,9 @@ export function environmentPage(): string {
   for (const variable of OTHER_VARIABLES) rows.push(`| ${variable.names.map(code).join(', ')} | ${cell(variable.fallback)} | ${cell(variable.meaning)} | ${variable.readBy} |`);
   return `# Environment variables
 
-${GENERATED('core/config/settings.ts (the settings table and its TypeBox schema, core/limits/settings.ts included) and scripts/docs/variables.ts (variables read outside the settings)')}Every setting of the hub comes from the environment: the bins take no flags for them, and
+${GENERATED(
+  'core/config/settings.ts (the settings table and its TypeBox schema, core/limits/settings.ts included) and scripts/docs/variables.ts (variables read outside the settings)'
+)}Every setting of the hub comes from the environment: the bins take no flags for them, and
 a flag that spells one (\`hub --port 4000\`) is refused with the usage and the variable to
 set. A value that does not parse stops the start with one line naming the variable, what
 it expects and what it got. What the settings mean in practice (the base URL, secrets in
@@ -94,7 +96,9 @@ ${rows.join('\n')}
 
 export async function configFilePage(): Promise<string> {
   const entry = ServerEntry.properties as Record<string, TSchema & { description?: string }>;
-  const rows = Object.entries(entry).map(([key, schema]) => `| ${code(key)} | ${typeOf(schema)} | kernel | ${cell(schema.description ?? 'read by the child type: see [server types](../configuration/servers.md#server-types)')} |`);
+  const rows = Object.entries(entry).map(
+    ([key, schema]) => `| ${code(key)} | ${typeOf(schema)} | kernel | ${cell(schema.description ?? 'read by the child type: see [server types](../configuration/servers.md#server-types)')} |`
+  );
   const plugins = await loadBuiltins(builtinPluginDirectory);
   for (const plugin of plugins.values()) {
     for (const [key, schema] of Object.entries(plugin.serverKeys ?? {})) {
@@ -140,7 +144,9 @@ export async function pluginOptionsPage(): Promise<string> {
     const rows = optionRows(plugin.options);
     const needs = plugin.dependencies?.length ? `Needs: ${plugin.dependencies.map((name) => `[${name}](#${name})`).join(', ')}. ` : '';
     const table = rows.length ? `| Option | Type | Default | Meaning |\n|---|---|---|---|\n${rows.join('\n')}\n` : 'No options.\n';
-    return `## ${plugin.name}\n\n${cell(plugin.description)} Default: ${defaultState(plugin.enabledByDefault)}. ${needs}Its README: [plugins/${plugin.name}](../../plugins/${plugin.name}/README.md); its options' JSON Schema: [schemas/${plugin.name}/options.json](../../schemas/${plugin.name}/options.json).\n\n${table}`;
+    return `## ${plugin.name}\n\n${cell(plugin.description)} Default: ${defaultState(plugin.enabledByDefault)}. ${needs}Its README: [plugins/${plugin.name}](../../plugins/${
+      plugin.name
+    }/README.md); its options' JSON Schema: [schemas/${plugin.name}/options.json](../../schemas/${plugin.name}/options.json).\n\n${table}`;
   });
   return `# Built-in plugins and their options
 
@@ -157,14 +163,23 @@ ${sections.join('\n')}`;
 function docComments(source: string): Map<string, string> {
   const found = new Map<string, string>();
   for (const match of source.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*\n\s*['"]?[A-Za-z_]+['"]?\s*:\s*'(HUB_ERR_[A-Z0-9_]+)'/g)) {
-    found.set(match[2] as string, (match[1] as string).replace(/^\s*\*\s?/gm, '').replace(/\s+/g, ' ').trim());
+    found.set(
+      match[2] as string,
+      (match[1] as string)
+        .replace(/^\s*\*\s?/gm, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+    );
   }
   return found;
 }
 
 async function sourceFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true, recursive: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts')).map((entry) => join(entry.parentPath, entry.name)).sort();
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
 }
 
 export async function errorCodesPage(): Promise<string> {
@@ -173,7 +188,10 @@ export async function errorCodesPage(): Promise<string> {
   const kernelRows = Object.values(HUB_ERROR_CODES).map((value) => `| ${code(value)} | ${cell(comments.get(value) ?? '')} |`);
   const pluginSections: string[] = [];
   const pluginRoot = join(repositoryRoot, 'plugins');
-  const names = (await readdir(pluginRoot, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = (await readdir(pluginRoot, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   for (const name of names) {
     const codes = new Map<string, string>();
     for (const file of await sourceFiles(join(pluginRoot, name))) {
@@ -247,7 +265,15 @@ async function readRunningHub(): Promise<RunningHubFacts> {
   const folder = await mkdtemp(join(tmpdir(), 'hub-docs-'));
   try {
     await writeFile(join(folder, 'mcp.json'), JSON.stringify({ mcpServers: {}, plugins: { 'map-tools': false, 'oauth-as': false } }));
-    const started = await startHub({ HOST: '127.0.0.1', PORT: '0', DATA_PATH: join(folder, 'data'), HUB_CONFIG: join(folder, 'mcp.json'), LOG_LEVEL: 'silent', HUB_PASSWORD: 'docs-generator', MCP_DIAGNOSTICS: 'true' });
+    const started = await startHub({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_PATH: join(folder, 'data'),
+      HUB_CONFIG: join(folder, 'mcp.json'),
+      LOG_LEVEL: 'silent',
+      HUB_PASSWORD: 'docs-generator',
+      MCP_DIAGNOSTICS: 'true',
+    });
     try {
       const text = await (await fetch(`${started.url}/metrics`)).text();
       const scraped = new Map<string, ScrapedMetric>();
@@ -275,7 +301,7 @@ async function readRunningHub(): Promise<RunningHubFacts> {
       });
       // The SDK answers a POST with an event stream of one message: its `data:` line.
       const body = await listed.text();
-      const message = body.trimStart().startsWith('{') ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? '');
+      const message = body.trimStart().startsWith('{') ? body : /^data: (.*)$/m.exec(body)?.[1] ?? '';
       const answer = JSON.parse(message) as { result?: { tools?: ListedTool[] } };
       if (!answer.result?.tools) throw new Error(`/hub did not list its tools: ${JSON.stringify(answer)}`);
       return { scraped, labelNames, metaTools: answer.result.tools };
@@ -301,7 +327,9 @@ export async function metricsPage(): Promise<string> {
     });
   return `# Metrics
 
-${GENERATED('the metrics registry of the observability plugin (plugins/observability/metrics.ts), as a hub with the default plugins serves it on GET /metrics')}\`GET /metrics\` serves these in the Prometheus text format, beside prom-client's
+${GENERATED(
+  'the metrics registry of the observability plugin (plugins/observability/metrics.ts), as a hub with the default plugins serves it on GET /metrics'
+)}\`GET /metrics\` serves these in the Prometheus text format, beside prom-client's
 \`process_*\` and \`nodejs_*\` metrics of the Node.js process. Who may scrape it, the alerts
 and the dashboard are in [operations/observability.md](../operations/observability.md).
 Label values never come from a client: a tool name a server does not list is \`(unlisted)\`.
@@ -320,9 +348,13 @@ export async function metaToolsPage(): Promise<string> {
     const properties = Object.entries(tool.inputSchema?.properties ?? {});
     const required = new Set(tool.inputSchema?.required ?? []);
     const inputs = properties.length
-      ? `| Argument | Type | Required | Meaning |\n|---|---|---|---|\n${properties.map(([name, schema]) => `| ${code(name)} | ${schema.type ?? 'any'} | ${required.has(name) ? 'yes' : 'no'} | ${cell(schema.description ?? '')} |`).join('\n')}\n`
+      ? `| Argument | Type | Required | Meaning |\n|---|---|---|---|\n${properties
+          .map(([name, schema]) => `| ${code(name)} | ${schema.type ?? 'any'} | ${required.has(name) ? 'yes' : 'no'} | ${cell(schema.description ?? '')} |`)
+          .join('\n')}\n`
       : 'No arguments.\n';
-    const hints = Object.entries(tool.annotations ?? {}).filter(([key]) => key.endsWith('Hint')).map(([key, value]) => `${code(key)}: ${String(value)}`);
+    const hints = Object.entries(tool.annotations ?? {})
+      .filter(([key]) => key.endsWith('Hint'))
+      .map(([key, value]) => `${code(key)}: ${String(value)}`);
     return `## ${code(tool.name)}\n\n${tool.description ?? ''}\n\n${inputs}${hints.length ? `\nAnnotations: ${hints.join(', ')}.\n` : ''}`;
   });
   return `# Meta-tools (the tools of \`/hub\`)
@@ -356,7 +388,11 @@ export async function cliPage(): Promise<string> {
     const env = { PATH: process.env.PATH ?? '', HOME: folder, HUB_CONFIG: '/path/to/mcp.json', DATA_PATH: '/path/to/data' };
     for (const [names, file] of await bins()) {
       const { stdout } = await run(process.execPath, [join(repositoryRoot, file), '--help'], { cwd: folder, env });
-      sections.push(`## ${names.split(', ').map(code).join(', ')}\n\n\`${relative(repositoryRoot, join(repositoryRoot, file)).replace(/^dist\//, '').replace(/\.js$/, '.ts')}\`; \`${names.split(', ')[0]} --help\` prints:\n\n\`\`\`text\n${stdout.trimEnd()}\n\`\`\`\n`);
+      sections.push(
+        `## ${names.split(', ').map(code).join(', ')}\n\n\`${relative(repositoryRoot, join(repositoryRoot, file))
+          .replace(/^dist\//, '')
+          .replace(/\.js$/, '.ts')}\`; \`${names.split(', ')[0]} --help\` prints:\n\n\`\`\`text\n${stdout.trimEnd()}\n\`\`\`\n`
+      );
     }
   } finally {
     await rm(folder, { recursive: true, force: true });

@@ -27,9 +27,19 @@ export const OTHER_VARIABLES: readonly DocumentedVariable[] = [
       'read that secret from a file instead (a container or Kubernetes secret mount): its content without trailing line ends. Setting both `X` and `X_FILE` stops the start, as does a file that is missing, empty, not a regular file or over 64 KiB; the message names the variable, never the secret',
     readBy: 'kernel',
   },
-  { names: ['LOG_LEVEL'], fallback: 'info', meaning: "pino log level; at `info`, one access record per HTTP request; `debug` adds Fastify's own request records and the probes'", readBy: 'kernel (log)' },
+  {
+    names: ['LOG_LEVEL'],
+    fallback: 'info',
+    meaning: "pino log level; at `info`, one access record per HTTP request; `debug` adds Fastify's own request records and the probes'",
+    readBy: 'kernel (log)',
+  },
   { names: ['MCP_DIAGNOSTICS'], fallback: 'unset', meaning: '`true` adds `describe_connection` to `/hub` and `hub-stdio`', readBy: '[diagnostics](../../plugins/diagnostics/README.md)' },
-  { names: ['METRICS_TOKEN'], fallback: 'unset', meaning: 'a bearer token for `GET /metrics`; once set, wanted from everyone, a scraper on this machine included (an API token works too)', readBy: '[observability](../../plugins/observability/README.md)' },
+  {
+    names: ['METRICS_TOKEN'],
+    fallback: 'unset',
+    meaning: 'a bearer token for `GET /metrics`; once set, wanted from everyone, a scraper on this machine included (an API token works too)',
+    readBy: '[observability](../../plugins/observability/README.md)',
+  },
   { names: ['METRICS_PUBLIC'], fallback: 'unset', meaning: '`true` opens `GET /metrics` to everyone, when `METRICS_TOKEN` is unset', readBy: '[observability](../../plugins/observability/README.md)' },
   {
     names: ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_SERVICE_NAME'],

@@ -33,7 +33,7 @@ t.test('a real snapshot: kinds add up to the total, the big string is a string a
       `globalThis.bytes = Buffer.alloc(${BUFFER_BYTES}, 1);`,
       'writeHeapSnapshot(process.argv[2]);',
       `/* ${'p'.repeat(SOURCE_PADDING)} */`,
-    ].join('\n'),
+    ].join('\n')
   );
   await run(process.execPath, [script, file]);
 
@@ -43,22 +43,28 @@ t.test('a real snapshot: kinds add up to the total, the big string is a string a
   const sizeAt = raw.snapshot.meta.node_fields.indexOf('self_size');
   let total = 0;
   for (let node = sizeAt; node < raw.nodes.length; node += width) total += raw.nodes[node] as number;
-  t.equal(summary.totalBytes, total, 'the total is every node\'s self size');
+  t.equal(summary.totalBytes, total, "the total is every node's self size");
   t.equal(
     summary.buckets.reduce((sum, bucket) => sum + bucket.bytes, 0),
     total,
-    'the kinds add up to the total',
+    'the kinds add up to the total'
   );
   t.equal(summary.nodes, raw.nodes.length / width);
 
   const bucket = (kind: string): number => summary.buckets.find((found) => found.kind === kind)?.bytes ?? 0;
   t.ok(bucket('strings') >= STRING_BYTES, `the strings hold the ${STRING_BYTES}-byte string (${bucket('strings')} bytes)`);
-  t.ok(summary.constructors.some((entry) => entry.type === 'string' && entry.bytes >= STRING_BYTES), 'and it is counted under (string)');
+  t.ok(
+    summary.constructors.some((entry) => entry.type === 'string' && entry.bytes >= STRING_BYTES),
+    'and it is counted under (string)'
+  );
   t.ok(bucket('buffers') >= BUFFER_BYTES, `the buffers hold the ${BUFFER_BYTES}-byte Buffer (${bucket('buffers')} bytes)`);
   t.ok(summary.moduleSource.bytes >= SOURCE_PADDING, `module source text holds the child's own source (${summary.moduleSource.bytes} bytes)`);
   t.ok(summary.moduleSource.bytes < STRING_BYTES, 'and not the big string, which no script holds as its source');
   t.ok(summary.moduleSource.count >= 1);
-  t.ok(summary.buckets.every((entry, at) => at === 0 || (summary.buckets[at - 1] as { bytes: number }).bytes >= entry.bytes), 'largest kind first');
+  t.ok(
+    summary.buckets.every((entry, at) => at === 0 || (summary.buckets[at - 1] as { bytes: number }).bytes >= entry.bytes),
+    'largest kind first'
+  );
 
   const cli = await run(process.execPath, [fileURLToPath(new URL('../../bench/heap-summary.js', import.meta.url)), file, '--top', '5']);
   t.equal(cli.stdout, `${formatHeapSummary(summary, 5)}\n`, 'the command prints the same summary');

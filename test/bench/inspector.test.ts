@@ -23,7 +23,10 @@ t.test('the inspector lists the loaded files and collects what the process let g
   await writeFile(data, '{"answer":42}');
   await writeFile(common, "module.exports = require('./data.json').answer;");
   await writeFile(unused, 'export const never = 1;');
-  await writeFile(main, [`import answer from './common.cjs';`, `globalThis.held = new Array(${SLOTS}).fill(answer);`, "process.stdout.write('ready\\n');", 'setInterval(() => undefined, 2 ** 30);'].join('\n'));
+  await writeFile(
+    main,
+    [`import answer from './common.cjs';`, `globalThis.held = new Array(${SLOTS}).fill(answer);`, "process.stdout.write('ready\\n');", 'setInterval(() => undefined, 2 ** 30);'].join('\n')
+  );
   const child = spawn(process.execPath, [INSPECT_PORT_ARG, main], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = once(child, 'exit');
   t.teardown(async () => {
@@ -39,7 +42,10 @@ t.test('the inspector lists the loaded files and collects what the process let g
   t.ok(files.includes(common), 'the CommonJS module');
   t.ok(files.includes(data), 'the JSON file CommonJS required (it has no script)');
   t.notOk(files.includes(unused), 'not a file it never imported');
-  t.ok(files.every((file) => file.startsWith('/')), 'files only: none of Node\'s own modules');
+  t.ok(
+    files.every((file) => file.startsWith('/')),
+    "files only: none of Node's own modules"
+  );
 
   const holding = await collectGarbage(link);
   await link.call('Runtime.evaluate', { expression: 'globalThis.held = undefined' });

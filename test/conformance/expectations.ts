@@ -39,8 +39,7 @@ export const NOT_PASSED_DIRECTLY: Record<ConformanceRequirements, Record<string,
   },
 };
 
-const NO_SUBSCRIBE =
-  'resources/subscribe is not carried on 2025-11-25: nothing is pushed on a stateless 2025 connection (2026-07-28 clients hear updates on subscriptions/listen)';
+const NO_SUBSCRIBE = 'resources/subscribe is not carried on 2025-11-25: nothing is pushed on a stateless 2025 connection (2026-07-28 clients hear updates on subscriptions/listen)';
 const NO_LEGACY_QUESTIONS =
   "a 2025-11-25 child asks mid-call, which would need the caller's connection held open: the hub offers no sampling or elicitation on 2025-11-25, and the child takes its own fallback";
 const NO_PARAM_HEADER_CHECK =

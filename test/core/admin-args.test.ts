@@ -24,7 +24,7 @@ t.test('hub-admin: what the words ask for', async (t) => {
   t.same(parseAdminArgs([]), { help: true }, 'no words: the usage');
   t.same(parseAdminArgs(['--help']), { help: true });
   t.same(parseAdminArgs(['-h', 'tokens']), { help: true }, '-h first asks for the usage');
-  t.same(parseAdminArgs(['tokens', 'list', '--help']), { help: false, group: 'tokens', args: ['list', '--help'] }, 'a flag after the group is the command\'s own');
+  t.same(parseAdminArgs(['tokens', 'list', '--help']), { help: false, group: 'tokens', args: ['list', '--help'] }, "a flag after the group is the command's own");
 });
 
 t.test('hub-admin: a two-word command goes before its group; store-only actions are the declared ones', async (t) => {
@@ -42,7 +42,7 @@ t.test('hub-admin: a two-word command goes before its group; store-only actions 
 
 t.test('hub-admin: the usage lists every command, and where hub-admin looks', async (t) => {
   const usage = adminUsage(commands);
-  t.match(usage, /^Usage: hub-admin <group> <action> \[options\]\n\n  tools     pins\n      hub-admin tools pending\n/);
+  t.match(usage, /^Usage: hub-admin <group> <action> \[options\]\n\n {2}tools {5}pins\n {6}hub-admin tools pending\n/);
   t.match(usage, '  tokens    api tokens\n      hub-admin tokens list\n');
   t.match(usage, /reads HUB_CONFIG, DATA_PATH, MONGODB_URL, BASE_URL, HOST and PORT/);
   t.match(adminUsage([]), '(no plugin registers admin commands)');
@@ -53,7 +53,7 @@ t.test('hub-admin: the commands of the built-ins the config enables, from their 
   const folder = await mkdtemp(join(tmpdir(), 'admin-declared-'));
   const config = join(folder, 'mcp.json');
   const names = async () => (await declaredCommands({ HUB_CONFIG: config }))?.map((command) => command.name);
-  t.same(await names(), ['clients', 'tokens', 'tools', 'upstreams', 'sessions'], 'no config: the plugins on by default, then the kernel\'s own');
+  t.same(await names(), ['clients', 'tokens', 'tools', 'upstreams', 'sessions'], "no config: the plugins on by default, then the kernel's own");
   await writeFile(config, JSON.stringify({ plugins: { 'oauth-as': false, 'tool-search': true } }));
   t.same(await names(), ['tools', 'tools search', 'upstreams', 'sessions'], 'a plugin switched off gives none; one switched on adds its own');
   await writeFile(config, `\uFEFF${JSON.stringify({ mcpServers: {} })}`);
@@ -79,7 +79,7 @@ t.test('hub-admin: each built-in registers exactly the commands its manifest dec
   t.match(declared.find((command) => command.name === 'tools search')?.usage, `--limit <1-${MAX_LIMIT}>`, 'the search usage names the limit the command takes');
 });
 
-t.test('the bins\' flags: an unknown flag or a stray word is a usage error carrying the usage', async (t) => {
+t.test("the bins' flags: an unknown flag or a stray word is a usage error carrying the usage", async (t) => {
   const options = { help: { type: 'boolean', short: 'h' } } as const;
   t.same(parseFlags(['-h'], options, 'USAGE').values, { help: true });
   for (const [argv, message] of [

@@ -21,5 +21,8 @@ t.test('a config file written after start is read, and SIGHUP reloads it', async
   hub.signal('SIGHUP');
   const again = await hub.waitForLog('the SIGHUP reload', (record) => record.msg === 'config reloaded' && record.trigger === 'SIGHUP');
   t.equal(again.unchanged, 1, 'SIGHUP reloads the file that appeared');
-  t.notOk(hub.logs().some((record) => /not read from a file/.test(record.msg)), 'never "the config was not read from a file"');
+  t.notOk(
+    hub.logs().some((record) => /not read from a file/.test(record.msg)),
+    'never "the config was not read from a file"'
+  );
 });

@@ -7,11 +7,7 @@ import { pointerToPath } from '../../core/config/schema-errors.js';
 import { settingsFromEnvironment } from '../../core/config/settings.js';
 
 t.test('Claude Code entries copy 1:1 and unknown keys are kept', async (t) => {
-  const config = parseConfig(
-    JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'x'], env: { A: '1' }, cwd: '/tmp', futureKey: { any: 1 } } }, extra: true }),
-    'mcp.json',
-    {},
-  );
+  const config = parseConfig(JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'x'], env: { A: '1' }, cwd: '/tmp', futureKey: { any: 1 } } }, extra: true }), 'mcp.json', {});
   t.same(config.mcpServers?.fs, { command: 'npx', args: ['-y', 'x'], env: { A: '1' }, cwd: '/tmp', futureKey: { any: 1 } });
 });
 
@@ -19,7 +15,7 @@ t.test('${VAR} and ${VAR:-default} expand from the environment everywhere', asyn
   const expanded = expandEnvironment(
     { url: 'https://${HOST_NAME}/mcp', headers: { Authorization: 'Bearer ${TOKEN:-none}' }, args: ['${HOST_NAME}', 'plain'] },
     { HOST_NAME: 'example.org' },
-    'mcp.json',
+    'mcp.json'
   );
   t.same(expanded, { url: 'https://example.org/mcp', headers: { Authorization: 'Bearer none' }, args: ['example.org', 'plain'] });
   t.throws(() => expandEnvironment({ a: ['${NOPE}'] }, {}, 'mcp.json'), { code: 'HUB_ERR_CONFIG_INVALID', message: /NOPE is not set \(used at a\[0\]\)/ });

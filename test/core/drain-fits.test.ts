@@ -22,7 +22,14 @@ t.test('the default drain fits in a container engine’s default stop timeout', 
 t.test('the Kubernetes manifest’s grace period covers its pause, drain and cut', async (t) => {
   const text = await readFile(`${root}deploy/kubernetes/deployment.yaml`, 'utf8');
   const deployment = parseAllDocuments(text)[0]?.toJS() as {
-    spec: { template: { spec: { terminationGracePeriodSeconds: number; containers: { env?: { name: string; value: string }[]; lifecycle?: { preStop?: { sleep?: { seconds: number }; exec?: { command: string[] } } } }[] } } };
+    spec: {
+      template: {
+        spec: {
+          terminationGracePeriodSeconds: number;
+          containers: { env?: { name: string; value: string }[]; lifecycle?: { preStop?: { sleep?: { seconds: number }; exec?: { command: string[] } } } }[];
+        };
+      };
+    };
   };
   const pod = deployment.spec.template.spec;
   const hub = pod.containers[0];

@@ -25,7 +25,10 @@ t.test('in-process children answer through the SDK client, with the allow/deny f
   const client = await child.ensureUp();
   t.equal(child.status, 'up');
   t.equal(child.description, 'Demo server');
-  t.same(child.tools.map((tool) => tool.name), ['echo']);
+  t.same(
+    child.tools.map((tool) => tool.name),
+    ['echo']
+  );
   t.notOk(child.findTool('secret'), 'a denied tool is not found');
   const result = await client.callTool({ name: 'echo', arguments: {} });
   t.same(result.content, [{ type: 'text', text: 'hi' }]);
@@ -56,7 +59,10 @@ t.test('/readyz answers 503 with the reason when the store is not reachable', as
 
 t.test('/health is degraded with the reasons, which only loopback callers see', async (t) => {
   const { url, app, hub } = await startTestHub(t, { config: { plugins: { 'map-tools': false }, mcpServers: { broken: { command: 'no-such-command-at-all' } } } });
-  await hub.children.get('broken')?.ensureUp().catch(() => undefined);
+  await hub.children
+    .get('broken')
+    ?.ensureUp()
+    .catch(() => undefined);
   const local = await fetch(`${url}/health`);
   t.equal(local.status, 200, 'the detailed view answers 200; /readyz is the probe that fails');
   t.match(await local.json(), { status: 'degraded', servers: { broken: 'down' }, reasons: { broken: /cannot run "no-such-command-at-all"/ } });

@@ -50,12 +50,16 @@ t.test('every route but the probes refuses a Host that is neither the base URL n
   const posted = await send(url, '/login', foreign, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${foreign}` }, body: 'password=x&_csrf=y' });
   t.equal(posted.status, 403, 'a login post under a foreign Host is refused before anything is checked');
   for (const probe of ['/livez', '/readyz']) t.equal((await send(url, probe, `10.1.2.3:${port}`)).status, 200, `${probe} answers whatever the Host (Kubernetes sends the pod's address)`);
-  const mcp = await send(url, '/hub', foreign, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+  const mcp = await send(url, '/hub', foreign, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+  });
   t.equal(mcp.status, 403, 'the MCP endpoints keep their own check');
   t.match(JSON.parse(mcp.body), { jsonrpc: '2.0', error: { message: 'Forbidden host' } }, 'answered in JSON-RPC');
 });
 
-t.test('a page of another site rebound to loopback cannot spend the local operator\'s password checks', async (t) => {
+t.test("a page of another site rebound to loopback cannot spend the local operator's password checks", async (t) => {
   const { url } = await startTestHub(t, { config: { plugins: { 'map-tools': false } }, env: { HUB_PASSWORD: PASSWORD } });
   const port = new URL(url).port;
   const statuses = new Set<number>();

@@ -23,6 +23,8 @@ t.test('no module of core/ imports itself round a circle', async (t) => {
   });
   const output = result.output as ICruiseResult;
   t.ok(output.summary.totalCruised > 100, `the cruise read core's modules (${output.summary.totalCruised})`);
-  const circles = output.summary.violations.filter((violation) => violation.rule.name === 'no-circular').map((violation) => [violation.from, ...(violation.cycle ?? []).map((step) => step.name)].join(' -> '));
+  const circles = output.summary.violations
+    .filter((violation) => violation.rule.name === 'no-circular')
+    .map((violation) => [violation.from, ...(violation.cycle ?? []).map((step) => step.name)].join(' -> '));
   t.same(circles, [], 'no import circle');
 });

@@ -32,22 +32,44 @@ t.test('the hub with one stdio server loads no driver, engine or exporter it doe
   const config = join(folder, 'mcp.json');
   // lifecycle-docker is on by default: switched off here, it must not even be imported.
   await writeFile(config, JSON.stringify({ plugins: { 'lifecycle-docker': false }, mcpServers: { sleeper: { command: process.execPath, args: ['-e', ''] } } }));
-  const loaded = await loadedBy('hub', { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), HOST: '127.0.0.1', PORT: String(await freePort()), HUB_PASSWORD: 'lazy', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
+  const loaded = await loadedBy('hub', {
+    HUB_CONFIG: config,
+    DATA_PATH: join(folder, 'data'),
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    HUB_PASSWORD: 'lazy',
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+  });
   const packages = packagesOf(loaded);
   const files = ownFiles(loaded);
   t.ok(packages.has('fastify') && files.includes('plugins/lifecycle-stdio/index.js'), 'the report sees what the hub does load');
-  for (const unused of ['mongodb', 'dockerode', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', 'pino-pretty', 'undici', '@apidevtools/swagger-parser', '@openapi-contrib/openapi-schema-to-json-schema', 'yaml']) {
+  for (const unused of [
+    'mongodb',
+    'dockerode',
+    '@opentelemetry/sdk-trace-node',
+    '@opentelemetry/exporter-trace-otlp-http',
+    'pino-pretty',
+    'undici',
+    '@apidevtools/swagger-parser',
+    '@openapi-contrib/openapi-schema-to-json-schema',
+    'yaml',
+  ]) {
     t.notOk(packages.has(unused), `${unused} is not loaded`);
   }
   const plugin = (name: string) => files.filter((file) => file.startsWith(`plugins/${name}/`) && !file.endsWith('/manifest.js'));
   t.same(plugin('map-tools'), [], 'no module of the map tools (off with a config) beyond their manifest');
   t.same(plugin('diagnostics'), [], 'nor of a plugin off by default');
   t.same(plugin('lifecycle-docker'), [], 'nor of a plugin the config switches off');
-  t.same(plugin('lifecycle-openapi').sort(), ['plugins/lifecycle-openapi/entry.js', 'plugins/lifecycle-openapi/index.js'], 'of the openapi type (on by default), only its entry schema without an openapi server');
+  t.same(
+    plugin('lifecycle-openapi').sort(),
+    ['plugins/lifecycle-openapi/entry.js', 'plugins/lifecycle-openapi/index.js'],
+    'of the openapi type (on by default), only its entry schema without an openapi server'
+  );
   t.same(
     plugin('virtual-servers').sort(),
     ['plugins/virtual-servers/check.js', 'plugins/virtual-servers/entry.js', 'plugins/virtual-servers/index.js'],
-    'of the virtual type (on by default), only its entry schema and config check without a virtual server',
+    'of the virtual type (on by default), only its entry schema and config check without a virtual server'
   );
 });
 
@@ -56,7 +78,15 @@ t.test('the hub with an openapi server loads the OpenAPI parser', async (t) => {
   const config = join(folder, 'mcp.json');
   await writeFile(join(folder, 'api.yaml'), 'openapi: 3.1.0\ninfo: { title: Api, version: "1" }\npaths: {}\n');
   await writeFile(config, JSON.stringify({ plugins: { 'lifecycle-docker': false }, mcpServers: { api: { type: 'openapi', spec: './api.yaml', baseUrl: 'http://127.0.0.1:9' } } }));
-  const loaded = await loadedBy('hub', { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), HOST: '127.0.0.1', PORT: String(await freePort()), HUB_PASSWORD: 'lazy', LOG_LEVEL: 'fatal', LOG_FORMAT: 'json' });
+  const loaded = await loadedBy('hub', {
+    HUB_CONFIG: config,
+    DATA_PATH: join(folder, 'data'),
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    HUB_PASSWORD: 'lazy',
+    LOG_LEVEL: 'fatal',
+    LOG_FORMAT: 'json',
+  });
   t.ok(packagesOf(loaded).has('@apidevtools/swagger-parser'), 'the parser is loaded');
   t.ok(ownFiles(loaded).includes('plugins/lifecycle-openapi/runtime.js'), 'with the runtime of the type');
 });
@@ -70,7 +100,7 @@ t.test('map-server loads the map engine and the SDK, not the gateway kernel', as
   t.same(
     files.filter((file) => file.startsWith('core/')).sort(),
     ['core/cli/run.js', 'core/config/key-names.js', 'core/config/schema-errors.js', 'core/errors.js', 'core/plugin/errors.js', 'core/version.js'],
-    'of the kernel, only the errors entry of the plugin surface and what it names',
+    'of the kernel, only the errors entry of the plugin surface and what it names'
   );
 });
 
@@ -87,11 +117,30 @@ t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox
   const helpFiles = ownFiles(help);
   t.ok(helpFiles.includes('plugins/oauth-as/manifest.js'), 'the report sees the manifests --help reads');
   t.same([...packagesOf(help)], [], '--help loads no package');
-  t.same(helpFiles.filter((file) => file.startsWith('plugins/') && !file.endsWith('/manifest.js')), [], '--help loads no plugin beyond its manifest');
+  t.same(
+    helpFiles.filter((file) => file.startsWith('plugins/') && !file.endsWith('/manifest.js')),
+    [],
+    '--help loads no plugin beyond its manifest'
+  );
   t.same(
     helpFiles.filter((file) => file.startsWith('core/')).sort(),
-    ['core/cli/admin-args.js', 'core/cli/admin-command.js', 'core/cli/admin-declared.js', 'core/cli/hub-admin.js', 'core/cli/run.js', 'core/config/read.js', 'core/config/secret-files.js', 'core/config/setting-paths.js', 'core/errors.js', 'core/operator/sessions-command.js', 'core/plugins/builtins.js', 'core/store/index.js', 'core/store/lazy.js', 'core/store/port.js'],
-    'of the kernel, --help loads the parser, the manifests reader and the store entry only',
+    [
+      'core/cli/admin-args.js',
+      'core/cli/admin-command.js',
+      'core/cli/admin-declared.js',
+      'core/cli/hub-admin.js',
+      'core/cli/run.js',
+      'core/config/read.js',
+      'core/config/secret-files.js',
+      'core/config/setting-paths.js',
+      'core/errors.js',
+      'core/operator/sessions-command.js',
+      'core/plugins/builtins.js',
+      'core/store/index.js',
+      'core/store/lazy.js',
+      'core/store/port.js',
+    ],
+    'of the kernel, --help loads the parser, the manifests reader and the store entry only'
   );
 
   const list = await loadedBy('hub-admin', env, ['tokens', 'list']);
@@ -103,7 +152,7 @@ t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox
   t.same(
     listFiles.filter((file) => file.startsWith('plugins/oauth-as/')).sort(),
     ['plugins/oauth-as/admin-store.js', 'plugins/oauth-as/api-token-list.js', 'plugins/oauth-as/manifest.js', 'plugins/oauth-as/records.js'],
-    'of oauth-as, only its manifest and the listing',
+    'of oauth-as, only its manifest and the listing'
   );
 
   const mint = await loadedBy('hub-admin', env, ['tokens', 'mint', '--all']);

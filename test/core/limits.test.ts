@@ -50,7 +50,7 @@ t.test('window counts are shared through the store, within a second, and slide',
   t.equal((await first.count('client')).current, 3, 'within the second, a process works from its own view');
   now += 1_000;
   t.equal((await second.count('client')).current, 4, 'each second a process writes its events');
-  t.equal((await first.count('client')).current, 4, 'and reads the others\'');
+  t.equal((await first.count('client')).current, 4, "and reads the others'");
   t.equal((await first.count('other')).current, 0, 'keys are apart');
 
   now += 60_000;
@@ -97,7 +97,7 @@ t.test('limit settings: defaults, and a malformed value stops the start naming i
   });
   const set = settingsFromEnvironment({ CLIENT_CALLS_PER_MINUTE: ' 60 ', REQUEST_TIMEOUT_MS: '5000', TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,loopback,::1' });
   t.equal(set.clientCallsPerMinute, 60);
-  t.equal(set.headersTimeoutMs, 5000, 'by default the headers come within the whole request\'s time');
+  t.equal(set.headersTimeoutMs, 5000, "by default the headers come within the whole request's time");
   t.same(set.trustedProxies, ['10.0.0.1', '192.168.0.0/16', 'loopback', '::1']);
   for (const [name, value] of [
     ['CLIENT_CALLS_PER_MINUTE', 'many'],
@@ -111,7 +111,11 @@ t.test('limit settings: defaults, and a malformed value stops the start naming i
   ] as const) {
     t.throws(() => settingsFromEnvironment({ [name]: value }), { name: 'StartupError', code: 'HUB_ERR_SETTING_INVALID', message: `${name}: expected a whole number of at least 1 (got "${value}")` });
   }
-  t.throws(() => settingsFromEnvironment({ TRUSTED_PROXIES: '10.0.0.1,proxy.example' }), { name: 'StartupError', code: 'HUB_ERR_SETTING_INVALID', message: /^TRUSTED_PROXIES: expected addresses or CIDR ranges.*"proxy.example"/ });
+  t.throws(() => settingsFromEnvironment({ TRUSTED_PROXIES: '10.0.0.1,proxy.example' }), {
+    name: 'StartupError',
+    code: 'HUB_ERR_SETTING_INVALID',
+    message: /^TRUSTED_PROXIES: expected addresses or CIDR ranges.*"proxy.example"/,
+  });
 });
 
 t.test('the server options follow the settings', async (t) => {

@@ -16,7 +16,10 @@ t.test('with METRICS_TOKEN set, /metrics wants it from loopback too', async (t) 
 
 t.test('/health gives no reasons to a request that says it was forwarded, when TRUSTED_PROXIES is unset', async (t) => {
   const { url, hub } = await startTestHub(t, { config: { plugins: { 'map-tools': false }, mcpServers: { broken: { command: 'no-such-command-at-all' } } } });
-  await hub.children.get('broken')?.ensureUp().catch(() => undefined);
+  await hub.children
+    .get('broken')
+    ?.ensureUp()
+    .catch(() => undefined);
   for (const header of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }]) {
     const answer = (await (await fetch(`${url}/health`, { headers: header })).json()) as Record<string, unknown>;
     t.same(answer, { status: 'degraded', servers: { broken: 'down' } }, `no reasons with ${Object.keys(header)[0]}`);

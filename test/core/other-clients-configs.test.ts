@@ -51,13 +51,13 @@ t.test('what is ambiguous is refused, saying what to write', async (t) => {
 t.test('each rewrite is told in one info line', async (t) => {
   const logs: string[] = [];
   await startTestHub(t, { logs, config: { servers: { w: { type: 'streamableHttp', serverUrl: 'http://127.0.0.1:9/mcp' } } } });
-  const notes = logs.map((line) => (JSON.parse(line) as { msg: string; level: number })).filter((record) => record.msg.startsWith('written for another client'));
+  const notes = logs.map((line) => JSON.parse(line) as { msg: string; level: number }).filter((record) => record.msg.startsWith('written for another client'));
   t.same(
     notes.map((record) => [record.level, record.msg]),
     [
       [30, 'written for another client: "servers" (VS Code\'s key) read as "mcpServers"'],
       [30, 'written for another client: mcpServers.w: "type": "streamableHttp" read as "http" (Streamable HTTP)'],
       [30, 'written for another client: mcpServers.w: "serverUrl" (Windsurf\'s key) read as "url"'],
-    ],
+    ]
   );
 });

@@ -87,7 +87,10 @@ t.test('a tool gate that throws withholds the tool with a reason, and the server
   t.ok(tools.includes('wrapped_colours'), 'the others are offered');
   const result = await client.callTool({ name: 'wrapped_colours', arguments: {} });
   t.same(result.structuredContent, { result: ['blue'] }, 'a call goes on');
-  t.ok(hub.faults.list().some((fault) => fault.site === 'toolGates.withheld' && fault.plugin === 'app'), 'counted in the plugin’s name');
+  t.ok(
+    hub.faults.list().some((fault) => fault.site === 'toolGates.withheld' && fault.plugin === 'app'),
+    'counted in the plugin’s name'
+  );
 });
 
 // Issue 54, item 1: an `async` callback that fails (a rejected promise, not a throw) is

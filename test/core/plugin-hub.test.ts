@@ -21,14 +21,25 @@ t.test('a plugin is handed a PluginHub, never the kernel or its children', async
   const hub = handed.hub;
   if (!hub) throw new Error('the probe plugin was not registered');
   t.notOk(hub instanceof Hub, 'not the kernel class');
-  t.equal(hub.plugin, 'probe', "made for the plugin, in whose name it registers");
-  t.same(KERNEL_MEMBERS.filter((member) => member in hub), [], 'no kernel member is reachable');
+  t.equal(hub.plugin, 'probe', 'made for the plugin, in whose name it registers');
+  t.same(
+    KERNEL_MEMBERS.filter((member) => member in hub),
+    [],
+    'no kernel member is reachable'
+  );
   const view = hub.servers.get('sink');
   if (!view) throw new Error('the sink is not configured');
   t.equal(hub.servers.get('sink'), view, 'a server is one view for its life');
-  t.same(LIFECYCLE_MEMBERS.filter((member) => member in view), [], 'and the view has none of the lifecycle');
+  t.same(
+    LIFECYCLE_MEMBERS.filter((member) => member in view),
+    [],
+    'and the view has none of the lifecycle'
+  );
   t.not(view, kernel.children.get('sink'), 'the view is not the kernel’s child');
-  t.same(hub.servers.list().map((server) => server.name), ['sink']);
+  t.same(
+    hub.servers.list().map((server) => server.name),
+    ['sink']
+  );
   t.equal(view.status, kernel.children.get('sink')?.status, 'it reads the child it shows');
 });
 
@@ -47,7 +58,7 @@ t.test("a meta-tool's arguments get its schema's defaults, and are checked again
   }
 });
 
-t.test("a name another plugin registered is refused, naming both plugins", async (t) => {
+t.test('a name another plugin registered is refused, naming both plugins', async (t) => {
   await t.rejects(startTestHub(t, { config: { plugins: { [`${fixtures}probe.js`]: { metaTool: 'list_servers' }, 'map-tools': false } } }), {
     code: 'HUB_ERR_REGISTERED_TWICE',
     message: /meta-tool "list_servers" is registered twice \(by meta-tools and by probe\)/,
@@ -55,8 +66,9 @@ t.test("a name another plugin registered is refused, naming both plugins", async
 });
 
 t.test('a second provider of a single-provider service fails start-up, naming both plugins', async (t) => {
-  await t.rejects(
-    startTestHub(t, { env: { HUB_PASSWORD: 'pw' }, config: { plugins: { 'oauth-as': true, [`${fixtures}second-authenticator.js`]: true, 'map-tools': false } } }),
-    { name: 'StartupError', code: 'HUB_ERR_SLOT_TAKEN', message: /by plugin "oauth-as" and by plugin "second-authenticator"/ },
-  );
+  await t.rejects(startTestHub(t, { env: { HUB_PASSWORD: 'pw' }, config: { plugins: { 'oauth-as': true, [`${fixtures}second-authenticator.js`]: true, 'map-tools': false } } }), {
+    name: 'StartupError',
+    code: 'HUB_ERR_SLOT_TAKEN',
+    message: /by plugin "oauth-as" and by plugin "second-authenticator"/,
+  });
 });

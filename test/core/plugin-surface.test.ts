@@ -88,7 +88,19 @@ t.test('the kernel imports no plugin, and the surface only the kernel', async (t
  * revision registered for a request or a connection instead (core/revisions/revision.ts).
  */
 const MECHANIC_TEXT = [/server\/discover/, /subscriptions\/listen/, /resources\/subscribe/, /\binitialize\b/, /\bresultType\b/, /\binputResponses\b/, /\brequestState\b/];
-const MECHANIC_NAMES = new Set(['initialize', 'resultType', 'inputResponses', 'requestState', 'getProtocolEra', 'getDiscoverResult', 'isLegacyRequest', 'isInitializeRequest', 'subscribeResource', 'discover', 'listen']);
+const MECHANIC_NAMES = new Set([
+  'initialize',
+  'resultType',
+  'inputResponses',
+  'requestState',
+  'getProtocolEra',
+  'getDiscoverResult',
+  'isLegacyRequest',
+  'isInitializeRequest',
+  'subscribeResource',
+  'discover',
+  'listen',
+]);
 
 t.test('no file under core/ names a revision mechanic outside comments', async (t) => {
   const problems: string[] = [];
@@ -126,7 +138,11 @@ function surfaceExports(file: SourceFile): string[] {
 
 t.test('every name the surface exports is used by a built-in plugin or shown in docs/plugins.md', async (t) => {
   const surface = sources('core/plugin');
-  t.same(surface.map((file) => relative(SURFACE, file.fileName)).sort(), ['auth.ts', 'child-type.ts', 'errors.ts', 'index.ts', 'interceptor.ts', 'meta-tool.ts', 'observe.ts', 'pages.ts', 'revision.ts', 'store.ts'], 'one entry per role, and their union');
+  t.same(
+    surface.map((file) => relative(SURFACE, file.fileName)).sort(),
+    ['auth.ts', 'child-type.ts', 'errors.ts', 'index.ts', 'interceptor.ts', 'meta-tool.ts', 'observe.ts', 'pages.ts', 'revision.ts', 'store.ts'],
+    'one entry per role, and their union'
+  );
   const used = new Set<string>();
   for (const file of sources('plugins')) {
     walk(file, (node) => {
@@ -181,7 +197,7 @@ t.test('no core module keeps per-call state in a module-level WeakSet or WeakMap
   t.match(otherClients, /const adopted = new WeakMap<object, readonly string\[\]>\(\);/, 'the notes are keyed by the config they were made for');
 });
 
-t.test('no core module carries per-request state in an AsyncLocalStorage or on Node\'s request', async (t) => {
+t.test("no core module carries per-request state in an AsyncLocalStorage or on Node's request", async (t) => {
   // What a request hands the SDK's per-request server (access record, a cancellation that
   // arrives apart, what the server learnt) is one SdkExchange passed explicitly.
   const stores: string[] = [];

@@ -9,12 +9,14 @@ import { startTestHub } from '../helpers/hub.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
 
-const plugin = (name: string, dependencies: string[] = []) =>
-  definePlugin({ name, description: name, dependencies, options: Type.Object({}), register() {} });
+const plugin = (name: string, dependencies: string[] = []) => definePlugin({ name, description: name, dependencies, options: Type.Object({}), register() {} });
 
 t.test('plugins come after their dependencies and keep their order otherwise', async (t) => {
   const ordered = orderByDependencies([plugin('meta', ['era']), plugin('store'), plugin('era', ['store'])]);
-  t.same(ordered.map((p) => p.name), ['store', 'era', 'meta']);
+  t.same(
+    ordered.map((p) => p.name),
+    ['store', 'era', 'meta']
+  );
 });
 
 t.test('third-party plugins load by path relative to the config, with defaults applied and routes under the hub', async (t) => {
@@ -69,7 +71,11 @@ t.test('a plugin without options needs no options schema', async (t) => {
   const { hub } = await startTestHub(t, { config: { plugins: { [`${fixtures}optionless.js`]: true } } });
   t.ok(hub.metaTools.get('optionless_options'), 'it registered');
   await t.rejects(startTestHub(t, { config: { plugins: { [`${fixtures}optionless.js`]: { colour: 'red' } } } }), /optionless.*colour/s, 'an option it does not take is refused');
-  t.throws(() => definePlugin({ name: 'wrong', description: 'wrong', options: 'none' as never, register() {} }), /plugin "wrong": options must be a TypeBox schema/, 'a wrong options is refused at once');
+  t.throws(
+    () => definePlugin({ name: 'wrong', description: 'wrong', options: 'none' as never, register() {} }),
+    /plugin "wrong": options must be a TypeBox schema/,
+    'a wrong options is refused at once'
+  );
   const bare: HubPlugin = definePlugin({ name: 'bare', description: 'bare', register() {} });
   t.same(bare.options, Type.Object({}, { additionalProperties: false }), 'the stand-in is the empty object schema');
 });

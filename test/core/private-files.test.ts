@@ -59,7 +59,7 @@ t.test('everything the hub writes under DATA_PATH is 0600 in 0700 folders, whate
     t.ok(found.has(join(dataPath, name)), `${name} was written`);
   }
   for (const [path, { mode, isFolder }] of found) {
-    t.equal(mode.toString(8), isFolder ? '700' : '600', `${path.slice(dataPath.length) || 'DATA_PATH'}`);
+    t.equal(mode.toString(8), isFolder ? '700' : '600', path.slice(dataPath.length) || 'DATA_PATH');
   }
 });
 
@@ -73,7 +73,7 @@ t.test('a file under DATA_PATH that other users can read stops the start, naming
   await writeFile(join(dataPath, 'mcp.json'), '{}', { mode: 0o644 });
   const error = await openHub(dataPath).then(
     ({ app }) => app.close().then(() => undefined),
-    (refused: Error) => refused,
+    (refused: Error) => refused
   );
   t.ok(error, 'the hub does not start');
   t.equal(error?.name, 'StartupError');
@@ -87,7 +87,10 @@ t.test('a file under DATA_PATH that other users can read stops the start, naming
   for (const secret of ['hub-password', 'upstream-key.pem']) {
     await writeFile(join(dataPath, secret), 'secret');
     await chmod(join(dataPath, secret), 0o640);
-    const refused = await openHub(dataPath).then(({ app }) => app.close(), (error: Error) => error.message);
+    const refused = await openHub(dataPath).then(
+      ({ app }) => app.close(),
+      (error: Error) => error.message
+    );
     t.match(refused, `${join(dataPath, secret)} can be read or written by other users`, `${secret} too`);
     await chmod(join(dataPath, secret), 0o600);
   }

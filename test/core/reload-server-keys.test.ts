@@ -57,17 +57,24 @@ t.test('a per-server guardSecrets a reload turns on scans the next call; oauth i
   const remote = { type: 'http', url: 'http://127.0.0.1:9/mcp' };
   const hub = await startHubBin(t, { config: { plugins: withPlugins, mcpServers: { guarded, remote } } });
   const open = await connectClient(t, `${hub.url}/guarded/mcp`, '2026-07-28');
-  t.match(textOf(await open.callTool({ name: 'leak', arguments: {} }) as never), secret, 'guardSecrets false: the result is not scanned');
+  t.match(textOf(await open.callTool({ name: 'leak', arguments: {} })), secret, 'guardSecrets false: the result is not scanned');
 
   await writeFile(
     hub.configFile,
-    JSON.stringify({ plugins: { ...withPlugins, 'output-limit': true }, mcpServers: { guarded: { ...guarded, guardSecrets: { mode: 'block' } }, remote: { ...remote, oauth: { mode: 'dcr' } } } }),
+    JSON.stringify({ plugins: { ...withPlugins, 'output-limit': true }, mcpServers: { guarded: { ...guarded, guardSecrets: { mode: 'block' } }, remote: { ...remote, oauth: { mode: 'dcr' } } } })
   );
   const record = await hub.waitForLog('the reload', reloaded);
   t.match(record, { retuned: ['guarded'], refused: ['remote'] });
   const refusal = hub.logs().find((line) => line.level === 50 && line.server === 'remote');
-  t.match(refusal?.msg, /the reload was refused for server "remote": "oauth" is set up by upstream-oauth at start, so it runs on as it was; restart the hub to apply this change/, 'the refusal names the key and what to do');
-  t.ok(hub.logs().some((line) => line.level === 40 && /the "plugins" section changed \(output-limit\)/.test(line.msg)), 'the changed plugin is named');
+  t.match(
+    refusal?.msg,
+    /the reload was refused for server "remote": "oauth" is set up by upstream-oauth at start, so it runs on as it was; restart the hub to apply this change/,
+    'the refusal names the key and what to do'
+  );
+  t.ok(
+    hub.logs().some((line) => line.level === 40 && /the "plugins" section changed \(output-limit\)/.test(line.msg)),
+    'the changed plugin is named'
+  );
 
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${hub.url}/guarded/mcp`, revision);

@@ -87,7 +87,7 @@ async function replicaChecks(t: Test, store: { dataPath?: string; mongodbUrl?: s
     const heads = new Set(answers.map((answer) => answer.body.refresh_token));
     t.equal(heads.size, 1, 'one new refresh token: one head');
     t.not([...heads][0], first.body.refresh_token);
-    t.equal((await refresh(c, client, [...heads][0])).status, 200, 'and it is the family\'s current one');
+    t.equal((await refresh(c, client, [...heads][0])).status, 200, "and it is the family's current one");
   });
 
   await t.test('a client revoked through one replica is refused by the others at once', async (t) => {
@@ -121,13 +121,18 @@ async function replicaChecks(t: Test, store: { dataPath?: string; mongodbUrl?: s
   await t.test('the login throttle holds across the replicas', async (t) => {
     const client = await registerClient(a);
     const address = { 'x-forwarded-for': '203.0.113.50' };
-    const guess = (index: number) => attemptLogin(authorizationUrl(urls[index % 3] as string, client.client_id, client.redirect_uri, pkce().challenge, { resource: RESOURCE }), `guess ${index}`, address);
+    const guess = (index: number) =>
+      attemptLogin(authorizationUrl(urls[index % 3] as string, client.client_id, client.redirect_uri, pkce().challenge, { resource: RESOURCE }), `guess ${index}`, address);
     const burst = await Promise.all(Array.from({ length: 60 }, (_, index) => guess(index)));
     const later: Response[] = [];
     for (let index = 0; index < 30; index++) later.push(await guess(index));
     const checked = [...burst, ...later].filter((response) => response.status !== 429).length;
     t.ok(checked <= 10, `${checked} of 90 guesses from one address were checked, on three replicas`);
-    t.same(later.slice(-3).map((response) => response.status), [429, 429, 429], 'every replica refuses the address');
+    t.same(
+      later.slice(-3).map((response) => response.status),
+      [429, 429, 429],
+      'every replica refuses the address'
+    );
   });
 
   await t.test('one operator session for every replica, and one logout', async (t) => {
@@ -135,9 +140,9 @@ async function replicaChecks(t: Test, store: { dataPath?: string; mongodbUrl?: s
     const csrfCookie = cookiesOf(page);
     const token = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
     const login = await fetch(`${b}/login`, { ...form({ _csrf: token, password: PASSWORD, return_to: '/status' }), headers: { ...form({}).headers, cookie: csrfCookie }, redirect: 'manual' });
-    t.equal(login.status, 303, 'logged in on the second replica with the first one\'s form');
+    t.equal(login.status, 303, "logged in on the second replica with the first one's form");
     const cookie = `${csrfCookie}; ${cookiesOf(login)}`;
-    for (const url of urls) t.match(await (await fetch(`${url}/status`, { headers: { cookie } })).text(), '<h1>Hub console</h1>', 'the session opens every replica\'s console (through /status)');
+    for (const url of urls) t.match(await (await fetch(`${url}/status`, { headers: { cookie } })).text(), '<h1>Hub console</h1>', "the session opens every replica's console (through /status)");
     const status = await (await fetch(`${c}/status`, { headers: { cookie } })).text();
     const logoutToken = /class="logout"[^>]*>.*?name="_csrf" value="([^"]+)"/s.exec(status)?.[1] ?? '';
     const out = await fetch(`${c}/logout`, { ...form({ _csrf: logoutToken }), headers: { ...form({}).headers, cookie }, redirect: 'manual' });
@@ -154,4 +159,3 @@ t.test('three replicas on one MongoDB', { skip: mongodbUrl ? false : 'MONGODB_UR
   url.pathname = `/replicas-${randomUUID()}`;
   return replicaChecks(t, { mongodbUrl: url.href });
 });
-

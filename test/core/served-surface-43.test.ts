@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import type { PluginHub } from '../../core/plugin-hub.js';
 import { createKitchenSink } from '../fixtures/servers/kitchen-sink.js';
@@ -29,10 +28,17 @@ t.test('no revision for callers is refused at start, with the reason', async (t)
 t.test('without meta-tools /hub is not served, and the servers are', async (t) => {
   const logs: string[] = [];
   const { url } = await startTestHub(t, { setup, logs, config: { plugins: { 'meta-tools': false } } });
-  const hub = await fetch(`${url}/hub`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}' });
+  const hub = await fetch(`${url}/hub`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}',
+  });
   t.equal(hub.status, 404, '/hub is not there to list nothing');
   await hub.body?.cancel();
-  t.ok(records(logs).some((record) => record.msg.startsWith('no plugin adds a tool to /hub (meta-tools is disabled): /hub is not served')), 'said at start');
+  t.ok(
+    records(logs).some((record) => record.msg.startsWith('no plugin adds a tool to /hub (meta-tools is disabled): /hub is not served')),
+    'said at start'
+  );
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/sink/mcp`, revision);
     t.ok((await client.listTools()).tools.length > 0, `${revision}: a server's own endpoint works`);
@@ -45,15 +51,20 @@ t.test('without mcp-2025-11-25, a warning at start, and one naming each server t
   const { url } = await startTestHub(t, { logs, config: { plugins: { 'mcp-2025-11-25': false }, mcpServers: { old: fixtureEntry('echo-meta', starts) } } });
   t.ok(
     records(logs).some((record) => record.level === 40 && record.msg.startsWith('MCP 2025-11-25 is spoken to no server (is mcp-2025-11-25 disabled?)')),
-    'the start warns that such servers are unreachable',
+    'the start warns that such servers are unreachable'
   );
-  t.notOk(records(logs).some((record) => record.server === 'old' && record.level === 40), 'nothing is named before it is tried');
+  t.notOk(
+    records(logs).some((record) => record.server === 'old' && record.level === 40),
+    'nothing is named before it is tried'
+  );
   const client = await connectClient(t, `${url}/hub`, '2026-07-28');
   for (let attempt = 0; attempt < 2; attempt++) {
-    const answer = (await client.callTool({ name: 'call_tool', arguments: { server: 'old', tool: 'echo_meta' } })) as CallToolResult;
+    const answer = await client.callTool({ name: 'call_tool', arguments: { server: 'old', tool: 'echo_meta' } });
     t.equal(answer.isError, true);
   }
-  const named = records(logs).filter((record) => record.server === 'old' && record.msg === 'server "old" speaks only MCP 2025-11-25, which no enabled revision plugin speaks to servers: it is unreachable until one does');
+  const named = records(logs).filter(
+    (record) => record.server === 'old' && record.msg === 'server "old" speaks only MCP 2025-11-25, which no enabled revision plugin speaks to servers: it is unreachable until one does'
+  );
   t.equal(named.length, 1, 'the server is named once, after the first try');
 });
 

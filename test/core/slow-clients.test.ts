@@ -139,12 +139,12 @@ t.test('one address holding 1,100 idle connections leaves room for every other c
       socket.on('error', () => undefined);
       idle.push(socket);
       return new Promise((resolve) => socket.once('connect', resolve).once('close', resolve));
-    }),
+    })
   );
   const url = `http://127.0.0.1:${port}`;
   for (let probe = 0; probe < 10; probe++) t.equal((await fetch(`${url}/health`)).status, 200, `another address's /health ${probe + 1}`);
   const client = await connectClient(t, `${url}/hub`, '2026-07-28', { authorization: `Bearer ${token}` });
-  t.notOk((await client.callTool({ name: 'list_servers', arguments: {} })).isError, 'and a token holder\'s MCP call');
+  t.notOk((await client.callTool({ name: 'list_servers', arguments: {} })).isError, "and a token holder's MCP call");
 });
 
 /** A connection as the guard sees it: whether it was closed. */
@@ -181,7 +181,11 @@ t.test('the connection guard: per address, trusted proxies exempt, and who makes
   t.ok(guard.admit(newcomer, '198.51.100.1'), 'a newcomer gets in');
   t.equal(b.destroyed, true, 'in place of the connection that waited longest without sending a request');
   t.equal(a.destroyed, false, 'one with a request in flight stays');
-  t.same(proxied.map((connection) => connection.destroyed), [false, false], 'an idle kept-alive one within HEADERS_TIMEOUT_MS stays');
+  t.same(
+    proxied.map((connection) => connection.destroyed),
+    [false, false],
+    'an idle kept-alive one within HEADERS_TIMEOUT_MS stays'
+  );
   const again = new Fake();
   t.ok(guard.admit(again, '203.0.113.1'), 'the address has a place again');
   const third = new Fake();

@@ -26,10 +26,16 @@ t.test('an unset variable in one entry: that server is down naming it, the other
   const needy = servers.find((server) => server.name === 'needy');
   t.equal(needy?.status, 'down', 'the server naming the unset variable is down');
   t.match(needy?.reason, new RegExp(`environment variable ${UNSET} is not set \\(used at mcpServers\\.needy\\.env\\.TOKEN\\)`), 'naming the variable and where');
-  t.ok(servers.some((server) => server.name === 'good'), 'the other server is listed');
+  t.ok(
+    servers.some((server) => server.name === 'good'),
+    'the other server is listed'
+  );
 
   const good = await connectClient(t, `${hub.url}/good/mcp`, '2025-11-25', { authorization: `Bearer ${token}` });
-  t.ok((await good.listTools()).tools.some((tool) => tool.name === 'add_tool'), 'and serves');
+  t.ok(
+    (await good.listTools()).tools.some((tool) => tool.name === 'add_tool'),
+    'and serves'
+  );
   const refused = await client.callTool({ name: 'call_tool', arguments: { server: 'needy', tool: 'add_tool', arguments: {} } });
   t.ok(refused.isError, 'a call for the down server is a tool error');
   t.match(JSON.stringify(refused.content), new RegExp(UNSET), 'naming the variable');

@@ -3,7 +3,6 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t, { type Test } from 'tap';
 import { connectClient, REVISIONS } from '../helpers/clients.js';
 import { freePort } from '../helpers/net.js';
@@ -49,7 +48,13 @@ async function imageTests(): Promise<void> {
   const removeAll = () => {
     if (removed) return;
     removed = true;
-    for (const args of [['pod', 'rm', '--force', '--all'], ['rm', '--force', '--all'], ['volume', 'rm', '--force', '--all'], ['secret', 'rm', '--all'], ['rmi', '--force', '--all']]) {
+    for (const args of [
+      ['pod', 'rm', '--force', '--all'],
+      ['rm', '--force', '--all'],
+      ['volume', 'rm', '--force', '--all'],
+      ['secret', 'rm', '--all'],
+      ['rmi', '--force', '--all'],
+    ]) {
       spawnSync('podman', [...podman.options, ...args], { env: podman.env, stdio: 'ignore', timeout: 120_000 });
     }
     rmSync(folder, { recursive: true, force: true });
@@ -80,10 +85,19 @@ async function imageTests(): Promise<void> {
     // dropped with the build) and the machine's registry settings, so it downloads
     // nothing it already has. npm ci opens many cache files at once: with podman's default
     // of 1024 open files it failed with EMFILE; the build may open as many as this process.
-    writeFileSync(join(folder, 'npmrc'), [`cache=/npm-cache`, 'prefer-offline=true', `registry=${npm.registry}`, ...(npm.cafile ? ['cafile=/npm-ca.pem'] : []), 'update-notifier=false', ''].join('\n'));
+    writeFileSync(
+      join(folder, 'npmrc'),
+      [`cache=/npm-cache`, 'prefer-offline=true', `registry=${npm.registry}`, ...(npm.cafile ? ['cafile=/npm-ca.pem'] : []), 'update-notifier=false', ''].join('\n')
+    );
     const volumes = [...(existsSync(npm.cache) ? [`${npm.cache}:/npm-cache:O`] : []), `${join(folder, 'npmrc')}:/usr/local/etc/npmrc:ro`, ...(npm.cafile ? [`${npm.cafile}:/npm-ca.pem:ro`] : [])];
     const buildConf = join(folder, 'build-containers.conf');
-    writeFileSync(buildConf, readFileSync(podman.env.CONTAINERS_CONF as string, 'utf8').replace('default_ulimits = []', `default_ulimits = ["nofile=${openFilesLimit()}:${openFilesLimit()}"]\nvolumes = ${JSON.stringify(volumes)}`));
+    writeFileSync(
+      buildConf,
+      readFileSync(podman.env.CONTAINERS_CONF as string, 'utf8').replace(
+        'default_ulimits = []',
+        `default_ulimits = ["nofile=${openFilesLimit()}:${openFilesLimit()}"]\nvolumes = ${JSON.stringify(volumes)}`
+      )
+    );
     // BUILDAH_LAYERS=false: no layer is kept per step (--layers=false), which the test's
     // one build would only pay for.
     const build = await shell(await testedBlock('build'), { cwd: REPOSITORY, env: { CONTAINERS_CONF: buildConf, BUILDAH_LAYERS: 'false' }, timeoutMs: 600_000 });
@@ -99,7 +113,10 @@ async function imageTests(): Promise<void> {
     t.same(config?.Cmd, ['node', '--max-semi-space-size=4', '/app/dist/core/cli/hub.js'], 'starts the hub as npm start does, its young generation kept to 4 MB');
     t.match(built?.Healthcheck?.Test?.join(' '), /^CMD node -e .*\/livez/, 'the health check asks /livez with node');
     t.ok(config?.Env?.includes('HOST=0.0.0.0'), 'listens on every address');
-    t.notOk(config?.Env?.some((entry) => /^(HUB_PASSWORD|MONGODB_URL|METRICS_TOKEN)=/.test(entry)), 'no secret in the image');
+    t.notOk(
+      config?.Env?.some((entry) => /^(HUB_PASSWORD|MONGODB_URL|METRICS_TOKEN)=/.test(entry)),
+      'no secret in the image'
+    );
     t.match(built?.Labels, {
       'org.opencontainers.image.title': 'mcp-switchyard',
       'org.opencontainers.image.version': version,
@@ -112,7 +129,16 @@ async function imageTests(): Promise<void> {
     // (No health check: podman would run it from systemd timers, which these hosts lack.)
     const inside = await run(['run', '--rm', '--network=none', '--health-cmd=none', image, 'node', '-e', INSIDE_THE_IMAGE]);
     succeeded(t, inside, 'a script in the image');
-    t.same(JSON.parse(inside.stdout), { app: ['dist', 'node_modules', 'package.json', 'plugins'], dist: ['core', 'plugins'], devDependency: false, fastify: true, config: false, data: { uid: 1000, mode: 0o700, entries: [] }, bins: true, consoleAssets: ['console', 'console.css', 'console.js'] });
+    t.same(JSON.parse(inside.stdout), {
+      app: ['dist', 'node_modules', 'package.json', 'plugins'],
+      dist: ['core', 'plugins'],
+      devDependency: false,
+      fastify: true,
+      config: false,
+      data: { uid: 1000, mode: 0o700, entries: [] },
+      bins: true,
+      consoleAssets: ['console', 'console.css', 'console.js'],
+    });
     t.comment(`image size: ${mb(built?.Size)} MB (${mb((built?.Size ?? 0) - (base?.Size ?? 0))} MB over the base, which is ${mb(base?.Size)} MB)`);
     reached = 1;
   });
@@ -135,8 +161,11 @@ async function imageTests(): Promise<void> {
       const client = await connectClient(t, `${url()}/map/mcp`, revision, { authorization: `Bearer ${token}` });
       const { tools } = await client.listTools();
       toolCount = tools.length;
-      t.ok(tools.some((tool) => tool.name === 'straight_line_distance'), `tools/list on /map/mcp (${revision})`);
-      const result = (await client.callTool({ name: 'straight_line_distance', arguments: { from: '43.7384,7.4246', to: '43.7311,7.4197' } })) as CallToolResult;
+      t.ok(
+        tools.some((tool) => tool.name === 'straight_line_distance'),
+        `tools/list on /map/mcp (${revision})`
+      );
+      const result = await client.callTool({ name: 'straight_line_distance', arguments: { from: '43.7384,7.4246', to: '43.7311,7.4197' } });
       t.notOk(result.isError, `tools/call on /map/mcp (${revision})`);
       const km = (result.structuredContent as { distance_km: number }).distance_km;
       t.ok(Math.abs(km - haversineKm([43.7384, 7.4246], [43.7311, 7.4197])) < 0.01, `the distance the stdio child computed (${km} km)`);
@@ -176,7 +205,7 @@ async function imageTests(): Promise<void> {
     const map = listed.servers.find((server) => server.name === 'map');
     t.equal(map?.status, 'sleeping', 'the map server has not started since');
     t.equal(map?.toolCount, toolCount, 'yet its tools are known: from the snapshot on the volume');
-    const result = (await client.callTool({ name: 'call_tool', arguments: { server: 'map', tool: 'straight_line_distance', arguments: { from: '0,0', to: '0,1' } } })) as CallToolResult;
+    const result = await client.callTool({ name: 'call_tool', arguments: { server: 'map', tool: 'straight_line_distance', arguments: { from: '0,0', to: '0,1' } } });
     t.notOk(result.isError, 'the token minted before the restart still calls tools');
     // SIGTERM drains and exits cleanly; the kube play below gets the machine to itself.
     succeeded(t, await shell(await testedBlock('upgrade'), { cwd: folder }), 'stopped and removed again');
@@ -201,7 +230,7 @@ async function imageTests(): Promise<void> {
     const minted = await run(['exec', container, 'hub-admin', 'tokens', 'mint', '--all', '--label', 'container-test']);
     succeeded(t, minted, 'hub-admin tokens mint in the container');
     const client = await connectClient(t, `${url()}/map/mcp`, '2025-11-25', { authorization: `Bearer ${minted.stdout.trim()}` });
-    const result = (await client.callTool({ name: 'straight_line_distance', arguments: { from: '0,0', to: '0,1' } })) as CallToolResult;
+    const result = await client.callTool({ name: 'straight_line_distance', arguments: { from: '0,0', to: '0,1' } });
     t.notOk(result.isError, 'tools/call on /map/mcp in the pod');
 
     const [inspected] = JSON.parse((await run(['container', 'inspect', container])).stdout) as ContainerInspect[];
@@ -289,7 +318,10 @@ function succeeded(t: Test, ran: Ran, what: string): boolean {
 async function waitForReady(t: Test, run: (args: string[]) => Promise<Ran>, base: string): Promise<void> {
   const until = Date.now() + 180_000;
   for (;;) {
-    const status = await fetch(`${base}/readyz`).then((response) => response.status, () => 0);
+    const status = await fetch(`${base}/readyz`).then(
+      (response) => response.status,
+      () => 0
+    );
     if (status === 200) return;
     const exited = (await run(['ps', '--all', '--filter=status=exited', '--format={{.Names}}'])).stdout.trim();
     if (exited || Date.now() > until) {
@@ -314,7 +346,12 @@ function npmSettings(): { cache: string; registry: string; cafile: string | unde
   const listed = spawnSync('npm', ['config', 'get', 'cache', 'registry', 'cafile', 'prefix'], { encoding: 'utf8' }).stdout;
   const value = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(listed)?.[1]?.trim();
   const cafile = value('cafile');
-  return { cache: value('cache') ?? '', registry: value('registry') ?? 'https://registry.npmjs.org/', cafile: cafile && cafile !== 'null' && cafile !== 'undefined' ? cafile : undefined, prefix: value('prefix') ?? '/usr' };
+  return {
+    cache: value('cache') ?? '',
+    registry: value('registry') ?? 'https://registry.npmjs.org/',
+    cafile: cafile && cafile !== 'null' && cafile !== 'undefined' ? cafile : undefined,
+    prefix: value('prefix') ?? '/usr',
+  };
 }
 
 /**
@@ -417,7 +454,9 @@ function haversineKm([lat1, lon1]: [number, number], [lat2, lon2]: [number, numb
 
 /** The most files this process may open (its hard limit), from /proc: what a build it starts may be given. */
 function openFilesLimit(): number {
-  const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((entry) => entry.startsWith('Max open files'));
+  const line = readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('Max open files'));
   const hard = Number(line?.split(/\s{2,}/)[2]);
   return Number.isInteger(hard) && hard > 0 ? hard : 1024;
 }

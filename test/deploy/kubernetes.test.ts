@@ -30,7 +30,12 @@ t.test('kubectl kustomize deploy/kubernetes renders them, as this test reads the
   const rendered = parseManifests(kustomized.stdout);
   const key = (manifest: Manifest) => `${manifest.kind}/${manifest.metadata.name}`;
   t.same(rendered.map(key).sort(), manifests.map(key).sort(), 'the same objects');
-  for (const manifest of manifests) t.same(rendered.find((other) => key(other) === key(manifest)), manifest, `${key(manifest)} as kubectl renders it`);
+  for (const manifest of manifests)
+    t.same(
+      rendered.find((other) => key(other) === key(manifest)),
+      manifest,
+      `${key(manifest)} as kubectl renders it`
+    );
 });
 
 t.test('deploy/podman plays the same objects, changed only where podman differs from a cluster', { skip: noKubectl }, async (t) => {
@@ -61,7 +66,10 @@ t.test('the Deployment: probes, drain, non-root, read-only root, resources, scra
   t.ok(pauseMs >= 1000, 'load balancers get time to stop sending before the drain');
   const drainMs = Number(env.DRAIN_TIMEOUT_MS?.value);
   t.ok(drainMs > 0, 'DRAIN_TIMEOUT_MS is set');
-  t.ok((pod.terminationGracePeriodSeconds ?? 30) * 1000 >= pauseMs + drainMs + SHUTDOWN_AFTER_DRAIN_MS, 'the grace period outlasts the pause, the drain and the 3 s the cut calls and the rest of the shutdown need');
+  t.ok(
+    (pod.terminationGracePeriodSeconds ?? 30) * 1000 >= pauseMs + drainMs + SHUTDOWN_AFTER_DRAIN_MS,
+    'the grace period outlasts the pause, the drain and the 3 s the cut calls and the rest of the shutdown need'
+  );
 
   t.equal(pod.securityContext?.runAsNonRoot, true);
   t.not(pod.securityContext?.runAsUser, 0);
@@ -121,7 +129,8 @@ t.test('the container docs stop the hub with a timeout that outlasts the default
   const stops = [...docs.matchAll(/podman stop -t (\d+)/g)].map((match) => Number(match[1]));
   t.ok(stops.length > 0, 'the upgrade steps give podman stop a timeout');
   const { drainTimeoutMs } = settingsFromEnvironment({});
-  for (const seconds of stops) t.ok(seconds * 1000 >= drainTimeoutMs + SHUTDOWN_AFTER_DRAIN_MS, `podman stop -t ${seconds} outlasts DRAIN_TIMEOUT_MS (${drainTimeoutMs} ms) + ${SHUTDOWN_AFTER_DRAIN_MS} ms`);
+  for (const seconds of stops)
+    t.ok(seconds * 1000 >= drainTimeoutMs + SHUTDOWN_AFTER_DRAIN_MS, `podman stop -t ${seconds} outlasts DRAIN_TIMEOUT_MS (${drainTimeoutMs} ms) + ${SHUTDOWN_AFTER_DRAIN_MS} ms`);
   const containerfile = readFileSync(join(REPOSITORY, 'Containerfile'), 'utf8');
   t.match(containerfile, /^STOPSIGNAL SIGTERM$/m, 'the engine stops the hub with SIGTERM, which drains');
   t.match(containerfile, /stop timeout[\s\S]*must exceed DRAIN_TIMEOUT_MS/, 'the Containerfile says what the stop timeout must exceed');

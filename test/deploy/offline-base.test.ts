@@ -24,7 +24,11 @@ t.test('deploy/offline-base.sh makes a base image with node, npm and the node us
   const tag = 'localhost/node-offline:test';
   const made = spawnSync(join(REPOSITORY, 'deploy/offline-base.sh'), [tag], { env: { ...env, PODMAN: `podman ${options.join(' ')}` }, encoding: 'utf8', timeout: 300_000 });
   t.equal(made.status, 0, `the script ran: ${made.stderr}`);
-  const inside = spawnSync('podman', [...options, 'run', '--rm', '--user', 'node', tag, 'sh', '-c', 'node -p process.version && npm --version && node -p "process.getuid()"'], { env, encoding: 'utf8', timeout: 300_000 });
+  const inside = spawnSync('podman', [...options, 'run', '--rm', '--user', 'node', tag, 'sh', '-c', 'node -p process.version && npm --version && node -p "process.getuid()"'], {
+    env,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   t.equal(inside.status, 0, inside.stderr);
   const [nodeVersion, npmVersion, uid] = inside.stdout.trim().split('\n');
   t.equal(nodeVersion, process.version, "this machine's node");

@@ -11,7 +11,15 @@ import { referencePages, repositoryRoot } from '../../scripts/docs/reference.js'
 const pages = await referencePages();
 
 t.test('docs/reference/ is what `npm run docs` makes of the code', async (t) => {
-  t.same([...pages.keys()].sort(), ['docs/reference/cli.md', 'docs/reference/config-file.md', 'docs/reference/environment.md', 'docs/reference/error-codes.md', 'docs/reference/meta-tools.md', 'docs/reference/metrics.md', 'docs/reference/plugins.md']);
+  t.same([...pages.keys()].sort(), [
+    'docs/reference/cli.md',
+    'docs/reference/config-file.md',
+    'docs/reference/environment.md',
+    'docs/reference/error-codes.md',
+    'docs/reference/meta-tools.md',
+    'docs/reference/metrics.md',
+    'docs/reference/plugins.md',
+  ]);
   for (const [path, expected] of pages) {
     const committed = await readFile(join(repositoryRoot, path), 'utf8').catch(() => '(missing)');
     t.equal(committed, expected, `${path} is up to date (run npm run docs)`);

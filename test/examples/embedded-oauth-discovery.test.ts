@@ -1,11 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import Fastify from 'fastify';
 import t from 'tap';
 import { hub } from '../../core/kernel.js';
@@ -106,7 +102,10 @@ t.test('without hubWellKnown the root names what nobody serves (what the app mus
 t.test('hubWellKnown refuses a prefix that is not one', async (t) => {
   const app = Fastify({ logger: false });
   t.teardown(() => app.close());
-  await t.rejects(async () => {
-    await app.register(hubWellKnown, { hubPrefix: '/' });
-  }, { code: 'HUB_ERR_STARTUP', message: /hubPrefix/ });
+  await t.rejects(
+    async () => {
+      await app.register(hubWellKnown, { hubPrefix: '/' });
+    },
+    { code: 'HUB_ERR_STARTUP', message: /hubPrefix/ }
+  );
 });

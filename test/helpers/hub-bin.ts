@@ -84,7 +84,12 @@ export async function startHubBin(t: { teardown(fn: () => unknown): void }, opti
       await sleep(50);
     }
   };
-  await waitFor('the hub to serve', () => fetch(`${url}/health`).then((response) => (response.ok ? true : undefined), () => undefined));
+  await waitFor('the hub to serve', () =>
+    fetch(`${url}/health`).then(
+      (response) => (response.ok ? true : undefined),
+      () => undefined
+    )
+  );
   return {
     url,
     folder,

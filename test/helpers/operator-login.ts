@@ -6,7 +6,13 @@ export function postOperatorLogin(base: string, prefix: string, page: Response, 
   const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
   return fetch(`${base}${prefix}/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ') },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: page.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0])
+        .join('; '),
+    },
     body: new URLSearchParams({ _csrf: csrf, password, return_to: `${prefix}/status` }).toString(),
     redirect: 'manual',
   });

@@ -18,7 +18,6 @@ const run = promisify(execFile);
 const line = Number(process.versions.node.split('.')[0]);
 // npm and tsc are not the project: they write no coverage for c8 to merge.
 const { NODE_V8_COVERAGE, ...environment } = process.env;
-void NODE_V8_COVERAGE;
 const onThisNode = { ...environment, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text?: string } | undefined)?.text;
@@ -50,14 +49,21 @@ t.test('the packed package, installed in a fresh app', async (t) => {
   const app = join(work, 'app');
   await mkdir(app);
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
-  const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=dev', '--loglevel=warn', hubPackage, pluginPackage], { cwd: app, timeout: 600_000, env: onThisNode });
+  const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=dev', '--loglevel=warn', hubPackage, pluginPackage], {
+    cwd: app,
+    timeout: 600_000,
+    env: onThisNode,
+  });
   const installed = join(app, 'node_modules', 'mcp-switchyard');
   // Issue 60, item 10: light-my-request is pinned to 6.6.0 (cookie@1, any Node line), so
   // an app on Node 20 hears of no package that wants another Node either.
   const unsupported = [...install.stderr.matchAll(/EBADENGINE +package: '([^']+)'/g)].map((match) => match[1]);
   t.same(unsupported, [], `no package of the install wants another Node than ${process.version}`);
   const { engines } = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { engines: { node: string } };
-  t.ok(engines.node.split('||').some((range) => range.trim().startsWith(`^${line}.`)), `engines names Node ${line}: ${engines.node}`);
+  t.ok(
+    engines.node.split('||').some((range) => range.trim().startsWith(`^${line}.`)),
+    `engines names Node ${line}: ${engines.node}`
+  );
 
   await t.test('the package carries the plugin guide and the example it walks through', async (t) => {
     const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { repository?: { url?: string }; exports: Record<string, unknown> };
@@ -65,17 +71,37 @@ t.test('the packed package, installed in a fresh app', async (t) => {
     t.match(await readFile(join(installed, 'docs', 'plugins.md'), 'utf8'), /# Writing a plugin/);
     t.match(await readFile(join(installed, 'examples', 'third-party-child-type', 'index.js'), 'utf8'), /definePlugin/);
     t.same(
-      Object.keys(manifest.exports).filter((entry) => entry.startsWith('./plugin')).sort(),
-      ['./plugin', './plugin/auth', './plugin/child-type', './plugin/errors', './plugin/interceptor', './plugin/meta-tool', './plugin/observe', './plugin/pages', './plugin/revision', './plugin/store'],
-      'the surface, split by role',
+      Object.keys(manifest.exports)
+        .filter((entry) => entry.startsWith('./plugin'))
+        .sort(),
+      [
+        './plugin',
+        './plugin/auth',
+        './plugin/child-type',
+        './plugin/errors',
+        './plugin/interceptor',
+        './plugin/meta-tool',
+        './plugin/observe',
+        './plugin/pages',
+        './plugin/revision',
+        './plugin/store',
+      ],
+      'the surface, split by role'
     );
   });
 
   await t.test(`the declarations compile under strict with ${OLDEST_TYPES}, and so does the third-party plugin`, async (t) => {
     const typescript = `typescript@${(JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.typescript}`;
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', '--loglevel=error', typescript, OLDEST_TYPES], { cwd: app, timeout: 600_000, env: onThisNode });
-    const entries = ['mcp-switchyard', 'mcp-switchyard/plugin', ...['auth', 'child-type', 'errors', 'interceptor', 'meta-tool', 'observe', 'pages', 'revision', 'store'].map((role) => `mcp-switchyard/plugin/${role}`)];
-    await writeFile(join(app, 'surface.ts'), `${entries.map((entry, index) => `import type * as E${index} from '${entry}';`).join('\n')}\nexport type Surface = [${entries.map((_, index) => `typeof E${index}`).join(', ')}];\n`);
+    const entries = [
+      'mcp-switchyard',
+      'mcp-switchyard/plugin',
+      ...['auth', 'child-type', 'errors', 'interceptor', 'meta-tool', 'observe', 'pages', 'revision', 'store'].map((role) => `mcp-switchyard/plugin/${role}`),
+    ];
+    await writeFile(
+      join(app, 'surface.ts'),
+      `${entries.map((entry, index) => `import type * as E${index} from '${entry}';`).join('\n')}\nexport type Surface = [${entries.map((_, index) => `typeof E${index}`).join(', ')}];\n`
+    );
     const surfaceConfig = JSON.parse(await docsBlock('tsconfig.json')) as { compilerOptions: Record<string, unknown> };
     await writeFile(join(app, 'tsconfig.surface.json'), JSON.stringify({ compilerOptions: { ...surfaceConfig.compilerOptions, allowJs: false, checkJs: false }, files: ['surface.ts'] }));
     await writeFile(join(app, 'tsconfig.json'), await docsBlock('tsconfig.json'));
@@ -84,7 +110,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
       // Without the loaders the test runner puts in every Node child's NODE_OPTIONS, as a user's shell runs tsc.
       const outcome = await run('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '-p', project], { cwd: app, env: onThisNode }).then(
         () => '',
-        (error: { stdout?: string }) => error.stdout ?? String(error),
+        (error: { stdout?: string }) => error.stdout ?? String(error)
       );
       t.equal(outcome, '', `${project} compiles without an error`);
     }
@@ -132,7 +158,7 @@ app.get('/hello', async () => ({ hello: 'app' }));
 await app.register(hub, { prefix: '/tools', env: { DATA_PATH: ${JSON.stringify(join(work, 'embed-data'))} }, config: { mcpServers: {}, plugins: { 'oauth-as': false } } });
 await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(\`http://127.0.0.1:\${app.server.address().port}\\n\`);
-`,
+`
     );
     const child = spawn(process.execPath, [program], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
     t.teardown(() => child.kill());
@@ -145,11 +171,13 @@ process.stdout.write(\`http://127.0.0.1:\${app.server.address().port}\\n\`);
     t.same(await (await fetch(`${url}/hello`)).json(), { hello: 'app' }, "the app's own route");
     t.equal((await fetch(`${url}/tools/health`)).status, 200, "the hub's, under its prefix");
     const client = await connectClient(t, `${url}/tools/hub`, '2026-07-28');
-    t.ok((await client.listTools()).tools.some((tool) => tool.name === 'list_servers'), 'the meta-tools');
+    t.ok(
+      (await client.listTools()).tools.some((tool) => tool.name === 'list_servers'),
+      'the meta-tools'
+    );
   });
   await t.test(`the plugin surface's types compile under strict with @types/node ${line}, this Node's line`, async (t) => {
-    const versionOf = async (folder: string, name: string) =>
-      (JSON.parse(await readFile(join(folder, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    const versionOf = async (folder: string, name: string) => (JSON.parse(await readFile(join(folder, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
     const version = await versionOf(repo, 'typescript');
     // On the oldest line the declarations check above has installed this very compiler and
     // these types: installing them again (about 20 s) would check nothing more.
@@ -164,13 +192,16 @@ process.stdout.write(\`http://127.0.0.1:\${app.server.address().port}\\n\`);
 import { Type } from 'typebox';
 const type: ChildType = { type: 'typed', entrySchema: Type.Object({}), alwaysRunning: () => false, connect: () => Promise.reject(new Error('none')) };
 export default definePlugin({ name: 'typed', description: 'compiles', options: Type.Object({}), register(_app, _options, hub) { hub.childTypes.add('typed', type); } });
-`,
+`
     );
-    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: ['node'] }, files: ['plugin.ts'] }));
+    await writeFile(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: ['node'] }, files: ['plugin.ts'] })
+    );
     const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc');
     const compiled = await run('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '-p', app], { cwd: app, env: onThisNode }).then(
       () => '',
-      (error: { stdout?: string; message: string }) => error.stdout || error.message,
+      (error: { stdout?: string; message: string }) => error.stdout || error.message
     );
     t.equal(compiled, '', 'tsc reports nothing');
   });

@@ -76,7 +76,7 @@ export class PlainCallClient extends Client {
       const stopHearing = cancel.onCancel((reason) => {
         if (!this.#pending.delete(id)) return;
         this.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } }).catch((error: unknown) =>
-          this.onerror?.(new Error(`Failed to send cancellation: ${String(error)}`)),
+          this.onerror?.(new Error(`Failed to send cancellation: ${String(error)}`))
         );
         reject(cancelled(reason));
       });
@@ -87,14 +87,14 @@ export class PlainCallClient extends Client {
           try {
             resolve(this.decodeToolAnswer(answer));
           } catch (error) {
-            reject(error as Error);
+            reject(error);
           }
         }
       });
       transport.send(request).catch((error: unknown) => {
         if (!this.#pending.delete(id)) return;
         stopHearing();
-        reject(error as Error);
+        reject(error);
       });
     });
   }
@@ -144,7 +144,7 @@ export class PlainCallClient extends Client {
     if (decoded.kind === 'input_required') return answer.result as InputRequiredResult;
     const checked = codec.validateResult('tools/call', decoded.result);
     if (!checked.ok) throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${checked.reason === 'invalid' ? checked.message : 'not-in-era: tools/call'}`);
-    return checked.value as CallToolResult;
+    return checked.value;
   }
 }
 

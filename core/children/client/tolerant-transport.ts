@@ -7,10 +7,10 @@ export type ResultRepair = (result: Record<string, unknown>) => Record<string, u
 /** The response with its result repaired, or the message as it came. */
 export function repairedMessage(message: JSONRPCMessage, repair: ResultRepair): JSONRPCMessage {
   // The schema is asked only when the message's shape does not settle it (the hot path asks none).
-  const given = resultOf(message) ?? (isJSONRPCResultResponse(message) ? (message.result as Record<string, unknown>) : undefined);
+  const given = resultOf(message) ?? (isJSONRPCResultResponse(message) ? message.result : undefined);
   if (given === undefined) return message;
   const result = repair(given);
-  return result === undefined ? message : ({ ...message, result } as JSONRPCMessage);
+  return result === undefined ? message : { ...message, result };
 }
 
 /** Takes a response meant for a road outside the SDK client's (true: taken, the client never sees it). */

@@ -63,7 +63,7 @@ async function loadTokens() {
       cell('Last used', when(token.lastUsedAt) ?? 'never'),
       cell('Expires', when(token.expiresAt) ?? 'never'),
       el('td', { 'data-label': 'Status', class: token.revoked ? 'bad' : 'ok', text: token.revoked ? 'revoked' : 'active' }),
-      el('td', { 'data-label': 'Actions', class: 'actions' }, revoke),
+      el('td', { 'data-label': 'Actions', class: 'actions' }, revoke)
     );
   });
   box.replaceChildren(el('table', {}, el('caption', { class: 'visually-hidden', text: 'API tokens' }), head, el('tbody', {}, ...rows)));
@@ -84,10 +84,18 @@ async function loadClients() {
       { 'data-client': client.clientId },
       el('th', { scope: 'row', 'data-label': 'Client' }, el('span', { text: name }), el('br'), el('small', { text: client.clientId })),
       cell('Registered by', client.source === 'operator' ? 'an operator' : 'itself'),
-      el('td', { 'data-label': 'Redirect URIs', class: 'last-error' }, ...client.redirectUris.flatMap((uri, index) => (index === 0 ? [el('span', { text: uri })] : [el('br'), el('span', { text: uri })]))),
+      el(
+        'td',
+        { 'data-label': 'Redirect URIs', class: 'last-error' },
+        ...client.redirectUris.flatMap((uri, index) => (index === 0 ? [el('span', { text: uri })] : [el('br'), el('span', { text: uri })]))
+      ),
       cell('Registered', when(client.issuedAt)),
       cell('Tokens revoked', when(client.tokensRevokedAt) ?? 'never'),
-      el('td', { 'data-label': 'Actions', class: 'actions' }, el('button', { type: 'button', 'data-revoke-client': client.clientId, 'aria-label': `Revoke its tokens: ${name} (${client.clientId})`, text: 'Revoke its tokens' })),
+      el(
+        'td',
+        { 'data-label': 'Actions', class: 'actions' },
+        el('button', { type: 'button', 'data-revoke-client': client.clientId, 'aria-label': `Revoke its tokens: ${name} (${client.clientId})`, text: 'Revoke its tokens' })
+      )
     );
   });
   box.replaceChildren(el('table', {}, el('caption', { class: 'visually-hidden', text: 'OAuth clients' }), head, el('tbody', {}, ...rows)));
@@ -149,13 +157,21 @@ async function mint(event) {
 }
 
 function showMinted(minted) {
-  const block = (id, title, text) => [el('h4', { id: `${id}-title`, text: title }), el('pre', { id, tabindex: '0', 'aria-labelledby': `${id}-title`, text }), el('p', { class: 'buttons' }, el('button', { type: 'button', 'data-copy': id, text: `Copy: ${title}` }))];
+  const block = (id, title, text) => [
+    el('h4', { id: `${id}-title`, text: title }),
+    el('pre', { id, tabindex: '0', 'aria-labelledby': `${id}-title`, text }),
+    el('p', { class: 'buttons' }, el('button', { type: 'button', 'data-copy': id, text: `Copy: ${title}` })),
+  ];
   document.getElementById('minted-body').replaceChildren(
-    el('p', { text: `Token ${minted.id}: opens ${minted.opens}; ${minted.expiresAt === null ? 'no expiry' : `expires ${when(minted.expiresAt)}`}. Endpoint${minted.endpoints.length > 1 ? 's' : ''}: ${minted.endpoints.join(', ')}.` }),
+    el('p', {
+      text: `Token ${minted.id}: opens ${minted.opens}; ${minted.expiresAt === null ? 'no expiry' : `expires ${when(minted.expiresAt)}`}. Endpoint${
+        minted.endpoints.length > 1 ? 's' : ''
+      }: ${minted.endpoints.join(', ')}.`,
+    }),
     ...block('minted-token', 'The token', minted.token),
     ...block('snippet-claude-code', 'Claude Code', minted.snippets.claudeCode),
     ...block('snippet-vs-code', 'VS Code (.vscode/mcp.json)', minted.snippets.vsCode),
-    ...block('snippet-sdk', 'The v2 SDK (JavaScript)', minted.snippets.sdk),
+    ...block('snippet-sdk', 'The v2 SDK (JavaScript)', minted.snippets.sdk)
   );
   const section = document.getElementById('minted');
   section.hidden = false;

@@ -67,7 +67,7 @@ function drawReadOnly() {
   box.replaceChildren(
     state.readOnly
       ? el('div', { class: 'alert', role: 'note', id: 'read-only-reason' }, el('p', { text: `Read-only: ${state.readOnly}. The console shows the JSON to paste into the file instead of saving.` }))
-      : '',
+      : ''
   );
   document.getElementById('add-server').hidden = false;
 }
@@ -79,7 +79,8 @@ function drawServers() {
   const rows = state.servers.map((server) => {
     const cell = (label, content, className) => el('td', { 'data-label': label, class: className }, content);
     const actions = el('td', { 'data-label': 'Actions', class: 'actions' });
-    if (server.status !== 'disabled' && server.status !== 'not running') actions.append(el('button', { type: 'button', 'data-tools': server.name, 'aria-label': `Tools of ${server.name}`, text: 'Tools' }));
+    if (server.status !== 'disabled' && server.status !== 'not running')
+      actions.append(el('button', { type: 'button', 'data-tools': server.name, 'aria-label': `Tools of ${server.name}`, text: 'Tools' }));
     for (const action of server.actions ?? []) actions.append(actionButton(server.name, action));
     if (server.configured) {
       actions.append(el('button', { type: 'button', 'data-edit': server.name, 'aria-label': `Edit ${server.name}`, text: 'Edit' }));
@@ -96,7 +97,7 @@ function drawServers() {
       cell('Last error', server.lastError ?? '–', 'last-error'),
       cell('Uptime', duration(server.uptimeSeconds), 'num'),
       cell('Wakes', String(server.wakes), 'num wakes'),
-      actions,
+      actions
     );
   });
   list.replaceChildren(el('table', { 'aria-labelledby': 'servers' }, head, el('tbody', {}, ...rows)));
@@ -125,14 +126,21 @@ async function showTools(name) {
           { class: 'tool', 'aria-label': `Tool ${tool.name}` },
           el('h3', {}, el('code', { text: tool.name }), tool.title ? ` – ${tool.title}` : ''),
           tool.description ? el('p', { class: 'description', text: tool.description }) : '',
-          tool.annotations ? el('p', { class: 'hint', text: `Annotations: ${Object.entries(tool.annotations).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(', ')}` }) : '',
+          tool.annotations
+            ? el('p', {
+                class: 'hint',
+                text: `Annotations: ${Object.entries(tool.annotations)
+                  .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+                  .join(', ')}`,
+              })
+            : '',
           el('details', {}, el('summary', { text: 'Input schema' }), el('pre', { text: JSON.stringify(tool.inputSchema, null, 2) })),
-          playground(name, tool, index),
-        ),
+          playground(name, tool, index)
+        )
       ),
       withheld.length > 0
         ? el('div', { class: 'alert' }, el('h3', { text: 'Withheld' }), el('ul', {}, ...withheld.map((tool) => el('li', {}, el('code', { text: tool.name }), ` – ${tool.reason}`))))
-        : '',
+        : ''
     );
   }
   title.focus();
@@ -160,7 +168,7 @@ function playground(server, tool, index) {
     area,
     el('p', { id: `${id}-hint`, class: 'hint', text: 'JSON. The call goes through the hub as any call does (filters, pinning, guardrails, metrics), recorded as made by the console.' }),
     button,
-    output,
+    output
   );
 }
 
@@ -190,7 +198,7 @@ async function callTool(server, tool, area, output) {
   output.replaceChildren(
     el('p', { class: result.isError ? 'bad' : 'ok', text: `Outcome: ${outcome ?? (result.isError ? 'tool_error' : 'ok')}, in ${durationMs} ms.` }),
     ...parts,
-    result.structuredContent === undefined ? '' : el('details', {}, el('summary', { text: 'Structured content' }), el('pre', { text: JSON.stringify(result.structuredContent, null, 2) })),
+    result.structuredContent === undefined ? '' : el('details', {}, el('summary', { text: 'Structured content' }), el('pre', { text: JSON.stringify(result.structuredContent, null, 2) }))
   );
 }
 
@@ -211,7 +219,8 @@ function fieldsFor(type) {
     if (key === 'type' || declaredByTypes.has(key) || fields.some((field) => field.key === key)) continue;
     fields.push({ key, schema, required: false });
   }
-  for (const { key, plugin, schema } of schemas.serverKeys) if (!fields.some((field) => field.key === key)) fields.push({ key, schema: { ...schema, description: `${schema.description ?? ''} (plugin ${plugin})`.trim() }, required: false });
+  for (const { key, plugin, schema } of schemas.serverKeys)
+    if (!fields.some((field) => field.key === key)) fields.push({ key, schema: { ...schema, description: `${schema.description ?? ''} (plugin ${plugin})`.trim() }, required: false });
   return fields;
 }
 
@@ -253,12 +262,12 @@ function fieldControl(field, value, secrets = []) {
       value === undefined
         ? ''
         : kind === 'lines'
-          ? value.join('\n')
-          : kind === 'pairs'
-            ? Object.entries(value)
-                .map(([name, text]) => `${name}=${text}`)
-                .join('\n')
-            : JSON.stringify(value, null, 2);
+        ? value.join('\n')
+        : kind === 'pairs'
+        ? Object.entries(value)
+            .map(([name, text]) => `${name}=${text}`)
+            .join('\n')
+        : JSON.stringify(value, null, 2);
   }
   control.dataset.kind = kind;
   const hint = [field.schema.description, HINTS[kind]].filter(Boolean).join(' ');
@@ -269,7 +278,7 @@ function fieldControl(field, value, secrets = []) {
     control,
     el('p', { id: `${id}-hint`, class: 'hint', text: hint }),
     secrets.length > 0 ? el('p', { id: `${id}-secrets`, class: 'secret-note', text: secrets.map(({ key, note }) => `${key}: ${note}.`).join(' ') }) : '',
-    el('p', { id: `${id}-error`, class: 'field-error' }),
+    el('p', { id: `${id}-error`, class: 'field-error' })
   );
 }
 
@@ -283,7 +292,12 @@ function readControl(control) {
     case 'number':
       return Number.isFinite(Number(text)) ? { value: Number(text) } : { invalid: 'not a number' };
     case 'lines':
-      return { value: text.split('\n').map((line) => line.trimEnd()).filter((line) => line !== '') };
+      return {
+        value: text
+          .split('\n')
+          .map((line) => line.trimEnd())
+          .filter((line) => line !== ''),
+      };
     case 'pairs': {
       const lines = text.split('\n').filter((line) => line.trim() !== '');
       const bad = lines.find((line) => line.indexOf('=') < 1);
@@ -346,22 +360,49 @@ function drawForm() {
     'div',
     { class: 'field' },
     el('label', { for: 'field-name', text: 'Name (required)' }),
-    el('input', { id: 'field-name', name: 'name', required: true, autocomplete: 'off', spellcheck: 'false', pattern: '[A-Za-z0-9][A-Za-z0-9_\\-]{0,63}', 'aria-describedby': 'field-name-hint field-name-error', readonly: editing.name !== undefined }),
+    el('input', {
+      id: 'field-name',
+      name: 'name',
+      required: true,
+      autocomplete: 'off',
+      spellcheck: 'false',
+      pattern: '[A-Za-z0-9][A-Za-z0-9_\\-]{0,63}',
+      'aria-describedby': 'field-name-hint field-name-error',
+      readonly: editing.name !== undefined,
+    }),
     el('p', { id: 'field-name-hint', class: 'hint', text: 'Letters, digits, - and _: the server is served at /<name>/mcp.' }),
-    el('p', { id: 'field-name-error', class: 'field-error' }),
+    el('p', { id: 'field-name-error', class: 'field-error' })
   );
   const typeSelect = el('select', { id: 'field-type', name: 'type', 'aria-describedby': 'field-type-hint' }, ...schemas.types.map(({ type: option }) => el('option', { value: option, text: option })));
   typeSelect.value = type;
-  const typeField = el('div', { class: 'field' }, el('label', { for: 'field-type', text: 'Type' }), typeSelect, el('p', { id: 'field-type-hint', class: 'hint', text: 'How the hub reaches the server; the fields below follow it.' }));
-  const fields = fieldsFor(type).map((field) => fieldControl(field, editing.entry[field.key], editing.secrets.filter(({ key }) => key.split('.')[0] === field.key)));
+  const typeField = el(
+    'div',
+    { class: 'field' },
+    el('label', { for: 'field-type', text: 'Type' }),
+    typeSelect,
+    el('p', { id: 'field-type-hint', class: 'hint', text: 'How the hub reaches the server; the fields below follow it.' })
+  );
+  const fields = fieldsFor(type).map((field) =>
+    fieldControl(
+      field,
+      editing.entry[field.key],
+      editing.secrets.filter(({ key }) => key.split('.')[0] === field.key)
+    )
+  );
   const buttons = el(
     'div',
     { class: 'buttons' },
     el('button', { type: 'button', id: 'test-entry', text: 'Test' }),
     el('button', { type: 'submit', id: 'save-entry', class: 'primary', text: state.readOnly ? 'Show the JSON to paste' : 'Save' }),
-    el('button', { type: 'button', id: 'cancel-entry', text: 'Cancel' }),
+    el('button', { type: 'button', id: 'cancel-entry', text: 'Cancel' })
   );
-  form.replaceChildren(el('p', { id: 'form-error', class: 'field-error', role: 'alert' }), nameField, typeField, el('fieldset', {}, el('legend', { text: `Settings of a ${type} server` }), ...fields), buttons);
+  form.replaceChildren(
+    el('p', { id: 'form-error', class: 'field-error', role: 'alert' }),
+    nameField,
+    typeField,
+    el('fieldset', {}, el('legend', { text: `Settings of a ${type} server` }), ...fields),
+    buttons
+  );
   form.querySelector('#field-name').value = editing.name ?? '';
 }
 
@@ -421,7 +462,13 @@ function showError(data) {
   if (error.code === 'HUB_ERR_CONSOLE_CONFLICT') {
     const box = document.getElementById('conflict');
     box.replaceChildren(
-      el('div', { class: 'alert', role: 'alert' }, el('p', { text: error.message }), error.diff ? el('pre', { class: 'diff', 'aria-label': 'What changed in the file', text: error.diff }) : '', el('button', { type: 'button', id: 'reload-after-conflict', text: 'Reload the servers' })),
+      el(
+        'div',
+        { class: 'alert', role: 'alert' },
+        el('p', { text: error.message }),
+        error.diff ? el('pre', { class: 'diff', 'aria-label': 'What changed in the file', text: error.diff }) : '',
+        el('button', { type: 'button', id: 'reload-after-conflict', text: 'Reload the servers' })
+      )
     );
     return;
   }
@@ -432,7 +479,12 @@ function showError(data) {
 function showPaste(json, reason) {
   const box = document.getElementById('test-result');
   box.replaceChildren(
-    el('div', { class: 'alert' }, el('p', { text: `The console cannot write the config (${reason}). Paste this into "mcpServers" where the file comes from:` }), el('pre', { id: 'paste-json', tabindex: 0, 'aria-label': 'The entry as JSON', text: json ?? '' })),
+    el(
+      'div',
+      { class: 'alert' },
+      el('p', { text: `The console cannot write the config (${reason}). Paste this into "mcpServers" where the file comes from:` }),
+      el('pre', { id: 'paste-json', tabindex: 0, 'aria-label': 'The entry as JSON', text: json ?? '' })
+    )
   );
 }
 
@@ -483,8 +535,8 @@ async function test(made = entryFromForm()) {
         el('h3', { text: `Test passed: ${trial.serverInfo ? `${trial.serverInfo.name} ${trial.serverInfo.version}` : 'the server'} answered in ${trial.durationMs} ms` }),
         el('p', { text: `${trial.tools.length} tools, ${trial.prompts.length} prompts.` }),
         el('ul', { 'aria-label': 'Tools found' }, ...trial.tools.map((tool) => el('li', {}, el('code', { text: tool.name }), tool.description ? ` – ${tool.description}` : ''))),
-        trial.prompts.length > 0 ? el('ul', { 'aria-label': 'Prompts found' }, ...trial.prompts.map((prompt) => el('li', {}, el('code', { text: prompt.name })))) : '',
-      ),
+        trial.prompts.length > 0 ? el('ul', { 'aria-label': 'Prompts found' }, ...trial.prompts.map((prompt) => el('li', {}, el('code', { text: prompt.name })))) : ''
+      )
     );
   } else {
     box.replaceChildren(
@@ -494,8 +546,8 @@ async function test(made = entryFromForm()) {
         el('h3', { id: 'test-failed-title', tabindex: -1, text: 'Test failed: the server did not start' }),
         el('p', { class: 'test-error', text: trial.error }),
         trial.stderr.length > 0 ? el('pre', { class: 'stderr', tabindex: 0, 'aria-label': 'The end of its stderr', text: trial.stderr.join('\n') }) : el('p', { text: 'It wrote nothing to stderr.' }),
-        el('p', { class: 'buttons' }, el('button', { type: 'button', id: 'save-anyway', text: 'Save anyway' })),
-      ),
+        el('p', { class: 'buttons' }, el('button', { type: 'button', id: 'save-anyway', text: 'Save anyway' }))
+      )
     );
   }
   return trial.ok;
@@ -523,7 +575,7 @@ async function serverAction(button) {
   button.disabled = true;
   notice(`${ACTION_LABELS[action]} ${server}…`);
   const answer = await call('POST', `/servers/${encodeURIComponent(server)}/${action}`);
-  notice(answer.ok ? answer.data.message : (answer.data.error?.message ?? `Could not ${action} ${server}.`), answer.ok ? 'ok' : 'error');
+  notice(answer.ok ? answer.data.message : answer.data.error?.message ?? `Could not ${action} ${server}.`, answer.ok ? 'ok' : 'error');
   await (view === 'overview' ? loadOverview() : loadServers());
   // The row was drawn anew: the focus goes back to the same server's buttons.
   document.querySelector(`[data-server="${CSS.escape(server)}"]`)?.focus();
@@ -548,7 +600,16 @@ async function loadOverview() {
   const response = await fetch(`${base}/status.json`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
   const box = document.getElementById('overview');
   if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('application/json')) {
-    box.replaceChildren(el('p', { class: 'alert', role: 'alert', text: response.status === 404 ? 'The overview needs plugin observability with its status (statusPage), which is off here.' : 'The overview did not load: reload the page (the login may have ended).' }));
+    box.replaceChildren(
+      el('p', {
+        class: 'alert',
+        role: 'alert',
+        text:
+          response.status === 404
+            ? 'The overview needs plugin observability with its status (statusPage), which is off here.'
+            : 'The overview did not load: reload the page (the login may have ended).',
+      })
+    );
     return;
   }
   const data = await response.json();
@@ -566,8 +627,8 @@ function drawOverview(data) {
         'section',
         { role: 'alert', 'aria-labelledby': 'attention' },
         el('h2', { id: 'attention', text: troubled.length === 1 ? '1 server needs attention' : `${troubled.length} servers need attention` }),
-        el('ul', {}, ...troubled.map((server) => el('li', {}, el('a', { href: `#server-${server.name}`, text: server.name }), `: ${server.status}${server.problem ? ` (${server.problem})` : ''}`))),
-      ),
+        el('ul', {}, ...troubled.map((server) => el('li', {}, el('a', { href: `#server-${server.name}`, text: server.name }), `: ${server.status}${server.problem ? ` (${server.problem})` : ''}`)))
+      )
     );
   }
   if (data.waiting.length > 0) {
@@ -576,8 +637,8 @@ function drawOverview(data) {
         'section',
         { role: 'alert', 'aria-labelledby': 'waiting' },
         el('h2', { id: 'waiting', text: 'Waiting for an operator' }),
-        el('ul', {}, ...data.waiting.map(({ title, path, note }) => el('li', {}, el('a', { href: `${base}${path}`, text: title }), `: ${note}`))),
-      ),
+        el('ul', {}, ...data.waiting.map(({ title, path, note }) => el('li', {}, el('a', { href: `${base}${path}`, text: title }), `: ${note}`)))
+      )
     );
   }
   parts.push(el('h2', { id: 'servers', text: 'Servers' }));
@@ -590,8 +651,8 @@ function drawOverview(data) {
         'table',
         { 'aria-labelledby': 'servers' },
         el('thead', {}, el('tr', {}, ...columns.map((name) => el('th', { scope: 'col', class: numeric.has(name) ? 'num' : undefined, text: name })))),
-        el('tbody', {}, ...data.servers.map((server) => overviewRow(server, now))),
-      ),
+        el('tbody', {}, ...data.servers.map((server) => overviewRow(server, now)))
+      )
     );
   }
   parts.push(el('h2', { id: 'tools-since-start', text: 'Tools since the start' }));
@@ -604,8 +665,18 @@ function drawOverview(data) {
   const count = data.servers.length;
   parts.push(
     el('h2', { id: 'hub', text: 'Hub' }),
-    el('p', {}, `Version ${data.hub.version}, started `, time(data.hub.startedAt, now), `, ${count} server${count === 1 ? '' : 's'}. Updated `, time(data.generatedAt, now), `; read again every ${Math.round(overviewRefreshMs / 1000)} s. Metrics for machines are at `, el('code', { text: `${base}/metrics` }), '.'),
-    reloadText(data.hub.lastReload, now),
+    el(
+      'p',
+      {},
+      `Version ${data.hub.version}, started `,
+      time(data.hub.startedAt, now),
+      `, ${count} server${count === 1 ? '' : 's'}. Updated `,
+      time(data.generatedAt, now),
+      `; read again every ${Math.round(overviewRefreshMs / 1000)} s. Metrics for machines are at `,
+      el('code', { text: `${base}/metrics` }),
+      '.'
+    ),
+    reloadText(data.hub.lastReload, now)
   );
   document.getElementById('overview').replaceChildren(...parts);
 }
@@ -615,10 +686,13 @@ function overviewRow(server, now) {
   const status = [el('span', { class: `status ${server.troubled ? 'bad' : server.status === 'up' ? 'ok' : ''}`, text: server.status })];
   if (server.problem) status.push(el('br'), el('span', { class: 'reason', text: server.problem }));
   if (server.upstreamLogin === 'login needed') status.push(el('br'), el('span', { class: 'bad', text: 'upstream login needed' }));
-  const tools = server.toolCount === null ? ['not yet known'] : [String(server.toolCount), ...(server.withheldTools > 0 ? [el('br'), el('span', { class: 'bad', text: `${server.withheldTools} withheld` })] : [])];
+  const tools =
+    server.toolCount === null ? ['not yet known'] : [String(server.toolCount), ...(server.withheldTools > 0 ? [el('br'), el('span', { class: 'bad', text: `${server.withheldTools} withheld` })] : [])];
   const errors = server.recent.failed;
   const start = server.lastStart ? [time(server.lastStart.at, now), ` (${server.lastStart.reason})${server.lastUp ? `, up after ${server.lastUp.seconds.toFixed(2)} s` : ''}`] : ['not yet'];
-  const failure = server.lastFailure ? [time(server.lastFailure.at, now), ` (${server.lastFailure.kind === 'crash' ? 'crashed' : 'start failed'}): `, el('span', { class: 'reason', text: server.lastFailure.reason })] : ['none'];
+  const failure = server.lastFailure
+    ? [time(server.lastFailure.at, now), ` (${server.lastFailure.kind === 'crash' ? 'crashed' : 'start failed'}): `, el('span', { class: 'reason', text: server.lastFailure.reason })]
+    : ['none'];
   const restarts = `${server.restarts}${server.crashes > 0 ? ` (${server.crashes} crash${server.crashes === 1 ? '' : 'es'})` : ''}`;
   return el(
     'tr',
@@ -633,7 +707,7 @@ function overviewRow(server, now) {
     cell('Restarts', 'num restarts', restarts),
     cell('Last start', 'start', ...start),
     cell('Last failure', 'failure', ...failure),
-    cell('Actions', 'actions', ...(server.actions.length === 0 ? ['–'] : server.actions.map((action) => actionButton(server.name, action)))),
+    cell('Actions', 'actions', ...(server.actions.length === 0 ? ['–'] : server.actions.map((action) => actionButton(server.name, action))))
   );
 }
 
@@ -652,14 +726,20 @@ function toolRow(server, tool) {
     cell('Errors', `num errors${tool.failed > 0 ? ' bad' : ''}`, String(tool.failed)),
     cell('Outcomes', 'outcomes', outcomes || '–'),
     cell('p50', 'num', milliseconds(tool.p50Ms)),
-    cell('p99', 'num', milliseconds(tool.p99Ms)),
+    cell('p99', 'num', milliseconds(tool.p99Ms))
   );
 }
 
 function reloadText(reload, now) {
   if (!reload) return el('p', { id: 'last-reload', text: 'No config reload since the start.' });
   const at = time(reload.at, now);
-  if (reload.outcome === 'refused') return el('p', { id: 'last-reload' }, el('span', { class: 'bad' }, `The last config reload (${reload.trigger}, `, at, ') was refused'), `: ${reload.error ?? ''} The running config stays in force.`);
+  if (reload.outcome === 'refused')
+    return el(
+      'p',
+      { id: 'last-reload' },
+      el('span', { class: 'bad' }, `The last config reload (${reload.trigger}, `, at, ') was refused'),
+      `: ${reload.error ?? ''} The running config stays in force.`
+    );
   const changes = [
     ['added', reload.added],
     ['removed', reload.removed],
@@ -687,7 +767,10 @@ async function loadApprovals() {
   const answer = await approvalsCall('GET', '/tool-approvals.json');
   const box = document.getElementById('approvals');
   if (!answer.ok) {
-    box.replaceChildren(el('p', { class: 'alert', role: 'alert', text: answer.data.error?.message ?? 'The approvals did not load.' }), el('button', { type: 'button', id: 'reload-approvals', text: 'Try again' }));
+    box.replaceChildren(
+      el('p', { class: 'alert', role: 'alert', text: answer.data.error?.message ?? 'The approvals did not load.' }),
+      el('button', { type: 'button', id: 'reload-approvals', text: 'Try again' })
+    );
     return;
   }
   drawApprovals(answer.data);
@@ -713,13 +796,19 @@ function drawApprovals(data) {
     parts.push(
       set.digests === null
         ? el('p', {}, `${set.count} definitions of ${set.server} wait: approve them all with `, el('code', { text: `hub-admin tools approve ${set.server}` }), '.')
-        : el('p', {}, el('button', { type: 'button', class: 'primary', 'data-approve-all': set.server, 'data-digests': set.digests.join(' '), text: `Approve all ${set.count} waiting of ${set.server}` })),
+        : el(
+            'p',
+            {},
+            el('button', { type: 'button', class: 'primary', 'data-approve-all': set.server, 'data-digests': set.digests.join(' '), text: `Approve all ${set.count} waiting of ${set.server}` })
+          )
     );
   }
   data.waiting.forEach((change, index) => {
     const instructions = change.item === 'instructions';
     const name = instructions ? 'Instructions' : change.tool;
-    const state = `${change.new ? 'New: never approved.' : 'Changed since it was approved.'}${instructions ? (change.new ? ' Callers get no instructions until then.' : ' Callers get the approved instructions until then.') : ''} Seen `;
+    const state = `${change.new ? 'New: never approved.' : 'Changed since it was approved.'}${
+      instructions ? (change.new ? ' Callers get no instructions until then.' : ' Callers get the approved instructions until then.') : ''
+    } Seen `;
     parts.push(
       el(
         'section',
@@ -732,9 +821,17 @@ function drawApprovals(data) {
               'div',
               {},
               diffNode(change.diff, `What changed in ${name} of ${change.server}`),
-              el('button', { type: 'button', class: 'primary', 'data-approve': change.server, 'data-tool': change.tool ?? undefined, 'data-item': change.item ?? undefined, 'data-digest': change.digest, text: `Approve ${instructions ? 'instructions' : change.tool} of ${change.server}` }),
-            ),
-      ),
+              el('button', {
+                type: 'button',
+                class: 'primary',
+                'data-approve': change.server,
+                'data-tool': change.tool ?? undefined,
+                'data-item': change.item ?? undefined,
+                'data-digest': change.digest,
+                text: `Approve ${instructions ? 'instructions' : change.tool} of ${change.server}`,
+              })
+            )
+      )
     );
   });
   parts.push(el('h3', { id: 'pinning', text: 'Servers that pin their tools' }));
@@ -745,9 +842,14 @@ function drawApprovals(data) {
         'ul',
         { 'aria-labelledby': 'pinning' },
         ...data.pinning.map((server) =>
-          el('li', {}, `${server.server}: ${server.approved} tool${server.approved === 1 ? '' : 's'} approved`, server.withheld > 0 ? el('span', { class: 'bad', text: `, ${server.withheld} withheld here` }) : ''),
-        ),
-      ),
+          el(
+            'li',
+            {},
+            `${server.server}: ${server.approved} tool${server.approved === 1 ? '' : 's'} approved`,
+            server.withheld > 0 ? el('span', { class: 'bad', text: `, ${server.withheld} withheld here` }) : ''
+          )
+        )
+      )
     );
   }
   document.getElementById('approvals').replaceChildren(...parts);
@@ -761,7 +863,7 @@ async function approve(button) {
       ? await approvalsCall('POST', '/tool-approvals/approve-all', { server: approveAll, digests: digests.split(' ') })
       : await approvalsCall('POST', '/tool-approvals/approve', { server, digest, ...(tool !== undefined ? { tool } : { item }) });
   await loadApprovals();
-  notice(answer.ok ? answer.data.message : (answer.data.error?.message ?? 'Not approved.'), answer.ok ? 'ok' : 'error');
+  notice(answer.ok ? answer.data.message : answer.data.error?.message ?? 'Not approved.', answer.ok ? 'ok' : 'error');
   document.getElementById('approvals-title').focus();
 }
 

@@ -86,10 +86,7 @@ export class OfflineMap {
   readonly #reverse: ReverseGeocoder;
   readonly #places: PlaceSearch;
 
-  private constructor(
-    readonly extract: Extract,
-    readonly stats: LoadStats,
-  ) {
+  private constructor(readonly extract: Extract, readonly stats: LoadStats) {
     this.features = extract.features;
     this.graph = extract.graph;
     this.places = new PlaceIndex(this.features, this.graph);
@@ -117,7 +114,7 @@ export class OfflineMap {
     stats.loadMs = Math.round(performance.now() - started);
     log(
       `offline map: loaded ${extract.name}: ${stats.nodes} nodes, ${stats.ways} ways, ${stats.relations} relations; ` +
-        `kept ${stats.features} tagged elements, ${stats.vertices} routing vertices, ${stats.edges} edges, ${stats.places} places in ${stats.loadMs} ms`,
+        `kept ${stats.features} tagged elements, ${stats.vertices} routing vertices, ${stats.edges} edges, ${stats.places} places in ${stats.loadMs} ms`
     );
     return map;
   }
@@ -172,7 +169,11 @@ export class OfflineMap {
     const order = solveTrip(costs, roundtrip);
     if (!order) return undefined;
     const visits = roundtrip ? [...order, order[0]!] : order;
-    const route = this.route(visits.map((index) => stops[index]!), profile, { steps: false, language: 'en' });
+    const route = this.route(
+      visits.map((index) => stops[index]!),
+      profile,
+      { steps: false, language: 'en' }
+    );
     return route && { order, route };
   }
 

@@ -24,7 +24,7 @@ export class FeatureStore {
     readonly lon7: Int32Array,
     /** Feature f's tags are `tags[tagStart[f] .. tagStart[f + 1])`, key and value numbers by turns. */
     readonly tagStart: Uint32Array,
-    readonly tags: Uint32Array,
+    readonly tags: Uint32Array
   ) {
     this.kindStart = new Uint32Array(ELEMENT_KINDS.length + 1);
     for (const kind of kinds) this.kindStart[kind + 1]!++;
@@ -152,7 +152,7 @@ export class FeatureStoreBuilder {
     const sortedTags = new Uint32Array(tags.length);
     const sortedStart = new Uint32Array(tagStart.length);
     order.forEach((source, target) => {
-      sortedTags.set(tags.subarray(tagStart[source]!, tagStart[source + 1]!), sortedStart[target]!);
+      sortedTags.set(tags.subarray(tagStart[source], tagStart[source + 1]), sortedStart[target]);
       sortedStart[target + 1] = sortedStart[target]! + tagStart[source + 1]! - tagStart[source]!;
     });
     const pick = <T extends Uint8Array | Float64Array | Int32Array>(values: T) => values.map((_, target) => values[order[target]!]!) as T;

@@ -27,14 +27,7 @@ export function metersPerDegreeLon(lat: number): number {
 export const METERS_PER_DEGREE_LAT = EARTH_RADIUS_M * RAD;
 
 /** The closest point of segment a-b to p, as the fraction along a-b in [0, 1] and the distance to it in meters. */
-export function projectOnSegment(
-  pLat: number,
-  pLon: number,
-  aLat: number,
-  aLon: number,
-  bLat: number,
-  bLon: number,
-): { fraction: number; distanceM: number } {
+export function projectOnSegment(pLat: number, pLon: number, aLat: number, aLon: number, bLat: number, bLon: number): { fraction: number; distanceM: number } {
   const kx = metersPerDegreeLon(pLat);
   const ky = METERS_PER_DEGREE_LAT;
   const ax = (aLon - pLon) * kx;

@@ -14,8 +14,19 @@ const SAME_PLACE_M = 500;
 const AREA_NEAR_M = 1000;
 /** How far a place drawn only as a point reaches, by its `place` value, when it has no outline. */
 const PLACE_RADIUS_M: Readonly<Record<string, number>> = {
-  city: 5000, town: 3000, municipality: 3000, village: 1500, island: 2000, borough: 1500, suburb: 1000, quarter: 700, neighbourhood: 400,
-  hamlet: 400, locality: 300, isolated_dwelling: 150, square: 100,
+  city: 5000,
+  town: 3000,
+  municipality: 3000,
+  village: 1500,
+  island: 2000,
+  borough: 1500,
+  suburb: 1000,
+  quarter: 700,
+  neighbourhood: 400,
+  hamlet: 400,
+  locality: 300,
+  isolated_dwelling: 150,
+  square: 100,
 };
 /** An administrative level from which a boundary is a municipality (or finer): a postcode's addresses are placed in one. */
 const MUNICIPALITY_LEVEL = 7;
@@ -134,11 +145,7 @@ export class PlaceSearch {
   /** Per kind, its words that are in the vocabulary: places named with them are of the kind too. */
   readonly #conceptVocabulary: number[][];
 
-  constructor(
-    private readonly index: PlaceIndex,
-    private readonly features: FeatureStore,
-    private readonly outlines: AreaOutlines,
-  ) {
+  constructor(private readonly index: PlaceIndex, private readonly features: FeatureStore, private readonly outlines: AreaOutlines) {
     const conceptWords = CONCEPT_NAMES.map((name) => [...new Set(CONCEPTS[name]!.words.map(normalize))]);
     conceptWords.forEach((words, concept) => {
       for (const word of words) this.#conceptsOfWord.set(word, [...(this.#conceptsOfWord.get(word) ?? []), concept]);
@@ -283,7 +290,7 @@ export class PlaceSearch {
     let best: Scored | undefined;
     for (let k = index.keyStart[place]!; k < index.keyStart[place + 1]!; k++) {
       const text = index.keys[k]!;
-      const keyWords = index.textWords.subarray(index.textWordStart[text]!, index.textWordStart[text + 1]!);
+      const keyWords = index.textWords.subarray(index.textWordStart[text], index.textWordStart[text + 1]);
       let covered = 0;
       let sum = 0;
       let saidWords = 0;
@@ -405,7 +412,7 @@ export class PlaceSearch {
         Number(b.exact) - Number(a.exact) ||
         index.importance[b.place]! - index.importance[a.place]! ||
         a.unsaid - b.unsaid ||
-        index.feature[a.place]! - index.feature[b.place]!,
+        index.feature[a.place]! - index.feature[b.place]!
     );
   }
 
@@ -420,7 +427,7 @@ export class PlaceSearch {
         other.said < 1 &&
         other.confidence >= best.confidence - AMBIGUOUS_MARGIN &&
         label(other.place) !== label(best.place) &&
-        haversineM(this.index.lat[best.place]!, this.index.lon[best.place]!, this.index.lat[other.place]!, this.index.lon[other.place]!) >= SAME_PLACE_M,
+        haversineM(this.index.lat[best.place]!, this.index.lon[best.place]!, this.index.lat[other.place]!, this.index.lon[other.place]!) >= SAME_PLACE_M
     );
     if (!rival) return;
     for (const entry of scored) if (entry.said < 1) entry.confidence *= AMBIGUOUS_FACTOR;
@@ -471,14 +478,14 @@ export class PlaceSearch {
       const area: Area = {
         place,
         outlines: outlinesOf.get(feature) ?? [],
-        radiusM: placeValue === undefined ? 0 : (PLACE_RADIUS_M[placeValue] ?? 0),
+        radiusM: placeValue === undefined ? 0 : PLACE_RADIUS_M[placeValue] ?? 0,
         municipality: SETTLEMENTS.has(placeValue ?? '') || (boundary === 'administrative' && level >= MUNICIPALITY_LEVEL && level <= 8),
       };
       if (area.outlines.length === 0 && area.radiusM === 0) continue;
       for (let k = index.keyStart[place]!; k < index.keyStart[place + 1]!; k++) {
         if (index.keyKinds[k] === ADDRESS) continue;
         const text = index.keys[k]!;
-        const significant = Array.from(index.textWords.subarray(index.textWordStart[text]!, index.textWordStart[text + 1]!)).filter((word) => !STOPWORDS.has(index.vocabulary[word]!));
+        const significant = Array.from(index.textWords.subarray(index.textWordStart[text], index.textWordStart[text + 1])).filter((word) => !STOPWORDS.has(index.vocabulary[word]!));
         if (significant.length === 0) continue;
         const name = significant.map((word) => index.vocabulary[word]!).join(' ');
         const list = this.#areas.get(name) ?? [];

@@ -65,7 +65,7 @@ export async function loadExtract(file: string, options: LoadOptions = {}): Prom
         }
       },
     },
-    options.signal,
+    options.signal
   );
   return builder.finish();
 }
@@ -129,7 +129,7 @@ class ExtractBuilder {
   constructor(
     readonly name: string,
     /** Nodes expected, to size the node columns once rather than grow them. */
-    expectedNodes: number,
+    expectedNodes: number
   ) {
     this.#nodeCoords = new Growable(Int32Array, 2 * Math.max(1 << 16, expectedNodes));
     this.#roadNodeStart.push(0);
@@ -363,8 +363,8 @@ class ExtractBuilder {
       if (this.#memberKinds.data[m] !== WAY) continue;
       const way = this.#memberRefs.data[m]!;
       const road = way < 0 ? -1 : this.#wayRoad.data[way]!;
-      if (road >= 0) lines.push(this.#roadNodes.data.subarray(this.#roadNodeStart.data[road]!, this.#roadNodeStart.data[road + 1]!));
-      else lines.push(way < 0 ? new Int32Array([-1, -2]) : this.#allWayNodes.data.subarray(start[way]!, start[way + 1]!));
+      if (road >= 0) lines.push(this.#roadNodes.data.subarray(this.#roadNodeStart.data[road], this.#roadNodeStart.data[road + 1]));
+      else lines.push(way < 0 ? new Int32Array([-1, -2]) : this.#allWayNodes.data.subarray(start[way], start[way + 1]));
     }
     return lines;
   }

@@ -31,8 +31,21 @@ const IMPORTANCE: Readonly<Record<string, Readonly<Record<string, number>>>> = {
   historic: { castle: 14, monument: 10 },
   railway: { station: 14 },
   highway: {
-    motorway: 12, trunk: 12, primary: 11, secondary: 10, tertiary: 9, unclassified: 7, residential: 7, living_street: 7, pedestrian: 7,
-    service: 5, footway: 4, path: 4, steps: 4, cycleway: 4, track: 4,
+    motorway: 12,
+    trunk: 12,
+    primary: 11,
+    secondary: 10,
+    tertiary: 9,
+    unclassified: 7,
+    residential: 7,
+    living_street: 7,
+    pedestrian: 7,
+    service: 5,
+    footway: 4,
+    path: 4,
+    steps: 4,
+    cycleway: 4,
+    track: 4,
   },
 };
 /** Any other value of a key in the table above. */
@@ -144,12 +157,12 @@ export class PlaceIndex {
 
   /** The places holding a word, sorted. */
   placesWith(word: number): Uint32Array {
-    return this.#wordPlaces.subarray(this.#wordPlaceStart[word]!, this.#wordPlaceStart[word + 1]!);
+    return this.#wordPlaces.subarray(this.#wordPlaceStart[word], this.#wordPlaceStart[word + 1]);
   }
 
   /** The places of a kind (a number of `CONCEPT_NAMES`) by their tags, sorted. */
   placesOfConcept(concept: number): Uint32Array {
-    return this.#conceptPlaces.subarray(this.#conceptPlaceStart[concept]!, this.#conceptPlaceStart[concept + 1]!);
+    return this.#conceptPlaces.subarray(this.#conceptPlaceStart[concept], this.#conceptPlaceStart[concept + 1]);
   }
 
   /** Whether the place is of a kind by its tags. */
@@ -160,7 +173,7 @@ export class PlaceIndex {
 
   /** The kinds (numbers of `CONCEPT_NAMES`) a word names. */
   conceptsOfWord(word: number): Uint8Array {
-    return this.#wordConcepts.subarray(this.#wordConceptStart[word]!, this.#wordConceptStart[word + 1]!);
+    return this.#wordConcepts.subarray(this.#wordConceptStart[word], this.#wordConceptStart[word + 1]);
   }
 
   /** Whether the place has the word among its key words or address (its words are sorted). */
@@ -197,7 +210,7 @@ export class PlaceIndex {
     for (const [word, list] of byWord) start[word + 1] = list.length;
     for (let w = 0; w < this.vocabulary.length; w++) start[w + 1]! += start[w]!;
     const concepts = new Uint8Array(start[this.vocabulary.length]!);
-    for (const [word, list] of byWord) concepts.set(list, start[word]!);
+    for (const [word, list] of byWord) concepts.set(list, start[word]);
     return [start, concepts];
   }
 }
@@ -278,10 +291,7 @@ class PlaceBuilder {
   /** Per key (pool number): the values that make an element no place (`NOT_A_PLACE`). */
   readonly #notPlace = new Map<number, Set<number>>();
 
-  constructor(
-    private readonly features: FeatureStore,
-    private readonly graph: RoadGraph,
-  ) {
+  constructor(private readonly features: FeatureStore, private readonly graph: RoadGraph) {
     const pool = features.pool;
     this.#nameKind = new Int8Array(pool.size).fill(-1);
     this.#textOfValue = new Int32Array(pool.size).fill(-2);
@@ -386,7 +396,7 @@ class PlaceBuilder {
     const featureStreet = new Int32Array(this.features.count).fill(-1);
     const list: { feature: number; lat: number; lon: number; features: number[] }[] = [];
     for (let group = 0; group < g.roadCount; group++) {
-      const roads = members.subarray(groupStart[group]!, groupStart[group + 1]!);
+      const roads = members.subarray(groupStart[group], groupStart[group + 1]);
       if (roads.length === 0) continue;
       // The street's point: its vertex nearest the middle of its box, so it lies on the street.
       let south = Infinity;
@@ -441,7 +451,7 @@ class PlaceBuilder {
     const lat = (end: number) => g.vertexLat[endVertex[end]!]!;
     for (let name = 0; name < this.features.pool.size; name++) {
       if (nameStart[name + 1]! - nameStart[name]! < 2) continue;
-      const ends = Array.from(byName.subarray(nameStart[name]!, nameStart[name + 1]!)).sort((a, b) => lat(a) - lat(b));
+      const ends = Array.from(byName.subarray(nameStart[name], nameStart[name + 1])).sort((a, b) => lat(a) - lat(b));
       for (let i = 0; i < ends.length; i++) {
         const vertex = endVertex[ends[i]!]!;
         for (let j = i + 1; j < ends.length && lat(ends[j]!) - lat(ends[i]!) <= spanLat; j++) {
@@ -574,7 +584,7 @@ class PlaceBuilder {
     const words = new Growable(Uint32Array, raw.length);
     const sortedStart = new Uint32Array(wordStart.length);
     for (let place = 0; place + 1 < wordStart.length; place++) {
-      const slice = Uint32Array.from(raw.subarray(wordStart[place]!, wordStart[place + 1]!), (word) => rank[word]!).sort();
+      const slice = Uint32Array.from(raw.subarray(wordStart[place], wordStart[place + 1]), (word) => rank[word]!).sort();
       for (let i = 0; i < slice.length; i++) if (i === 0 || slice[i] !== slice[i - 1]) words.push(slice[i]!);
       sortedStart[place + 1] = words.length;
     }

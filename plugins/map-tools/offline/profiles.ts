@@ -58,9 +58,26 @@ export const BIKE_KMH_BY_CLASS: Readonly<Record<string, number>> = {
 
 /** Ways a pedestrian may use by default (motorways and trunk roads are not among them). */
 const FOOT_CLASSES = new Set([
-  'primary', 'primary_link', 'secondary', 'secondary_link', 'tertiary', 'tertiary_link', 'unclassified', 'residential',
-  'living_street', 'service', 'road', 'track', 'path', 'footway', 'pedestrian', 'steps', 'cycleway', 'bridleway',
-  'corridor', 'platform',
+  'primary',
+  'primary_link',
+  'secondary',
+  'secondary_link',
+  'tertiary',
+  'tertiary_link',
+  'unclassified',
+  'residential',
+  'living_street',
+  'service',
+  'road',
+  'track',
+  'path',
+  'footway',
+  'pedestrian',
+  'steps',
+  'cycleway',
+  'bridleway',
+  'corridor',
+  'platform',
 ]);
 
 const DENIED = new Set(['no', 'private', 'agricultural', 'forestry', 'delivery', 'military', 'emergency', 'psv', 'bus']);
@@ -75,8 +92,23 @@ const ACCESS_KEYS: Readonly<Record<Profile, readonly string[]>> = {
 
 /** Every key `passage` reads: two ways that agree on these pass alike (the loader caches on them). */
 export const PASSAGE_KEYS: readonly string[] = [
-  'highway', 'area', 'access', 'foot', 'vehicle', 'motor_vehicle', 'motorcar', 'bicycle', 'oneway', 'oneway:foot', 'oneway:bicycle',
-  'cycleway', 'cycleway:left', 'cycleway:right', 'junction', 'maxspeed', 'sidewalk',
+  'highway',
+  'area',
+  'access',
+  'foot',
+  'vehicle',
+  'motor_vehicle',
+  'motorcar',
+  'bicycle',
+  'oneway',
+  'oneway:foot',
+  'oneway:bicycle',
+  'cycleway',
+  'cycleway:left',
+  'cycleway:right',
+  'junction',
+  'maxspeed',
+  'sidewalk',
 ];
 
 /** true/false where a tag decides, undefined where the highway class's default applies. */

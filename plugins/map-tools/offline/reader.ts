@@ -127,10 +127,27 @@ type ColumnType = Float64ArrayConstructor | Uint32ArrayConstructor | Int32ArrayC
 
 /** The columns of a packed block, in order (see `BlockData` for their meaning). */
 const COLUMNS: readonly ColumnType[] = [
-  Uint8Array, Uint32Array, Uint32Array,
-  Float64Array, Float64Array, Float64Array, Uint32Array, Uint32Array,
-  Float64Array, Uint32Array, Uint32Array, Uint32Array, Float64Array, Int32Array,
-  Float64Array, Uint32Array, Uint32Array, Uint32Array, Float64Array, Uint8Array, Int32Array,
+  Uint8Array,
+  Uint32Array,
+  Uint32Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Uint32Array,
+  Uint32Array,
+  Float64Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Float64Array,
+  Int32Array,
+  Float64Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Float64Array,
+  Uint8Array,
+  Int32Array,
 ];
 
 /**
@@ -147,7 +164,7 @@ export function unpackBlock({ buffer, layout }: PackedBlock): BlockData {
   let next = 0;
   // Taken in the order packed: object literals evaluate in source order.
   const take = <T extends Column>() => {
-    const view = new COLUMNS[next]!(buffer, layout[2 * next]!, layout[2 * next + 1]!);
+    const view = new COLUMNS[next]!(buffer, layout[2 * next], layout[2 * next + 1]);
     next++;
     return view as T;
   };
@@ -208,10 +225,24 @@ export class PrimitiveBlock {
       this.#buf.subarray(start, end),
       this.#stringStart.view().map((offset) => offset - start),
       this.#stringEnd.view().map((offset) => offset - start),
-      nodes.ids.view(), nodes.lat.view(), nodes.lon.view(), nodes.tagStart.view(), nodes.tags.view(),
-      ways.ids.view(), ways.tagStart.view(), ways.tags.view(), ways.refStart.view(), ways.refs.view(), ways.refs.length,
-      relations.ids.view(), relations.tagStart.view(), relations.tags.view(), relations.memberStart.view(), relations.memberIds.view(),
-      relations.memberKinds.view(), relations.memberIds.length,
+      nodes.ids.view(),
+      nodes.lat.view(),
+      nodes.lon.view(),
+      nodes.tagStart.view(),
+      nodes.tags.view(),
+      ways.ids.view(),
+      ways.tagStart.view(),
+      ways.tags.view(),
+      ways.refStart.view(),
+      ways.refs.view(),
+      ways.refs.length,
+      relations.ids.view(),
+      relations.tagStart.view(),
+      relations.tags.view(),
+      relations.memberStart.view(),
+      relations.memberIds.view(),
+      relations.memberKinds.view(),
+      relations.memberIds.length,
     ];
     let size = 0;
     const layout = sources.flatMap((source, i) => {
@@ -223,7 +254,7 @@ export class PrimitiveBlock {
     });
     const buffer = spare && spare.byteLength >= size ? spare : new ArrayBuffer(Math.ceil(size * 1.25));
     sources.forEach((source, i) => {
-      const view = new COLUMNS[i]!(buffer, layout[2 * i]!, layout[2 * i + 1]!);
+      const view = new COLUMNS[i]!(buffer, layout[2 * i], layout[2 * i + 1]);
       if (typeof source === 'number') view.fill(-1);
       else view.set(source);
     });
@@ -302,7 +333,8 @@ export class PrimitiveBlock {
     ] as const) {
       if (ranges[2 * field] === undefined) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'dense nodes without coordinates');
       const values = column.ensure(count);
-      if (readDeltas(buf, ranges[2 * field]!, ranges[2 * field + 1]!, values, first, end) !== end) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'dense nodes have fewer coordinates than ids');
+      if (readDeltas(buf, ranges[2 * field]!, ranges[2 * field + 1]!, values, first, end) !== end)
+        throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, 'dense nodes have fewer coordinates than ids');
       const { granularity } = this.#scale;
       if (granularity !== 100 || offset !== 0) for (let i = first; i < end; i++) values[i] = toE7(values[i]!, granularity, offset);
       column.length = end;
@@ -393,7 +425,8 @@ export class PrimitiveBlock {
       } else relation.skip();
     }
     const members = relations.memberIds.length;
-    if (relations.memberKinds.length !== members) throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, `relation ${id} has ${members - memberBase} member ids but ${relations.memberKinds.length - memberBase} member types`);
+    if (relations.memberKinds.length !== members)
+      throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_INVALID, `relation ${id} has ${members - memberBase} member ids but ${relations.memberKinds.length - memberBase} member types`);
     relations.ids.push(id);
     relations.tagStart.push(relations.tags.length);
     relations.memberStart.push(members);
@@ -521,8 +554,7 @@ function unpack(blob: Buffer): Buffer {
     if (reader.field === 2 && reader.wire === 0) rawSize = reader.varint();
     else if (reader.field === 3 && reader.wire === WIRE_BYTES) {
       return inflateSync(blob.subarray(reader.bytes(), reader.stop), { chunkSize: Math.min(MAX_BLOB_BYTES, Math.max(64 * 1024, rawSize)) });
-    }
-    else if (reader.field >= 4 && reader.field <= 7) {
+    } else if (reader.field >= 4 && reader.field <= 7) {
       const name = ['lzma', 'bzip2', 'lz4', 'zstd'][reader.field - 4];
       throw new ExtractFault(MAP_ERROR_CODES.EXTRACT_UNSUPPORTED, `a blob is compressed with ${name}, which this reader does not support (write the file with zlib)`);
     } else reader.skip();

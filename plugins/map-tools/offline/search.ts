@@ -92,7 +92,7 @@ export class GraphSearch {
         if (distanceM > maxDistanceM || (best && distanceM >= best.distanceM)) return;
         best = { segment, fraction, distanceM, lat: aLat + fraction * (bLat - aLat), lon: aLon + fraction * (bLon - aLon) };
       },
-      () => best?.distanceM ?? Infinity,
+      () => best?.distanceM ?? Infinity
     );
     return best;
   }
@@ -107,16 +107,23 @@ export class GraphSearch {
     const speed = g.maxSpeed[profile];
     const heuristic = (v: number) => haversineM(g.vertexLat[v]!, g.vertexLon[v]!, to.lat, to.lon) / speed;
     let bestExit: Exit | undefined;
-    this.#run(profile, this.#seeds(from, time), 'time', heuristic, (vertex, cost) => {
-      if (cost >= bestCost) return true;
-      for (const exit of exits) {
-        if (exit.vertex === vertex && cost + exit.cost < bestCost) {
-          bestCost = cost + exit.cost;
-          bestExit = exit;
+    this.#run(
+      profile,
+      this.#seeds(from, time),
+      'time',
+      heuristic,
+      (vertex, cost) => {
+        if (cost >= bestCost) return true;
+        for (const exit of exits) {
+          if (exit.vertex === vertex && cost + exit.cost < bestCost) {
+            bestCost = cost + exit.cost;
+            bestExit = exit;
+          }
         }
-      }
-      return false;
-    }, () => bestCost);
+        return false;
+      },
+      () => bestCost
+    );
     if (bestExit) {
       const pieces = [bestExit.piece];
       let vertex = bestExit.vertex;
@@ -149,16 +156,23 @@ export class GraphSearch {
     });
     const worst = () => results.reduce((max, r, i) => (targets[i] ? Math.max(max, r?.durationS ?? Infinity) : max), 0);
     let bound = worst();
-    this.#run(profile, this.#seeds(from, time), 'time', () => 0, (vertex, cost) => {
-      const list = exitsAt.get(vertex);
-      if (!list) return false;
-      for (const { target, exit } of list) {
-        const total = cost + exit.cost;
-        if (total < (results[target]?.durationS ?? Infinity)) results[target] = { durationS: total, distanceM: this.#length[vertex]! + exit.length };
-      }
-      bound = worst();
-      return false;
-    }, () => bound);
+    this.#run(
+      profile,
+      this.#seeds(from, time),
+      'time',
+      () => 0,
+      (vertex, cost) => {
+        const list = exitsAt.get(vertex);
+        if (!list) return false;
+        for (const { target, exit } of list) {
+          const total = cost + exit.cost;
+          if (total < (results[target]?.durationS ?? Infinity)) results[target] = { durationS: total, distanceM: this.#length[vertex]! + exit.length };
+        }
+        bound = worst();
+        return false;
+      },
+      () => bound
+    );
     return results;
   }
 
@@ -177,17 +191,24 @@ export class GraphSearch {
       const full = (1 - start) * weight[direction]!;
       if (full > budget) frontier.push(this.#pointOn(direction, start + (budget / full) * (1 - start)));
     }
-    this.#run(profile, seeds, metric, () => 0, (vertex, cost) => {
-      if (cost > budget) return true;
-      vertices.push({ vertex, cost });
-      const end = g.firstEdge[vertex + 1]!;
-      for (let edge = g.firstEdge[vertex]!; edge < end; edge++) {
-        if (time[edge] === Infinity) continue;
-        const w = weight[edge]!;
-        if (cost + w > budget) frontier.push(this.#pointOn(edge, (budget - cost) / w));
-      }
-      return false;
-    }, () => Infinity);
+    this.#run(
+      profile,
+      seeds,
+      metric,
+      () => 0,
+      (vertex, cost) => {
+        if (cost > budget) return true;
+        vertices.push({ vertex, cost });
+        const end = g.firstEdge[vertex + 1]!;
+        for (let edge = g.firstEdge[vertex]!; edge < end; edge++) {
+          if (time[edge] === Infinity) continue;
+          const w = weight[edge]!;
+          if (cost + w > budget) frontier.push(this.#pointOn(edge, (budget - cost) / w));
+        }
+        return false;
+      },
+      () => Infinity
+    );
     return { vertices, frontier };
   }
 
@@ -196,14 +217,7 @@ export class GraphSearch {
    * once with its final cost and stops the search by returning true; the search also
    * stops once the smallest key reaches `bound()`.
    */
-  #run(
-    profile: Profile,
-    seeds: readonly Seed[],
-    metric: Metric,
-    heuristic: (vertex: number) => number,
-    settle: (vertex: number, cost: number) => boolean,
-    bound: () => number,
-  ): void {
+  #run(profile: Profile, seeds: readonly Seed[], metric: Metric, heuristic: (vertex: number) => number, settle: (vertex: number, cost: number) => boolean, bound: () => number): void {
     const g = this.graph;
     const time = g.edgeTime[profile];
     const weight = metric === 'time' ? time : g.edgeLength;
@@ -277,7 +291,12 @@ export class GraphSearch {
       exits.push({ vertex: g.segmentFrom[to.segment]!, cost: to.fraction * time[forward]!, length: to.fraction * g.edgeLength[forward]!, piece: { edge: forward, start: 0, end: to.fraction } });
     }
     if (time[backward]! < Infinity) {
-      exits.push({ vertex: g.segmentTo[to.segment]!, cost: (1 - to.fraction) * time[backward]!, length: (1 - to.fraction) * g.edgeLength[backward]!, piece: { edge: backward, start: 0, end: 1 - to.fraction } });
+      exits.push({
+        vertex: g.segmentTo[to.segment]!,
+        cost: (1 - to.fraction) * time[backward]!,
+        length: (1 - to.fraction) * g.edgeLength[backward]!,
+        piece: { edge: backward, start: 0, end: 1 - to.fraction },
+      });
     }
     return exits;
   }

@@ -23,10 +23,7 @@ const QUERY_TIMEOUT_S = 25;
  * or unreachable. The shared client caps concurrent queries.
  */
 export class OverpassSource implements PoiSource {
-  constructor(
-    private readonly client: ServiceClient,
-    private readonly endpoints: readonly string[],
-  ) {}
+  constructor(private readonly client: ServiceClient, private readonly endpoints: readonly string[]) {}
 
   async nearby(center: LatLon, radiusM: number, filters: readonly TagFilter[], max: number): Promise<MapElement[]> {
     const around = `(around:${Math.round(radiusM)},${round(center.lat)},${round(center.lon)})`;
@@ -71,7 +68,11 @@ function isRetryable(error: UpstreamError): boolean {
 
 /** `["key"]` or `["key"="value"]`, with quotes and backslashes escaped so a value cannot end the string. */
 export function tagSelector(filter: TagFilter): string {
-  const quote = (text: string) => `"${text.replace(/[\u0000-\u001f\u007f]/g, '').replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const quote = (text: string) =>
+    `"${text
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .replace(/\\/g, '\\\\')
+      .replace(/"/g, '\\"')}"`;
   return filter.value === undefined ? `[${quote(filter.key)}]` : `[${quote(filter.key)}=${quote(filter.value)}]`;
 }
 

@@ -52,10 +52,7 @@ export function webProviders(settings: MapSettings): ProviderSet {
   const key = settings.altRoutingApiKey;
   const alternative = key ? new OpenRouteService(client('alternative routing service', { secrets: [key] }), settings.altRoutingUrl, key) : undefined;
   const isochrone = alternative ?? new ValhallaIsochrones(client('isochrone engine'), settings.valhallaUrl);
-  const pois = new OverpassSource(
-    client('map-data query service', { minIntervalMs: 0, maxConcurrent: settings.overpassConcurrency, timeoutMs: settings.overpassTimeoutMs }),
-    settings.overpassUrls,
-  );
+  const pois = new OverpassSource(client('map-data query service', { minIntervalMs: 0, maxConcurrent: settings.overpassConcurrency, timeoutMs: settings.overpassTimeoutMs }), settings.overpassUrls);
   return {
     geocoders: {
       geocoder_a: new NominatimGeocoder(client('geocoder_a'), settings.nominatimUrl),

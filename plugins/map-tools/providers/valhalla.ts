@@ -1,4 +1,3 @@
-
 import type { Budget, IsochroneEngine, LatLon, Profile } from './types.js';
 import type { ServiceClient } from './http.js';
 import { expectShape, round } from './wire.js';
@@ -8,10 +7,7 @@ const COSTING: Record<Profile, string> = { foot: 'pedestrian', car: 'auto', bike
 
 /** The isochrone engine: the Valhalla `/isochrone` API, answered as GeoJSON polygons. */
 export class ValhallaIsochrones implements IsochroneEngine {
-  constructor(
-    private readonly client: ServiceClient,
-    private readonly baseUrl: string,
-  ) {}
+  constructor(private readonly client: ServiceClient, private readonly baseUrl: string) {}
 
   async reachable(center: LatLon, profile: Profile, budget: Budget): Promise<LatLon[][]> {
     const contour = 'seconds' in budget ? { time: budget.seconds / 60 } : { distance: budget.meters / 1000 };
@@ -25,4 +21,3 @@ export class ValhallaIsochrones implements IsochroneEngine {
     return ringsOf(expectShape(this.client.service, GeoJsonFeatures, answer));
   }
 }
-

@@ -5,7 +5,7 @@ import { UpstreamError } from '../errors.js';
 /** Checks an upstream answer against the documented shape of its wire format. */
 export function expectShape<Schema extends TSchema>(service: string, schema: Schema, value: unknown): Static<Schema> {
   if (!Value.Check(schema, value)) throw new UpstreamError(service, 200, 'the answer did not have the documented shape');
-  return value as Static<Schema>;
+  return value;
 }
 
 /** `lon,lat` pairs joined by `;`, the coordinate path segment of OSRM-style APIs. */

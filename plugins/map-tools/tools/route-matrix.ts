@@ -11,8 +11,7 @@ export const MAX_MATRIX_PLACES = 25;
 export const routeMatrix = defineTool({
   name: 'route_matrix',
   title: 'Travel time and distance matrix',
-  description:
-    'Travel times (minutes) and distances (kilometers) from every origin to every destination in one call; a cell is null where no route exists. Origins plus destinations at most 25.',
+  description: 'Travel times (minutes) and distances (kilometers) from every origin to every destination in one call; a cell is null where no route exists. Origins plus destinations at most 25.',
   async run(input: Defaulted<'route_matrix', 'language'>, engines) {
     if (input.origins.length + input.destinations.length > MAX_MATRIX_PLACES) {
       throw new InputError(`origins plus destinations must be at most ${MAX_MATRIX_PLACES}; got ${input.origins.length} + ${input.destinations.length}.`);
@@ -24,10 +23,12 @@ export const routeMatrix = defineTool({
     await requireRoutable(providers, [...origins, ...destinations], input.profile);
     const table = await providers.router.table(origins, destinations, input.profile);
     const convert = (cells: (number | null)[][], divisor: number, decimals: number) =>
-      origins.map((_, row) => destinations.map((_, column) => {
-        const value = cells[row]?.[column];
-        return value === null || value === undefined ? null : roundTo(value / divisor, decimals);
-      }));
+      origins.map((_, row) =>
+        destinations.map((_, column) => {
+          const value = cells[row]?.[column];
+          return value === null || value === undefined ? null : roundTo(value / divisor, decimals);
+        })
+      );
     return {
       summary: `${origins.length} × ${destinations.length} ${input.profile} matrix`,
       body: {

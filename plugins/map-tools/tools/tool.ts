@@ -28,5 +28,5 @@ export function defineTool<Name extends ToolName, Input extends ToolInput<Name>>
   description: string;
   run(input: Input, providers: Providers): Promise<{ summary: string; body: ToolBody<Name> }>;
 }): MapTool<Name> {
-  return tool as MapTool<Name>;
+  return tool;
 }

@@ -71,8 +71,8 @@ t.test('interceptors act on every call in declared order, and fail closed', asyn
     const client = await connectClient(t, `${url}/guarded/mcp`, revision);
     const hub = viaHub(await connectClient(t, `${url}/hub`, revision), 'guarded');
     const roads: Record<string, (tool: string, args: Record<string, unknown>) => Promise<CallToolResult>> = {
-      plain: async (tool, args) => (await client.callTool({ name: tool, arguments: args })) as CallToolResult,
-      sdk: async (tool, args) => (await client.callTool({ name: tool, arguments: args }, { onprogress: () => undefined })) as CallToolResult,
+      plain: async (tool, args) => await client.callTool({ name: tool, arguments: args }),
+      sdk: async (tool, args) => await client.callTool({ name: tool, arguments: args }, { onprogress: () => undefined }),
       hub,
     };
     for (const [road, call] of Object.entries(roads)) {
@@ -80,8 +80,19 @@ t.test('interceptors act on every call in declared order, and fail closed', asyn
       order.length = 0;
       const echoed = await call('echo_args', { path: ['caller'] });
       t.same(order, ['first before', 'second before', 'second after', 'first after'], `${on}: before in ascending order, after in descending`);
-      t.same(JSON.parse(textOf({ ...echoed, content: echoed.content.slice(0, 1) })), { path: ['caller', 'first', 'second'] }, `${on}: each saw the arguments the one before it left, and the child got the last`);
-      t.same(echoed.content.slice(1), [{ type: 'text', text: 'seen by second' }, { type: 'text', text: 'seen by first' }], `${on}: each replaced the result the one nearer the child left`);
+      t.same(
+        JSON.parse(textOf({ ...echoed, content: echoed.content.slice(0, 1) })),
+        { path: ['caller', 'first', 'second'] },
+        `${on}: each saw the arguments the one before it left, and the child got the last`
+      );
+      t.same(
+        echoed.content.slice(1),
+        [
+          { type: 'text', text: 'seen by second' },
+          { type: 'text', text: 'seen by first' },
+        ],
+        `${on}: each replaced the result the one nearer the child left`
+      );
 
       const steps: Array<[Behaviour, RegExp, ToolCallOutcome | undefined, string]> = [
         [{ before: 'refuse' }, /^Tool call refused by plugin "app" \(tester\): the test says no$/, 'refused', 'a refusal names the plugin and its reason'],

@@ -56,7 +56,7 @@ async function kernel(t: Test): Promise<{ hub: Hub; plugin: PluginHub; revision:
     [onKernel]: (created: Hub) => void (hub = created),
     setup: (created: PluginHub) => {
       plugin = created;
-      created.servers.addInProcess('echo', echoServer, { denyTools: ['filtered'] } as never);
+      created.servers.addInProcess('echo', echoServer, { denyTools: ['filtered'] });
       created.interceptors.add('refuses-guarded', { order: 10, before: (call) => (call.tool.name === 'guarded' ? { refuse: 'not this one' } : undefined) });
     },
     config: { plugins: { 'oauth-as': false, 'map-tools': false, observability: false, console: false } },

@@ -37,17 +37,34 @@ t.test('mapResultStrings replaces each of them, and keeps the rest', async (t) =
 t.test('all: every string of the result, keys, _meta and links included, as a guardrail reads it; payloads never', async (t) => {
   const linked: CallToolResult = { ...result, content: [...result.content, { type: 'resource_link', uri: 'https://example.com/x', name: 'x' }], extra: 'an unknown field' };
   const all = resultStrings(linked, { all: true });
-  for (const text of ['content', 'type', 'text', 'mail ann@example.com', 'file:///a', 'structuredContent', 'from', 'cy@example.net', 'kept', 'https://example.com/x', 'an unknown field']) t.ok(all.includes(text), `${text} is read`);
+  for (const text of ['content', 'type', 'text', 'mail ann@example.com', 'file:///a', 'structuredContent', 'from', 'cy@example.net', 'kept', 'https://example.com/x', 'an unknown field'])
+    t.ok(all.includes(text), `${text} is read`);
   t.notOk(all.includes('aGVsbG8='), 'no base64 payload is read');
   t.ok(all.indexOf('from') < all.indexOf('cy@example.net'), 'a key before its value');
   const mapped = mapResultStrings(linked, (text, index) => (text === 'ann@example.com' || text === 'kept' ? `${index}!` : text), { all: true });
   t.same(mapped._meta, { [`${all.indexOf('kept')}!`]: `${all.indexOf('ann@example.com')}!` }, '_meta and its keys are mapped, by position');
   t.same(mapped.content[1], result.content[1], 'the image is kept whole');
-  t.same(resultStrings(mapResultStrings(linked, (text) => text, { all: true }), { all: true }), all, 'mapping to the same strings gives the same list');
+  t.same(
+    resultStrings(
+      mapResultStrings(linked, (text) => text, { all: true }),
+      { all: true }
+    ),
+    all,
+    'mapping to the same strings gives the same list'
+  );
 });
 
 t.test('mapJsonStrings: any JSON value; two keys mapped to one are kept apart by a number', async (t) => {
-  t.same(mapJsonStrings({ a1: 'x', a2: 'y', list: ['z', 1, null] }, (text) => (text.startsWith('a') ? 'a' : text.toUpperCase())), { a: 'X', 'a (2)': 'Y', LIST: ['Z', 1, null] });
-  t.equal(mapJsonStrings('one', (text) => `${text}!`), 'one!');
-  t.equal(mapJsonStrings(7, (text) => text), 7);
+  t.same(
+    mapJsonStrings({ a1: 'x', a2: 'y', list: ['z', 1, null] }, (text) => (text.startsWith('a') ? 'a' : text.toUpperCase())),
+    { a: 'X', 'a (2)': 'Y', LIST: ['Z', 1, null] }
+  );
+  t.equal(
+    mapJsonStrings('one', (text) => `${text}!`),
+    'one!'
+  );
+  t.equal(
+    mapJsonStrings(7, (text) => text),
+    7
+  );
 });

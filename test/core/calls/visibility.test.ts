@@ -33,8 +33,8 @@ async function visibilityHub(t: Test) {
       plugin.servers.addInProcess('sink', createKitchenSink, {
         allowTools: ['list_colours', 'wrapped_colours', 'confirm_deploy', 'hidden_by_filter'],
         denyTools: ['confirm_deploy', 'hidden_by_filter'],
-      } as never);
-      plugin.servers.addInProcess('solo', createKitchenSink, { hub: false, denyTools: ['hang', 'confirm_deploy', 'slow_with_progress'] } as never);
+      });
+      plugin.servers.addInProcess('solo', createKitchenSink, { hub: false, denyTools: ['hang', 'confirm_deploy', 'slow_with_progress'] });
       plugin.toolGates.add('test-gate', { withheld: (server, tool) => (server.name === 'sink' && GATED.has(tool.name) ? REASON : undefined) });
       // The caller's reach, as an authenticator states it: `x-servers` lists the servers a caller of /hub reaches.
       plugin.authenticator.provide({
@@ -50,7 +50,7 @@ async function visibilityHub(t: Test) {
 /** Whether a call on a server's own endpoint reached the tool: not refused as unknown, nor withheld. */
 async function callableOwn(client: Client, name: string): Promise<boolean> {
   try {
-    const result = (await client.callTool({ name, arguments: {} })) as CallToolResult;
+    const result = await client.callTool({ name, arguments: {} });
     return !(result.isError === true && textOf(result) === REASON);
   } catch (error) {
     if (ProtocolError.isInstance(error) && /Unknown tool/.test(error.message)) return false;
@@ -60,7 +60,7 @@ async function callableOwn(client: Client, name: string): Promise<boolean> {
 
 /** Whether `/hub`'s call_tool reached the tool: not refused for the server (unknown, hub: false) or the tool (unknown, withheld). */
 async function callableOnHub(client: Client, server: string, name: string): Promise<boolean> {
-  const result = (await client.callTool({ name: 'call_tool', arguments: { server, tool: name, arguments: {} } })) as CallToolResult;
+  const result = await client.callTool({ name: 'call_tool', arguments: { server, tool: name, arguments: {} } });
   if (result.isError !== true) return true;
   const text = textOf(result);
   return !(text === REASON || text.startsWith('Unknown tool') || text.startsWith('Unknown server') || text.includes('(hub: false)'));
@@ -72,18 +72,18 @@ function textOf(result: CallToolResult): string {
 }
 
 async function listedOnHub(client: Client, server: string): Promise<string[]> {
-  const result = (await client.callTool({ name: 'list_tools', arguments: { server } })) as CallToolResult;
+  const result = await client.callTool({ name: 'list_tools', arguments: { server } });
   if (result.isError === true) return [];
   return (result.structuredContent as { tools: { name: string }[] }).tools.map((tool) => tool.name).sort();
 }
 
 async function schemaOnHub(client: Client, server: string, name: string): Promise<boolean> {
-  const result = (await client.callTool({ name: 'get_tool_schema', arguments: { server, tool: name } })) as CallToolResult;
+  const result = await client.callTool({ name: 'get_tool_schema', arguments: { server, tool: name } });
   return result.isError !== true;
 }
 
 async function foundOnHub(client: Client, server: string, name: string): Promise<boolean> {
-  const result = (await client.callTool({ name: 'search_tools', arguments: { query: name.replaceAll('_', ' '), limit: 25 } })) as CallToolResult;
+  const result = await client.callTool({ name: 'search_tools', arguments: { query: name.replaceAll('_', ' '), limit: 25 } });
   const found = (result.structuredContent as { tools?: { server: string; tool: string }[] } | undefined)?.tools ?? [];
   return found.some((tool) => tool.server === server && tool.tool === name);
 }

@@ -26,24 +26,44 @@ function recording(): { stream: Writable; writes: string[] } {
 
 t.test('the messages of one turn go out in one write, in order; a later one in a write of its own', async (t) => {
   const { stream, writes } = recording();
-  const send = batchedSend(() => stream, () => new Error('closed'));
+  const send = batchedSend(
+    () => stream,
+    () => new Error('closed')
+  );
   await Promise.all([0, 1, 2, 3, 4].map((n) => send(notification(n))));
   t.equal(writes.length, 1, 'one write for five messages');
-  t.same(writes[0]?.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { params: { n: number } }).params.n), [0, 1, 2, 3, 4], 'one line each, in order');
+  t.same(
+    writes[0]
+      ?.split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { params: { n: number } }).params.n),
+    [0, 1, 2, 3, 4],
+    'one line each, in order'
+  );
   await send(notification(5));
   t.equal(writes.length, 2);
 });
 
 t.test('without a stream to write to, every message of the batch is refused with the given error', async (t) => {
-  const send = batchedSend(() => undefined, () => new Error('the connection is closed'));
+  const send = batchedSend(
+    () => undefined,
+    () => new Error('the connection is closed')
+  );
   const results = await Promise.allSettled([send(notification(0)), send(notification(1))]);
   t.same(
     results.map((result) => (result.status === 'rejected' ? (result.reason as Error).message : 'sent')),
-    ['the connection is closed', 'the connection is closed'],
+    ['the connection is closed', 'the connection is closed']
   );
   const { stream } = recording();
   stream.end();
-  await t.rejects(batchedSend(() => stream, () => new Error('ended'))(notification(2)), { message: 'ended' }, 'nor to an ended one');
+  await t.rejects(
+    batchedSend(
+      () => stream,
+      () => new Error('ended')
+    )(notification(2)),
+    { message: 'ended' },
+    'nor to an ended one'
+  );
 });
 
 t.test('a stdio child gets the calls made in one turn in one pipe write', async (t) => {
@@ -69,6 +89,9 @@ t.test('a stdio child gets the calls made in one turn in one pipe write', async 
     }
   });
   t.equal(answers.length, 8);
-  t.ok(answers.every((answer) => (answer as { content?: Array<{ type: string }> } | undefined)?.content?.[0]?.type === 'text'), 'every call answered');
+  t.ok(
+    answers.every((answer) => (answer as { content?: Array<{ type: string }> } | undefined)?.content?.[0]?.type === 'text'),
+    'every call answered'
+  );
   t.equal(writes, 1, 'eight calls, one write');
 });

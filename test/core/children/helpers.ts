@@ -62,10 +62,7 @@ export interface StartedHub {
  * A hub with the given config and timings, its log captured. Not listening: these tests
  * talk to the children through the hub's own objects. Closed by the test's teardown.
  */
-export async function startHub(
-  t: Teardown,
-  options: { config: unknown; dataPath?: string; timings?: Partial<ChildTimings>; env?: Record<string, string>; clock?: ChildClock },
-): Promise<StartedHub> {
+export async function startHub(t: Teardown, options: { config: unknown; dataPath?: string; timings?: Partial<ChildTimings>; env?: Record<string, string>; clock?: ChildClock }): Promise<StartedHub> {
   const dataPath = options.dataPath ?? (await tempDir(t));
   const logs: LogLine[] = [];
   const app = Fastify({ pluginTimeout: 0, logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } } });

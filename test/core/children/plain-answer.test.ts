@@ -82,7 +82,9 @@ for (const revision of REVISIONS) {
   t.test(`${revision}: the decoder answers as the SDK's codec does, reading the commonest answers by hand`, async (t) => {
     const client = await connected(t, revision);
     const modern = revision === '2026-07-28';
-    const answers = [...COMMON, ...OTHERS].flatMap((result) => (modern ? [{ ...result, resultType: 'complete' }, result, { ...result, resultType: 'elsewhere' }] : [result, { ...result, resultType: 'complete' }]));
+    const answers = [...COMMON, ...OTHERS].flatMap((result) =>
+      modern ? [{ ...result, resultType: 'complete' }, result, { ...result, resultType: 'elsewhere' }] : [result, { ...result, resultType: 'complete' }]
+    );
     for (const [index, result] of answers.entries()) {
       const message = { jsonrpc: '2.0', id: `hub-${index}`, result } as JSONRPCMessage;
       const mine = outcome(() => client.decodeToolAnswer(message));
@@ -95,7 +97,11 @@ for (const revision of REVISIONS) {
       t.ok(plainToolAnswer(message, client.repair, client.unwrap), `${JSON.stringify(result)} is read without the schema library`);
     }
     const error = { jsonrpc: '2.0', id: 'hub-2', error: { code: -32602, message: 'Unknown tool: nope' } } as JSONRPCMessage;
-    t.same(outcome(() => client.decodeToolAnswer(error)), outcome(() => client.bySdk(error)), "the child's error, as the same protocol error");
+    t.same(
+      outcome(() => client.decodeToolAnswer(error)),
+      outcome(() => client.bySdk(error)),
+      "the child's error, as the same protocol error"
+    );
   });
 }
 

@@ -24,10 +24,7 @@ async function installedExample(t: { teardown(fn: () => unknown): void }): Promi
 t.test('a plugin packaged on its own adds a child type, loaded by package name from a config file', async (t) => {
   const directory = await installedExample(t);
   const configFile = join(directory, 'mcp.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({ plugins: { 'hub-child-type-canned': true }, mcpServers: { faq: { type: 'canned', title: 'FAQ', tools: { opening_hours: '9 to 5' } } } }),
-  );
+  await writeFile(configFile, JSON.stringify({ plugins: { 'hub-child-type-canned': true }, mcpServers: { faq: { type: 'canned', title: 'FAQ', tools: { opening_hours: '9 to 5' } } } }));
   const { hub } = await startHub(t, { config: undefined, env: { HUB_CONFIG: configFile } });
   t.ok(hub.childTypes.has('canned'), 'the type is registered');
   const faq = hub.children.get('faq');

@@ -16,7 +16,10 @@ function capturedLog() {
 
 t.test('back-off doubles from the base up to the maximum', async (t) => {
   const timings = { backoffBaseMs: 100, backoffMaxMs: 1_000 };
-  t.same([1, 2, 3, 4, 5, 6].map((failures) => backoffDelay(failures, timings)), [100, 200, 400, 800, 1_000, 1_000]);
+  t.same(
+    [1, 2, 3, 4, 5, 6].map((failures) => backoffDelay(failures, timings)),
+    [100, 200, 400, 800, 1_000, 1_000]
+  );
 });
 
 t.test('IDLE_TIMEOUT_MINUTES reaches the child timings; bad values are refused, naming it', async (t) => {
@@ -59,7 +62,10 @@ t.test('snapshots are written atomically, only when changed, and bad ones are ig
 
   const blocked = new SnapshotStore(store.path('one'), log);
   await blocked.save(snapshot);
-  t.ok(lines.some((line) => line.msg === 'tool snapshot not written'), 'a failed write is logged, not thrown');
+  t.ok(
+    lines.some((line) => line.msg === 'tool snapshot not written'),
+    'a failed write is logged, not thrown'
+  );
 });
 
 t.test('stderr becomes log records, a burst in one, bounded in size and rate', async (t) => {
@@ -79,7 +85,7 @@ t.test('stderr becomes log records, a burst in one, bounded in size and rate', a
 t.test('the stderr line that says why is picked out, and a burst repeated by the next start is not logged again', async (t) => {
   const { log, lines } = capturedLog();
   const memory = {};
-  const trace = 'node:internal/modules/cjs/loader:1228\n  throw err;\nError: Cannot find module \'/x.js\'\n    at Module._resolveFilename (node:internal)\n}\n\nNode.js v20.20.2\n';
+  const trace = "node:internal/modules/cjs/loader:1228\n  throw err;\nError: Cannot find module '/x.js'\n    at Module._resolveFilename (node:internal)\n}\n\nNode.js v20.20.2\n";
   for (let start = 0; start < 2; start += 1) {
     const stderr = new StderrLog('srv', log, { maxLineLength: 200, linesPerMinute: 100 }, memory);
     stderr.write(trace);

@@ -39,7 +39,10 @@ t.test("1: a caller sees what the child shows a client of the caller's revision,
     }
   }
   await hub.children.snapshots?.flush();
-  const snapshot = JSON.parse(readFileSync(join(dataPath, 'snapshots', 'over-stdio.json'), 'utf8')) as { serverInfo?: { name?: string }; faces?: Record<string, { serverInfo?: { name?: string } } | null> };
+  const snapshot = JSON.parse(readFileSync(join(dataPath, 'snapshots', 'over-stdio.json'), 'utf8')) as {
+    serverInfo?: { name?: string };
+    faces?: Record<string, { serverInfo?: { name?: string } } | null>;
+  };
   t.equal(snapshot.serverInfo?.name, 'conformance-fixture-modern', 'the snapshot keeps the face of the revision spoken');
   t.equal(snapshot.faces?.['2025-11-25']?.serverInfo?.name, 'conformance-fixture-legacy', 'and the face the child showed a 2025-11-25 client');
 });
@@ -96,7 +99,11 @@ t.test('2: the hub advertises no capability the child did not declare', async (t
 
 t.test('3: list changes reach a 2026-07-28 listen stream from http, sse, tcp and stdio children', async (t) => {
   const env = { TICK_MS: '200' };
-  const [http, sse, tcp] = await Promise.all([startConformanceFixture(t, 'ticking', 'http', env), startConformanceFixture(t, 'ticking', 'sse', env), startConformanceFixture(t, 'ticking', 'tcp', env)]);
+  const [http, sse, tcp] = await Promise.all([
+    startConformanceFixture(t, 'ticking', 'http', env),
+    startConformanceFixture(t, 'ticking', 'sse', env),
+    startConformanceFixture(t, 'ticking', 'tcp', env),
+  ]);
   const port = Number(new URL(tcp).port);
   const probing = await startTestHub(t, {
     config: {
@@ -105,10 +112,7 @@ t.test('3: list changes reach a 2026-07-28 listen stream from http, sse, tcp and
     },
   });
   const legacy = await startTestHub(t, { config: { mcpServers: { 'stdio-legacy': conformanceStdioEntry('ticking', env) } } });
-  const children: Array<[string, string]> = [
-    ...['http', 'sse', 'tcp', 'stdio'].map((name): [string, string] => [name, probing.url]),
-    ['stdio-legacy', legacy.url],
-  ];
+  const children: Array<[string, string]> = [...['http', 'sse', 'tcp', 'stdio'].map((name): [string, string] => [name, probing.url]), ['stdio-legacy', legacy.url]];
   for (const [name, url] of children) {
     const client = await connectClient(t, `${url}/${name}/mcp`, '2026-07-28');
     const heard = new Set<string>();
@@ -143,7 +147,13 @@ t.test("4: on 2025-11-25 a caller's notifications/cancelled reaches the child's 
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'gave up' } }),
     });
-  const seen = () => (existsSync(messages) ? readFileSync(messages, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { method?: string }) : []);
+  const seen = () =>
+    existsSync(messages)
+      ? readFileSync(messages, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { method?: string })
+      : [];
 
   // A real client: its cancellation is a request of its own, while its call's request stays open.
   const client = await connectClient(t, `${url}/sink/mcp`, '2025-11-25', as(alice).headers);
@@ -166,7 +176,7 @@ t.test("4: on 2025-11-25 a caller's notifications/cancelled reaches the child's 
   t.notOk(answer.result?.isError, 'not cut by a cancellation');
 });
 
-t.test('5: a tool the child does not list gets the child\'s own answer while it is up, the hub\'s only when it cannot ask', async (t) => {
+t.test("5: a tool the child does not list gets the child's own answer while it is up, the hub's only when it cannot ask", async (t) => {
   const directory = await tempDir(t);
   const startsFile = join(directory, 'starts');
   const { url, hub } = await startTestHub(t, { config: { mcpServers: { sink: fixtureEntry('kitchen-sink', startsFile) } } });

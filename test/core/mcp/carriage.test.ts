@@ -43,13 +43,22 @@ for (const revision of REVISIONS) {
     t.same(progress, [1, 2, 3], 'progress is forwarded to the caller');
 
     const resources = await client.listResources();
-    t.same(resources.resources.map((resource) => resource.uri), ['memo://readme']);
+    t.same(
+      resources.resources.map((resource) => resource.uri),
+      ['memo://readme']
+    );
     const read = await client.readResource({ uri: 'memo://readme' });
     t.match(read.contents, [{ text: 'hello from a resource' }]);
     const templates = await client.listResourceTemplates();
-    t.same(templates.resourceTemplates.map((template) => template.uriTemplate), ['memo://notes/{id}']);
+    t.same(
+      templates.resourceTemplates.map((template) => template.uriTemplate),
+      ['memo://notes/{id}']
+    );
     const prompts = await client.listPrompts();
-    t.same(prompts.prompts.map((prompt) => prompt.name), ['greet']);
+    t.same(
+      prompts.prompts.map((prompt) => prompt.name),
+      ['greet']
+    );
     const prompt = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } });
     t.match(prompt.messages, [{ content: { text: 'Hello, Ada' } }]);
     const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'memo://notes/{id}' }, argument: { name: 'id', value: 'al' } });

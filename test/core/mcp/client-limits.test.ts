@@ -87,7 +87,10 @@ t.test('calls beyond CLIENT_MAX_CONCURRENT in flight get 429', async (t) => {
   t.match(third.json, { jsonrpc: '2.0', id: 7, error: { code: -32000, message: /concurrent/i } });
   t.equal((await statusOf(`${url}/sink/mcp`, other, 'tools/call', { name: 'list_colours', arguments: {} })).status, 200, 'another client is served');
   gate.open();
-  t.same((await Promise.all(held)).map((answer) => answer.status), [200, 200]);
+  t.same(
+    (await Promise.all(held)).map((answer) => answer.status),
+    [200, 200]
+  );
   t.equal((await statusOf(`${url}/sink/mcp`, one, 'tools/call', { name: 'list_colours', arguments: {} })).status, 200, 'finished calls free their slots');
 });
 

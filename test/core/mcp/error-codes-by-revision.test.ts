@@ -39,7 +39,10 @@ t.test("a child's 2026-07-28-only error reaches a 2025-11-25 caller as that revi
     const modern = await rawRequest(endpoint, '2026-07-28', 'tools/call', MISSING);
     t.equal(modern.error?.code, -32021, `${name}: a 2026-07-28 caller gets the child's -32021`);
     t.equal(hub.children.get(name)?.revision, '2026-07-28', `${name}: the hub speaks 2026-07-28 with the child`);
-    for (const [road, meta] of [['the plain road', undefined], ['the SDK road', { progressToken: 'sdk-road' }]] as const) {
+    for (const [road, meta] of [
+      ['the plain road', undefined],
+      ['the SDK road', { progressToken: 'sdk-road' }],
+    ] as const) {
       const answer = await rawRequest(endpoint, '2025-11-25', 'tools/call', MISSING, meta ? { meta } : {});
       t.equal(answer.status, 200, `${name}, ${road}: HTTP 200, as directly`);
       t.notOk(answer.error, `${name}, ${road}: no JSON-RPC error (${JSON.stringify(answer.error)})`);
@@ -57,7 +60,10 @@ t.test("a child's 2026-07-28-only error reaches a 2025-11-25 caller as that revi
     const viaHub = await hubClient.callTool({ name: 'call_tool', arguments: { server: name, tool: MISSING.name, arguments: {} } });
     const told = (viaHub.content as { text: string }[])[0]?.text ?? '';
     t.equal(viaHub.isError, true, `${name}, /hub call_tool: a tool error`);
-    t.notOk(MODERN_ONLY_CODES.some((code) => told.includes(String(code))), `${name}, /hub call_tool: no 2026-only code in its text (${told})`);
+    t.notOk(
+      MODERN_ONLY_CODES.some((code) => told.includes(String(code))),
+      `${name}, /hub call_tool: no 2026-only code in its text (${told})`
+    );
   }
 });
 

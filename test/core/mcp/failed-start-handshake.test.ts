@@ -28,14 +28,14 @@ t.test('the handshake of a server that cannot start answers why, on both revisio
   for (const revision of REVISIONS) {
     const answer = await handshakeAnswer(`${url}/broken/mcp`, revision);
     t.notOk(answer.result, `${revision}: no identity is stated`);
-    t.match(answer.error?.message, /^server "broken" could not start: the process exited with code 1 \(stderr: error: cannot open the database/, `${revision}: the handshake answers the start's own error`);
+    t.match(
+      answer.error?.message,
+      /^server "broken" could not start: the process exited with code 1 \(stderr: error: cannot open the database/,
+      `${revision}: the handshake answers the start's own error`
+    );
     await t.rejects(connectClient(t, `${url}/broken/mcp`, revision), `${revision}: an SDK client's connect fails`);
   }
-  await t.rejects(
-    connectClient(t, `${url}/broken/mcp`, '2025-11-25'),
-    /server "broken" could not start: the process exited with code 1/,
-    "2025-11-25: the SDK client's error is the start's",
-  );
+  await t.rejects(connectClient(t, `${url}/broken/mcp`, '2025-11-25'), /server "broken" could not start: the process exited with code 1/, "2025-11-25: the SDK client's error is the start's");
   t.ok(starts(join(directory, 'broken')).length >= 1, 'the server was started to answer');
 });
 

@@ -123,7 +123,10 @@ t.test('5: a remote child that never acknowledges its listen stream does not hol
   const client = await connectClient(t, `${url}/quiet/mcp`, '2026-07-28');
   // The hub's own wait for an acknowledgement is the SDK's 60 s; listing must not wait for it.
   const { tools } = await client.listTools(undefined, { timeout: 20_000 });
-  t.ok(tools.some((tool) => tool.name === 'slow_with_progress'), "the child's tools");
+  t.ok(
+    tools.some((tool) => tool.name === 'slow_with_progress'),
+    "the child's tools"
+  );
   t.ok(listens >= 1, 'while the listen stream the hub opened is still unacknowledged');
 });
 

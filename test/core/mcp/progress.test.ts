@@ -15,4 +15,3 @@ t.test('progress keeps a call alive past the timeout; silence ends it with a too
   t.equal(hung.isError, true);
   t.match((hung.content as Array<{ text: string }>)[0]?.text, /^Tool call failed: server "sink": .*timed out/i);
 });
-

@@ -21,7 +21,10 @@ t.test('F2: list changes of a child that cannot be watched reach a listening cal
   });
   const child = hub.children.get('refuser');
   const client = await connectClient(t, `${url}/refuser/mcp`, '2026-07-28');
-  t.notOk((await client.listTools()).tools.some((tool) => tool.name === 'test_extra'), 'the extra tool is not listed yet');
+  t.notOk(
+    (await client.listTools()).tools.some((tool) => tool.name === 'test_extra'),
+    'the extra tool is not listed yet'
+  );
   await waitFor('the watch to fail', () => child?.watchable === false);
 
   const fresh = await connectClient(t, `${url}/refuser/mcp`, '2026-07-28');
@@ -34,5 +37,8 @@ t.test('F2: list changes of a child that cannot be watched reach a listening cal
 
   await writeFile(extra, '');
   await changed;
-  t.ok((await fresh.listTools()).tools.some((tool) => tool.name === 'test_extra'), 'the caller heard the change, and the list has the new tool');
+  t.ok(
+    (await fresh.listTools()).tools.some((tool) => tool.name === 'test_extra'),
+    'the caller heard the change, and the list has the new tool'
+  );
 });

@@ -26,12 +26,24 @@ async function trickling(t: { teardown(fn: () => unknown): void }, prefix: strin
 t.test('a server that answers one byte at a time hits the total deadline', async (t) => {
   const fetch = guardedFetch({ allowLoopback: true, maxBytes: 1024 * 1024, timeoutMs: 1000 });
   const body = await trickling(t, 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n', ' ');
-  const slowBody = await within(fetch(body).then((response) => response.text()).then(() => 'answered', (error: Error) => error));
+  const slowBody = await within(
+    fetch(body)
+      .then((response) => response.text())
+      .then(
+        () => 'answered',
+        (error: Error) => error
+      )
+  );
   t.not(slowBody, 'bound', 'the fetch gave up');
   t.match(slowBody, { code: 'HUB_ERR_FETCH_LIMIT', message: /did not answer within 1 s/ });
 
   const headers = await trickling(t, 'HTTP/1.1 200 OK\r\n', 'X');
-  const slowHeaders = await within(fetch(headers).then(() => 'answered', (error: Error) => error));
+  const slowHeaders = await within(
+    fetch(headers).then(
+      () => 'answered',
+      (error: Error) => error
+    )
+  );
   t.match(slowHeaders, { code: 'HUB_ERR_FETCH_LIMIT', message: /did not answer within 1 s/ });
 });
 

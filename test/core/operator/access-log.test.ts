@@ -36,7 +36,13 @@ t.test('at info, exactly one record per tool call over HTTP, and none for probes
     { path: '/hub', revision: '2025-11-25', name: 'call_tool', arguments: { server: 'meta', tool: 'echo_meta', arguments: {} }, meta: { progressToken: 'sdk-road' } },
   ];
   for (const call of calls) {
-    const answer = await rawRequest(`${hub.url}${call.path}`, call.revision, 'tools/call', { name: call.name, arguments: call.arguments }, { headers, meta: { traceparent: TRACEPARENT, ...call.meta } });
+    const answer = await rawRequest(
+      `${hub.url}${call.path}`,
+      call.revision,
+      'tools/call',
+      { name: call.name, arguments: call.arguments },
+      { headers, meta: { traceparent: TRACEPARENT, ...call.meta } }
+    );
     t.equal(answer.status, 200, `${call.path} ${call.revision} answered`);
   }
   for (const probe of ['/livez', '/readyz', '/metrics']) t.equal((await fetch(`${hub.url}${probe}`)).status, 200, `${probe} answered`);
@@ -45,24 +51,31 @@ t.test('at info, exactly one record per tool call over HTTP, and none for probes
   const between = hub.logs().slice(from + 1, to);
   t.equal(between.length, calls.length, 'one record per call: no "incoming request", "request completed" or call log line, and nothing for the probes');
   for (const [index, call] of calls.entries()) {
-    t.match(between[index], {
-      level: 30,
-      msg: 'request',
-      method: 'POST',
-      path: call.path,
-      endpoint: call.path === '/hub' ? 'hub' : 'meta',
-      rpc: 'tools/call',
-      revision: call.revision,
-      server: 'meta',
-      tool: 'echo_meta',
-      client: `api-token:${tokenId}`,
-      status: 200,
-      durationMs: Number,
-      traceId: TRACE_ID,
-      outcome: 'ok',
-    }, `${call.path} ${call.revision}${'progressToken' in call.meta ? ' (the SDK road)' : ''}: what the call was, who made it, how it ended`);
+    t.match(
+      between[index],
+      {
+        level: 30,
+        msg: 'request',
+        method: 'POST',
+        path: call.path,
+        endpoint: call.path === '/hub' ? 'hub' : 'meta',
+        rpc: 'tools/call',
+        revision: call.revision,
+        server: 'meta',
+        tool: 'echo_meta',
+        client: `api-token:${tokenId}`,
+        status: 200,
+        durationMs: Number,
+        traceId: TRACE_ID,
+        outcome: 'ok',
+      },
+      `${call.path} ${call.revision}${'progressToken' in call.meta ? ' (the SDK road)' : ''}: what the call was, who made it, how it ended`
+    );
   }
-  t.notOk(hub.logs().some((record) => record.msg === 'incoming request' || record.msg === 'request completed'), "Fastify's own request records are at debug");
+  t.notOk(
+    hub.logs().some((record) => record.msg === 'incoming request' || record.msg === 'request completed'),
+    "Fastify's own request records are at debug"
+  );
 });
 
 t.test("at debug, the probes' records and Fastify's own are there", async (t) => {

@@ -56,23 +56,33 @@ t.test('every server is checked without starting it; problems exit 1, in words a
 
   const { report } = await checkBeside(t, config);
   t.equal(report.ok, false, 'the JSON report: not ok');
-  t.same(
-    Object.fromEntries(report.servers.map((server) => [server.name, server.status])),
-    { broken: 'problem', fine: 'ok', missing: 'problem', notExecutable: 'problem', old: 'disabled', remote: 'ok', wrongScheme: 'problem' },
+  t.same(Object.fromEntries(report.servers.map((server) => [server.name, server.status])), {
+    broken: 'problem',
+    fine: 'ok',
+    missing: 'problem',
+    notExecutable: 'problem',
+    old: 'disabled',
+    remote: 'ok',
+    wrongScheme: 'problem',
+  });
+  t.match(
+    report.servers.find((server) => server.name === 'wrongScheme'),
+    { type: 'sse', detail: '"ftp://example.com/sse" is not an http(s) URL' }
   );
-  t.match(report.servers.find((server) => server.name === 'wrongScheme'), { type: 'sse', detail: '"ftp://example.com/sse" is not an http(s) URL' });
 });
 
 t.test('--connect completes the MCP handshake with each server, then stops it', async (t) => {
   const directory = await tempDir(t);
-  const { report } = await checkBeside(
-    t,
-    { plugins, mcpServers: { fine: fixtureEntry('crashy', join(directory, 'fine')), exits: fixtureEntry('exits-at-once', join(directory, 'exits')) } },
-    true,
-  );
+  const { report } = await checkBeside(t, { plugins, mcpServers: { fine: fixtureEntry('crashy', join(directory, 'fine')), exits: fixtureEntry('exits-at-once', join(directory, 'exits')) } }, true);
   t.equal(report.ok, false, 'a problem found: exit 1');
-  t.match(report.servers.find((server) => server.name === 'fine'), { status: 'ok', handshake: { ok: true, detail: /^crashy 1\.0\.0 answered the MCP handshake \(MCP 2025-11-25, 3 tools\)$/ } });
-  t.match(report.servers.find((server) => server.name === 'exits'), { handshake: { ok: false, detail: /could not start: the process exited with code 1 \(stderr: error: cannot open the database/ } });
+  t.match(
+    report.servers.find((server) => server.name === 'fine'),
+    { status: 'ok', handshake: { ok: true, detail: /^crashy 1\.0\.0 answered the MCP handshake \(MCP 2025-11-25, 3 tools\)$/ } }
+  );
+  t.match(
+    report.servers.find((server) => server.name === 'exits'),
+    { handshake: { ok: false, detail: /could not start: the process exited with code 1 \(stderr: error: cannot open the database/ } }
+  );
   t.equal(starts(join(directory, 'fine')).length, 1, 'started once for the handshake');
 });
 
@@ -97,7 +107,11 @@ t.test('every field error of an entry is printed, not just the first; the first 
   t.equal(kernel.code, 1, kernel.stderr);
   const lines = kernel.stdout.split('\n').filter((line) => line.startsWith('  problem'));
   t.equal(lines.length, 3, kernel.stdout);
-  for (const key of ['args', 'timeout', 'keepAlive']) t.ok(lines.some((line) => line.includes(`server "bad": key "${key}": expected a value of type `)), `${key} is named`);
+  for (const key of ['args', 'timeout', 'keepAlive'])
+    t.ok(
+      lines.some((line) => line.includes(`server "bad": key "${key}": expected a value of type `)),
+      `${key} is named`
+    );
   t.match(kernel.stdout, /the hub would not start\n$/);
   const kernelJson = JSON.parse((await check(t, { plugins, mcpServers: { bad: { command: '/bin/true', args: 'not a list', timeout: 'soon', keepAlive: 'yes' } } }, '--json')).stdout) as CheckReport;
   t.equal(kernelJson.problems.length, 3, 'and in JSON, one problem each');
@@ -108,7 +122,11 @@ t.test('every field error of an entry is printed, not just the first; the first 
   const boxed = (JSON.parse(typed.stdout) as CheckReport).servers.find((server) => server.name === 'boxed');
   t.equal(boxed?.problems?.length, 4, typed.stdout);
   t.equal(boxed?.detail, boxed?.problems?.[0], 'detail is the first of them');
-  for (const key of ['image', 'network', 'memory', 'pinTools']) t.ok(boxed?.problems?.some((line) => line.includes(`server "boxed": key "${key}": expected`)), `${key} is named`);
+  for (const key of ['image', 'network', 'memory', 'pinTools'])
+    t.ok(
+      boxed?.problems?.some((line) => line.includes(`server "boxed": key "${key}": expected`)),
+      `${key} is named`
+    );
   const human = await check(t, { plugins, mcpServers: { remote: { type: 'http' }, boxed: { type: 'docker', network: '', memory: 'lots', pinTools: 'yes' } } });
   t.equal(human.stdout.split('\n').filter((line) => /^ {2}problem +boxed /.test(line)).length, 4, human.stdout);
   t.match(human.stdout, /2 servers would fail; the hub would start without them\n$/, 'servers are counted, not errors');

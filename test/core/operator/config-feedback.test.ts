@@ -27,13 +27,22 @@ t.test('a key that looks like a known one is warned about, naming the key and th
   });
   // The log is written asynchronously: once the listening record is in, every start-up warning is.
   await hub.waitForLog('the listening record', (line) => line.msg.startsWith('Server listening'));
-  const warnings = hub.logs().filter((line) => line.level === 40).map((line) => line.msg);
+  const warnings = hub
+    .logs()
+    .filter((line) => line.level === 40)
+    .map((line) => line.msg);
   t.ok(warnings.includes('unknown key "mcpServer" (did you mean "mcpServers"?)'), 'a top-level typo');
   t.ok(warnings.includes('mcpServers.github: unknown key "denytools" (did you mean "denyTools"?)'), 'a known key in the wrong case');
   t.ok(warnings.includes('mcpServers.github: unknown key "keepalive" (did you mean "keepAlive"?)'));
   t.ok(warnings.includes('mcpServers.github: unknown key "allowTool" (did you mean "allowTools"?)'), 'one letter off');
-  t.notOk(warnings.some((line) => /unknown key "(autoApprove|timeout)"/.test(line)), "other clients' own keys are not taken for typos");
-  t.ok(warnings.some((line) => line.startsWith('mcpServers.github: "autoApprove" is not acted on by the hub')), 'but said to change nothing (issue 32)');
+  t.notOk(
+    warnings.some((line) => /unknown key "(autoApprove|timeout)"/.test(line)),
+    "other clients' own keys are not taken for typos"
+  );
+  t.ok(
+    warnings.some((line) => line.startsWith('mcpServers.github: "autoApprove" is not acted on by the hub')),
+    'but said to change nothing (issue 32)'
+  );
 });
 
 t.test('unknown flags are refused with the usage; a flag spelling a setting names its variable', async (t) => {
@@ -64,7 +73,11 @@ t.test('every setting is validated, the message naming the variable', async (t) 
   const runs = await Promise.all(settings.map(async ([variable, value, expected]) => ({ variable, value, expected, result: await runHub(undefined, { [variable]: value }) })));
   for (const { variable, value, expected, result } of runs) {
     t.equal(result.code, 1, `${variable}=${value}: exit code 1`);
-    t.equal(result.stderr.trim(), `hub: ${variable}: expected ${expected}${result.stderr.includes('such as') ? ' such as https://hub.example.com' : ''} (got "${value}")`, `${variable}=${value}: one line naming it`);
+    t.equal(
+      result.stderr.trim(),
+      `hub: ${variable}: expected ${expected}${result.stderr.includes('such as') ? ' such as https://hub.example.com' : ''} (got "${value}")`,
+      `${variable}=${value}: one line naming it`
+    );
   }
 });
 

@@ -98,7 +98,10 @@ t.test('list_servers and /health show down with the reason; list_tools never cla
     t.equal(entry?.status, 'down', `${server}: down`);
     t.match(`server "${server}" could not start: ${entry?.reason}`, cause, `${server}: list_servers gives the reason`);
   }
-  t.match(after.servers.find((entry) => entry.name === 'fine'), { status: 'up', toolCount: 3 });
+  t.match(
+    after.servers.find((entry) => entry.name === 'fine'),
+    { status: 'up', toolCount: 3 }
+  );
 
   const health = (await (await fetch(`${hub.url}/health`)).json()) as { status: string; servers: Record<string, string>; reasons: Record<string, string> };
   t.equal(health.status, 'degraded');
@@ -114,7 +117,10 @@ t.test('a multi-line stderr burst is one log record, and the server is named onc
   const record = await hub.waitForLog('the stderr record', (line) => line.stream === 'stderr' && line.msg.includes('Cannot find module'));
   t.match(record.msg, /^nomodule: [^]*Cannot find module[^]*\n\s+at /, 'the stack trace is in the one record');
   t.equal(hub.logs().filter((line) => line.stream === 'stderr' && line.server === 'nomodule').length, 1, 'one record for the whole burst');
-  const raw = hub.stdout().split('\n').filter((line) => line.includes('"stream":"stderr"'));
+  const raw = hub
+    .stdout()
+    .split('\n')
+    .filter((line) => line.includes('"stream":"stderr"'));
   t.ok(raw.length > 0 && raw.every((line) => line.split('"server":').length === 2), 'each record carries "server" once');
   t.ok(fixture('exits-at-once'));
 });

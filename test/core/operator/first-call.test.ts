@@ -18,7 +18,10 @@ t.test("the README's first call works as written", async (t) => {
   const firstSection = /^## (.+)$/m.exec(readme);
   t.equal(firstSection?.[1], 'First call', 'it is the first section');
   const block = /^## First call\n[\s\S]*?```sh\n([\s\S]*?)```/m.exec(readme)?.[1] ?? '';
-  const commands = block.split('\n').filter((line) => line.trim() !== '').map((line) => line.replace(/\s+#(?!!).*$/, '').trim());
+  const commands = block
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.replace(/\s+#(?!!).*$/, '').trim());
   t.equal(commands.length, 5, 'five commands');
   t.equal(commands[0], 'npm ci');
   t.equal(commands[1], 'npm start &');

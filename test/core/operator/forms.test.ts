@@ -47,7 +47,7 @@ t.test('a form post from another site is refused, whatever its cookies and token
   }
   const visitor = new Visitor(url);
   const accepted = await visitor.logIn({ origin: url, 'sec-fetch-site': 'same-origin' });
-  t.equal(accepted.status, 303, 'a post from the hub\'s own page goes through');
+  t.equal(accepted.status, 303, "a post from the hub's own page goes through");
   t.equal(accepted.headers.get('location'), '/status');
 });
 
@@ -84,7 +84,11 @@ t.test('the session lasts OPERATOR_SESSION_MINUTES', async (t) => {
   const login = await visitor.logIn();
   // The cookie's Max-Age and the stored expiry come from one lifetime; that the expiry is the
   // login plus that lifetime is shown on an injected clock in sessions.test.ts.
-  t.match(login.headers.getSetCookie().find((line) => line.startsWith('hub_session=')), /Max-Age=300;/, 'the cookie says 5 minutes');
+  t.match(
+    login.headers.getSetCookie().find((line) => line.startsWith('hub_session=')),
+    /Max-Age=300;/,
+    'the cookie says 5 minutes'
+  );
   const sessions = await hub.store.collection<{ _id: string; expiresAt: Date }>('operator-sessions').find({});
   t.equal(sessions.length, 1, 'and the store keeps the session');
 });
@@ -96,7 +100,7 @@ t.test('a login returns only to a page of the hub, never to a URL it is handed',
     const login = await visitor.request('/login', { form: { _csrf: await visitor.token('/status'), password: PASSWORD, return_to: returnTo } });
     t.equal(login.status, 200, `${returnTo}: logged in, not redirected`);
     t.equal(login.headers.get('location'), null);
-    t.match(await login.text(), `<a href="/status">`, 'the page links to the hub\'s pages instead');
+    t.match(await login.text(), `<a href="/status">`, "the page links to the hub's pages instead");
   }
 });
 

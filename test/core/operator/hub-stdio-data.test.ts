@@ -45,7 +45,7 @@ async function connect(t: { teardown(fn: () => unknown): void }, cwd: string, en
   return client;
 }
 
-t.test('started from a folder that is not the config\'s, the data goes to the per-user state folder', async (t) => {
+t.test("started from a folder that is not the config's, the data goes to the per-user state folder", async (t) => {
   const { home, config, state } = await setUp();
   const launchedFrom = await mkdtemp(join(tmpdir(), 'stdio-cwd-'));
   const client = await connect(t, launchedFrom, { HUB_CONFIG: config, XDG_STATE_HOME: state });
@@ -60,7 +60,7 @@ t.test('started from a folder that is not the config\'s, the data goes to the pe
   t.match(help.stdout, `${join(state, 'mcp-hub')}  (the per-user state folder: ${launchedFrom} does not hold the config file)`, '--help says which folder, and why');
 });
 
-t.test('started from the config\'s own folder, the data is ./data there', async (t) => {
+t.test("started from the config's own folder, the data is ./data there", async (t) => {
   const { home, state } = await setUp();
   const client = await connect(t, home, { XDG_STATE_HOME: state });
   t.equal((await client.listTools()).tools.length, 6);

@@ -64,7 +64,11 @@ t.test('replicas on one store: the attempts are counted before the check, atomic
   const later = [];
   for (let index = 0; index < 30; index++) later.push(await replicas[index % 3]!.attempt('203.0.113.9', guess));
   t.equal(checked, CHECKS_PER_ADDRESS, 'exactly the documented number of wrong passwords was checked, on all replicas together');
-  t.same(later.slice(-3).map((answer) => answer.refused), ['throttled', 'throttled', 'throttled'], 'every replica refuses the address');
+  t.same(
+    later.slice(-3).map((answer) => answer.refused),
+    ['throttled', 'throttled', 'throttled'],
+    'every replica refuses the address'
+  );
   t.same(await replicas[0]!.attempt('198.51.100.2', async () => true), { refused: false, matched: true }, 'another address is not refused');
 });
 

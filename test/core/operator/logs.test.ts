@@ -16,9 +16,15 @@ const TYPO = { plugins: { 'oauth-as': false, 'map-tools': false }, mcpServer: {}
 t.test('LOG_FORMAT=pretty prints readable lines', async (t) => {
   const hub = await startHubBin(t, { config: TYPO, env: { LOG_FORMAT: 'pretty' } });
   await hub.stop();
-  const lines = hub.stdout().split('\n').filter((line) => line.trim() !== '');
+  const lines = hub
+    .stdout()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   t.ok(lines.length > 0);
-  t.notOk(lines.some((line) => line.startsWith('{')), 'no JSON records');
+  t.notOk(
+    lines.some((line) => line.startsWith('{')),
+    'no JSON records'
+  );
   t.match(hub.stdout(), /WARN.*unknown key "mcpServer" \(did you mean "mcpServers"\?\)/);
   t.match(hub.stdout(), /INFO.*Server listening at http:\/\/127\.0\.0\.1:/);
 });
@@ -27,7 +33,10 @@ t.test('by default, a log that is not a terminal gets one JSON record a line', a
   const hub = await startHubBin(t, { config: TYPO, env: { LOG_FORMAT: '' } });
   // The log is written asynchronously: the warning arrives within its flush interval.
   await hub.waitForLog('the typo warning', (record) => record.msg === 'unknown key "mcpServer" (did you mean "mcpServers"?)');
-  const lines = hub.stdout().split('\n').filter((line) => line.trim() !== '');
+  const lines = hub
+    .stdout()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   t.ok(lines.length > 0 && lines.every((line) => typeof JSON.parse(line) === 'object'), 'every line is a JSON record');
 });
 

@@ -27,7 +27,10 @@ t.test('"disabled" servers are not served, a per-server "timeout" applies, keys 
   // The log is written asynchronously: the start-up records may still be on their way.
   await hub.waitForLog('the disabled servers named', (line) => line.msg === 'servers marked "disabled": true are not served');
   await hub.waitForLog('the third warning', (line) => line.level === 40 && line.msg.startsWith('mcpServers.copied: "timeout"'));
-  const warnings = hub.logs().filter((line) => line.level === 40).map((line) => line.msg);
+  const warnings = hub
+    .logs()
+    .filter((line) => line.level === 40)
+    .map((line) => line.msg);
   t.same(
     warnings.filter((line) => line.startsWith('mcpServers.copied')),
     [
@@ -35,28 +38,44 @@ t.test('"disabled" servers are not served, a per-server "timeout" applies, keys 
       'mcpServers.copied: "disabledTools" is not acted on by the hub (Windsurf\'s and Roo Code\'s hidden tools; the hub\'s key is "denyTools")',
       'mcpServers.copied: "timeout" is in milliseconds, as in Claude Code, and 60 is under a second, so it is ignored (Cline\'s "timeout" counts seconds: 60 seconds is 60000)',
     ],
-    'one warning per key, naming the server',
+    'one warning per key, naming the server'
   );
-  t.match(hub.logs().find((line) => line.msg === 'servers marked "disabled": true are not served'), { servers: ['off', 'offAndBroken'] });
+  t.match(
+    hub.logs().find((line) => line.msg === 'servers marked "disabled": true are not served'),
+    { servers: ['off', 'offAndBroken'] }
+  );
 
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${hub.url}/hub`, revision);
     const listed = (await client.callTool({ name: 'list_servers', arguments: {} })).structuredContent as { servers: { name: string }[] };
     t.same(listed.servers.map((server) => server.name).sort(), ['copied', 'quick'], `${revision}: a disabled server is not listed`);
   }
-  const off = await fetch(`${hub.url}/off/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+  const off = await fetch(`${hub.url}/off/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+  });
   t.equal(off.status, 404, 'nor has it an endpoint');
   t.same(starts(join(directory, 'off')), [], 'nor is it started');
 
   const client = await connectClient(t, `${hub.url}/quick/mcp`, '2026-07-28');
   const late = await client.callTool({ name: 'wait', arguments: { ms: 60_000 } });
-  t.equal(late.isError, true, 'a call past the server\'s own timeout fails');
+  t.equal(late.isError, true, "a call past the server's own timeout fails");
   t.match(late.content, [{ text: /^Tool call failed: server "quick": .*timed out/i }]);
   const ignored = await connectClient(t, `${hub.url}/copied/mcp`, '2026-07-28');
   t.match((await ignored.callTool({ name: 'echo', arguments: {} })).content, [{ text: 'ok' }], 'a timeout under a second is not applied');
 
   // A reload that changes nothing about these keys says nothing again.
-  await writeFile(hub.configFile, JSON.stringify({ plugins, mcpServers: { quick: { ...fixtureEntry('slow-start', join(directory, 'quick'), { env: { START_DELAY_MS: '0' } }), timeout: 1000 }, copied: { ...fixtureEntry('crashy', join(directory, 'copied')), autoApprove: ['echo'], disabledTools: ['crash'], timeout: 60 } } }));
+  await writeFile(
+    hub.configFile,
+    JSON.stringify({
+      plugins,
+      mcpServers: {
+        quick: { ...fixtureEntry('slow-start', join(directory, 'quick'), { env: { START_DELAY_MS: '0' } }), timeout: 1000 },
+        copied: { ...fixtureEntry('crashy', join(directory, 'copied')), autoApprove: ['echo'], disabledTools: ['crash'], timeout: 60 },
+      },
+    })
+  );
   await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
   t.equal(hub.logs().filter((line) => line.level === 40 && line.msg.startsWith('mcpServers.copied')).length, 3, 'warned once');
 });
@@ -72,13 +91,20 @@ t.test('changing only the tool filters applies them without restarting the serve
 
   await writeFile(hub.configFile, JSON.stringify({ plugins, mcpServers: { filtered: { ...entry, denyTools: ['crash', 'freeze'] } } }));
   t.match(await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded'), { retuned: ['filtered'], restarted: [] });
-  t.same((await client.listTools()).tools.map((tool) => tool.name), ['echo'], 'the new filter applies');
+  t.same(
+    (await client.listTools()).tools.map((tool) => tool.name),
+    ['echo'],
+    'the new filter applies'
+  );
   t.equal(starts(file).length, 1, 'on the same process');
   t.ok(isAlive(pid), 'which still runs');
 
   await writeFile(hub.configFile, JSON.stringify({ plugins, mcpServers: { filtered: { ...entry, allowTools: ['crash'] } } }));
   await waitFor('the second reload', () => hub.logs().filter((line) => line.msg === 'config reloaded').length === 2);
-  t.same((await client.listTools()).tools.map((tool) => tool.name), ['crash']);
+  t.same(
+    (await client.listTools()).tools.map((tool) => tool.name),
+    ['crash']
+  );
   t.equal(starts(file).length, 1, 'still no restart');
 });
 

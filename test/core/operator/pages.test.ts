@@ -58,9 +58,21 @@ async function redirectTarget(t: Test) {
 }
 
 async function authorizationUrl(base: string, redirectUri: string): Promise<string> {
-  const registered = await fetch(`${base}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirectUri], client_name: 'Pages test client' }) });
+  const registered = await fetch(`${base}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: [redirectUri], client_name: 'Pages test client' }),
+  });
   const { client_id } = (await registered.json()) as { client_id: string };
-  const query = new URLSearchParams({ response_type: 'code', client_id, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 'st', resource: `${base}/hub` });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id,
+    redirect_uri: redirectUri,
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+    state: 'st',
+    resource: `${base}/hub`,
+  });
   return `${base}/authorize?${query}`;
 }
 
@@ -86,11 +98,18 @@ async function usePages(t: Test, browser: Browser, prefix: string) {
   t.ok(redirect.searchParams.get('code'), 'the client gets its code');
   t.equal(redirect.searchParams.get('iss'), base);
   const cookies = await browserContext.cookies();
-  t.same(cookies.map((cookie) => [cookie.name, cookie.path, cookie.httpOnly]).sort(), [['hub_csrf', prefix || '/', true], ['hub_session', prefix || '/', true]], 'one session cookie and one CSRF cookie, scoped to the prefix');
+  t.same(
+    cookies.map((cookie) => [cookie.name, cookie.path, cookie.httpOnly]).sort(),
+    [
+      ['hub_csrf', prefix || '/', true],
+      ['hub_session', prefix || '/', true],
+    ],
+    'one session cookie and one CSRF cookie, scoped to the prefix'
+  );
 
   // The status page: the same session, no second login.
   await page.goto(`${base}/status`);
-  t.equal(await page.textContent('h1'), 'Hub console', 'the approval\'s login serves the console (/status leads to its overview)');
+  t.equal(await page.textContent('h1'), 'Hub console', "the approval's login serves the console (/status leads to its overview)");
   t.equal(path(), `${prefix}/console/overview`, 'the redirect follows the prefix');
   t.equal(await page.getAttribute('a[aria-current=page]', 'href'), `${prefix}/console/overview`, 'its links follow the prefix');
 
@@ -99,12 +118,12 @@ async function usePages(t: Test, browser: Browser, prefix: string) {
   t.equal(path(), `${prefix}/upstreams`);
   t.equal(await page.textContent('#upstream-dyn .status'), 'unauthorized');
   await page.click('button:has-text("Log in to dyn")');
-  t.equal(new URL(page.url()).origin, world.issuer, 'at the upstream\'s authorization server');
+  t.equal(new URL(page.url()).origin, world.issuer, "at the upstream's authorization server");
   await page.fill('input[name=login]', 'operator');
   await page.fill('input[name=password]', 'anything');
   await page.click('button[type=submit]');
   await page.click('button[type=submit]');
-  t.equal(path(), `${prefix}/upstreams/callback`, 'back on the hub\'s callback, under the prefix');
+  t.equal(path(), `${prefix}/upstreams/callback`, "back on the hub's callback, under the prefix");
   t.match(await page.textContent('body'), /logged in to dyn/);
   await waitFor('the upstream to come up', () => dyn?.status === 'up');
 

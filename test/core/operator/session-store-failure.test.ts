@@ -13,9 +13,17 @@ const PASSWORD = 'correct horse battery';
 /** Logs in through the status page's form; the cookies of the logged-in browser. */
 async function logIn(url: string): Promise<string> {
   const first = await fetch(`${url}/status`);
-  const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const cookie = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   const csrf = /name="_csrf" value="([^"]+)"/.exec(await first.text())?.[1] ?? '';
-  const login = await fetch(`${url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, password: PASSWORD, return_to: '/status' }).toString() });
+  const login = await fetch(`${url}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, password: PASSWORD, return_to: '/status' }).toString(),
+  });
   return [cookie, ...login.headers.getSetCookie().map((line) => line.split(';')[0])].join('; ');
 }
 
@@ -38,7 +46,10 @@ t.test("a session the store cannot check is a 503 page, and a folder in a collec
   t.match(text, /<h1>Cannot check the login<\/h1>/);
   t.match(text, /its store does not answer/);
   t.notMatch(text, /operator-sessions|EISDIR|at /, 'neither the file nor a stack on the page');
-  t.ok(logs.some((line) => line.includes('an operator session could not be checked') && line.includes('is not a regular file')), 'the reason is logged');
+  t.ok(
+    logs.some((line) => line.includes('an operator session could not be checked') && line.includes('is not a regular file')),
+    'the reason is logged'
+  );
   t.equal((await fetch(`${url}/livez`)).status, 200, 'the hub is still up');
 
   await rm(file, { recursive: true });

@@ -28,7 +28,11 @@ t.test('a session expires its lifetime after the login, on the clock it is given
   const session = login.cookies.find((sent) => sent.name === SESSION_COOKIE);
   t.equal(session?.maxAge, 300, 'the cookie lasts the lifetime');
   const records = await store.collection<{ _id: string; expiresAt: Date }>('operator-sessions').find({});
-  t.same(records.map((record) => record.expiresAt.getTime()), [Date.UTC(2100, 0, 1) + 300_000], 'the store keeps login + lifetime');
+  t.same(
+    records.map((record) => record.expiresAt.getTime()),
+    [Date.UTC(2100, 0, 1) + 300_000],
+    'the store keeps login + lifetime'
+  );
 
   const live = async () => (await app.inject({ method: 'GET', url: '/live', cookies: { [SESSION_COOKIE]: session?.value ?? '' } })).json<{ live: boolean }>().live;
   now += 300_000 - 1;

@@ -47,10 +47,22 @@ export function storeContract(t: Test, target: ContractTarget): void {
     }
     t.match(await families.findOne({ _id: 'f3' }), { _id: 'f3', current: 't3', generation: 3, client: 'odd' });
     t.equal(await families.findOne({ _id: 'nope' }), null);
-    t.same((await families.find({ client: 'even' }, { sort: { generation: -1 } })).map((f) => f._id), ['f4', 'f2', 'f0']);
-    t.same((await families.find({ generation: { $gte: 1 } }, { sort: { generation: 1 }, limit: 2 })).map((f) => f._id), ['f1', 'f2']);
-    t.same((await families.find({ _id: { $in: ['f0', 'f4', 'x'] } }, { sort: { generation: 1 } })).map((f) => f._id), ['f0', 'f4']);
-    t.same((await families.find({ $or: [{ _id: 'f0' }, { generation: { $gt: 3 } }] }, { sort: { generation: 1 } })).map((f) => f._id), ['f0', 'f4']);
+    t.same(
+      (await families.find({ client: 'even' }, { sort: { generation: -1 } })).map((f) => f._id),
+      ['f4', 'f2', 'f0']
+    );
+    t.same(
+      (await families.find({ generation: { $gte: 1 } }, { sort: { generation: 1 }, limit: 2 })).map((f) => f._id),
+      ['f1', 'f2']
+    );
+    t.same(
+      (await families.find({ _id: { $in: ['f0', 'f4', 'x'] } }, { sort: { generation: 1 } })).map((f) => f._id),
+      ['f0', 'f4']
+    );
+    t.same(
+      (await families.find({ $or: [{ _id: 'f0' }, { generation: { $gt: 3 } }] }, { sort: { generation: 1 } })).map((f) => f._id),
+      ['f0', 'f4']
+    );
     t.same((await families.find({ note: { $exists: true } })).length, 0);
     t.equal(await families.countDocuments({}), 5);
     t.equal(await families.countDocuments({ client: 'odd', generation: { $gte: 3 } }), 1);
@@ -65,7 +77,10 @@ export function storeContract(t: Test, target: ContractTarget): void {
     t.equal(await families.deleteOne({ client: 'even' }), 1);
     t.equal(await families.deleteMany({ client: 'even' }), 2);
     t.equal(await families.deleteOne({ client: 'even' }), 0);
-    t.same((await families.find({}, { sort: { _id: 1 } })).map((f) => f._id), ['f1', 'f3']);
+    t.same(
+      (await families.find({}, { sort: { _id: 1 } })).map((f) => f._id),
+      ['f1', 'f3']
+    );
   });
 
   t.test('documents are stored as given: dates stay dates, the input is not modified', async (t) => {
@@ -94,9 +109,7 @@ export function storeContract(t: Test, target: ContractTarget): void {
     const families = store.collection<Family>(fresh('rotate'));
     await families.insertOne({ _id: 'family', current: 'token-0', generation: 0 });
     const attempts = await Promise.all(
-      Array.from({ length: 50 }, (_, index) =>
-        families.findOneAndUpdate({ _id: 'family', current: 'token-0' }, { $set: { current: `token-from-${index}` }, $inc: { generation: 1 } }),
-      ),
+      Array.from({ length: 50 }, (_, index) => families.findOneAndUpdate({ _id: 'family', current: 'token-0' }, { $set: { current: `token-from-${index}` }, $inc: { generation: 1 } }))
     );
     const winners = attempts.filter((attempt) => attempt !== null);
     t.equal(winners.length, 1);
@@ -124,8 +137,14 @@ export function storeContract(t: Test, target: ContractTarget): void {
     await expiring.insertOne({ _id: 'old', expiresAt: new Date(Date.now() - hour) });
     await expiring.insertOne({ _id: 'new', expiresAt: new Date(Date.now() + hour) });
     t.equal(await expiring.findOne({ _id: 'old' }), null);
-    t.same((await expiring.find({})).map((d) => d._id), ['new']);
-    t.same((await expiring.find({ $or: [{ _id: 'old' }, { _id: 'new' }] })).map((d) => d._id), ['new']);
+    t.same(
+      (await expiring.find({})).map((d) => d._id),
+      ['new']
+    );
+    t.same(
+      (await expiring.find({ $or: [{ _id: 'old' }, { _id: 'new' }] })).map((d) => d._id),
+      ['new']
+    );
     t.equal(await expiring.countDocuments({}), 1);
     t.equal(await expiring.findOneAndUpdate({ _id: 'old' }, { $set: { n: 1 } }), null);
     t.equal(await expiring.updateMany({}, { $set: { n: 2 } }), 1);
@@ -144,12 +163,15 @@ export function storeContract(t: Test, target: ContractTarget): void {
     t.equal(await families.findOne({ _id: 'from-child' }), null);
     const written = await runNode(storeProcess, ['insert', name, JSON.stringify({ _id: 'from-child', current: 'c', generation: 7 })], target.env);
     t.equal(written.code, 0, written.stderr);
-    t.match(await families.findOne({ _id: 'from-child' }), { generation: 7 }, 'an open store sees another process\'s write');
+    t.match(await families.findOne({ _id: 'from-child' }), { generation: 7 }, "an open store sees another process's write");
     await families.insertOne({ _id: 'from-parent', current: 'p', generation: 8 });
 
     const reopened = await target.open();
     t.teardown(() => reopened.close());
-    t.same((await reopened.collection<Family>(name).find({}, { sort: { generation: 1 } })).map((f) => f._id), ['from-child', 'from-parent']);
+    t.same(
+      (await reopened.collection<Family>(name).find({}, { sort: { generation: 1 } })).map((f) => f._id),
+      ['from-child', 'from-parent']
+    );
   });
 
   t.test('a process writing without pause does not shut another process out', async (t) => {
@@ -162,7 +184,7 @@ export function storeContract(t: Test, target: ContractTarget): void {
     while (!finished) await busy.insertOne({ _id: `busy-${writes++}`, current: 'b', generation: writes });
     const result = await other;
     t.equal(result.code, 0, result.stderr);
-    t.ok(await busy.findOne({ _id: 'from-child' }), 'the other process\'s write landed');
+    t.ok(await busy.findOne({ _id: 'from-child' }), "the other process's write landed");
   });
 
   t.test('collection names are checked', async (t) => {

@@ -61,11 +61,15 @@ t.test("reads do no file-system work of their own: another process's write is se
   clock.now += MAX_STALENESS_MS - 1;
   t.equal(await markers.countDocuments({}), 0, 'until the bound has passed');
   clock.now += 1;
-  t.ok(await markers.findOne({ _id: 'revoked' }, bounded), 'then the other process\'s write is seen');
+  t.ok(await markers.findOne({ _id: 'revoked' }, bounded), "then the other process's write is seen");
 
   await admin.collection<{ _id: string }>('markers').insertOne({ _id: 'second' });
   await markers.insertOne({ _id: 'mine' });
-  t.same((await markers.find({}, { sort: { _id: 1 } })).map(({ _id }) => _id), ['mine', 'revoked', 'second'], 'a write reloads first, whatever the bound: nothing another process wrote is lost');
+  t.same(
+    (await markers.find({}, { sort: { _id: 1 } })).map(({ _id }) => _id),
+    ['mine', 'revoked', 'second'],
+    'a write reloads first, whatever the bound: nothing another process wrote is lost'
+  );
 });
 
 t.test('a bounded lookup remembers a miss only until the documents may have changed: a write of its own or a reload shows the document at once', async (t) => {
@@ -91,7 +95,7 @@ t.test('a bounded lookup remembers a miss only until the documents may have chan
   t.same(
     await Promise.all(['a', 'b', 'c', 'd'].map((id) => markers.findOne({ _id: id }, bounded).then((found) => found?._id ?? null))),
     ['a', 'b', 'c', null],
-    'lookups side by side each get their own answer',
+    'lookups side by side each get their own answer'
   );
 });
 

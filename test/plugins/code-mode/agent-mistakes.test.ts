@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { createOrders, createPeople } from '../../fixtures/servers/directory.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
@@ -30,7 +29,7 @@ t.test('get_code_api declares the tools asked for alone', async (t) => {
   const { url } = await codeHub(t);
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/hub`, revision);
-    const api = async (args: Record<string, unknown>) => (await client.callTool({ name: 'get_code_api', arguments: args })) as CallToolResult;
+    const api = async (args: Record<string, unknown>) => await client.callTool({ name: 'get_code_api', arguments: args });
     const echo = textOf(await api({ tools: ['everything/echo'] }));
     t.match(echo, /echo\(args: everything\.EchoInput\): Promise<everything\.EchoOutput>;/, `${revision}: echo is declared`);
     t.equal(echo.match(/export type /g)?.length, 2, `${revision}: with its two types alone`);
@@ -49,7 +48,11 @@ t.test('get_code_api declares the tools asked for alone', async (t) => {
     t.equal(typo.isError, true);
     t.match(textOf(typo), /^Unknown tool: "ecoh" on server "everything"\. Did you mean "echo"\? Its tools: .*"echo"/, `${revision}: an unknown tool names the close ones and the server's tools`);
     const server = await api({ tools: ['evrything/echo'] });
-    t.equal(textOf(server), 'Unknown server: "evrything". Did you mean "everything"? The servers you can reach: "people", "orders-db", "everything".', `${revision}: an unknown server names the close ones and the servers`);
+    t.equal(
+      textOf(server),
+      'Unknown server: "evrything". Did you mean "everything"? The servers you can reach: "people", "orders-db", "everything".',
+      `${revision}: an unknown server names the close ones and the servers`
+    );
     t.match(textOf(await api({ tools: ['echo'] })), /^"echo" is not a tool name as get_code_api takes it: "server\/tool"/, `${revision}: a name without its server says how to write it`);
   }
 });
@@ -65,23 +68,24 @@ t.test('a program that makes a mistake is told what it is', async (t) => {
   t.equal(
     await failed('const { people } = await servers.peple.list_people();\nreturn people;'),
     'The program failed: ReferenceError: Unknown server: "peple". Did you mean "people"? The servers you can reach: "people", "orders-db", "everything". (line 1)',
-    'an unknown server names the close ones and the servers',
+    'an unknown server names the close ones and the servers'
   );
   t.match(
     await failed('return await servers.people.list_peple();'),
     /^The program failed: ToolError: Unknown tool: "list_peple" on server "people"\. Did you mean "list_people"\? Its tools: "list_people"\./,
-    'an unknown tool names the close ones and the server\'s tools',
+    "an unknown tool names the close ones and the server's tools"
   );
   t.equal(
     await failed("const found = servers.people.list_people({ city: 'London' });\nreturn found.people.length;"),
     'The program failed: TypeError: "people" was read from the promise servers.people.list_people() returns, not from its result: an await is probably missing (await servers.people.list_people(...)). (line 2)',
-    'a field read from a promise says that an await is probably missing',
+    'a field read from a promise says that an await is probably missing'
   );
-  const awaited = (await runProgram(client, "const calls = [servers.people.list_people({ city: 'London' })];\nconst [found] = await Promise.all(calls);\nreturn found.people.length;")).structuredContent as unknown as RunAnswer;
+  const awaited = (await runProgram(client, "const calls = [servers.people.list_people({ city: 'London' })];\nconst [found] = await Promise.all(calls);\nreturn found.people.length;"))
+    .structuredContent as RunAnswer;
   t.equal(awaited.value, 2, 'the promise still works with await and Promise.all');
 
   for (const [what, code, kind] of [
-    ['a function', "return (x: number) => x + 1;", 'function'],
+    ['a function', 'return (x: number) => x + 1;', 'function'],
     ['a symbol', "return Symbol('s');", 'symbol'],
   ] as const) {
     const result = await runProgram(client, `console.log('before');\n${code}`);
@@ -89,7 +93,7 @@ t.test('a program that makes a mistake is told what it is', async (t) => {
     t.same(
       result.structuredContent,
       { output: 'before\n', calls: [], note: `The returned value (a ${kind}) is not JSON and was dropped: return an object, array, string, number, boolean or null.` },
-      `${what}: the answer says the value was dropped`,
+      `${what}: the answer says the value was dropped`
     );
   }
 
@@ -98,5 +102,5 @@ t.test('a program that makes a mistake is told what it is', async (t) => {
   t.equal(await failed('throw { toString() { for (;;) {} } };'), unreadable, 'a thrown value whose toString loops');
   t.equal(await failed("const error = new Error('x');\nObject.defineProperty(error, 'message', { get() { for (;;) {} } });\nthrow error;"), unreadable, 'an error whose message getter loops');
   t.equal(await failed('throw null;'), 'The program failed: Error: the program threw null', 'a thrown null');
-  t.equal(((await runProgram(client, 'return 1;')).structuredContent as unknown as RunAnswer).value, 1, 'the hub goes on');
+  t.equal(((await runProgram(client, 'return 1;')).structuredContent as RunAnswer).value, 1, 'the hub goes on');
 });

@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
@@ -18,11 +17,31 @@ const everything = { command: process.execPath, args: [require.resolve('@modelco
 /** Runs `tsc --strict` on the files of `folder`; the exit code and what it said. */
 async function compile(folder: string, files: string[]): Promise<{ code: number; output: string }> {
   try {
-    await promisify(execFile)('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '--strict', '--noEmit', '--target', 'es2022', '--lib', 'es2022', '--types', '', '--skipLibCheck', 'false', ...files.map((file) => join(folder, file))], {
-      // Without the loaders the test runner puts in every Node child's NODE_OPTIONS, as a user's shell runs tsc.
-      env: { PATH: process.env.PATH ?? '' },
-      cwd: folder,
-    });
+    await promisify(execFile)(
+      'env',
+      [
+        '-u',
+        'NODE_OPTIONS',
+        process.execPath,
+        tsc,
+        '--strict',
+        '--noEmit',
+        '--target',
+        'es2022',
+        '--lib',
+        'es2022',
+        '--types',
+        '',
+        '--skipLibCheck',
+        'false',
+        ...files.map((file) => join(folder, file)),
+      ],
+      {
+        // Without the loaders the test runner puts in every Node child's NODE_OPTIONS, as a user's shell runs tsc.
+        env: { PATH: process.env.PATH ?? '' },
+        cwd: folder,
+      }
+    );
     return { code: 0, output: '' };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -43,7 +62,7 @@ t.test('the code API of server-everything and the map tools compiles under tsc -
   await Promise.all(['everything', 'map'].map((name) => hub.children.get(name)?.ensureUp()));
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/hub`, revision);
-    const api = textOf((await client.callTool({ name: 'get_code_api', arguments: {} })) as CallToolResult);
+    const api = textOf(await client.callTool({ name: 'get_code_api', arguments: {} }));
     t.match(api, 'declare namespace everything {', `${revision}: server-everything's namespace`);
     t.match(api, 'declare namespace map {', `${revision}: the map server's`);
     t.match(api, /"get-sum"\(args: everything\.GetSumInput\)/, `${revision}: a tool name that is not an identifier is quoted`);
@@ -60,7 +79,7 @@ t.test('the code API of server-everything and the map tools compiles under tsc -
   console.log(sum.length, found);
   return found;
 }
-`,
+`
     );
     const good = await compile(folder, ['api.d.ts', 'program.ts']);
     t.equal(good.code, 0, `${revision}: the declarations and a program against them compile: ${good.output}`);

@@ -47,7 +47,8 @@ t.test('CLIENT_CALLS_PER_MINUTE counts every tool call a program makes', async (
   // The counter's clock stands still in the middle of a minute: every call falls in one window, however slow the machine.
   const client = await limitedHub(t, { CLIENT_CALLS_PER_MINUTE: '30' }, Date.UTC(2100, 0, 1, 12, 0, 30));
   child.ticks = 0;
-  const program = 'const seen: string[] = [];\nfor (let i = 0; i < 20; i++) { try { await servers.counter.tick(); seen.push("ok"); } catch (error) { seen.push((error as Error).message); } }\nreturn seen;';
+  const program =
+    'const seen: string[] = [];\nfor (let i = 0; i < 20; i++) { try { await servers.counter.tick(); seen.push("ok"); } catch (error) { seen.push((error as Error).message); } }\nreturn seen;';
   const refusals: string[] = [];
   const outcomes: string[] = [];
   let runs = 0;
@@ -59,7 +60,7 @@ t.test('CLIENT_CALLS_PER_MINUTE counts every tool call a program makes', async (
       t.match((error as Error).message, /Rate limit exceeded/, 'once the minute is spent, run_code itself is refused');
       break;
     }
-    const answer = result.structuredContent as unknown as RunAnswer;
+    const answer = result.structuredContent as RunAnswer;
     refusals.push(...(answer.value as string[]).filter((seen) => seen !== 'ok'));
     outcomes.push(...answer.calls.map((call) => call.outcome));
   }
@@ -70,17 +71,17 @@ t.test('CLIENT_CALLS_PER_MINUTE counts every tool call a program makes', async (
   t.same(
     refusals.filter((refusal) => !/^counter\.tick was refused: Rate limit exceeded: this client may make 30 MCP requests a minute; retry in \d+ s$/.test(refusal)),
     [],
-    'each refusal gives the 429 reason',
+    'each refusal gives the 429 reason'
   );
   t.equal(outcomes.filter((outcome) => outcome === 'limit').length, refusals.length, "each refusal is a `limit` in the run's calls");
   t.equal(outcomes.filter((outcome) => outcome === 'ok').length, child.ticks, 'every other call reached the child');
 });
 
-t.test('CLIENT_MAX_CONCURRENT holds a program to its caller\'s calls in flight', async (t) => {
+t.test("CLIENT_MAX_CONCURRENT holds a program to its caller's calls in flight", async (t) => {
   const client = await limitedHub(t, { CLIENT_MAX_CONCURRENT: '5' });
   child.mostInFlight = 0;
   const result = await runProgram(client, 'try {\n  await Promise.all(Array.from({ length: 40 }, () => servers.counter.hold()));\n} catch (error) {\n  return (error as Error).message;\n}');
-  const answer = result.structuredContent as unknown as RunAnswer;
+  const answer = result.structuredContent as RunAnswer;
   t.equal(answer.value, 'counter.hold was refused: Too many concurrent requests: this client may have 5 in flight', "the refusal rejects in the program with the 429's reason");
   t.equal(answer.calls.length, 40, 'the program made its 40 calls');
   const limited = answer.calls.filter((call) => call.outcome === 'limit').length;
@@ -88,5 +89,5 @@ t.test('CLIENT_MAX_CONCURRENT holds a program to its caller\'s calls in flight',
   t.ok(limited >= 36, `at least 36 calls were refused (${limited})`);
   t.ok(child.mostInFlight <= 5, `never more than 5 in flight at the child (${child.mostInFlight})`);
   const after = await runProgram(client, 'await servers.counter.tick(); return 1;');
-  t.equal((after.structuredContent as unknown as RunAnswer | undefined)?.value, 1, `the slots were given back (${textOf(after)})`);
+  t.equal((after.structuredContent as RunAnswer | undefined)?.value, 1, `the slots were given back (${textOf(after)})`);
 });

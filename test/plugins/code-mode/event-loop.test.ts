@@ -51,7 +51,7 @@ t.test('no request waits for a program', async (t) => {
         beaconServer(() => {
           started += 1;
           onStarted();
-        }),
+        })
       );
     },
     config: { plugins: { 'map-tools': false, 'code-mode': { timeoutMs: 5000, memoryMb: 4, maxStackKb: 256, maxConcurrentRunsPerClient: 2 } } },
@@ -74,7 +74,7 @@ t.test('no request waits for a program', async (t) => {
       runProgram(programs, code).then((result: CallToolResult) => {
         events.push(`run ${index} ended`);
         return result;
-      }),
+      })
     );
     await bothStarted;
     const probes: Promise<unknown>[] = [];
@@ -86,9 +86,9 @@ t.test('no request waits for a program', async (t) => {
           events.push('livez');
         }),
         other.callTool({ name: 'list_people', arguments: { city: 'London' } }).then((result) => {
-          t.equal((result as CallToolResult).isError, undefined, `${what}: another caller's call answers`);
+          t.equal(result.isError, undefined, `${what}: another caller's call answers`);
           events.push('call');
-        }),
+        })
       );
     }
     await Promise.all(probes);
@@ -98,5 +98,9 @@ t.test('no request waits for a program', async (t) => {
     for (const result of results) t.match(textOf(result), expected, `${what}: the program met its limit and was stopped at its time limit`);
   }
   const after = await runProgram(programs, "const { people } = await servers.people.list_people({ city: 'London' }); return people.length;");
-  t.same(after.structuredContent, { output: '', value: 2, calls: [{ server: 'people', tool: 'list_people', outcome: 'ok', durationMs: (after.structuredContent as { calls: { durationMs: number }[] }).calls[0]?.durationMs }] }, 'the workers stopped were replaced: a later run works');
+  t.same(
+    after.structuredContent,
+    { output: '', value: 2, calls: [{ server: 'people', tool: 'list_people', outcome: 'ok', durationMs: (after.structuredContent as { calls: { durationMs: number }[] }).calls[0]?.durationMs }] },
+    'the workers stopped were replaced: a later run works'
+  );
 });

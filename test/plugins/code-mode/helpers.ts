@@ -20,7 +20,7 @@ export async function startCodeHub(t: { teardown(fn: () => unknown): void }, opt
 
 /** Runs a program through run_code. */
 export async function runProgram(client: Client, code: string, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
-  return (await client.callTool({ name: 'run_code', arguments: { code } }, options.signal ? { signal: options.signal } : undefined)) as CallToolResult;
+  return await client.callTool({ name: 'run_code', arguments: { code } }, options.signal ? { signal: options.signal } : undefined);
 }
 
 /** The text of a result's first block. */

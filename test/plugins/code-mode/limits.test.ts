@@ -7,7 +7,9 @@ import { runProgram, startCodeHub, textOf, type RunAnswer } from './helpers.js';
 
 /** A program that ends well, run after each hostile one: the hub and later runs are unaffected. */
 async function stillWorks(t: Test, client: Client): Promise<void> {
-  const answer = (await structuredMeta(t, client, 'run_code', { code: "const { people } = await servers.people.list_people({ city: 'New York' }) as any; return people[0].name;" })) as unknown as RunAnswer;
+  const answer = (await structuredMeta(t, client, 'run_code', {
+    code: "const { people } = await servers.people.list_people({ city: 'New York' }) as any; return people[0].name;",
+  })) as unknown as RunAnswer;
   t.equal(answer.value, 'Grace', 'a later run on the same hub works');
 }
 
@@ -23,13 +25,25 @@ t.test('every limit ends a hostile program with a tool error naming it', async (
   const { url } = await startCodeHub(t, { memoryMb: 8, maxToolCalls: 3, maxOutputBytes: 2000, maxResultBytes: 2000, maxStackKb: 256, timeoutMs: 600_000 });
   const client = await connectClient(t, `${url}/hub`, '2026-07-28');
   const cases: [string, string, RegExp][] = [
-    ['allocates without end', 'const all: number[][] = [];\nwhile (true) all.push(new Array(1000).fill(all.length));', /^The program failed: The program used more memory than the limit \(memoryMb: 8 MB\)\.$/],
+    [
+      'allocates without end',
+      'const all: number[][] = [];\nwhile (true) all.push(new Array(1000).fill(all.length));',
+      /^The program failed: The program used more memory than the limit \(memoryMb: 8 MB\)\.$/,
+    ],
     ['one allocation too large', 'return new ArrayBuffer(64 * 1024 * 1024).byteLength;', /^The program failed: The program used more memory than the limit \(memoryMb: 8 MB\)\.$/],
-    ['recurses deeply', 'function down(n: number): number { return down(n + 1) + 1; }\nreturn down(0);', /^The program failed: The program recursed deeper than the stack limit \(maxStackKb: 256 KB\)\.$/],
-    ['prints megabytes', "while (true) console.log('x'.repeat(1000));", /^The program failed: The program printed more than the output limit \(maxOutputBytes: 2000 bytes\)\.\nPrinted before it ended:\nx{1000}\n$/],
+    [
+      'recurses deeply',
+      'function down(n: number): number { return down(n + 1) + 1; }\nreturn down(0);',
+      /^The program failed: The program recursed deeper than the stack limit \(maxStackKb: 256 KB\)\.$/,
+    ],
+    [
+      'prints megabytes',
+      "while (true) console.log('x'.repeat(1000));",
+      /^The program failed: The program printed more than the output limit \(maxOutputBytes: 2000 bytes\)\.\nPrinted before it ended:\nx{1000}\n$/,
+    ],
     ['prints one huge line', "console.log('y'.repeat(5 * 1024 * 1024));", /^The program failed: The program printed more than the output limit \(maxOutputBytes: 2000 bytes\)\.$/],
     ['returns megabytes', "return 'z'.repeat(1024 * 1024);", /^The program failed: The returned value is larger than the result limit \(maxResultBytes: 2000 bytes\)\.$/],
-    ['calls tools without end', "for (;;) { try { await servers.people.list_people(); } catch {} }", /^The program failed: The program made more tool calls than the limit \(maxToolCalls: 3\)\.$/],
+    ['calls tools without end', 'for (;;) { try { await servers.people.list_people(); } catch {} }', /^The program failed: The program made more tool calls than the limit \(maxToolCalls: 3\)\.$/],
     ['throws', "const a = 1;\nthrow new TypeError('bad input ' + a);", /^The program failed: TypeError: bad input 1 \(line 2\)$/],
     ['a cyclic return value', 'const a: any = {}; a.self = a; return a;', /^The program failed: The returned value is not JSON: TypeError: .*circular/],
   ];
@@ -42,7 +56,7 @@ t.test('every limit ends a hostile program with a tool error naming it', async (
   const caught = await runProgram(client, 'let n = 0;\nfor (;;) { try { await servers.people.list_people(); n++; } catch { if (n > 100) break; } }\nreturn n;');
   t.match(textOf(caught), /maxToolCalls: 3/, 'catching the refusal does not let a program go past maxToolCalls');
   const tooLong = await client.callTool({ name: 'run_code', arguments: { code: 'x'.repeat(64 * 1024 + 1) } });
-  t.match(textOf(tooLong as never), /^Invalid arguments for run_code: "code": expected/, 'a program over 64 KB is refused before it runs');
+  t.match(textOf(tooLong), /^Invalid arguments for run_code: "code": expected/, 'a program over 64 KB is refused before it runs');
 });
 
 t.test('the time limit: the interrupt handler stops a loop, the timer a run waiting on a tool', async (t) => {
@@ -76,7 +90,7 @@ t.test('concurrent runs: per caller, and in all', async (t) => {
     // The slot is given back once the cancelled run has ended, which the caller hears of before the hub does.
     while (!answer) {
       const result = await runProgram(client, 'return 1');
-      if (!result.isError) answer = result.structuredContent as unknown as RunAnswer;
+      if (!result.isError) answer = result.structuredContent as RunAnswer;
       else await new Promise((resolve) => setImmediate(resolve));
     }
     t.equal(answer.value, 1, 'a cancelled run gives its slot back');

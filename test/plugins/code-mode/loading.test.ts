@@ -15,7 +15,15 @@ async function loadedWith(plugins: Record<string, unknown>): Promise<string[]> {
   const folder = await mkdtemp(join(tmpdir(), 'code-mode-loading-'));
   const config = join(folder, 'mcp.json');
   await writeFile(config, JSON.stringify({ plugins: { 'map-tools': false, ...plugins }, mcpServers: {} }));
-  const result = await runNode(reporter, ['hub'], { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), HOST: '127.0.0.1', PORT: String(await freePort()), HUB_PASSWORD: 'lazy', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
+  const result = await runNode(reporter, ['hub'], {
+    HUB_CONFIG: config,
+    DATA_PATH: join(folder, 'data'),
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    HUB_PASSWORD: 'lazy',
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+  });
   t.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout) as string[];
 }
@@ -24,7 +32,8 @@ const has = (urls: string[], part: string) => urls.some((url) => url.includes(pa
 
 t.test('off by default: nothing of it is loaded', async (t) => {
   const loaded = await loadedWith({});
-  for (const part of ['/node_modules/quickjs-emscripten-core/', '/node_modules/@jitl/', '/node_modules/sucrase/', '/plugins/code-mode/index.js', '/plugins/code-mode/sandbox.js']) t.notOk(has(loaded, part), `${part} is not loaded`);
+  for (const part of ['/node_modules/quickjs-emscripten-core/', '/node_modules/@jitl/', '/node_modules/sucrase/', '/plugins/code-mode/index.js', '/plugins/code-mode/sandbox.js'])
+    t.notOk(has(loaded, part), `${part} is not loaded`);
 });
 
 t.test('enabled: the plugin is loaded, the sandbox and QuickJS not before a run', async (t) => {

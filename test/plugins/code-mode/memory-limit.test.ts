@@ -1,4 +1,3 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { createPeople } from '../../fixtures/servers/directory.js';
 import { connectClient } from '../../helpers/clients.js';
@@ -31,7 +30,7 @@ t.test('a program over memoryMb is stopped with a clear error; the hub and other
     runProgram(greedy, 'const all: number[][] = [];\nwhile (true) all.push(new Array(1000).fill(all.length));'),
     runProgram(greedy, `return new ArrayBuffer(${MEMORY_MB * 2} * 1024 * 1024).byteLength;`),
     runProgram(modest, "const { people } = await servers.people.list_people({ city: 'London' }); return people.length;"),
-    plain.callTool({ name: 'list_people', arguments: { city: 'London' } }) as Promise<CallToolResult>,
+    plain.callTool({ name: 'list_people', arguments: { city: 'London' } }),
   ]);
   t.equal(over.isError, true, 'allocating without end: a tool error');
   t.match(textOf(over), OVER, 'naming memoryMb and its value');

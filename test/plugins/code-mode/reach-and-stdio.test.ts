@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import t from 'tap';
 import { fixture } from '../../core/children/helpers.js';
@@ -32,16 +32,20 @@ t.test("a limited token's program reaches only its servers, even by a name built
   t.equal(minted.code, 0, minted.stderr);
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/hub`, revision, { authorization: `Bearer ${minted.stdout.trim()}` });
-    const api = textOf((await client.callTool({ name: 'get_code_api', arguments: {} })) as CallToolResult);
+    const api = textOf(await client.callTool({ name: 'get_code_api', arguments: {} }));
     t.match(api, 'declare namespace alpha {', `${revision}: the API has its server`);
     t.notMatch(api, 'beta', `${revision}: and no other`);
-    t.match(textOf((await client.callTool({ name: 'get_code_api', arguments: { servers: ['beta'] } })) as CallToolResult), /^Unknown server: "beta"/, `${revision}: naming another is as naming none`);
+    t.match(textOf(await client.callTool({ name: 'get_code_api', arguments: { servers: ['beta'] } })), /^Unknown server: "beta"/, `${revision}: naming another is as naming none`);
     const answer = (await structuredMeta(t, client, 'run_code', {
       code: "const name = ['be', 'ta'].join('');\nconst mine = await servers.alpha.echo();\nreturn { servers: Object.keys(servers), mine, other: name in servers };",
     })) as unknown as RunAnswer;
     t.same(answer.value, { servers: ['alpha'], mine: 'ok', other: false }, `${revision}: servers holds only alpha`);
     const reached = await runProgram(client, "const name = ['be', 'ta'].join('');\nreturn await (servers as any)[name].echo();");
-    t.equal(textOf(reached), 'The program failed: ReferenceError: Unknown server: "beta". The servers you can reach: "alpha". (line 2)', `${revision}: a built name reaches nothing, and is told only of the servers it can reach`);
+    t.equal(
+      textOf(reached),
+      'The program failed: ReferenceError: Unknown server: "beta". The servers you can reach: "alpha". (line 2)',
+      `${revision}: a built name reaches nothing, and is told only of the servers it can reach`
+    );
     const viaProxy = await runProgram(client, "return await (servers.alpha as any)['../beta'].call();");
     t.match(textOf(viaProxy), /^The program failed: ToolError: Unknown tool: "\.\.\/beta" on server "alpha"/, `${revision}: nor a tool name that looks like a path`);
   }
@@ -59,16 +63,19 @@ for (const revision of REVISIONS) {
         args: [cliPath('hub-stdio')],
         env: { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), BASE_URL: 'https://hub.example', PATH: process.env.PATH ?? '' },
         stderr: 'pipe',
-      }),
+      })
     );
     t.teardown(() => client.close());
     const { tools } = await client.listTools();
     t.same(tools.map((tool) => tool.name).slice(-2), ['get_code_api', 'run_code']);
     const answer = (await structuredMeta(t, client, 'run_code', {
-      code: "const [a, b] = await Promise.all([servers.one.echo(), servers.two.echo()]);\nconsole.log(a + b);\nreturn a === b;",
+      code: 'const [a, b] = await Promise.all([servers.one.echo(), servers.two.echo()]);\nconsole.log(a + b);\nreturn a === b;',
     })) as unknown as RunAnswer;
-    t.same({ output: answer.output, value: answer.value, calls: answer.calls.map((call) => `${call.server}.${call.tool}:${call.outcome}`) }, { output: 'okok\n', value: true, calls: ['one.echo:ok', 'two.echo:ok'] });
+    t.same(
+      { output: answer.output, value: answer.value, calls: answer.calls.map((call) => `${call.server}.${call.tool}:${call.outcome}`) },
+      { output: 'okok\n', value: true, calls: ['one.echo:ok', 'two.echo:ok'] }
+    );
     t.match(textOf(await runProgram(client, 'for (;;) await servers.one.echo();')), /maxToolCalls: 2/, 'its limits hold there too');
-    t.match(textOf((await client.callTool({ name: 'get_code_api', arguments: {} })) as CallToolResult), 'declare namespace two {');
+    t.match(textOf(await client.callTool({ name: 'get_code_api', arguments: {} })), 'declare namespace two {');
   });
 }

@@ -29,8 +29,8 @@ for (const revision of REVISIONS) {
     });
 
     t.test('get_code_api: a namespace per server, doc comments, output types, the same text twice', async (t) => {
-      const first = textOf(await client.callTool({ name: 'get_code_api', arguments: {} }) as never);
-      const second = textOf(await client.callTool({ name: 'get_code_api', arguments: {} }) as never);
+      const first = textOf(await client.callTool({ name: 'get_code_api', arguments: {} }));
+      const second = textOf(await client.callTool({ name: 'get_code_api', arguments: {} }));
       t.equal(first, second, 'deterministic');
       t.match(first, 'declare namespace people {');
       t.match(first, 'declare namespace orders_db {');
@@ -41,7 +41,7 @@ for (const revision of REVISIONS) {
       t.match(first, '     * Everyone on the staff.\n     * With their city.', 'multi-line descriptions too');
       t.match(first, 'not the end of a comment', 'a description with */ ...');
       t.notMatch(first, '*/ not the end', '... cannot close its comment early');
-      const only = textOf(await client.callTool({ name: 'get_code_api', arguments: { servers: ['people'] } }) as never);
+      const only = textOf(await client.callTool({ name: 'get_code_api', arguments: { servers: ['people'] } }));
       t.notMatch(only, 'orders_db', 'servers narrows the API');
       t.match(await metaError(client, 'get_code_api', { servers: ['nope'] }), /^Unknown server: "nope"/);
     });
@@ -56,9 +56,12 @@ for (const revision of REVISIONS) {
           { server: 'people', tool: 'list_people', outcome: 'ok' },
           { server: 'orders-db', tool: 'orders-for', outcome: 'ok' },
           { server: 'orders-db', tool: 'orders-for', outcome: 'ok' },
-        ],
+        ]
       );
-      t.ok(answer.calls.every((call) => typeof call.durationMs === 'number' && call.durationMs >= 0), 'each call has its duration');
+      t.ok(
+        answer.calls.every((call) => typeof call.durationMs === 'number' && call.durationMs >= 0),
+        'each call has its duration'
+      );
     });
 
     t.test('calls run concurrently with Promise.all; a non-object output schema gives the structured value', async (t) => {
@@ -82,10 +85,17 @@ for (const revision of REVISIONS) {
 
     t.test('an unknown tool or server, and a thrown error, name their line', async (t) => {
       t.equal(textOf(await runProgram(client, '\nawait servers.people.nope();')), 'The program failed: ToolError: Unknown tool: "nope" on server "people". Its tools: "list_people". (line 2)');
-      t.match(textOf(await runProgram(client, 'const x = 1;\n\nawait servers.nobody.tool();')), /^The program failed: ReferenceError: Unknown server: "nobody"\. The servers you can reach: .*\(line 3\)$/);
+      t.match(
+        textOf(await runProgram(client, 'const x = 1;\n\nawait servers.nobody.tool();')),
+        /^The program failed: ReferenceError: Unknown server: "nobody"\. The servers you can reach: .*\(line 3\)$/
+      );
       t.equal(textOf(await runProgram(client, 'const n: number = 1;\nif (n) throw new RangeError("too far");')), 'The program failed: RangeError: too far (line 2)');
       t.match(textOf(await runProgram(client, 'let = = 1')), /^The program did not run: SyntaxError: .*\(line 1\)$/);
-      t.equal(textOf(await runProgram(client, 'return () => 1')), JSON.stringify({ output: '', calls: [], note: 'The returned value (a function) is not JSON and was dropped: return an object, array, string, number, boolean or null.' }), 'a value that is not JSON is left out, and the answer says so');
+      t.equal(
+        textOf(await runProgram(client, 'return () => 1')),
+        JSON.stringify({ output: '', calls: [], note: 'The returned value (a function) is not JSON and was dropped: return an object, array, string, number, boolean or null.' }),
+        'a value that is not JSON is left out, and the answer says so'
+      );
     });
 
     t.test('nothing of the host is reachable: no Node, no timers, no fetch, no way out through prototypes or the bridge', async (t) => {
@@ -115,7 +125,11 @@ return found;`;
       t.equal(found['proxy target'], 'undefined', 'a server has no prototype to climb');
       t.equal(found.import, 'object', 'a dynamic import is only a promise...');
       t.same(answer.calls, [], '... and no tool was called');
-      t.equal(found.globals, 'console,decodeURI,decodeURIComponent,encodeURI,encodeURIComponent,escape,eval,globalThis,isFinite,isNaN,parseFloat,parseInt,servers,undefined,unescape', 'the globals are the language\'s, console and servers');
+      t.equal(
+        found.globals,
+        'console,decodeURI,decodeURIComponent,encodeURI,encodeURIComponent,escape,eval,globalThis,isFinite,isNaN,parseFloat,parseInt,servers,undefined,unescape',
+        "the globals are the language's, console and servers"
+      );
       const imported = await runProgram(client, 'await import("node:fs");');
       t.match(textOf(imported), /^The program failed: .*(could not load module|not supported|module)/i, 'and importing a module fails');
     });

@@ -69,14 +69,26 @@ t.test('mint a token for one server, use it over MCP, see it listed without its 
   const listing = await fetch(`${url}/console/api/tokens`, { headers: { cookie: session.cookie } });
   const text = await listing.text();
   t.notOk(text.includes(token.token) || text.includes(token.token.split('.')[2] ?? '-'), 'the list never holds the token');
-  const listed = (JSON.parse(text) as { tokens: Listed[]; servers: { name: string; hub: boolean }[] });
+  const listed = JSON.parse(text) as { tokens: Listed[]; servers: { name: string; hub: boolean }[] };
   const row = listed.tokens.find((one) => one.id === token.id);
   t.match(row, { label: 'laptop', resources: ['alpha'], servers: null, revoked: false, expiresAt: token.expiresAt }, 'listed with its label, reach and expiry');
   t.ok(row?.lastUsedAt !== null && Date.parse(row?.lastUsedAt ?? '') >= Date.parse(row?.issuedAt ?? ''), 'with its last use');
-  t.same(listed.servers, [{ name: 'alpha', hub: true }, { name: 'beta', hub: true }, { name: 'solo', hub: false }], 'and the servers a token may open');
+  t.same(
+    listed.servers,
+    [
+      { name: 'alpha', hub: true },
+      { name: 'beta', hub: true },
+      { name: 'solo', hub: false },
+    ],
+    'and the servers a token may open'
+  );
 
   const cli = await runAdminCommand(hub.adminCommands.get('tokens'), ['list']);
-  t.match(cli.stdout, new RegExp(`^${token.id}\\tactive\\t[^\\t]+\\t${token.expiresAt}\\t[0-9T:.-]+Z\\t${url}\\talpha\\t-\\tlaptop$`, 'm'), 'hub-admin tokens list shows the same token, its last use too');
+  t.match(
+    cli.stdout,
+    new RegExp(`^${token.id}\\tactive\\t[^\\t]+\\t${token.expiresAt}\\t[0-9T:.-]+Z\\t${url}\\talpha\\t-\\tlaptop$`, 'm'),
+    'hub-admin tokens list shows the same token, its last use too'
+  );
 
   const client = await connectClient(t, `${url}/alpha/mcp`, '2026-07-28', bearer);
   const revoked = await fetch(`${url}/console/api/tokens`, { method: 'DELETE', headers: session.headers(), body: JSON.stringify({ id: token.id }) });
@@ -87,9 +99,19 @@ t.test('mint a token for one server, use it over MCP, see it listed without its 
   t.equal(after.tokens.find((one) => one.id === token.id)?.revoked, true, 'listed as revoked');
   t.match((await runAdminCommand(hub.adminCommands.get('tokens'), ['list'])).stdout, `${token.id}\trevoked`, 'hub-admin sees it revoked');
 
-  t.notOk(logs.some((line) => line.includes(token.token.split('.')[2] ?? '-')), 'no log record holds the token');
+  t.notOk(
+    logs.some((line) => line.includes(token.token.split('.')[2] ?? '-')),
+    'no log record holds the token'
+  );
   const records = logs.map((line) => JSON.parse(line) as { msg: string; tokenId?: string; level: number }).filter((record) => record.tokenId === token.id);
-  t.same(records.map(({ msg, level }) => [msg, level]), [[`console: API token ${token.id} minted, opening /alpha/mcp only`, 30], [`console: API token ${token.id} revoked`, 30]], 'the mint and the revocation are logged at info, by id');
+  t.same(
+    records.map(({ msg, level }) => [msg, level]),
+    [
+      [`console: API token ${token.id} minted, opening /alpha/mcp only`, 30],
+      [`console: API token ${token.id} revoked`, 30],
+    ],
+    'the mint and the revocation are logged at info, by id'
+  );
 });
 
 t.test('a /hub token limited to some servers; every endpoint; refusals name the field and mint nothing', async (t) => {
@@ -197,7 +219,9 @@ t.test('OAuth clients: listed as hub-admin lists them, revoked with every token 
   const mcp = await connectClient(t, `${url}/hub`, '2026-07-28', { authorization: `Bearer ${access}` });
   t.ok((await mcp.listTools()).tools.length > 0, 'it opens /hub');
 
-  const listed = (await (await fetch(`${url}/console/api/clients`, { headers: { cookie: session.cookie } })).json()) as { clients: { clientId: string; name: string | null; source: string; redirectUris: string[]; issuedAt: string; tokensRevokedAt: string | null }[] };
+  const listed = (await (await fetch(`${url}/console/api/clients`, { headers: { cookie: session.cookie } })).json()) as {
+    clients: { clientId: string; name: string | null; source: string; redirectUris: string[]; issuedAt: string; tokensRevokedAt: string | null }[];
+  };
   t.match(listed.clients, [{ clientId: client.client_id, name: 'Test client', source: 'dynamic', redirectUris: [client.redirect_uri], tokensRevokedAt: null }], 'the client is listed');
   t.ok(Math.abs(Date.parse(listed.clients[0]?.issuedAt ?? '') - Date.now()) < 600_000, 'registered just now (not in 1970)');
   t.notMatch(JSON.stringify(listed), client.client_secret, 'never with its secret');
@@ -216,8 +240,14 @@ t.test('OAuth clients: listed as hub-admin lists them, revoked with every token 
   await t.rejects(mcp.callTool({ name: 'list_servers', arguments: {} }), 'its access token is refused from the next request');
   const after = (await (await fetch(`${url}/console/api/clients`, { headers: { cookie: session.cookie } })).json()) as { clients: { tokensRevokedAt: string | null }[] };
   t.ok(after.clients[0]?.tokensRevokedAt !== null, 'listed with when its tokens were revoked');
-  t.ok(logs.some((line) => line.includes(`console: every token of OAuth client ${client.client_id} revoked`)), 'logged');
-  t.notOk(logs.some((line) => line.includes(access)), 'no log record holds the access token');
+  t.ok(
+    logs.some((line) => line.includes(`console: every token of OAuth client ${client.client_id} revoked`)),
+    'logged'
+  );
+  t.notOk(
+    logs.some((line) => line.includes(access)),
+    'no log record holds the access token'
+  );
   const unknown = await fetch(`${url}/console/api/clients`, { method: 'DELETE', headers: session.headers(), body: JSON.stringify({ clientId: 'no-such-client' }) });
   t.equal(unknown.status, 404);
   t.equal((await errorOf(unknown)).code, 'HUB_ERR_CONSOLE_CLIENT_NOT_FOUND');

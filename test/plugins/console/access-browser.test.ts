@@ -95,8 +95,16 @@ t.test('mint a token for server-everything with the keyboard, call it over MCP, 
   t.equal(await focused(), 'minted-title', 'the new token takes the focus');
   const token = (await page.locator('#minted-token').textContent()) ?? '';
   t.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'the token is shown');
-  t.match(await page.locator('#snippet-claude-code').textContent(), `claude mcp add --transport http 'everything' '${url}/everything/mcp' --header 'Authorization: Bearer ${token}'`, 'with the Claude Code snippet');
-  t.same(JSON.parse((await page.locator('#snippet-vs-code').textContent()) ?? ''), { servers: { everything: { type: 'http', url: `${url}/everything/mcp`, headers: { Authorization: `Bearer ${token}` } } } }, 'the VS Code one');
+  t.match(
+    await page.locator('#snippet-claude-code').textContent(),
+    `claude mcp add --transport http 'everything' '${url}/everything/mcp' --header 'Authorization: Bearer ${token}'`,
+    'with the Claude Code snippet'
+  );
+  t.same(
+    JSON.parse((await page.locator('#snippet-vs-code').textContent()) ?? ''),
+    { servers: { everything: { type: 'http', url: `${url}/everything/mcp`, headers: { Authorization: `Bearer ${token}` } } } },
+    'the VS Code one'
+  );
   t.match(await page.locator('#snippet-sdk').textContent(), "import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';", 'and the v2 SDK one');
   const row = page.locator('#token-list tbody tr', { hasText: 'laptop' });
   await row.waitFor();
@@ -105,7 +113,8 @@ t.test('mint a token for server-everything with the keyboard, call it over MCP, 
   t.same(await axeViolations(page), [], 'axe: no serious or critical violation with the token and the list shown');
   // The picture shows the token cut short: a whole one (of a hub long gone) has no place in the docs.
   await page.evaluate((whole) => {
-    for (const pre of (globalThis as unknown as { document: { querySelectorAll(selector: string): Iterable<{ textContent: string | null }> } }).document.querySelectorAll('#minted pre')) pre.textContent = (pre.textContent ?? '').replaceAll(whole, `${whole.slice(0, 16)}…`);
+    for (const pre of (globalThis as unknown as { document: { querySelectorAll(selector: string): Iterable<{ textContent: string | null }> } }).document.querySelectorAll('#minted pre'))
+      pre.textContent = (pre.textContent ?? '').replaceAll(whole, `${whole.slice(0, 16)}…`);
   }, token);
   const shot = await page.screenshot({ fullPage: true });
   t.equal(shot.subarray(1, 4).toString(), 'PNG', 'a screenshot of the view');
@@ -131,7 +140,10 @@ t.test('mint a token for server-everything with the keyboard, call it over MCP, 
   await t.rejects(client.callTool({ name: 'echo', arguments: { message: 'after' } }), 'the SDK call is refused once revoked');
   await t.rejects(connectClient(t, `${url}/everything/mcp`, '2025-11-25', bearer), 'and a new connection');
 
-  t.notOk(logs.some((line) => line.includes(token.split('.')[2] ?? '-')), 'no log record holds the token');
+  t.notOk(
+    logs.some((line) => line.includes(token.split('.')[2] ?? '-')),
+    'no log record holds the token'
+  );
   t.same(problems, [], 'no script error and nothing the CSP refused');
 });
 

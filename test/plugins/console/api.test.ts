@@ -28,7 +28,7 @@ t.test('a save changes only its entry: a hand-written file keeps its layout byte
   t.same(
     list.servers.map((server: { name: string }) => server.name),
     ['alpha', 'zeta'],
-    'the file’s servers are listed',
+    'the file’s servers are listed'
   );
   t.equal(list.readOnly, null, 'the file is writable');
 
@@ -40,18 +40,27 @@ t.test('a save changes only its entry: a hand-written file keeps its layout byte
   t.match(after, /\t\t"everything": \{\n\t\t\t"command": /, 'the new entry is indented with the file’s tabs');
   t.same(JSON.parse(after).mcpServers.everything, everything, 'the entry is written as sent, the ${VAR} reference kept');
   await waitFor('the new server to be configured', () => hub.children.get('everything') !== undefined);
-  const log = logs.map((line) => JSON.parse(line) as { msg: string; server?: string; keys?: string[]; level: number }).find((record) => record.server === 'everything' && record.msg.startsWith('console:'));
+  const log = logs
+    .map((line) => JSON.parse(line) as { msg: string; server?: string; keys?: string[]; level: number })
+    .find((record) => record.server === 'everything' && record.msg.startsWith('console:'));
   t.same(log?.keys, ['args', 'command', 'env'], 'the change is logged with the keys changed');
   t.equal(log?.level, 30, 'at info');
-  t.notOk(logs.some((line) => line.includes('SECRET_TOKEN') || line.includes('server-everything/dist')), 'and no value is logged');
+  t.notOk(
+    logs.some((line) => line.includes('SECRET_TOKEN') || line.includes('server-everything/dist')),
+    'and no value is logged'
+  );
 
   // Edit zeta (its key order kept, its args changed); alpha and the rest stay byte for byte.
   const second = await listServers(url, session.cookie);
-  const edited = await fetch(`${url}/console/api/servers/zeta`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: { args: ['c'], command: '/bin/true' }, version: second.version }) });
+  const edited = await fetch(`${url}/console/api/servers/zeta`, {
+    method: 'PUT',
+    headers: session.headers(),
+    body: JSON.stringify({ entry: { args: ['c'], command: '/bin/true' }, version: second.version }),
+  });
   t.equal(edited.status, 200);
   const third = await readFile(file, 'utf8');
-  t.equal(third.replace(/"zeta":   \{[^}]*\}/, 'ZETA'), after.replace(/"zeta":   \{[^}]*\}/, 'ZETA'), 'only zeta’s text changed');
-  t.match(third, /"zeta":   \{\s*"command": "\/bin\/true",\s*"args": \[\s*"c"\s*\]\s*\}/, 'in its own key order');
+  t.equal(third.replace(/"zeta": {3}\{[^}]*\}/, 'ZETA'), after.replace(/"zeta": {3}\{[^}]*\}/, 'ZETA'), 'only zeta’s text changed');
+  t.match(third, /"zeta": {3}\{\s*"command": "\/bin\/true",\s*"args": \[\s*"c"\s*\]\s*\}/, 'in its own key order');
 
   const fourth = await listServers(url, session.cookie);
   const removed = await fetch(`${url}/console/api/servers/everything`, { method: 'DELETE', headers: session.headers(), body: JSON.stringify({ version: fourth.version }) });
@@ -68,21 +77,33 @@ t.test('a stale version is a conflict with the difference; an invalid entry gets
   await writeFile(file, byHand);
   const stale = await fetch(`${url}/console/api/servers/beta`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: { command: '/bin/true' }, version: list.version }) });
   t.equal(stale.status, 409);
-  const conflict = (await errorOf(stale));
+  const conflict = await errorOf(stale);
   t.equal(conflict.code, 'HUB_ERR_CONSOLE_CONFLICT');
   t.match(conflict.diff, /-\t\t\t"args": \["--x"\],\n\+\t\t\t"args": \["--y"\],/, 'the difference is shown');
   t.equal(await readFile(file, 'utf8'), byHand, 'nothing was written');
 
-  const invalid = await fetch(`${url}/console/api/servers/beta`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: { command: '/bin/true', args: 'not a list' }, version: conflict.version }) });
+  const invalid = await fetch(`${url}/console/api/servers/beta`, {
+    method: 'PUT',
+    headers: session.headers(),
+    body: JSON.stringify({ entry: { command: '/bin/true', args: 'not a list' }, version: conflict.version }),
+  });
   t.equal(invalid.status, 422);
-  const refused = (await errorOf(invalid));
+  const refused = await errorOf(invalid);
   t.equal(refused.code, 'HUB_ERR_CONSOLE_ENTRY_INVALID');
   t.equal(refused.key, 'args', 'the field is named');
   t.match(refused.message, /server "beta": key "args": expected/, 'in the words hub check uses');
-  const badName = await fetch(`${url}/console/api/servers/${encodeURIComponent('bad name')}`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: { command: '/bin/true' }, version: conflict.version }) });
+  const badName = await fetch(`${url}/console/api/servers/${encodeURIComponent('bad name')}`, {
+    method: 'PUT',
+    headers: session.headers(),
+    body: JSON.stringify({ entry: { command: '/bin/true' }, version: conflict.version }),
+  });
   t.equal(badName.status, 422);
   t.match((await errorOf(badName)).message, /the name must be 1 to 64 letters/);
-  const reserved = await fetch(`${url}/console/api/servers/console`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: { command: '/bin/true' }, version: conflict.version }) });
+  const reserved = await fetch(`${url}/console/api/servers/console`, {
+    method: 'PUT',
+    headers: session.headers(),
+    body: JSON.stringify({ entry: { command: '/bin/true' }, version: conflict.version }),
+  });
   t.match((await errorOf(reserved)).message, /reserved for the hub's own paths/, 'the console’s own path is reserved');
   t.equal(await readFile(file, 'utf8'), byHand, 'still nothing was written');
 });
@@ -138,7 +159,11 @@ t.test('a secret written literally in mcp.json never leaves the hub; a save keep
   const list = await listed();
   const keyed = list.servers.find((server) => server.name === 'keyed');
   const remote = list.servers.find((server) => server.name === 'remote');
-  t.same(keyed?.entry?.env, { API_KEY: '[secret kept]', REF: '${REF_TOKEN}', TOKEN_FILE: '/run/secrets/token' }, 'the literal env value is the marker; the ${VAR} reference and the _FILE path are shown');
+  t.same(
+    keyed?.entry?.env,
+    { API_KEY: '[secret kept]', REF: '${REF_TOKEN}', TOKEN_FILE: '/run/secrets/token' },
+    'the literal env value is the marker; the ${VAR} reference and the _FILE path are shown'
+  );
   t.same(remote?.entry?.headers, { Authorization: '[secret kept]', 'X-Trace': '${TRACE}' }, 'so is the literal Authorization header');
   const note = 'written literally in mcp.json: move it to ${VAR} or a _FILE path';
   t.same(keyed?.secrets, [{ key: 'env.API_KEY', note }], 'with a note naming the field');
@@ -161,7 +186,11 @@ t.test('a secret written literally in mcp.json never leaves the hub; a save keep
   const stale = await fetch(`${url}/console/api/servers/keyed`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: edited, version: (await listed()).version }) });
   const fresh = await listed();
   await writeFile(file, after);
-  const conflicted = await fetch(`${url}/console/api/servers/remote`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: fresh.servers.find((server) => server.name === 'remote')?.entry, version: fresh.version }) });
+  const conflicted = await fetch(`${url}/console/api/servers/remote`, {
+    method: 'PUT',
+    headers: session.headers(),
+    body: JSON.stringify({ entry: fresh.servers.find((server) => server.name === 'remote')?.entry, version: fresh.version }),
+  });
   t.equal(stale.status, 200, await read(stale));
   t.equal(conflicted.status, 409);
   const conflict = JSON.parse(await read(conflicted)) as { error: { diff: string } };
@@ -169,7 +198,11 @@ t.test('a secret written literally in mcp.json never leaves the hub; a save keep
   t.match(conflict.error.diff, /"Authorization": "\[secret kept\]"/, 'with the marker where the secret is');
 
   // A copy has no secret of its own to keep: refused at the field, nothing written.
-  const copy = await fetch(`${url}/console/api/servers/keyed-copy`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: edited, version: (await listed()).version, new: true }) });
+  const copy = await fetch(`${url}/console/api/servers/keyed-copy`, {
+    method: 'PUT',
+    headers: session.headers(),
+    body: JSON.stringify({ entry: edited, version: (await listed()).version, new: true }),
+  });
   t.equal(copy.status, 422);
   const refused = JSON.parse(await read(copy)) as { error: { key: string; message: string } };
   t.equal(refused.error.key, 'env.API_KEY');
@@ -177,7 +210,11 @@ t.test('a secret written literally in mcp.json never leaves the hub; a save keep
   t.equal(await readFile(file, 'utf8'), after, 'nothing was written');
 
   // A new value replaces the secret.
-  const replaced = await fetch(`${url}/console/api/servers/keyed`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: { ...edited, env: { ...(edited.env as object), API_KEY: '${API_KEY}' } }, version: (await listed()).version }) });
+  const replaced = await fetch(`${url}/console/api/servers/keyed`, {
+    method: 'PUT',
+    headers: session.headers(),
+    body: JSON.stringify({ entry: { ...edited, env: { ...(edited.env as object), API_KEY: '${API_KEY}' } }, version: (await listed()).version }),
+  });
   t.equal(replaced.status, 200, await read(replaced));
   t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.keyed.env.API_KEY, '${API_KEY}', 'the reference is written');
   t.notOk(await readFile(file, 'utf8').then((now) => now.includes(apiKey)), 'and the literal value is gone');
@@ -185,7 +222,10 @@ t.test('a secret written literally in mcp.json never leaves the hub; a save keep
   for (const body of bodies) {
     t.notOk(body.includes(apiKey) || body.includes(bearer), 'no console API answer holds a literal secret');
   }
-  t.notOk(logs.some((line) => line.includes(apiKey) || line.includes(bearer)), 'nor does the log');
+  t.notOk(
+    logs.some((line) => line.includes(apiKey) || line.includes(bearer)),
+    'nor does the log'
+  );
 });
 
 t.test('a config the hub cannot write makes the API read-only, saying why and giving the JSON to paste', async (t) => {
@@ -196,7 +236,7 @@ t.test('a config the hub cannot write makes the API read-only, saying why and gi
   t.match(list.readOnly, /cannot write/, 'the list says it is read-only, and why');
   const put = await fetch(`${url}/console/api/servers/beta`, { method: 'PUT', headers: session.headers(), body: JSON.stringify({ entry: { command: '/bin/true' }, version: list.version }) });
   t.equal(put.status, 409);
-  const error = (await errorOf(put));
+  const error = await errorOf(put);
   t.equal(error.code, 'HUB_ERR_CONSOLE_READ_ONLY');
   t.same(JSON.parse(error.paste ?? ''), { beta: { command: '/bin/true' } }, 'with the JSON to paste');
   t.equal(await readFile(file, 'utf8'), handWritten(), 'and nothing was written');
@@ -209,7 +249,10 @@ t.test('the test start runs the entry apart from the hub: tools and prompts, or 
   t.equal(tested.status, 200);
   const trial = (await tested.json()) as { ok: boolean; tools: { name: string }[]; prompts: unknown[] };
   t.equal(trial.ok, true);
-  t.ok(trial.tools.some((tool: { name: string }) => tool.name === 'echo'), 'its tools are listed');
+  t.ok(
+    trial.tools.some((tool: { name: string }) => tool.name === 'echo'),
+    'its tools are listed'
+  );
   t.ok(trial.prompts.length > 0, 'and its prompts');
   t.equal(hub.children.get('everything'), undefined, 'and it was never registered with the hub');
 
@@ -221,7 +264,10 @@ t.test('the test start runs the entry apart from the hub: tools and prompts, or 
   const failed = (await failing.json()) as { ok: boolean; error: string; stderr: string[] };
   t.equal(failed.ok, false);
   t.match(failed.error, /exit|ended|closed/i, 'the start error');
-  t.ok(failed.stderr.some((line: string) => line.includes('the database is not there')), 'with the tail of its stderr');
+  t.ok(
+    failed.stderr.some((line: string) => line.includes('the database is not there')),
+    'with the tail of its stderr'
+  );
   const invalid = await fetch(`${url}/console/api/servers/x/test`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ entry: { command: 7 } }) });
   t.equal(invalid.status, 422, 'an invalid entry is not started');
 });
@@ -276,7 +322,12 @@ t.test('a server’s tools come from what the hub knows: a sleeping server’s f
   const entry = { command: process.execPath, args: [HOSTILE], env: { FIXTURE_STARTS: startsFile } };
   const { url, hub } = await startConsoleHub(t, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { hostile: entry } }, null, 2));
   const session = await operatorSession(url);
-  const toolsOf = async () => (await (await fetch(`${url}/console/api/servers/hostile/tools`, { headers: { cookie: session.cookie } })).json()) as { toolsKnown: boolean; status: string; tools: { name: string; description: string }[] };
+  const toolsOf = async () =>
+    (await (await fetch(`${url}/console/api/servers/hostile/tools`, { headers: { cookie: session.cookie } })).json()) as {
+      toolsKnown: boolean;
+      status: string;
+      tools: { name: string; description: string }[];
+    };
   const before = await toolsOf();
   t.equal(before.toolsKnown, false, 'never started: its tools are not known yet');
   t.equal(starts(startsFile).length, 0, 'and asking started nothing');
@@ -300,7 +351,11 @@ t.test('a server’s tools come from what the hub knows: a sleeping server’s f
   const noTool = await fetch(`${url}/console/api/servers/hostile/tools/nothing/call`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ arguments: {} }) });
   t.equal(noTool.status, 404);
   t.equal((await errorOf(noTool)).code, 'HUB_ERR_CONSOLE_TOOL_NOT_FOUND');
-  const forged = await fetch(`${url}/console/api/servers/hostile/tools/${encodeURIComponent(toolName)}/call`, { method: 'POST', headers: session.headers({ 'x-csrf-token': 'made-up' }), body: JSON.stringify({ arguments: {} }) });
+  const forged = await fetch(`${url}/console/api/servers/hostile/tools/${encodeURIComponent(toolName)}/call`, {
+    method: 'POST',
+    headers: session.headers({ 'x-csrf-token': 'made-up' }),
+    body: JSON.stringify({ arguments: {} }),
+  });
   t.equal(forged.status, 403, 'a call without the page’s CSRF token is refused');
   t.equal(starts(startsFile).length, 2, 'and reached nothing');
 

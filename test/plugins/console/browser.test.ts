@@ -270,7 +270,7 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
   await page.locator('#notice', { hasText: 'Approved' }).waitFor();
   t.equal(await page.textContent('#notice'), `Approved ${waiting} definitions of server pinned.`, 'approved with the keyboard alone');
   t.match(await page.textContent('#approvals'), 'Nothing waits for approval.');
-  t.equal(await page.evaluate('document.activeElement.id'), 'approvals-title', 'the focus goes to the view\'s heading, not lost with the button');
+  t.equal(await page.evaluate('document.activeElement.id'), 'approvals-title', "the focus goes to the view's heading, not lost with the button");
 
   await page.goto(`${url}/status?from=test`);
   t.equal(new URL(page.url()).pathname + new URL(page.url()).search, '/console/overview?from=test', '/status leads to the overview, the query kept');
@@ -281,7 +281,7 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
   await page.locator('#notice', { hasText: 'put to sleep' }).waitFor();
   t.equal(hub.children.get('pinned')?.status, 'sleeping', 'put to sleep with the keyboard alone');
   await page.locator('#server-pinned button[data-action=wake]').waitFor();
-  t.equal(await page.evaluate('document.activeElement.dataset.action'), 'wake', 'the focus stays on the server\'s buttons');
+  t.equal(await page.evaluate('document.activeElement.dataset.action'), 'wake', "the focus stays on the server's buttons");
 
   // The servers view offers the same actions.
   await page.goto(`${url}/console`);
@@ -302,7 +302,7 @@ t.test('duplicate an entry: the form over a copy, saved under a new name; a take
   t.equal(await page.textContent('#editor-title'), 'Duplicate zeta');
   t.equal(await page.inputValue('#field-name'), 'zeta-copy', 'a free name is proposed');
   t.equal(await page.getAttribute('#field-name', 'readonly'), null, 'and can be changed');
-  t.equal(await page.inputValue('#field-command'), '/bin/true', 'the form is the entry\'s');
+  t.equal(await page.inputValue('#field-command'), '/bin/true', "the form is the entry's");
   t.equal(await page.inputValue('#field-args'), 'a\nb');
   const before = await readFile(file, 'utf8');
 
@@ -327,7 +327,11 @@ t.test('duplicate an entry: the form over a copy, saved under a new name; a take
   await page.getByRole('button', { name: 'Duplicate zeta', exact: true }).click();
   t.equal(await page.inputValue('#field-name'), 'zeta-copy-2', 'the next copy gets the next free name');
   // Chromium logs the refused save's 409 as a failed load; nothing else may be there.
-  t.same(problems.filter((problem) => !problem.includes('status of 409')), [], 'no script error and nothing the CSP refused');
+  t.same(
+    problems.filter((problem) => !problem.includes('status of 409')),
+    [],
+    'no script error and nothing the CSP refused'
+  );
 });
 
 // Issue 52: every field error of an entry at once, each beside its field, not only the first the checker found.
@@ -347,9 +351,17 @@ t.test('two wrong fields: both errors show at once, each beside its field and li
     t.equal(await page.getAttribute(`#field-${key}`, 'aria-invalid'), 'true', `${key} is marked invalid`);
     t.match(await page.getAttribute(`#field-${key}`, 'aria-describedby'), `field-${key}-error`, `${key} is described by its error`);
   }
-  t.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id), 'field-timeout', 'the first field with an error has the focus');
+  t.equal(
+    await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id),
+    'field-timeout',
+    'the first field with an error has the focus'
+  );
   t.equal(await readFile(file, 'utf8'), before, 'nothing was written');
-  t.same(problems.filter((problem) => !problem.includes('status of 422')), [], 'no script error and nothing the CSP refused');
+  t.same(
+    problems.filter((problem) => !problem.includes('status of 422')),
+    [],
+    'no script error and nothing the CSP refused'
+  );
 });
 
 t.test('a secret written literally in mcp.json is not on the page; saving another field keeps it in the file', async (t) => {

@@ -135,7 +135,11 @@ t.test('calls appear live, filtered by outcome; a failed call’s detail; a host
   t.match(detail, /message/i, 'the tool’s error is shown');
   t.match(detail, new RegExp(TRACE_ID), 'with the trace id');
   t.match(detail, /2025-11-25/, 'and the revision');
-  t.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id), 'call-detail-title', 'the focus moves to the detail');
+  t.equal(
+    await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id),
+    'call-detail-title',
+    'the focus moves to the detail'
+  );
 
   t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the calls view');
   t.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
@@ -167,7 +171,10 @@ t.test('an API token’s call shows the token’s label beside its id, as text; 
   const shown = `laptop${MARKUP} (api-token:${token.id})`;
   t.equal(await row.locator('td[data-label="Caller"]').textContent(), shown, 'the caller: the label, then the id');
   await row.getByRole('button').click();
-  const caller = await page.locator('#call-detail dt', { hasText: /^Caller$/ }).locator('xpath=following-sibling::dd[1]').textContent();
+  const caller = await page
+    .locator('#call-detail dt', { hasText: /^Caller$/ })
+    .locator('xpath=following-sibling::dd[1]')
+    .textContent();
   t.equal(caller, shown, 'so in the detail');
 
   // A crash: its detail has the child's last stderr lines, the markup it printed as text.
@@ -183,5 +190,8 @@ t.test('an API token’s call shows the token’s label beside its id, as text; 
 });
 
 async function waitForRows(page: Page, count: number): Promise<void> {
-  await page.waitForFunction((expected) => (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document.querySelectorAll('#call-table tbody tr').length === expected, count);
+  await page.waitForFunction(
+    (expected) => (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document.querySelectorAll('#call-table tbody tr').length === expected,
+    count
+  );
 }

@@ -30,16 +30,21 @@ async function diagnosticsHub(t: { teardown(fn: () => unknown): void }, env: Rec
   return { ...started, lazyStarts };
 }
 
-
 t.test('describe_connection is a seventh tool only with MCP_DIAGNOSTICS=true', async (t) => {
   const without = await diagnosticsHub(t, {});
   const plain = await connectClient(t, `${without.url}/hub`, '2026-07-28');
-  t.same((await plain.listTools()).tools.map((tool) => tool.name), SIX);
+  t.same(
+    (await plain.listTools()).tools.map((tool) => tool.name),
+    SIX
+  );
 
   const withIt = await diagnosticsHub(t);
   const client = await connectClient(t, `${withIt.url}/hub`, '2026-07-28');
   const { tools } = await client.listTools();
-  t.same(tools.map((tool) => tool.name), [...SIX, 'describe_connection']);
+  t.same(
+    tools.map((tool) => tool.name),
+    [...SIX, 'describe_connection']
+  );
   const tool = tools.find((candidate) => candidate.name === 'describe_connection');
   t.equal(tool?.outputSchema?.type, 'object', 'object-rooted output schema');
   t.match(tool?.annotations, { readOnlyHint: true });
@@ -50,13 +55,17 @@ t.test('the report on 2026-07-28 follows the decision call_tool takes', async (t
   const asking = await connectClient(t, `${url}/hub`, '2026-07-28', {}, elicitation);
 
   const general = await structuredMeta(t, asking, 'describe_connection');
-  t.same(general, {
-    era: 'modern',
-    revision: '2026-07-28',
-    hubVersion: hub.version,
-    caller: { declaresElicitation: true },
-    elicitation: { reason: 'the answer depends on the server: a question is forwarded when the server is up on a revision that asks by result' },
-  }, 'without a server, wouldForward is absent');
+  t.same(
+    general,
+    {
+      era: 'modern',
+      revision: '2026-07-28',
+      hubVersion: hub.version,
+      caller: { declaresElicitation: true },
+      elicitation: { reason: 'the answer depends on the server: a question is forwarded when the server is up on a revision that asks by result' },
+    },
+    'without a server, wouldForward is absent'
+  );
 
   t.match(await structuredMeta(t, asking, 'describe_connection', { server: 'sink' }), {
     elicitation: { wouldForward: true, reason: `questions from "sink" come back as the call's result` },
@@ -68,9 +77,13 @@ t.test('the report on 2026-07-28 follows the decision call_tool takes', async (t
   t.equal(starts(lazyStarts).length, 0, 'the named server was not woken');
 
   await structuredMeta(t, asking, 'wake_server', { server: 'lazy' });
-  t.match(await structuredMeta(t, asking, 'describe_connection', { server: 'lazy' }), {
-    elicitation: { wouldForward: false, reason: 'server "lazy" speaks MCP 2025-11-25, whose questions would need a connection held open' },
-  }, 'a stdio child on the 2025 handshake cannot ask by result');
+  t.match(
+    await structuredMeta(t, asking, 'describe_connection', { server: 'lazy' }),
+    {
+      elicitation: { wouldForward: false, reason: 'server "lazy" speaks MCP 2025-11-25, whose questions would need a connection held open' },
+    },
+    'a stdio child on the 2025 handshake cannot ask by result'
+  );
 
   const silent = await connectClient(t, `${url}/hub`, '2026-07-28');
   t.match(await structuredMeta(t, silent, 'describe_connection', { server: 'sink' }), {
@@ -109,24 +122,25 @@ t.test('hub-stdio serves describe_connection on both revisions', async (t) => {
   const config = join(folder, 'mcp.json');
   await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'oauth-as': false, 'map-tools': false } }));
   for (const revision of REVISIONS) {
-    const client = new Client(
-      { name: 'stdio-test', version: '1.0.0' },
-      { ...elicitation, ...(revision === '2026-07-28' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) },
-    );
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { ...elicitation, ...(revision === '2026-07-28' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) });
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
         args: [cliPath('hub-stdio')],
         env: { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), MCP_DIAGNOSTICS: 'true', PATH: process.env.PATH ?? '' },
         stderr: 'pipe',
-      }),
+      })
     );
     t.teardown(() => client.close());
-    t.match(await structuredMeta(t, client, 'describe_connection'), {
-      era: revision === '2026-07-28' ? 'modern' : 'legacy',
-      revision,
-      caller: { declaresElicitation: true },
-    }, `${revision}: the session's declared capability is seen`);
+    t.match(
+      await structuredMeta(t, client, 'describe_connection'),
+      {
+        era: revision === '2026-07-28' ? 'modern' : 'legacy',
+        revision,
+        caller: { declaresElicitation: true },
+      },
+      `${revision}: the session's declared capability is seen`
+    );
     await client.close();
   }
 });

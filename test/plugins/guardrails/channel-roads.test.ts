@@ -42,7 +42,9 @@ type Road = (tool: string, onprogress: (progress: unknown) => void) => Promise<u
 async function checkRoad(t: Test, on: string, call: Road, direct: boolean, secret: string): Promise<void> {
   const answer = async (tool: string) => {
     const progress: unknown[] = [];
-    const said = await call(tool, (update) => void progress.push(update)).catch((error: unknown) => (ProtocolError.isInstance(error) ? { code: error.code, message: error.message, data: error.data } : { thrown: String(error) }));
+    const said = await call(tool, (update) => void progress.push(update)).catch((error: unknown) =>
+      ProtocolError.isInstance(error) ? { code: error.code, message: error.message, data: error.data } : { thrown: String(error) }
+    );
     return { said, progress };
   };
   const chatty = await answer('chatty');
@@ -50,11 +52,15 @@ async function checkRoad(t: Test, on: string, call: Road, direct: boolean, secre
   t.match(JSON.stringify(chatty.progress), `using ${REDACTED}`, `${on}: the progress notification arrives, redacted`);
   const result = chatty.said as CallToolResult & { extra?: string };
   if (direct) {
-    t.same(result.content, [
-      { type: 'text', text: `text ${REDACTED}` },
-      { type: 'resource', resource: { uri: 'file:///env', text: `GITHUB_TOKEN=${REDACTED}` } },
-      { type: 'resource_link', uri: `https://example.com/?token=${REDACTED}`, name: `link ${REDACTED}`, description: `see ${REDACTED}` },
-    ], `${on}: text, embedded resource and resource link, redacted in place`);
+    t.same(
+      result.content,
+      [
+        { type: 'text', text: `text ${REDACTED}` },
+        { type: 'resource', resource: { uri: 'file:///env', text: `GITHUB_TOKEN=${REDACTED}` } },
+        { type: 'resource_link', uri: `https://example.com/?token=${REDACTED}`, name: `link ${REDACTED}`, description: `see ${REDACTED}` },
+      ],
+      `${on}: text, embedded resource and resource link, redacted in place`
+    );
     t.same(result.structuredContent, { [REDACTED]: 'as a key', nested: { value: `value ${REDACTED}` } }, `${on}: structuredContent, keys included`);
     t.match(result._meta, { note: `meta ${REDACTED}` }, `${on}: _meta`);
   } else {
@@ -63,7 +69,8 @@ async function checkRoad(t: Test, on: string, call: Road, direct: boolean, secre
 
   const failed = await answer('fail');
   t.notMatch(JSON.stringify(failed), secret.slice(4), `${on}: the error never carries the token`);
-  if (direct) t.same(failed.said, { code: -32010, message: `upstream refused token ${REDACTED}`, data: { token: REDACTED, hint: 'kept' } }, `${on}: the error's message and data, redacted, its code kept`);
+  if (direct)
+    t.same(failed.said, { code: -32010, message: `upstream refused token ${REDACTED}`, data: { token: REDACTED, hint: 'kept' } }, `${on}: the error's message and data, redacted, its code kept`);
   else t.match(JSON.stringify(failed.said), `upstream refused token ${REDACTED}`, `${on}: the error as call_tool tells it, redacted`);
 
   const fat = await answer('fat_meta');
@@ -96,7 +103,10 @@ async function config(): Promise<{ config: Record<string, unknown>; configFile: 
   return { config, configFile, folder, secret };
 }
 
-const viaCallTool = (client: Client, server: string): Road => (tool, onprogress) => client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: {} } }, { onprogress, timeout: 180_000 });
+const viaCallTool =
+  (client: Client, server: string): Road =>
+  (tool, onprogress) =>
+    client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: {} } }, { onprogress, timeout: 180_000 });
 
 t.test('guard-secrets and output-limit on a virtual server, every channel, both revisions', async (t) => {
   const { config: hubConfig, secret } = await config();

@@ -83,17 +83,22 @@ t.test('guard-secrets redacts every channel a child reaches the caller by, on ev
       const client = await connectClient(t, road === 'server' ? `${url}/leaky/mcp` : `${url}/hub`, revision);
       client.fallbackNotificationHandler = async (notification) => void notifications.push(notification);
       const options = { onprogress: (progress: unknown) => void notifications.push(progress) };
-      const call = (tool: string) => (road === 'server' ? client.callTool({ name: tool, arguments: {} }, options) : client.callTool({ name: 'call_tool', arguments: { server: 'leaky', tool, arguments: {} } }, options));
+      const call = (tool: string) =>
+        road === 'server' ? client.callTool({ name: tool, arguments: {} }, options) : client.callTool({ name: 'call_tool', arguments: { server: 'leaky', tool, arguments: {} } }, options);
       const chatty = await hear(client, notifications, () => call('chatty'));
       const seen = JSON.stringify(chatty);
       t.notMatch(seen, SECRET.slice(4), `${on}: the token reaches the caller by no channel`);
       const result = chatty.answer as CallToolResult & { extra?: string };
       if (road === 'server') {
-        t.same(result.content, [
-          { type: 'text', text: `text ${REDACTED}` },
-          { type: 'resource', resource: { uri: 'file:///env', text: `GITHUB_TOKEN=${REDACTED}` } },
-          { type: 'resource_link', uri: `https://example.com/?token=${REDACTED}`, name: `link ${REDACTED}`, description: `see ${REDACTED}` },
-        ], `${on}: text, embedded resource and resource link, redacted in place`);
+        t.same(
+          result.content,
+          [
+            { type: 'text', text: `text ${REDACTED}` },
+            { type: 'resource', resource: { uri: 'file:///env', text: `GITHUB_TOKEN=${REDACTED}` } },
+            { type: 'resource_link', uri: `https://example.com/?token=${REDACTED}`, name: `link ${REDACTED}`, description: `see ${REDACTED}` },
+          ],
+          `${on}: text, embedded resource and resource link, redacted in place`
+        );
         t.same(result.structuredContent, { [REDACTED]: 'as a key', nested: { value: `value ${REDACTED}` } }, `${on}: structuredContent, keys included`);
         t.match(result._meta, { note: `meta ${REDACTED}` }, `${on}: _meta`);
         if (result.extra !== undefined) t.equal(result.extra, `unknown field ${REDACTED}`, `${on}: an unknown field`);
@@ -102,7 +107,8 @@ t.test('guard-secrets redacts every channel a child reaches the caller by, on ev
 
       const failed = await hear(client, notifications, () => call('fail'));
       t.notMatch(JSON.stringify(failed), SECRET.slice(4), `${on}: the error never carries the token`);
-      if (road === 'server') t.same(failed.answer, { code: -32010, message: `upstream refused token ${REDACTED}`, data: { token: REDACTED, hint: 'kept' } }, `${on}: the error's message and data, redacted, its code kept`);
+      if (road === 'server')
+        t.same(failed.answer, { code: -32010, message: `upstream refused token ${REDACTED}`, data: { token: REDACTED, hint: 'kept' } }, `${on}: the error's message and data, redacted, its code kept`);
       else t.match(JSON.stringify(failed.answer), `upstream refused token ${REDACTED}`, `${on}: the error as /hub tells it, redacted`);
     }
     const strictNotifications: unknown[] = [];
@@ -112,7 +118,11 @@ t.test('guard-secrets redacts every channel a child reaches the caller by, on ev
     t.equal(blocked.notifications.length, 0, `block mode on ${revision}: the progress notification that carried it is dropped`);
     t.match(JSON.stringify(blocked.answer), /refused by plugin \\"guard-secrets\\"/, `block mode on ${revision}: the result withheld`);
     const strictError = await hear(strict, strictNotifications, () => strict.callTool({ name: 'fail', arguments: {} }));
-    t.match(strictError.answer, { code: -32010, message: /withheld by plugin "guard-secrets": it carries a secret \(github\)/ }, `block mode on ${revision}: the error's words withheld, its code kept`);
+    t.match(
+      strictError.answer,
+      { code: -32010, message: /withheld by plugin "guard-secrets": it carries a secret \(github\)/ },
+      `block mode on ${revision}: the error's words withheld, its code kept`
+    );
     t.equal((strictError.answer as { data?: unknown }).data, undefined, `block mode on ${revision}: and its data`);
 
     const code = await connectClient(t, `${url}/hub`, revision);

@@ -63,7 +63,11 @@ export async function checkRoad(t: Test, on: string, open: (server: string) => P
   const [text, notice, ...rest] = cut.content;
   t.equal(text?.type === 'text' && /^é+$/.test(text.text) && Buffer.byteLength(text.text) <= MAX_BYTES, true, `${on}: the text is cut at a character boundary within the cap`);
   t.equal(rest.length, 0, `${on}: the image past the cap is left out`);
-  t.match(notice?.type === 'text' ? notice.text : '', /output-limit: this result was cut: \d+ of its \d+ bytes and 1 content block .*"offset"/, `${on}: the notice says how much was cut and how to read on`);
+  t.match(
+    notice?.type === 'text' ? notice.text : '',
+    /output-limit: this result was cut: \d+ of its \d+ bytes and 1 content block .*"offset"/,
+    `${on}: the notice says how much was cut and how to read on`
+  );
   const structured = await guarded('big_structured', { count: 200 });
   t.equal(structured.isError, true, `${on}: a structured result over the cap is a tool error`);
   t.match(textOf(structured), /structured result is \d+ bytes, over this server's limit of 2048 bytes/, `${on}: that says so`);
@@ -76,7 +80,7 @@ export async function checkRoad(t: Test, on: string, open: (server: string) => P
 
 /** A server's tools through `call_tool` of `/hub` (or hub-stdio). */
 export function viaHub(client: Client, server: string, timeout?: number): Call {
-  return async (tool, args) => (await client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: args } }, timeout === undefined ? {} : { timeout })) as CallToolResult;
+  return async (tool, args) => await client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: args } }, timeout === undefined ? {} : { timeout });
 }
 
 /** A real hub-stdio process on `config`, driven by an SDK client on `revision`. */

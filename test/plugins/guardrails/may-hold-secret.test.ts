@@ -48,5 +48,9 @@ t.test("a child's secretlint-disable comments switch nothing off", async (t) => 
 t.test('scans at once each get their own findings', async (t) => {
   const tokens = Array.from({ length: 20 }, () => githubToken());
   const scans = await Promise.all(tokens.map((token, index) => scanValue({ text: `${'padding '.repeat(index)}${token}` })));
-  t.same(scans.map((scan) => scan?.redacted.text), tokens.map((_, index) => `${'padding '.repeat(index)}[REDACTED:github]`), 'twenty concurrent scans, each redacting its own token where it is');
+  t.same(
+    scans.map((scan) => scan?.redacted.text),
+    tokens.map((_, index) => `${'padding '.repeat(index)}[REDACTED:github]`),
+    'twenty concurrent scans, each redacting its own token where it is'
+  );
 });

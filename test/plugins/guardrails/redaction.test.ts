@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
@@ -22,9 +21,13 @@ import { githubToken, textOf, viaHub, type Call } from './helpers.js';
 /** A child answering with the text it was given: `teller` has its results scanned, `listener` its arguments. */
 function createEcho(): McpServer {
   const server = new McpServer({ name: 'echo', version: '1.0.0' });
-  server.registerTool('say', { description: 'Answers with `text`', inputSchema: fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) }, async ({ text }) => ({
-    content: [{ type: 'text' as const, text }],
-  }));
+  server.registerTool(
+    'say',
+    { description: 'Answers with `text`', inputSchema: fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) },
+    async ({ text }) => ({
+      content: [{ type: 'text' as const, text }],
+    })
+  );
   return server;
 }
 
@@ -37,7 +40,7 @@ function documents(): { name: string; text: string; expected: string }[] {
   cases.push({ name: 'compact JSON', parts: ['{"db":"', db('postgres', 'db.internal:5432'), '","github_token":"', github(), '","replicas":[1,2],"ok":true}'] });
   cases.push({ name: 'JSON inside a JSON string', parts: ['{"config":"{\\"db\\":\\"', db('postgres', 'db.internal:5432'), '\\",\\"n\\":1}"}'] });
   cases.push({ name: 'YAML', parts: ['database:\n  url: ', db('postgres', 'db.internal:5432'), '\n  pool: 5\ngithub:\n  token: ', github(), '\n  org: acme\n'] });
-  cases.push({ name: 'YAML, quoted', parts: ["url: '", db('mysql', '10.0.0.1:3306'), "'\ntoken: \"", github(), '"\n'] });
+  cases.push({ name: 'YAML, quoted', parts: ["url: '", db('mysql', '10.0.0.1:3306'), '\'\ntoken: "', github(), '"\n'] });
   cases.push({ name: '.env lines', parts: ['DATABASE_URL=', db('mysql', '10.0.0.1:3306'), '\nGITHUB_TOKEN=', github(), '\nDEBUG=1\n'] });
   cases.push({ name: 'URLs', parts: ['see <', db('postgres', 'db.internal:5432'), '>, then https://api.example.com/v1?access_token=', github(), '&page=2 and https://example.com/x'] });
   return cases.map(({ name, parts }) => ({
@@ -59,7 +62,7 @@ t.test('a redaction replaces the secret and nothing else, byte for byte, on ever
     const roads: Record<string, (server: string) => Promise<Call>> = {
       [`/<name>/mcp on ${revision}`]: async (server) => {
         const client = await connectClient(t, `${url}/${server}/mcp`, revision);
-        return async (tool, args) => (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+        return async (tool, args) => await client.callTool({ name: tool, arguments: args });
       },
       [`/hub on ${revision}`]: async (server) => viaHub(await connectClient(t, `${url}/hub`, revision), server),
     };
@@ -74,6 +77,6 @@ t.test('a redaction replaces the secret and nothing else, byte for byte, on ever
   }
   const [json] = documents();
   const client = await connectClient(t, `${url}/teller/mcp`, '2026-07-28');
-  const parsed = JSON.parse(textOf((await client.callTool({ name: 'say', arguments: { text: json?.text } })) as CallToolResult)) as Record<string, unknown>;
+  const parsed = JSON.parse(textOf(await client.callTool({ name: 'say', arguments: { text: json?.text } }))) as Record<string, unknown>;
   t.same(parsed, { db: '[REDACTED:database-connection-string]', github_token: '[REDACTED:github]', replicas: [1, 2], ok: true }, 'the JSON is still JSON, with every key');
 });

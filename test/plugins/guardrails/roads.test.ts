@@ -1,4 +1,3 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
@@ -18,18 +17,22 @@ t.test('the guardrails hold on /<name>/mcp (plain and SDK roads) and /hub, on bo
     const roads: Record<string, (server: string) => Promise<Call>> = {
       plain: async (server) => {
         const client = await connectClient(t, `${url}/${server}/mcp`, revision);
-        return async (tool, args) => (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+        return async (tool, args) => await client.callTool({ name: tool, arguments: args });
       },
       sdk: async (server) => {
         const client = await connectClient(t, `${url}/${server}/mcp`, revision);
-        return async (tool, args) => (await client.callTool({ name: tool, arguments: args }, { onprogress: () => undefined })) as CallToolResult;
+        return async (tool, args) => await client.callTool({ name: tool, arguments: args }, { onprogress: () => undefined });
       },
       hub: async (server) => viaHub(await connectClient(t, `${url}/hub`, revision), server),
     };
     for (const [road, open] of Object.entries(roads)) await checkRoad(t, `${road} on ${revision}`, open, leaked, heard);
   }
   const metrics = await (await fetch(`${url}/metrics`)).text();
-  t.equal(sample(metrics, 'hub_interceptor_findings_total', { interceptor: 'guard-secrets', kind: 'github', direction: 'arguments' }), 12, 'secrets found are counted by kind and direction (two a road: redacted and blocked)');
+  t.equal(
+    sample(metrics, 'hub_interceptor_findings_total', { interceptor: 'guard-secrets', kind: 'github', direction: 'arguments' }),
+    12,
+    'secrets found are counted by kind and direction (two a road: redacted and blocked)'
+  );
   t.equal(sample(metrics, 'hub_interceptor_findings_total', { interceptor: 'guard-secrets', kind: 'github', direction: 'result' }), 6, 'in results too');
   t.equal(sample(metrics, 'hub_interceptor_findings_total', { interceptor: 'output-limit', kind: 'cut', direction: 'result' }), 6, 'cuts are counted');
   t.notMatch(metrics, 'ghp_', 'no secret on /metrics');

@@ -57,15 +57,15 @@ t.test('an image that is not pinned by digest is started with a warning', async 
   t.same(
     warnings.map((line) => line.server),
     ['loose'],
-    'one warning, for the tag only',
+    'one warning, for the tag only'
   );
 });
 
 t.test('DOCKER_HOST: an unsupported address stops a hub with docker servers only', async (t) => {
-  await t.rejects(
-    startHub(t, { config: { mcpServers: { box: pinned() } }, env: { DOCKER_HOST: 'ssh://user@example' } }),
-    { code: 'HUB_ERR_DOCKER_HOST_INVALID', message: /DOCKER_HOST "ssh:\/\/user@example"/ },
-  );
+  await t.rejects(startHub(t, { config: { mcpServers: { box: pinned() } }, env: { DOCKER_HOST: 'ssh://user@example' } }), {
+    code: 'HUB_ERR_DOCKER_HOST_INVALID',
+    message: /DOCKER_HOST "ssh:\/\/user@example"/,
+  });
   const { hub } = await startHub(t, { config: {}, env: { DOCKER_HOST: 'ssh://user@example' } });
   t.notOk(hub.childTypes.get('docker'), 'without docker servers the type is simply not added');
 });

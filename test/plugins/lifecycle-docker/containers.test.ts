@@ -29,8 +29,7 @@ async function containerTests(): Promise<void> {
     volumes: fixtureVolumes(),
     ...extra,
   });
-  const labelled = async (label: string): Promise<string[]> =>
-    (await engine.docker.listContainers({ all: true, filters: { label: [label] } })).map((container) => container.Id);
+  const labelled = async (label: string): Promise<string[]> => (await engine.docker.listContainers({ all: true, filters: { label: [label] } })).map((container) => container.Id);
   // The engine's storage is podman's shared one: a run that was killed mid-test may have
   // left containers behind, which are not this run's to count.
   const leftOver = new Set(await labelled('mcp-hub.server'));
@@ -92,7 +91,7 @@ async function containerTests(): Promise<void> {
     t.equal(inspected.Config.Labels['mcp-hub.server'], 'sandboxed');
     t.ok(
       logs.some((line) => line.server === 'sandboxed' && line.stream === 'stderr' && line.msg === 'sandboxed: container child started'),
-      "the container's stderr is in the hub log under the server's name",
+      "the container's stderr is in the hub log under the server's name"
     );
     await app.close();
     t.same(await containersOf('sandboxed'), [], 'hub shutdown removed the container');
@@ -131,17 +130,20 @@ async function containerTests(): Promise<void> {
     if (!child) throw new Error('no child');
     await child.ensureUp();
     const [flooding] = await containersOf('noisy');
-    await t.rejects(child.withClient((client) => client.callTool({ name: 'flood', arguments: {} })), 'the call fails');
+    await t.rejects(
+      child.withClient((client) => client.callTool({ name: 'flood', arguments: {} })),
+      'the call fails'
+    );
     t.match(child.lastError, /^the container was cut off: it sent more than 65536 bytes without ending a message/);
     t.ok(
       logs.some((line) => line.level === 40 && String(line.reason).includes('cut off')),
-      'the cut-off is in the hub log as a warning',
+      'the cut-off is in the hub log as a warning'
     );
     await waitFor('the flooding container to be removed', async () => !(await containersOf('noisy')).includes(flooding ?? ''));
     t.pass('the flooding container was removed');
   });
 
-  t.test('a hub restart removes the containers its crashed run left, and no other hub\'s', async (t) => {
+  t.test("a hub restart removes the containers its crashed run left, and no other hub's", async (t) => {
     const dataPath = await tempDir(t);
     const configFile = join(dataPath, 'mcp.json');
     const stubborn = entry({ env: { OUTLIVE_STDIN: '1' } });

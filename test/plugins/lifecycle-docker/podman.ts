@@ -36,7 +36,13 @@ export async function startEngine(): Promise<Engine> {
   const until = Date.now() + 30_000;
   for (;;) {
     if (service.exitCode !== null) throw new Error(`podman system service exited: ${serviceErrors.trim()}`);
-    if (await docker.ping().then(() => true, () => false)) break;
+    if (
+      await docker.ping().then(
+        () => true,
+        () => false
+      )
+    )
+      break;
     if (Date.now() > until) throw new Error(`podman system service did not answer: ${serviceErrors.trim()}`);
     await sleep(100);
   }
@@ -49,7 +55,11 @@ export async function startEngine(): Promise<Engine> {
       service.kill('SIGTERM');
       await exited;
       // The store's layers belong to the user namespace's ids: podman removes them, then the folder goes.
-      for (const args of [['rm', '--force', '--all'], ['rmi', '--force', '--all']]) spawnSync('podman', [...podman.options, ...args], { env: podman.env, stdio: 'ignore', timeout: 120_000 });
+      for (const args of [
+        ['rm', '--force', '--all'],
+        ['rmi', '--force', '--all'],
+      ])
+        spawnSync('podman', [...podman.options, ...args], { env: podman.env, stdio: 'ignore', timeout: 120_000 });
       spawnSync('podman', ['unshare', 'rm', '-rf', directory], { env: podman.env, stdio: 'ignore', timeout: 120_000 });
       rmSync(directory, { recursive: true, force: true });
     },

@@ -80,35 +80,56 @@ t.test('flat by default, grouped by choice: the schemas, and real calls to a RES
     t.test(`flat by default, /notes/mcp on ${revision}`, async (t) => {
       const client = await connectClient(t, `${url}/notes/mcp`, revision);
       const byName = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
-      t.same(byName.get('listNotes')?.inputSchema, { type: 'object', properties: { tag: { type: 'string', description: 'Only notes with this tag' }, limit: { type: 'integer', minimum: 1 } }, additionalProperties: false }, 'query parameters by their names');
+      t.same(
+        byName.get('listNotes')?.inputSchema,
+        { type: 'object', properties: { tag: { type: 'string', description: 'Only notes with this tag' }, limit: { type: 'integer', minimum: 1 } }, additionalProperties: false },
+        'query parameters by their names'
+      );
       t.same(
         byName.get('create_note')?.inputSchema,
-        { type: 'object', properties: { 'X-Request-Id': { type: 'string' }, title: { type: 'string' }, tag: { type: 'string' } }, required: ['X-Request-Id', 'title', 'tag'], additionalProperties: false },
-        "a header and the body's properties side by side; the required ones of a required body required",
+        {
+          type: 'object',
+          properties: { 'X-Request-Id': { type: 'string' }, title: { type: 'string' }, tag: { type: 'string' } },
+          required: ['X-Request-Id', 'title', 'tag'],
+          additionalProperties: false,
+        },
+        "a header and the body's properties side by side; the required ones of a required body required"
       );
       t.same(
         byName.get('put_notes_id')?.inputSchema,
         { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, tag: { type: 'string' } }, required: ['id'], additionalProperties: false },
-        "an optional body's properties are all optional",
+        "an optional body's properties are all optional"
       );
       t.same(
         byName.get('replaceNote')?.inputSchema,
-        { type: 'object', properties: { path_id: { type: 'integer' }, query_tag: { type: 'string' }, body_id: { type: 'integer' }, title: { type: 'string' }, body_tag: { type: 'string' } }, required: ['path_id', 'title'], additionalProperties: false },
-        'a name two locations use is prefixed with its location in both; the others stay as they are',
+        {
+          type: 'object',
+          properties: { path_id: { type: 'integer' }, query_tag: { type: 'string' }, body_id: { type: 'integer' }, title: { type: 'string' }, body_tag: { type: 'string' } },
+          required: ['path_id', 'title'],
+          additionalProperties: false,
+        },
+        'a name two locations use is prefixed with its location in both; the others stay as they are'
       );
-      t.match(byName.get('addNotes')?.inputSchema, { properties: { query_body: { type: 'string' }, body_body: { type: 'array', items: { type: 'object', required: ['title', 'tag'] } } }, required: ['body_body'] }, 'a list body stays whole under "body" (prefixed here: a query parameter is named body too)');
+      t.match(
+        byName.get('addNotes')?.inputSchema,
+        { properties: { query_body: { type: 'string' }, body_body: { type: 'array', items: { type: 'object', required: ['title', 'tag'] } } }, required: ['body_body'] },
+        'a list body stays whole under "body" (prefixed here: a query parameter is named body too)'
+      );
       t.same(byName.get('addText')?.inputSchema, { type: 'object', properties: { body: { type: 'string' } }, additionalProperties: false }, 'a string body stays under "body"');
 
-      const list = (await client.callTool({ name: 'listNotes', arguments: { tag: 'work', limit: 1 } })) as CallToolResult;
-      t.same((list.structuredContent as { result: { title: string }[] }).result.map((note) => note.title), ['invoice']);
+      const list = await client.callTool({ name: 'listNotes', arguments: { tag: 'work', limit: 1 } });
+      t.same(
+        (list.structuredContent as { result: { title: string }[] }).result.map((note) => note.title),
+        ['invoice']
+      );
       t.equal(api.seen.at(-1)?.url, '/v1/notes?tag=work&limit=1', 'flat query arguments in the query');
 
-      const created = (await client.callTool({ name: 'create_note', arguments: { 'X-Request-Id': `flat-${revision}`, title: 'flat', tag: 'test' } })) as CallToolResult;
+      const created = await client.callTool({ name: 'create_note', arguments: { 'X-Request-Id': `flat-${revision}`, title: 'flat', tag: 'test' } });
       t.notOk(created.isError, text(created));
       t.match(created.structuredContent, { title: 'flat', tag: 'test', requestId: `flat-${revision}` }, 'the header and the body properties reach the API');
       t.same(JSON.parse(api.seen.at(-1)?.body ?? 'null'), { title: 'flat', tag: 'test' }, 'the body is the body properties only');
 
-      const replaced = (await client.callTool({ name: 'replaceNote', arguments: { path_id: 3, query_tag: 'q', body_id: 9, title: 'moved', body_tag: 'b' } })) as CallToolResult;
+      const replaced = await client.callTool({ name: 'replaceNote', arguments: { path_id: 3, query_tag: 'q', body_id: 9, title: 'moved', body_tag: 'b' } });
       t.notOk(replaced.isError, text(replaced));
       t.same(replaced.structuredContent, { id: '3', query: '?tag=q', body: { id: 9, title: 'moved', tag: 'b' } }, 'each prefixed argument goes to its own location, under its own name');
 
@@ -119,10 +140,10 @@ t.test('flat by default, grouped by choice: the schemas, and real calls to a RES
       t.equal(api.seen.at(-1)?.body, '"just text"', 'a string body is sent as JSON text');
 
       const before = api.seen.length;
-      const unknown = (await client.callTool({ name: 'getNote', arguments: { id: 1, path: { id: 2 } } })) as CallToolResult;
+      const unknown = await client.callTool({ name: 'getNote', arguments: { id: 1, path: { id: 2 } } });
       t.equal(unknown.isError, true);
       t.match(text(unknown), /^getNote: the arguments do not match its input schema \(at \/: must NOT have additional properties\)/, 'the grouped shape is refused by a flat tool');
-      const missing = (await client.callTool({ name: 'replaceNote', arguments: { id: 3, title: 'x' } })) as CallToolResult;
+      const missing = await client.callTool({ name: 'replaceNote', arguments: { id: 3, title: 'x' } });
       t.equal(missing.isError, true, 'an unprefixed name of a clash is not an argument');
       t.equal(api.seen.length, before, 'no request for a refused call');
     });
@@ -130,13 +151,18 @@ t.test('flat by default, grouped by choice: the schemas, and real calls to a RES
     t.test(`grouped by the entry's "arguments", /grouped/mcp on ${revision}`, async (t) => {
       const client = await connectClient(t, `${url}/grouped/mcp`, revision);
       const byName = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
-      t.same(byName.get('getNote')?.inputSchema, { type: 'object', properties: { path: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'], additionalProperties: false } }, required: ['path'], additionalProperties: false });
+      t.same(byName.get('getNote')?.inputSchema, {
+        type: 'object',
+        properties: { path: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'], additionalProperties: false } },
+        required: ['path'],
+        additionalProperties: false,
+      });
       t.same(byName.get('create_note')?.inputSchema.required, ['headers', 'body'], 'a required header and a required body make their groups required');
-      const one = (await client.callTool({ name: 'getNote', arguments: { path: { id: 2 } } })) as CallToolResult;
+      const one = await client.callTool({ name: 'getNote', arguments: { path: { id: 2 } } });
       t.same(one.structuredContent, { id: 2, title: 'invoice', tag: 'work' }, 'a grouped call works');
-      const replaced = (await client.callTool({ name: 'replaceNote', arguments: { path: { id: 3 }, query: { tag: 'q' }, body: { id: 9, title: 'moved' } } })) as CallToolResult;
+      const replaced = await client.callTool({ name: 'replaceNote', arguments: { path: { id: 3 }, query: { tag: 'q' }, body: { id: 9, title: 'moved' } } });
       t.same(replaced.structuredContent, { id: '3', query: '?tag=q', body: { id: 9, title: 'moved' } }, 'no prefixes in the grouped shape');
-      const flat = (await client.callTool({ name: 'getNote', arguments: { id: 2 } })) as CallToolResult;
+      const flat = await client.callTool({ name: 'getNote', arguments: { id: 2 } });
       t.equal(flat.isError, true);
       t.match(text(flat), /^getNote: the arguments do not match its input schema/, 'flat arguments are refused by a grouped tool');
     });
@@ -144,7 +170,7 @@ t.test('flat by default, grouped by choice: the schemas, and real calls to a RES
 
   t.test('through /hub call_tool', async (t) => {
     const client = await connectClient(t, `${url}/hub`, '2026-07-28');
-    const result = (await client.callTool({ name: 'call_tool', arguments: { server: 'notes', tool: 'replaceNote', arguments: { path_id: 1, title: 'hub' } } })) as CallToolResult;
+    const result = await client.callTool({ name: 'call_tool', arguments: { server: 'notes', tool: 'replaceNote', arguments: { path_id: 1, title: 'hub' } } });
     t.notOk(result.isError, text(result));
     t.match(JSON.parse(text(result)), { id: '1', query: '', body: { title: 'hub' } });
   });
@@ -159,11 +185,22 @@ t.test('the request builder: flat arguments back to their locations, unknown one
     if (!found) throw new Error(`no ${name}`);
     return found;
   };
-  t.throws(() => planRequest(tool('getNote'), { id: 1, bogus: 2 }, {}), { name: 'ArgumentProblem', message: 'unknown argument "bogus"' }, 'an argument the tool does not take is refused, schema or not');
+  t.throws(
+    () => planRequest(tool('getNote'), { id: 1, bogus: 2 }, {}),
+    { name: 'ArgumentProblem', message: 'unknown argument "bogus"' },
+    'an argument the tool does not take is refused, schema or not'
+  );
   t.throws(() => planRequest(tool('getNote'), { path: { id: 1 } }, {}), { name: 'ArgumentProblem', message: 'unknown argument "path"' });
-  t.throws(() => planRequest(tool('replaceNote'), { path_id: 'a%2Fb', title: 'x' }, {}), { message: 'path parameter "id" may not hold "/", "\\" or "..", even percent-encoded' }, 'a prefixed path parameter is guarded as any');
+  t.throws(
+    () => planRequest(tool('replaceNote'), { path_id: 'a%2Fb', title: 'x' }, {}),
+    { message: 'path parameter "id" may not hold "/", "\\" or "..", even percent-encoded' },
+    'a prefixed path parameter is guarded as any'
+  );
   const planned = planRequest(tool('replaceNote'), { path_id: 4, query_tag: 't', body_tag: 'b', title: 'x' }, {});
-  t.same({ url: planned.url.href, body: planned.body, type: planned.headers['content-type'] }, { url: 'https://api.example.com/v1/notes/4/replace?tag=t', body: '{"tag":"b","title":"x"}', type: 'application/json' });
+  t.same(
+    { url: planned.url.href, body: planned.body, type: planned.headers['content-type'] },
+    { url: 'https://api.example.com/v1/notes/4/replace?tag=t', body: '{"tag":"b","title":"x"}', type: 'application/json' }
+  );
   t.equal(planRequest(tool('create_note'), { 'X-Request-Id': 'r' }, {}).body, '{}', 'a required object body is sent even when none of its properties is given');
   t.equal(planRequest(tool('put_notes_id'), { id: 1 }, {}).body, undefined, 'an optional one is not');
   t.equal(planRequest(tool('listNotes'), {}, {}).url.search, '', 'a parameter not given is not sent');

@@ -30,15 +30,28 @@ t.test('hub check reads and validates the document; --connect makes one HEAD req
   });
   t.equal(checked.code, 1, checked.stderr);
   const byName = new Map(checked.report.servers.map((server) => [server.name, server]));
-  t.match(byName.get('notes'), { type: 'openapi', status: 'ok', detail: /notes\.yaml \(OpenAPI 3\.1\): 10 tools calling http:\/\/127\.0\.0\.1:\d+\/v1; not offered: GET \/elsewhere \(its server https:\/\/other\.example\/v1 is not on the base URL's origin http:\/\/127\.0\.0\.1:\d+\)$/ });
+  t.match(byName.get('notes'), {
+    type: 'openapi',
+    status: 'ok',
+    detail:
+      /notes\.yaml \(OpenAPI 3\.1\): 10 tools calling http:\/\/127\.0\.0\.1:\d+\/v1; not offered: GET \/elsewhere \(its server https:\/\/other\.example\/v1 is not on the base URL's origin http:\/\/127\.0\.0\.1:\d+\)$/,
+  });
   t.match(byName.get('old'), { status: 'problem', detail: /old\.json is a Swagger 2\.0 document; .*convert it first/ });
   t.match(byName.get('far'), { status: 'problem', detail: /"operations" names GET \/elsewhere, which is refused/ });
   t.match(byName.get('odd'), { status: 'problem', detail: /server "odd": key "arguments": expected one of "flat", "grouped"$/ }, 'the arguments shape is one of the two');
   t.same(api.seen, [], 'without --connect the API is not asked');
 
-  const connected = await check(folder, { notes: { type: 'openapi', spec: './notes.yaml', baseUrl: `${api.origin}/v1` }, gone: { type: 'openapi', spec: './notes.yaml', baseUrl: closed } }, '--connect');
+  const connected = await check(
+    folder,
+    { notes: { type: 'openapi', spec: './notes.yaml', baseUrl: `${api.origin}/v1` }, gone: { type: 'openapi', spec: './notes.yaml', baseUrl: closed } },
+    '--connect'
+  );
   const after = new Map(connected.report.servers.map((server) => [server.name, server]));
   t.match(after.get('notes')?.handshake, { ok: true, detail: /answered the MCP handshake .*10 tools/ });
-  t.same(api.seen.map((request) => `${request.method} ${request.url}`), ['HEAD /v1'], 'one HEAD request to the base URL');
+  t.same(
+    api.seen.map((request) => `${request.method} ${request.url}`),
+    ['HEAD /v1'],
+    'one HEAD request to the base URL'
+  );
   t.match(after.get('gone')?.handshake, { ok: false, detail: /server "gone": HEAD \/v1 could not reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/ });
 });

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { parse } from 'yaml';
 import { OpenApiRuntime, newAjv } from '../../../plugins/lifecycle-openapi/runtime.js';
@@ -98,8 +97,12 @@ t.test('the Petstore through the hub, with a local stand-in for petstore.swagger
   await waitFor('the petstore to be up', () => pets?.status === 'up');
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/pets/mcp`, revision);
-    t.same((await client.listTools()).tools.map((tool) => tool.name), ['listPets', 'createPets', 'showPetById'], `${revision}: the Petstore's three operations`);
-    const pet = (await client.callTool({ name: 'showPetById', arguments: { petId: '7' } })) as CallToolResult;
+    t.same(
+      (await client.listTools()).tools.map((tool) => tool.name),
+      ['listPets', 'createPets', 'showPetById'],
+      `${revision}: the Petstore's three operations`
+    );
+    const pet = await client.callTool({ name: 'showPetById', arguments: { petId: '7' } });
     t.same(pet.structuredContent, { id: 7, name: 'Rex', tag: 'dog' }, `${revision}: a pet`);
   }
   t.ok(seen.includes('GET /v1/pets/7'));

@@ -3,7 +3,6 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
@@ -19,9 +18,7 @@ import { waitFor } from '../../core/children/helpers.js';
 const SPEC = {
   openapi: '3.1.0',
   info: { title: 'Echo', version: '1' },
-  paths: Object.fromEntries(
-    ['refuse', 'echo', 'plain'].map((name) => [`/${name}`, { get: { operationId: name, responses: { '200': { description: 'ok', content: { 'application/json': {} } } } } }]),
-  ),
+  paths: Object.fromEntries(['refuse', 'echo', 'plain'].map((name) => [`/${name}`, { get: { operationId: name, responses: { '200': { description: 'ok', content: { 'application/json': {} } } } } }])),
 };
 
 t.test('an upstream echoing the configured header values never hands them to the caller', async (t) => {
@@ -38,16 +35,22 @@ t.test('an upstream echoing the configured header values never hands them to the
   const folder = await mkdtemp(join(tmpdir(), 'openapi-redaction-'));
   await writeFile(join(folder, 'echo.json'), JSON.stringify(SPEC));
   const { hub, url } = await startTestHub(t, {
-    config: { mcpServers: { echo: { type: 'openapi', spec: join(folder, 'echo.json'), baseUrl: origin, headers: { 'X-Api-Key': '${ECHO_KEY}', Authorization: `Bearer ${bearer}`, 'X-Trace': 'on' } } } },
+    config: {
+      mcpServers: { echo: { type: 'openapi', spec: join(folder, 'echo.json'), baseUrl: origin, headers: { 'X-Api-Key': '${ECHO_KEY}', Authorization: `Bearer ${bearer}`, 'X-Trace': 'on' } } },
+    },
     env: { ECHO_KEY: apiKey },
   });
   await waitFor('the openapi server to be up', () => hub.children.get('echo')?.status === 'up');
   const client = await connectClient(t, `${url}/echo/mcp`, '2026-07-28');
-  const call = async (name: string) => (await client.callTool({ name, arguments: {} })) as CallToolResult;
+  const call = async (name: string) => await client.callTool({ name, arguments: {} });
 
   const refused = await call('refuse');
   t.equal(refused.isError, true, 'the 403 is a tool error');
-  t.equal((refused.content[0] as { text: string }).text, 'server "echo": GET /refuse answered 403 Forbidden: key [REDACTED] is not allowed; you sent Bearer [REDACTED]', 'its quoted body names neither the key nor the token');
+  t.equal(
+    (refused.content[0] as { text: string }).text,
+    'server "echo": GET /refuse answered 403 Forbidden: key [REDACTED] is not allowed; you sent Bearer [REDACTED]',
+    'its quoted body names neither the key nor the token'
+  );
 
   const plain = await call('plain');
   t.equal((plain.content[0] as { text: string }).text, 'token=[REDACTED]&key=[REDACTED]', 'a text answer: the token alone (without "Bearer") is redacted too');
@@ -56,5 +59,9 @@ t.test('an upstream echoing the configured header values never hands them to the
   const said = JSON.stringify(echoed);
   t.notMatch(said, apiKey, 'the key is in no part of a JSON answer');
   t.notMatch(said, bearer, 'nor the token');
-  t.same(echoed.structuredContent, { seen: { key: '[REDACTED]', authorization: 'Bearer [REDACTED]', trace: 'on' }, '[REDACTED]': 'as a key' }, 'structuredContent, keys included; a value shorter than 8 characters is no credential and stays');
+  t.same(
+    echoed.structuredContent,
+    { seen: { key: '[REDACTED]', authorization: 'Bearer [REDACTED]', trace: 'on' }, '[REDACTED]': 'as a key' },
+    'structuredContent, keys included; a value shorter than 8 characters is no credential and stays'
+  );
 });

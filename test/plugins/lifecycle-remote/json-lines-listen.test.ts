@@ -38,7 +38,10 @@ async function jsonLinesChild(t: Parameters<typeof listenOnLoopback>[0]) {
           const events = pending.split('\n\n');
           pending = events.pop() ?? '';
           for (const event of events) {
-            const data = event.split('\n').flatMap((line) => (line.startsWith('data: ') ? [line.slice(6)] : [])).join('\n');
+            const data = event
+              .split('\n')
+              .flatMap((line) => (line.startsWith('data: ') ? [line.slice(6)] : []))
+              .join('\n');
             if (data !== '') response.write(`${data}\n`);
           }
         }

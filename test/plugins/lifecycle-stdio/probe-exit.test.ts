@@ -20,6 +20,9 @@ t.test('auto negotiation: a process that exits during the probe fails its start 
   if (!child) throw new Error('no child');
   await t.rejects(child.ensureUp(), /^server "exits" could not start: the process exited with code 1 \(stderr: error: cannot open the database/);
   t.equal(starts(join(directory, 'exits')).length, 1, 'one process started: no attempt after the one that ended');
-  t.notOk(logs.some((line) => line.msg === 'server ended; restarting'), 'no supervision restart for a server that never ran');
+  t.notOk(
+    logs.some((line) => line.msg === 'server ended; restarting'),
+    'no supervision restart for a server that never ran'
+  );
   t.equal(child.status, 'down');
 });

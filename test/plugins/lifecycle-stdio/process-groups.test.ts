@@ -25,7 +25,11 @@ function running(pid: number): boolean {
 
 function helpersOf(file: string): number[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter((line) => line !== '').map(Number);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map(Number);
 }
 
 async function runningServer(t: Test) {
@@ -87,7 +91,7 @@ t.test("the hub's SIGTERM ends every group", async (t) => {
   t.equal(leftRunning(helpersOf(helpers)), 0, 'no helper outlives the hub');
 });
 
-t.test("a hard stop of the hub (its process exiting without closing anything) ends every group", async (t) => {
+t.test('a hard stop of the hub (its process exiting without closing anything) ends every group', async (t) => {
   const directory = await tempDir(t);
   const hub = spawn(process.execPath, [fileURLToPath(new URL('hard-stop-hub.js', import.meta.url)), directory], { stdio: 'ignore' });
   const [code] = (await once(hub, 'exit')) as [number | null];

@@ -12,14 +12,10 @@ t.test('a child that crashes is restarted', async (t) => {
   if (!child) throw new Error('no child');
   await child.withClient((client) => client.callTool({ name: 'crash', arguments: {} }).catch(() => undefined));
   await waitFor('the restart', () => starts(file).length === 2 && child.status === 'up');
-  t.match(
-    logs.find((line) => line.msg === 'child connection closed')?.reason,
-    /the process exited with code 3 \(stderr: crashing on request\)/,
-    'the reason names what the child said on stderr',
-  );
+  t.match(logs.find((line) => line.msg === 'child connection closed')?.reason, /the process exited with code 3 \(stderr: crashing on request\)/, 'the reason names what the child said on stderr');
   t.ok(
     logs.some((line) => line.msg === 'crashy: crashing on request' && line.stream === 'stderr'),
-    'stderr reached the hub log, prefixed with the server name',
+    'stderr reached the hub log, prefixed with the server name'
   );
   const result = await child.withClient((client) => client.callTool({ name: 'echo', arguments: {} }));
   t.same(result.content, [{ type: 'text', text: 'ok' }]);
@@ -42,12 +38,19 @@ t.test('a crash loop restarts with growing delays and is parked while unused', a
   // The policy, not the clock: each restart was scheduled after the back-off for its
   // failure count (backoffDelay, tested as a function in units.test.ts).
   const scheduled = logs.filter((line) => line.msg === 'server ended; restarting').map((line) => [line.failures, line.delayMs]);
-  t.same(scheduled, [
-    [1, 600],
-    [2, 1200],
-    [3, 2400],
-  ], 'restarts were scheduled with doubling delays');
-  t.notOk(recorded.some((start) => isAlive(start.pid)), 'no process is left running');
+  t.same(
+    scheduled,
+    [
+      [1, 600],
+      [2, 1200],
+      [3, 2400],
+    ],
+    'restarts were scheduled with doubling delays'
+  );
+  t.notOk(
+    recorded.some((start) => isAlive(start.pid)),
+    'no process is left running'
+  );
   await child.ensureUp();
   t.equal(child.status, 'up', 'a parked server starts again on use');
 });
@@ -62,7 +65,10 @@ t.test('a server that ran and crashed is restarted with back-off; one that canno
   if (!child) throw new Error('no child');
   await t.rejects(child.ensureUp(), /^server "exits" could not start: the process exited with code \d+ \(stderr: error: cannot open the database/);
   t.equal(starts(join(directory, 'exits')).length, 1, 'one attempt, not a retry loop over the wake budget');
-  t.notOk(logs.some((line) => line.msg === 'server ended; restarting'), 'no supervision restart for a server that never ran');
+  t.notOk(
+    logs.some((line) => line.msg === 'server ended; restarting'),
+    'no supervision restart for a server that never ran'
+  );
   t.equal(child.status, 'down');
 });
 
@@ -111,9 +117,18 @@ t.test('a start beyond the budget fails naming the server and the reason', async
   const missing = hub.children.get('missing');
   if (!slow || !silent || !missing) throw new Error('no child');
   const [slowError, silentError, missingError] = await Promise.all([
-    slow.ensureUp().then(() => undefined, (error: Error) => error),
-    silent.ensureUp().then(() => undefined, (error: Error) => error),
-    missing.ensureUp().then(() => undefined, (error: Error) => error),
+    slow.ensureUp().then(
+      () => undefined,
+      (error: Error) => error
+    ),
+    silent.ensureUp().then(
+      () => undefined,
+      (error: Error) => error
+    ),
+    missing.ensureUp().then(
+      () => undefined,
+      (error: Error) => error
+    ),
   ]);
   t.match(slowError?.message, /^server "slow" did not start within 1 s: no answer within/);
   t.match(silentError?.message, /^server "silent" did not start within 1 s: no answer within/);

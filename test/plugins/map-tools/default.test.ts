@@ -23,7 +23,10 @@ t.test('a config file that does not name the map plugin has no map server', asyn
   t.equal((await fetch(`${hub.url}/map/mcp`, { method: 'POST' })).status, 404);
   // The log is written asynchronously: once the listening record is in, every start-up record is.
   await hub.waitForLog('the listening record', (line) => line.msg.startsWith('Server listening'));
-  t.notOk(hub.logs().some((line) => line.server === 'map'), 'nothing about a map in the log');
+  t.notOk(
+    hub.logs().some((line) => line.server === 'map'),
+    'nothing about a map in the log'
+  );
 });
 
 t.test('a config that names it gets it; with MAP_OSM_FILE the log says it answers offline', async (t) => {

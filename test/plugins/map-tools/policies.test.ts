@@ -19,7 +19,10 @@ t.test('an identifying User-Agent on every request; no redirect is followed', as
   for (const request of map.fake.requests) t.match(request.headers['user-agent'], /^mcp-hub-map-tools\/\d/, `${request.service} saw the User-Agent`);
   const text = await map.fail('geocode', { query: 'redirect-me' });
   t.match(text, /geocoder_a answered HTTP 302: redirect not followed/);
-  t.notOk(map.fake.requests.some((request) => request.path.startsWith('/elsewhere')), 'the redirect target was never requested');
+  t.notOk(
+    map.fake.requests.some((request) => request.path.startsWith('/elsewhere')),
+    'the redirect target was never requested'
+  );
 });
 
 t.test('upstream errors: status named, HTML dropped, bodies truncated, timeouts, bad answers', async (t) => {
@@ -42,7 +45,11 @@ t.test('unreachable services and OSRM failures are tool errors', async (t) => {
   t.match(await map.fail('route', { waypoints: ['43.7,7.4', '43.71,7.41'], profile: 'car' }), /routing engine failed: the service could not be reached/);
   t.match(await map.fail('isochrone', { center: '43.7,7.4', profile: 'car', minutes: 3 }), /isochrone engine failed/);
   const bad = await startMap(t, { MAP_OSRM_URL: `${map.fake.url}/osrm/routed-car` });
-  t.match(await bad.fail('route', { waypoints: ['43.7,7.4', '43.71,7.41'], profile: 'foot' }), /answered HTTP 400: InvalidOptions: instance car cannot serve foot/, 'a single-profile instance refuses another profile instead of answering silently');
+  t.match(
+    await bad.fail('route', { waypoints: ['43.7,7.4', '43.71,7.41'], profile: 'foot' }),
+    /answered HTTP 400: InvalidOptions: instance car cannot serve foot/,
+    'a single-profile instance refuses another profile instead of answering silently'
+  );
 });
 
 t.test('with no extract and no network, errors name no backing product and tell the operator what to do', async (t) => {
@@ -65,7 +72,11 @@ t.test('with no extract and no network, errors name no backing product and tell 
   };
   for (const [tool, text] of Object.entries(failures)) {
     t.notMatch(text, /nominatim|photon|osrm|valhalla|overpass|openrouteservice/i, `${tool}: no backing product named`);
-    t.match(text, /could not be reached\. This server cannot reach the online map services: its operator must give it network access to them .*, or set MAP_OSM_FILE to a local \.osm\.pbf extract to answer offline\./, `${tool}: what to do`);
+    t.match(
+      text,
+      /could not be reached\. This server cannot reach the online map services: its operator must give it network access to them .*, or set MAP_OSM_FILE to a local \.osm\.pbf extract to answer offline\./,
+      `${tool}: what to do`
+    );
     t.notMatch(text, /Try again later/, `${tool}: waiting does not bring a network`);
   }
   t.match(failures.geocode, /^geocode failed because the geocoder_a failed: the service could not be reached\./);
@@ -103,7 +114,11 @@ t.test('Overpass: failover on 429 and 5xx, other errors are not retried, at most
   const chain = await startMap(t, { MAP_OVERPASS_URLS: `${base}/overpass-429/api/interpreter, ${base}/overpass-503/api/interpreter,${base}/overpass/api/interpreter` });
   const output = await chain.ok('poi_details', { osm_id: 'node/2001' });
   t.equal(output.name, 'Café de Paris');
-  t.same(map.fake.requests.map((request) => request.service), ['overpass-429', 'overpass-503', 'overpass'], 'each endpoint in turn');
+  t.same(
+    map.fake.requests.map((request) => request.service),
+    ['overpass-429', 'overpass-503', 'overpass'],
+    'each endpoint in turn'
+  );
 
   const allDown = await startMap(t, { MAP_OVERPASS_URLS: `${base}/overpass-429/api/interpreter,${base}/overpass-503/api/interpreter` });
   t.match(await allDown.fail('poi_details', { osm_id: 'node/2001' }), /map-data query service answered HTTP 503: no usable error message/);

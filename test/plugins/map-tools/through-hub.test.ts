@@ -14,7 +14,10 @@ t.test('the map tools answer offline through /map/mcp on both revisions', async 
     const client = await connectClient(t, `${url}/map/mcp`, revision);
     const { tools } = await client.listTools();
     t.equal(tools.length, 11, `${revision}: eleven tools`);
-    t.ok(tools.every((tool) => tool.annotations?.readOnlyHint === true && tool.outputSchema), `${revision}: all read-only, all with an output schema`);
+    t.ok(
+      tools.every((tool) => tool.annotations?.readOnlyHint === true && tool.outputSchema),
+      `${revision}: all read-only, all with an output schema`
+    );
     const geocoded = await client.callTool({ name: 'geocode', arguments: { query: KNOWN_PLACES.square.query } });
     t.notOk(geocoded.isError, `${revision}: geocode succeeds`);
     t.match(geocoded.structuredContent, { untrusted: true, source: 'openstreetmap' });

@@ -71,7 +71,10 @@ t.test('route: totals, legs, steps capped at 100, per-profile engine paths', asy
 
   const three = await map.ok('route', { waypoints: [CASINO, STATION, 'Prince Palace'], profile: 'bike', include_steps: true });
   t.equal((three.legs as unknown[]).length, 2, 'per-leg summaries for three waypoints');
-  t.match(three.legs, [{ from: 'Casino Square, Monaco', to: 'Monaco Station, Monaco' }, { from: 'Monaco Station, Monaco', to: 'Prince Palace, Monaco' }]);
+  t.match(three.legs, [
+    { from: 'Casino Square, Monaco', to: 'Monaco Station, Monaco' },
+    { from: 'Monaco Station, Monaco', to: 'Prince Palace, Monaco' },
+  ]);
   t.equal((three.steps as unknown[]).length, 100, 'first 100 steps only');
   t.equal(three.steps_total, 120);
   t.equal(three.steps_truncated, true);
@@ -164,7 +167,11 @@ t.test('find_nearby_pois: sorted by distance, shortcuts, raw tags, limits', asyn
   const pois = output.pois as { name: string | null; osm_id: string; distance_m: number; tags: Record<string, string> }[];
   t.match(output, { category: 'cafe', tag_filter: 'amenity=cafe', radius_m: 1000, near: { label: 'Casino Square, Monaco' } });
   t.equal(output.count, pois.length);
-  t.same(pois.map((poi) => poi.osm_id), ['node/2003', 'node/2001', 'way/2002', 'node/2005', 'node/2006'], 'nearest first');
+  t.same(
+    pois.map((poi) => poi.osm_id),
+    ['node/2003', 'node/2001', 'way/2002', 'node/2005', 'node/2006'],
+    'nearest first'
+  );
   for (let index = 1; index < pois.length; index += 1) t.ok((pois[index]?.distance_m ?? 0) >= (pois[index - 1]?.distance_m ?? 0));
   t.match(pois[1], { name: 'Café de Paris', tags: { cuisine: 'coffee_shop', opening_hours: 'Mo-Su 08:00-02:00', website: 'https://example.test/cafe', phone: '+377 1', wheelchair: 'yes' } });
   t.notOk('note' in (pois[1]?.tags ?? {}), 'only core tags');
@@ -227,7 +234,10 @@ t.test('suggest_meeting_point: fairest venue, tie-break, alternatives', async (t
   t.equal(suggestion.max_minutes, Math.max(...suggestion.travel.map((leg) => leg.minutes)));
   t.ok(alternatives.length >= 1 && alternatives.length <= 3);
   for (const alternative of alternatives) t.ok(alternative.max_minutes >= suggestion.max_minutes, 'smallest worst case first');
-  t.notOk([suggestion, ...(alternatives as unknown as { osm_id: string }[])].some((venue) => venue.osm_id === 'node/2006'), 'an unreachable venue is skipped');
+  t.notOk(
+    [suggestion, ...(alternatives as unknown as { osm_id: string }[])].some((venue) => venue.osm_id === 'node/2006'),
+    'an unreachable venue is skipped'
+  );
   const midpoint = output.midpoint as { latitude: number; longitude: number };
   t.ok(Math.abs(midpoint.latitude - 43.7392) < 0.001 && Math.abs(midpoint.longitude - 7.42365) < 0.001);
 
@@ -235,7 +245,10 @@ t.test('suggest_meeting_point: fairest venue, tie-break, alternatives', async (t
   t.match(await map.fail('suggest_meeting_point', { locations: [CASINO] }), /Input validation error/);
   t.match(await map.fail('suggest_meeting_point', { locations: Array(9).fill(CASINO) }), /Input validation error/);
   t.match(await map.fail('suggest_meeting_point', { locations: [CASINO, STATION], search_radius_m: 99 }), /Input validation error/);
-  t.match(await map.fail('suggest_meeting_point', { locations: ['43.7384,7.4236', '43.7384,7.4236'], venue_category: 'amenity=cafe', search_radius_m: 100, profile: 'car' }), /None of the 1 amenity=cafe venues/);
+  t.match(
+    await map.fail('suggest_meeting_point', { locations: ['43.7384,7.4236', '43.7384,7.4236'], venue_category: 'amenity=cafe', search_radius_m: 100, profile: 'car' }),
+    /None of the 1 amenity=cafe venues/
+  );
 });
 
 t.test('straight_line_distance offline for coordinates; map_link', async (t) => {

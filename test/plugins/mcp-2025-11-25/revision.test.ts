@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import type { PluginHub } from '../../../core/plugin-hub.js';
 import { fixtureEntry, tempDir } from '../../core/children/helpers.js';
@@ -37,14 +36,13 @@ t.test('on 2025-11-25 nothing is pushed: no listChanged, no subscribe, resources
   t.equal(modern.getServerCapabilities()?.tools?.listChanged, true, 'the modern revision advertises list changes');
 });
 
-
 t.test('with callers: false, the revision is refused to callers but still spoken to a child that only speaks it', async (t) => {
   const starts = join(await tempDir(t), 'starts');
   const { url } = await startTestHub(t, { config: { plugins: { 'mcp-2025-11-25': { callers: false } }, mcpServers: { old: fixtureEntry('echo-meta', starts) } } });
   const refused = await rawRequest(`${url}/old/mcp`, '2025-11-25', 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } });
   t.equal(refused.error?.code, -32022, 'a 2025-11-25 caller is refused');
   const modern = await connectClient(t, `${url}/old/mcp`, '2026-07-28');
-  const answer = (await modern.callTool({ name: 'echo_meta', arguments: {} })) as CallToolResult;
+  const answer = await modern.callTool({ name: 'echo_meta', arguments: {} });
   t.equal(answer.isError, undefined, 'a 2026-07-28 caller reaches the child, which the hub speaks 2025-11-25 to');
 });
 
@@ -52,7 +50,7 @@ t.test('disabled, a child that only speaks its family fails at once, saying whic
   const starts = join(await tempDir(t), 'starts');
   const { url } = await startTestHub(t, { config: { plugins: { 'mcp-2025-11-25': false }, mcpServers: { old: fixtureEntry('echo-meta', starts) } } });
   const modern = await connectClient(t, `${url}/hub`, '2026-07-28');
-  const answer = (await modern.callTool({ name: 'call_tool', arguments: { server: 'old', tool: 'echo_meta' } })) as CallToolResult;
+  const answer = await modern.callTool({ name: 'call_tool', arguments: { server: 'old', tool: 'echo_meta' } });
   t.equal(answer.isError, true);
   t.match((answer.content[0] as { text: string }).text, /server "old" could not start: it speaks MCP 2025-11-25, which no enabled revision plugin speaks to servers \(the hub speaks 2026-07-28\)/);
 });

@@ -13,7 +13,7 @@ async function askableClient(
   t: { teardown(fn: () => unknown): void },
   url: string,
   revision: Revision,
-  answer: Record<string, string | number | boolean>,
+  answer: Record<string, string | number | boolean>
 ): Promise<{ client: Client; questions: string[] }> {
   const questions: string[] = [];
   const client = await connectClient(t, url, revision, {}, { capabilities: { elicitation: { form: {} } } });
@@ -31,7 +31,11 @@ t.test('on 2026-07-28 a child question comes back as the result and the answer g
   const { client, questions } = await askableClient(t, `${url}/sink/mcp`, '2026-07-28', { confirm: true });
 
   const asked = await client.callTool({ name: 'confirm_deploy', arguments: { env: 'prod' } }, { allowInputRequired: true });
-  t.match(asked, { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Deploy to prod?' } } } }, 'the question is the call result: nothing held open');
+  t.match(
+    asked,
+    { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Deploy to prod?' } } } },
+    'the question is the call result: nothing held open'
+  );
   t.equal((asked as { requestState?: string }).requestState, 'asked-about-prod', "the child's state is passed through untouched");
 
   const done = await client.callTool({ name: 'confirm_deploy', arguments: { env: 'prod' } });
@@ -54,9 +58,10 @@ t.test('a question is not forwarded when any condition fails, and the child take
     const { url } = await startTestHub(t, { setup });
     for (const endpoint of ['sink/mcp', 'hub']) {
       const { client, questions } = await askableClient(t, `${url}/${endpoint}`, '2025-11-25', { confirm: true });
-      const result = endpoint === 'hub'
-        ? await client.callTool({ name: 'call_tool', arguments: { server: 'sink', tool: 'confirm_deploy', arguments: { env: 'prod' } } })
-        : await client.callTool({ name: 'confirm_deploy', arguments: { env: 'prod' } });
+      const result =
+        endpoint === 'hub'
+          ? await client.callTool({ name: 'call_tool', arguments: { server: 'sink', tool: 'confirm_deploy', arguments: { env: 'prod' } } })
+          : await client.callTool({ name: 'confirm_deploy', arguments: { env: 'prod' } });
       t.match(text(result), cannotAsk, `${endpoint}: fallback`);
       t.same(questions, [], `${endpoint}: nobody was asked`);
     }
@@ -95,11 +100,11 @@ t.test('embedded sampling and roots requests are dropped, named in the log once,
       ['careless', 'embedded sampling/createMessage is not carried by the hub'],
       ['careless', 'embedded roots/list is not carried by the hub'],
     ],
-    'each reason is logged once per client and server, not once per call',
+    'each reason is logged once per client and server, not once per call'
   );
 
-  const answered = await client.callTool({ name: 'ask_everything', arguments: {} }, { allowInputRequired: true }).then(() =>
-    client.callTool({ name: 'ask_everything', arguments: {}, inputResponses: { ok: { action: 'accept', content: { ok: true } } } } as never),
-  );
+  const answered = await client
+    .callTool({ name: 'ask_everything', arguments: {} }, { allowInputRequired: true })
+    .then(() => client.callTool({ name: 'ask_everything', arguments: {}, inputResponses: { ok: { action: 'accept', content: { ok: true } } } } as never));
   t.equal(text(answered), 'answers: {"ok":{"action":"accept","content":{"ok":true}}}', 'the answer reached the child');
 });

@@ -3,7 +3,7 @@ import type { Test } from 'tap';
 
 /** Calls a meta-tool on `/hub`; the result's shape is the SDK's. */
 export async function callMeta(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return await client.callTool({ name, arguments: args });
 }
 
 /** The structured answer of a successful meta-tool, checked to equal its JSON text block. */

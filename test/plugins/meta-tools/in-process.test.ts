@@ -12,11 +12,9 @@ const LONG_FIRST_LINE = `Reads ${'a very long line '.repeat(10)}`;
 /** A child whose tools carry annotations, a long multi-line description and a tool error. */
 function createAnnotated(): McpServer {
   const server = new McpServer({ name: 'annotated', version: '1.0.0' });
-  server.registerTool(
-    'read_thing',
-    { description: `${LONG_FIRST_LINE}\nSecond line.`, inputSchema: noArguments, annotations: { readOnlyHint: true, openWorldHint: false } },
-    async () => ({ content: [{ type: 'text', text: 'thing' }] }),
-  );
+  server.registerTool('read_thing', { description: `${LONG_FIRST_LINE}\nSecond line.`, inputSchema: noArguments, annotations: { readOnlyHint: true, openWorldHint: false } }, async () => ({
+    content: [{ type: 'text', text: 'thing' }],
+  }));
   server.registerTool('fails', { description: 'Always answers with a tool error', inputSchema: noArguments }, async () => ({
     content: [{ type: 'text', text: 'nope' }],
     isError: true,
@@ -50,13 +48,18 @@ for (const revision of REVISIONS) {
 
     t.test('exactly six tools, with their schemas and annotations', async (t) => {
       const { tools } = await client.listTools();
-      t.same(tools.map((tool) => tool.name), ['list_servers', 'list_tools', 'get_tool_schema', 'call_tool', 'wake_server', 'sleep_server']);
+      t.same(
+        tools.map((tool) => tool.name),
+        ['list_servers', 'list_tools', 'get_tool_schema', 'call_tool', 'wake_server', 'sleep_server']
+      );
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
       for (const name of ['list_servers', 'list_tools', 'get_tool_schema']) t.match(byName.get(name)?.annotations, { readOnlyHint: true }, `${name} is read-only`);
-      for (const name of ['wake_server', 'sleep_server']) t.match(byName.get(name)?.annotations, { readOnlyHint: false, destructiveHint: false, idempotentHint: true }, `${name} is an idempotent write`);
+      for (const name of ['wake_server', 'sleep_server'])
+        t.match(byName.get(name)?.annotations, { readOnlyHint: false, destructiveHint: false, idempotentHint: true }, `${name} is an idempotent write`);
       t.match(byName.get('call_tool')?.annotations, { destructiveHint: true, openWorldHint: true });
       t.notOk(byName.get('call_tool')?.outputSchema, 'call_tool returns the child result, so it declares no output schema');
-      for (const name of ['list_servers', 'list_tools', 'get_tool_schema', 'wake_server', 'sleep_server']) t.equal(byName.get(name)?.outputSchema?.type, 'object', `${name} has an object-rooted output schema`);
+      for (const name of ['list_servers', 'list_tools', 'get_tool_schema', 'wake_server', 'sleep_server'])
+        t.equal(byName.get(name)?.outputSchema?.type, 'object', `${name} has an object-rooted output schema`);
       t.same(byName.get('call_tool')?.inputSchema.required, ['server', 'tool']);
       t.match(byName.get('list_servers')?.description, /list_tools/, 'descriptions steer to the next step');
     });
@@ -91,25 +94,24 @@ for (const revision of REVISIONS) {
 
     t.test('list_tools refusals', async (t) => {
       t.match(await metaError(client, 'list_tools', { server: 'nobody' }), /^Unknown server: "nobody"/);
-      t.equal(
-        await metaError(client, 'list_tools', { server: 'solo' }),
-        `Server "solo" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/solo/mcp`,
-      );
+      t.equal(await metaError(client, 'list_tools', { server: 'solo' }), `Server "solo" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/solo/mcp`);
       t.match(await metaError(client, 'list_tools', { server: 'parked' }), /^Server "parked" is stopped\b.*always running/, 'names the state');
     });
 
     t.test('get_tool_schema', async (t) => {
       const colours = await structuredMeta(t, client, 'get_tool_schema', { server: 'sink', tool: 'list_colours' });
-      t.same(colours, {
-        server: 'sink',
-        name: 'list_colours',
-        description: 'Colours as an array',
-        inputSchema: { type: 'object', properties: {} },
-        outputSchema:
-          revision === '2025-11-25'
-            ? { type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] }
-            : { type: 'array', items: { type: 'string' } },
-      }, 'the output schema is the one call_tool delivers on this revision; no annotations key');
+      t.same(
+        colours,
+        {
+          server: 'sink',
+          name: 'list_colours',
+          description: 'Colours as an array',
+          inputSchema: { type: 'object', properties: {} },
+          outputSchema:
+            revision === '2025-11-25' ? { type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] } : { type: 'array', items: { type: 'string' } },
+        },
+        'the output schema is the one call_tool delivers on this revision; no annotations key'
+      );
       const thing = await structuredMeta(t, client, 'get_tool_schema', { server: 'annotated', tool: 'read_thing' });
       t.equal(thing.description, `${LONG_FIRST_LINE}\nSecond line.`, 'untruncated');
       t.same(thing.annotations, { readOnlyHint: true, openWorldHint: false });
@@ -136,7 +138,7 @@ for (const revision of REVISIONS) {
       const progress: number[] = [];
       const slow = await client.callTool(
         { name: 'call_tool', arguments: { server: 'sink', tool: 'slow_with_progress', arguments: { steps: 2 } } },
-        { onprogress: (update) => progress.push(update.progress) },
+        { onprogress: (update) => progress.push(update.progress) }
       );
       t.same(slow.content, [{ type: 'text', text: 'done after 2 steps' }]);
       t.same(progress, [1, 2], 'progress is forwarded');
@@ -148,7 +150,7 @@ for (const revision of REVISIONS) {
       t.equal(await metaError(client, 'call_tool', { server: 'sink', tool: 'hidden_by_filter' }), unknown.replaceAll('no_such_tool', 'hidden_by_filter'));
       t.equal(
         await metaError(client, 'call_tool', { server: 'solo', tool: 'list_colours' }),
-        `Server "solo" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/solo/mcp`,
+        `Server "solo" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/solo/mcp`
       );
       t.match(await metaError(client, 'call_tool', { server: 'nobody', tool: 'x' }), /^Unknown server: "nobody"/);
       t.match(await metaError(client, 'call_tool', { tool: 'x' }), /^Invalid arguments for call_tool/, 'arguments are checked against the input schema');

@@ -22,7 +22,10 @@ t.test('clients add, list and revoke', async (t) => {
   const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' });
   const redirect = await approve(`${hub.url}/authorize?${query}`, 'correct horse');
   const exchange = (clientSecret: string) =>
-    fetch(`${hub.url}/token`, form({ grant_type: 'authorization_code', code: redirect.searchParams.get('code') ?? '', code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, client_secret: clientSecret }));
+    fetch(
+      `${hub.url}/token`,
+      form({ grant_type: 'authorization_code', code: redirect.searchParams.get('code') ?? '', code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, client_secret: clientSecret })
+    );
   const wrong = await exchange(`${secret}x`);
   t.equal(wrong.status, 401, 'a wrong secret is refused');
   const response = await exchange(secret);

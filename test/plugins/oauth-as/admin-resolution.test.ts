@@ -28,7 +28,6 @@ async function refusal(url: string, token: string) {
 /** hub-admin with only the given variables of the operator interface (none of the test's own). */
 function admin(env: Record<string, string>, ...args: string[]) {
   const { PORT, HOST, BASE_URL, DATA_PATH, HUB_CONFIG, MONGODB_URL, ...rest } = process.env;
-  void [PORT, HOST, BASE_URL, DATA_PATH, HUB_CONFIG, MONGODB_URL];
   return runNode(cliPath('hub-admin'), args, { ...rest, ...env });
 }
 
@@ -63,7 +62,10 @@ t.test('tokens are minted for the base URL the hub serves, listed, and refusals 
   const id = /token id (\S+),/.exec(minted.stderr)?.[1] ?? '';
   const listed = await admin(same, 'tokens', 'list');
   t.equal(listed.code, 0, listed.stderr);
-  const [header, ...rows] = listed.stdout.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
+  const [header, ...rows] = listed.stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split('\t'));
   t.same(header, ['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'LAST USED', 'BASE URL', 'RESOURCES', 'SERVERS', 'LABEL'], 'under a header');
   t.equal(rows.length, 2, 'both minted tokens are listed');
   t.match(rows[0], [id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'all', 'all', 'ci']);

@@ -4,11 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { chromium, type Browser } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { REVISIONS, type Revision } from '../../helpers/clients.js';
@@ -104,9 +100,23 @@ t.test('a metadata-document client, its document served over https on loopback',
   // NODE_EXTRA_CA_CERTS; the dev switch lets the fetcher reach loopback.
   const folder = t.testdir();
   await promisify(execFile)('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-    '-keyout', join(folder, 'key.pem'), '-out', join(folder, 'cert.pem'),
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    join(folder, 'key.pem'),
+    '-out',
+    join(folder, 'cert.pem'),
   ]);
   const callback = await callbackServer(t);
   let fetched = 0;

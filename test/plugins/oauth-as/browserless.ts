@@ -20,7 +20,10 @@ export function hiddenFields(html: string): { request: string; _csrf: string } {
 
 /** The cookies a response sets, as a Cookie header. */
 export function cookiesOf(response: Response): string {
-  return response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
 }
 
 /**

@@ -44,7 +44,6 @@ t.test('a code presented again after its lifetime is a replay: refused, and the 
   t.equal(await probe(url, first.body.access_token), 401, 'the access token issued from the code is withdrawn');
   t.equal((await refresh(url, client, first.body.refresh_token)).status, 400, 'and so is the refresh token');
   t.equal(await probe(url, untouched.body.access_token), 200, 'tokens from another code are not');
-
 });
 
 // Issue 44, S5: concurrent exchanges all failed (the loser marked a replay that revoked the
@@ -52,7 +51,7 @@ t.test('a code presented again after its lifetime is a replay: refused, and the 
 // winner's success still counted as a replay and revoked the winner's login. A client's
 // double submit must not lose the login: a duplicate within the code's lifetime is refused
 // and revokes nothing.
-t.test('of concurrent exchanges of one code exactly one wins, and a duplicate within the code\'s lifetime revokes nothing', async (t) => {
+t.test("of concurrent exchanges of one code exactly one wins, and a duplicate within the code's lifetime revokes nothing", async (t) => {
   const { url } = await startOAuthHub(t);
   const client = await registerClient(url);
   for (const parallel of [2, 20, 20, 20]) {
@@ -64,7 +63,11 @@ t.test('of concurrent exchanges of one code exactly one wins, and a duplicate wi
     const [winner] = winners;
     t.equal(await probe(url, winner?.body.access_token), 200, "whenever the others were answered, the winner's token works");
     const again = await exchangeCode(url, client, code, verifier);
-    t.same({ status: again.status, description: again.body.error_description }, { status: 400, description: 'the authorization code was already used' }, 'presented again within its lifetime: refused');
+    t.same(
+      { status: again.status, description: again.body.error_description },
+      { status: 400, description: 'the authorization code was already used' },
+      'presented again within its lifetime: refused'
+    );
     t.equal(await probe(url, winner?.body.access_token), 200, 'and the winner keeps its login');
     t.equal((await refresh(url, client, winner?.body.refresh_token)).status, 200, 'its refresh token too');
   }

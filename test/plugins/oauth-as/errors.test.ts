@@ -10,7 +10,16 @@ t.test('an OAuthError carries the code of its OAuth error, and answers with the 
   t.equal(error.cause, cause);
   t.same(error.body, { error: 'invalid_client', error_description: 'client assertion replayed' });
   t.equal(new OAuthError('invalid_grant', 'spent').status, 400, 'a client error by default');
-  for (const name of ['invalid_request', 'invalid_grant', 'invalid_target', 'invalid_client_metadata', 'invalid_redirect_uri', 'invalid_token', 'unauthorized_client', 'unsupported_grant_type'] as const) {
+  for (const name of [
+    'invalid_request',
+    'invalid_grant',
+    'invalid_target',
+    'invalid_client_metadata',
+    'invalid_redirect_uri',
+    'invalid_token',
+    'unauthorized_client',
+    'unsupported_grant_type',
+  ] as const) {
     t.equal(new OAuthError(name, 'x').code, OAUTH_ERROR_CODES[name]);
     t.equal(OAUTH_ERROR_CODES[name], `HUB_ERR_OAUTH_${name.toUpperCase()}`, name);
   }

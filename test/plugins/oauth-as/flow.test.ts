@@ -33,15 +33,18 @@ async function login(url: string, client: Record<string, string>, resource = `${
   const { verifier, challenge } = pkce();
   const redirect = await approve(authorizationUrl(url, client.client_id ?? '', challenge, { resource }), 'correct horse');
   const code = redirect.searchParams.get('code') ?? '';
-  const response = await fetch(`${url}/token`, form({
-    grant_type: 'authorization_code',
-    code,
-    code_verifier: verifier,
-    redirect_uri: REDIRECT,
-    client_id: client.client_id ?? '',
-    client_secret: client.client_secret ?? '',
-    resource,
-  }));
+  const response = await fetch(
+    `${url}/token`,
+    form({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: client.client_id ?? '',
+      client_secret: client.client_secret ?? '',
+      resource,
+    })
+  );
   return { redirect, status: response.status, tokens: (await response.json()) as Record<string, string> };
 }
 
@@ -128,7 +131,10 @@ t.test('registration, login, consent, tokens, refresh, revocation', async (t) =>
 
   t.test('client_secret_basic is refused', async (t) => {
     const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
-    const response = await fetch(`${url}/token`, { ...form({ grant_type: 'refresh_token', refresh_token: first.tokens.refresh_token ?? '' }), headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` } });
+    const response = await fetch(`${url}/token`, {
+      ...form({ grant_type: 'refresh_token', refresh_token: first.tokens.refresh_token ?? '' }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+    });
     t.equal(response.status, 401);
     t.match(await response.json(), { error: 'invalid_client' });
   });
@@ -141,8 +147,7 @@ t.test('registration, login, consent, tokens, refresh, revocation', async (t) =>
   });
 
   t.test('refresh rotates; replaying a retired token revokes the family', async (t) => {
-    const refresh = (token: string) =>
-      fetch(`${url}/token`, form({ grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id ?? '', client_secret: client.client_secret ?? '' }));
+    const refresh = (token: string) => fetch(`${url}/token`, form({ grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id ?? '', client_secret: client.client_secret ?? '' }));
     const rotated = (await (await refresh(first.tokens.refresh_token ?? '')).json()) as Record<string, string>;
     t.ok(rotated.refresh_token);
     t.not(rotated.refresh_token, first.tokens.refresh_token);
@@ -151,7 +156,7 @@ t.test('registration, login, consent, tokens, refresh, revocation', async (t) =>
     const replay = await refresh(first.tokens.refresh_token ?? '');
     t.equal(replay.status, 400, 'once its successor was used, the first token is retired for good');
     t.match(await replay.json(), { error: 'invalid_grant' });
-    t.equal((await probe(url, onward.access_token, `${url}/hub`)).status, 401, 'the family\'s access tokens are withdrawn');
+    t.equal((await probe(url, onward.access_token, `${url}/hub`)).status, 401, "the family's access tokens are withdrawn");
     t.equal((await refresh(onward.refresh_token ?? '')).status, 400, 'so is its current refresh token');
     t.equal((await probe(url, second.tokens.access_token, `${url}/hub`)).status, 200, 'another login of the client is unaffected');
   });

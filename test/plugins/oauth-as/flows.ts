@@ -24,7 +24,16 @@ export async function registerClient(url: string, redirectUri = LOOPBACK_REDIREC
 }
 
 export function authorizationUrl(url: string, clientId: string, redirectUri: string, challenge = pkce().challenge, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', state: 'st', resource: `${url}/hub`, ...extra });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st',
+    resource: `${url}/hub`,
+    ...extra,
+  });
   return `${url}/authorize?${query}`;
 }
 

@@ -22,7 +22,10 @@ t.test('without HUB_PASSWORD, one is generated at first start and printed that o
   // Generated as the hub starts listening, which may be just after /health first answers.
   let password = '';
   for (let tries = 0; !password && tries < 600; tries++) {
-    password = await readFile(file, 'utf8').then((text) => text.trim(), () => '');
+    password = await readFile(file, 'utf8').then(
+      (text) => text.trim(),
+      () => ''
+    );
     if (!password) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   t.ok(password.length >= 20, 'a long random password');

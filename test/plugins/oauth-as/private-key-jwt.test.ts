@@ -59,7 +59,7 @@ t.test('private_key_jwt for metadata-document clients', async (t) => {
       t.equal(exchanged.status, 200, 'a valid assertion is accepted');
       const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
       const probe = await fetch(`${url}/probe/x`, { headers: { 'x-resource': `${url}/hub`, authorization: `Bearer ${tokens.access_token}` } });
-      t.match(await probe.json(), { clientId }, 'and the token is the client\'s');
+      t.match(await probe.json(), { clientId }, "and the token is the client's");
 
       const refresh = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token };
       const replayed = await authenticated(valid, refresh);
@@ -71,11 +71,20 @@ t.test('private_key_jwt for metadata-document clients', async (t) => {
   }
 
   t.test('clients the hub issued cannot use private_key_jwt', async (t) => {
-    const registered = await fetch(`${url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'private_key_jwt' }) });
+    const registered = await fetch(`${url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'private_key_jwt' }),
+    });
     t.equal(registered.status, 400, 'not at registration');
-    const client = (await (await fetch(`${url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) })).json()) as { client_id: string };
+    const client = (await (await fetch(`${url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) })).json()) as {
+      client_id: string;
+    };
     const key = keys.get('ES256') as CryptoKey;
-    const response = await fetch(`${url}/revoke`, form({ token: 'x', client_id: client.client_id, client_assertion_type: JWT_BEARER, client_assertion: await assertion(key, 'ES256', 'key-ES256', client.client_id, tokenEndpoint) }));
+    const response = await fetch(
+      `${url}/revoke`,
+      form({ token: 'x', client_id: client.client_id, client_assertion_type: JWT_BEARER, client_assertion: await assertion(key, 'ES256', 'key-ES256', client.client_id, tokenEndpoint) })
+    );
     t.equal(response.status, 401, 'nor at the endpoints');
   });
 });

@@ -44,7 +44,12 @@ t.test('an error is never redirected to a URI that fails the check, even one sto
   const { clients } = collections(hub.store);
   for (const [index, uri] of ['javascript:alert(1)', 'data:text/html,x', 'http://evil.example/cb'].entries()) {
     const clientId = `hcd_legacy_${index}`;
-    await clients.insertOne({ _id: clientId, source: 'dynamic', metadata: { redirect_uris: [uri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] }, issuedAt: 0 });
+    await clients.insertOne({
+      _id: clientId,
+      source: 'dynamic',
+      metadata: { redirect_uris: [uri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] },
+      issuedAt: 0,
+    });
     // No PKCE: an error the hub would otherwise redirect to the client.
     const response = await fetch(authorizationUrl(url, clientId, uri, '', { code_challenge_method: 'plain' }), { redirect: 'manual' });
     t.equal(response.status, 400, uri);

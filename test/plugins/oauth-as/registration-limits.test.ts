@@ -32,7 +32,11 @@ t.test('registration metadata is bounded in size', async (t) => {
   t.equal((await register(url, { redirect_uris: many })).status, 400, '50 redirect URIs');
   t.equal((await register(url, { redirect_uris: [LOOPBACK_REDIRECT], client_name: 'x'.repeat(10_000) })).status, 400, 'a 10,000-character name');
   t.equal((await register(url, { redirect_uris: [`https://app.example/${'x'.repeat(5000)}`] })).status, 400, 'a 5,000-character URI');
-  const huge = await fetch(`${url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [LOOPBACK_REDIRECT], padding: 'x'.repeat(200_000) }) });
+  const huge = await fetch(`${url}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: [LOOPBACK_REDIRECT], padding: 'x'.repeat(200_000) }),
+  });
   t.equal(huge.status, 413, 'a 200 KB body');
 });
 
@@ -72,7 +76,11 @@ async function folderBytes(folder: string): Promise<number> {
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) total += await folderBytes(path);
-    else if (entry.isFile()) total += await stat(path).then((found) => found.size, (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? 0 : Promise.reject(error)));
+    else if (entry.isFile())
+      total += await stat(path).then(
+        (found) => found.size,
+        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? 0 : Promise.reject(error))
+      );
   }
   return total;
 }

@@ -46,7 +46,12 @@ async function answer(url: string, token: string) {
   // A refusal is a JSON-RPC error carrying the bearer check's OAuth error in `data`.
   const body = response.ok ? (await response.body?.cancel(), {}) : ((await response.json()) as { error?: { data?: { error_description?: string } } });
   const challenge = response.headers.get('www-authenticate') ?? '';
-  return { status: response.status, challenge, withoutDescription: challenge.replace(/, error_description="[^"]*"/, ''), description: 'error' in body ? body.error?.data?.error_description : undefined };
+  return {
+    status: response.status,
+    challenge,
+    withoutDescription: challenge.replace(/, error_description="[^"]*"/, ''),
+    description: 'error' in body ? body.error?.data?.error_description : undefined,
+  };
 }
 
 // One hub serves every subtest, in order: each mints tokens of its own and asserts only on
@@ -117,9 +122,16 @@ t.test('a /hub token limited to one server lists, describes and calls only that 
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${hub.url}/hub`, revision, { authorization: `Bearer ${limited.token}` });
     const listed = await structuredMeta(t, client, 'list_servers');
-    t.same((listed.servers as { name: string }[]).map((server) => server.name), ['alpha'], `${revision}: list_servers shows only alpha`);
+    t.same(
+      (listed.servers as { name: string }[]).map((server) => server.name),
+      ['alpha'],
+      `${revision}: list_servers shows only alpha`
+    );
     const tools = await structuredMeta(t, client, 'list_tools', { server: 'alpha' });
-    t.ok((tools.tools as { name: string }[]).some((tool) => tool.name === 'echo'), `${revision}: its tools are listed`);
+    t.ok(
+      (tools.tools as { name: string }[]).some((tool) => tool.name === 'echo'),
+      `${revision}: its tools are listed`
+    );
     const called = await client.callTool({ name: 'call_tool', arguments: { server: 'alpha', tool: 'echo' } });
     t.same(called.content, [{ type: 'text', text: 'ok' }], `${revision}: and called`);
 
@@ -138,7 +150,11 @@ t.test('a /hub token limited to one server lists, describes and calls only that 
 
   const unlimited = await hub.mint(t, '--resource', 'hub');
   const client = await connectClient(t, `${hub.url}/hub`, '2026-07-28', { authorization: `Bearer ${unlimited.token}` });
-  t.same(((await structuredMeta(t, client, 'list_servers')).servers as { name: string }[]).map((server) => server.name), ['alpha', 'beta', 'gamma'], 'a /hub token without --servers reaches every server');
+  t.same(
+    ((await structuredMeta(t, client, 'list_servers')).servers as { name: string }[]).map((server) => server.name),
+    ['alpha', 'beta', 'gamma'],
+    'a /hub token without --servers reaches every server'
+  );
   t.notOk('servers' in ((await structuredMeta(t, client, 'describe_connection', {})).caller as object), 'and describe_connection names no limit');
 });
 
@@ -169,7 +185,13 @@ t.test('tokens list shows what each token opens; a token minted before resources
 
   const listed = await hub.admin('tokens', 'list');
   t.equal(listed.code, 0, listed.stderr);
-  const rows = new Map(listed.stdout.trim().split('\n').map((line) => line.split('\t')).map((row) => [row[0], row]));
+  const rows = new Map(
+    listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'))
+      .map((row) => [row[0], row])
+  );
   t.match(rows.get(alpha.id), [alpha.id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'alpha', '-', ''], 'a server token: its server, and no /hub');
   t.match(rows.get(limited.id), [limited.id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'hub,beta', 'alpha,beta', 'agent'], 'a /hub token limited to servers');
   t.match(rows.get(everything.id), [everything.id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'all', 'all', ''], '--all');

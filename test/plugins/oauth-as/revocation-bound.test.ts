@@ -44,7 +44,12 @@ t.test("a token's 'not revoked' is reused within the bound, and a revocation mad
   const c = collections(store);
   let lookups = 0;
   const revocations = c.apiTokenRevocations;
-  const counted = { ...c, apiTokenRevocations: Object.assign(Object.create(revocations) as typeof revocations, { findOne: (...args: Parameters<typeof revocations.findOne>) => ((lookups += 1), revocations.findOne(...args)) }) };
+  const counted = {
+    ...c,
+    apiTokenRevocations: Object.assign(Object.create(revocations) as typeof revocations, {
+      findOne: (...args: Parameters<typeof revocations.findOne>) => ((lookups += 1), revocations.findOne(...args)),
+    }),
+  };
   const issuer = 'http://127.0.0.1:3000';
   const tokens = new ApiTokens(counted, issuer, clock);
   const kept = await tokens.mint('kept', 3600);

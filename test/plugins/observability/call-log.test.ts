@@ -38,7 +38,17 @@ t.test('a tool call over HTTP has one line, its access record, which says how it
   t.equal(calls.length, 3, 'one record per call');
   t.equal(callLines(logs).length, 0, 'and no second line from the call log');
   const [first, second, third] = calls;
-  t.match(first, { method: 'POST', path: '/everything/mcp', endpoint: 'everything', server: 'everything', tool: 'echo', client: `api-token:${minted.id}`, revision: '2026-07-28', status: 200, outcome: 'ok' });
+  t.match(first, {
+    method: 'POST',
+    path: '/everything/mcp',
+    endpoint: 'everything',
+    server: 'everything',
+    tool: 'echo',
+    client: `api-token:${minted.id}`,
+    revision: '2026-07-28',
+    status: 200,
+    outcome: 'ok',
+  });
   t.match(second, { path: '/hub', endpoint: 'hub', server: 'everything', tool: 'echo', client: `api-token:${minted.id}`, revision: '2025-11-25', status: 200, outcome: 'ok' });
   t.type(first?.durationMs, 'number', 'the duration is logged');
   t.not(third?.outcome, 'ok', 'a failed call says how it failed');
@@ -65,7 +75,7 @@ t.test('callLog: false says nothing of how calls ended', async (t) => {
   await client.callTool({ name: 'echo', arguments: { message: 'quiet' } });
   t.equal(callLines(logs).length, 0);
   const [record] = callRecords(logs);
-  t.match(record, { tool: 'echo', status: 200 }, 'the access record is the kernel\'s');
+  t.match(record, { tool: 'echo', status: 200 }, "the access record is the kernel's");
   t.notOk('outcome' in (record ?? {}), 'without an outcome');
 });
 
@@ -84,7 +94,10 @@ t.test('the call log carries the trace and span ids of the call', async (t) => {
   const span = receiver.spans.find((exported) => exported.spanId === call?.spanId);
   t.match(span, { traceId, name: 'tools/call echo_meta', kind: 2 }, "the span is the hub's server span of the call");
   t.match(hubCall, { endpoint: 'hub', tool: 'list_servers', outcome: 'ok' }, "a call of /hub's own tool is logged too");
-  t.ok(receiver.spans.some((exported) => exported.spanId === hubCall?.spanId && exported.traceId === hubCall?.traceId), 'with its own span');
+  t.ok(
+    receiver.spans.some((exported) => exported.spanId === hubCall?.spanId && exported.traceId === hubCall?.traceId),
+    'with its own span'
+  );
 });
 
 t.test('without tracing the call log carries the trace id the caller sent', async (t) => {

@@ -80,7 +80,11 @@ t.test('a flush is waited for at most its budget, and neither its failure nor it
   let answer: () => void = () => undefined;
   const never = new Promise<void>((resolve) => (answer = resolve));
   const waiting = settleWithin(never, SHUTDOWN_FLUSH_MS, timers);
-  t.same([...pending.values()].map((timer) => timer.ms), [SHUTDOWN_FLUSH_MS], 'the wait is bounded by the budget');
+  t.same(
+    [...pending.values()].map((timer) => timer.ms),
+    [SHUTDOWN_FLUSH_MS],
+    'the wait is bounded by the budget'
+  );
   fireAll();
   t.same(await waiting, { result: 'late' }, 'a collector that never answers: the shutdown goes on when the budget is spent');
   answer();
@@ -95,7 +99,10 @@ t.test('a shutdown does not wait for a collector the last export could not reach
   t.equal(flushBudget(false), SHUTDOWN_FLUSH_MS, 'otherwise the budget');
   const { timers, pending, fireAll } = manualTimers();
   const waiting = settleWithin(new Promise(() => undefined), flushBudget(true), timers);
-  t.same([...pending.values()].map((timer) => timer.ms), [0]);
+  t.same(
+    [...pending.values()].map((timer) => timer.ms),
+    [0]
+  );
   fireAll();
   t.same(await waiting, { result: 'late' }, 'the shutdown goes on at once');
 });

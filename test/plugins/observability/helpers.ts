@@ -28,7 +28,10 @@ export function sample(text: string, name: string, labels: Record<string, string
 /** An operator session cookie, as the login form of the hub's pages gives it. */
 export async function operatorSession(url: string, password: string): Promise<string> {
   const form = await fetch(`${url}/status`);
-  const cookies = form.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+  const cookies = form.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
   const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
   const answer = await fetch(`${url}/login`, {
     method: 'POST',
@@ -36,7 +39,10 @@ export async function operatorSession(url: string, password: string): Promise<st
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies, origin: url, 'sec-fetch-site': 'same-origin' },
     body: new URLSearchParams({ _csrf: token, password, return_to: '/status' }).toString(),
   });
-  const session = answer.headers.getSetCookie().map((cookie) => cookie.split(';')[0] ?? '').find((cookie) => cookie.startsWith('hub_session='));
+  const session = answer.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0] ?? '')
+    .find((cookie) => cookie.startsWith('hub_session='));
   if (!session) throw new Error(`the login gave no session (HTTP ${answer.status})`);
   return session;
 }

@@ -41,7 +41,7 @@ t.test('three echo calls on /everything/mcp and two through /hub call_tool are c
   t.same(
     BOUNDS.map((le) => sample(text, 'hub_tool_call_duration_seconds_bucket', { server: 'everything', tool: 'echo', outcome: 'ok', le }) !== undefined),
     BOUNDS.map(() => true),
-    'buckets from 100 µs to 120 s',
+    'buckets from 100 µs to 120 s'
   );
   t.equal(sample(text, 'hub_mcp_requests_total', { endpoint: 'everything', method: 'tools/call', revision: '2026-07-28', status: '200' }), 2, 'requests by endpoint, method, revision and status');
   t.equal(sample(text, 'hub_mcp_requests_total', { endpoint: 'everything', method: 'tools/call', revision: '2025-11-25', status: '200' }), 1);
@@ -55,13 +55,21 @@ t.test('three echo calls on /everything/mcp and two through /hub call_tool are c
   t.equal(sample(text, 'hub_child_restarts_total', { server: 'everything' }), 0, 'no restart, and the series is there to say so');
   t.equal(sample(text, 'hub_child_crashes_total', { server: 'everything' }), 0);
   t.equal(total(text, 'mcp_server_operation_duration_seconds_count', { mcp_method_name: 'tools/call' }), 5, "OpenTelemetry's mcp.server.operation.duration, one per tools/call served");
-  t.equal(sample(text, 'mcp_server_operation_duration_seconds_count', { mcp_method_name: 'tools/call', mcp_protocol_version: '2026-07-28', gen_ai_tool_name: 'call_tool' }), 2, 'by tool: a meta-tool of /hub');
-  t.equal(total(text, 'mcp_client_operation_duration_seconds_count', { mcp_method_name: 'tools/call', gen_ai_tool_name: 'echo', network_transport: 'pipe' }), 5, "and mcp.client.operation.duration, one per call sent to a child");
+  t.equal(
+    sample(text, 'mcp_server_operation_duration_seconds_count', { mcp_method_name: 'tools/call', mcp_protocol_version: '2026-07-28', gen_ai_tool_name: 'call_tool' }),
+    2,
+    'by tool: a meta-tool of /hub'
+  );
+  t.equal(
+    total(text, 'mcp_client_operation_duration_seconds_count', { mcp_method_name: 'tools/call', gen_ai_tool_name: 'echo', network_transport: 'pipe' }),
+    5,
+    'and mcp.client.operation.duration, one per call sent to a child'
+  );
   t.equal(sample(text, 'hub_build_info', { version: '0.1.0', node_version: process.version, revisions: '2025-11-25,2026-07-28' }), 1, 'the build, with the revisions served');
   // Issue 43, item 10.
   t.equal(total(text, 'mcp_client_operation_duration_seconds_count', { server: 'everything', mcp_method_name: 'tools/call' }), 5, 'the client histogram names the server');
   t.equal(sample(text, 'hub_tool_calls_in_flight'), 0, 'every call that started has ended');
-  t.ok((sample(text, 'hub_open_connections') ?? 0) >= 1, 'the clients\' open connections are counted');
+  t.ok((sample(text, 'hub_open_connections') ?? 0) >= 1, "the clients' open connections are counted");
   t.ok(total(text, 'hub_mcp_request_duration_seconds_count', { endpoint: 'everything' }) >= 1, 'requests other than tools/call timed by endpoint and method');
   t.ok(total(text, 'hub_mcp_request_duration_seconds_count', { endpoint: 'hub' }) >= 1, 'on /hub too');
   t.equal(total(text, 'hub_mcp_request_duration_seconds_count', { method: 'tools/call' }), 0, 'tools/call is left to the tool call histograms');
@@ -97,7 +105,10 @@ t.test('series for configured servers and their snapshot tools are there at 0 be
   await first.app.close();
 
   // The same data folder: the snapshot says which tools the sleeping server has.
-  const { url } = await startTestHub(t, { config: { mcpServers: { meta: { ...echoMetaEntry(), denyTools: ['echo'] }, never: echoMetaEntry() }, plugins: { 'map-tools': false } }, dataPath: first.dataPath });
+  const { url } = await startTestHub(t, {
+    config: { mcpServers: { meta: { ...echoMetaEntry(), denyTools: ['echo'] }, never: echoMetaEntry() }, plugins: { 'map-tools': false } },
+    dataPath: first.dataPath,
+  });
   const { text } = await metricsOf(url);
   t.equal(sample(text, 'hub_child_status', { server: 'meta', status: 'sleeping' }), 1, 'nothing was called or woken');
   for (const outcome of ['ok', 'tool_error', 'protocol_error', 'timeout', 'unavailable']) {
@@ -195,7 +206,7 @@ t.test('an unknown method or revision never becomes a label value', async (t) =>
   t.notOk(/invented|made-up/.test(text), 'nothing the client made up is a label');
 });
 
-t.test('a loopback hub behind a reverse proxy on the same host does not show /metrics to the proxy\'s clients', async (t) => {
+t.test("a loopback hub behind a reverse proxy on the same host does not show /metrics to the proxy's clients", async (t) => {
   const { url } = await startTestHub(t, { config: { plugins: { 'map-tools': false } } });
   const forwarded: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }, { via: '1.1 proxy' }];
   for (const header of forwarded) {

@@ -105,7 +105,7 @@ function decodeProtobuf(body: Uint8Array): Decoded {
       }
     }
   }
-  return message as Decoded;
+  return message;
 }
 
 export interface OtlpReceiver {

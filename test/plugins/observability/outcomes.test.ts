@@ -72,11 +72,37 @@ t.test('every call for a server is counted once with its outcome, logged once an
   const lines = callLines(logs);
   t.equal(lines.length, calls, 'one line per call');
   t.same(
-    lines.filter((line) => typeof line.server === 'string' && line.server !== 'hub').map((line) => line.outcome).sort(),
-    ['denied', 'denied', 'denied', 'denied', 'ok', 'ok', 'ok', 'ok', 'refused', 'refused', 'unavailable', 'unavailable', 'unavailable', 'unavailable', 'unknown_tool', 'unknown_tool', 'unknown_tool', 'unknown_tool'],
-    'each with its outcome',
+    lines
+      .filter((line) => typeof line.server === 'string' && line.server !== 'hub')
+      .map((line) => line.outcome)
+      .sort(),
+    [
+      'denied',
+      'denied',
+      'denied',
+      'denied',
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+      'refused',
+      'refused',
+      'unavailable',
+      'unavailable',
+      'unavailable',
+      'unavailable',
+      'unknown_tool',
+      'unknown_tool',
+      'unknown_tool',
+      'unknown_tool',
+    ],
+    'each with its outcome'
   );
-  t.match(lines.find((line) => line.outcome === 'unavailable'), { server: 'broken', tool: 'anything', errorCode: /^HUB_ERR_/ }, 'the call log names what the caller asked for, and the error code');
+  t.match(
+    lines.find((line) => line.outcome === 'unavailable'),
+    { server: 'broken', tool: 'anything', errorCode: /^HUB_ERR_/ },
+    'the call log names what the caller asked for, and the error code'
+  );
   // Issue 60, item 10: troubleshooting.md names the keys of the access record a failed call is read from, as the record has them.
   const troubleshooting = await readFile(new URL('../../../../docs/operations/troubleshooting.md', import.meta.url), 'utf8');
   const named = /has the\s+call's ((?:`\w+`,?\s+(?:and\s+)?)+)\(each a top-level key\)/.exec(troubleshooting)?.[1];
@@ -84,7 +110,11 @@ t.test('every call for a server is counted once with its outcome, logged once an
   t.same(keys, ['server', 'tool', 'client', 'outcome', 'errorCode'], 'troubleshooting.md lists the keys a failed call is read by');
   const failed = lines.find((line) => line.outcome === 'unavailable' && line.msg === 'request') ?? {};
   // `client` is there when a token named the caller; these calls carry none.
-  t.same(keys.filter((key) => key !== 'client' && !(key in failed)), [], 'and each is a top-level key of the access record');
+  t.same(
+    keys.filter((key) => key !== 'client' && !(key in failed)),
+    [],
+    'and each is a top-level key of the access record'
+  );
   t.notOk('fields' in failed, 'none is nested under fields');
 
   const cookie = await operatorSession(url, 'pw');
@@ -96,6 +126,13 @@ t.test('every call for a server is counted once with its outcome, logged once an
   t.match(server('meta')?.recent, { calls: 12, failed: 8, outcomes: { ok: 4, unknown_tool: 4, denied: 4 } }, 'the status page counts them');
   t.match(server('broken')?.recent, { calls: 4, failed: 4, outcomes: { unavailable: 4 } });
   t.match(server('private')?.recent, { calls: 2, outcomes: { refused: 2 } });
-  t.match(server('meta')?.tools.find((tool) => tool.name === 'echo'), { outcomes: { denied: 4 } }, 'per tool');
-  t.match(status.hub.tools.find((tool) => tool.name === 'list_servers'), { calls: 2 });
+  t.match(
+    server('meta')?.tools.find((tool) => tool.name === 'echo'),
+    { outcomes: { denied: 4 } },
+    'per tool'
+  );
+  t.match(
+    status.hub.tools.find((tool) => tool.name === 'list_servers'),
+    { calls: 2 }
+  );
 });

@@ -35,7 +35,7 @@ function readBy(expr: string): { metrics: string[]; labels: string[] } {
     (match[1] ?? '')
       .split(',')
       .map((part) => part.trim().split(/\s*[=!]~?\s*/)[0] ?? '')
-      .filter((label) => label !== ''),
+      .filter((label) => label !== '')
   );
   return { metrics, labels };
 }
@@ -94,12 +94,22 @@ t.test('every alert rule has a runbook_url naming its section of the troubleshoo
   const rules = (parse(await readFile(`${DOCS}alerts.yml`, 'utf8')) as AlertRules).groups.flatMap((group) => group.rules);
   const troubleshooting = await readFile(new URL('../../../../docs/operations/troubleshooting.md', import.meta.url), 'utf8');
   // GitHub's anchors for the headings: lower case, punctuation other than - and _ dropped, spaces as -.
-  const anchors = new Set([...troubleshooting.matchAll(/^#+ (.+)$/gm)].map((match) => (match[1] ?? '').toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+  const anchors = new Set(
+    [...troubleshooting.matchAll(/^#+ (.+)$/gm)].map((match) =>
+      (match[1] ?? '')
+        .toLowerCase()
+        .replace(/[^\w\- ]/g, '')
+        .replace(/ /g, '-')
+    )
+  );
   const page = 'https://github.com/mcp-switchyard/mcp-switchyard/blob/main/docs/operations/troubleshooting.md#';
   for (const rule of rules) {
     const url = rule.annotations?.runbook_url ?? '';
     t.ok(url.startsWith(page), `${rule.alert} links to the troubleshooting docs`);
     t.ok(anchors.has(url.slice(page.length)), `${rule.alert}'s anchor is a heading there (${url.slice(page.length)})`);
   }
-  t.ok(rules.some((rule) => /hub_tools_withheld\b/.test(rule.expr)), 'a rule fires on withheld tools');
+  t.ok(
+    rules.some((rule) => /hub_tools_withheld\b/.test(rule.expr)),
+    'a rule fires on withheld tools'
+  );
 });

@@ -13,7 +13,15 @@ const PASSWORD = 'correct horse battery';
 const BROKEN = { command: process.execPath, args: ['-e', "process.stderr.write('error: cannot open the database\\n'); process.exit(1)"] };
 
 interface StatusJson {
-  servers: Array<{ name: string; status: string; restarts: number; crashes: number; recent: { calls: number; failed: number }; lastFailure: { kind: string; reason: string } | null; tools: Array<{ name: string; calls: number }> }>;
+  servers: Array<{
+    name: string;
+    status: string;
+    restarts: number;
+    crashes: number;
+    recent: { calls: number; failed: number };
+    lastFailure: { kind: string; reason: string } | null;
+    tools: Array<{ name: string; calls: number }>;
+  }>;
 }
 
 async function logIn(page: Page, url: string): Promise<void> {
@@ -28,7 +36,7 @@ async function logIn(page: Page, url: string): Promise<void> {
  * counts, last crash reason after recovery, per-tool breakdown, JSON variant or actions.
  * Issue 52: the status is the console's overview; /status sends the operator there.
  */
-t.test('the operator reads the status in the console\'s overview in Chromium, on a desktop and on a phone', async (t) => {
+t.test("the operator reads the status in the console's overview in Chromium, on a desktop and on a phone", async (t) => {
   const folder = await tempDir(t);
   const { url, hub } = await startTestHub(t, {
     config: { mcpServers: { everything: everythingEntry(), broken: BROKEN, crashy: fixtureEntry('crashy', `${folder}/crashy`) }, plugins: { 'map-tools': false } },
@@ -38,7 +46,10 @@ t.test('the operator reads the status in the console\'s overview in Chromium, on
   const client = await connectClient(t, `${url}/everything/mcp`, '2026-07-28');
   for (const message of ['one', 'two', 'three']) await client.callTool({ name: 'echo', arguments: { message } });
   await client.callTool({ name: 'echo', arguments: { message: 7 } });
-  await hub.children.get('broken')?.ensureUp().catch(() => undefined);
+  await hub.children
+    .get('broken')
+    ?.ensureUp()
+    .catch(() => undefined);
   t.equal(hub.children.get('broken')?.status, 'down', 'the broken server is down');
   // A crash, after which the hub restarts the server.
   const crashy = await connectClient(t, `${url}/crashy/mcp`, '2025-11-25');
@@ -63,10 +74,14 @@ t.test('the operator reads the status in the console\'s overview in Chromium, on
   await page.fill('#password', PASSWORD);
   await page.click('button[type=submit]');
   await page.locator('#overview table').first().waitFor();
-  t.equal(new URL(page.url()).pathname, '/console/overview', '/status leads to the console\'s overview, after the login too');
+  t.equal(new URL(page.url()).pathname, '/console/overview', "/status leads to the console's overview, after the login too");
   t.equal(await page.textContent('h1'), 'Hub console');
   t.equal(await page.getAttribute('nav a[aria-current=page]', 'href'), '/console/overview', 'the navigation says which view this is');
-  t.same(await page.$$eval('h2', (headings) => headings.map((heading) => heading.textContent)), ['1 server needs attention', 'Servers', 'Tools since the start', 'Hub'], 'headings say what each part is');
+  t.same(
+    await page.$$eval('h2', (headings) => headings.map((heading) => heading.textContent)),
+    ['1 server needs attention', 'Servers', 'Tools since the start', 'Hub'],
+    'headings say what each part is'
+  );
   t.match(await page.textContent('#overview'), 'read again every 15 s', 'the overview reads itself again, as often as statusRefreshSeconds says');
 
   const alert = await page.textContent('[role=alert]');
@@ -89,7 +104,9 @@ t.test('the operator reads the status in the console\'s overview in Chromium, on
   t.match(await page.textContent('#last-reload'), /No config reload since the start/, 'the last reload');
 
   // Expressions run in the page (this project compiles without the DOM library).
-  const primary = await page.evaluate<{ text: string; background: string; colour: string }>(`(() => { const button = document.querySelector('button.primary'); const style = getComputedStyle(button); return { text: button.textContent, background: style.backgroundColor, colour: style.color }; })()`);
+  const primary = await page.evaluate<{ text: string; background: string; colour: string }>(
+    `(() => { const button = document.querySelector('button.primary'); const style = getComputedStyle(button); return { text: button.textContent, background: style.backgroundColor, colour: style.color }; })()`
+  );
   t.equal(primary.text, 'Refresh now');
   t.not(primary.background, 'rgba(0, 0, 0, 0)', 'the primary action is filled, so it looks primary');
   t.not(primary.background, primary.colour);
@@ -98,8 +115,15 @@ t.test('the operator reads the status in the console\'s overview in Chromium, on
   const json = await page.context().request.get(`${url}/status.json`);
   t.equal(json.status(), 200);
   const data = (await json.json()) as StatusJson;
-  t.match(data.servers.find((server) => server.name === 'everything'), { status: 'up', recent: { calls: 4, failed: 1 } }, '/status.json says the same');
-  t.match(data.servers.find((server) => server.name === 'crashy'), { restarts: 1, crashes: 1, lastFailure: { kind: 'crash' } });
+  t.match(
+    data.servers.find((server) => server.name === 'everything'),
+    { status: 'up', recent: { calls: 4, failed: 1 } },
+    '/status.json says the same'
+  );
+  t.match(
+    data.servers.find((server) => server.name === 'crashy'),
+    { restarts: 1, crashes: 1, lastFailure: { kind: 'crash' } }
+  );
   t.equal((await fetch(`${url}/status.json`)).headers.get('content-type')?.startsWith('text/html'), true, 'without the session: the login form, no data');
 
   // Actions: buttons that ask the console's API and draw the overview again.
@@ -135,7 +159,7 @@ t.test('the operator reads the status in the console\'s overview in Chromium, on
   t.equal(await phone.evaluate(`getComputedStyle(document.querySelector('#server-everything td.calls'), '::before').content`), '"Calls (1 h): "', 'each value is labelled on a phone');
 });
 
-t.test('the actions take the session and the page\'s CSRF token', async (t) => {
+t.test("the actions take the session and the page's CSRF token", async (t) => {
   const { url, hub } = await startTestHub(t, { config: { mcpServers: { everything: everythingEntry() }, plugins: { 'map-tools': false } }, env: { HUB_PASSWORD: PASSWORD } });
   await hub.children.get('everything')?.ensureUp();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -147,7 +171,7 @@ t.test('the actions take the session and the page\'s CSRF token', async (t) => {
   t.not(token, '', 'the page carries its CSRF token');
   const sleep = (headers: Record<string, string>) => fetch(`${url}/console/api/servers/everything/sleep`, { method: 'POST', redirect: 'manual', headers });
   const forged = await sleep({ cookie, origin: url, 'sec-fetch-site': 'same-origin', 'x-csrf-token': 'made-up' });
-  t.equal(forged.status, 403, 'a request without the page\'s token is refused, session or not');
+  t.equal(forged.status, 403, "a request without the page's token is refused, session or not");
   const crossSite = await sleep({ cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'x-csrf-token': token });
   t.equal(crossSite.status, 403, 'a request from another site is refused even with a token');
   t.equal(hub.children.get('everything')?.status, 'up', 'nothing was done');
@@ -162,7 +186,7 @@ t.test('the actions take the session and the page\'s CSRF token', async (t) => {
   t.equal(wake.status, 409, 'an up server is not woken');
   t.match(await wake.json(), { error: { code: 'HUB_ERR_CONSOLE_ACTION_REFUSED' } });
   const slept = await sleep({ cookie, origin: url, 'sec-fetch-site': 'same-origin', 'x-csrf-token': token });
-  t.equal(slept.status, 200, 'with the session, the token and the hub\'s origin: done');
+  t.equal(slept.status, 200, "with the session, the token and the hub's origin: done");
   t.equal(hub.children.get('everything')?.status, 'sleeping');
 });
 
@@ -171,7 +195,12 @@ t.test('without the session cookie /status asks for the password, and a forged f
   const asked = await fetch(`${url}/status`, { headers: { cookie: 'hub_session=ses_made-up' } });
   t.equal(asked.status, 200);
   t.match(await asked.text(), /Log in with the hub password/);
-  const forged = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=x&password=${encodeURIComponent(PASSWORD)}&return_to=%2Fstatus`, redirect: 'manual' });
+  const forged = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `_csrf=x&password=${encodeURIComponent(PASSWORD)}&return_to=%2Fstatus`,
+    redirect: 'manual',
+  });
   t.equal(forged.status, 403, 'no CSRF cookie: refused, even with the right password');
   t.equal(forged.headers.get('set-cookie'), null, 'and no session');
 });

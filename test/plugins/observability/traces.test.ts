@@ -20,14 +20,18 @@ function receivedMeta(result: unknown): Record<string, unknown> {
 }
 
 const callEchoMeta = (client: Client, meta?: Record<string, unknown>) => client.callTool({ name: 'echo_meta', arguments: {}, ...(meta && { _meta: meta }) });
-const callThroughHub = (client: Client, meta?: Record<string, unknown>) => client.callTool({ name: 'call_tool', arguments: { server: 'meta', tool: 'echo_meta', arguments: {} }, ...(meta && { _meta: meta }) });
+const callThroughHub = (client: Client, meta?: Record<string, unknown>) =>
+  client.callTool({ name: 'call_tool', arguments: { server: 'meta', tool: 'echo_meta', arguments: {} }, ...(meta && { _meta: meta }) });
 const inTrace = (spans: ReceivedSpan[], traceId: string) => spans.filter((span) => span.traceId === traceId);
 /** Attributes the hub used before following OpenTelemetry's conventions, which must be gone. */
 const OLD_ATTRIBUTES = ['mcp.server', 'mcp.method', 'mcp.revision', 'mcp.tool', 'mcp.outcome', 'mcp.client_id'];
 
 t.test('spans follow OpenTelemetry MCP conventions on both endpoints and revisions, over OTLP/HTTP protobuf by default', async (t) => {
   const receiver = await startOtlpReceiver(t);
-  const { app, url, hub } = await startTestHub(t, { config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } }, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'hub-under-test' } });
+  const { app, url, hub } = await startTestHub(t, {
+    config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } },
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'hub-under-test' },
+  });
   const callers = new Map<string, { ids: { traceId: string; spanId: string }; childParent: string }>();
   for (const revision of REVISIONS) {
     const direct = await connectClient(t, `${url}/meta/mcp`, revision);
@@ -49,10 +53,13 @@ t.test('spans follow OpenTelemetry MCP conventions on both endpoints and revisio
   // Closing the hub flushes the spans it still holds.
   await app.close();
   t.ok(receiver.contentTypes.length > 0 && receiver.contentTypes.every((type) => type === 'application/x-protobuf'), 'OTLP/HTTP protobuf, the default of the specification');
-  t.ok(receiver.spans.every((span) => span.service === 'hub-under-test'), 'the service is named by OTEL_SERVICE_NAME');
+  t.ok(
+    receiver.spans.every((span) => span.service === 'hub-under-test'),
+    'the service is named by OTEL_SERVICE_NAME'
+  );
   t.notOk(
     receiver.spans.some((span) => OLD_ATTRIBUTES.some((key) => key in span.attributes)),
-    'none of the names the conventions do not define',
+    'none of the names the conventions do not define'
   );
   for (const [road, { ids, childParent }] of callers) {
     const [revision] = road.split(' ').slice(1);
@@ -75,7 +82,7 @@ t.test('spans follow OpenTelemetry MCP conventions on both endpoints and revisio
         'client.address': '127.0.0.1',
         'mcp_switchyard.endpoint': road.startsWith('hub') ? 'hub' : 'meta',
       },
-      `${road}: the server span's attributes`,
+      `${road}: the server span's attributes`
     );
     t.match(server.attributes['jsonrpc.request.id'], /^\d+$/, `${road}: the JSON-RPC id`);
     t.notOk('error.type' in server.attributes, `${road}: no error.type on success`);
@@ -84,7 +91,13 @@ t.test('spans follow OpenTelemetry MCP conventions on both endpoints and revisio
     t.equal(client?.name, 'tools/call echo_meta', `${road}: named after the child's tool`);
     t.equal(client?.parentSpanId, server.spanId, `${road}: under the server span`);
     t.equal(client?.spanId, childParent, `${road}: the child's parent is the hub's client span`);
-    t.match(client?.attributes, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'echo_meta', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'pipe', 'mcp_switchyard.server': 'meta' });
+    t.match(client?.attributes, {
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'echo_meta',
+      'gen_ai.operation.name': 'execute_tool',
+      'network.transport': 'pipe',
+      'mcp_switchyard.server': 'meta',
+    });
     t.ok(typeof client?.attributes['mcp.protocol.version'] === 'string', `${road}: the revision spoken with the child`);
   }
   for (const revision of REVISIONS) {
@@ -99,7 +112,7 @@ t.test('spans follow OpenTelemetry MCP conventions on both endpoints and revisio
   }
 });
 
-t.test("the HTTP traceparent header continues a trace when _meta carries none; _meta wins over it and links it", async (t) => {
+t.test('the HTTP traceparent header continues a trace when _meta carries none; _meta wins over it and links it', async (t) => {
   const receiver = await startOtlpReceiver(t);
   const { app, url } = await startTestHub(t, { config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } }, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
   const fromHeader = newIds();
@@ -135,36 +148,59 @@ t.test('a 2025 GET probe makes no span; a refused call is an error span with its
   await app.close();
   t.ok(receiver.contentTypes.length > 0 && receiver.contentTypes.every((type) => type.startsWith('application/json')), 'OTEL_EXPORTER_OTLP_PROTOCOL=http/json is OTLP/HTTP JSON');
   t.notOk(
-    receiver.spans.some((span) => span.attributes['http.response.status_code'] === 405 || span.status.code === ERROR && span.attributes['mcp.method.name'] === undefined),
-    'nothing of the GET probe',
+    receiver.spans.some((span) => span.attributes['http.response.status_code'] === 405 || (span.status.code === ERROR && span.attributes['mcp.method.name'] === undefined)),
+    'nothing of the GET probe'
   );
   const refusals = receiver.spans.filter((span) => span.kind === SERVER && span.attributes['mcp.method.name'] === 'tools/call');
-  t.same(refusals.map((span) => span.name), ['tools/call', 'tools/call'], 'an unlisted tool is not a span name');
-  t.same(refusals.map((span) => span.attributes['error.type']), ['unknown_tool', 'denied'], 'error.type says why');
-  t.ok(refusals.every((span) => span.status.code === ERROR), 'the spans are errors');
-  t.same(refusals.map((span) => span.attributes['gen_ai.tool.name']), ['no_such_tool', 'secret'], 'the name is an attribute');
-  t.notOk(receiver.spans.some((span) => span.kind === CLIENT), 'nothing went to the child');
+  t.same(
+    refusals.map((span) => span.name),
+    ['tools/call', 'tools/call'],
+    'an unlisted tool is not a span name'
+  );
+  t.same(
+    refusals.map((span) => span.attributes['error.type']),
+    ['unknown_tool', 'denied'],
+    'error.type says why'
+  );
+  t.ok(
+    refusals.every((span) => span.status.code === ERROR),
+    'the spans are errors'
+  );
+  t.same(
+    refusals.map((span) => span.attributes['gen_ai.tool.name']),
+    ['no_such_tool', 'secret'],
+    'the name is an attribute'
+  );
+  t.notOk(
+    receiver.spans.some((span) => span.kind === CLIENT),
+    'nothing went to the child'
+  );
 });
 
 t.test('OTEL_EXPORTER_OTLP_PROTOCOL=grpc exports over OTLP/gRPC', async (t) => {
   const receiver = await startOtlpReceiver(t, 'grpc');
-  const { app, url } = await startTestHub(t, { config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } }, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' } });
+  const { app, url } = await startTestHub(t, {
+    config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } },
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+  });
   const ids = newIds();
   const client = await connectClient(t, `${url}/meta/mcp`, '2026-07-28');
   await callEchoMeta(client, { traceparent: header(ids) });
   await app.close();
   t.ok(receiver.contentTypes.includes('grpc'), 'the gRPC service was called');
-  t.ok(inTrace(receiver.spans, ids.traceId).some((span) => span.name === 'tools/call echo_meta' && span.kind === SERVER), 'the call is there');
-});
-
-t.test('an OTLP protocol the hub does not know stops the start, naming the variable', async (t) => {
-  await t.rejects(
-    startTestHub(t, { config: { plugins: { 'map-tools': false } }, env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/xml' } }),
-    { message: /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL is "http\/xml"/ },
+  t.ok(
+    inTrace(receiver.spans, ids.traceId).some((span) => span.name === 'tools/call echo_meta' && span.kind === SERVER),
+    'the call is there'
   );
 });
 
-t.test('without OTEL_EXPORTER_OTLP_ENDPOINT nothing is traced, and the caller\'s context still reaches the child', async (t) => {
+t.test('an OTLP protocol the hub does not know stops the start, naming the variable', async (t) => {
+  await t.rejects(startTestHub(t, { config: { plugins: { 'map-tools': false } }, env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/xml' } }), {
+    message: /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL is "http\/xml"/,
+  });
+});
+
+t.test("without OTEL_EXPORTER_OTLP_ENDPOINT nothing is traced, and the caller's context still reaches the child", async (t) => {
   const { url } = await startTestHub(t, { config: { mcpServers: { meta: echoMetaEntry() }, plugins: { 'map-tools': false } } });
   const caller = header(newIds());
   const direct = await connectClient(t, `${url}/meta/mcp`, '2026-07-28');
@@ -181,7 +217,11 @@ t.test('the access record of a traced request names the trace the tracer started
   const started = /^00-([0-9a-f]{32})-/.exec(String(receivedMeta(await callEchoMeta(client, {})).traceparent))?.[1];
   t.ok(started, 'the child got the trace the hub started');
   const records = logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record.msg === 'request' && record.tool === 'echo_meta');
-  t.same(records.map((record) => record.traceId), [started], "the call's one record carries its trace id");
+  t.same(
+    records.map((record) => record.traceId),
+    [started],
+    "the call's one record carries its trace id"
+  );
 });
 
 t.test('an invalid traceparent is dropped with its tracestate; a tracestate that does not parse is dropped alone', async (t) => {
@@ -190,7 +230,10 @@ t.test('an invalid traceparent is dropped with its tracestate; a tracestate that
   const injected = 'vendor=1\r\nX-Injected: yes';
   const direct = await connectClient(t, `${url}/meta/mcp`, '2026-07-28');
   const hubClient = await connectClient(t, `${url}/hub`, '2025-11-25');
-  for (const [road, call] of [['per-server endpoint', (meta: Record<string, unknown>) => callEchoMeta(direct, meta)], ['call_tool', (meta: Record<string, unknown>) => callThroughHub(hubClient, meta)]] as const) {
+  for (const [road, call] of [
+    ['per-server endpoint', (meta: Record<string, unknown>) => callEchoMeta(direct, meta)],
+    ['call_tool', (meta: Record<string, unknown>) => callThroughHub(hubClient, meta)],
+  ] as const) {
     for (const traceparent of ['not-a-traceparent', `00-${'0'.repeat(32)}-${'1'.repeat(16)}-01`, `ff-${'a'.repeat(32)}-${'b'.repeat(16)}-01`, `${valid}\r\nX-Injected: yes`]) {
       const meta = receivedMeta(await call({ traceparent, tracestate: injected, other: 'kept' }));
       t.equal(meta.traceparent, undefined, `${road}: ${JSON.stringify(traceparent)} is dropped`);

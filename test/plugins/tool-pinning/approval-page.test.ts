@@ -70,7 +70,7 @@ t.test('the status page shows a withheld change; the approvals page approves it 
 
   await page.click('[aria-labelledby=waiting] a');
   await approvalsDrawn(page);
-  t.equal(new URL(page.url()).pathname, '/console/approvals', 'the link leads to the console\'s approvals view');
+  t.equal(new URL(page.url()).pathname, '/console/approvals', "the link leads to the console's approvals view");
   t.equal(await page.textContent('.change h4'), 'mutable of changing');
   t.match(await page.textContent('.change'), 'Changed since it was approved.');
   t.equal(await page.textContent('pre del'), '-  "description": "A tool whose description changes",', 'the diff marks what was removed');
@@ -125,7 +125,11 @@ t.test('a store that fails a read: the pages say so, and a withheld tool stays w
   let readChanges = await failNextRead('tool-changes');
   await page.goto(`${url}/status`);
   await overviewDrawn(page);
-  t.match(await page.textContent('[aria-labelledby=waiting] li'), /^Tool approvals: cannot tell what waits for approval: .*corrupt/, 'the overview is drawn while the store fails a read, and says the approvals cannot be told');
+  t.match(
+    await page.textContent('[aria-labelledby=waiting] li'),
+    /^Tool approvals: cannot tell what waits for approval: .*corrupt/,
+    'the overview is drawn while the store fails a read, and says the approvals cannot be told'
+  );
 
   await readChanges();
   readChanges = await failNextRead('tool-changes');
@@ -163,7 +167,8 @@ t.test('the approvals page approves every waiting definition of a server at once
   const token = (await page.getAttribute('meta[name=csrf-token]', 'content')) ?? '';
 
   const cookie = (await page.context().cookies()).map((entry) => `${entry.name}=${entry.value}`).join('; ');
-  const post = (csrf: string) => fetch(`${url}/tool-approvals/approve-all`, { method: 'POST', headers: apiHeaders(cookie, url, csrf), body: JSON.stringify({ server: 'changing', digests: digests.split(' ') }) });
+  const post = (csrf: string) =>
+    fetch(`${url}/tool-approvals/approve-all`, { method: 'POST', headers: apiHeaders(cookie, url, csrf), body: JSON.stringify({ server: 'changing', digests: digests.split(' ') }) });
   t.equal((await post('made-up')).status, 403, 'a post without the page’s CSRF token is refused');
   t.same(await ownTools(client), [], 'and nothing is approved');
 

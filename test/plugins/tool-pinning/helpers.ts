@@ -40,13 +40,13 @@ export async function ownTools(client: Client): Promise<string[]> {
 
 /** The names list_tools gives for `server` on /hub, sorted. */
 export async function hubTools(client: Client, server: string): Promise<string[]> {
-  const result = (await client.callTool({ name: 'list_tools', arguments: { server } })) as CallToolResult;
+  const result = await client.callTool({ name: 'list_tools', arguments: { server } });
   return ((result.structuredContent as { tools: { name: string }[] }).tools ?? []).map((tool) => tool.name).sort();
 }
 
 /** `server`'s entry in list_servers. */
 export async function serverEntry(client: Client, server: string): Promise<{ toolCount?: number; withheldTools?: string[] } | undefined> {
-  const result = (await client.callTool({ name: 'list_servers', arguments: {} })) as CallToolResult;
+  const result = await client.callTool({ name: 'list_servers', arguments: {} });
   return (result.structuredContent as { servers: { name: string; toolCount?: number; withheldTools?: string[] }[] }).servers.find((entry) => entry.name === server);
 }
 

@@ -64,7 +64,7 @@ t.test('changed instructions are served as approved until an operator approves t
   await page.fill('#password', PASSWORD);
   await page.click('button[type=submit]');
   await page.locator('.change h4').waitFor();
-  t.equal(new URL(page.url()).pathname, '/console/approvals', 'the console\'s approvals view');
+  t.equal(new URL(page.url()).pathname, '/console/approvals', "the console's approvals view");
   t.equal(await page.textContent('.change h4'), 'Instructions of styled');
   t.match(await page.textContent('.change'), 'Changed since it was approved. Callers get the approved instructions until then.');
   t.equal(await page.textContent('pre del'), `-${FIRST}`, 'the diff marks the approved text as removed');
@@ -105,7 +105,10 @@ t.test('new instructions are not served until hub-admin approves them; a change 
   t.match(approved.stdout, /^approved styled \(instructions\) \([0-9a-f]{12}\)$/m);
   t.same(await instructionsByRevision(t, first.url), onEvery(FIRST), 'approved: both revisions get them');
   const client = await connectClient(t, `${first.url}/styled/mcp`, '2026-07-28');
-  t.notOk((await client.listTools()).tools.some((tool) => tool.name === 'styled'), 'the tools, never approved, still wait');
+  t.notOk(
+    (await client.listTools()).tools.some((tool) => tool.name === 'styled'),
+    'the tools, never approved, still wait'
+  );
   t.equal((await admin('tools', 'approve', 'styled', '--instructions')).code, 1, 'approving again approves nothing, and says so');
   t.match((await admin('tools', 'list', 'styled')).stdout, /^styled\t\(instructions\)\t.*\thub-admin\t[0-9a-f]{12}$/m, 'hub-admin lists them as approved');
 
@@ -114,10 +117,11 @@ t.test('new instructions are not served until hub-admin approves them; a change 
   await writeFile(file, CHANGED);
   const logs: string[] = [];
   const second = await startTestHub(t, { config, logs, dataPath: first.dataPath });
-  const changeLogged = () => logs.some((line) => {
-    const record = JSON.parse(line) as Record<string, string>;
-    return record.msg?.startsWith('server instructions changed') && record.item === 'instructions';
-  });
+  const changeLogged = () =>
+    logs.some((line) => {
+      const record = JSON.parse(line) as Record<string, string>;
+      return record.msg?.startsWith('server instructions changed') && record.item === 'instructions';
+    });
   await waitFor('the change logged', changeLogged);
   t.same(await instructionsByRevision(t, second.url), onEvery(FIRST), 'changed across a restart: the approved ones are served');
   const changed = await admin('tools', 'pending', 'styled');

@@ -21,13 +21,27 @@ interface Approvals {
 /** The approvals as the console's view reads them, and an approval sent as it sends one, for a logged-in operator. */
 async function operator(url: string): Promise<{ approvals(): Promise<Approvals>; approve(body: Record<string, unknown>): Promise<Response> }> {
   const first = await fetch(`${url}/tool-approvals`);
-  const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const cookie = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   const csrf = /name="_csrf" value="([^"]+)"/.exec(await first.text())?.[1] ?? '';
-  const login = await fetch(`${url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, password: PASSWORD, return_to: '/tool-approvals' }).toString() });
+  const login = await fetch(`${url}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, password: PASSWORD, return_to: '/tool-approvals' }).toString(),
+  });
   const session = [cookie, ...login.headers.getSetCookie().map((line) => line.split(';')[0])].join('; ');
   const view = await fetch(`${url}/tool-approvals`, { headers: { cookie: session } });
   const token = /<meta name="csrf-token" content="([^"]+)">/.exec(await view.text())?.[1] ?? '';
-  const headers = { cookie: [session, ...view.headers.getSetCookie().map((line) => line.split(';')[0])].join('; '), origin: url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json', 'x-csrf-token': token };
+  const headers = {
+    cookie: [session, ...view.headers.getSetCookie().map((line) => line.split(';')[0])].join('; '),
+    origin: url,
+    'sec-fetch-site': 'same-origin',
+    'content-type': 'application/json',
+    'x-csrf-token': token,
+  };
   return {
     approvals: async () => (await (await fetch(`${url}/tool-approvals.json`, { headers: { cookie: headers.cookie } })).json()) as Approvals,
     approve: (body) => fetch(`${url}/tool-approvals/approve`, { method: 'POST', headers, body: JSON.stringify(body) }),
@@ -54,9 +68,16 @@ t.test('a definition too large to review is refused with a reason, not cut and o
   const { waiting, approveAll } = await session.approvals();
   const change = waiting.find((item) => item.server === 'styled' && item.tool === 'styled');
   t.ok(change, 'the approvals list the change');
-  t.match(change?.tooLarge, /^the definition of tool "styled" is \d+ characters as JSON, more than the 256 KiB an operator can review, so it cannot be approved: the server's author must shorten it/, 'and say why it cannot be approved');
+  t.match(
+    change?.tooLarge,
+    /^the definition of tool "styled" is \d+ characters as JSON, more than the 256 KiB an operator can review, so it cannot be approved: the server's author must shorten it/,
+    'and say why it cannot be approved'
+  );
   t.equal(change?.diff, null, 'nothing is shown, so nothing is shown cut');
-  t.notOk(approveAll.some((set) => set.digests?.includes(change?.digest ?? '')), 'no "approve all" carries it');
+  t.notOk(
+    approveAll.some((set) => set.digests?.includes(change?.digest ?? '')),
+    'no "approve all" carries it'
+  );
   const refused = await session.approve({ server: 'styled', tool: 'styled', digest: change?.digest });
   t.equal(refused.status, 409, 'an approval of it, sent anyway, approves nothing');
   t.notOk((await listed(client)).includes('styled'), 'the tool stays withheld');

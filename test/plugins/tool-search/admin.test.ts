@@ -45,12 +45,16 @@ t.test('hub-admin tools search finds the tools of the map, OpenAPI and virtual s
   });
   const beside = adminBeside(hub.env);
   const admin = (...args: string[]) => beside('tools', 'search', ...args);
-  const found = (stdout: string) => stdout.trim().split('\n').map((line) => line.split('\t').slice(0, 2).join('/'));
+  const found = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t').slice(0, 2).join('/'));
 
   const pets = await admin('list', 'all', 'pets');
   t.equal(pets.code, 0, pets.stderr);
   t.ok(found(pets.stdout).includes('pets/listPets'), `the OpenAPI server's tool is found: ${pets.stdout}`);
-  t.notMatch(pets.stderr, /not searched: (pets|map|kit)\b/, 'no server of the hub\'s own process is called down');
+  t.notMatch(pets.stderr, /not searched: (pets|map|kit)\b/, "no server of the hub's own process is called down");
   t.match(pets.stderr, /not searched: fresh: it has never started/, 'the stdio server never started is named');
   t.match(pets.stderr, /not searched: gone: its tools could not be listed: .*127\.0\.0\.1:9/, 'an OpenAPI server whose API does not answer is named, with why');
 
@@ -60,7 +64,7 @@ t.test('hub-admin tools search finds the tools of the map, OpenAPI and virtual s
 
   const kit = await admin('pet', '--server', 'kit');
   t.equal(kit.code, 0, kit.stderr);
-  t.same(found(kit.stdout), ['kit/one_pet'], 'the virtual server\'s tool, composed from the OpenAPI server\'s, is found');
+  t.same(found(kit.stdout), ['kit/one_pet'], "the virtual server's tool, composed from the OpenAPI server's, is found");
 
   t.equal(starts(join(folder, 'fresh-starts')).length, 0, 'hub-admin started no process');
 });

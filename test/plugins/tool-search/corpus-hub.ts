@@ -1,4 +1,4 @@
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Test } from 'tap';
 import { corpus, listingServer } from './corpus.js';
 import { waitFor } from '../../core/children/helpers.js';
@@ -17,7 +17,7 @@ export async function corpusHub(t: Test, revision: Revision = '2026-07-28'): Pro
   });
   const client = await connectClient(t, `${url}/hub`, revision);
   await waitFor('every server to list its tools', async () => {
-    const result = (await client.callTool({ name: 'list_servers', arguments: {} })) as CallToolResult;
+    const result = await client.callTool({ name: 'list_servers', arguments: {} });
     const listed = (result.structuredContent as { servers: { toolCount?: number }[] }).servers;
     return listed.reduce((sum, server) => sum + (server.toolCount ?? 0), 0) === toolCount;
   });

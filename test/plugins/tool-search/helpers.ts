@@ -1,4 +1,4 @@
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Test } from 'tap';
 import { structuredMeta } from '../meta-tools/helpers.js';
 
@@ -31,6 +31,6 @@ export const hits = (answer: SearchAnswer): string[] => answer.tools.map((tool) 
 
 /** search_tools without checks, for polling until the index follows a change. */
 export async function searchQuietly(client: Client, query: string): Promise<string[]> {
-  const result = (await client.callTool({ name: 'search_tools', arguments: { query } })) as CallToolResult;
+  const result = await client.callTool({ name: 'search_tools', arguments: { query } });
   return ((result.structuredContent as SearchAnswer | undefined)?.tools ?? []).map((tool) => `${tool.server}/${tool.tool}`);
 }

@@ -68,5 +68,9 @@ export function pluginRank(fixtures: readonly ServerFixture[], weights: RankingW
 export function baselineRank(fixtures: readonly ServerFixture[]): Rank {
   const search = new MiniSearch<{ id: string; name: string; description: string }>({ fields: ['name', 'description'] });
   search.addAll(fixtures.flatMap((fixture) => fixture.tools.map((tool) => ({ id: `${fixture.server}/${tool.name}`, name: tool.name, description: tool.description ?? '' }))));
-  return (query) => search.search(query).slice(0, RANKED).map((result) => result.id as string);
+  return (query) =>
+    search
+      .search(query)
+      .slice(0, RANKED)
+      .map((result) => result.id as string);
 }

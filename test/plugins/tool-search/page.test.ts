@@ -31,7 +31,7 @@ t.test('the operator searches every tool from the status page', async (t) => {
   await page.fill('#password', PASSWORD);
   await page.click('button[type=submit]');
   const box = page.getByRole('searchbox', { name: 'Search tools' });
-  t.equal(await box.count(), 1, 'the console\'s overview (where /status leads) has a labelled search box');
+  t.equal(await box.count(), 1, "the console's overview (where /status leads) has a labelled search box");
   t.ok(await page.getByRole('link', { name: 'Tool search' }).count(), 'and links to the search page');
   await box.fill('elevation of a place');
   await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
@@ -60,7 +60,7 @@ t.test('without tool-search the status page has no search box', async (t) => {
   await page.goto(`${url}/status`);
   await page.fill('#password', PASSWORD);
   await page.click('button[type=submit]');
-  t.equal(await page.getByRole('heading', { name: 'Hub console' }).count(), 1, 'logged in to the console\'s overview');
+  t.equal(await page.getByRole('heading', { name: 'Hub console' }).count(), 1, "logged in to the console's overview");
   t.equal(await page.getByRole('searchbox').count(), 0, 'no search box');
   t.equal((await fetch(`${url}/tool-search`)).status, 404, 'and no search page');
 });

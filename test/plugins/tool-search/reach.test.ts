@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import t, { type Test } from 'tap';
 import { hits, search, searchQuietly } from './helpers.js';
 import { fixture, fixtureEntry, starts, waitFor } from '../../core/children/helpers.js';
@@ -49,7 +49,7 @@ async function searchHub(t: Test) {
 
 /** A server's entry in list_servers (no checks: polled while waiting). */
 async function statusOf(client: Client, server: string) {
-  const result = (await client.callTool({ name: 'list_servers', arguments: {} })) as CallToolResult;
+  const result = await client.callTool({ name: 'list_servers', arguments: {} });
   return (result.structuredContent as { servers: { name: string; status: string; withheldTools?: string[] }[] }).servers.find((entry) => entry.name === server);
 }
 
@@ -59,7 +59,13 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
   const startsOf = (name: string) => starts(join(folder, `${name}-starts`)).length;
   const full = await hub.mint('--resource', 'hub');
   const limited = await hub.mint('--resource', 'hub', '--servers', 'alpha');
-  const clients = await Promise.all(REVISIONS.map(async (revision) => ({ revision, all: await connectClient(t, `${hub.url}/hub`, revision, { authorization: `Bearer ${full}` }), alphaOnly: await connectClient(t, `${hub.url}/hub`, revision, { authorization: `Bearer ${limited}` }) })));
+  const clients = await Promise.all(
+    REVISIONS.map(async (revision) => ({
+      revision,
+      all: await connectClient(t, `${hub.url}/hub`, revision, { authorization: `Bearer ${full}` }),
+      alphaOnly: await connectClient(t, `${hub.url}/hub`, revision, { authorization: `Bearer ${limited}` }),
+    }))
+  );
   const [first] = clients;
   if (!first) throw new Error('no client');
 
@@ -82,14 +88,29 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
     const counters = await search(t, all, 'updates both counters');
     t.same(hits(counters)[0], 'pinned/bump', `${revision}: the best hit for its own words`);
     t.notOk(hits(counters).includes('alpha/bump'), `${revision}: a tool denyTools keeps out is not found`);
-    t.notOk(hits(counters).some((hit) => hit.startsWith('solo/')), `${revision}: nor a tool of a hub: false server`);
-    t.same(counters.notSearchable?.map((entry) => entry.server), ['fresh'], `${revision}: the server never started is named as not searchable`);
+    t.notOk(
+      hits(counters).some((hit) => hit.startsWith('solo/')),
+      `${revision}: nor a tool of a hub: false server`
+    );
+    t.same(
+      counters.notSearchable?.map((entry) => entry.server),
+      ['fresh'],
+      `${revision}: the server never started is named as not searchable`
+    );
     t.match(counters.notSearchable?.[0]?.reason, /never started/);
 
     const described = await search(t, all, 'tool whose description changes', { limit: 2 });
     t.same(hits(described).sort(), ['alpha/mutable', 'pinned/mutable'], `${revision}: limit 2 gives the two best, from both servers`);
-    t.same(described.tools.map((tool) => tool.description), ['A tool whose description changes', 'A tool whose description changes'], `${revision}: each with its description's first line`);
-    t.same(hits(await search(t, all, 'tool whose description changes', { server: 'pinned' })).filter((hit) => !hit.startsWith('pinned/')), [], `${revision}: server narrows the search`);
+    t.same(
+      described.tools.map((tool) => tool.description),
+      ['A tool whose description changes', 'A tool whose description changes'],
+      `${revision}: each with its description's first line`
+    );
+    t.same(
+      hits(await search(t, all, 'tool whose description changes', { server: 'pinned' })).filter((hit) => !hit.startsWith('pinned/')),
+      [],
+      `${revision}: server narrows the search`
+    );
     t.match(await metaError(all, 'search_tools', { query: 'echo', server: 'solo' }), /not offered through \/hub \(hub: false\)/, `${revision}: naming a hub: false server`);
     t.match(await metaError(all, 'search_tools', { query: 'echo', server: 'nobody' }), /^Unknown server: "nobody"/);
 
@@ -97,12 +118,16 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
     t.ok(limitedAnswer.tools.length > 0, `${revision}: a limited token finds its server's tools`);
     t.same([...new Set(limitedAnswer.tools.map((tool) => tool.server))], ['alpha'], `${revision}: and only those`);
     t.equal(limitedAnswer.notSearchable, undefined, `${revision}: a server beyond the token is not even named`);
-    t.equal(await metaError(alphaOnly, 'search_tools', { query: 'echo', server: 'pinned' }), 'Unknown server: "pinned". Call list_servers for the configured servers.', `${revision}: naming one beyond the token`);
+    t.equal(
+      await metaError(alphaOnly, 'search_tools', { query: 'echo', server: 'pinned' }),
+      'Unknown server: "pinned". Call list_servers for the configured servers.',
+      `${revision}: naming one beyond the token`
+    );
 
     for (const args of [{ query: '' }, { query: 'x'.repeat(301) }, { query: 'echo', limit: 0 }, { query: 'echo', limit: 2.5 }]) {
       const refused = await all.callTool({ name: 'search_tools', arguments: args }).then(
-        (result) => (result as CallToolResult).isError === true,
-        () => true,
+        (result) => result.isError === true,
+        () => true
       );
       t.ok(refused, `${revision}: refused: ${JSON.stringify(args).slice(0, 60)}`);
     }
@@ -134,13 +159,16 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
 
   const adminSearch = await hub.admin('tools', 'search', 'updates', 'both', 'counters');
   t.equal(adminSearch.code, 0, adminSearch.stderr);
-  const lines = adminSearch.stdout.trim().split('\n').map((line) => line.split('\t').slice(0, 2).join('/'));
-  t.ok(lines.includes('solo/bump') && lines.includes('alpha/bump') && lines.includes('pinned/bump'), 'hub-admin tools search finds every server\'s tool, hub: false ones included');
+  const lines = adminSearch.stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t').slice(0, 2).join('/'));
+  t.ok(lines.includes('solo/bump') && lines.includes('alpha/bump') && lines.includes('pinned/bump'), "hub-admin tools search finds every server's tool, hub: false ones included");
   t.match(adminSearch.stderr, /not searched: fresh: /, 'and names the server never started');
   t.equal(startsOf('fresh'), 0, 'hub-admin started nothing');
   const refused = await hub.admin('tools', 'search');
   t.equal(refused.code, 2);
   t.match(refused.stderr, /say what to search for\nusage: hub-admin tools search <query>/);
   const pinningStill = await hub.admin('tools', 'pending');
-  t.equal(pinningStill.code, 0, 'tool-pinning\'s own tools group still answers beside it');
+  t.equal(pinningStill.code, 0, "tool-pinning's own tools group still answers beside it");
 });

@@ -1,4 +1,3 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { corpus, judgedQueries } from './corpus.js';
 import { corpusHub } from './corpus-hub.js';
@@ -25,8 +24,8 @@ t.test('search_tools on /hub: the first set, and the test half of the judged set
   const { client, toolCount, serverCount } = await corpusHub(t);
   t.ok(toolCount >= 300 && serverCount >= 12, `${toolCount} real tool definitions of ${serverCount} servers`);
   const rankOnHub = async (query: string): Promise<string[]> => {
-    const result = (await client.callTool({ name: 'search_tools', arguments: { query, limit: 25 } })) as CallToolResult;
-    return (result.structuredContent as unknown as SearchAnswer).tools.map((tool) => `${tool.server}/${tool.tool}`);
+    const result = await client.callTool({ name: 'search_tools', arguments: { query, limit: 25 } });
+    return (result.structuredContent as SearchAnswer).tools.map((tool) => `${tool.server}/${tool.tool}`);
   };
   const ranked = async (queries: readonly { query: string }[]) => new Map(await Promise.all(queries.map(async ({ query }) => [query, await rankOnHub(query)] as const)));
 

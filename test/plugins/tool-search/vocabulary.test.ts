@@ -29,7 +29,10 @@ for (const revision of REVISIONS) {
       const answer = await search(t, client, bridge.query, { limit: 3, ...(bridge.server !== undefined && { server: bridge.server }) });
       const found = answer.tools.find((tool) => bridge.right.includes(`${tool.server}/${tool.tool}`));
       t.ok(found, `"${bridge.query}": ${bridge.right.join(' or ')} among the first three (got ${hits(answer).join(', ')})`);
-      t.ok(found?.matched.some((word) => bridge.found.test(word)), `"${bridge.query}": matched through "${bridge.asked}" (${found?.matched.join(', ')})`);
+      t.ok(
+        found?.matched.some((word) => bridge.found.test(word)),
+        `"${bridge.query}": matched through "${bridge.asked}" (${found?.matched.join(', ')})`
+      );
     }
   });
 }

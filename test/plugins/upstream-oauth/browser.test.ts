@@ -27,13 +27,13 @@ t.test('the operator logs the hub in to an upstream with Chromium', async (t) =>
   t.equal(await page.textContent('#upstream-dyn .status'), 'unauthorized', 'the page lists the upstream as unauthorized');
 
   await page.click('button:has-text("Log in to dyn")');
-  t.equal(new URL(page.url()).origin, world.issuer, 'the browser is at the upstream\'s authorization server');
+  t.equal(new URL(page.url()).origin, world.issuer, "the browser is at the upstream's authorization server");
   // oidc-provider's development login, then its consent screen.
   await page.fill('input[name=login]', 'operator');
   await page.fill('input[name=password]', 'anything');
   await page.click('button[type=submit]');
   await page.click('button[type=submit]');
-  t.equal(page.url().startsWith(`${running.url}/upstreams/callback?`), true, 'back on the hub\'s callback');
+  t.equal(page.url().startsWith(`${running.url}/upstreams/callback?`), true, "back on the hub's callback");
   t.match(await page.textContent('body'), /logged in to dyn/);
 
   await waitFor('the server to come up', () => child?.status === 'up');

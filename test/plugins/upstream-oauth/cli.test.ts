@@ -8,7 +8,7 @@ import { completeAuthorization, SCOPE, startUpstreamWorld } from './upstream-wor
 import { freePort } from '../../helpers/net.js';
 import { newDataPath, PASSWORD, startUpstreamHub } from './upstream-hub.js';
 
-t.test('hub-admin upstreams status, login and logout against the running hub\'s store', async (t) => {
+t.test("hub-admin upstreams status, login and logout against the running hub's store", async (t) => {
   const port = await freePort();
   const dataPath = await newDataPath();
   const callback = `http://127.0.0.1:${port}/upstreams/callback`;
@@ -16,10 +16,7 @@ t.test('hub-admin upstreams status, login and logout against the running hub\'s 
   const servers = { dyn: { url: world.mcpUrl, oauth: { mode: 'dcr', scope: SCOPE } } };
   const running = await startUpstreamHub(t, { port, dataPath, servers });
   const configFile = join(dataPath, 'mcp.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({ mcpServers: servers, plugins: { 'oauth-as': false, 'map-tools': false, 'upstream-oauth': { allowLoopbackAuthorizationServers: true } } }),
-  );
+  await writeFile(configFile, JSON.stringify({ mcpServers: servers, plugins: { 'oauth-as': false, 'map-tools': false, 'upstream-oauth': { allowLoopbackAuthorizationServers: true } } }));
   const env = { HUB_CONFIG: configFile, DATA_PATH: dataPath, BASE_URL: running.url, PORT: String(port), HOST: '127.0.0.1', HUB_PASSWORD: PASSWORD };
   const admin = (...args: string[]) => runNode(cliPath('hub-admin'), ['upstreams', ...args], env);
 

@@ -26,7 +26,7 @@ t.test('parallel 401s refresh once; a restart keeps the tokens; logout revokes a
   t.ok(world.refusedExpired >= 20, 'all 20 calls hit the expired access token');
   t.ok(
     results.every((result) => JSON.stringify(result.content) === JSON.stringify([{ type: 'text', text: 'the secret' }])),
-    'all 20 calls succeed after the refresh',
+    'all 20 calls succeed after the refresh'
   );
   t.equal(world.grants.refresh_token, 1, 'exactly one refresh (the rotating refresh token was spent once)');
 
@@ -34,7 +34,7 @@ t.test('parallel 401s refresh once; a restart keeps the tokens; logout revokes a
   running = await startUpstreamHub(t, { port, dataPath, servers });
   await waitFor('the server to come up after a restart', () => child()?.status === 'up');
   const again = await connectClient(t, `${running.url}/dyn/mcp`, '2025-11-25');
-  t.same((await again.callTool({ name: 'secret', arguments: {} })).content, [{ type: 'text', text: 'the secret' }], 'a restart keeps the deployment\'s tokens');
+  t.same((await again.callTool({ name: 'secret', arguments: {} })).content, [{ type: 'text', text: 'the secret' }], "a restart keeps the deployment's tokens");
   t.equal(world.grants.authorization_code, 1, 'no new login was needed');
   t.equal(world.grants.refresh_token, 1, 'nor a refresh');
 

@@ -52,7 +52,7 @@ export async function startUpstreamWorld(
   clients: (callback: string) => StaticClient[],
   callback: string,
   /** Client ID Metadata Documents on, fetched through this (the test's https hub has its own CA). */
-  metadataDocuments?: { fetch: (url: string, init: RequestInit) => Promise<Response> },
+  metadataDocuments?: { fetch: (url: string, init: RequestInit) => Promise<Response> }
 ): Promise<UpstreamWorld> {
   const expired = new Set<string>();
   let held: { count: number; release: () => void; released: Promise<void> } | undefined;
@@ -67,7 +67,7 @@ export async function startUpstreamWorld(
       const server = new McpServer({ name: 'protected', title: 'Protected upstream', version: '1.0.0' });
       server.registerTool('secret', { description: 'Answers only with a valid token' }, async () => ({ content: [{ type: 'text', text: 'the secret' }] }));
       return server;
-    }),
+    })
   );
   const mcpServer = createServer((request: IncomingMessage, response: ServerResponse) => {
     void (async () => {
@@ -78,10 +78,7 @@ export async function startUpstreamWorld(
       const header = request.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7) : undefined;
       if (token) seenTokens.push(token);
-      const refuse = (error?: string) =>
-        response
-          .writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"${error ? `, error="${error}"` : ''}` })
-          .end();
+      const refuse = (error?: string) => response.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"${error ? `, error="${error}"` : ''}` }).end();
       if (!token) return refuse();
       if (expired.has(token)) {
         world.refusedExpired += 1;
@@ -156,10 +153,10 @@ export async function startUpstreamWorld(
     },
     refusedExpired: 0,
   };
-  provider.on('grant.success', ((ctx: { oidc: { params: { grant_type?: string } } }) => {
+  provider.on('grant.success', (ctx: { oidc: { params: { grant_type?: string } } }) => {
     const type = ctx.oidc.params.grant_type ?? 'unknown';
     grants[type] = (grants[type] ?? 0) + 1;
-  }) as never);
+  });
   asServer.on('request', provider.callback());
   return world;
 }

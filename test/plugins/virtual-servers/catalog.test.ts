@@ -43,10 +43,18 @@ t.test('prompts and resources: listed without waking, renamed and described anew
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/kit/mcp`, revision);
     const { prompts } = await client.listPrompts();
-    t.same(prompts.map((prompt) => prompt.name), ['hello'], `${revision}: a server never up lists nothing, and is not woken for it`);
+    t.same(
+      prompts.map((prompt) => prompt.name),
+      ['hello'],
+      `${revision}: a server never up lists nothing, and is not woken for it`
+    );
     t.match(prompts[0], { description: 'Say hello', arguments: [{ name: 'name', required: true }] }, `${revision}: described anew, the arguments kept`);
     const { resources } = await client.listResources();
-    t.same(resources.map((resource) => [resource.uri, resource.name, resource.description]), [['memo://readme', 'readme_doc', 'What to read first']], `${revision}: the resource by its URI, under its new name`);
+    t.same(
+      resources.map((resource) => [resource.uri, resource.name, resource.description]),
+      [['memo://readme', 'readme_doc', 'What to read first']],
+      `${revision}: the resource by its URI, under its new name`
+    );
     t.equal(changing?.status, 'sleeping', `${revision}: still asleep after listing`);
 
     const got = await client.getPrompt({ name: 'hello', arguments: { name: 'Ada' } });
@@ -65,14 +73,25 @@ t.test('prompts and resources: listed without waking, renamed and described anew
   // Once up, the stdio server's prompts and resources are listed, and remembered once it sleeps again.
   await changing?.ensureUp();
   const awake = await connectClient(t, `${url}/kit/mcp`, '2026-07-28');
-  t.ok((await awake.listPrompts()).prompts.some((prompt) => prompt.name === 'c_prompt_0'), 'listed with its prefix while the server is up');
+  t.ok(
+    (await awake.listPrompts()).prompts.some((prompt) => prompt.name === 'c_prompt_0'),
+    'listed with its prefix while the server is up'
+  );
   await changing?.disconnect('sleeping');
   t.equal(changing?.status, 'sleeping');
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/kit/mcp`, revision);
     t.same((await client.listPrompts()).prompts.map((prompt) => prompt.name).sort(), ['c_prompt_0', 'hello'], `${revision}: a sleeping server's prompts from what it said last`);
     const resources = (await client.listResources()).resources.map((resource) => [resource.uri, resource.name]);
-    t.same(resources.sort(), [['memo://counter', 'c_memo://counter'], ['memo://other', 'c_memo://other'], ['memo://readme', 'readme_doc']], `${revision}: and its resources, names prefixed, URIs kept`);
+    t.same(
+      resources.sort(),
+      [
+        ['memo://counter', 'c_memo://counter'],
+        ['memo://other', 'c_memo://other'],
+        ['memo://readme', 'readme_doc'],
+      ],
+      `${revision}: and its resources, names prefixed, URIs kept`
+    );
     t.equal(changing?.status, 'sleeping', `${revision}: listing did not wake it`);
   }
   const client = await connectClient(t, `${url}/kit/mcp`, '2025-11-25');
@@ -90,8 +109,26 @@ t.test('start-up errors name the virtual server and the prompt or resource entry
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
     ['an unknown server', { prompts: [{ server: 'nowhere', prompt: 'p' }] }, /server "kit": prompts\[0\]: unknown server "nowhere"/],
     ['itself', { resources: [{ server: 'kit', resource: '*' }] }, /server "kit": resources\[0\]: a virtual server cannot draw on itself/],
-    ['two prompts ending with one name', { prompts: [{ server: 'alpha', prompt: 'a', name: 'p' }, { server: 'alpha', prompt: 'p' }] }, /server "kit": prompts\[1\]: two prompts would be named "p" \(prompts\[0\] and prompts\[1\]\)/],
-    ['one URI twice', { resources: [{ server: 'alpha', resource: 'memo://x' }, { server: 'beta', resource: 'memo://x' }] }, /server "kit": resources\[1\]: two entries select the URI "memo:\/\/x" \(resources\[0\] and resources\[1\]\)/],
+    [
+      'two prompts ending with one name',
+      {
+        prompts: [
+          { server: 'alpha', prompt: 'a', name: 'p' },
+          { server: 'alpha', prompt: 'p' },
+        ],
+      },
+      /server "kit": prompts\[1\]: two prompts would be named "p" \(prompts\[0\] and prompts\[1\]\)/,
+    ],
+    [
+      'one URI twice',
+      {
+        resources: [
+          { server: 'alpha', resource: 'memo://x' },
+          { server: 'beta', resource: 'memo://x' },
+        ],
+      },
+      /server "kit": resources\[1\]: two entries select the URI "memo:\/\/x" \(resources\[0\] and resources\[1\]\)/,
+    ],
     ['a name for "*"', { prompts: [{ server: 'alpha', prompt: '*', name: 'all' }] }, /server "kit": prompts\[0\]: "name" renames one prompt; for "prompt": "\*" use "prefix"/],
     ['a misspelt key', { resources: [{ server: 'alpha', uri: 'memo://x' }] }, /server "kit": key "resources\[0\]/],
   ];
@@ -101,7 +138,7 @@ t.test('start-up errors name the virtual server and the prompt or resource entry
   await t.rejects(
     startTestHub(t, { config: { mcpServers: { alpha: changing, one: { ...base, prompts: [{ server: 'two', prompt: '*' }] }, two: { ...base, resources: [{ server: 'one', resource: '*' }] } } } }),
     { message: /virtual servers draw on one another in a circle: one -> two -> one/ },
-    'a circle through prompts and resources',
+    'a circle through prompts and resources'
   );
   t.equal(describeDraws(KIT as never), 'draws on sink (list_colours, prompt greet as hello, resource memo://readme), changing (prompt * as c_*, resource * as c_*)');
 });

@@ -14,17 +14,50 @@ const changing = () => ({ command: process.execPath, args: [fixture('changing-to
 
 t.test('start-up errors name the virtual server and the entry', async (t) => {
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-    ['an unknown server', { kit: { type: 'virtual', tools: [{ server: 'alpha', tool: 'echo' }, { server: 'nowhere', tool: 'echo' }] } }, /server "kit": tools\[1\]: unknown server "nowhere"/],
-    ['a disabled server', { old: { ...changing(), disabled: true }, kit: { type: 'virtual', tools: [{ server: 'old', tool: 'echo' }] } }, /server "kit": tools\[0\]: unknown server "old" \(not in the config, or disabled\)/],
+    [
+      'an unknown server',
+      {
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'alpha', tool: 'echo' },
+            { server: 'nowhere', tool: 'echo' },
+          ],
+        },
+      },
+      /server "kit": tools\[1\]: unknown server "nowhere"/,
+    ],
+    [
+      'a disabled server',
+      { old: { ...changing(), disabled: true }, kit: { type: 'virtual', tools: [{ server: 'old', tool: 'echo' }] } },
+      /server "kit": tools\[0\]: unknown server "old" \(not in the config, or disabled\)/,
+    ],
     ['itself', { kit: { type: 'virtual', tools: [{ server: 'kit', tool: '*' }] } }, /server "kit": tools\[0\]: a virtual server cannot draw on itself/],
     [
       'a circle',
-      { one: { type: 'virtual', tools: [{ server: 'two', tool: '*' }] }, two: { type: 'virtual', tools: [{ server: 'alpha', tool: 'echo' }, { server: 'one', tool: '*' }] } },
+      {
+        one: { type: 'virtual', tools: [{ server: 'two', tool: '*' }] },
+        two: {
+          type: 'virtual',
+          tools: [
+            { server: 'alpha', tool: 'echo' },
+            { server: 'one', tool: '*' },
+          ],
+        },
+      },
       /server "one": virtual servers draw on one another in a circle: one -> two -> one/,
     ],
     [
       'two tools ending with one name',
-      { kit: { type: 'virtual', tools: [{ server: 'alpha', tool: 'echo' }, { server: 'beta', tool: 'mutable', name: 'echo' }] } },
+      {
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'alpha', tool: 'echo' },
+            { server: 'beta', tool: 'mutable', name: 'echo' },
+          ],
+        },
+      },
       /server "kit": tools\[1\]: two tools would be named "echo" \(tools\[0\] and tools\[1\]\)/,
     ],
     ['a name for "*"', { kit: { type: 'virtual', tools: [{ server: 'alpha', tool: '*', name: 'all' }] } }, /server "kit": tools\[0\]: "name" renames one tool; for "tool": "\*" use "prefix"/],
@@ -44,7 +77,10 @@ t.test('a reload that breaks a virtual server is refused naming it; one that tak
   await connectClient(t, `${hub.url}/alpha/mcp`, '2025-11-25').then((alpha) => alpha.callTool({ name: 'echo', arguments: {} }));
   await waitFor('the kit to list say', async () => (await names()).includes('say'));
 
-  await writeFile(hub.configFile, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { ...servers, kit: { type: 'virtual', tools: [{ server: 'gone', tool: 'echo' }] } } }));
+  await writeFile(
+    hub.configFile,
+    JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { ...servers, kit: { type: 'virtual', tools: [{ server: 'gone', tool: 'echo' }] } } })
+  );
   hub.signal('SIGHUP');
   const refused = await hub.waitForLog('the refusal', (record) => record.msg.startsWith('config reload refused'));
   t.match(refused.msg, /server "kit": tools\[0\]: unknown server "gone"/);
@@ -68,7 +104,13 @@ t.test('hub check reports virtual servers and what they draw on', async (t) => {
     plugins: { 'map-tools': false, 'oauth-as': false },
     mcpServers: {
       alpha: changing(),
-      kit: { type: 'virtual', tools: [{ server: 'alpha', tool: 'echo', name: 'say' }, { server: 'alpha', tool: '*', prefix: 'a_' }] },
+      kit: {
+        type: 'virtual',
+        tools: [
+          { server: 'alpha', tool: 'echo', name: 'say' },
+          { server: 'alpha', tool: '*', prefix: 'a_' },
+        ],
+      },
       broken: { type: 'virtual', tools: [{ server: 'nowhere', tool: 'echo' }] },
     },
   };

@@ -15,7 +15,7 @@ t.test("a change of an underlying server's tools reaches the kit: its list, tool
     config: { mcpServers: { changing: changing(), kit: { type: 'virtual', tools: [{ server: 'changing', tool: '*', prefix: 'c_' }] } } },
   });
   await hub.children.get('changing')?.ensureUp();
-  t.ok(await until(() => hub.children.get('kit')?.findTool('c_add_tool') !== undefined), 'the kit lists the woken server\'s tools');
+  t.ok(await until(() => hub.children.get('kit')?.findTool('c_add_tool') !== undefined), "the kit lists the woken server's tools");
 
   const listener = await connectClient(t, `${url}/kit/mcp`, '2026-07-28');
   const heard = new Promise<void>((resolve) => listener.setNotificationHandler('notifications/tools/list_changed', async () => resolve()));
@@ -29,12 +29,22 @@ t.test("a change of an underlying server's tools reaches the kit: its list, tool
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/kit/mcp`, revision);
     const { tools } = await client.listTools();
-    t.ok(tools.some((tool) => tool.name === 'c_extra_1'), `${revision}: the new tool, prefixed`);
+    t.ok(
+      tools.some((tool) => tool.name === 'c_extra_1'),
+      `${revision}: the new tool, prefixed`
+    );
     const hubClient = await connectClient(t, `${url}/hub`, revision);
     const servers = await structuredMeta(t, hubClient, 'list_servers');
-    t.match((servers.servers as Array<{ name: string }>).find((server) => server.name === 'kit'), { toolCount: tools.length }, `${revision}: toolCount follows`);
+    t.match(
+      (servers.servers as Array<{ name: string }>).find((server) => server.name === 'kit'),
+      { toolCount: tools.length },
+      `${revision}: toolCount follows`
+    );
     const listed = await structuredMeta(t, hubClient, 'list_tools', { server: 'kit' });
-    t.ok((listed.tools as Array<{ name: string }>).some((tool) => tool.name === 'c_extra_1'), `${revision}: /hub list_tools follows`);
+    t.ok(
+      (listed.tools as Array<{ name: string }>).some((tool) => tool.name === 'c_extra_1'),
+      `${revision}: /hub list_tools follows`
+    );
     t.equal(firstText(await client.callTool({ name: 'c_extra_1', arguments: {} })), 'extra_1', `${revision}: and the new tool is called`);
   }
 });
@@ -63,7 +73,10 @@ t.test('filters of both servers, hub: false, and wake_server/sleep_server refusi
     const hiddenOwn = await connectClient(t, `${url}/hidden/mcp`, revision);
     t.equal(firstText(await hiddenOwn.callTool({ name: 'echo', arguments: {} })), 'ok', `${revision}: on its own endpoint it serves`);
     const servers = (await structuredMeta(t, hubClient, 'list_servers')).servers as Array<{ name: string }>;
-    t.notOk(servers.some((server) => server.name === 'off'), `${revision}: a disabled virtual server is not served`);
+    t.notOk(
+      servers.some((server) => server.name === 'off'),
+      `${revision}: a disabled virtual server is not served`
+    );
     t.match(await metaError(hubClient, 'wake_server', { server: 'kit' }), /always/, `${revision}: wake_server refuses it`);
     t.match(await metaError(hubClient, 'sleep_server', { server: 'kit' }), /always/, `${revision}: sleep_server too`);
   }
@@ -75,7 +88,13 @@ t.test('a tool pinning withholds is withheld in the kit too', async (t) => {
       mcpServers: {
         changing: { ...changing(), pinTools: true },
         plain: changing(),
-        kit: { type: 'virtual', tools: [{ server: 'changing', tool: 'mutable', name: 'm' }, { server: 'plain', tool: 'echo' }] },
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'changing', tool: 'mutable', name: 'm' },
+            { server: 'plain', tool: 'echo' },
+          ],
+        },
       },
     },
   });
@@ -83,10 +102,17 @@ t.test('a tool pinning withholds is withheld in the kit too', async (t) => {
   await hub.children.get('plain')?.ensureUp();
   // Never approved, every tool of `changing` is withheld; `plain` pins nothing.
   t.ok(await until(() => hub.children.get('kit')?.findTool('echo') !== undefined), "the unpinned server's tool is in the kit");
-  t.ok(hub.children.get('changing')?.withheldTools.some((tool) => tool.name === 'mutable'), 'pinning withholds mutable on its server');
+  t.ok(
+    hub.children.get('changing')?.withheldTools.some((tool) => tool.name === 'mutable'),
+    'pinning withholds mutable on its server'
+  );
   for (const revision of REVISIONS) {
     const kit = await connectClient(t, `${url}/kit/mcp`, revision);
-    t.same((await kit.listTools()).tools.map((tool) => tool.name), ['echo'], `${revision}: listed without the withheld tool`);
+    t.same(
+      (await kit.listTools()).tools.map((tool) => tool.name),
+      ['echo'],
+      `${revision}: listed without the withheld tool`
+    );
     const refused = await kit.callTool({ name: 'm', arguments: {} }).catch((error: Error) => error);
     t.ok(refused instanceof Error || refused.isError === true, `${revision}: a call of it is refused`);
   }

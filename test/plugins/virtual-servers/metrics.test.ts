@@ -19,7 +19,13 @@ t.test('calls through /kit/mcp and through /hub call_tool server kit are counted
     config: {
       mcpServers: {
         sink: { type: 'http', url: sink.url },
-        kit: { type: 'virtual', tools: [{ server: 'sink', tool: 'list_colours', name: 'colours' }, { server: 'sink', tool: 'wrapped_colours' }] },
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'sink', tool: 'list_colours', name: 'colours' },
+            { server: 'sink', tool: 'wrapped_colours' },
+          ],
+        },
       },
       plugins: { 'map-tools': false },
     },
@@ -42,18 +48,30 @@ t.test('calls through /kit/mcp and through /hub call_tool server kit are counted
   t.notOk((await direct.callTool({ name: 'list_colours', arguments: {} })).isError, 'a direct call of the underlying tool');
 
   const text = await metricsText(url);
-  t.equal(sample(text, 'hub_tool_calls_total', { server: 'sink', tool: 'list_colours', outcome: 'ok', virtual_server: 'kit' }), 2, '/kit/mcp on both revisions: the underlying server and tool, and the kit');
+  t.equal(
+    sample(text, 'hub_tool_calls_total', { server: 'sink', tool: 'list_colours', outcome: 'ok', virtual_server: 'kit' }),
+    2,
+    '/kit/mcp on both revisions: the underlying server and tool, and the kit'
+  );
   t.equal(sample(text, 'hub_tool_calls_total', { server: 'sink', tool: 'wrapped_colours', outcome: 'ok', virtual_server: 'kit' }), 2, '/hub call_tool server kit on both revisions');
   t.equal(sample(text, 'hub_tool_calls_total', { server: 'sink', tool: 'list_colours', outcome: 'ok' }), 1, 'the direct call has its own series, with no virtual_server label');
   t.equal(sample(text, 'hub_tool_calls_total', { server: 'sink', tool: 'wrapped_colours', outcome: 'ok' }), 0, 'the routed calls are not counted twice');
   t.equal(sample(text, 'hub_tool_call_duration_seconds_count', { server: 'sink', tool: 'list_colours', outcome: 'ok', virtual_server: 'kit' }), 2, 'the durations carry the label too');
   t.equal(sample(text, 'hub_tool_call_duration_seconds_count', { server: 'sink', tool: 'list_colours', outcome: 'ok' }), 1);
   t.notOk(text.includes('virtual_server=""'), 'no empty virtual_server on other series');
-  t.equal(sample(text, 'hub_tool_calls_total', { server: 'kit', tool: 'colours', outcome: 'ok' }), 0, "the kit's own series (for calls refused before routing) stay at 0: routed calls are the underlying server's");
+  t.equal(
+    sample(text, 'hub_tool_calls_total', { server: 'kit', tool: 'colours', outcome: 'ok' }),
+    0,
+    "the kit's own series (for calls refused before routing) stay at 0: routed calls are the underlying server's"
+  );
 
   const unknown = await connectClient(t, `${url}/kit/mcp`, '2025-11-25');
   await unknown.callTool({ name: 'list_colours', arguments: {} }).catch(() => undefined);
-  t.equal(sample(await metricsText(url), 'hub_tool_calls_total', { server: 'kit', tool: '(unlisted)', outcome: 'unknown_tool' }), 1, 'a name the kit does not list is its own unknown_tool, not routed');
+  t.equal(
+    sample(await metricsText(url), 'hub_tool_calls_total', { server: 'kit', tool: '(unlisted)', outcome: 'unknown_tool' }),
+    1,
+    'a name the kit does not list is its own unknown_tool, not routed'
+  );
 });
 
 t.test("a reload that takes the kit out removes its series; the underlying server's stay", async (t) => {

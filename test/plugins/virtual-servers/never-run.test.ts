@@ -20,7 +20,13 @@ t.test('a named tool of a never-run member is listed from the config and its cal
     config: {
       mcpServers: {
         crashy: fixtureEntry('crashy', startsFile),
-        kit: { type: 'virtual', tools: [{ server: 'crashy', tool: 'echo', name: 'say_ok', description: 'Says ok' }, { server: 'crashy', tool: 'freeze', title: 'Freeze' }] },
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'crashy', tool: 'echo', name: 'say_ok', description: 'Says ok' },
+            { server: 'crashy', tool: 'freeze', title: 'Freeze' },
+          ],
+        },
       },
     },
   });
@@ -29,8 +35,16 @@ t.test('a named tool of a never-run member is listed from the config and its cal
     const client = await connectClient(t, `${url}/kit/mcp`, revision);
     const listed = (await client.listTools()).tools;
     t.same(listed.map((tool) => tool.name).sort(), ['freeze', 'say_ok'], `${revision}: both named tools are listed before the member ran`);
-    t.match(listed.find((tool) => tool.name === 'say_ok'), { description: 'Says ok', inputSchema: { type: 'object' } }, `${revision}: with the entry's description`);
-    t.match(listed.find((tool) => tool.name === 'freeze'), { title: 'Freeze' }, `${revision}: with the entry's title`);
+    t.match(
+      listed.find((tool) => tool.name === 'say_ok'),
+      { description: 'Says ok', inputSchema: { type: 'object' } },
+      `${revision}: with the entry's description`
+    );
+    t.match(
+      listed.find((tool) => tool.name === 'freeze'),
+      { title: 'Freeze' },
+      `${revision}: with the entry's title`
+    );
   }
   t.same(starts(startsFile), [], 'listing woke nothing');
   const hubClient = await connectClient(t, `${url}/hub`, '2026-07-28');
@@ -63,7 +77,13 @@ t.test('a "*" over a never-run member: the list says it is unknown yet, a call w
         crashy: fixtureEntry('crashy', startsFile),
         other: fixtureEntry('crashy', otherStarts),
         broken: { command: process.execPath, args: [join(directory, 'no-such-server.js')] },
-        kit: { type: 'virtual', tools: [{ server: 'crashy', tool: '*', prefix: 'c_' }, { server: 'broken', tool: '*', prefix: 'b_' }] },
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'crashy', tool: '*', prefix: 'c_' },
+            { server: 'broken', tool: '*', prefix: 'b_' },
+          ],
+        },
         other_kit: { type: 'virtual', tools: [{ server: 'other', tool: '*' }] },
       },
     },
@@ -87,7 +107,7 @@ t.test('a "*" over a never-run member: the list says it is unknown yet, a call w
 
   const failed = await client.callTool({ name: 'b_anything', arguments: {} }).then(
     (answer) => JSON.stringify(answer),
-    (error: Error) => error.message,
+    (error: Error) => error.message
   );
   t.match(failed, /broken/, 'a name of a member that cannot start is answered with that member and its failure');
   t.notMatch(failed, /Unknown tool/i, 'not as an unknown tool');

@@ -17,7 +17,17 @@ t.test('a token bound to the kit, and a /hub token limited to it, call its tools
   const hub = await startHubBin(t, {
     config: {
       plugins: { 'map-tools': false },
-      mcpServers: { alpha: changing(), beta: { ...changing(), hub: false }, kit: { type: 'virtual', tools: [{ server: 'alpha', tool: 'echo', name: 'say' }, { server: 'beta', tool: 'echo', name: 'say_beta' }] } },
+      mcpServers: {
+        alpha: changing(),
+        beta: { ...changing(), hub: false },
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'alpha', tool: 'echo', name: 'say' },
+            { server: 'beta', tool: 'echo', name: 'say_beta' },
+          ],
+        },
+      },
     },
     env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'warn' },
   });

@@ -19,7 +19,13 @@ t.test("a kit's status names a server it draws on that is down, with that server
       mcpServers: {
         changing: { command: process.execPath, args: [fixture('changing-tools')] },
         broken: { command: process.execPath, args: ['-e', 'process.stderr.write("no database here\\n"); process.exit(3)'] },
-        kit: { type: 'virtual', tools: [{ server: 'changing', tool: '*', prefix: 'c_' }, { server: 'broken', tool: '*', prefix: 'b_' }] },
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'changing', tool: '*', prefix: 'c_' },
+            { server: 'broken', tool: '*', prefix: 'b_' },
+          ],
+        },
       },
     },
   });
@@ -29,7 +35,10 @@ t.test("a kit's status names a server it draws on that is down, with that server
   const kitOf = async () => ((await structuredMeta(t, client, 'list_servers')).servers as Listed[]).find((server) => server.name === 'kit');
   t.equal((await kitOf())?.reason, undefined, 'nothing is said while no server it draws on is down (one asleep is not)');
 
-  await hub.children.get('broken')?.ensureUp().catch(() => undefined);
+  await hub.children
+    .get('broken')
+    ?.ensureUp()
+    .catch(() => undefined);
   t.equal(hub.children.get('broken')?.status, 'down', 'the broken server is down');
   for (const revision of REVISIONS) {
     const hubClient = await connectClient(t, `${url}/hub`, revision);

@@ -34,8 +34,14 @@ t.test("each caller sees a kit member's face for its own revision", async (t) =>
     },
   });
   for (const member of ['over-http', 'over-stdio']) await hub.children.get(member)?.ensureUp();
-  t.ok(await until(() => hub.children.get('kit-http')?.findTool(MODERN_ONLY) !== undefined && hub.children.get('kit-stdio')?.findTool(`s_${MODERN_ONLY}`) !== undefined), 'the kits follow their members');
-  for (const [kit, prefix] of [['kit-http', ''], ['kit-stdio', 's_']] as const) {
+  t.ok(
+    await until(() => hub.children.get('kit-http')?.findTool(MODERN_ONLY) !== undefined && hub.children.get('kit-stdio')?.findTool(`s_${MODERN_ONLY}`) !== undefined),
+    'the kits follow their members'
+  );
+  for (const [kit, prefix] of [
+    ['kit-http', ''],
+    ['kit-stdio', 's_'],
+  ] as const) {
     const expected = (revision: string) => (shown.get(revision) ?? []).map((name) => `${prefix}${name}`).sort();
     for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       const listed = (await (await connectClient(t, `${url}/${kit}/mcp`, revision)).listTools()).tools.map((tool) => tool.name).sort();

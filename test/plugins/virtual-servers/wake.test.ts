@@ -18,16 +18,23 @@ const BUDGET_MS = 200;
  * waited for an answer (what was left of the budget, which depends on the machine's load)
  * is left out of the comparison.
  */
-const failure = (outcome: unknown): string => (outcome instanceof Error ? outcome.message : (firstText(outcome as { content?: unknown }) ?? '')).replace(/no answer within [\d.]+ s/, 'no answer within (elapsed) s');
+const failure = (outcome: unknown): string =>
+  (outcome instanceof Error ? outcome.message : firstText(outcome as { content?: unknown }) ?? '').replace(/no answer within [\d.]+ s/, 'no answer within (elapsed) s');
 
-t.test('a call through the kit wakes only its underlying server, and a wake past the budget gives the direct call\'s error', async (t) => {
+t.test("a call through the kit wakes only its underlying server, and a wake past the budget gives the direct call's error", async (t) => {
   const directory = await tempDir(t);
   const { url, hub } = await startTestHub(t, {
     config: {
       mcpServers: {
         slow: fixtureEntry('slow-start', join(directory, 'slow'), { env: { START_DELAY_MS } }),
         other: fixtureEntry('changing-tools', join(directory, 'other')),
-        kit: { type: 'virtual', tools: [{ server: 'slow', tool: 'wait', name: 'pause' }, { server: 'other', tool: 'echo' }] },
+        kit: {
+          type: 'virtual',
+          tools: [
+            { server: 'slow', tool: 'wait', name: 'pause' },
+            { server: 'other', tool: 'echo' },
+          ],
+        },
       },
       plugins: { 'map-tools': false },
     },

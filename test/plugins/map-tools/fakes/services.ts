@@ -39,7 +39,15 @@ export async function startFakeServices(t: { teardown(fn: () => unknown): void }
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://fake');
       const service = url.pathname.split('/')[1] ?? '';
-      const record: Recorded = { service, method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers, body: Buffer.concat(chunks).toString(), at: Date.now() };
+      const record: Recorded = {
+        service,
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString(),
+        at: Date.now(),
+      };
       requests.push(record);
       const reply = async () => {
         if (service.startsWith('overpass')) {
@@ -178,11 +186,24 @@ function photon(record: Recorded, response: ServerResponse): void {
   const feature = (place: FakePlace) => ({
     type: 'Feature',
     geometry: { type: 'Point', coordinates: [place.lon, place.lat] },
-    properties: { osm_type: place.osm[0][0]?.toUpperCase(), osm_id: place.osm[1], name: place.name.split(',')[0], street: 'Avenue X', housenumber: '1', city: 'Monaco', country: place.country === 'fr' ? 'France' : 'Monaco' },
+    properties: {
+      osm_type: place.osm[0][0]?.toUpperCase(),
+      osm_id: place.osm[1],
+      name: place.name.split(',')[0],
+      street: 'Avenue X',
+      housenumber: '1',
+      city: 'Monaco',
+      country: place.country === 'fr' ? 'France' : 'Monaco',
+    },
   });
   if (record.path.endsWith('/api')) {
     const limit = Number(record.query.get('limit') ?? 10);
-    return json(response, 200, { type: 'FeatureCollection', features: findPlaces(record.query.get('q') ?? '', true).slice(0, limit).map(feature) });
+    return json(response, 200, {
+      type: 'FeatureCollection',
+      features: findPlaces(record.query.get('q') ?? '', true)
+        .slice(0, limit)
+        .map(feature),
+    });
   }
   if (record.path.endsWith('/reverse')) {
     const point = { lat: Number(record.query.get('lat')), lon: Number(record.query.get('lon')) };
@@ -215,7 +236,15 @@ function osrm(record: Recorded, response: ServerResponse): void {
       distance: cost.distance / 60,
       duration: cost.duration / 60,
       name: index % 2 ? 'Boulevard des Moulins' : '',
-      maneuver: { type: index === 0 ? 'depart' : index === 59 ? 'arrive' : ['turn', 'continue', 'roundabout', 'fork', 'end of road', 'new name', 'merge', 'on ramp', 'off ramp', 'exit roundabout'][index % 10] ?? 'turn', modifier: ['left', 'right', 'straight', 'uturn', undefined][index % 5] },
+      maneuver: {
+        type:
+          index === 0
+            ? 'depart'
+            : index === 59
+            ? 'arrive'
+            : ['turn', 'continue', 'roundabout', 'fork', 'end of road', 'new name', 'merge', 'on ramp', 'off ramp', 'exit roundabout'][index % 10] ?? 'turn',
+        modifier: ['left', 'right', 'straight', 'uturn', undefined][index % 5],
+      },
     }));
     return { ...cost, summary: '', weight: cost.duration, steps: steps ? stepList : [] };
   };
@@ -224,7 +253,11 @@ function osrm(record: Recorded, response: ServerResponse): void {
     const steps = record.query.get('steps') === 'true';
     const legs = points.slice(1).map((point, index) => leg(points[index] ?? point, point, steps));
     const total = legs.reduce((sum, item) => ({ distance: sum.distance + item.distance, duration: sum.duration + item.duration }), { distance: 0, duration: 0 });
-    return json(response, 200, { code: 'Ok', routes: [{ ...total, weight: total.duration, weight_name: 'routability', legs }], waypoints: points.map((point) => ({ location: [point.lon, point.lat], name: '' })) });
+    return json(response, 200, {
+      code: 'Ok',
+      routes: [{ ...total, weight: total.duration, weight_name: 'routability', legs }],
+      waypoints: points.map((point) => ({ location: [point.lon, point.lat], name: '' })),
+    });
   }
   if (service === 'table') {
     const sources = (record.query.get('sources') ?? '').split(';').map(Number);
@@ -236,7 +269,7 @@ function osrm(record: Recorded, response: ServerResponse): void {
           const b = points[destination];
           if (!a || !b || unreachable(a) || unreachable(b)) return null;
           return legCost(a, b, profile)[key];
-        }),
+        })
       );
     return json(response, 200, { code: 'Ok', durations: cell('duration'), distances: cell('distance'), sources: [], destinations: [] });
   }
@@ -280,10 +313,15 @@ function valhalla(record: Recorded, response: ServerResponse): void {
   if (unreachable(center)) return json(response, 400, { error_code: 171, error: 'No suitable edges near location', status_code: 400, status: 'Bad Request' });
   const speeds: Record<string, number> = { pedestrian: SPEEDS.foot ?? 1, auto: SPEEDS.car ?? 1, bicycle: SPEEDS.bike ?? 1 };
   const contour = body.contours[0] ?? {};
-  const meters = contour.time !== undefined ? contour.time * 60 * (speeds[body.costing] ?? 1) / DETOUR : (contour.distance ?? 0) * 1000 / DETOUR;
+  const meters = contour.time !== undefined ? (contour.time * 60 * (speeds[body.costing] ?? 1)) / DETOUR : ((contour.distance ?? 0) * 1000) / DETOUR;
   const coordinates = ring(center, meters);
   const geometry = body.polygons ? { type: 'Polygon', coordinates: [coordinates] } : { type: 'LineString', coordinates };
-  json(response, 200, { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { contour: contour.time ?? contour.distance, metric: contour.time ? 'time' : 'distance' }, geometry }] }, 'application/geo+json');
+  json(
+    response,
+    200,
+    { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { contour: contour.time ?? contour.distance, metric: contour.time ? 'time' : 'distance' }, geometry }] },
+    'application/geo+json'
+  );
 }
 
 function ors(record: Recorded, response: ServerResponse): void {
@@ -309,7 +347,12 @@ function ors(record: Recorded, response: ServerResponse): void {
   const [lon = 0, lat = 0] = body.locations?.[0] ?? [];
   const value = body.range?.[0] ?? 0;
   const meters = body.range_type === 'distance' ? value : value * (SPEEDS[profile] ?? 1);
-  json(response, 200, { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { value }, geometry: { type: 'Polygon', coordinates: [ring({ lat, lon }, meters * 1.5)] } }] }, 'application/geo+json');
+  json(
+    response,
+    200,
+    { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { value }, geometry: { type: 'Polygon', coordinates: [ring({ lat, lon }, meters * 1.5)] } }] },
+    'application/geo+json'
+  );
 }
 
 /** Overpass: `/overpass…/api/interpreter`; `/overpass-429/…` and `/overpass-503/…` always fail. */
@@ -335,7 +378,7 @@ function overpass(record: Recorded, response: ServerResponse): void {
       const tag = poi.tags[unescape(key) ?? ''];
       const valueOk = value === undefined ? tag !== undefined : tag === unescape(value);
       return valueOk && distance({ lat: Number(lat), lon: Number(lon) }, poi) <= Number(radius);
-    }),
+    })
   );
   const limit = Number(/out center (\d+);$/.exec(query)?.[1] ?? 1000);
   json(response, 200, { version: 0.6, generator: 'fake', elements: hits.slice(0, limit).map(toElement) });

@@ -27,7 +27,23 @@ export interface FakePoi {
 }
 
 export const POIS: FakePoi[] = [
-  { type: 'node', id: 2001, lat: 43.7399, lon: 7.4279, tags: { amenity: 'cafe', name: 'Café de Paris', 'name:fr': 'Café de Paris FR', cuisine: 'coffee_shop', opening_hours: 'Mo-Su 08:00-02:00', website: 'https://example.test/cafe', phone: '+377 1', wheelchair: 'yes', note: 'not a core tag' } },
+  {
+    type: 'node',
+    id: 2001,
+    lat: 43.7399,
+    lon: 7.4279,
+    tags: {
+      amenity: 'cafe',
+      name: 'Café de Paris',
+      'name:fr': 'Café de Paris FR',
+      cuisine: 'coffee_shop',
+      opening_hours: 'Mo-Su 08:00-02:00',
+      website: 'https://example.test/cafe',
+      phone: '+377 1',
+      wheelchair: 'yes',
+      note: 'not a core tag',
+    },
+  },
   { type: 'way', id: 2002, lat: 43.7408, lon: 7.4262, tags: { amenity: 'cafe', name: 'Far Cafe' } },
   { type: 'node', id: 2003, lat: 43.7394, lon: 7.4273, tags: { amenity: 'cafe' } },
   { type: 'node', id: 2004, lat: 43.7391, lon: 7.4203, tags: { amenity: 'restaurant', name: 'Station Diner', cuisine: 'pizza' } },

@@ -44,7 +44,11 @@ t.test('each geocoding result says how sure it is; a weak best match is no match
   const fuzzy = (await geocode('Stade Luis II', { provider: 'geocoder_b' }))[0] as Match & { confidence: number };
   t.match(fuzzy, { osm_id: 'way/49209155' });
   t.ok(fuzzy.confidence >= 0.6 && fuzzy.confidence < 1, `a misspelt name is less sure (${fuzzy.confidence})`);
-  t.match(await map.fail('geocode', { query: 'Stade Luis II' }), /^No match for "Stade Luis II" in the loaded map extract monaco\.osm\.pbf/, 'geocoder_a is not typo-tolerant: the partial match is too weak');
+  t.match(
+    await map.fail('geocode', { query: 'Stade Luis II' }),
+    /^No match for "Stade Luis II" in the loaded map extract monaco\.osm\.pbf/,
+    'geocoder_a is not typo-tolerant: the partial match is too weak'
+  );
 });
 
 t.test('the ways of one street come back as one street, at a point on it', async (t) => {
@@ -166,15 +170,26 @@ t.test('a place outside the extract, or far from any road, is named with the rea
   t.match(await map.fail('find_nearby_pois', { near: paris, category: 'cafe' }), new RegExp(`^"48\\.8566,2\\.3522" is outside ${area}\\.$`), 'no "no cafe nearby" for a place the map does not cover');
   t.match(await map.fail('reverse_geocode', { latitude: 48.8566, longitude: 2.3522 }), new RegExp(`^"48\\.8566,2\\.3522" is outside ${area}\\.$`), 'no "open sea?" either');
   for (const provider of ['geocoder_a', 'geocoder_b']) {
-    t.match(await map.fail('geocode', { query: 'Paris', provider }), new RegExp(`^No match for "Paris" in ${area}\\. Try another spelling`), `${provider}: a name it does not hold is no match, not a garden in Monaco`);
+    t.match(
+      await map.fail('geocode', { query: 'Paris', provider }),
+      new RegExp(`^No match for "Paris" in ${area}\\. Try another spelling`),
+      `${provider}: a name it does not hold is no match, not a garden in Monaco`
+    );
   }
   t.match(await map.fail('find_nearby_pois', { near: 'Paris', category: 'cafe' }), new RegExp(`^No match for "Paris" in ${area}\\.`));
   t.match(await map.fail('map_link', { place: 'Eiffel Tower' }), new RegExp(`^No match for "Eiffel Tower" in ${area}\\.`), 'also where the map is waited for only for names');
   t.match(await map.fail('route', { waypoints: ['Gare de Lyon', KNOWN_PLACES.stadium.query], profile: 'car' }), new RegExp(`^No match for "Gare de Lyon" in ${area}\\.`));
-  t.match(await map.fail('poi_details', { osm_id: 'way/5013364' }), new RegExp(`^No tagged map element way/5013364 is in ${area} \\(it may lie outside it`), 'an element elsewhere (the Eiffel Tower) is not said not to exist');
+  t.match(
+    await map.fail('poi_details', { osm_id: 'way/5013364' }),
+    new RegExp(`^No tagged map element way/5013364 is in ${area} \\(it may lie outside it`),
+    'an element elsewhere (the Eiffel Tower) is not said not to exist'
+  );
   const inside = await map.ok('reverse_geocode', { latitude: KNOWN_PLACES.square.lat, longitude: KNOWN_PLACES.square.lon });
   t.match(inside.result, { label: /Place du Casino|Casino/ }, 'a point on the map still has its address');
 
   const matrix = await map.ok('route_matrix', { origins: [KNOWN_PLACES.stadium.query], destinations: [KNOWN_PLACES.square.query, KNOWN_PLACES.museum.query], profile: 'car' });
-  t.ok((matrix.durations_min as number[][])[0]!.every((cell) => cell > 0), 'places on the map still route');
+  t.ok(
+    (matrix.durations_min as number[][])[0]!.every((cell) => cell > 0),
+    'places on the map still route'
+  );
 });

@@ -31,13 +31,23 @@ t.test('protobuf: varints up to 2^53, zigzag, negative int64, packed deltas', as
   const values = [0, 1, 127, 128, 300, 2 ** 31, 2 ** 32 + 5, 2 ** 40 + 3, 2 ** 53 - 1];
   const buf = Buffer.concat(values.map((value) => Proto.varint(value)));
   const reader = new ProtoReader(buf);
-  t.same(values.map(() => reader.varint()), values);
+  t.same(
+    values.map(() => reader.varint()),
+    values
+  );
   const signed = [0, -1, 1, -64, 2 ** 31, -(2 ** 31) - 1, -(2 ** 40), 2 ** 45 + 1];
   const zigzag = new ProtoReader(Buffer.concat(signed.map((value) => Proto.varint(Proto.zigzag(value)))));
-  t.same(signed.map(() => zigzag.svarint()), signed);
+  t.same(
+    signed.map(() => zigzag.svarint()),
+    signed
+  );
   const negatives = [-5, -(2 ** 40), 7];
   const plain = new ProtoReader(Buffer.concat(negatives.map((value) => Proto.varint(value < 0 ? BigInt.asUintN(64, BigInt(value)) : value))));
-  t.same(negatives.map(() => plain.int64()), negatives, 'ten-byte two\'s complement');
+  t.same(
+    negatives.map(() => plain.int64()),
+    negatives,
+    "ten-byte two's complement"
+  );
   const sums = [5, 3, 2 ** 35, 2 ** 35 - 7, -12];
   const packed = new Proto().packed(1, sums, { sint: true, delta: true }).toBuffer();
   const field = new ProtoReader(packed);
@@ -66,7 +76,10 @@ t.test('IdIndex finds every id, near a hint or not, in file order too, and nothi
   t.equal(wrong, 0, 'every id at its position');
   const shuffled = Float64Array.from(ids).sort((a, b) => ((a * 7919) % 1000) - ((b * 7919) % 1000));
   const unsorted = new IdIndex(shuffled);
-  t.ok(shuffled.every((id, position) => unsorted.position(unsorted.find(id)) === position), 'unsorted ids give their file positions');
+  t.ok(
+    shuffled.every((id, position) => unsorted.position(unsorted.find(id)) === position),
+    'unsorted ids give their file positions'
+  );
   let phantom = 0;
   for (let i = 0; i < 5000; i++) {
     const id = Math.floor(next() * 4) * 1e10 + Math.floor(next() * 1e6) + 0.5;
@@ -110,7 +123,7 @@ t.test('invert transposes compressed sparse rows, each row once per value', asyn
   const [valueStart, valueRows] = invert(start, Uint32Array.from(rows.flat()), 40);
   for (let value = 0; value < 40; value++) {
     const expected = rows.flatMap((row, r) => (row.includes(value) ? [r] : []));
-    t.same(Array.from(valueRows.subarray(valueStart[value]!, valueStart[value + 1]!)), expected, `value ${value}`);
+    t.same(Array.from(valueRows.subarray(valueStart[value], valueStart[value + 1])), expected, `value ${value}`);
   }
 });
 
@@ -135,9 +148,30 @@ const TOWN: { nodes: TestNode[]; ways: TestWay[]; relations: TestRelation[] } = 
     { id: 14, refs: [98, 97], tags: { highway: 'path' } },
   ],
   relations: [
-    { id: 20, members: [{ type: 'way', ref: 13, role: 'outer' }, { type: 'node', ref: 8 }], tags: { type: 'multipolygon', leisure: 'park', name: 'Parc' } },
-    { id: 21, members: [{ type: 'relation', ref: 22 }, { type: 'node', ref: 1 }], tags: { type: 'collection', name: 'Outer' } },
-    { id: 22, members: [{ type: 'relation', ref: 21 }, { type: 'node', ref: 4 }], tags: { type: 'collection', name: 'Inner' } },
+    {
+      id: 20,
+      members: [
+        { type: 'way', ref: 13, role: 'outer' },
+        { type: 'node', ref: 8 },
+      ],
+      tags: { type: 'multipolygon', leisure: 'park', name: 'Parc' },
+    },
+    {
+      id: 21,
+      members: [
+        { type: 'relation', ref: 22 },
+        { type: 'node', ref: 1 },
+      ],
+      tags: { type: 'collection', name: 'Outer' },
+    },
+    {
+      id: 22,
+      members: [
+        { type: 'relation', ref: 21 },
+        { type: 'node', ref: 4 },
+      ],
+      tags: { type: 'collection', name: 'Inner' },
+    },
     { id: 23, members: [{ type: 'way', ref: 96 }], tags: { type: 'route', name: 'Nowhere' } },
   ],
 };
@@ -157,7 +191,7 @@ t.test('the loader keeps the tagged elements at their centres and the roads as a
   t.same(
     town.all.map((feature) => feature.id),
     ['node/2', 'node/8', `node/${2 ** 40}`, 'way/10', 'way/11', 'way/12', 'relation/20', 'relation/21', 'relation/22'],
-    'tagged elements with a position, by kind and id: the path and the route have no node in the file',
+    'tagged elements with a position, by kind and id: the path and the route have no node in the file'
   );
   const byId = Object.fromEntries(town.all.map((feature) => [feature.id, feature]));
   t.same(byId['node/8']?.tags, TOWN.nodes[7]!.tags, 'tags as written');
@@ -189,10 +223,14 @@ t.test('every way of writing the same extract loads the same', async (t) => {
   ];
   for (const [name, elements, options] of variants) {
     const town = describeTown(await load(elements, options));
-    t.same({ ...town, all: town.all.map((feature) => ({ ...feature, lat: Number(feature.lat.toFixed(6)), lon: Number(feature.lon.toFixed(6)) })) }, {
-      ...reference,
-      all: reference.all.map((feature) => ({ ...feature, lat: Number(feature.lat.toFixed(6)), lon: Number(feature.lon.toFixed(6)) })),
-    }, name);
+    t.same(
+      { ...town, all: town.all.map((feature) => ({ ...feature, lat: Number(feature.lat.toFixed(6)), lon: Number(feature.lon.toFixed(6)) })) },
+      {
+        ...reference,
+        all: reference.all.map((feature) => ({ ...feature, lat: Number(feature.lat.toFixed(6)), lon: Number(feature.lon.toFixed(6)) })),
+      },
+      name
+    );
   }
 });
 

@@ -111,7 +111,10 @@ t.test('foot routes may use steps, car routes never', async (t) => {
   const car = map.route([top, bottom], 'car', { steps: false, language: 'en' });
   t.ok(foot?.legs[0]?.wayIds.includes(wayId), 'the walker takes the steps');
   t.ok(car, 'a car route exists');
-  t.notOk(car?.legs.flatMap((leg) => leg.wayIds).some((id) => highwayOf(id) === 'steps'), 'no steps on the car route');
+  t.notOk(
+    car?.legs.flatMap((leg) => leg.wayIds).some((id) => highwayOf(id) === 'steps'),
+    'no steps on the car route'
+  );
   const bike = map.route([top, bottom], 'bike', { steps: false, language: 'en' });
   t.ok(bike && foot && bike.durationS > 0);
 });
@@ -129,7 +132,10 @@ t.test('routes have distance, duration, legs and named turn-by-turn steps', asyn
   const steps = route.legs[0]?.maneuvers ?? [];
   t.equal(steps[0]?.type, 'depart');
   t.equal(steps.at(-1)?.type, 'arrive');
-  t.ok(steps.some((step) => step.name !== '' && step.type !== 'depart'), 'steps carry street names');
+  t.ok(
+    steps.some((step) => step.name !== '' && step.type !== 'depart'),
+    'steps carry street names'
+  );
   const total = steps.reduce((sum, step) => sum + step.distanceM, 0);
   t.ok(Math.abs(total - (route.legs[0]?.distanceM ?? 0)) < 1, 'steps add up to the leg');
   t.equal(map.route([stadium, AT_SEA], 'foot', { steps: false, language: 'en' }), undefined, 'no route to the sea');
@@ -190,7 +196,10 @@ t.test('cafes near the square come back sorted by distance', async (t) => {
     t.equal(map.features.tagsOf(cafe.feature).amenity, 'cafe');
     t.ok(cafe.distanceM <= 500);
   }
-  t.same(cafes.map((cafe) => cafe.distanceM), [...cafes.map((cafe) => cafe.distanceM)].sort((a, b) => a - b));
+  t.same(
+    cafes.map((cafe) => cafe.distanceM),
+    [...cafes.map((cafe) => cafe.distanceM)].sort((a, b) => a - b)
+  );
   t.equal(map.nearby(square, 500, [{ key: 'amenity', value: 'cafe' }], 1).length, 1, 'capped');
   const anyShop = map.nearby(square, 300, [{ key: 'shop' }], 25);
   t.ok(anyShop.length > 0 && anyShop.every((hit) => map.features.tagsOf(hit.feature).shop !== undefined), 'a bare key matches any value');

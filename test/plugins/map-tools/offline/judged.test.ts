@@ -52,7 +52,10 @@ for (const [provider, fuzzy] of [
 t.test('every result carries a confidence, best first, none below the threshold', async (t) => {
   const confidences = JUDGED_QUERIES.flatMap(({ query }) => map.geocode(query, { fuzzy: true, limit: 10, language: 'en' }).map((match) => match.confidence));
   t.ok(confidences.length > JUDGED_QUERIES.length, `${confidences.length} results`);
-  t.ok(confidences.every((confidence) => confidence >= MIN_CONFIDENCE && confidence <= 1), `all within ${MIN_CONFIDENCE} and 1`);
+  t.ok(
+    confidences.every((confidence) => confidence >= MIN_CONFIDENCE && confidence <= 1),
+    `all within ${MIN_CONFIDENCE} and 1`
+  );
   for (const fuzzy of [false, true]) {
     const results = map.geocode('Stade Louis II', { fuzzy, limit: 5, language: 'en' });
     t.ok(results.length > 0);
@@ -60,7 +63,7 @@ t.test('every result carries a confidence, best first, none below the threshold'
     t.same(
       results.map((result) => result.confidence),
       results.map((result) => result.confidence).sort((a, b) => b - a),
-      'best first',
+      'best first'
     );
   }
   const typo = map.geocode('Stade Luis II', { fuzzy: true, limit: 1, language: 'en' })[0];

@@ -53,7 +53,7 @@ export class Proto {
         const written = options.delta ? value - previous : value;
         previous = value;
         return Proto.varint(options.sint ? Proto.zigzag(written) : written);
-      }),
+      })
     );
     this.#key(field, 2);
     this.#parts.push(Proto.varint(content.length), content);
@@ -105,7 +105,14 @@ export async function writeExtract(file: string, elements: { nodes: TestNode[]; 
   const header = new Proto();
   if (options.bounds) {
     const { south, west, north, east } = options.bounds;
-    header.bytes(1, new Proto().sint(1, Math.round(west * 1e9)).sint(2, Math.round(east * 1e9)).sint(3, Math.round(north * 1e9)).sint(4, Math.round(south * 1e9)));
+    header.bytes(
+      1,
+      new Proto()
+        .sint(1, Math.round(west * 1e9))
+        .sint(2, Math.round(east * 1e9))
+        .sint(3, Math.round(north * 1e9))
+        .sint(4, Math.round(south * 1e9))
+    );
   }
   for (const feature of options.requiredFeatures ?? ['OsmSchema-V0.6', 'DenseNodes']) header.bytes(4, feature);
   const blobs = [blob('OSMHeader', header.toBuffer(), options.compress ?? true)];
@@ -162,7 +169,11 @@ function nodeGroup(nodes: readonly TestNode[], table: StringTable, options: Extr
   if (options.dense ?? true) {
     const keysVals = nodes.flatMap((node) => [...Object.entries(node.tags ?? {}).flatMap(([key, value]) => [table.index(key), table.index(value)]), 0]);
     const dense = new Proto()
-      .packed(1, nodes.map((node) => node.id), { sint: true, delta: true })
+      .packed(
+        1,
+        nodes.map((node) => node.id),
+        { sint: true, delta: true }
+      )
       .packed(8, nodes.map(lat), { sint: true, delta: true })
       .packed(9, nodes.map(lon), { sint: true, delta: true })
       .packed(10, keysVals);
@@ -174,10 +185,16 @@ function nodeGroup(nodes: readonly TestNode[], table: StringTable, options: Extr
       1,
       new Proto()
         .sint(1, node.id)
-        .packed(2, tags.map(([key]) => table.index(key)))
-        .packed(3, tags.map(([, value]) => table.index(value)))
+        .packed(
+          2,
+          tags.map(([key]) => table.index(key))
+        )
+        .packed(
+          3,
+          tags.map(([, value]) => table.index(value))
+        )
         .sint(8, lat(node))
-        .sint(9, lon(node)),
+        .sint(9, lon(node))
     );
   }
   return group;
@@ -188,8 +205,14 @@ function element(id: number, tags: Record<string, string> | undefined, table: St
   const entries = Object.entries(tags ?? {});
   return new Proto()
     .uint(1, id)
-    .packed(2, entries.map(([key]) => table.index(key)))
-    .packed(3, entries.map(([, value]) => table.index(value)));
+    .packed(
+      2,
+      entries.map(([key]) => table.index(key))
+    )
+    .packed(
+      3,
+      entries.map(([, value]) => table.index(value))
+    );
 }
 
 function wayGroup(ways: readonly TestWay[], table: StringTable): Proto {
@@ -204,9 +227,19 @@ function relationGroup(relations: readonly TestRelation[], table: StringTable): 
     group.bytes(
       4,
       element(id, tags, table)
-        .packed(8, members.map((member) => table.index(member.role ?? '')))
-        .packed(9, members.map((member) => member.ref), { sint: true, delta: true })
-        .packed(10, members.map((member) => ['node', 'way', 'relation'].indexOf(member.type))),
+        .packed(
+          8,
+          members.map((member) => table.index(member.role ?? ''))
+        )
+        .packed(
+          9,
+          members.map((member) => member.ref),
+          { sint: true, delta: true }
+        )
+        .packed(
+          10,
+          members.map((member) => ['node', 'way', 'relation'].indexOf(member.type))
+        )
     );
   }
   return group;

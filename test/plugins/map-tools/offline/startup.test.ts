@@ -53,7 +53,10 @@ t.test('tools that need no map answer while the extract is still loading', async
   const distance = await withPatience(map.ok('straight_line_distance', { from: '43.7307,7.4253', to: '43.7394,7.4275' }));
   const link = await withPatience(map.ok('map_link', { from: '43.7307,7.4253', to: '43.7394,7.4275', profile: 'car' }));
   const geocoded = map.ok('geocode', { query: KNOWN_PLACES.stadium.query });
-  t.notOk(logs.some((line) => /offline map: loaded/.test(line)), 'nothing of the extract has been read');
+  t.notOk(
+    logs.some((line) => /offline map: loaded/.test(line)),
+    'nothing of the extract has been read'
+  );
   await pipeline(createReadStream(MONACO_PBF), createWriteStream(fifo));
   t.match(distance, { distance_m: Number, formula: /haversine/ }, 'straight_line_distance with coordinates answered at once');
   t.match(link, { kind: 'directions', url: /^https:\/\/www\.openstreetmap\.org\/directions/ }, 'map_link with coordinates answered at once');

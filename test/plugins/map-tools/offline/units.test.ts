@@ -68,7 +68,11 @@ t.test('passage reads only PASSAGE_KEYS (the loader caches on them)', async (t) 
   const pick = <T>(items: readonly T[]) => items[(seed = (seed * 16807) % 2147483647) % items.length]!;
   let differing = 0;
   for (let i = 0; i < 500; i++) {
-    const tags = Object.fromEntries(Object.entries(values).filter(() => pick([true, false])).map(([key, options]) => [key, pick(options)]));
+    const tags = Object.fromEntries(
+      Object.entries(values)
+        .filter(() => pick([true, false]))
+        .map(([key, options]) => [key, pick(options)])
+    );
     const relevant = Object.fromEntries(Object.entries(tags).filter(([key]) => PASSAGE_KEYS.includes(key)));
     for (const profile of PROFILES) if (JSON.stringify(passage(tags, profile)) !== JSON.stringify(passage(relevant, profile))) differing++;
   }
@@ -83,7 +87,10 @@ t.test('the visiting order: exact below the limit, 2-opt above, both start at st
   const heuristic = solveTrip(costs, true, 3);
   t.equal(exact?.[0], 0);
   t.equal(heuristic?.[0], 0);
-  t.same([...(heuristic ?? [])].sort((a, b) => a - b), positions.map((_, i) => i));
+  t.same(
+    [...(heuristic ?? [])].sort((a, b) => a - b),
+    positions.map((_, i) => i)
+  );
   t.equal(tourCost(costs, exact ?? [], true), 22, 'out to the far end and back');
   t.ok(tourCost(costs, heuristic ?? [], true) >= 22);
   const open = solveTrip(costs, false, 3);
@@ -94,8 +101,21 @@ t.test('the visiting order: exact below the limit, 2-opt above, both start at st
   const openExact = solveTrip(small, false);
   t.equal(tourCost(small, openExact ?? [], false), 17);
   t.equal(openExact?.at(-1), 4);
-  t.same(solveTrip([[0, 1], [1, 0]], true), [0, 1]);
-  const broken = [[0, 1, Infinity], [1, 0, Infinity], [Infinity, Infinity, 0]];
+  t.same(
+    solveTrip(
+      [
+        [0, 1],
+        [1, 0],
+      ],
+      true
+    ),
+    [0, 1]
+  );
+  const broken = [
+    [0, 1, Infinity],
+    [1, 0, Infinity],
+    [Infinity, Infinity, 0],
+  ];
   t.equal(solveTrip(broken, true), undefined);
   t.equal(solveTrip(broken, true, 1), undefined);
 });
