@@ -16,7 +16,7 @@ import { ARGS, CHROMIUM, everythingEntry, operatorSession, PASSWORD, startConsol
  * Road x channel: roads /<name>/mcp (2026-07-28 and 2025-11-25) and the playground; the
  * channel shown is the call record (tool name, caller, error text), each as text.
  *
- * With SCREENSHOTS=1 it writes docs/console-calls.png, the picture in docs/operations/console.md.
+ * With DOCS_SCREENSHOTS=1 it writes docs/console-calls.png, the picture in docs/operations/console.md.
  */
 
 const require = createRequire(import.meta.url);
@@ -115,7 +115,7 @@ t.test('calls appear live, filtered by outcome; a failed call’s detail; a host
   t.equal(await rows.first().locator('td[data-label="Tool"]').textContent(), `echo${MARKUP}`, 'the hostile tool name is shown as the text it is');
   t.equal(await page.locator('#calls img, #calls script, #call-detail img, #call-detail script').count(), 0, 'no element was made of it');
   t.same(loads, [], 'every call appeared without a reload');
-  if (process.env.SCREENSHOTS === '1') await page.screenshot({ path: SCREENSHOT });
+  if (process.env.DOCS_SCREENSHOTS === '1') await page.screenshot({ path: SCREENSHOT });
 
   // Filter by outcome: only the failed call.
   await page.getByLabel('Outcome').selectOption('failed');
