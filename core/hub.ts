@@ -56,6 +56,8 @@ export class Hub {
   readonly pluginServers = new Map<string, string>();
   /** Server entry keys the plugins add (their `serverKeys`), with each key's schema and plugin, and whether a reload applies it at once (`liveServerKeys`). */
   readonly serverKeys = new Map<string, { schema: TSchema; plugin: string; live: boolean }>();
+  /** The plugins running, in the order they were registered (for an operator's overview). */
+  readonly loadedPlugins: string[] = [];
   #operator: OperatorWeb | undefined;
   /** The config file, for a plugin that edits it (the console); the kernel replaces it once the configured servers exist. */
   configFile: ConfigFile = configFileOf(this, () => undefined, undefined);

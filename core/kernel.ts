@@ -127,6 +127,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   if (options.children) context.children.configure(options.children);
 
   for (const { plugin, options: pluginOptions } of plugins) {
+    context.loadedPlugins.push(plugin.name);
     plugin.reservedPaths?.forEach((path) => context.reservedPaths.add(path));
     for (const [key, schema] of Object.entries(plugin.serverKeys ?? {})) context.serverKeys.set(key, { schema, plugin: plugin.name, live: plugin.liveServerKeys?.includes(key) === true });
     await app.register(

@@ -101,6 +101,8 @@ export interface PluginHub {
   /** The plugin this was made for: what it registers is registered in this name. */
   readonly plugin: string;
   readonly version: string;
+  /** The names of the plugins running, in the order they were registered (the later ones once their turn comes). */
+  readonly loadedPlugins: readonly string[];
   readonly settings: Readonly<HubSettings>;
   readonly config: Readonly<HubConfig>;
   /** The environment the hub was started with. */
@@ -207,6 +209,9 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
   return {
     plugin: owner,
     version: hub.version,
+    get loadedPlugins() {
+      return [...hub.loadedPlugins];
+    },
     settings: hub.settings,
     config: hub.config,
     env: hub.env,

@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
 import { definePlugin } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
+import { CallRate } from './call-rate.js';
 import { CallRing } from './call-ring.js';
 import { registerCallsApi } from './calls-api.js';
+import { registerOverviewApi } from './overview-api.js';
 import { registerPlayground } from './playground.js';
 import { registerServerActions } from './server-actions.js';
 import { ServerFigures } from './server-figures.js';
@@ -27,9 +29,14 @@ export default definePlugin({
     { additionalProperties: false }
   ),
   async register(app, options, hub) {
+    const startedAt = Date.now();
     const figures = new ServerFigures(hub);
     const calls = new CallRing(hub, options.callsKept);
-    app.addHook('onClose', async () => calls.close());
+    const rate = new CallRate(hub.observe);
+    app.addHook('onClose', async () => {
+      calls.close();
+      rate.close();
+    });
     hub.pages.add('console', { title: 'Console', path: CONSOLE_PATH });
     await hub.operator.pages(app, (context) => {
       registerShell(context, hub);
@@ -38,6 +45,7 @@ export default definePlugin({
       registerServerActions(context, hub);
       registerTokensApi(context, hub);
       registerCallsApi(context, hub, calls, { heartbeatSeconds: options.callsHeartbeatSeconds });
+      registerOverviewApi(context, hub, rate, startedAt);
     });
   },
 });

@@ -581,7 +581,7 @@ async function serverAction(button) {
   document.querySelector(`[data-server="${CSS.escape(server)}"]`)?.focus();
 }
 
-// --- Overview: what /status showed, from /status.json (plugin observability) -------------
+// --- Overview: the hub's figures (the console's own API), and what /status showed, from /status.json (plugin observability)
 
 /** The time of day for today's events, the date too for older ones; the full time in `datetime`. */
 function time(iso, now) {
@@ -597,6 +597,40 @@ function milliseconds(value) {
 let overviewRefreshMs = 15_000;
 
 async function loadOverview() {
+  await Promise.all([loadHubFigures(), loadStatus()]);
+}
+
+/** The hub as a whole (GET /console/api/overview): the console's own, so it shows whether or not plugin observability's status is on. */
+async function loadHubFigures() {
+  const answer = await call('GET', '/overview');
+  const box = document.getElementById('hub-overview');
+  if (!answer.ok) {
+    box.replaceChildren(el('p', { class: 'alert', role: 'alert', text: answer.data.error?.message ?? 'The hub figures did not load: reload the page (the login may have ended).' }));
+    return;
+  }
+  const hub = answer.data;
+  const { calls, failed, errorRate } = hub.lastMinute;
+  const whom = ({ callers, servers }) => (callers && servers ? 'callers and servers' : callers ? 'callers only' : 'servers only');
+  const figures = [
+    ['Version', hub.version],
+    ['Up for', duration(hub.uptimeSeconds)],
+    ['MCP revisions', hub.revisions.map((revision) => `${revision.revision} (${whom(revision)})`).join(', ') || 'none'],
+    ['Plugins on', hub.plugins.join(', ')],
+    ['Calls in the last minute', String(calls)],
+    ['Error rate (last minute)', errorRate === null ? 'no call' : `${(errorRate * 100).toFixed(1)} % (${failed} failed)`],
+    ['Memory', `${mebibytes(hub.memory.rssBytes)} resident, heap ${mebibytes(hub.memory.heapUsedBytes)} of ${mebibytes(hub.memory.heapTotalBytes)}`],
+  ];
+  box.replaceChildren(
+    el('h2', { id: 'hub-now', text: 'The hub now' }),
+    el('dl', { class: 'figures', 'aria-labelledby': 'hub-now' }, ...figures.flatMap(([term, value]) => [el('dt', { text: term }), el('dd', { text: value })]))
+  );
+}
+
+function mebibytes(bytes) {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
+}
+
+async function loadStatus() {
   const response = await fetch(`${base}/status.json`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
   const box = document.getElementById('overview');
   if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('application/json')) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { starts, tempDir, waitFor } from '../../core/children/helpers.js';
-import { errorOf, everythingEntry, handWritten, listServers, makeUnwritable, operatorSession, startConsoleHub } from './helpers.js';
+import { errorOf, everythingEntry, handWritten, listServers, makeUnwritable, operatorSession, PASSWORD, startConsoleHub } from './helpers.js';
 
 const HOSTILE = fileURLToPath(new URL('../../fixtures/children/hostile-markup.js', import.meta.url));
 
@@ -314,6 +314,89 @@ t.test('the API takes the operator session only, with the CSRF token, from the h
   t.match(csp, /script-src 'self'/);
   t.notMatch(csp, /unsafe-inline|unsafe-eval/, 'the page runs under a strict CSP');
   t.equal(page.headers.get('x-frame-options'), 'DENY');
+});
+
+// Issue 52, security: session fixation. A session cookie set before the login (by an
+// attacker on a shared machine, or a sibling subdomain) never becomes a logged-in session.
+t.test('a login never adopts the session cookie it is sent: a planted one opens nothing', async (t) => {
+  const { url } = await startConsoleHub(t, handWritten());
+  const planted = randomBytes(32).toString('base64url');
+  const first = await fetch(`${url}/console`, { headers: { cookie: `hub_session=${planted}` } });
+  const formToken = /name="_csrf" value="([^"]+)"/.exec(await first.text())?.[1] ?? '';
+  const preLogin = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0] ?? '')
+    .filter((pair) => !pair.startsWith('hub_session='));
+  const login = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: [...preLogin, `hub_session=${planted}`].join('; '), origin: url, 'sec-fetch-site': 'same-origin' },
+    body: new URLSearchParams({ _csrf: formToken, password: PASSWORD, return_to: '/console' }).toString(),
+    redirect: 'manual',
+  });
+  t.equal(login.status, 303, 'the login succeeds');
+  const issued = login.headers
+    .getSetCookie()
+    .map((line) => /^hub_session=([^;]*)/.exec(line)?.[1])
+    .find((value) => value !== undefined);
+  t.ok(issued, 'the login sets a session cookie of its own');
+  t.not(issued, planted, 'not the planted one');
+  const withPlanted = await fetch(`${url}/console/api/servers`, { headers: { cookie: `hub_session=${planted}` } });
+  t.equal(withPlanted.status, 401, 'the planted cookie opens nothing after the login');
+  const withIssued = await fetch(`${url}/console/api/servers`, { headers: { cookie: `hub_session=${issued ?? ''}` } });
+  t.equal(withIssued.status, 200, 'the issued one opens the API');
+
+  // A second login from a browser already logged in starts another session too.
+  const again = await operatorSession(url);
+  t.notMatch(again.cookie, new RegExp(`hub_session=${issued ?? 'none'}(;|$)`), 'each login its own session');
+});
+
+// Issue 52, item 5: the overview's figures of the hub as a whole.
+t.test('the overview: version, revisions, plugins on, uptime, calls and error rate of the last minute, memory', async (t) => {
+  const text = JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { everything: { ...everythingEntry(), keepAlive: true } } });
+  const { url, hub } = await startConsoleHub(t, text);
+  const anonymous = await fetch(`${url}/console/api/overview`);
+  t.equal(anonymous.status, 401, 'the operator session only');
+  const session = await operatorSession(url);
+  const overview = async () => {
+    const response = await fetch(`${url}/console/api/overview`, { headers: { cookie: session.cookie } });
+    t.equal(response.headers.get('cache-control'), 'no-store');
+    return (await response.json()) as {
+      version: string;
+      startedAt: string;
+      uptimeSeconds: number;
+      revisions: { revision: string; callers: boolean; servers: boolean }[];
+      plugins: string[];
+      lastMinute: { calls: number; failed: number; errorRate: number | null };
+      memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number };
+    };
+  };
+  const before = await overview();
+  t.equal(before.version, hub.version);
+  t.same(before.lastMinute, { calls: 0, failed: 0, errorRate: null }, 'no call yet');
+  t.same(
+    before.revisions.map(({ revision }) => revision).sort(),
+    hub.revisions
+      .values()
+      .map(({ revision }) => revision)
+      .sort(),
+    'the revisions the hub speaks'
+  );
+  t.ok(
+    before.revisions.every(({ callers, servers }) => callers && servers),
+    'each to callers and servers, by default'
+  );
+  t.ok(before.plugins.includes('console') && before.plugins.includes('meta-tools'), 'the plugins on');
+  t.notOk(before.plugins.includes('oauth-as') || before.plugins.includes('map-tools'), 'not the ones the config turns off');
+  t.ok(Date.parse(before.startedAt) <= Date.now() && before.uptimeSeconds >= 0, 'when it started');
+  t.ok(before.memory.rssBytes > before.memory.heapUsedBytes && before.memory.heapUsedBytes > 0, 'its memory');
+
+  const play = (args: Record<string, unknown>) =>
+    fetch(`${url}/console/api/servers/everything/tools/echo/call`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ arguments: args }) });
+  t.equal((await play({ message: 'one' })).status, 200);
+  t.equal((await play({ message: 'two' })).status, 200);
+  t.equal((await play({})).status, 200, 'echo without its message: a tool error, answered');
+  const after = await overview();
+  t.same(after.lastMinute, { calls: 3, failed: 1, errorRate: 1 / 3 }, 'three calls, one failed');
 });
 
 t.test('a server’s tools come from what the hub knows: a sleeping server’s from its snapshot, and nothing is woken', async (t) => {

@@ -275,6 +275,16 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
   await page.goto(`${url}/status?from=test`);
   t.equal(new URL(page.url()).pathname + new URL(page.url()).search, '/console/overview?from=test', '/status leads to the overview, the query kept');
   await page.locator('#server-pinned .actions button').first().waitFor();
+  await page.locator('#hub-overview dl').waitFor();
+  const figures = Object.fromEntries(
+    await page.locator('#hub-overview dt').evaluateAll((terms) => terms.map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']))
+  ) as Record<string, string>;
+  t.equal(figures['Version'], hub.version, 'the hub now: its version');
+  t.match(figures['MCP revisions'], /2026-07-28 \(callers and servers\)/, 'the revisions and to whom');
+  t.match(figures['Plugins on'], /console/, 'the plugins on');
+  t.notMatch(figures['Plugins on'], /oauth-as/, 'not one the config turns off');
+  t.match(figures['Memory'], /^\d+\.\d MiB resident, heap /, 'the memory');
+  t.ok(figures['Calls in the last minute'] !== undefined && figures['Error rate (last minute)'] !== undefined, 'calls a minute and the error rate');
   t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the overview');
   await page.locator('#server-pinned button[data-action=sleep]').focus();
   await page.keyboard.press('Enter');
