@@ -82,5 +82,5 @@ export default tseslint.config(
       // 739: tap awaits the promise `t.test()` returns itself.
       '@typescript-eslint/no-floating-promises': 'off',
     },
-  }
+  },
 );

@@ -136,7 +136,7 @@ for (const { setting, checkout } of runs) {
       checkout,
       nodeArgs: checkout === undefined ? values['hub-node-args'].split(' ').filter(Boolean) : [],
       inspectable: true,
-    }
+    },
   );
   const token = (await hub.admin('tokens', 'mint', '--label', 'carriage bench', '--expires-in', '1', ...reach)).trim();
   hubs.push({ setting, label: checkout === undefined ? setting : `${setting}, baseline`, hub, token });
@@ -175,7 +175,7 @@ for (const revision of REVISIONS) {
       cpuMicros: proxyFloor.cpuMicros,
       childCpuMicros: proxyFloor.childrenCpuMicros,
       run: raw(proxyFloor.url, 'echo', echo, `Echo: ${echoText}`),
-    }
+    },
   );
   if (httpChild) subjects.push({ label: 'http child direct', kind: 'direct', revision, run: raw(httpChild.url, 'echo', { text: 'hi' }, 'hi') });
   if (bare) subjects.push({ label: 'http child via bare proxy', kind: 'bare', revision, run: raw(bare.url, 'echo', { text: 'hi' }, 'hi') });
@@ -289,7 +289,7 @@ const fixed = (value: number | undefined, digits: number) => (value === undefine
 console.log(
   `carriage: ${calls} calls a round, best of ${rounds} rounds${
     leastPrivilege ? ', least privilege on (bound token, pinned tools)' : ''
-  }; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it; cpu us: the serving process's (a floor's, the hub's; child: its stdio child's) CPU per call, "x bare cpu" the hub's (or a floor's) over the HTTP floor's, "x proxy cpu" the hub's over the stdio proxy floor's`
+  }; "x floor" is calls/s over the HTTP floor's, "+p50" the p50 added over it; cpu us: the serving process's (a floor's, the hub's; child: its stdio child's) CPU per call, "x bare cpu" the hub's (or a floor's) over the HTTP floor's, "x proxy cpu" the hub's over the stdio proxy floor's`,
 );
 for (const callers of callerCounts) {
   console.log(`\n${callers} caller${callers === 1 ? '' : 's'}`);
@@ -297,8 +297,8 @@ for (const callers of callerCounts) {
   console.log(
     `${'subject'.padEnd(44)}${'revision'.padEnd(12)}${pad('calls/s', 8)} ${'[range]'.padEnd(14)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('cpu us', 8)}${pad('child', 7)}${pad('log/call', 9)}${pad(
       'x floor',
-      8
-    )}${pad('+p50', 8)}${pad('x bare', 8)}${pad('x bare cpu', 11)}${pad('x proxy cpu', 12)}${pad('client us', 10)}`
+      8,
+    )}${pad('+p50', 8)}${pad('x bare', 8)}${pad('x bare cpu', 11)}${pad('x proxy cpu', 12)}${pad('client us', 10)}`,
   );
   for (const row of rows.filter((candidate) => candidate.callers === callers)) {
     const { best, subject } = row;
@@ -314,11 +314,11 @@ for (const callers of callerCounts) {
     console.log(
       `${subject.label.padEnd(44)}${subject.revision.padEnd(12)}${pad(best.figures.callsPerSecond, 8)} ${`[${row.callsPerSecondRange.join('-')}]`.padEnd(14)}${pad(
         best.figures.p50Ms.toFixed(3),
-        8
+        8,
       )}${pad(best.figures.p99Ms.toFixed(3), 8)}${pad(fixed(best.cpuUs, 1), 8)}${pad(fixed(best.childCpuUs, 1), 7)}${pad(fixed(best.logLinesPerCall, 2), 9)}${pad(overFloor, 8)}${pad(added, 8)}${pad(
         overBare,
-        8
-      )}${pad(overBareCpu, 11)}${pad(overProxyCpu, 12)}${pad(clientUs, 10)}`
+        8,
+      )}${pad(overBareCpu, 11)}${pad(overProxyCpu, 12)}${pad(clientUs, 10)}`,
     );
   }
 }
@@ -332,7 +332,7 @@ const bestHub = Math.max(...hubRows.map((row) => row.best.figures.callsPerSecond
 console.log(
   `\nload client: at most ${clientUs.toFixed(1)} us of its CPU per call against the floor, a ceiling of ${ceiling} calls/s for one client process; the best hub figure is ${bestHub} calls/s (${(
     ceiling / bestHub
-  ).toFixed(1)}x below the ceiling)`
+  ).toFixed(1)}x below the ceiling)`,
 );
 
 // Each setting beside `default` on the same road and caller count: what the guardrails cost per
@@ -353,7 +353,7 @@ for (const row of hubRows) {
         ).toFixed(0)}%), p50 +${(best.figures.p50Ms - reference.best.figures.p50Ms).toFixed(3)} ms`
       : `this checkout vs the baseline on ${road}: hub CPU per call ${reference.best.cpuUs.toFixed(1)} vs ${best.cpuUs.toFixed(1)} us, calls/s ${reference.best.figures.callsPerSecond} vs ${
           best.figures.callsPerSecond
-        }, p50 ${reference.best.figures.p50Ms.toFixed(3)} vs ${best.figures.p50Ms.toFixed(3)} ms`
+        }, p50 ${reference.best.figures.p50Ms.toFixed(3)} vs ${best.figures.p50Ms.toFixed(3)} ms`,
   );
 }
 if (comparisons.length > 0) console.log(`\n${comparisons.join('\n')}`);
@@ -369,7 +369,7 @@ if (allocations.size > 0 || callerCounts.includes(16)) {
     console.log(
       `${subject.label.padEnd(44)}${subject.revision.padEnd(12)}${
         cpu === undefined || proxy === undefined ? '' : `${cpu.toFixed(1)} / ${proxy.toFixed(1)} us = ${(cpu / proxy).toFixed(2)}x`.padEnd(28)
-      }${allocation ? `${(allocation.bytesPerCall / 1024).toFixed(1)} KB/call` : ''}`
+      }${allocation ? `${(allocation.bytesPerCall / 1024).toFixed(1)} KB/call` : ''}`,
     );
     for (const { frame, bytesPerCall } of allocation?.top ?? []) console.log(`    ${(bytesPerCall / 1024).toFixed(2).padStart(6)} KB  ${frame}`);
   }
@@ -386,21 +386,21 @@ for (const row of hubRows) {
     verdicts.push(
       verdict(
         `${name}: x floor >= 0.5 at 16 callers (${ratio(best.figures.callsPerSecond, httpFloor.figures.callsPerSecond)})`,
-        ratio(best.figures.callsPerSecond, httpFloor.figures.callsPerSecond) >= 0.5
-      )
+        ratio(best.figures.callsPerSecond, httpFloor.figures.callsPerSecond) >= 0.5,
+      ),
     );
     // Issue 42: a proxied call costs at most 2x a bare server's request, a `/hub` call at most 2.2x.
     const most = subject.label.includes('/hub ') ? 2.2 : 2.0;
     const overBareCpu = best.cpuUs !== undefined && httpFloor.cpuUs !== undefined ? best.cpuUs / httpFloor.cpuUs : Infinity;
     verdicts.push(
-      verdict(`${name}: hub CPU per call <= ${most}x the bare server's at 16 callers (${fixed(best.cpuUs, 1)} vs ${fixed(httpFloor.cpuUs, 1)} us, ${overBareCpu.toFixed(2)}x)`, overBareCpu <= most)
+      verdict(`${name}: hub CPU per call <= ${most}x the bare server's at 16 callers (${fixed(best.cpuUs, 1)} vs ${fixed(httpFloor.cpuUs, 1)} us, ${overBareCpu.toFixed(2)}x)`, overBareCpu <= most),
     );
     const without = hubRows.find(
       (other) =>
         other.callers === 16 &&
         other.subject.setting === 'no-observability' &&
         other.subject.revision === subject.revision &&
-        other.subject.label === subject.label.replace('[default]', '[no-observability]')
+        other.subject.label === subject.label.replace('[default]', '[no-observability]'),
     );
     if (without?.best.cpuUs !== undefined && best.cpuUs !== undefined) {
       const over = best.cpuUs / without.best.cpuUs - 1;

@@ -39,7 +39,7 @@ function createCatalog(): McpServer {
     async ({ id }) => {
       const item = { id, name: `Item ${id}`, onSale: id % 7 === 0, price: 10 + ((id * 37) % 50), description: `A fine item number ${id}. `.repeat(40) };
       return { content: [{ type: 'text', text: JSON.stringify(item) }] };
-    }
+    },
   );
   server.registerTool(
     'find_items',
@@ -51,7 +51,7 @@ function createCatalog(): McpServer {
     async ({ word }) => {
       const ids = Array.from({ length: 40 }, (_, index) => index + 1).filter((id) => ['lamp', 'chair', 'desk'][id % 5] === word);
       return { content: [{ type: 'text', text: JSON.stringify({ ids }) }], structuredContent: { ids } };
-    }
+    },
   );
   return server;
 }
@@ -170,7 +170,7 @@ const TASKS: Task[] = [
             .map((block) => (block.type === 'text' ? block.text : ''))
             .join('')
             .split('\n')
-            .join(' ')}`
+            .join(' ')}`,
         );
       return lines.join('; ');
     },
@@ -357,6 +357,6 @@ console.log(
       },
     },
     null,
-    2
-  )
+    2,
+  ),
 );

@@ -50,6 +50,6 @@ console.log(
       targetMs: 50,
     },
     null,
-    2
-  )
+    2,
+  ),
 );

@@ -16,7 +16,7 @@ const benchHub = await startBenchHub(
     plugins: { 'map-tools': false },
     mcpServers: { bench: { type: 'docker', image: engine.image, args: ['/usr/bin/node', '/app/children/container.js'], volumes: fixtureVolumes() } },
   },
-  { DOCKER_HOST: engine.dockerHost }
+  { DOCKER_HOST: engine.dockerHost },
 );
 const server = benchHub.hub.children.get('bench');
 if (!server) throw new Error('the bench server is missing');
@@ -46,6 +46,6 @@ console.log(
       sleepMaxMs: Math.round(Math.max(...sleepTimes)),
     },
     null,
-    2
-  )
+    2,
+  ),
 );

@@ -91,7 +91,7 @@ async function startHub(): Promise<void> {
     if (
       await fetch(`${url}/health`).then(
         (response) => response.ok,
-        () => false
+        () => false,
       )
     )
       return;
@@ -337,7 +337,7 @@ for (const endpoint of ENDPOINTS) {
     const { body, headers } = seed(endpoint, revision);
     await pool.request({ path: endpoint, method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify(body) }).then(
       (answer) => answer.body.text(),
-      () => undefined
+      () => undefined,
     );
   }
 }
@@ -387,7 +387,7 @@ await Promise.all(
         }
       }
     }
-  })
+  }),
 );
 const seconds = (performance.now() - started) / 1000;
 const rssAfter = rssKiB();
@@ -424,7 +424,7 @@ for (const [key, record] of [...tallies].sort()) {
   process.stdout.write(
     `${key.padEnd(20)} sent ${record.sent}  JSON-RPC ${record.jsonRpc}  202-notification ${record.accepted}  HTTP 5xx ${record.http5xx}  not JSON-RPC ${record.notJsonRpc}  hangs ${
       record.hangs
-    }  cut uploads ${record.cutUploads}  [${statuses}]\n`
+    }  cut uploads ${record.cutUploads}  [${statuses}]\n`,
   );
   for (const [kind, count] of [...record.samples].sort((a, b) => b[1] - a[1]).slice(0, 5)) process.stdout.write(`    ${count} x ${kind.replace(/\s+/g, ' ')}\n`);
 }
@@ -433,6 +433,6 @@ process.stdout.write(
     `hub RSS: before ${(rssBefore / 1024).toFixed(1)} MiB, after ${(rssAfter / 1024).toFixed(1)} MiB, after ${restSeconds} s of rest ${(rssRested / 1024).toFixed(1)} MiB (${(
       rssRested / rssBefore
     ).toFixed(2)}x before); heap used ${heapBefore.toFixed(1)}, ${heapAfter.toFixed(1)}, ${heapRested.toFixed(1)} MiB\n` +
-    collected
+    collected,
 );
 process.exit(0);

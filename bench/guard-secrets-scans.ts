@@ -16,7 +16,7 @@ const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotoc
 const start = (guarded: boolean) =>
   startHubBin(
     { mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'], keepAlive: true } } },
-    { plugins: { 'oauth-as': false, 'map-tools': false, 'guard-secrets': guarded }, env: { LOG_LEVEL: 'info' } }
+    { plugins: { 'oauth-as': false, 'map-tools': false, 'guard-secrets': guarded }, env: { LOG_LEVEL: 'info' } },
   );
 const hubs = { on: await start(true), off: await start(false) };
 /** A 1 KB message of token-like words: read by the scan (a short one is skipped before the rules), holding no secret. */

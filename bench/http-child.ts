@@ -12,7 +12,7 @@ const handler = createMcpHandler(() => {
     { description: 'Answers its text', inputSchema: fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) },
     async ({ text }) => ({
       content: [{ type: 'text', text }],
-    })
+    }),
   );
   return server;
 });

@@ -116,7 +116,7 @@ export async function startHubBin(config: Record<string, unknown>, options: HubB
   while (
     !(await fetch(`${url}/livez`).then(
       (response) => response.ok,
-      () => false
+      () => false,
     ))
   )
     await sleep(20);

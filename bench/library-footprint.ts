@@ -167,7 +167,7 @@ process.stdout.write(
     "What each row imports (the hub's own code imports these at start):",
     ...libraries.map(([name, found]) => `  ${name}: ${[...found.specifiers].sort().join(', ')}`),
     '',
-  ].join('\n')
+  ].join('\n'),
 );
 const own = hub.files.filter((file) => file.startsWith(CHECKOUT) && !file.includes('/node_modules/'));
 const theirs = new Set(together.files);
@@ -182,5 +182,5 @@ process.stdout.write(
     `${unreachedFiles > 0 ? ` (loaded once the hub runs: ${[...unreached].map(([name, count]) => `${name} ${count}`).join(', ')})` : ''}.\n` +
     `The hub over all its libraries together: ${(hub.rssMb - together.rssMb).toFixed(1)} MB of resident set (${(hub.anonMb - together.anonMb).toFixed(1)} MB anonymous), ${(
       hub.heapUsedMb - together.heapUsedMb
-    ).toFixed(1)} MB of heap.\n`
+    ).toFixed(1)} MB of heap.\n`,
 );

@@ -39,7 +39,7 @@ export async function runLoad(callers: number, calls: number, makeCaller: () => 
         await call();
         latencies.push(performance.now() - begin);
       }
-    })
+    }),
   );
   const elapsedSeconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);

@@ -143,6 +143,6 @@ console.log(
       targets: { mapServerMb: '< 80', hubIdleMb: '< 100', peakOverIdle: '<= 1.3', restedOverIdle: '<= 1.3' },
     },
     null,
-    2
-  )
+    2,
+  ),
 );

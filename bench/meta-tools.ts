@@ -78,6 +78,6 @@ console.log(
       callTool: { throughHub: callTool, throughEndpoint: endpoint, p50Ratio: Number((callTool.p50Ms / endpoint.p50Ms).toFixed(2)), targetRatio: 1.1 },
     },
     null,
-    2
-  )
+    2,
+  ),
 );

@@ -29,7 +29,7 @@ await Promise.all(
   families.map(async (family) => {
     let latest = family;
     for (let index = 0; index < rotations / families.length; index++) latest = await tokens.refresh(latest.refresh_token, 'bench', undefined);
-  })
+  }),
 );
 const concurrentPerSecond = rotations / ((performance.now() - started) / 1000);
 

@@ -64,7 +64,7 @@ const unroutable = (figures: Figures, what: string) => {
 };
 const PROFILE_NAMES = ['car', 'foot', 'bike'];
 console.log(
-  'extract      | nodes     | load s | nodes/s   | RSS MB | B/node | peak MB | route p50 ms car/foot/bike | 12x12 matrix p50 ms car/foot/bike | unroutable pairs car/foot/bike (of 1000), matrix cells (of 3024)'
+  'extract      | nodes     | load s | nodes/s   | RSS MB | B/node | peak MB | route p50 ms car/foot/bike | 12x12 matrix p50 ms car/foot/bike | unroutable pairs car/foot/bike (of 1000), matrix cells (of 3024)',
 );
 for (const [name, figures] of rows) {
   console.log(
@@ -83,7 +83,7 @@ for (const [name, figures] of rows) {
         .join(' / ')
         .padEnd(33),
       `${PROFILE_NAMES.map((profile) => unroutable(figures, `route ${profile}`)).join(' / ')}, ${PROFILE_NAMES.map((profile) => unroutable(figures, `matrix ${profile}`)).join(' / ')}`,
-    ].join(' | ')
+    ].join(' | '),
   );
 }
 const [[, monaco], [, big]] = rows as [[string, Figures], [string, Figures]];

@@ -84,7 +84,7 @@ const mainSegments = Object.fromEntries(
       if (open && main.has(components.component[g.segmentFrom[s]!]!)) segments.push(s);
     }
     return [profile, segments];
-  })
+  }),
 ) as Record<(typeof PROFILES)[number], number[]>;
 const networkPoint = (profile: (typeof PROFILES)[number]) => {
   const segments = mainSegments[profile];
@@ -137,7 +137,7 @@ else {
   console.log(
     `load and index: ${figures.loadMs} ms (fastest of ${loadTimes.map(Math.round).join(', ')}), ${figures.nodesPerSecond} nodes/s (${map.stats.nodes} nodes, ${map.stats.ways} ways, ${
       map.stats.vertices
-    } vertices, ${map.stats.edges} edges)`
+    } vertices, ${map.stats.edges} edges)`,
   );
   console.log(`RSS after loading: ${figures.rssMb} MB (${figures.bytesPerNode} bytes per node read; ${figures.baselineRssMb} MB before loading; peak ${figures.peakRssMb} MB)`);
   for (const profile of PROFILES) {

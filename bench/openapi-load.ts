@@ -110,6 +110,6 @@ console.log(
       listBytes: listings[0]?.bytes,
     },
     null,
-    2
-  )
+    2,
+  ),
 );

@@ -107,7 +107,7 @@ for (const checkout of checkouts) {
       console.log(
         `${label.padEnd(45)}${revision.padEnd(13)}${String(minor.length).padStart(9)}${String(window.length - minor.length).padStart(6)}` +
           `${(promotedBytes(window) / calls).toFixed(0).padStart(17)}${(survived / calls).toFixed(0).padStart(17)}` +
-          `${((minor.reduce((total, collection) => total + collection.pauseMs, 0) * 1000) / calls).toFixed(1).padStart(24)}${allocated.padStart(19)}`
+          `${((minor.reduce((total, collection) => total + collection.pauseMs, 0) * 1000) / calls).toFixed(1).padStart(24)}${allocated.padStart(19)}`,
       );
     } finally {
       await hub.close();

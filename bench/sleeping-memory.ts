@@ -61,7 +61,7 @@ if (process.argv[2] === '--measure') {
     JSON.stringify(
       { servers, toolsPerSnapshot: snapshot.tools.length, rssNoneMb: mb(median(none)), rssSleepingMb: mb(median(many)), differenceMb: mb(median(many) - median(none)), targetMb: 20 },
       null,
-      2
-    )
+      2,
+    ),
   );
 }

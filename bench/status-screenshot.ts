@@ -21,7 +21,7 @@ const benchHub = await startBenchHub(
       billing: { command: process.execPath, args: ['-e', "process.stderr.write('error: cannot reach the database at db.internal:5432\\n'); process.exit(1)"] },
     },
   },
-  { HUB_PASSWORD: password }
+  { HUB_PASSWORD: password },
 );
 try {
   const client = new Client({ name: 'screenshot', version: '1.0.0' });

@@ -50,7 +50,7 @@ const relevance = Object.fromEntries(
         plainBm25: figures(score(baseline, queries)),
       },
     ];
-  })
+  }),
 );
 plugin.ranker.close();
 withoutVocabulary.ranker.close();
@@ -195,6 +195,6 @@ console.log(
       indexBuild: { medianMs: Number(percentile(buildTimes, 0.5).toFixed(2)), heapKiB: heapBytes === undefined ? 'run with --expose-gc' : Math.round(heapBytes / 1024) },
     },
     null,
-    2
-  )
+    2,
+  ),
 );

@@ -95,7 +95,7 @@ export class AccessRecord {
     started: number,
     reqId: string,
     /** The logger's line written directly (access-line.ts), when it can be. */
-    line?: AccessLineWriter
+    line?: AccessLineWriter,
   ) {
     this.#line = line;
     this.#log = log;

@@ -131,7 +131,11 @@ export const HUB_ERROR_CODES = {
 export class HubError extends Error {
   override readonly name: string = 'HubError';
 
-  constructor(readonly code: HubErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: HubErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -81,7 +81,7 @@ export class Hub {
     /** The environment the hub was started with (MONGODB_URL and plugin switches). */
     readonly env: NodeJS.ProcessEnv = process.env,
     /** The prefix the hub is registered under in its Fastify app ('' at the root). */
-    readonly prefix = ''
+    readonly prefix = '',
   ) {
     this.children = new ChildRegistry(
       log,
@@ -92,7 +92,7 @@ export class Hub {
         startTimeoutMs: settings.startTimeoutMs,
         wires: childWires(() => this.revisions.values()),
         configDirectory,
-      }
+      },
     );
     this.questions = new QuestionRelay(log);
     this.faults = new PluginFaults(log, (fault) => {

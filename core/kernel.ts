@@ -89,7 +89,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     if (settings.host === '0.0.0.0' || settings.host === '::') {
       app.log.warn(
         { host: settings.host },
-        `HOST is ${settings.host} and BASE_URL is unset: the URLs the hub publishes (OAuth metadata, token audiences, page links) name ${settings.host}, which no client can reach; set BASE_URL to the URL clients use`
+        `HOST is ${settings.host} and BASE_URL is unset: the URLs the hub publishes (OAuth metadata, token audiences, page links) name ${settings.host}, which no client can reach; set BASE_URL to the URL clients use`,
       );
     }
   }
@@ -136,7 +136,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
         dependencies: [...(plugin.dependencies ?? [])],
         fastify: '5.x',
         encapsulate: true,
-      })
+      }),
     );
   }
 
@@ -181,7 +181,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
         if (taken.length === 0) return [];
         app.log.warn(
           { plugins: off, servers: taken.map(([server]) => server) },
-          `the config turns off ${off.map((name) => `"${name}"`).join(', ')}: the servers it provides are taken out as a restart would; the rest of it stays until the next restart`
+          `the config turns off ${off.map((name) => `"${name}"`).join(', ')}: the servers it provides are taken out as a restart would; the rest of it stays until the next restart`,
         );
         await Promise.all(taken.map(([server]) => context.children.remove(server)));
         return taken.map(([server]) => server);
@@ -201,7 +201,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
                 restarted: result.restarted,
                 retuned: result.retuned,
               }
-            : { hub: context.identity, trigger: result.trigger, outcome: 'refused', error: result.error, added: [], removed: [], restarted: [], retuned: [] }
+            : { hub: context.identity, trigger: result.trigger, outcome: 'refused', error: result.error, added: [], removed: [], restarted: [], retuned: [] },
         );
       },
     });

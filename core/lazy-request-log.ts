@@ -18,7 +18,11 @@ export const lazyRequestLog: NonNullable<FastifyServerOptions['childLoggerFactor
 class LazyRequestLog implements FastifyBaseLogger {
   #made: FastifyBaseLogger | undefined;
 
-  constructor(private readonly parent: FastifyBaseLogger & { isLevelEnabled(level: string): boolean }, private readonly bindings: Bindings, private readonly options: ChildLoggerOptions) {}
+  constructor(
+    private readonly parent: FastifyBaseLogger & { isLevelEnabled(level: string): boolean },
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
 
   get level(): string {
     return this.#made?.level ?? this.parent.level;

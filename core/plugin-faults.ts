@@ -25,7 +25,7 @@ export class PluginFaults {
   constructor(
     private readonly log: FastifyBaseLogger,
     /** Tells observers (a metric counts failures); not called for a failure of such an observer itself, which would loop. */
-    private readonly publish: (fault: PluginFault) => void = () => undefined
+    private readonly publish: (fault: PluginFault) => void = () => undefined,
   ) {}
 
   /** Counts and (once per plugin and site) logs a failure of `plugin`'s code at `site`. */
@@ -37,7 +37,7 @@ export class PluginFaults {
     if (entry.count === 1) {
       this.log.error(
         { plugin, site, err: error instanceof Error ? error.message : String(error) },
-        `plugin "${plugin}" failed at ${site}; the hub goes on (later failures there are counted, not logged)`
+        `plugin "${plugin}" failed at ${site}; the hub goes on (later failures there are counted, not logged)`,
       );
     }
     if (site !== FAULT_SITE) this.publish({ ...entry });

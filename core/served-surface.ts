@@ -18,7 +18,7 @@ export function checkServedSurface(hub: Hub, log: FastifyBaseLogger, configuredS
     const kept = childOnly.length > 0 ? ` (${childOnly.join(', ')} ${childOnly.length === 1 ? 'is' : 'are'} spoken to servers only: "callers": false)` : '';
     throw new StartupError(
       `no MCP revision is served to callers${kept}, so no client could use /hub or any /<name>/mcp; enable a revision plugin for callers ("mcp-2026-07-28" or "mcp-2025-11-25" in "plugins", without "callers": false)`,
-      { code: HUB_ERROR_CODES.NO_REVISION }
+      { code: HUB_ERROR_CODES.NO_REVISION },
     );
   }
   if (hub.metaTools.values().length === 0) {
@@ -27,7 +27,7 @@ export function checkServedSurface(hub: Hub, log: FastifyBaseLogger, configuredS
   if (configuredServers > 0 && hub.children.wires.wireFor(WIDESPREAD_REVISION) === undefined) {
     log.warn(
       { spokenToServers: hub.children.wires.names },
-      `MCP ${WIDESPREAD_REVISION} is spoken to no server (is mcp-2025-11-25 disabled?): servers that speak only ${WIDESPREAD_REVISION}, most of them today, are unreachable; each is named in a warning when first tried`
+      `MCP ${WIDESPREAD_REVISION} is spoken to no server (is mcp-2025-11-25 disabled?): servers that speak only ${WIDESPREAD_REVISION}, most of them today, are unreachable; each is named in a warning when first tried`,
     );
   }
 }

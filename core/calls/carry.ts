@@ -118,7 +118,7 @@ class RelayedLogs {
   constructor(
     private readonly request: CallerRequest,
     private readonly level: LoggingLevel,
-    private readonly intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined
+    private readonly intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined,
   ) {}
 
   relay(message: LoggingMessageNotificationParams): void {
@@ -165,7 +165,7 @@ function plainCarriageOpen(
   connection: ChildConnection,
   tool: Tool,
   request: CallerRequest,
-  decision: ElicitationDecision
+  decision: ElicitationDecision,
 ): connection is ChildConnection & Required<Pick<ChildConnection, 'plainToolCall'>> {
   return (
     connection.plainToolCall !== undefined &&
@@ -194,7 +194,7 @@ async function sdkCall(
   decision: ElicitationDecision,
   capabilities: ClientCapabilities | undefined,
   /** What interceptors make of a notification on its way to the caller (undefined: dropped). */
-  intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined
+  intercept: ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const progressToken = request.meta?.progressToken as ProgressToken | undefined;
   // Progress is passed on in order, and the result waits for the last of it.

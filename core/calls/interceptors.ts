@@ -252,7 +252,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
     call: ToolCall | Site,
     entries: readonly Entry[],
     result: CallToolResult,
-    verdictOf: (entry: Entry, result: CallToolResult) => AfterToolCall | Promise<AfterToolCall>
+    verdictOf: (entry: Entry, result: CallToolResult) => AfterToolCall | Promise<AfterToolCall>,
   ): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
     let replacedBy: string | undefined;
     for (const entry of entries) {
@@ -282,7 +282,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
       return isPromise(verdict) ? await within(verdict, budgetMs) : verdict;
     } catch (error) {
       const overran = error instanceof Overrun;
-      logFailure(hub.log, call, entry, direction, overran ? `ran past its time budget of ${budgetMs} ms` : (error as Error)?.message ?? String(error));
+      logFailure(hub.log, call, entry, direction, overran ? `ran past its time budget of ${budgetMs} ms` : ((error as Error)?.message ?? String(error)));
       publish(hub, call, entry, direction, 'failed', undefined, overran ? 'overran' : 'threw');
       return FAILED;
     }
@@ -342,7 +342,7 @@ function failedClosed(entry: Entry, direction: InterceptionDirection): CallToolR
   return toolError(
     `Tool call failed: the interceptor "${entry.name}" of plugin "${entry.owner}" failed on the call's ${direction}, so the ${
       direction === 'arguments' ? 'call was not carried' : 'result was withheld'
-    }; the hub's log says why`
+    }; the hub's log says why`,
   );
 }
 
@@ -359,7 +359,7 @@ function publish(
   direction: InterceptionDirection,
   action: 'refused' | 'replaced' | 'seen' | 'failed',
   findings: readonly string[] | undefined,
-  failure?: 'threw' | 'overran'
+  failure?: 'threw' | 'overran',
 ): void {
   if (!observe.interception.active) return;
   const { server, tool } = siteOf(call);

@@ -16,7 +16,7 @@ export const ToolAnnotationsSchema = Type.Object(
     idempotentHint: Type.Optional(Type.Boolean()),
     openWorldHint: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: true, description: "The child's own MCP annotations, unverified. Absent when it declared none." }
+  { additionalProperties: true, description: "The child's own MCP annotations, unverified. Absent when it declared none." },
 );
 
 /** The first line of a tool's description, at most `DESCRIPTION_LINE_MAX` characters. */

@@ -48,7 +48,11 @@ export class ToolVisibility {
   readonly #allowed: ReadonlySet<string> | undefined;
   readonly #denied: ReadonlySet<string>;
 
-  constructor(entry: Pick<ServerEntry, 'allowTools' | 'denyTools'>, private readonly gates: ToolGates | undefined, private readonly view: ServerView) {
+  constructor(
+    entry: Pick<ServerEntry, 'allowTools' | 'denyTools'>,
+    private readonly gates: ToolGates | undefined,
+    private readonly view: ServerView,
+  ) {
     this.#allowed = entry.allowTools ? new Set(entry.allowTools) : undefined;
     this.#denied = new Set(entry.denyTools ?? []);
   }

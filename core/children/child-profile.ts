@@ -28,7 +28,11 @@ export class ChildProfile {
   #entry: ServerEntry;
   readonly #snapshots: SnapshotStore | undefined;
 
-  constructor(readonly name: string, entry: ServerEntry, snapshots: SnapshotStore | undefined) {
+  constructor(
+    readonly name: string,
+    entry: ServerEntry,
+    snapshots: SnapshotStore | undefined,
+  ) {
     this.#entry = entry;
     this.#snapshots = snapshots;
   }

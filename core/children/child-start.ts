@@ -102,7 +102,7 @@ export class ChildStarter {
         park: (reason) => host.park(reason),
       },
       host.timings,
-      host.clock
+      host.clock,
     );
   }
 
@@ -222,8 +222,8 @@ export class ChildStarter {
     throw new HubError(
       HUB_ERROR_CODES.CHILD_START_TIMEOUT,
       `server "${host.name}" did not start within ${formatSeconds(
-        timings.wakeBudgetMs
-      )}: ${reason}; a server that needs longer (a first npx run downloads its package) can be given more: set "startTimeoutMs" in its entry`
+        timings.wakeBudgetMs,
+      )}: ${reason}; a server that needs longer (a first npx run downloads its package) can be given more: set "startTimeoutMs" in its entry`,
     );
   }
 
@@ -277,7 +277,7 @@ export class ChildStarter {
         this.#warnedUnspoken = true;
         host.log.warn(
           { speaks: spoken, spokenToServers: host.wires.names },
-          `server "${host.name}" speaks only MCP ${spoken}, which no enabled revision plugin speaks to servers: it is unreachable until one does`
+          `server "${host.name}" speaks only MCP ${spoken}, which no enabled revision plugin speaks to servers: it is unreachable until one does`,
         );
       }
       throw new ChildEndedError(`it speaks MCP ${spoken}, which no enabled revision plugin speaks to servers (the hub speaks ${host.wires.names.join(', ') || 'none'})`);
@@ -305,7 +305,7 @@ export class ChildStarter {
         this.#closed(connection, reason);
         void connection.close().catch(noop);
       },
-      host.clock()
+      host.clock(),
     );
     return client;
   }

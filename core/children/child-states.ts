@@ -51,7 +51,7 @@ export function nextChildState(server: string, state: ChildState, to: ChildStatu
   if (!CHILD_TRANSITIONS[state.status].includes(to)) {
     throw new HubError(HUB_ERROR_CODES.CHILD_TRANSITION, `server "${server}" cannot go from ${state.status} to ${to}`);
   }
-  return { status: to, lastError: to === 'up' ? undefined : reason ?? state.lastError };
+  return { status: to, lastError: to === 'up' ? undefined : (reason ?? state.lastError) };
 }
 
 /** Whether a server in `status` with a last error is in trouble rather than resting or busy. */

@@ -70,7 +70,13 @@ export class Child extends ChildProfile {
   /** Ends the askings under way when the server is put to rest (a process started to ask must not outlive the hub). */
   #stopLearning = new AbortController();
 
-  constructor(name: string, entry: ServerEntry, readonly childType: ChildType, readonly log: FastifyBaseLogger, environment: ChildEnvironment = { timings: () => DEFAULT_CHILD_TIMINGS }) {
+  constructor(
+    name: string,
+    entry: ServerEntry,
+    readonly childType: ChildType,
+    readonly log: FastifyBaseLogger,
+    environment: ChildEnvironment = { timings: () => DEFAULT_CHILD_TIMINGS },
+  ) {
     super(name, entry, environment.snapshots);
     this.#environment = environment;
     this.#visibility = new ToolVisibility(entry, environment.gates, this.view);
@@ -159,7 +165,7 @@ export class Child extends ChildProfile {
   /** Why the server is not serving (it failed and is down, parked, or awaits a login) or not heard (its listen ended and is being reopened), if so. */
   get problem(): string | undefined {
     if (isTroubled(this.#status)) return this.#lastError;
-    return this.#status === 'up' ? this.childType.problem?.(this.name) ?? this.#watch.lost : undefined;
+    return this.#status === 'up' ? (this.childType.problem?.(this.name) ?? this.#watch.lost) : undefined;
   }
 
   /** What plugins see of this server. */
@@ -218,7 +224,7 @@ export class Child extends ChildProfile {
       learning = learnFace(
         { name: this.name, entry: this.entry, childType: this.childType, log: this.log, wires, spokenLists, configDirectory: this.#environment.configDirectory ?? process.cwd() },
         revision,
-        AbortSignal.any([stop, budget()])
+        AbortSignal.any([stop, budget()]),
       ).then((face) => {
         if (face !== undefined && !stop.aborted) this.keepFace(revision, face, this.#starter.negotiation);
         this.#reviewInstructions(face?.instructions);

@@ -111,7 +111,7 @@ export class ConfiguredServers {
         `${source}: server "${name}": key "type": expected one of ${this.hub.childTypes
           .names()
           .map((known) => `"${known}"`)
-          .join(', ')} (got "${type}"; is the plugin that adds it enabled?)`
+          .join(', ')} (got "${type}"; is the plugin that adds it enabled?)`,
       );
     }
     if (!expanded) return;

@@ -31,7 +31,7 @@ export function startPings(client: Client, wire: ChildWire, intervalMs: number, 
         if (error instanceof ProtocolError) return schedule();
         stop();
         onFailure(`did not answer a ping: ${late.signal.aborted ? (late.signal.reason as Error).message : error.message}`);
-      }
+      },
     );
   }
   schedule();

@@ -41,7 +41,11 @@ export class ChildRegistry {
   #clock: ChildClock = systemClock;
   readonly #configDirectory: string | undefined;
 
-  constructor(private readonly log: FastifyBaseLogger, clientInfo: { name: string; version: string }, options: ChildRegistryOptions = {}) {
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    clientInfo: { name: string; version: string },
+    options: ChildRegistryOptions = {},
+  ) {
     this.gates = new ToolGates(log);
     this.#inProcess = createInProcessChildType(clientInfo);
     this.types.add(IN_PROCESS_TYPE, this.#inProcess);
@@ -151,7 +155,7 @@ export class ChildRegistry {
         .map(async (child) => {
           const snapshot = await store.load(child.name);
           if (snapshot) child.adoptSnapshot(snapshot);
-        })
+        }),
     );
   }
 

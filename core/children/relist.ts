@@ -26,7 +26,12 @@ export class Relister {
   #quiet = 0;
   #running = false;
 
-  constructor(private readonly clock: () => ChildClock, private readonly timings: () => RelistTimings, private readonly relist: () => Promise<boolean>, private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly clock: () => ChildClock,
+    private readonly timings: () => RelistTimings,
+    private readonly relist: () => Promise<boolean>,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   /** Whether re-listing is under way (the child cannot be watched). */
   get running(): boolean {

@@ -31,7 +31,7 @@ const Face = Type.Object({
       resources: Type.Optional(Type.Array(Type.Object({ uri: Type.String(), name: Type.String() }, { additionalProperties: true }))),
       resourceTemplates: Type.Optional(Type.Array(Type.Object({ uriTemplate: Type.String(), name: Type.String() }, { additionalProperties: true }))),
       prompts: Type.Optional(Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true }))),
-    })
+    }),
   ),
   /** The names and URIs it does not list that the revision spoken does, by kind. */
   unlisted: Type.Optional(Type.Object({ tools: Type.Optional(Type.Array(Type.String())), resources: Type.Optional(Type.Array(Type.String())), prompts: Type.Optional(Type.Array(Type.String())) })),
@@ -78,7 +78,10 @@ export class SnapshotStore {
   readonly #written = new Map<string, string>();
   readonly #queues = new Map<string, Promise<void>>();
 
-  constructor(dataPath: string, private readonly log: FastifyBaseLogger) {
+  constructor(
+    dataPath: string,
+    private readonly log: FastifyBaseLogger,
+  ) {
     this.directory = join(dataPath, 'snapshots');
   }
 

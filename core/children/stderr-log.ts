@@ -40,7 +40,12 @@ export class StderrLog {
   #linesInWindow = 0;
   #dropped = 0;
 
-  constructor(private readonly name: string, private readonly log: FastifyBaseLogger, private readonly limits: StderrLimits, private readonly memory: StderrMemory = {}) {}
+  constructor(
+    private readonly name: string,
+    private readonly log: FastifyBaseLogger,
+    private readonly limits: StderrLimits,
+    private readonly memory: StderrMemory = {},
+  ) {}
 
   /**
    * The line that best says why the child failed: the last one that states an error (a

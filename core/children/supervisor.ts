@@ -24,7 +24,11 @@ export class Supervisor {
   #restartTimer: ClockTimer | undefined;
   #stableTimer: ClockTimer | undefined;
 
-  constructor(private readonly child: SupervisedChild, private readonly timings: () => ChildTimings, private readonly clock: () => ChildClock = () => systemClock) {}
+  constructor(
+    private readonly child: SupervisedChild,
+    private readonly timings: () => ChildTimings,
+    private readonly clock: () => ChildClock = () => systemClock,
+  ) {}
 
   /** Consecutive crashes and failed restarts since the last use or stable run. */
   get failures(): number {

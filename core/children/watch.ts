@@ -45,7 +45,11 @@ export class ChildWatch {
   /** The prompt and resource lists as they were when the watch ended, to tell what changed in the gap by. */
   #beforeGap: Promise<Record<string, string> | undefined> | undefined;
 
-  constructor(private readonly name: string, private readonly log: FastifyBaseLogger, private readonly relisting?: Relisting) {
+  constructor(
+    private readonly name: string,
+    private readonly log: FastifyBaseLogger,
+    private readonly relisting?: Relisting,
+  ) {
     this.#relister = relisting && new Relister(relisting.clock, relisting.timings, () => this.#relist(), log);
   }
 
@@ -140,10 +144,13 @@ export class ChildWatch {
     this.#reopenAttempts += 1;
     const clock = this.relisting.clock();
     clock.clearTimeout(this.#reopenTimer);
-    this.#reopenTimer = clock.setTimeout(() => {
-      this.#reopenTimer = undefined;
-      this.#scheduleResync();
-    }, backoffDelay(this.#reopenAttempts, this.relisting.timings()));
+    this.#reopenTimer = clock.setTimeout(
+      () => {
+        this.#reopenTimer = undefined;
+        this.#scheduleResync();
+      },
+      backoffDelay(this.#reopenAttempts, this.relisting.timings()),
+    );
   }
 
   /**

@@ -30,7 +30,7 @@ export async function declaredCommands(env: NodeJS.ProcessEnv, builtinDirectory 
     else enabled.add(name);
   }
   // The kernel's own commands come after the plugins', as the hub's registry lists them.
-  return [...[...builtins.values()].flatMap(({ manifest }) => (enabled.has(manifest.name) ? manifest.adminCommands ?? [] : [])), ...KERNEL_COMMANDS];
+  return [...[...builtins.values()].flatMap(({ manifest }) => (enabled.has(manifest.name) ? (manifest.adminCommands ?? []) : [])), ...KERNEL_COMMANDS];
 }
 
 /** The commands the kernel registers itself (core/kernel.ts). */

@@ -68,10 +68,10 @@ export async function checkConfig(env: NodeJS.ProcessEnv, connect: boolean): Pro
             child,
             hub.configDirectory,
             connect,
-            entries.some(([name]) => name === child.name)
-          )
-        )
-      ))
+            entries.some(([name]) => name === child.name),
+          ),
+        ),
+      )),
     );
     servers.sort((a, b) => a.name.localeCompare(b.name));
     const ok = servers.every((server) => server.status !== 'problem' && server.handshake?.ok !== false);
@@ -85,10 +85,10 @@ async function checkServer(child: Child, configDirectory: string, connect: boole
   const type = child.childType.type;
   if (child.blocked !== undefined) return { name: child.name, type, status: 'problem', detail: child.blocked };
   const checked = configured
-    ? (await child.childType.check?.(child.entry, { configDirectory }).catch((error: Error) => ({ ok: false, detail: error.message }))) ?? {
+    ? ((await child.childType.check?.(child.entry, { configDirectory }).catch((error: Error) => ({ ok: false, detail: error.message }))) ?? {
         ok: true,
         detail: `the ${type} type checks nothing before a start`,
-      }
+      })
     : { ok: true, detail: 'provided by a plugin' };
   const report: ServerCheck = { name: child.name, type, status: checked.ok ? 'ok' : 'problem', detail: checked.detail };
   if (!connect || !checked.ok) return report;
@@ -121,10 +121,10 @@ export function formatReport(report: CheckReport): string {
     report.problems.length > 0
       ? 'the hub would not start'
       : failing > 0
-      ? `${failing} ${failing === 1 ? 'server' : 'servers'} would fail; the hub would start without ${failing === 1 ? 'it' : 'them'}`
-      : report.servers.length === 0
-      ? 'no servers are configured: the hub would serve only /hub (servers go under "mcpServers")'
-      : `all ${report.servers.length} servers checked out`
+        ? `${failing} ${failing === 1 ? 'server' : 'servers'} would fail; the hub would start without ${failing === 1 ? 'it' : 'them'}`
+        : report.servers.length === 0
+          ? 'no servers are configured: the hub would serve only /hub (servers go under "mcpServers")'
+          : `all ${report.servers.length} servers checked out`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -80,7 +80,7 @@ runCli('hub', async () => {
         started.app.log.error({ err: error.message }, 'shutdown failed');
         stopped('error', { err: error.message });
         process.exit(1);
-      }
+      },
     );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));

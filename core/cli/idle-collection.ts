@@ -31,7 +31,11 @@ export class IdleCollection {
   #timer: NodeJS.Timeout | undefined;
   #server: Server | undefined;
 
-  constructor(private readonly collect: () => Promise<void>, private readonly log: CollectionLog, private readonly quietRequests = QUIET_REQUESTS) {}
+  constructor(
+    private readonly collect: () => Promise<void>,
+    private readonly log: CollectionLog,
+    private readonly quietRequests = QUIET_REQUESTS,
+  ) {}
 
   /** Counts one request (the server's `request` listener while the checks last). */
   readonly served = (): void => {

@@ -132,7 +132,7 @@ export function expandConfig<T extends { mcpServers?: Record<string, unknown> }>
     Object.entries(mcpServers).map(([name, entry]) => {
       const path = `mcpServers.${name}`;
       return [name, variableProblem(entry, env, path) ? entry : expandEnvironment(entry, env, source, path)];
-    })
+    }),
   );
   return { ...expanded, mcpServers: servers } as T;
 }

@@ -97,7 +97,7 @@ export function configNotices(config: HubConfig): string[] {
       warnings.push(
         `mcpServers.${name}: "timeout" is in milliseconds, as in Claude Code, and ${entry.timeout} is under a second, so it is ignored (Cline's "timeout" counts seconds: ${entry.timeout} seconds is ${
           entry.timeout * 1000
-        })`
+        })`,
       );
     }
   }

@@ -119,7 +119,7 @@ export class ConfigReloader {
     if (pluginsChanged.length > 0) {
       log.warn(
         { trigger, config: file, plugins: pluginsChanged },
-        `the "plugins" section changed (${pluginsChanged.join(', ')}): plugins and their options take effect at the next restart of the hub`
+        `the "plugins" section changed (${pluginsChanged.join(', ')}): plugins and their options take effect at the next restart of the hub`,
       );
     }
     const { changes, stopped } = await servers.apply(entries);

@@ -30,17 +30,17 @@ export const ServerEntry = Type.Object(
       Type.Integer({
         minimum: 1,
         description: "Milliseconds a tool call of this server may go without progress (TOOL_CALL_TIMEOUT_MS for this server, Claude Code's unit); under 1000 it is ignored with a warning.",
-      })
+      }),
     ),
     startTimeoutMs: Type.Optional(
       Type.Integer({
         minimum: 1,
         description:
           'Milliseconds this server may take to start and answer its MCP handshake, retries included (START_TIMEOUT_MS for this server): raise it for a server whose first start is slow, such as an npx run that downloads its package.',
-      })
+      }),
     ),
   },
-  { additionalProperties: true }
+  { additionalProperties: true },
 );
 /** An entry as code writes one: the kernel's keys typed, and any key a plugin declares (`serverKeys`) or another client uses. */
 export type ServerEntry = Static<typeof ServerEntry> & { [key: string]: unknown };
@@ -55,9 +55,9 @@ export const HubConfig = Type.Object(
     plugins: Type.Optional(
       Type.Record(Type.String(), PluginSelection, {
         description: 'Built-in plugin names, or third-party plugins by package name or by a path relative to the config file.',
-      })
+      }),
     ),
   },
-  { additionalProperties: true, $id: 'hub-config', title: 'Hub configuration (mcp.json)' }
+  { additionalProperties: true, $id: 'hub-config', title: 'Hub configuration (mcp.json)' },
 );
 export type HubConfig = Omit<Static<typeof HubConfig>, 'mcpServers'> & { mcpServers?: Record<string, ServerEntry> };

@@ -63,5 +63,8 @@ export function admitClients(mcp: FastifyInstance, hub: Hub, revisions: readonly
 
 function refuse(hub: Hub, reply: FastifyReply, id: string | number | null, { message, retryAfterSeconds }: LimitRefusal): FastifyReply {
   if (observe.rateLimited.active) observe.rateLimited.publish({ hub: hub.identity });
-  return reply.code(429).header('retry-after', String(retryAfterSeconds)).send(jsonRpcError(id, LIMIT_ERROR, message, { retryAfterSeconds }));
+  return reply
+    .code(429)
+    .header('retry-after', String(retryAfterSeconds))
+    .send(jsonRpcError(id, LIMIT_ERROR, message, { retryAfterSeconds }));
 }

@@ -51,7 +51,7 @@ export class ChildEndpoint implements McpEndpoint {
     private readonly hub: Hub,
     readonly child: Child,
     /** The request's one wait for the child, on the SDK's road (one endpoint per request there). */
-    private readonly wake?: RequestWake
+    private readonly wake?: RequestWake,
   ) {}
 
   server(revision: ServedRevision, exchange?: SdkExchange): Promise<Server> {
@@ -100,7 +100,7 @@ async function createChildServer(hub: Hub, child: Child, revision: ServedRevisio
   const endpoint = new ChildEndpoint(hub, child, wake);
   const failure = await wake.known().then(
     () => undefined,
-    (error: unknown) => error ?? new Error('the server could not start')
+    (error: unknown) => error ?? new Error('the server could not start'),
   );
   const face = await child.faceFor(revision.revision, () => wake.remaining());
   const instructions = await child.instructionsOf(face);

@@ -69,7 +69,10 @@ class McpRoutes {
   readonly #served = new Map<string, Served>();
   readonly #allowed: AllowedHosts;
 
-  constructor(private readonly hub: Hub, private readonly revisions: readonly ServedRevision[]) {
+  constructor(
+    private readonly hub: Hub,
+    private readonly revisions: readonly ServedRevision[],
+  ) {
     this.#allowed = new AllowedHosts(hub.settings);
   }
 

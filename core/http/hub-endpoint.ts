@@ -19,7 +19,7 @@ export class HubEndpoint implements McpEndpoint {
   constructor(
     private readonly hub: Hub,
     /** The SDK server of a stdio session, whose opening declared the caller's capabilities. */
-    private readonly session?: Server
+    private readonly session?: Server,
   ) {}
 
   server(revision: ServedRevision, exchange?: SdkExchange): Server {
@@ -124,6 +124,6 @@ function runHubTool({ hub, revision, params, caller, sessionCapabilities }: HubT
   const called = tool.call(args, { revision, request: caller, via: tool.name, ...(hubCall && { hubCall }), ...(sessionCapabilities && { sessionCapabilities }) });
   if (!tool.interceptedResult) return called;
   return called.then<CallToolResult | InputRequiredResult>((result) =>
-    isInputRequiredResult(result) ? result : hub.interceptors.runAfterHubTool(hub, { tool: tool.name, revision: revision.revision, clientId: caller.clientId }, result)
+    isInputRequiredResult(result) ? result : hub.interceptors.runAfterHubTool(hub, { tool: tool.name, revision: revision.revision, clientId: caller.clientId }, result),
   );
 }

@@ -24,7 +24,12 @@ const REFUSED = -32000;
 class JsonRpcBodyError extends HubError {
   override readonly name = 'JsonRpcBodyError';
 
-  constructor(readonly statusCode: number, readonly rpcCode: number, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly statusCode: number,
+    readonly rpcCode: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(HUB_ERROR_CODES.JSON_RPC_BODY, message, options);
   }
 }

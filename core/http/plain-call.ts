@@ -72,7 +72,7 @@ export async function answerPlainCall(
   response: ServerResponse,
   auth: AuthInfo | undefined,
   access: AccessRecord | undefined,
-  cancellations?: { registry: Cancellations; caller: string }
+  cancellations?: { registry: Cancellations; caller: string },
 ): Promise<void> {
   const caller = new PlainCaller(call, auth, access);
   cancellations?.registry.add(cancellations.caller, call.id, caller);
@@ -116,7 +116,11 @@ class PlainCaller extends CallCancellation implements CallerRequest {
   /** The call's observation, when observers listen: the answer's byte length is set on it once written. */
   event: ToolCallEvent | undefined = undefined;
 
-  constructor(call: PlainCall, auth: AuthInfo | undefined, readonly access: AccessRecord | undefined) {
+  constructor(
+    call: PlainCall,
+    auth: AuthInfo | undefined,
+    readonly access: AccessRecord | undefined,
+  ) {
     super();
     this.meta = call.params._meta;
     this.envelope = call.envelope;

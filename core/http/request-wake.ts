@@ -23,7 +23,7 @@ export class RequestWake {
       () => undefined,
       (error: Error) => {
         throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
-      }
+      },
     );
     return this.#up;
   }

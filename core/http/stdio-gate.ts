@@ -15,7 +15,10 @@ export class StdioRevisionGate implements Transport {
   /** The revision of the session, once a message was claimed. */
   revision: ServedRevision | undefined;
 
-  constructor(private readonly inner: Transport, private readonly revisions: readonly ServedRevision[]) {}
+  constructor(
+    private readonly inner: Transport,
+    private readonly revisions: readonly ServedRevision[],
+  ) {}
 
   async start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {

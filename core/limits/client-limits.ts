@@ -22,7 +22,11 @@ export class ClientLimits {
   readonly #calls: WindowCounter;
   readonly #inFlight = new Occupancy();
 
-  constructor(store: Store, readonly settings: Pick<HubSettings, 'clientCallsPerMinute' | 'clientMaxConcurrent'>, now: () => number) {
+  constructor(
+    store: Store,
+    readonly settings: Pick<HubSettings, 'clientCallsPerMinute' | 'clientMaxConcurrent'>,
+    now: () => number,
+  ) {
     this.#calls = new WindowCounter(store, 'mcp-calls', 60_000, { limit: settings.clientCallsPerMinute, now });
   }
 

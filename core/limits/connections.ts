@@ -37,7 +37,10 @@ export class ConnectionGuard<C extends Closable = Socket> {
   readonly #perAddress = new Map<string, number>();
   readonly #trusted: (address: string, hop: number) => boolean;
 
-  constructor(private readonly limits: ConnectionLimits, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly limits: ConnectionLimits,
+    private readonly now: () => number = Date.now,
+  ) {
     this.#trusted = proxyAddr.compile(limits.trustedProxies);
   }
 

@@ -98,7 +98,12 @@ export class WindowCounter {
   private readonly now: () => number;
   readonly #ensureIndexed = sharedAttempt(() => this.#records.createIndex('expiresAt', { expireAfterSeconds: 0 }));
 
-  constructor(store: Store, private readonly scope: string, readonly windowMs: number, options: WindowCounterOptions = {}) {
+  constructor(
+    store: Store,
+    private readonly scope: string,
+    readonly windowMs: number,
+    options: WindowCounterOptions = {},
+  ) {
     this.#records = store.collection<CountRecord>('limit-counts');
     this.#limit = options.limit ?? Number.POSITIVE_INFINITY;
     this.#batch = options.limit === undefined ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(options.limit * LIMIT_BATCH));

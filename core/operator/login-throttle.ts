@@ -50,7 +50,10 @@ export class LoginThrottle {
   /** Addresses with a password being checked in this process. */
   readonly #checking = new Set<string>();
 
-  constructor(store: Store, private readonly wait: (ms: number) => Promise<unknown> = sleep) {
+  constructor(
+    store: Store,
+    private readonly wait: (ms: number) => Promise<unknown> = sleep,
+  ) {
     this.#checks = new WindowCounter(store, 'login-checks', WINDOW_MS);
     this.#failures = new WindowCounter(store, 'login-failures', WINDOW_MS);
   }

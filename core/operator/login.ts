@@ -19,7 +19,7 @@ export class OperatorLogin {
     store: Store,
     /** The hub whose operator this is, named in the auth failures it publishes. */
     private readonly hub: object = {},
-    log?: FastifyBaseLogger
+    log?: FastifyBaseLogger,
   ) {
     this.password = new SharedPassword(dataPath, env, log);
     this.#throttle = new LoginThrottle(store);

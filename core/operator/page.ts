@@ -36,7 +36,7 @@ export function escapeHtml(text: string): string {
  */
 export function sendPage(reply: FastifyReply, status: number, title: string, body: string, options: PageOptions = {}): FastifyReply {
   const head = `${options.refreshSeconds === undefined ? '' : `<meta http-equiv="refresh" content="${Math.max(1, Math.round(options.refreshSeconds))}">`}<title>${escapeHtml(
-    title
+    title,
   )}</title><style>${STYLE}</style>${options.wide ? `<style>${WIDE_STYLE}</style>` : ''}`;
   return (
     reply

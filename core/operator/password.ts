@@ -17,7 +17,11 @@ export class SharedPassword {
   /** The password's hash, read or made once. */
   readonly ensure = sharedAttempt(() => this.#load());
 
-  constructor(private readonly dataPath: string, private readonly env: NodeJS.ProcessEnv, private readonly log?: FastifyBaseLogger) {}
+  constructor(
+    private readonly dataPath: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
 
   get file(): string {
     return join(this.dataPath, PASSWORD_FILE);
@@ -49,7 +53,7 @@ export class SharedPassword {
     if (this.log && !readableLogs(this.env)) {
       this.log.warn(
         { passwordFile: this.file },
-        "generated the approval password (HUB_PASSWORD is unset): read it once from the file passwordFile names (readable by the hub's user only); it is printed nowhere"
+        "generated the approval password (HUB_PASSWORD is unset): read it once from the file passwordFile names (readable by the hub's user only); it is printed nowhere",
       );
     } else {
       process.stderr.write(`hub: generated the approval password (HUB_PASSWORD is unset): ${password}\nhub: it is stored in ${this.file} and will not be printed again\n`);

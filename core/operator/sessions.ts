@@ -31,7 +31,7 @@ export class OperatorSessions {
     private readonly lifetimeSeconds: number,
     /** Path and `Secure` of the cookie: the prefix the hub is served under, and whether its base URL is https. */
     private readonly cookie: Pick<CookieSerializeOptions, 'path' | 'secure'>,
-    private readonly now: () => number = Date.now
+    private readonly now: () => number = Date.now,
   ) {
     this.#records = store.collection<SessionRecord>(SESSIONS_COLLECTION);
   }

@@ -126,7 +126,7 @@ export class OperatorWeb implements OperatorService {
         reply.header('retry-after', String(SESSION_CHECK_RETRY_SECONDS)),
         503,
         'Cannot check the login',
-        '<p role="alert">The hub cannot check logins right now: its store does not answer. Try again in a moment.</p>'
+        '<p role="alert">The hub cannot check logins right now: its store does not answer. Try again in a moment.</p>',
       );
     }
     if (live) return undefined;
@@ -185,7 +185,7 @@ export class OperatorWeb implements OperatorService {
         reply.header('retry-after', String(SESSION_CHECK_RETRY_SECONDS)),
         503,
         HUB_ERROR_CODES.STORE_UNAVAILABLE,
-        'The hub cannot check logins right now: its store does not answer. Try again in a moment.'
+        'The hub cannot check logins right now: its store does not answer. Try again in a moment.',
       );
     }
     if (live) return undefined;
@@ -248,7 +248,7 @@ export class OperatorWeb implements OperatorService {
           reply,
           400,
           'Not understood',
-          `<p role="alert">The form has no "${CSRF_FIELD}" field, which every form of the hub carries (hidden, from the page that shows the form); the fields sent: ${sent}.</p>`
+          `<p role="alert">The form has no "${CSRF_FIELD}" field, which every form of the hub carries (hidden, from the page that shows the form); the fields sent: ${sent}.</p>`,
         );
       }
       pages.csrfProtection(request, reply, done);
@@ -263,7 +263,7 @@ export class OperatorWeb implements OperatorService {
             reply,
             error.statusCode === 413 || error.statusCode === 415 ? error.statusCode : 400,
             HUB_ERROR_CODES.OPERATOR_REQUEST_INVALID,
-            `The hub did not understand this request: ${error.message}.`
+            `The hub did not understand this request: ${error.message}.`,
           );
         }
         request.log.error({ err: error }, 'operator API request failed');

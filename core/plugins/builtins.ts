@@ -10,7 +10,10 @@ import type { HubPlugin, PluginManifest } from '../plugin.js';
 
 /** A built-in plugin as its manifest says it, imported on `load`. */
 export class Builtin {
-  constructor(readonly manifest: PluginManifest, readonly folder: string) {}
+  constructor(
+    readonly manifest: PluginManifest,
+    readonly folder: string,
+  ) {}
 
   async load(): Promise<HubPlugin> {
     // plugin.js loads TypeBox (the empty options schema): only a plugin's load needs it.

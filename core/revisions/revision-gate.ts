@@ -30,7 +30,10 @@ interface Handling {
 export class RevisionGate {
   readonly #handlings = new Map<ServedRevision, Handling>();
 
-  constructor(private readonly endpoint: McpEndpoint, private readonly revisions: readonly ServedRevision[]) {}
+  constructor(
+    private readonly endpoint: McpEndpoint,
+    private readonly revisions: readonly ServedRevision[],
+  ) {}
 
   /**
    * The revision that serves the request, if one does. A request that names no revision

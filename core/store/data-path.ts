@@ -40,7 +40,7 @@ async function dataPathProblem(path: string): Promise<string | undefined> {
   }
   const writable = await access(existing, constants.W_OK | constants.X_OK).then(
     () => true,
-    () => false
+    () => false,
   );
   if (writable) return undefined;
   return existing === path ? 'it is not writable' : `it does not exist and ${existing} is not writable`;

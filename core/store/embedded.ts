@@ -260,7 +260,7 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
           this.#seen = unreadable ? '' : this.#signature();
           if (unreadable) this.#lookedAt = Number.NEGATIVE_INFINITY;
         }
-      })
+      }),
     );
     this.#tail = run.catch(() => undefined);
     return run;

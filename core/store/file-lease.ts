@@ -72,7 +72,7 @@ export class FileLease {
       (error: unknown) => {
         this.#held = undefined;
         throw error;
-      }
+      },
     );
     return this.#held;
   }

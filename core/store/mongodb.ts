@@ -84,7 +84,7 @@ class MongoCollection<T extends StoreDocument> implements StoreCollection<T> {
       {
         ...(options.unique ? { unique: true } : {}),
         ...(options.expireAfterSeconds !== undefined ? { expireAfterSeconds: options.expireAfterSeconds } : {}),
-      }
+      },
     );
   }
 

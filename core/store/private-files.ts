@@ -58,9 +58,9 @@ export async function checkPrivateFiles(dataPath: string, entries: { secrets: re
     const more = files.secrets.length > 1 ? ` (and ${files.secrets.length - 1} more)` : '';
     throw new StartupError(
       `DATA_PATH: ${first.path}${more} can be read or written by other users (mode ${octal(
-        first.mode
+        first.mode,
       )}); it holds keys, tokens or the password, so consider them exposed. Run: chmod -R go-rwx ${dataPath}`,
-      { code: HUB_ERROR_CODES.SECRETS_EXPOSED }
+      { code: HUB_ERROR_CODES.SECRETS_EXPOSED },
     );
   }
   for (const { path, mode } of files.others) {

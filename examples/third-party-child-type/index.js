@@ -14,7 +14,7 @@ const CannedEntry = Type.Object(
     tools: Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), Type.String(), { description: 'Tool name -> the text it answers.' }),
     title: Type.Optional(Type.String()),
   },
-  { additionalProperties: true }
+  { additionalProperties: true },
 );
 
 /** @param {string} name @param {{ tools: Record<string, string>, title?: string }} entry */

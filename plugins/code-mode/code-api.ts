@@ -98,7 +98,7 @@ export function getCodeApi(hub: PluginHub): MetaTool {
             child,
             identifier,
             tools.filter((tool) => wanted.includes(tool.name)),
-            context
+            context,
           );
         }
         parts.push(part.namespace);
@@ -134,7 +134,7 @@ function serverPart(child: ServerView, identifier: string, tools: readonly Tool[
     types.push(`  export type ${stem}Input = ${typeOf(presented.inputSchema, '  ')};`);
     types.push(`  export type ${stem}Output = ${presented.outputSchema === undefined ? 'string' : typeOf(presented.outputSchema, '  ')};`);
     methods.push(
-      `${docComment(presented.description ?? tool.description, '    ')}    ${propertyKey(tool.name)}(args${argsOptional ? '?' : ''}: ${identifier}.${stem}Input): Promise<${identifier}.${stem}Output>;`
+      `${docComment(presented.description ?? tool.description, '    ')}    ${propertyKey(tool.name)}(args${argsOptional ? '?' : ''}: ${identifier}.${stem}Input): Promise<${identifier}.${stem}Output>;`,
     );
   }
   const unknownTools = child.toolsKnown ? '' : '  // Its tools are not known yet (it never started): name it in get_code_api\'s "servers" to start it.\n';

@@ -16,8 +16,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 // Reserved words cannot name a namespace, an interface or a parameter.
 const RESERVED = new Set(
   'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield any boolean number string symbol type from of unknown never object namespace declare module async await'.split(
-    ' '
-  )
+    ' ',
+  ),
 );
 
 /** A name usable as an identifier: the name itself when it is one, else with every other character `_`. */

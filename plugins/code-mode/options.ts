@@ -12,7 +12,7 @@ export const CodeModeOptions = Type.Object(
     maxResultBytes: Type.Integer({ minimum: 0, maximum: 16 * 1024 * 1024, default: 256 * 1024, description: 'The returned value, as JSON, in bytes of UTF-8.' }),
     maxStackKb: Type.Integer({ minimum: 64, maximum: 4096, default: 512, description: "The interpreter's stack for one run, in KB: how deep a program may recurse." }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type CodeModeOptions = Static<typeof CodeModeOptions>;
 

@@ -273,7 +273,7 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
               if (!finished && toJson) end(returnedValue(vm, toJson, result.value, limits, output));
               result.value.dispose();
             }),
-          () => fail('The program could not be run.')
+          () => fail('The program could not be run.'),
         );
         program.dispose();
       }

@@ -6,7 +6,7 @@ export const CodeApiInput = Type.Object(
     servers: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 256, description: 'Only these servers (default: every server you can reach).' })),
     tools: Type.Optional(Type.Array(Type.String({ maxLength: 512 }), { maxItems: 256, description: 'Only these tools, each as "server/tool" (with servers: those servers\' tools and these).' })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type CodeApiInput = Static<typeof CodeApiInput>;
 
@@ -18,7 +18,7 @@ export const RunCodeInput = Type.Object(
       description: 'TypeScript or JavaScript: the body of an async function (it may await and return). Call tools as servers.<server>.<tool>(args).',
     }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type RunCodeInput = Static<typeof RunCodeInput>;
 
@@ -29,7 +29,7 @@ export const CallRecord = Type.Object(
     outcome: Type.Union([Type.Literal('ok'), Type.Literal('tool_error'), Type.Literal('error'), Type.Literal('limit'), Type.Literal('cancelled')]),
     durationMs: Type.Number(),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type CallRecord = Static<typeof CallRecord>;
 
@@ -40,6 +40,6 @@ export const RunCodeOutput = Type.Object(
     calls: Type.Array(CallRecord, { description: 'Every tool call the program made, in the order made, with how it ended.' }),
     note: Type.Optional(Type.String({ description: 'What the program may not have meant: a returned value that is not JSON (a function, a symbol) was dropped.' })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type RunCodeOutput = Static<typeof RunCodeOutput>;

@@ -6,7 +6,10 @@ export class RunSlots {
   readonly #perClient = new Map<string, number>();
   #running = 0;
 
-  constructor(readonly maxRuns: number, readonly maxPerClient: number) {}
+  constructor(
+    readonly maxRuns: number,
+    readonly maxPerClient: number,
+  ) {}
 
   /** Takes a slot for `client`, or says why none is free. */
   take(client: string): string | undefined {

@@ -21,7 +21,7 @@ export function toolDeclaration(server: string, tool: Tool, context: MetaToolCon
   const argsOptional = !Array.isArray(input?.required) || input.required.length === 0;
   const output = presented.outputSchema === undefined ? 'string' : typeOf(presented.outputSchema);
   return `${docComment(presented.description ?? tool.description, '')}servers${member(server)}${member(tool.name)}(args${argsOptional ? '?' : ''}: ${typeOf(
-    presented.inputSchema
+    presented.inputSchema,
   )}): Promise<${output}>;\n`;
 }
 

@@ -35,6 +35,6 @@ port.on('message', (message: ToWorker) => {
   };
   void runInSandbox(message.code, message.limits, message.serverNames, host).then(
     (outcome) => send({ type: 'done', run, outcome }),
-    () => send({ type: 'done', run, outcome: { ok: false, output: '', error: 'The sandbox failed and the run was stopped.' } })
+    () => send({ type: 'done', run, outcome: { ok: false, output: '', error: 'The sandbox failed and the run was stopped.' } }),
   );
 });

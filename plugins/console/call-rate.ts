@@ -28,7 +28,7 @@ export class CallRate {
 
   constructor(
     topics: CallEndTopics,
-    private readonly now: () => number = Date.now
+    private readonly now: () => number = Date.now,
   ) {
     this.#unsubscribe = [topics.toolCallEnd.subscribe((event) => this.#count(event.outcome === 'ok')), topics.hubToolCall.subscribe((event) => this.#count(event.outcome === 'ok'))];
   }

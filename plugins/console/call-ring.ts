@@ -91,7 +91,10 @@ export class CallRing {
   #learning = false;
   #closed = false;
 
-  constructor(hub: PluginHub, readonly capacity: number) {
+  constructor(
+    hub: PluginHub,
+    readonly capacity: number,
+  ) {
     this.#labels = new CallerLabels(hub.accessAdmin);
     if (capacity === 0) return;
     // The record is made on the next turn of the event loop: by then every observer of the
@@ -100,7 +103,7 @@ export class CallRing {
     // byte length (`resultBytes`), which spares serialising the result once more.
     this.#unsubscribe.push(
       hub.observe.toolCallEnd.subscribe((event) => void setImmediate(() => this.#heard(fromServerCall(event, hub.env)))),
-      hub.observe.hubToolCall.subscribe((event) => void setImmediate(() => this.#heard(fromHubCall(event))))
+      hub.observe.hubToolCall.subscribe((event) => void setImmediate(() => this.#heard(fromHubCall(event)))),
     );
   }
 
@@ -182,7 +185,7 @@ function fromServerCall(event: ToolCallEvent, env: PluginHub['env']): Omit<CallR
     outcome,
     durationMs: milliseconds((event.endedAt ?? performance.now()) - event.startedAt),
     bytesIn: jsonBytes(event.params.arguments ?? {}),
-    bytesOut: result === undefined ? 0 : event.resultBytes ?? jsonBytes(result),
+    bytesOut: result === undefined ? 0 : (event.resultBytes ?? jsonBytes(result)),
     errorCode: event.errorCode ?? null,
     error: outcome === 'tool_error' ? toolErrorText(result) : failedWithoutAnswer ? nullable(event.child.problem ?? event.child.lastError) : null,
     traceId: traceIdOf(event),

@@ -33,7 +33,7 @@ export class CallerLabels {
   /** The label of `caller`'s token, when known and it has one. */
   labelOf(caller: string | null): string | null {
     const id = CallerLabels.tokenIdOf(caller);
-    return id === undefined ? null : this.#labels.get(id) ?? null;
+    return id === undefined ? null : (this.#labels.get(id) ?? null);
   }
 
   /** Learns the labels of `callers` not known yet, in one read of the listing shared by whoever asks meanwhile. */

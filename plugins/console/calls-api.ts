@@ -24,13 +24,13 @@ const CallsQuery = Type.Object(
     outcome: Type.Optional(
       Type.Union(
         [...TOOL_CALL_OUTCOMES, 'failed'].map((outcome) => Type.Literal(outcome)),
-        { description: 'An outcome, or `failed`: every outcome but `ok`.' }
-      )
+        { description: 'An outcome, or `failed`: every outcome but `ok`.' },
+      ),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
     after: Type.Optional(Type.Integer({ minimum: 0, description: 'The stream: first the kept calls after this id (the last the page listed), as `Last-Event-ID` does on a reconnect.' })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 type CallsQuery = Static<typeof CallsQuery>;
 

@@ -121,6 +121,6 @@ function secretNamedPaths(value: unknown, path: (string | number)[] = []): (stri
   if (Array.isArray(value)) return value.flatMap((item, index) => secretNamedPaths(item, [...path, index]));
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([key, inner]) =>
-    typeof inner === 'string' ? (SECRET_NAME.test(key) && !PATH_NAME.test(key) ? [[...path, key]] : []) : secretNamedPaths(inner, [...path, key])
+    typeof inner === 'string' ? (SECRET_NAME.test(key) && !PATH_NAME.test(key) ? [[...path, key]] : []) : secretNamedPaths(inner, [...path, key]),
   );
 }

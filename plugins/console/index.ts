@@ -26,7 +26,7 @@ export default definePlugin({
       callsKept: Type.Integer({ minimum: 0, maximum: 100_000, default: 500, description: 'Tool calls the calls view keeps (a ring: the oldest goes); 0 keeps none and listens to no call.' }),
       callsHeartbeatSeconds: Type.Integer({ minimum: 1, maximum: 300, default: 15, description: "Seconds between the calls stream's heartbeat comments, well below any proxy's idle timeout." }),
     },
-    { additionalProperties: false }
+    { additionalProperties: false },
   ),
   async register(app, options, hub) {
     const startedAt = Date.now();

@@ -61,7 +61,7 @@ export function registerPlayground(context: FastifyInstance, hub: PluginHub): vo
       } catch (error) {
         return sendApiError(reply, 502, CONSOLE_ERROR_CODES.CALL_FAILED, (error as Error).message, { cause: hubErrorCode(error) ?? null, durationMs: Math.round(performance.now() - started) });
       }
-    }
+    },
   );
 }
 

@@ -11,7 +11,10 @@ interface Figures {
 export class ServerFigures {
   readonly #figures = new Map<string, Figures>();
 
-  constructor(hub: PluginHub, private readonly now: () => number = Date.now) {
+  constructor(
+    hub: PluginHub,
+    private readonly now: () => number = Date.now,
+  ) {
     hub.servers.observe({
       transition: (server, event) => {
         const figures = this.#of(server.name);

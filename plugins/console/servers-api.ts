@@ -22,7 +22,7 @@ const Entry = Type.Record(Type.String(), Type.Unknown(), { description: 'The ser
 const Version = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The version of the config file the page read (GET /console/api/servers).' });
 const PutBody = Type.Object(
   { entry: Entry, version: Version, new: Type.Optional(Type.Boolean({ description: 'An entry added (or a copy): refused when the name is taken, never a replacement.' })) },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 const DeleteBody = Type.Object({ version: Version }, { additionalProperties: false });
 const TestBody = Type.Object({ entry: Type.Optional(Entry) }, { additionalProperties: false });
@@ -59,7 +59,7 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
       return {
         name,
         configured: entry !== undefined,
-        type: typeof entry?.type === 'string' ? entry.type : view?.entry.type ?? (entry?.url !== undefined ? 'http' : 'stdio'),
+        type: typeof entry?.type === 'string' ? entry.type : (view?.entry.type ?? (entry?.url !== undefined ? 'http' : 'stdio')),
         status: view?.status ?? (entry?.disabled === true ? 'disabled' : 'not running'),
         toolCount: view?.toolsKnown ? view.tools.length : null,
         lastError: view?.problem ?? view?.lastError ?? null,
@@ -134,7 +134,7 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
     const problem = hub.configFile.check(text);
     if (problem !== undefined) {
       return sendApiError(reply, 422, CONSOLE_ERROR_CODES.ENTRY_INVALID, problem.message, {
-        key: problem.server === name ? problem.key ?? null : null,
+        key: problem.server === name ? (problem.key ?? null) : null,
         server: problem.server ?? null,
         errors: fieldErrors(problem, name),
       });
@@ -159,7 +159,7 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
       {
         version: current.version,
         diff: read === undefined ? null : configDiff(hub.configFile.path ?? 'mcp.json', redactedText(read), redactedText(current.text)),
-      }
+      },
     );
   }
 
@@ -174,5 +174,5 @@ export function registerServersApi(context: FastifyInstance, hub: PluginHub, fig
  * null for one of another server, or of no field), so the form marks them all at once.
  */
 function fieldErrors(problem: ConfigProblems, name: string): { key: string | null; message: string }[] {
-  return problem.errors.map((error) => ({ key: error.server === name ? error.key ?? null : null, message: error.message }));
+  return problem.errors.map((error) => ({ key: error.server === name ? (error.key ?? null) : null, message: error.message }));
 }

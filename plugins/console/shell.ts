@@ -59,7 +59,10 @@ export function registerShell(context: FastifyInstance, hub: PluginHub): void {
     context.get(VIEWS[view].path, { onRequest: operator.requireSession }, async (_request, reply) => {
       const approvals = hub.pages.values().some((page) => page.path === APPROVALS_PAGE);
       if (view === 'approvals' && !approvals) return operator.sendPage(reply, 404, 'No tool approvals', '<p>No server can pin its tools here: plugin <code>tool-pinning</code> is off.</p>');
-      return secured(reply).code(200).type('text/html; charset=utf-8').send(shell(hub, reply, view, approvals));
+      return secured(reply)
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .send(shell(hub, reply, view, approvals));
     });
   }
 }
@@ -76,13 +79,13 @@ function shell(hub: PluginHub, reply: FastifyReply, view: View, approvals: boole
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="csrf-token" content="${escapeHtml(operator.csrfToken(reply))}"><meta name="console-base" content="${escapeHtml(operator.url(''))}"><meta name="console-view" content="${view}">
 <title>${VIEWS[view].title} – Hub console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${escapeHtml(
-    operator.url(`${CONSOLE_PATH}/console.css`)
+    operator.url(`${CONSOLE_PATH}/console.css`),
   )}"><script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/console.js`))}"></script>${
     view === 'calls' ? `<script type="module" src="${escapeHtml(operator.url(`${CONSOLE_PATH}/calls.js`))}"></script>` : ''
   }</head>
 <body><header><h1>Hub console</h1><nav aria-label="Operator pages"><ul>${[...views, ...links].join('')}</ul></nav>
 <form class="logout" method="post" action="${escapeHtml(operator.url('/logout'))}">${operator.csrfField(reply)}<input type="hidden" name="return_to" value="${escapeHtml(
-    operator.url(VIEWS[view].path)
+    operator.url(VIEWS[view].path),
   )}"><button type="submit">Log out</button></form></header>
 <main id="main"><noscript><p role="alert">The console needs JavaScript. The same figures are at <a href="${escapeHtml(operator.url('/status.json'))}">/status.json</a>.</p></noscript>
 <div id="notice" role="status" aria-live="polite"></div>
@@ -104,9 +107,9 @@ const VIEW_BODIES: Record<View, (hub: PluginHub) => string> = {
           ? []
           : [
               `<form role="search" method="get" action="${escapeHtml(hub.operator.url(path))}"><label>${escapeHtml(search.label)} <input type="search" name="${escapeHtml(
-                search.field
+                search.field,
               )}" required maxlength="${search.maxLength}"></label> <button type="submit">Search</button></form>`,
-            ]
+            ],
       )
       .join('');
     return `${searches}<p class="buttons"><button type="button" id="refresh-overview" class="primary">Refresh now</button></p><div id="hub-overview"></div><div id="overview"><p>Loading…</p></div>`;

@@ -17,7 +17,7 @@ const MintBody = Type.Object(
     resources: Type.Optional(Type.Array(Name, { maxItems: 500, description: 'The endpoints it opens: "hub" for /hub, a server name for /<name>/mcp.' })),
     servers: Type.Optional(Type.Array(Name, { maxItems: 500, description: 'The servers a /hub token reaches; absent: all. Only with "resources" holding "hub".' })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 const RevokeBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: 'The id of the token (the list shows it).' }) }, { additionalProperties: false });
 // A client id is a UUID, or a metadata document's https URL.

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 
 export const DescribeConnectionInput = Type.Object(
   { server: Type.Optional(Type.String({ minLength: 1, description: 'A server name from list_servers; without it the answer covers only this connection' })) },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type DescribeConnectionInput = Static<typeof DescribeConnectionInput>;
 
@@ -21,6 +21,6 @@ export const ConnectionReport = Type.Object(
       reason: Type.String(),
     }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type ConnectionReport = Static<typeof ConnectionReport>;

@@ -13,7 +13,7 @@ export const GuardSecretsOptions = Type.Object(
     mode: Type.Optional(Mode),
     directions: Type.Optional(Directions),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type GuardSecretsOptions = Static<typeof GuardSecretsOptions>;
 

@@ -71,14 +71,14 @@ export class ContainerTransport implements Transport {
     await container.start();
     this.#exitCode = container.wait().then(
       (result: { StatusCode?: number }) => result.StatusCode,
-      () => undefined
+      () => undefined,
     );
   }
 
   /** The messages of one turn of the event loop in one write (see `batchedSend`). */
   readonly send = batchedSend(
     () => (this.#closing ? undefined : this.#stream),
-    () => new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the container connection is closed')
+    () => new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the container connection is closed'),
   );
 
   /** Ends the connection and removes the container; resolves once it is gone. */
@@ -150,7 +150,7 @@ function attach(docker: Docker, id: string): Promise<Duplex> {
         isStream: true,
         statusCodes: { 101: true, 200: true, 404: 'no such container', 500: 'server error' },
       },
-      (error, stream) => (error ? reject(error) : resolve(stream as Duplex))
+      (error, stream) => (error ? reject(error) : resolve(stream as Duplex)),
     );
   });
 }

@@ -8,7 +8,7 @@ const Volume = Type.Object(
     target: Type.String({ pattern: '^/', description: 'Absolute path inside the container.' }),
     readOnly: Type.Optional(Type.Boolean({ default: true, description: 'Default true.' })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const DockerEntry = Type.Object(
@@ -20,7 +20,7 @@ export const DockerEntry = Type.Object(
     memory: Type.Optional(
       Type.Union([Type.Integer({ minimum: 4_194_304 }), Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?[bkmgBKMG]?$' })], {
         description: 'Memory limit in bytes, or with a unit: "512m", "1g". Default: the plugin option defaultMemory.',
-      })
+      }),
     ),
     cpus: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'CPU limit, as a number of CPUs (0.5 is half of one).' })),
     pids: Type.Optional(Type.Integer({ minimum: 1, description: 'Process limit. Default: the plugin option defaultPids.' })),
@@ -29,7 +29,7 @@ export const DockerEntry = Type.Object(
     tmpfs: Type.Optional(Type.Array(Type.String({ pattern: '^/' }), { description: 'Writable in-memory folders (noexec, nosuid, 64 MB each), e.g. ["/tmp"].' })),
     volumes: Type.Optional(Type.Array(Volume, { description: "Bind mounts; the hub's DATA_PATH and the Docker socket are refused." })),
   },
-  { additionalProperties: true }
+  { additionalProperties: true },
 );
 export type DockerEntry = Static<typeof DockerEntry>;
 

@@ -21,7 +21,7 @@ export const LifecycleDockerOptions = Type.Object(
     stderrMaxLineLength: Type.Integer({ minimum: 1, default: 1000, description: 'Longer stderr lines are cut in the hub log.' }),
     stderrLinesPerMinute: Type.Integer({ minimum: 1, default: 300, description: 'Per server; further stderr lines are dropped and counted.' }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export default definePlugin({
@@ -59,7 +59,7 @@ export default definePlugin({
         maxMessageBytes: options.maxMessageBytes,
         stderr: { maxLineLength: options.stderrMaxLineLength, linesPerMinute: options.stderrLinesPerMinute },
         live,
-      })
+      }),
     );
     // Only a hub that runs docker servers talks to the engine at all.
     const sweep =
@@ -71,7 +71,7 @@ export default definePlugin({
               (count) => {
                 if (count > 0) hub.log.info({ count }, `removed ${count} container(s) left behind by an earlier run of this hub`);
               },
-              (error: Error) => hub.log.warn({ err: error.message, dockerHost: address.address }, 'could not look for containers left behind by an earlier run')
+              (error: Error) => hub.log.warn({ err: error.message, dockerHost: address.address }, 'could not look for containers left behind by an earlier run'),
             );
     // Runs after the kernel has stopped every child: only a start that raced the shutdown is left.
     app.addHook('onClose', async () => {

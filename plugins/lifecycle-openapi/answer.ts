@@ -43,7 +43,7 @@ export function answerOf(planned: OperationTool, url: URL, status: number, heade
       return error(
         `server "${limits.server}": ${label} answered ${heading} with JSON that does not match the response schema its document declares${
           first ? ` (at ${first.instancePath || '/'}: ${first.message ?? 'invalid'})` : ''
-        }: ${cut(body.toString('utf8'), EXCERPT_BYTES)}`
+        }: ${cut(body.toString('utf8'), EXCERPT_BYTES)}`,
       );
     }
     return { content: [{ type: 'text', text: cut(JSON.stringify(value), limits.maxTextBytes) }], structuredContent: structured };

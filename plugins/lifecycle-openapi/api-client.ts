@@ -35,7 +35,11 @@ export class ApiClient {
   readonly #fetch: FetchLike;
   readonly #close: () => Promise<void>;
 
-  private constructor(private readonly options: ApiClientOptions, fetch: FetchLike, close: () => Promise<void>) {
+  private constructor(
+    private readonly options: ApiClientOptions,
+    fetch: FetchLike,
+    close: () => Promise<void>,
+  ) {
     this.#fetch = options.auth?.wrapFetch ? options.auth.wrapFetch(fetch) : fetch;
     this.#close = close;
     this.#secrets = secretsOf(options.headerValues);

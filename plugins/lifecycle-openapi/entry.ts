@@ -10,10 +10,10 @@ export const OpenApiEntry = Type.Object(
     arguments: Type.Optional(
       Type.Union([Type.Literal('flat'), Type.Literal('grouped')], {
         description: 'The tools\' input: "flat" (default) takes parameters and body properties as one object; "grouped" takes them under path, query, headers, cookies and body.',
-      })
+      }),
     ),
   },
-  { additionalProperties: true }
+  { additionalProperties: true },
 );
 export type OpenApiEntry = Static<typeof OpenApiEntry>;
 
@@ -30,6 +30,6 @@ export const LifecycleOpenApiOptions = Type.Object(
     maxAnswerBytes: Type.Integer({ minimum: 1024, default: 10 * 1024 * 1024, description: 'A larger answer from the API is a tool error.' }),
     maxTextBytes: Type.Integer({ minimum: 256, default: 100 * 1024, description: 'A text (non-JSON) answer is cut to this many bytes.' }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type LifecycleOpenApiOptions = Static<typeof LifecycleOpenApiOptions>;

@@ -17,7 +17,7 @@ export default definePlugin({
     let runtime: Promise<OpenApiRuntime> | undefined;
     const loaded = (): Promise<OpenApiRuntime> =>
       (runtime ??= import('./runtime.js').then(
-        ({ OpenApiRuntime }) => new OpenApiRuntime({ options, configDirectory: hub.configDirectory, version: hub.version, upstreamAuth: () => hub.upstreamAuth.current })
+        ({ OpenApiRuntime }) => new OpenApiRuntime({ options, configDirectory: hub.configDirectory, version: hub.version, upstreamAuth: () => hub.upstreamAuth.current }),
       ));
     const type: ChildType = {
       type: 'openapi',

@@ -98,7 +98,7 @@ export function selectOperations(spec: LoadedSpec, choice: OperationChoice): Ope
   if (!choice.operations && !choice.narrowedByAllowTools && operations.length > choice.maxOperations) {
     throw new OpenApiError(
       OPENAPI_ERROR_CODES.TOO_MANY_OPERATIONS,
-      `the document declares ${operations.length} operations, more than ${choice.maxOperations} tools a model can choose among: name the ones to offer in "operations" (operationIds or "METHOD /path") or "allowTools"`
+      `the document declares ${operations.length} operations, more than ${choice.maxOperations} tools a model can choose among: name the ones to offer in "operations" (operationIds or "METHOD /path") or "allowTools"`,
     );
   }
   return { base, operations, refused };
@@ -120,7 +120,7 @@ function pick(all: Operation[], wanted: readonly string[], refused: RefusedOpera
       OPENAPI_ERROR_CODES.OPERATION_UNKNOWN,
       refusal
         ? `"operations" names ${refusal.label}, which is refused: ${refusal.reason}`
-        : `"operations" names ${JSON.stringify(name)}, which the document does not declare (an operationId or "METHOD /path")`
+        : `"operations" names ${JSON.stringify(name)}, which the document does not declare (an operationId or "METHOD /path")`,
     );
   }
   return all.filter((operation) => chosen.has(operation));
@@ -158,8 +158,8 @@ export function baseUrlOf(spec: LoadedSpec, configured: string | undefined): URL
       configured !== undefined
         ? `"baseUrl" ${JSON.stringify(configured)}`
         : first
-        ? `the document's first server ${JSON.stringify(first.url)}`
-        : 'the document names no server and there is no "baseUrl"';
+          ? `the document's first server ${JSON.stringify(first.url)}`
+          : 'the document names no server and there is no "baseUrl"';
     throw new OpenApiError(OPENAPI_ERROR_CODES.BASE_URL_INVALID, `${what}${configured !== undefined || first ? ' is not an absolute http(s) URL' : ''}: set "baseUrl" to where the API is called`);
   }
   if (url.username || url.password) throw new OpenApiError(OPENAPI_ERROR_CODES.BASE_URL_INVALID, 'the base URL carries credentials: put them in "headers"');

@@ -74,7 +74,7 @@ export class OpenApiRuntime {
           ajv: newAjv(),
         }),
         context,
-        { name: 'mcp-hub', version: this.context.version }
+        { name: 'mcp-hub', version: this.context.version },
       );
       return {
         client: connection.client,

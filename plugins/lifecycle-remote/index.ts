@@ -19,7 +19,7 @@ export default definePlugin({
         description: "How long an answer of an http or sse server may stay silent before it is cut off; a listen stream and a server's own event stream have no such limit.",
       }),
     },
-    { additionalProperties: false }
+    { additionalProperties: false },
   ),
   register(_app, options, hub) {
     const http = { bodyTimeoutMs: options.bodyTimeoutMs };

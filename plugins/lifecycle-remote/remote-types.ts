@@ -16,7 +16,7 @@ const TcpEntry = Type.Object(
     host: Type.Optional(Type.String({ minLength: 1, description: 'Default 127.0.0.1.' })),
     port: Type.Integer({ minimum: 1, maximum: 65535 }),
   },
-  { additionalProperties: true }
+  { additionalProperties: true },
 );
 
 function entryUrl(url: string | undefined, name: string): URL {
@@ -63,7 +63,7 @@ async function closingConnections(connections: ChildHttp, connecting: Promise<Ch
 export function createRemoteChildTypes(
   clientInfo: { name: string; version: string },
   upstreamAuth: () => UpstreamAuth | undefined = () => undefined,
-  http: Pick<ChildHttpOptions, 'bodyTimeoutMs'> = {}
+  http: Pick<ChildHttpOptions, 'bodyTimeoutMs'> = {},
 ): ChildType[] {
   const alwaysRunning = (): boolean => true;
   const checkUrl = async (entry: { url?: string }) => {

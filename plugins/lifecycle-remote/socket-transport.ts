@@ -36,7 +36,7 @@ export class SocketTransport implements Transport {
   /** The messages of one turn of the event loop in one write (see `batchedSend`). */
   readonly send = batchedSend(
     () => (this.#closed || this.socket.destroyed ? undefined : this.socket),
-    () => new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the socket is closed')
+    () => new HubError(HUB_ERROR_CODES.CONNECTION_CLOSED, 'the socket is closed'),
   );
 
   async close(): Promise<void> {

@@ -12,7 +12,7 @@ export const LifecycleStdioOptions = Type.Object(
     stderrMaxLineLength: Type.Integer({ minimum: 1, default: 1000, description: 'Longer stderr lines are cut in the hub log.' }),
     stderrLinesPerMinute: Type.Integer({ minimum: 1, default: 300, description: 'Per server; further stderr lines are dropped and counted.' }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export default definePlugin({
@@ -26,7 +26,7 @@ export default definePlugin({
         configDirectory: hub.configDirectory,
         negotiation: options.versionNegotiation,
         stderr: { maxLineLength: options.stderrMaxLineLength, linesPerMinute: options.stderrLinesPerMinute },
-      })
+      }),
     );
   },
 });

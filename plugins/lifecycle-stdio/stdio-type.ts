@@ -20,7 +20,7 @@ export const StdioEntry = Type.Object(
     env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Added to the safe default environment.' })),
     cwd: Type.Optional(Type.String({ description: 'Working directory, relative to the config file.' })),
   },
-  { additionalProperties: true }
+  { additionalProperties: true },
 );
 type StdioEntry = Static<typeof StdioEntry>;
 
@@ -64,13 +64,13 @@ export function createStdioChildType(options: StdioTypeOptions): ChildType {
           stderr: 'pipe',
         },
         // The commonest answers read without the schema library.
-        new PlainReadBuffer()
+        new PlainReadBuffer(),
       );
       // The calls of one turn of the event loop in one pipe write (the SDK's transport writes
       // each message on its own). Set on the instance; the process is read at each write.
       transport.send = batchedSend(
         () => transport.childProcess()?.stdin ?? undefined,
-        () => new SdkError(SdkErrorCode.NotConnected, 'Not connected')
+        () => new SdkError(SdkErrorCode.NotConnected, 'Not connected'),
       );
       let memory = stderrMemories.get(context.name);
       if (!memory) stderrMemories.set(context.name, (memory = {}));
@@ -121,7 +121,7 @@ async function findCommand(command: string, folder: string, path: string): Promi
   for (const candidate of candidates) {
     const executable = await access(candidate, constants.X_OK).then(
       async () => (await stat(candidate)).isFile(),
-      () => false
+      () => false,
     );
     if (executable) return candidate;
   }

@@ -74,7 +74,7 @@ function parseTag(text: string, category: string): TagFilter {
     throw new InputError(
       `"${category}" is neither a category shortcut nor a map tag ("key" or "key=value", key of letters, digits, "_", ":", ".", "-"). Shortcuts include: ${Object.keys(CATEGORY_SHORTCUTS)
         .slice(0, 12)
-        .join(', ')}, …`
+        .join(', ')}, …`,
     );
   }
   return value === undefined ? { key } : { key, value };

@@ -25,7 +25,7 @@ export class UpstreamError extends HubError {
     /** The HTTP status, or undefined for a network failure or timeout. */
     readonly status: number | undefined,
     detail: string,
-    options?: { cause?: unknown; unreachable?: boolean }
+    options?: { cause?: unknown; unreachable?: boolean },
   ) {
     super(MAP_ERROR_CODES.UPSTREAM, `${service} ${status === undefined ? 'failed' : `answered HTTP ${status}`}: ${detail}`, options);
     this.unreachable = options?.unreachable ?? false;

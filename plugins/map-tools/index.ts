@@ -14,10 +14,10 @@ export default definePlugin({
       env: Type.Optional(
         Type.Record(Type.String(), Type.String(), {
           description: 'Map settings by environment variable name (MAP_*, ALT_ROUTING_API_KEY), taking precedence over the process environment.',
-        })
+        }),
       ),
     },
-    { additionalProperties: false }
+    { additionalProperties: false },
   ),
   publicSchemas: Object.fromEntries(Object.entries(OUTPUT_SCHEMAS).map(([tool, schema]) => [`${tool}-output`, schema])),
   register(app, options, hub) {
@@ -27,7 +27,7 @@ export default definePlugin({
       { server: options.name, source: osmFile ?? 'online' },
       osmFile
         ? `map server "${options.name}": answers offline from MAP_OSM_FILE ${osmFile}`
-        : `map server "${options.name}": answers from online services (${onlineHosts(runtime.settings).join(', ')}); set MAP_OSM_FILE to answer offline`
+        : `map server "${options.name}": answers from online services (${onlineHosts(runtime.settings).join(', ')}); set MAP_OSM_FILE to answer offline`,
     );
     // An offline extract loads now, not on the first call; tools that need no map answer meanwhile.
     runtime.start((error) => hub.log.error({ err: error instanceof Error ? error.message : String(error) }, 'map engines failed to start; retried on the next call'));
@@ -37,7 +37,7 @@ export default definePlugin({
         providers: runtime.providers,
         tools: runtime.tools,
         onInternalError: (tool, error) => hub.log.error({ tool, err: error instanceof Error ? error.message : String(error) }, 'map tool failed'),
-      })
+      }),
     );
   },
 });

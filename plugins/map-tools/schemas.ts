@@ -27,13 +27,13 @@ export const GeocodeInput = Type.Object(
       Type.Enum(['geocoder_a', 'geocoder_b'], {
         default: 'geocoder_a',
         description: 'geocoder_a (default) is best for addresses; geocoder_b is typo-tolerant and better for fuzzy place names',
-      })
+      }),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 3, description: 'How many matches, 1 to 10' })),
     language: Type.Optional(Language),
     countrycodes: Type.Optional(Type.String({ pattern: '^\\s*[A-Za-z]{2}(\\s*,\\s*[A-Za-z]{2})*\\s*$', description: 'Comma-separated ISO 3166-1 alpha-2 codes; geocoder_a only' })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const ReverseGeocodeInput = Type.Object(
@@ -42,7 +42,7 @@ export const ReverseGeocodeInput = Type.Object(
     longitude: Type.Number({ minimum: -180, maximum: 180 }),
     language: Type.Optional(Language),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const RouteInput = Type.Object(
@@ -52,7 +52,7 @@ export const RouteInput = Type.Object(
     include_steps: Type.Optional(Type.Boolean({ default: false, description: 'Add a turn-by-turn summary (first 100 steps)' })),
     language: Type.Optional(Language),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const RouteMatrixInput = Type.Object(
@@ -62,7 +62,7 @@ export const RouteMatrixInput = Type.Object(
     profile: ProfileInput(true),
     language: Type.Optional(Language),
   },
-  { additionalProperties: false, description: 'origins plus destinations must be at most 25' }
+  { additionalProperties: false, description: 'origins plus destinations must be at most 25' },
 );
 
 export const OptimizeRouteInput = Type.Object(
@@ -72,7 +72,7 @@ export const OptimizeRouteInput = Type.Object(
     roundtrip: Type.Optional(Type.Boolean({ default: true, description: 'true: the tour returns to the first stop; false: the first stop is the start and the last the end' })),
     language: Type.Optional(Language),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const IsochroneInput = Type.Object(
@@ -83,7 +83,7 @@ export const IsochroneInput = Type.Object(
     kilometers: Type.Optional(Type.Number({ minimum: 0.1, maximum: 100, description: 'Distance budget; give exactly one of minutes or kilometers' })),
     language: Type.Optional(Language),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 const Category = Type.String({ minLength: 1, maxLength: 100, description: 'A category shortcut (restaurant, cafe, …) or a raw map tag "key" or "key=value"' });
@@ -96,12 +96,12 @@ export const FindNearbyPoisInput = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 25, default: 10 })),
     language: Type.Optional(Language),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const PoiDetailsInput = Type.Object(
   { osm_id: Type.String({ pattern: '^(node|way|relation)/[1-9][0-9]{0,15}$', description: 'node/<id>, way/<id> or relation/<id>' }) },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const SuggestMeetingPointInput = Type.Object(
@@ -112,7 +112,7 @@ export const SuggestMeetingPointInput = Type.Object(
     search_radius_m: Type.Optional(Type.Integer({ minimum: 100, maximum: 10000, default: 1500, description: 'Meters around the midpoint' })),
     language: Type.Optional(Language),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const StraightLineDistanceInput = Type.Object({ from: Place('The first place'), to: Place('The second place'), language: Type.Optional(Language) }, { additionalProperties: false });
@@ -125,7 +125,7 @@ export const MapLinkInput = Type.Object(
     profile: Type.Optional(ProfileInput(false)),
     language: Type.Optional(Language),
   },
-  { additionalProperties: false, description: 'Either place, or both from and to' }
+  { additionalProperties: false, description: 'Either place, or both from and to' },
 );
 
 // ---- outputs --------------------------------------------------------------------
@@ -180,8 +180,8 @@ export const ReverseGeocodeOutput = Type.Object({
   private_street: Type.Optional(
     Type.Object(
       { name: Type.String(), osm_id: Type.Optional(OsmId), distance_m: Type.Number({ minimum: 0 }) },
-      { description: 'a private street (access=private or no) the point lies beside, when a public street was preferred as the address' }
-    )
+      { description: 'a private street (access=private or no) the point lies beside, when a public street was preferred as the address' },
+    ),
   ),
   ...Common,
 });
@@ -195,7 +195,7 @@ export const RouteOutput = Type.Object({
   steps: Type.Optional(
     Type.Array(Type.Object({ instruction: Type.String(), distance_m: Type.Number({ minimum: 0 }), duration_s: Type.Number({ minimum: 0 }) }), {
       maxItems: 100,
-    })
+    }),
   ),
   steps_total: Type.Optional(Type.Integer({ minimum: 0, description: 'steps of the whole route, before the cap of 100' })),
   steps_truncated: Type.Optional(Type.Boolean()),

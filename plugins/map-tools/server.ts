@@ -37,7 +37,7 @@ export function createMapServer(options: MapServerOptions): McpServer {
         outputSchema: fromJsonSchema<Record<string, unknown>>(OUTPUT_SCHEMAS[name]),
         annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       },
-      (args) => runTool(tool, INPUT_SCHEMAS[name], OUTPUT_SCHEMAS[name], args, options)
+      (args) => runTool(tool, INPUT_SCHEMAS[name], OUTPUT_SCHEMAS[name], args, options),
     );
   }
   return server;

@@ -22,7 +22,7 @@ export default definePlugin({
         description: 'false speaks the revision (and the ones before it) to children only: callers asking for it are refused.',
       }),
     },
-    { additionalProperties: false }
+    { additionalProperties: false },
   ),
   register(_app, options, hub) {
     hub.revisions.add(REVISION, { revision: REVISION, ...(options.callers && { callers: createCallerWire(REVISION) }), child: createChildWire() });

@@ -25,7 +25,7 @@ export default definePlugin({
         description: 'false speaks the revision to children only: callers asking for it are refused.',
       }),
     },
-    { additionalProperties: false }
+    { additionalProperties: false },
   ),
   register(_app, options, hub) {
     const revision = createModernRevision(REVISION, { elicitation: options.elicitation });

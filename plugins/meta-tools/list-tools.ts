@@ -33,7 +33,7 @@ export function listTools(hub: PluginHub): MetaTool {
           await child.ensureToolsKnown();
         } catch (error) {
           return toolError(
-            `The tools of server "${child.name}" are not known: it has never started and it cannot start now (${(error as Error).message}). Tell the user; list_servers shows its status.`
+            `The tools of server "${child.name}" are not known: it has never started and it cannot start now (${(error as Error).message}). Tell the user; list_servers shows its status.`,
           );
         }
       } else if (child.status === 'sleeping') {

@@ -24,7 +24,7 @@ export const CallToolInput = Type.Object(
     tool: ToolName,
     arguments: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "The tool's arguments, matching the inputSchema from get_tool_schema" })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const ServerEntry = Type.Object({
@@ -37,7 +37,7 @@ export const ServerEntry = Type.Object({
   withheldTools: Type.Optional(
     Type.Array(Type.String(), {
       description: 'Tools withheld until an operator approves them (their definition changed, or they are new); not in toolCount or list_tools. Calling one says how they are approved',
-    })
+    }),
   ),
 });
 

@@ -38,7 +38,7 @@ export function accessAdmin(hub: PluginHub, c: Collections, apiTokens: ApiTokens
             issuedAt: new Date(issuedAt * 1000),
             ...(revoked && { tokensRevokedAt: revoked.revokedAt }),
           };
-        })
+        }),
       );
     },
     async revokeClient(clientId) {

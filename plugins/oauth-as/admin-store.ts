@@ -21,7 +21,7 @@ export async function listTokens(c: Pick<Collections, 'apiTokens' | 'apiTokenRev
   out(['ID', 'STATUS', 'ISSUED', 'EXPIRES', 'LAST USED', 'BASE URL', 'RESOURCES', 'SERVERS', 'LABEL'].join('\t'));
   for (const token of listed) {
     const expires = token.expiresAt ? token.expiresAt.toISOString() : 'never';
-    const servers = token.resources && !token.resources.includes(HUB_RESOURCE) ? '-' : token.servers?.join(',') ?? 'all';
+    const servers = token.resources && !token.resources.includes(HUB_RESOURCE) ? '-' : (token.servers?.join(',') ?? 'all');
     out(
       [
         token.id,
@@ -33,7 +33,7 @@ export async function listTokens(c: Pick<Collections, 'apiTokens' | 'apiTokenRev
         token.resources?.join(',') ?? 'all',
         servers,
         token.label ?? '',
-      ].join('\t')
+      ].join('\t'),
     );
   }
   if (listed.length === 0) output.stderr('no API tokens (expired ones are not listed): hub-admin tokens mint makes one\n');

@@ -92,7 +92,7 @@ export function tokensCommand(c: Collections, apiTokens: ApiTokens, hub: PluginH
         output.stderr(
           `for the hub at ${minted.issuer} (${
             explicit ? 'from BASE_URL, HOST and PORT' : served === undefined ? 'the default; no hub has served with this store yet' : 'where the hub last served with this store'
-          })\n`
+          })\n`,
         );
         output.stderr(`opens ${describeReach(reach)}\n`);
         if (explicit && served !== undefined && served !== issuer) output.stderr(`hub-admin: note: the hub last served at ${served} with this store; there this token is refused\n`);

@@ -92,7 +92,7 @@ export class ApiTokens {
     /** The base URL this hub serves, or how to read it (it may be known only once the hub listens). */
     issuer: string | (() => string),
     /** The time in ms since the epoch; tests pass their own to cross an expiry without waiting. */
-    private readonly now: () => number = Date.now
+    private readonly now: () => number = Date.now,
   ) {
     this.#issuer = typeof issuer === 'string' ? () => issuer : issuer;
   }

@@ -92,7 +92,7 @@ export async function registerAuthorize(app: FastifyInstance, deps: Dependencies
 
         const sealed = await pending.seal({ clientId: client.clientId, redirectUri, state: query.state, codeChallenge: query.code_challenge, resource, scope: query.scope ?? '' });
         return consent(reply, client, sealed, resource);
-      }
+      },
     );
 
     routes.post(
@@ -140,7 +140,7 @@ export async function registerAuthorize(app: FastifyInstance, deps: Dependencies
           expiresAt: new Date(Date.now() + options.authorizationCodeSeconds * 1000),
         });
         return redirectWith(reply, opened.redirectUri, { code, state: opened.state, iss: endpoints.issuer });
-      }
+      },
     );
   });
 }

@@ -31,7 +31,11 @@ export type ClientCredentials = Static<typeof ClientCredentials>;
 
 /** Finds clients (issued or metadata-document) and checks how they authenticate. */
 export class ClientAuthenticator {
-  constructor(private readonly c: Collections, private readonly documents: MetadataDocumentFetcher, private readonly endpoints: Endpoints) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly documents: MetadataDocumentFetcher,
+    private readonly endpoints: Endpoints,
+  ) {}
 
   /** The client by id, or an `invalid_client` error. */
   async find(clientId: string): Promise<KnownClient> {

@@ -53,13 +53,13 @@ export function registerDiscovery(app: Routes, endpoints: Endpoints, dynamicRegi
         authorization_servers: [endpoints.issuer],
         bearer_methods_supported: ['header'],
         resource_name: path === '/hub' ? 'MCP hub' : `MCP server ${path.split('/')[1] ?? ''}`,
-      })
+      }),
     )(_request, reply);
   };
   app.get('/.well-known/oauth-protected-resource', protectedResource('/hub'));
   app.get('/.well-known/oauth-protected-resource/hub', protectedResource('/hub'));
   app.get('/.well-known/oauth-protected-resource/:name/mcp', { schema: { params: Type.Object({ name: Type.String() }) } }, (request, reply) =>
-    protectedResource(`/${request.params.name}/mcp`)(request, reply)
+    protectedResource(`/${request.params.name}/mcp`)(request, reply),
   );
 
   app.get('/jwks', json(JSON.stringify({ keys: [] })));

@@ -35,7 +35,7 @@ export class OAuthError extends HubError {
     readonly oauthError: OAuthErrorName,
     readonly description: string,
     readonly status = 400,
-    options?: { cause?: unknown }
+    options?: { cause?: unknown },
   ) {
     super(OAUTH_ERROR_CODES[oauthError], description, options);
   }

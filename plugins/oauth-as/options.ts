@@ -26,6 +26,6 @@ export const OAuthAsOptions = Type.Object(
       description: 'Development only: allow client metadata documents on loopback addresses (and over http there).',
     }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type OAuthAsOptions = Static<typeof OAuthAsOptions>;

@@ -24,6 +24,6 @@ export function consentPage(operator: OperatorService, reply: FastifyReply, cont
 <p>To allow it, enter the hub password.</p>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="${escapeHtml(context.action)}">${operator.csrfField(reply)}<input type="hidden" name="request" value="${escapeHtml(context.request)}">
 <label for="password">Hub password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
-<button name="step" value="approve" type="submit">Allow</button><button class="deny" name="step" value="deny" type="submit" formnovalidate>Deny</button></form>`
+<button name="step" value="approve" type="submit">Allow</button><button class="deny" name="step" value="deny" type="submit" formnovalidate>Deny</button></form>`,
   );
 }

@@ -38,7 +38,10 @@ export interface OpenedRequest extends PendingRequest {
 export class PendingRequests {
   #key: Promise<CryptoKey> | undefined;
 
-  constructor(private readonly c: Collections, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async seal(request: PendingRequest): Promise<string> {
     const issuedAt = Math.floor(this.now() / 1000);

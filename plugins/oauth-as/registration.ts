@@ -186,7 +186,7 @@ export function registerRegistration(app: Routes, c: Collections, endpoints: End
       }
       const updated = await c.clients.findOneAndUpdate({ _id: record._id }, { $set: { metadata } });
       return reply.header('cache-control', 'no-store').send(response(updated ?? record));
-    }
+    },
   );
 
   app.delete('/register/:clientId', management, async (request, reply) => {

@@ -34,7 +34,10 @@ interface Grant {
  * after its owner, to follow along, is a replay at the second one.
  */
 export class TokenService {
-  constructor(private readonly c: Collections, private readonly options: OAuthAsOptions) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly options: OAuthAsOptions,
+  ) {}
 
   /** How long an access token lives. */
   get accessTokenSeconds(): number {
@@ -71,7 +74,7 @@ export class TokenService {
     const seed = family.seed ?? newSecret('seed');
     const rotated = await this.c.families.findOneAndUpdate(
       { _id: family._id, current: hash, revoked: { $ne: true } },
-      { $set: { current: hashSecret(derivedSecret('hrt', seed, refreshToken)), previous: hash, rotatedAt: new Date(), seed } }
+      { $set: { current: hashSecret(derivedSecret('hrt', seed, refreshToken)), previous: hash, rotatedAt: new Date(), seed } },
     );
     if (rotated) return this.#rotation(rotated, refreshToken, false);
     const retried = await this.c.families.findOneAndUpdate(
@@ -82,7 +85,7 @@ export class TokenService {
         rotatedAt: { $gt: new Date(Date.now() - this.options.refreshRetrySeconds * 1000) },
         $or: [{ retried: { $exists: false } }, { retried: hash }],
       },
-      { $set: { retried: hash } }
+      { $set: { retried: hash } },
     );
     if (retried) return this.#rotation(retried, refreshToken, true);
     // A retired token came back: two parties hold one chain. Withdraw all of it.

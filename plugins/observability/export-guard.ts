@@ -22,7 +22,12 @@ export class ExportFailureLog {
   #lastLine = 0;
   #since = 0;
 
-  constructor(private readonly log: ExportLog, private readonly target: string, private readonly now: () => number = Date.now, private readonly intervalMs = FAILURE_LOG_INTERVAL_MS) {}
+  constructor(
+    private readonly log: ExportLog,
+    private readonly target: string,
+    private readonly now: () => number = Date.now,
+    private readonly intervalMs = FAILURE_LOG_INTERVAL_MS,
+  ) {}
 
   /** Whether the last export failed: the collector is out of reach as far as the hub knows. */
   get failing(): boolean {
@@ -40,7 +45,7 @@ export class ExportFailureLog {
       { collector: this.target, err: cause, ...(first ? {} : { failedExports: this.#since }) },
       first
         ? `tracing: spans cannot reach the collector; they are dropped until it answers (said again at most every ${Math.round(this.intervalMs / 60_000)} minutes)`
-        : 'tracing: spans still cannot reach the collector'
+        : 'tracing: spans still cannot reach the collector',
     );
     this.#since = 0;
   }
@@ -91,7 +96,7 @@ export async function settleWithin(work: Promise<unknown>, ms: number, timers: T
     return await Promise.race([
       work.then(
         () => ({ result: 'done' as const }),
-        (error: unknown) => ({ result: 'failed' as const, error })
+        (error: unknown) => ({ result: 'failed' as const, error }),
       ),
       late,
     ]);

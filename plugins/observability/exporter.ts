@@ -30,7 +30,10 @@ export async function createExporter(target: TracesTarget): Promise<SpanExporter
 
 /** An exporter whose every outcome the failure log hears (the SDK itself reports failures to a process-wide handler the hub leaves alone). */
 export class WatchedExporter implements SpanExporter {
-  constructor(private readonly exporter: SpanExporter, private readonly failures: ExportFailureLog) {}
+  constructor(
+    private readonly exporter: SpanExporter,
+    private readonly failures: ExportFailureLog,
+  ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     this.exporter.export(spans, (result) => {

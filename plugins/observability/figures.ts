@@ -50,7 +50,7 @@ export function quantile(fraction: number, buckets: readonly number[]): number |
     const count = buckets[index] ?? 0;
     if (count < rank) continue;
     const lower = index === 0 ? 0 : (DURATION_BUCKETS[index - 1] as number);
-    const below = index === 0 ? 0 : buckets[index - 1] ?? 0;
+    const below = index === 0 ? 0 : (buckets[index - 1] ?? 0);
     const upper = DURATION_BUCKETS[index] as number;
     return count === below ? upper : lower + ((upper - lower) * (rank - below)) / (count - below);
   }

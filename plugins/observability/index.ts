@@ -47,7 +47,7 @@ export default definePlugin({
         hub.observe.hubToolCall.subscribe((event) => {
           metrics?.hubToolCall(event);
           callLog?.({ server: HUB_SERVER, event });
-        })
+        }),
       );
     }
     unsubscribe.push(
@@ -56,7 +56,7 @@ export default definePlugin({
         lastReload = { at: now, event };
         metrics?.reloaded(event, now);
         if (event.outcome === 'applied') lifecycle.prune(new Set(hub.servers.list().map((server) => server.name)));
-      })
+      }),
     );
     if (metrics) {
       unsubscribe.push(
@@ -69,7 +69,7 @@ export default definePlugin({
         hub.observe.toolWithheld.subscribe((event) => metrics.toolWithheld(event.server, event.cause)),
         hub.observe.interception.subscribe((event) => metrics.interception(event)),
         hub.observe.pluginFault.subscribe((event) => metrics.pluginFailure(event.plugin, event.site)),
-        hub.observe.unhandledRejection.subscribe(() => metrics.unhandledRejection())
+        hub.observe.unhandledRejection.subscribe(() => metrics.unhandledRejection()),
       );
       // Series for the servers (and their tools from the snapshots) exist at 0 from the start.
       app.addHook('onReady', async () => metrics.sync());

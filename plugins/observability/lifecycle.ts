@@ -31,7 +31,10 @@ export class Lifecycle {
   readonly #reasons = new Map<string, StartReason>();
   readonly #everUp = new Set<string>();
 
-  constructor(private readonly hub: PluginHub, private readonly listeners: LifecycleListener[]) {}
+  constructor(
+    private readonly hub: PluginHub,
+    private readonly listeners: LifecycleListener[],
+  ) {}
 
   /** Subscribes; returns the unsubscribe. */
   listen(): () => void {

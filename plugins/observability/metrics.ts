@@ -253,7 +253,7 @@ export class HubMetrics implements LifecycleListener {
       event.tool,
       event.outcome ?? 'ok',
       (tool) => server.findTool(tool) !== undefined || server.entry.denyTools?.includes(tool) === true || server.withheldTools.some((withheld) => withheld.name === tool),
-      event.virtual?.server.name
+      event.virtual?.server.name,
     );
   }
 
@@ -285,7 +285,7 @@ export class HubMetrics implements LifecycleListener {
         ...(type !== undefined && { error_type: type }),
         network_transport: transportOf(event.child).transport,
       },
-      (ended - event.sentAt) / 1000
+      (ended - event.sentAt) / 1000,
     );
   }
 
@@ -307,7 +307,7 @@ export class HubMetrics implements LifecycleListener {
         ...(tool !== undefined && { gen_ai_tool_name: tool }),
         ...(status >= 400 && { error_type: String(status) }),
       },
-      seconds
+      seconds,
     );
   }
 

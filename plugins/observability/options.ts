@@ -16,6 +16,6 @@ export const ObservabilityOptions = Type.Object(
     statusPage: Type.Boolean({ default: true, description: 'Serve the operator status page at /status, behind the hub password.' }),
     statusRefreshSeconds: Type.Integer({ default: 15, minimum: 5, maximum: 3600, description: "How often the console's overview reads /status.json again." }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type ObservabilityOptions = Static<typeof ObservabilityOptions>;

@@ -26,15 +26,15 @@ export async function registerStatusPage(app: FastifyInstance, hub: PluginHub, s
           404,
           'No status page',
           `<p>The status is shown by the operator console, which is off here (<code>"plugins": { "console": false }</code>). The same figures are at <a href="${escapeHtml(
-            operator.url('/status.json')
-          )}">/status.json</a>.</p>`
+            operator.url('/status.json'),
+          )}">/status.json</a>.</p>`,
         );
       }
       const query = request.url.indexOf('?');
       return reply.redirect(`${operator.url(CONSOLE_OVERVIEW)}${query === -1 ? '' : request.url.slice(query)}`, 303);
     });
     pages.get('/status.json', { onRequest: operator.requireSession }, async (_request, reply) =>
-      reply.header('cache-control', 'no-store').send({ ...(await statusData(hub, sources, Date.now())), refreshSeconds })
+      reply.header('cache-control', 'no-store').send({ ...(await statusData(hub, sources, Date.now())), refreshSeconds }),
     );
   });
 }

@@ -147,7 +147,7 @@ export async function startTracing(hub: PluginHub, target: TracesTarget): Promis
         startTime: Date.now() - event.durationMs,
         attributes: { 'mcp_switchyard.server': child.name, 'mcp_switchyard.start.outcome': event.outcome, 'network.transport': transportOf(child).transport },
       },
-      under(wake?.span)
+      under(wake?.span),
     );
     if (event.outcome === 'failed') failed(start, 'start_failed', child.lastError);
     start.end();
@@ -184,7 +184,7 @@ export async function startTracing(hub: PluginHub, target: TracesTarget): Promis
               ...(event.clientId !== undefined && { 'mcp_switchyard.client_id': event.clientId }),
             },
           },
-          extracted(event.params._meta ?? event.request.meta) ?? ROOT_CONTEXT
+          extracted(event.params._meta ?? event.request.meta) ?? ROOT_CONTEXT,
         );
       calls.set(event, { server: span, own, client: undefined });
       latestCall.set(server, span);
@@ -210,7 +210,7 @@ export async function startTracing(hub: PluginHub, target: TracesTarget): Promis
             ...(event.virtual && { 'mcp_switchyard.virtual_server': event.virtual.server.name, 'mcp_switchyard.virtual_tool': event.virtual.tool }),
           },
         },
-        under(spans.server)
+        under(spans.server),
       );
       propagator.inject(under(spans.client), event.forwardMeta, defaultTextMapSetter);
     }),

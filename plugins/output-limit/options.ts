@@ -10,7 +10,7 @@ export const OutputLimitOptions = Type.Object(
       description: "The most bytes a tool result may carry into the caller (and so a model's context), unless the server entry says otherwise.",
     }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type OutputLimitOptions = Static<typeof OutputLimitOptions>;
 

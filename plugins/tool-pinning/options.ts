@@ -8,7 +8,7 @@ export const ToolPinningOptions = Type.Object(
       description: 'A tool never approved is approved as it is first seen, so that only later changes wait for an operator. Off: new tools wait too.',
     }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type ToolPinningOptions = Static<typeof ToolPinningOptions>;
 

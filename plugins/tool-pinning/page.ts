@@ -21,7 +21,7 @@ const ApproveAllBody = Type.Object(
     /** The digests of the definitions the page showed: only those are approved. */
     digests: Type.Array(Digest, { minItems: 1, maxItems: MAX_APPROVE_ALL }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 const ApproveBody = Type.Object(
@@ -32,7 +32,7 @@ const ApproveBody = Type.Object(
     item: Type.Optional(Type.Literal(INSTRUCTIONS)),
     digest: Digest,
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 /** The routes' refusals are JSON with the hub's codes (the operator API's rules: session only, CSRF header, same origin). */
@@ -58,7 +58,7 @@ export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub,
           reply,
           404,
           'No approvals page',
-          '<p>Tool approvals are shown by the operator console, which is off here (<code>"plugins": { "console": false }</code>). Approve with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>'
+          '<p>Tool approvals are shown by the operator console, which is off here (<code>"plugins": { "console": false }</code>). Approve with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>.</p>',
         );
       }
       return reply.redirect(operator.url(CONSOLE_APPROVALS), 303);
@@ -86,7 +86,7 @@ export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub,
             reply,
             409,
             TOOL_PINNING_ERROR_CODES.NOT_WAITING,
-            `This version of the ${what} no longer waits for approval: it was approved meanwhile, or it changed again since the page was shown. Reload the approvals.`
+            `This version of the ${what} no longer waits for approval: it was approved meanwhile, or it changed again since the page was shown. Reload the approvals.`,
           );
         }
         return reply.header('cache-control', 'no-store').send({ approved: approved.length, message: `Approved ${what}.` });
@@ -108,7 +108,7 @@ export async function registerApprovalPage(app: FastifyInstance, hub: PluginHub,
             reply,
             409,
             TOOL_PINNING_ERROR_CODES.NOT_WAITING,
-            `None of the definitions of server ${server} the page showed waits for approval any more: they were approved meanwhile, or changed again since. Reload the approvals.`
+            `None of the definitions of server ${server} the page showed waits for approval any more: they were approved meanwhile, or changed again since. Reload the approvals.`,
           );
         }
         const count = approved.length;

@@ -70,7 +70,11 @@ export class ToolPins implements ToolGate {
   /** The digest of the instructions each server last stated: asked at every handshake, computed once per text. */
   readonly #instructionsDigests = new Map<string, { text: string; digest: string }>();
 
-  constructor(private readonly hub: PluginHub, private readonly c: PinCollections, private readonly options: ToolPinningOptions) {
+  constructor(
+    private readonly hub: PluginHub,
+    private readonly c: PinCollections,
+    private readonly options: ToolPinningOptions,
+  ) {
     this.#log = hub.log.child({ plugin: 'tool-pinning' });
   }
 
@@ -137,7 +141,7 @@ export class ToolPins implements ToolGate {
         (error: unknown) => {
           this.#loaded = undefined;
           throw error;
-        }
+        },
       );
     return this.#loaded;
   }
@@ -295,8 +299,8 @@ export class ToolPins implements ToolGate {
         ? 'server instructions changed since they were approved: the approved ones are served until an operator approves the change'
         : 'new server instructions: not served until an operator approves them'
       : pin
-      ? 'tool definition changed since it was approved: withheld until an operator approves it'
-      : 'new tool: withheld until an operator approves it';
+        ? 'tool definition changed since it was approved: withheld until an operator approves it'
+        : 'new tool: withheld until an operator approves it';
     this.#log.warn({ ...what, cause, diff: diff.length > LOGGED_DIFF_CHARS ? `${diff.slice(0, LOGGED_DIFF_CHARS)}\n… (hub-admin tools pending shows the rest)` : diff }, message);
   }
 

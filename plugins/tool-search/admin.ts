@@ -49,7 +49,7 @@ export function searchCommand(hub: PluginHub, index: ToolIndex): AdminCommand {
               .list()
               .map((view) => view.name)
               .join(', ') || 'none'
-          })`
+          })`,
         );
       }
       const failed = await listInHubServers(hub);
@@ -83,13 +83,13 @@ async function listInHubServers(hub: PluginHub): Promise<Map<string, string>> {
     views.map(async (view) => {
       const listed = view.ensureToolsKnown().then(
         () => undefined,
-        (error: Error) => error.message
+        (error: Error) => error.message,
       );
       // Unreferenced: a listing that ends first lets hub-admin exit at once.
       const late = delay(LIST_BOUND_MS, undefined, { ref: false }).then(() => `no tool list within ${LIST_BOUND_MS / 1000} s${view.lastError === undefined ? '' : ` (${view.lastError})`}`);
       const why = await Promise.race([listed, late]);
       if (why !== undefined) failed.set(view.name, `its tools could not be listed: ${why}`);
-    })
+    }),
   );
   // A virtual server may have composed its list before the servers it draws on were listed.
   await Promise.all(views.filter((view) => !failed.has(view.name)).map((view) => view.refreshTools().catch(() => undefined)));

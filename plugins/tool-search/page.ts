@@ -29,14 +29,14 @@ export async function registerSearchPage(app: FastifyInstance, hub: PluginHub, i
       const rows = answer.tools.map(
         (tool) =>
           `<tr><td>${escapeHtml(tool.server)}${hub.servers.get(tool.server)?.hidden ? ' <small>(hub: false)</small>' : ''}</td><td><code>${escapeHtml(
-            tool.tool
-          )}</code></td><td class="num">${tool.score.toFixed(2)}</td><td>${escapeHtml(tool.description)}</td></tr>`
+            tool.tool,
+          )}</code></td><td class="num">${tool.score.toFixed(2)}</td><td>${escapeHtml(tool.description)}</td></tr>`,
       );
       const results =
         rows.length === 0
           ? '<p role="status">No tool matches.</p>'
           : `<table aria-label="Tools found"><thead><tr><th scope="col">Server</th><th scope="col">Tool</th><th scope="col" class="num">Score</th><th scope="col">Description</th></tr></thead><tbody>${rows.join(
-              '\n'
+              '\n',
             )}</tbody></table>`;
       const unsearched = (answer.notSearchable ?? []).map(({ server }) => `<li>${escapeHtml(server)}</li>`).join('');
       const notes = unsearched === '' ? '' : `<p>Not searched (never started, so their tools are not known; nothing was started to learn them):</p><ul>${unsearched}</ul>`;
@@ -49,6 +49,6 @@ export async function registerSearchPage(app: FastifyInstance, hub: PluginHub, i
 
 function form(hub: PluginHub, query: string): string {
   return `<form role="search" method="get" action="${escapeHtml(hub.operator.url(SEARCH_PATH))}"><label>Search tools <input type="search" name="${QUERY_FIELD}" value="${escapeHtml(
-    query
+    query,
   )}" required maxlength="${MAX_QUERY_LENGTH}"></label> <button type="submit">Search</button></form>`;
 }

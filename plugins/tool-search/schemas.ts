@@ -14,7 +14,7 @@ export const SearchToolsInput = Type.Object(
     server: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Search only this server (a name from list_servers)' })),
     withCode: Type.Optional(Type.Boolean({ description: "With code mode (run_code): each result's TypeScript declaration, how a program calls it, so that get_code_api is not needed" })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 
 export const FoundTool = Type.Object({

@@ -117,7 +117,7 @@ export class ToolIndex {
       tools.length === 0
         ? nothingMatched(
             request.query,
-            this.#servers.list().filter((view) => view.toolsKnown && (request.server === undefined || view.name === request.server) && request.reaches(view))
+            this.#servers.list().filter((view) => view.toolsKnown && (request.server === undefined || view.name === request.server) && request.reaches(view)),
           )
         : undefined;
     return { tools, ...(notSearchable.length > 0 && { notSearchable }), ...(notice !== undefined && { notice }) };

@@ -165,7 +165,7 @@ export class WordNet {
 
   #open(): Record<PartOfSpeech, { index: SortedFile; data: SortedFile }> {
     this.#files ??= Object.fromEntries(
-      PARTS_OF_SPEECH.map((pos) => [pos, { index: new SortedFile(join(this.#folder, `index.${pos}`)), data: new SortedFile(join(this.#folder, `data.${pos}`)) }])
+      PARTS_OF_SPEECH.map((pos) => [pos, { index: new SortedFile(join(this.#folder, `index.${pos}`)), data: new SortedFile(join(this.#folder, `data.${pos}`)) }]),
     ) as Record<PartOfSpeech, { index: SortedFile; data: SortedFile }>;
     return this.#files;
   }

@@ -7,7 +7,7 @@ export const UpstreamOAuthOptions = Type.Object(
       description: 'Development only: lets discovery and token requests reach loopback addresses, over plain http too (a local authorization server). Off, only https on public addresses is fetched.',
     }),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type UpstreamOAuthOptions = Static<typeof UpstreamOAuthOptions>;
 
@@ -21,7 +21,7 @@ export const UpstreamOAuthEntry = Type.Object(
     grant: Type.Optional(Type.Union([Type.Literal('authorization_code'), Type.Literal('client_credentials')], { description: 'Default authorization_code (an operator login).' })),
     scope: Type.Optional(Type.String({ minLength: 1 })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type UpstreamOAuthEntry = Static<typeof UpstreamOAuthEntry>;
 

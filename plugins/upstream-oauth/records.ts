@@ -50,7 +50,10 @@ export async function createIndexes(c: Collections): Promise<void> {
 
 /** Typed access to one upstream's record. */
 export class UpstreamState {
-  constructor(private readonly collection: StoreCollection<UpstreamRecord>, readonly server: string) {}
+  constructor(
+    private readonly collection: StoreCollection<UpstreamRecord>,
+    readonly server: string,
+  ) {}
 
   async client(): Promise<UpstreamClient | undefined> {
     return parse<UpstreamClient>((await this.#record())?.client);

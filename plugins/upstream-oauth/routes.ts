@@ -101,7 +101,7 @@ export async function registerRoutes(plugin: FastifyInstance, deps: Dependencies
         grant: upstream.grant,
         status: deps.hub.servers.get(upstream.name)?.status ?? ('unknown' as const),
         hasTokens: await upstream.hasTokens(),
-      }))
+      })),
     );
   }
 }

@@ -54,7 +54,12 @@ export class Upstream {
   /** The bearer token each upstream answer was a reply to, to tell stale 401s from fresh ones. */
   readonly #sent = new WeakMap<Response, string | undefined>();
 
-  constructor(readonly name: string, readonly serverUrl: URL, readonly settings: UpstreamOAuthEntry, private readonly deps: UpstreamDependencies) {
+  constructor(
+    readonly name: string,
+    readonly serverUrl: URL,
+    readonly settings: UpstreamOAuthEntry,
+    private readonly deps: UpstreamDependencies,
+  ) {
     this.state = new UpstreamState(deps.c.upstreams, name);
   }
 
@@ -240,7 +245,7 @@ export class Upstream {
       serverUrl: this.serverUrl,
       fetchFn: this.deps.fetch,
       ...(options.resourceMetadataUrl ? { resourceMetadataUrl: options.resourceMetadataUrl } : {}),
-      ...(options.scope ?? this.settings.scope ? { scope: options.scope ?? this.settings.scope } : {}),
+      ...((options.scope ?? this.settings.scope) ? { scope: options.scope ?? this.settings.scope } : {}),
       ...(options.authorizationCode === undefined ? {} : { authorizationCode: options.authorizationCode }),
       ...(options.iss === undefined ? {} : { iss: options.iss }),
       ...(options.forceReauthorization ? { forceReauthorization: true } : {}),
@@ -267,7 +272,7 @@ export class Upstream {
     if (response.status !== 201 && response.status !== 200) {
       throw new HubError(
         UPSTREAM_OAUTH_ERROR_CODES.REGISTRATION_FAILED,
-        `dynamic registration at the upstream of "${this.name}" failed (${response.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''})`
+        `dynamic registration at the upstream of "${this.name}" failed (${response.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''})`,
       );
     }
     if (typeof body?.client_id !== 'string') throw new HubError(UPSTREAM_OAUTH_ERROR_CODES.REGISTRATION_FAILED, `dynamic registration at the upstream of "${this.name}" returned no client_id`);

@@ -106,7 +106,7 @@ function drawsOf(entry: ServerEntry): Draw[] {
       name: typeof selection.name === 'string' ? selection.name : undefined,
       title: typeof selection.title === 'string' ? selection.title : undefined,
       prefix: typeof selection.prefix === 'string' ? selection.prefix : undefined,
-    }))
+    })),
   );
 }
 
@@ -133,7 +133,7 @@ export function unknownYetOf(entry: ServerEntry, known: (server: string) => bool
     ...new Set(
       selectionsOf(entry)
         .filter((selection) => selection.tool === '*' && !known(selection.server))
-        .map((selection) => selection.server)
+        .map((selection) => selection.server),
     ),
   ];
 }

@@ -23,7 +23,7 @@ export function compose(
   servers: Pick<Servers, 'get'>,
   problem: (message: string) => void,
   /** The tools a server shows the kit's callers: by default what it lists on the revision spoken with it. */
-  toolsOf: (view: ServerView) => readonly Tool[] = (view) => view.tools
+  toolsOf: (view: ServerView) => readonly Tool[] = (view) => view.tools,
 ): Composition {
   const tools: Tool[] = [];
   const routes = new Map<string, ToolRoute>();

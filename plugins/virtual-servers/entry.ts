@@ -13,7 +13,7 @@ export const ToolSelection = Type.Object(
     prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'Put before the name of every tool selected (and before `name`).' })),
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Replaces the tool's description." })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type ToolSelection = Static<typeof ToolSelection>;
 
@@ -23,13 +23,13 @@ export const PromptSelection = Type.Object(
     server: Type.String({ minLength: 1, description: 'The server the prompt is drawn from (a virtual one too, without a circle).' }),
     prompt: Type.String({ minLength: 1, description: 'The prompt\'s name on that server, or "*" for every prompt it lists.' }),
     name: Type.Optional(
-      Type.String({ pattern: TOOL_NAME, description: 'The name the prompt takes here (one prompt only, not with "*"); a renamed prompt loses its own title unless `title` gives one.' })
+      Type.String({ pattern: TOOL_NAME, description: 'The name the prompt takes here (one prompt only, not with "*"); a renamed prompt loses its own title unless `title` gives one.' }),
     ),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'The title (display name) the prompt takes here (one prompt only, not with "*").' })),
     prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'Put before the name of every prompt selected (and before `name`).' })),
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Replaces the prompt's description." })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type PromptSelection = Static<typeof PromptSelection>;
 
@@ -46,7 +46,7 @@ export const ResourceSelection = Type.Object(
     prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'Put before the listed name of every resource selected (and before `name`).' })),
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Replaces the resource's description." })),
   },
-  { additionalProperties: false }
+  { additionalProperties: false },
 );
 export type ResourceSelection = Static<typeof ResourceSelection>;
 
@@ -57,7 +57,7 @@ export const VirtualEntry = Type.Object(
     prompts: Type.Optional(Type.Array(PromptSelection, { minItems: 1, maxItems: 1000, description: 'The prompts this server offers, each drawn from another server.' })),
     resources: Type.Optional(Type.Array(ResourceSelection, { minItems: 1, maxItems: 1000, description: 'The resources this server offers, each drawn from another server by URI.' })),
   },
-  { additionalProperties: true }
+  { additionalProperties: true },
 );
 export type VirtualEntry = Static<typeof VirtualEntry>;
 

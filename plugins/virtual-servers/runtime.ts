@@ -35,14 +35,14 @@ export class VirtualRuntime {
       return connectInProcess(
         virtualServerFactory(context.name, this.#hub.version, entry, () => face, this.#catalog),
         context,
-        { name: 'mcp-hub', version: this.#hub.version }
+        { name: 'mcp-hub', version: this.#hub.version },
       );
     }
     this.#kits.set(context.name, { entry, draws: drawnServers(entry), composition: undefined });
     return connectInProcess(
       virtualServerFactory(context.name, this.#hub.version, entry, () => this.composition(context.name), this.#catalog),
       context,
-      { name: 'mcp-hub', version: this.#hub.version }
+      { name: 'mcp-hub', version: this.#hub.version },
     );
   }
 
@@ -65,7 +65,7 @@ export class VirtualRuntime {
       entry,
       this.#hub.servers,
       (message) => this.#problem(message),
-      (view) => shown.get(view.name) ?? view.tools
+      (view) => shown.get(view.name) ?? view.tools,
     );
   }
 

@@ -79,7 +79,7 @@ export function environmentPage(): string {
   return `# Environment variables
 
 ${GENERATED(
-  'core/config/settings.ts (the settings table and its TypeBox schema, core/limits/settings.ts included) and scripts/docs/variables.ts (variables read outside the settings)'
+  'core/config/settings.ts (the settings table and its TypeBox schema, core/limits/settings.ts included) and scripts/docs/variables.ts (variables read outside the settings)',
 )}Every setting of the hub comes from the environment: the bins take no flags for them, and
 a flag that spells one (\`hub --port 4000\`) is refused with the usage and the variable to
 set. A value that does not parse stops the start with one line naming the variable, what
@@ -97,7 +97,7 @@ ${rows.join('\n')}
 export async function configFilePage(): Promise<string> {
   const entry = ServerEntry.properties as Record<string, TSchema & { description?: string }>;
   const rows = Object.entries(entry).map(
-    ([key, schema]) => `| ${code(key)} | ${typeOf(schema)} | kernel | ${cell(schema.description ?? 'read by the child type: see [server types](../configuration/servers.md#server-types)')} |`
+    ([key, schema]) => `| ${code(key)} | ${typeOf(schema)} | kernel | ${cell(schema.description ?? 'read by the child type: see [server types](../configuration/servers.md#server-types)')} |`,
   );
   const plugins = await loadBuiltins(builtinPluginDirectory);
   for (const plugin of plugins.values()) {
@@ -168,7 +168,7 @@ function docComments(source: string): Map<string, string> {
       (match[1] as string)
         .replace(/^\s*\*\s?/gm, '')
         .replace(/\s+/g, ' ')
-        .trim()
+        .trim(),
     );
   }
   return found;
@@ -301,7 +301,7 @@ async function readRunningHub(): Promise<RunningHubFacts> {
       });
       // The SDK answers a POST with an event stream of one message: its `data:` line.
       const body = await listed.text();
-      const message = body.trimStart().startsWith('{') ? body : /^data: (.*)$/m.exec(body)?.[1] ?? '';
+      const message = body.trimStart().startsWith('{') ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? '');
       const answer = JSON.parse(message) as { result?: { tools?: ListedTool[] } };
       if (!answer.result?.tools) throw new Error(`/hub did not list its tools: ${JSON.stringify(answer)}`);
       return { scraped, labelNames, metaTools: answer.result.tools };
@@ -328,7 +328,7 @@ export async function metricsPage(): Promise<string> {
   return `# Metrics
 
 ${GENERATED(
-  'the metrics registry of the observability plugin (plugins/observability/metrics.ts), as a hub with the default plugins serves it on GET /metrics'
+  'the metrics registry of the observability plugin (plugins/observability/metrics.ts), as a hub with the default plugins serves it on GET /metrics',
 )}\`GET /metrics\` serves these in the Prometheus text format, beside prom-client's
 \`process_*\` and \`nodejs_*\` metrics of the Node.js process. Who may scrape it, the alerts
 and the dashboard are in [operations/observability.md](../operations/observability.md).
@@ -391,7 +391,7 @@ export async function cliPage(): Promise<string> {
       sections.push(
         `## ${names.split(', ').map(code).join(', ')}\n\n\`${relative(repositoryRoot, join(repositoryRoot, file))
           .replace(/^dist\//, '')
-          .replace(/\.js$/, '.ts')}\`; \`${names.split(', ')[0]} --help\` prints:\n\n\`\`\`text\n${stdout.trimEnd()}\n\`\`\`\n`
+          .replace(/\.js$/, '.ts')}\`; \`${names.split(', ')[0]} --help\` prints:\n\n\`\`\`text\n${stdout.trimEnd()}\n\`\`\`\n`,
       );
     }
   } finally {

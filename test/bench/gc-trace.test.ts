@@ -15,13 +15,13 @@ t.test("V8's trace of a real process: its minor collections promote what it keep
   t.ok(minor.length > 0, 'scavenges are read');
   t.ok(
     collections.some((collection) => !collection.minor),
-    'the full collection gc() asked for is read, as not minor'
+    'the full collection gc() asked for is read, as not minor',
   );
   // 400,000 objects with their strings: well over 10 MB, all kept.
   t.ok(promotedBytes(collections) > 10 * 1024 * 1024, 'what the process kept was promoted, and counted');
   t.ok(
     minor.every((collection) => Number.isFinite(collection.pauseMs) && Number.isFinite(collection.survived)) && minor.some((collection) => collection.pauseMs > 0 && collection.survived > 0),
-    'pauses and survivors are read as numbers, and some are not zero'
+    'pauses and survivors are read as numbers, and some are not zero',
   );
   t.equal(collections.length, stdout.split('\n').filter((line) => / gc=\w+/.test(line)).length, "the program's own line is not a collection");
 });

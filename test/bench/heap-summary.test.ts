@@ -33,7 +33,7 @@ t.test('a real snapshot: kinds add up to the total, the big string is a string a
       `globalThis.bytes = Buffer.alloc(${BUFFER_BYTES}, 1);`,
       'writeHeapSnapshot(process.argv[2]);',
       `/* ${'p'.repeat(SOURCE_PADDING)} */`,
-    ].join('\n')
+    ].join('\n'),
   );
   await run(process.execPath, [script, file]);
 
@@ -47,7 +47,7 @@ t.test('a real snapshot: kinds add up to the total, the big string is a string a
   t.equal(
     summary.buckets.reduce((sum, bucket) => sum + bucket.bytes, 0),
     total,
-    'the kinds add up to the total'
+    'the kinds add up to the total',
   );
   t.equal(summary.nodes, raw.nodes.length / width);
 
@@ -55,7 +55,7 @@ t.test('a real snapshot: kinds add up to the total, the big string is a string a
   t.ok(bucket('strings') >= STRING_BYTES, `the strings hold the ${STRING_BYTES}-byte string (${bucket('strings')} bytes)`);
   t.ok(
     summary.constructors.some((entry) => entry.type === 'string' && entry.bytes >= STRING_BYTES),
-    'and it is counted under (string)'
+    'and it is counted under (string)',
   );
   t.ok(bucket('buffers') >= BUFFER_BYTES, `the buffers hold the ${BUFFER_BYTES}-byte Buffer (${bucket('buffers')} bytes)`);
   t.ok(summary.moduleSource.bytes >= SOURCE_PADDING, `module source text holds the child's own source (${summary.moduleSource.bytes} bytes)`);
@@ -63,7 +63,7 @@ t.test('a real snapshot: kinds add up to the total, the big string is a string a
   t.ok(summary.moduleSource.count >= 1);
   t.ok(
     summary.buckets.every((entry, at) => at === 0 || (summary.buckets[at - 1] as { bytes: number }).bytes >= entry.bytes),
-    'largest kind first'
+    'largest kind first',
   );
 
   const cli = await run(process.execPath, [fileURLToPath(new URL('../../bench/heap-summary.js', import.meta.url)), file, '--top', '5']);

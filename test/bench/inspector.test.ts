@@ -25,7 +25,7 @@ t.test('the inspector lists the loaded files and collects what the process let g
   await writeFile(unused, 'export const never = 1;');
   await writeFile(
     main,
-    [`import answer from './common.cjs';`, `globalThis.held = new Array(${SLOTS}).fill(answer);`, "process.stdout.write('ready\\n');", 'setInterval(() => undefined, 2 ** 30);'].join('\n')
+    [`import answer from './common.cjs';`, `globalThis.held = new Array(${SLOTS}).fill(answer);`, "process.stdout.write('ready\\n');", 'setInterval(() => undefined, 2 ** 30);'].join('\n'),
   );
   const child = spawn(process.execPath, [INSPECT_PORT_ARG, main], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = once(child, 'exit');
@@ -44,7 +44,7 @@ t.test('the inspector lists the loaded files and collects what the process let g
   t.notOk(files.includes(unused), 'not a file it never imported');
   t.ok(
     files.every((file) => file.startsWith('/')),
-    "files only: none of Node's own modules"
+    "files only: none of Node's own modules",
   );
 
   const holding = await collectGarbage(link);

@@ -34,11 +34,11 @@ function expectPinned(t: Test, run: ConformanceRun, road: string, variant: Fixtu
   t.same(
     run.passed.filter((scenario) => scenario in notCarried),
     [],
-    `${road}: no scenario named as not passed passes (else it is no longer expected not to)`
+    `${road}: no scenario named as not passed passes (else it is no longer expected not to)`,
   );
   t.ok(
     run.scenarios.some((result) => result.scored && result.passed),
-    `${road}: scored scenarios ran and passed`
+    `${road}: scored scenarios ran and passed`,
   );
 }
 

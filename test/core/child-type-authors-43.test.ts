@@ -79,7 +79,7 @@ t.test('a misspelt plugin option is refused with the option it was meant to be',
     (async () => {
       await app.register(hub, { env: { DATA_PATH: await mkdtemp(join(tmpdir(), 'hub-data-')) }, config: { mcpServers: {}, plugins: { 'oauth-as': { dynamicRegistraton: false } } } });
     })(),
-    { code: 'HUB_ERR_PLUGIN_OPTIONS_INVALID', message: 'plugin "oauth-as": option "dynamicRegistraton": expected no such key (did you mean "dynamicRegistration"?)' }
+    { code: 'HUB_ERR_PLUGIN_OPTIONS_INVALID', message: 'plugin "oauth-as": option "dynamicRegistraton": expected no such key (did you mean "dynamicRegistration"?)' },
   );
   const far = Fastify({ logger: false, pluginTimeout: 0 });
   t.teardown(() => far.close());
@@ -88,6 +88,6 @@ t.test('a misspelt plugin option is refused with the option it was meant to be',
       await far.register(hub, { env: { DATA_PATH: await mkdtemp(join(tmpdir(), 'hub-data-')) }, config: { mcpServers: {}, plugins: { 'tool-pinning': { somethingElse: 1 } } } });
     })(),
     { code: 'HUB_ERR_PLUGIN_OPTIONS_INVALID', message: /option "somethingElse": expected no such key \(the known ones are "/ },
-    'with nothing close, the known options are listed'
+    'with nothing close, the known options are listed',
   );
 });

@@ -55,7 +55,7 @@ t.test('hub-stdio with the 2026-07-28 plugin disabled refuses that revision and 
     const client = new Client({ name: 'stdio-test', version: '1.0.0' }, mode);
     t.teardown(() => client.close());
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [cliPath('hub-stdio')], env: { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), PATH: process.env.PATH ?? '' }, stderr: 'pipe' })
+      new StdioClientTransport({ command: process.execPath, args: [cliPath('hub-stdio')], env: { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), PATH: process.env.PATH ?? '' }, stderr: 'pipe' }),
     );
     return client;
   };

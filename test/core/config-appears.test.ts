@@ -23,6 +23,6 @@ t.test('a config file written after start is read, and SIGHUP reloads it', async
   t.equal(again.unchanged, 1, 'SIGHUP reloads the file that appeared');
   t.notOk(
     hub.logs().some((record) => /not read from a file/.test(record.msg)),
-    'never "the config was not read from a file"'
+    'never "the config was not read from a file"',
   );
 });

@@ -15,7 +15,7 @@ t.test('${VAR} and ${VAR:-default} expand from the environment everywhere', asyn
   const expanded = expandEnvironment(
     { url: 'https://${HOST_NAME}/mcp', headers: { Authorization: 'Bearer ${TOKEN:-none}' }, args: ['${HOST_NAME}', 'plain'] },
     { HOST_NAME: 'example.org' },
-    'mcp.json'
+    'mcp.json',
   );
   t.same(expanded, { url: 'https://example.org/mcp', headers: { Authorization: 'Bearer none' }, args: ['example.org', 'plain'] });
   t.throws(() => expandEnvironment({ a: ['${NOPE}'] }, {}, 'mcp.json'), { code: 'HUB_ERR_CONFIG_INVALID', message: /NOPE is not set \(used at a\[0\]\)/ });

@@ -70,12 +70,12 @@ t.test("an editor's variables are refused, naming the entry and what to write", 
       },
       plugins: { 'map-tools': false },
     },
-    { API_KEY: secret, HOME: '/home/someone' }
+    { API_KEY: secret, HOME: '/home/someone' },
   );
   t.match(
     result.stdout,
     /problem\s+prompted\s.*\$\{input:github-token\} \(used at mcpServers\.prompted\.headers\.Authorization\) is a VS Code prompt, which the hub cannot show; write \$\{NAME\} and set NAME/,
-    result.stdout
+    result.stdout,
   );
   t.match(result.stdout, /problem\s+folder\s.*\$\{workspaceFolder\} \(used at mcpServers\.folder\.args\[1\]\) is an editor's variable .*; write the absolute path/);
   t.match(result.stdout, /problem\s+home\s.*\$\{userHome\} \(used at mcpServers\.home\.args\[1\]\) .*; write \$\{HOME\}/);

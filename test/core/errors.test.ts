@@ -49,13 +49,13 @@ t.test('codes are HUB_ERR_ and upper-case words, unique across the kernel and th
   t.same(
     [...owners].filter(([, by]) => by.length > 1),
     [],
-    'no code has two meanings'
+    'no code has two meanings',
   );
   const kernelPrefixes = ['HUB_ERR_DOCKER_', 'HUB_ERR_MAP_', 'HUB_ERR_OAUTH_', 'HUB_ERR_UPSTREAM_OAUTH_', 'HUB_ERR_TOOL_PINNING_', 'HUB_ERR_CONSOLE_'];
   t.same(
     Object.values(HUB_ERROR_CODES).filter((code) => kernelPrefixes.some((prefix) => code.startsWith(prefix))),
     [],
-    'the kernel takes no plugin prefix'
+    'the kernel takes no plugin prefix',
   );
 });
 

@@ -27,7 +27,7 @@ t.test('in-process children answer through the SDK client, with the allow/deny f
   t.equal(child.description, 'Demo server');
   t.same(
     child.tools.map((tool) => tool.name),
-    ['echo']
+    ['echo'],
   );
   t.notOk(child.findTool('secret'), 'a denied tool is not found');
   const result = await client.callTool({ name: 'echo', arguments: {} });

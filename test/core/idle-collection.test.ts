@@ -13,7 +13,7 @@ function policy(collect: () => Promise<void> = async () => undefined) {
       collections += 1;
       await collect();
     },
-    { debug: () => undefined, warn: (_fields, message) => void warnings.push(message) }
+    { debug: () => undefined, warn: (_fields, message) => void warnings.push(message) },
   );
   const serve = (requests: number): void => {
     for (let made = 0; made < requests; made += 1) idle.served();

@@ -64,12 +64,12 @@ t.test('the hub with one stdio server loads no driver, engine or exporter it doe
   t.same(
     plugin('lifecycle-openapi').sort(),
     ['plugins/lifecycle-openapi/entry.js', 'plugins/lifecycle-openapi/index.js'],
-    'of the openapi type (on by default), only its entry schema without an openapi server'
+    'of the openapi type (on by default), only its entry schema without an openapi server',
   );
   t.same(
     plugin('virtual-servers').sort(),
     ['plugins/virtual-servers/check.js', 'plugins/virtual-servers/entry.js', 'plugins/virtual-servers/index.js'],
-    'of the virtual type (on by default), only its entry schema and config check without a virtual server'
+    'of the virtual type (on by default), only its entry schema and config check without a virtual server',
   );
 });
 
@@ -100,7 +100,7 @@ t.test('map-server loads the map engine and the SDK, not the gateway kernel', as
   t.same(
     files.filter((file) => file.startsWith('core/')).sort(),
     ['core/cli/run.js', 'core/config/key-names.js', 'core/config/schema-errors.js', 'core/errors.js', 'core/plugin/errors.js', 'core/version.js'],
-    'of the kernel, only the errors entry of the plugin surface and what it names'
+    'of the kernel, only the errors entry of the plugin surface and what it names',
   );
 });
 
@@ -120,7 +120,7 @@ t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox
   t.same(
     helpFiles.filter((file) => file.startsWith('plugins/') && !file.endsWith('/manifest.js')),
     [],
-    '--help loads no plugin beyond its manifest'
+    '--help loads no plugin beyond its manifest',
   );
   t.same(
     helpFiles.filter((file) => file.startsWith('core/')).sort(),
@@ -140,7 +140,7 @@ t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox
       'core/store/lazy.js',
       'core/store/port.js',
     ],
-    'of the kernel, --help loads the parser, the manifests reader and the store entry only'
+    'of the kernel, --help loads the parser, the manifests reader and the store entry only',
   );
 
   const list = await loadedBy('hub-admin', env, ['tokens', 'list']);
@@ -152,7 +152,7 @@ t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox
   t.same(
     listFiles.filter((file) => file.startsWith('plugins/oauth-as/')).sort(),
     ['plugins/oauth-as/admin-store.js', 'plugins/oauth-as/api-token-list.js', 'plugins/oauth-as/manifest.js', 'plugins/oauth-as/records.js'],
-    'of oauth-as, only its manifest and the listing'
+    'of oauth-as, only its manifest and the listing',
   );
 
   const mint = await loadedBy('hub-admin', env, ['tokens', 'mint', '--all']);

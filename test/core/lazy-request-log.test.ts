@@ -28,7 +28,7 @@ async function serve(t: Test, level: string, factory?: FastifyServerOptions['chi
       redact: { paths: ['secret.password'], censor: '[redacted]' },
       onChild: () => void (children += 1),
     },
-    sink
+    sink,
   );
   let next = 0;
   const app = Fastify({ loggerInstance, disableRequestLogging: true, genReqId: () => `req-${(next += 1)}`, ...(factory && { childLoggerFactory: factory }) });

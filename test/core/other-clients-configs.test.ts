@@ -58,6 +58,6 @@ t.test('each rewrite is told in one info line', async (t) => {
       [30, 'written for another client: "servers" (VS Code\'s key) read as "mcpServers"'],
       [30, 'written for another client: mcpServers.w: "type": "streamableHttp" read as "http" (Streamable HTTP)'],
       [30, 'written for another client: mcpServers.w: "serverUrl" (Windsurf\'s key) read as "url"'],
-    ]
+    ],
   );
 });

@@ -25,12 +25,12 @@ t.test('16 parallel 5 MiB bodies on /token and on /login each receive the 413', 
           const cause = (error as { cause?: { code?: string; message?: string } }).cause;
           return cause?.code ?? cause?.message ?? (error as Error).message;
         }
-      })
+      }),
     );
     t.same(
       outcomes,
       outcomes.map(() => 413),
-      `${path}: every request answered 413, none lost on the connection`
+      `${path}: every request answered 413, none lost on the connection`,
     );
   }
 });

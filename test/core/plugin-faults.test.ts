@@ -89,7 +89,7 @@ t.test('a tool gate that throws withholds the tool with a reason, and the server
   t.same(result.structuredContent, { result: ['blue'] }, 'a call goes on');
   t.ok(
     hub.faults.list().some((fault) => fault.site === 'toolGates.withheld' && fault.plugin === 'app'),
-    'counted in the plugin’s name'
+    'counted in the plugin’s name',
   );
 });
 

@@ -25,7 +25,7 @@ t.test('a plugin is handed a PluginHub, never the kernel or its children', async
   t.same(
     KERNEL_MEMBERS.filter((member) => member in hub),
     [],
-    'no kernel member is reachable'
+    'no kernel member is reachable',
   );
   const view = hub.servers.get('sink');
   if (!view) throw new Error('the sink is not configured');
@@ -33,12 +33,12 @@ t.test('a plugin is handed a PluginHub, never the kernel or its children', async
   t.same(
     LIFECYCLE_MEMBERS.filter((member) => member in view),
     [],
-    'and the view has none of the lifecycle'
+    'and the view has none of the lifecycle',
   );
   t.not(view, kernel.children.get('sink'), 'the view is not the kernel’s child');
   t.same(
     hub.servers.list().map((server) => server.name),
-    ['sink']
+    ['sink'],
   );
   t.equal(view.status, kernel.children.get('sink')?.status, 'it reads the child it shows');
 });

@@ -141,7 +141,7 @@ t.test('every name the surface exports is used by a built-in plugin or shown in 
   t.same(
     surface.map((file) => relative(SURFACE, file.fileName)).sort(),
     ['auth.ts', 'child-type.ts', 'errors.ts', 'index.ts', 'interceptor.ts', 'meta-tool.ts', 'observe.ts', 'pages.ts', 'revision.ts', 'store.ts'],
-    'one entry per role, and their union'
+    'one entry per role, and their union',
   );
   const used = new Set<string>();
   for (const file of sources('plugins')) {

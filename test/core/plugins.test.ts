@@ -15,7 +15,7 @@ t.test('plugins come after their dependencies and keep their order otherwise', a
   const ordered = orderByDependencies([plugin('meta', ['era']), plugin('store'), plugin('era', ['store'])]);
   t.same(
     ordered.map((p) => p.name),
-    ['store', 'era', 'meta']
+    ['store', 'era', 'meta'],
   );
 });
 
@@ -74,7 +74,7 @@ t.test('a plugin without options needs no options schema', async (t) => {
   t.throws(
     () => definePlugin({ name: 'wrong', description: 'wrong', options: 'none' as never, register() {} }),
     /plugin "wrong": options must be a TypeBox schema/,
-    'a wrong options is refused at once'
+    'a wrong options is refused at once',
   );
   const bare: HubPlugin = definePlugin({ name: 'bare', description: 'bare', register() {} });
   t.same(bare.options, Type.Object({}, { additionalProperties: false }), 'the stand-in is the empty object schema');

@@ -61,7 +61,7 @@ t.test('a per-server guardSecrets a reload turns on scans the next call; oauth i
 
   await writeFile(
     hub.configFile,
-    JSON.stringify({ plugins: { ...withPlugins, 'output-limit': true }, mcpServers: { guarded: { ...guarded, guardSecrets: { mode: 'block' } }, remote: { ...remote, oauth: { mode: 'dcr' } } } })
+    JSON.stringify({ plugins: { ...withPlugins, 'output-limit': true }, mcpServers: { guarded: { ...guarded, guardSecrets: { mode: 'block' } }, remote: { ...remote, oauth: { mode: 'dcr' } } } }),
   );
   const record = await hub.waitForLog('the reload', reloaded);
   t.match(record, { retuned: ['guarded'], refused: ['remote'] });
@@ -69,11 +69,11 @@ t.test('a per-server guardSecrets a reload turns on scans the next call; oauth i
   t.match(
     refusal?.msg,
     /the reload was refused for server "remote": "oauth" is set up by upstream-oauth at start, so it runs on as it was; restart the hub to apply this change/,
-    'the refusal names the key and what to do'
+    'the refusal names the key and what to do',
   );
   t.ok(
     hub.logs().some((line) => line.level === 40 && /the "plugins" section changed \(output-limit\)/.test(line.msg)),
-    'the changed plugin is named'
+    'the changed plugin is named',
   );
 
   for (const revision of REVISIONS) {

@@ -131,7 +131,7 @@ async function replicaChecks(t: Test, store: { dataPath?: string; mongodbUrl?: s
     t.same(
       later.slice(-3).map((response) => response.status),
       [429, 429, 429],
-      'every replica refuses the address'
+      'every replica refuses the address',
     );
   });
 

@@ -37,7 +37,7 @@ t.test('without meta-tools /hub is not served, and the servers are', async (t) =
   await hub.body?.cancel();
   t.ok(
     records(logs).some((record) => record.msg.startsWith('no plugin adds a tool to /hub (meta-tools is disabled): /hub is not served')),
-    'said at start'
+    'said at start',
   );
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/sink/mcp`, revision);
@@ -51,11 +51,11 @@ t.test('without mcp-2025-11-25, a warning at start, and one naming each server t
   const { url } = await startTestHub(t, { logs, config: { plugins: { 'mcp-2025-11-25': false }, mcpServers: { old: fixtureEntry('echo-meta', starts) } } });
   t.ok(
     records(logs).some((record) => record.level === 40 && record.msg.startsWith('MCP 2025-11-25 is spoken to no server (is mcp-2025-11-25 disabled?)')),
-    'the start warns that such servers are unreachable'
+    'the start warns that such servers are unreachable',
   );
   t.notOk(
     records(logs).some((record) => record.server === 'old' && record.level === 40),
-    'nothing is named before it is tried'
+    'nothing is named before it is tried',
   );
   const client = await connectClient(t, `${url}/hub`, '2026-07-28');
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -63,7 +63,7 @@ t.test('without mcp-2025-11-25, a warning at start, and one naming each server t
     t.equal(answer.isError, true);
   }
   const named = records(logs).filter(
-    (record) => record.server === 'old' && record.msg === 'server "old" speaks only MCP 2025-11-25, which no enabled revision plugin speaks to servers: it is unreachable until one does'
+    (record) => record.server === 'old' && record.msg === 'server "old" speaks only MCP 2025-11-25, which no enabled revision plugin speaks to servers: it is unreachable until one does',
   );
   t.equal(named.length, 1, 'the server is named once, after the first try');
 });

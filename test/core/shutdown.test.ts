@@ -22,7 +22,7 @@ t.test('SIGTERM shuts the hub down gracefully: health answered until then, exit 
       log += chunk.toString();
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
       if (match?.[1]) resolve(match[1]);
-    })
+    }),
   );
   const url = await listening;
   const health = await fetch(`${url}/health?token=s3cret`, { headers: { authorization: 'Bearer s3cret' } });
@@ -58,7 +58,7 @@ t.test('at shutdown no child outlives the hub, starting ones included, and nothi
   await hub.waitForLog('the shutdown', (record) => record.msg === 'shutting down');
   const late = await fetch(`${hub.url}/health`).then(
     (response) => response.status,
-    () => 'refused'
+    () => 'refused',
   );
   t.not(late, 200, `a request after "shutting down" is not served (${late})`);
   await hub.stop();

@@ -139,7 +139,7 @@ t.test('one address holding 1,100 idle connections leaves room for every other c
       socket.on('error', () => undefined);
       idle.push(socket);
       return new Promise((resolve) => socket.once('connect', resolve).once('close', resolve));
-    })
+    }),
   );
   const url = `http://127.0.0.1:${port}`;
   for (let probe = 0; probe < 10; probe++) t.equal((await fetch(`${url}/health`)).status, 200, `another address's /health ${probe + 1}`);
@@ -184,7 +184,7 @@ t.test('the connection guard: per address, trusted proxies exempt, and who makes
   t.same(
     proxied.map((connection) => connection.destroyed),
     [false, false],
-    'an idle kept-alive one within HEADERS_TIMEOUT_MS stays'
+    'an idle kept-alive one within HEADERS_TIMEOUT_MS stays',
   );
   const again = new Fake();
   t.ok(guard.admit(again, '203.0.113.1'), 'the address has a place again');

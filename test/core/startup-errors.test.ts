@@ -33,7 +33,7 @@ async function startWith(config: string, env: Record<string, string> = {}) {
       await started.app.close();
       return undefined;
     },
-    (failure: unknown) => failure
+    (failure: unknown) => failure,
   );
   return { error, message: error instanceof Error ? error.message : String(error), file: setup.file };
 }

@@ -28,13 +28,13 @@ t.test('an unset variable in one entry: that server is down naming it, the other
   t.match(needy?.reason, new RegExp(`environment variable ${UNSET} is not set \\(used at mcpServers\\.needy\\.env\\.TOKEN\\)`), 'naming the variable and where');
   t.ok(
     servers.some((server) => server.name === 'good'),
-    'the other server is listed'
+    'the other server is listed',
   );
 
   const good = await connectClient(t, `${hub.url}/good/mcp`, '2025-11-25', { authorization: `Bearer ${token}` });
   t.ok(
     (await good.listTools()).tools.some((tool) => tool.name === 'add_tool'),
-    'and serves'
+    'and serves',
   );
   const refused = await client.callTool({ name: 'call_tool', arguments: { server: 'needy', tool: 'add_tool', arguments: {} } });
   t.ok(refused.isError, 'a call for the down server is a tool error');

@@ -87,7 +87,7 @@ async function imageTests(): Promise<void> {
     // of 1024 open files it failed with EMFILE; the build may open as many as this process.
     writeFileSync(
       join(folder, 'npmrc'),
-      [`cache=/npm-cache`, 'prefer-offline=true', `registry=${npm.registry}`, ...(npm.cafile ? ['cafile=/npm-ca.pem'] : []), 'update-notifier=false', ''].join('\n')
+      [`cache=/npm-cache`, 'prefer-offline=true', `registry=${npm.registry}`, ...(npm.cafile ? ['cafile=/npm-ca.pem'] : []), 'update-notifier=false', ''].join('\n'),
     );
     const volumes = [...(existsSync(npm.cache) ? [`${npm.cache}:/npm-cache:O`] : []), `${join(folder, 'npmrc')}:/usr/local/etc/npmrc:ro`, ...(npm.cafile ? [`${npm.cafile}:/npm-ca.pem:ro`] : [])];
     const buildConf = join(folder, 'build-containers.conf');
@@ -95,8 +95,8 @@ async function imageTests(): Promise<void> {
       buildConf,
       readFileSync(podman.env.CONTAINERS_CONF as string, 'utf8').replace(
         'default_ulimits = []',
-        `default_ulimits = ["nofile=${openFilesLimit()}:${openFilesLimit()}"]\nvolumes = ${JSON.stringify(volumes)}`
-      )
+        `default_ulimits = ["nofile=${openFilesLimit()}:${openFilesLimit()}"]\nvolumes = ${JSON.stringify(volumes)}`,
+      ),
     );
     // BUILDAH_LAYERS=false: no layer is kept per step (--layers=false), which the test's
     // one build would only pay for.
@@ -115,7 +115,7 @@ async function imageTests(): Promise<void> {
     t.ok(config?.Env?.includes('HOST=0.0.0.0'), 'listens on every address');
     t.notOk(
       config?.Env?.some((entry) => /^(HUB_PASSWORD|MONGODB_URL|METRICS_TOKEN)=/.test(entry)),
-      'no secret in the image'
+      'no secret in the image',
     );
     t.match(built?.Labels, {
       'org.opencontainers.image.title': 'mcp-switchyard',
@@ -163,7 +163,7 @@ async function imageTests(): Promise<void> {
       toolCount = tools.length;
       t.ok(
         tools.some((tool) => tool.name === 'straight_line_distance'),
-        `tools/list on /map/mcp (${revision})`
+        `tools/list on /map/mcp (${revision})`,
       );
       const result = await client.callTool({ name: 'straight_line_distance', arguments: { from: '43.7384,7.4246', to: '43.7311,7.4197' } });
       t.notOk(result.isError, `tools/call on /map/mcp (${revision})`);
@@ -320,7 +320,7 @@ async function waitForReady(t: Test, run: (args: string[]) => Promise<Ran>, base
   for (;;) {
     const status = await fetch(`${base}/readyz`).then(
       (response) => response.status,
-      () => 0
+      () => 0,
     );
     if (status === 200) return;
     const exited = (await run(['ps', '--all', '--filter=status=exited', '--format={{.Names}}'])).stdout.trim();

@@ -34,7 +34,7 @@ t.test('kubectl kustomize deploy/kubernetes renders them, as this test reads the
     t.same(
       rendered.find((other) => key(other) === key(manifest)),
       manifest,
-      `${key(manifest)} as kubectl renders it`
+      `${key(manifest)} as kubectl renders it`,
     );
 });
 
@@ -68,7 +68,7 @@ t.test('the Deployment: probes, drain, non-root, read-only root, resources, scra
   t.ok(drainMs > 0, 'DRAIN_TIMEOUT_MS is set');
   t.ok(
     (pod.terminationGracePeriodSeconds ?? 30) * 1000 >= pauseMs + drainMs + SHUTDOWN_AFTER_DRAIN_MS,
-    'the grace period outlasts the pause, the drain and the 3 s the cut calls and the rest of the shutdown need'
+    'the grace period outlasts the pause, the drain and the 3 s the cut calls and the rest of the shutdown need',
   );
 
   t.equal(pod.securityContext?.runAsNonRoot, true);

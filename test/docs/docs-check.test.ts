@@ -86,7 +86,7 @@ t.test('every YAML block parses', async (t) => {
     t.same(
       parseAllDocuments(block.text).flatMap((document) => ('errors' in document ? document.errors.map((error) => error.message) : [])),
       [],
-      where(block)
+      where(block),
     );
 });
 
@@ -97,7 +97,7 @@ t.test('every command block is valid shell, and the scripts and files it runs ex
   for (const block of commands) {
     const syntax = await run('bash', ['-n', '-c', block.text]).then(
       () => '',
-      (error: { stderr?: string }) => error.stderr ?? String(error)
+      (error: { stderr?: string }) => error.stderr ?? String(error),
     );
     t.equal(syntax, '', `${where(block)}: bash -n`);
     for (const match of block.text.matchAll(/\bnpm run ([\w:-]+)/g)) t.ok(scripts[match[1] as string], `${where(block)}: npm run ${match[1]} is a script of package.json`);
@@ -119,7 +119,7 @@ t.test('every JavaScript block passes node --check', async (t) => {
     await writeFile(file, block.text);
     const outcome = await run(process.execPath, ['--check', file]).then(
       () => '',
-      (error: { stderr?: string }) => error.stderr ?? String(error)
+      (error: { stderr?: string }) => error.stderr ?? String(error),
     );
     t.equal(outcome, '', where(block));
   }
@@ -140,7 +140,7 @@ t.test('every TypeScript block compiles without a syntax error', async (t) => {
   const parse = async (files: string[]): Promise<Array<{ file: string; line: number; error: string }>> => {
     const output = await run(process.execPath, [tsc, '--noEmit', '--noResolve', '--ignoreConfig', '--pretty', 'false', '--target', 'es2022', '--module', 'nodenext', ...files], { cwd: folder }).then(
       ({ stdout }) => stdout,
-      (error: { stdout?: string }) => error.stdout ?? String(error)
+      (error: { stdout?: string }) => error.stdout ?? String(error),
     );
     return [...output.matchAll(/^(block-\d+(?:-body)?\.ts)\((\d+),\d+\): error (TS1\d{3}: .*)$/gm)].map((match) => ({ file: match[1] as string, line: Number(match[2]), error: match[3] as string }));
   };
@@ -151,7 +151,7 @@ t.test('every TypeScript block compiles without a syntax error', async (t) => {
   for (const index of bodies) await writeFile(join(folder, `block-${index}-body.ts`), `export async function body() {\n${typescript[index]?.text ?? ''}\n}\n`);
   const asBodies = bodies.size === 0 ? [] : await parse([...bodies].map((index) => `block-${index}-body.ts`));
   const syntaxErrors = [...asModules.filter(({ file }) => !bodies.has(Number(/\d+/.exec(file)?.[0]))), ...asBodies.map((found) => ({ ...found, line: found.line - 1 }))].map(
-    ({ file, line, error }) => `${where(typescript[Number(/\d+/.exec(file)?.[0])] as CodeBlock & { page: string })} +${line}: ${error}`
+    ({ file, line, error }) => `${where(typescript[Number(/\d+/.exec(file)?.[0])] as CodeBlock & { page: string })} +${line}: ${error}`,
   );
   t.same(syntaxErrors, []);
 });
@@ -165,20 +165,20 @@ t.test('the README is a short way in', async (t) => {
     .map((block) => block.text);
   t.ok(
     commands.some((text) => /^npm start\b/m.test(text)),
-    'the command to run: npm start'
+    'the command to run: npm start',
   );
   t.ok(
     commands.some((text) => /^npm test\b/m.test(text)),
-    'the command to test: npm test'
+    'the command to test: npm test',
   );
   t.ok(
     readme.links.some((link) => link.href === 'CONTRIBUTING.md'),
-    'it links CONTRIBUTING.md'
+    'it links CONTRIBUTING.md',
   );
   for (const folder of ['configuration', 'deployment', 'security', 'operations', 'reference', 'extending', 'internals']) {
     t.ok(
       readme.links.some((link) => link.href.startsWith(`docs/${folder}/`)),
-      `its map reaches docs/${folder}/`
+      `its map reaches docs/${folder}/`,
     );
   }
 });
@@ -192,7 +192,7 @@ t.test("every plugin has a README, and the README's plugin list links each", asy
     t.ok(paths.includes(plugin), `${plugin} exists`);
     t.ok(
       readme.links.some((link) => link.href === plugin),
-      `README links ${plugin}`
+      `README links ${plugin}`,
     );
   }
 });
@@ -237,7 +237,7 @@ t.test('one architecture diagram and one settings table', async (t) => {
   t.same(
     diagrams.map((block) => block.page),
     ['docs/internals/architecture.md'],
-    'the kernel-and-plugins diagram is on one page'
+    'the kernel-and-plugins diagram is on one page',
   );
   // A plugin's README may table that plugin's own variables; the hub's are tabled once.
   const settingsTables = [...pages.values()].filter((page) => !page.path.startsWith('plugins/') && /^\| Variable \|/m.test(page.text)).map((page) => page.path);

@@ -106,6 +106,6 @@ t.test('hubWellKnown refuses a prefix that is not one', async (t) => {
     async () => {
       await app.register(hubWellKnown, { hubPrefix: '/' });
     },
-    { code: 'HUB_ERR_STARTUP', message: /hubPrefix/ }
+    { code: 'HUB_ERR_STARTUP', message: /hubPrefix/ },
   );
 });

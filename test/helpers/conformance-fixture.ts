@@ -24,7 +24,7 @@ export async function startConformanceFixture(
   variant: FixtureVariant = 'standard',
   transport: 'http' | 'sse' | 'tcp' = 'http',
   env: Record<string, string> = {},
-  startTimeoutMs = 20_000
+  startTimeoutMs = 20_000,
 ): Promise<string> {
   const child = spawn(process.execPath, [CONFORMANCE_FIXTURE, `--${transport}`, '0', '--variant', variant], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

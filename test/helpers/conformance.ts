@@ -162,10 +162,13 @@ function runSuite(args: string[], deadline: number): Promise<SuiteProcess> {
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

@@ -87,8 +87,8 @@ export async function startHubBin(t: { teardown(fn: () => unknown): void }, opti
   await waitFor('the hub to serve', () =>
     fetch(`${url}/health`).then(
       (response) => (response.ok ? true : undefined),
-      () => undefined
-    )
+      () => undefined,
+    ),
   );
   return {
     url,

@@ -32,7 +32,7 @@ export async function startTestHub(
     logs?: string[];
     /** An existing data folder (an earlier hub's); by default a new one. */
     dataPath?: string;
-  } = {}
+  } = {},
 ): Promise<TestHub> {
   const dataPath = options.dataPath ?? (await mkdtemp(join(tmpdir(), 'hub-test-')));
   const logs = options.logs;

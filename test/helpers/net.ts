@@ -15,7 +15,7 @@ export async function listenOnLoopback(t: Teardown, server: Server): Promise<num
       new Promise((resolve) => {
         server.close(resolve);
         if ('closeAllConnections' in server && typeof server.closeAllConnections === 'function') server.closeAllConnections();
-      })
+      }),
   );
   return (server.address() as AddressInfo).port;
 }

@@ -12,7 +12,11 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   #verifier = '';
   #discovery: OAuthDiscoveryState | undefined;
 
-  constructor(readonly redirectUrl: string, private readonly clientName: string, readonly clientMetadataUrl?: string) {}
+  constructor(
+    readonly redirectUrl: string,
+    private readonly clientName: string,
+    readonly clientMetadataUrl?: string,
+  ) {}
 
   get clientMetadata(): OAuthClientMetadata {
     return { client_name: this.clientName, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };

@@ -28,7 +28,7 @@ export async function rawRequest<R = Record<string, unknown>>(
   revision: string,
   method: string,
   params: Record<string, unknown> = {},
-  { meta, headers }: RawRequestOptions = {}
+  { meta, headers }: RawRequestOptions = {},
 ): Promise<JsonRpcAnswer<R>> {
   const modern = revision === '2026-07-28';
   const envelope = { [PROTOCOL_VERSION_META_KEY]: revision, [CLIENT_INFO_META_KEY]: { name: 'raw', version: '1.0.0' }, [CLIENT_CAPABILITIES_META_KEY]: {} };

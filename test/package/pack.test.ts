@@ -62,7 +62,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
   const { engines } = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { engines: { node: string } };
   t.ok(
     engines.node.split('||').some((range) => range.trim().startsWith(`^${line}.`)),
-    `engines names Node ${line}: ${engines.node}`
+    `engines names Node ${line}: ${engines.node}`,
   );
 
   await t.test('the package carries the plugin guide and the example it walks through', async (t) => {
@@ -86,7 +86,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
         './plugin/revision',
         './plugin/store',
       ],
-      'the surface, split by role'
+      'the surface, split by role',
     );
   });
 
@@ -100,7 +100,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
     ];
     await writeFile(
       join(app, 'surface.ts'),
-      `${entries.map((entry, index) => `import type * as E${index} from '${entry}';`).join('\n')}\nexport type Surface = [${entries.map((_, index) => `typeof E${index}`).join(', ')}];\n`
+      `${entries.map((entry, index) => `import type * as E${index} from '${entry}';`).join('\n')}\nexport type Surface = [${entries.map((_, index) => `typeof E${index}`).join(', ')}];\n`,
     );
     const surfaceConfig = JSON.parse(await docsBlock('tsconfig.json')) as { compilerOptions: Record<string, unknown> };
     await writeFile(join(app, 'tsconfig.surface.json'), JSON.stringify({ compilerOptions: { ...surfaceConfig.compilerOptions, allowJs: false, checkJs: false }, files: ['surface.ts'] }));
@@ -110,7 +110,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
       // Without the loaders the test runner puts in every Node child's NODE_OPTIONS, as a user's shell runs tsc.
       const outcome = await run('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '-p', project], { cwd: app, env: onThisNode }).then(
         () => '',
-        (error: { stdout?: string }) => error.stdout ?? String(error)
+        (error: { stdout?: string }) => error.stdout ?? String(error),
       );
       t.equal(outcome, '', `${project} compiles without an error`);
     }
@@ -158,7 +158,7 @@ app.get('/hello', async () => ({ hello: 'app' }));
 await app.register(hub, { prefix: '/tools', env: { DATA_PATH: ${JSON.stringify(join(work, 'embed-data'))} }, config: { mcpServers: {}, plugins: { 'oauth-as': false } } });
 await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(\`http://127.0.0.1:\${app.server.address().port}\\n\`);
-`
+`,
     );
     const child = spawn(process.execPath, [program], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
     t.teardown(() => child.kill());
@@ -173,7 +173,7 @@ process.stdout.write(\`http://127.0.0.1:\${app.server.address().port}\\n\`);
     const client = await connectClient(t, `${url}/tools/hub`, '2026-07-28');
     t.ok(
       (await client.listTools()).tools.some((tool) => tool.name === 'list_servers'),
-      'the meta-tools'
+      'the meta-tools',
     );
   });
   await t.test(`the plugin surface's types compile under strict with @types/node ${line}, this Node's line`, async (t) => {
@@ -192,16 +192,16 @@ process.stdout.write(\`http://127.0.0.1:\${app.server.address().port}\\n\`);
 import { Type } from 'typebox';
 const type: ChildType = { type: 'typed', entrySchema: Type.Object({}), alwaysRunning: () => false, connect: () => Promise.reject(new Error('none')) };
 export default definePlugin({ name: 'typed', description: 'compiles', options: Type.Object({}), register(_app, _options, hub) { hub.childTypes.add('typed', type); } });
-`
+`,
     );
     await writeFile(
       join(app, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: ['node'] }, files: ['plugin.ts'] })
+      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: ['node'] }, files: ['plugin.ts'] }),
     );
     const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc');
     const compiled = await run('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '-p', app], { cwd: app, env: onThisNode }).then(
       () => '',
-      (error: { stdout?: string; message: string }) => error.stdout || error.message
+      (error: { stdout?: string; message: string }) => error.stdout || error.message,
     );
     t.equal(compiled, '', 'tsc reports nothing');
   });

@@ -29,7 +29,7 @@ t.test('test-times ranks the test files of .tap/processinfo by wall time, leavin
       ['1', '30.0', '75.0%', '75.0%', 'dist/test/slow.test.js'],
       ['2', '9.0', '22.5%', '97.5%', 'dist/test/middle.test.js'],
     ],
-    'the two slowest, slowest first, with their share and the running share'
+    'the two slowest, slowest first, with their share and the running share',
   );
 
   const empty = await mkdtemp(join(tmpdir(), 'test-times-empty-'));

@@ -89,7 +89,7 @@ export async function connectClient(given: Transport, context: ConnectContext, o
     client.repair,
     () => (endedWhileProbing ||= probe && connecting && closing === undefined),
     // Only a response certainly a result by its shape: any other is the SDK's to judge first, as before.
-    (response) => resultOf(response) !== undefined && client.claimPlainAnswer(response)
+    (response) => resultOf(response) !== undefined && client.claimPlainAnswer(response),
   );
   const close = (): Promise<void> => (closing ??= transport.close().catch(() => undefined));
   const onAbort = (): void => void close().then(() => failConnect(context.signal.reason));
@@ -105,7 +105,7 @@ export async function connectClient(given: Transport, context: ConnectContext, o
     await Promise.race([client.connect(transport, context.prior === undefined || !probe ? undefined : { prior: context.prior }), aborted]);
   } catch (error) {
     await close();
-    const ended = endedEarly ?? (endedWhileProbing ? options.describeClose?.() ?? 'the connection closed' : undefined);
+    const ended = endedEarly ?? (endedWhileProbing ? (options.describeClose?.() ?? 'the connection closed') : undefined);
     if (options.endedIsFinal && ended !== undefined && !context.signal.aborted) throw new ChildEndedError(ended, { cause: error });
     throw error;
   } finally {

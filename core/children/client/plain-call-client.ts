@@ -76,7 +76,7 @@ export class PlainCallClient extends Client {
       const stopHearing = cancel.onCancel((reason) => {
         if (!this.#pending.delete(id)) return;
         this.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } }).catch((error: unknown) =>
-          this.onerror?.(new Error(`Failed to send cancellation: ${String(error)}`))
+          this.onerror?.(new Error(`Failed to send cancellation: ${String(error)}`)),
         );
         reject(cancelled(reason));
       });

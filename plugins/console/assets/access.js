@@ -63,7 +63,7 @@ async function loadTokens() {
       cell('Last used', when(token.lastUsedAt) ?? 'never'),
       cell('Expires', when(token.expiresAt) ?? 'never'),
       el('td', { 'data-label': 'Status', class: token.revoked ? 'bad' : 'ok', text: token.revoked ? 'revoked' : 'active' }),
-      el('td', { 'data-label': 'Actions', class: 'actions' }, revoke)
+      el('td', { 'data-label': 'Actions', class: 'actions' }, revoke),
     );
   });
   box.replaceChildren(el('table', {}, el('caption', { class: 'visually-hidden', text: 'API tokens' }), head, el('tbody', {}, ...rows)));
@@ -87,15 +87,15 @@ async function loadClients() {
       el(
         'td',
         { 'data-label': 'Redirect URIs', class: 'last-error' },
-        ...client.redirectUris.flatMap((uri, index) => (index === 0 ? [el('span', { text: uri })] : [el('br'), el('span', { text: uri })]))
+        ...client.redirectUris.flatMap((uri, index) => (index === 0 ? [el('span', { text: uri })] : [el('br'), el('span', { text: uri })])),
       ),
       cell('Registered', when(client.issuedAt)),
       cell('Tokens revoked', when(client.tokensRevokedAt) ?? 'never'),
       el(
         'td',
         { 'data-label': 'Actions', class: 'actions' },
-        el('button', { type: 'button', 'data-revoke-client': client.clientId, 'aria-label': `Revoke its tokens: ${name} (${client.clientId})`, text: 'Revoke its tokens' })
-      )
+        el('button', { type: 'button', 'data-revoke-client': client.clientId, 'aria-label': `Revoke its tokens: ${name} (${client.clientId})`, text: 'Revoke its tokens' }),
+      ),
     );
   });
   box.replaceChildren(el('table', {}, el('caption', { class: 'visually-hidden', text: 'OAuth clients' }), head, el('tbody', {}, ...rows)));
@@ -171,7 +171,7 @@ function showMinted(minted) {
     ...block('minted-token', 'The token', minted.token),
     ...block('snippet-claude-code', 'Claude Code', minted.snippets.claudeCode),
     ...block('snippet-vs-code', 'VS Code (.vscode/mcp.json)', minted.snippets.vsCode),
-    ...block('snippet-sdk', 'The v2 SDK (JavaScript)', minted.snippets.sdk)
+    ...block('snippet-sdk', 'The v2 SDK (JavaScript)', minted.snippets.sdk),
   );
   const section = document.getElementById('minted');
   section.hidden = false;

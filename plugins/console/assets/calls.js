@@ -66,7 +66,7 @@ function row(record) {
     el('td', { 'data-label': 'Duration', class: 'num', text: `${record.durationMs < 10 ? record.durationMs.toFixed(1) : Math.round(record.durationMs)} ms` }),
     el('td', { 'data-label': 'In', class: 'num', text: bytes(record.bytesIn) }),
     el('td', { 'data-label': 'Out', class: 'num', text: bytes(record.bytesOut) }),
-    el('td', { 'data-label': 'Detail' }, button)
+    el('td', { 'data-label': 'Detail' }, button),
   );
 }
 

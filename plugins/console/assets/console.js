@@ -67,7 +67,7 @@ function drawReadOnly() {
   box.replaceChildren(
     state.readOnly
       ? el('div', { class: 'alert', role: 'note', id: 'read-only-reason' }, el('p', { text: `Read-only: ${state.readOnly}. The console shows the JSON to paste into the file instead of saving.` }))
-      : ''
+      : '',
   );
   document.getElementById('add-server').hidden = false;
 }
@@ -97,7 +97,7 @@ function drawServers() {
       cell('Last error', server.lastError ?? '–', 'last-error'),
       cell('Uptime', duration(server.uptimeSeconds), 'num'),
       cell('Wakes', String(server.wakes), 'num wakes'),
-      actions
+      actions,
     );
   });
   list.replaceChildren(el('table', { 'aria-labelledby': 'servers' }, head, el('tbody', {}, ...rows)));
@@ -135,12 +135,12 @@ async function showTools(name) {
               })
             : '',
           el('details', {}, el('summary', { text: 'Input schema' }), el('pre', { text: JSON.stringify(tool.inputSchema, null, 2) })),
-          playground(name, tool, index)
-        )
+          playground(name, tool, index),
+        ),
       ),
       withheld.length > 0
         ? el('div', { class: 'alert' }, el('h3', { text: 'Withheld' }), el('ul', {}, ...withheld.map((tool) => el('li', {}, el('code', { text: tool.name }), ` – ${tool.reason}`))))
-        : ''
+        : '',
     );
   }
   title.focus();
@@ -168,7 +168,7 @@ function playground(server, tool, index) {
     area,
     el('p', { id: `${id}-hint`, class: 'hint', text: 'JSON. The call goes through the hub as any call does (filters, pinning, guardrails, metrics), recorded as made by the console.' }),
     button,
-    output
+    output,
   );
 }
 
@@ -198,7 +198,7 @@ async function callTool(server, tool, area, output) {
   output.replaceChildren(
     el('p', { class: result.isError ? 'bad' : 'ok', text: `Outcome: ${outcome ?? (result.isError ? 'tool_error' : 'ok')}, in ${durationMs} ms.` }),
     ...parts,
-    result.structuredContent === undefined ? '' : el('details', {}, el('summary', { text: 'Structured content' }), el('pre', { text: JSON.stringify(result.structuredContent, null, 2) }))
+    result.structuredContent === undefined ? '' : el('details', {}, el('summary', { text: 'Structured content' }), el('pre', { text: JSON.stringify(result.structuredContent, null, 2) })),
   );
 }
 
@@ -262,12 +262,12 @@ function fieldControl(field, value, secrets = []) {
       value === undefined
         ? ''
         : kind === 'lines'
-        ? value.join('\n')
-        : kind === 'pairs'
-        ? Object.entries(value)
-            .map(([name, text]) => `${name}=${text}`)
-            .join('\n')
-        : JSON.stringify(value, null, 2);
+          ? value.join('\n')
+          : kind === 'pairs'
+            ? Object.entries(value)
+                .map(([name, text]) => `${name}=${text}`)
+                .join('\n')
+            : JSON.stringify(value, null, 2);
   }
   control.dataset.kind = kind;
   const hint = [field.schema.description, HINTS[kind]].filter(Boolean).join(' ');
@@ -278,7 +278,7 @@ function fieldControl(field, value, secrets = []) {
     control,
     el('p', { id: `${id}-hint`, class: 'hint', text: hint }),
     secrets.length > 0 ? el('p', { id: `${id}-secrets`, class: 'secret-note', text: secrets.map(({ key, note }) => `${key}: ${note}.`).join(' ') }) : '',
-    el('p', { id: `${id}-error`, class: 'field-error' })
+    el('p', { id: `${id}-error`, class: 'field-error' }),
   );
 }
 
@@ -371,7 +371,7 @@ function drawForm() {
       readonly: editing.name !== undefined,
     }),
     el('p', { id: 'field-name-hint', class: 'hint', text: 'Letters, digits, - and _: the server is served at /<name>/mcp.' }),
-    el('p', { id: 'field-name-error', class: 'field-error' })
+    el('p', { id: 'field-name-error', class: 'field-error' }),
   );
   const typeSelect = el('select', { id: 'field-type', name: 'type', 'aria-describedby': 'field-type-hint' }, ...schemas.types.map(({ type: option }) => el('option', { value: option, text: option })));
   typeSelect.value = type;
@@ -380,28 +380,28 @@ function drawForm() {
     { class: 'field' },
     el('label', { for: 'field-type', text: 'Type' }),
     typeSelect,
-    el('p', { id: 'field-type-hint', class: 'hint', text: 'How the hub reaches the server; the fields below follow it.' })
+    el('p', { id: 'field-type-hint', class: 'hint', text: 'How the hub reaches the server; the fields below follow it.' }),
   );
   const fields = fieldsFor(type).map((field) =>
     fieldControl(
       field,
       editing.entry[field.key],
-      editing.secrets.filter(({ key }) => key.split('.')[0] === field.key)
-    )
+      editing.secrets.filter(({ key }) => key.split('.')[0] === field.key),
+    ),
   );
   const buttons = el(
     'div',
     { class: 'buttons' },
     el('button', { type: 'button', id: 'test-entry', text: 'Test' }),
     el('button', { type: 'submit', id: 'save-entry', class: 'primary', text: state.readOnly ? 'Show the JSON to paste' : 'Save' }),
-    el('button', { type: 'button', id: 'cancel-entry', text: 'Cancel' })
+    el('button', { type: 'button', id: 'cancel-entry', text: 'Cancel' }),
   );
   form.replaceChildren(
     el('p', { id: 'form-error', class: 'field-error', role: 'alert' }),
     nameField,
     typeField,
     el('fieldset', {}, el('legend', { text: `Settings of a ${type} server` }), ...fields),
-    buttons
+    buttons,
   );
   form.querySelector('#field-name').value = editing.name ?? '';
 }
@@ -467,8 +467,8 @@ function showError(data) {
         { class: 'alert', role: 'alert' },
         el('p', { text: error.message }),
         error.diff ? el('pre', { class: 'diff', 'aria-label': 'What changed in the file', text: error.diff }) : '',
-        el('button', { type: 'button', id: 'reload-after-conflict', text: 'Reload the servers' })
-      )
+        el('button', { type: 'button', id: 'reload-after-conflict', text: 'Reload the servers' }),
+      ),
     );
     return;
   }
@@ -483,8 +483,8 @@ function showPaste(json, reason) {
       'div',
       { class: 'alert' },
       el('p', { text: `The console cannot write the config (${reason}). Paste this into "mcpServers" where the file comes from:` }),
-      el('pre', { id: 'paste-json', tabindex: 0, 'aria-label': 'The entry as JSON', text: json ?? '' })
-    )
+      el('pre', { id: 'paste-json', tabindex: 0, 'aria-label': 'The entry as JSON', text: json ?? '' }),
+    ),
   );
 }
 
@@ -535,8 +535,8 @@ async function test(made = entryFromForm()) {
         el('h3', { text: `Test passed: ${trial.serverInfo ? `${trial.serverInfo.name} ${trial.serverInfo.version}` : 'the server'} answered in ${trial.durationMs} ms` }),
         el('p', { text: `${trial.tools.length} tools, ${trial.prompts.length} prompts.` }),
         el('ul', { 'aria-label': 'Tools found' }, ...trial.tools.map((tool) => el('li', {}, el('code', { text: tool.name }), tool.description ? ` – ${tool.description}` : ''))),
-        trial.prompts.length > 0 ? el('ul', { 'aria-label': 'Prompts found' }, ...trial.prompts.map((prompt) => el('li', {}, el('code', { text: prompt.name })))) : ''
-      )
+        trial.prompts.length > 0 ? el('ul', { 'aria-label': 'Prompts found' }, ...trial.prompts.map((prompt) => el('li', {}, el('code', { text: prompt.name })))) : '',
+      ),
     );
   } else {
     box.replaceChildren(
@@ -546,8 +546,8 @@ async function test(made = entryFromForm()) {
         el('h3', { id: 'test-failed-title', tabindex: -1, text: 'Test failed: the server did not start' }),
         el('p', { class: 'test-error', text: trial.error }),
         trial.stderr.length > 0 ? el('pre', { class: 'stderr', tabindex: 0, 'aria-label': 'The end of its stderr', text: trial.stderr.join('\n') }) : el('p', { text: 'It wrote nothing to stderr.' }),
-        el('p', { class: 'buttons' }, el('button', { type: 'button', id: 'save-anyway', text: 'Save anyway' }))
-      )
+        el('p', { class: 'buttons' }, el('button', { type: 'button', id: 'save-anyway', text: 'Save anyway' })),
+      ),
     );
   }
   return trial.ok;
@@ -575,7 +575,7 @@ async function serverAction(button) {
   button.disabled = true;
   notice(`${ACTION_LABELS[action]} ${server}…`);
   const answer = await call('POST', `/servers/${encodeURIComponent(server)}/${action}`);
-  notice(answer.ok ? answer.data.message : answer.data.error?.message ?? `Could not ${action} ${server}.`, answer.ok ? 'ok' : 'error');
+  notice(answer.ok ? answer.data.message : (answer.data.error?.message ?? `Could not ${action} ${server}.`), answer.ok ? 'ok' : 'error');
   await (view === 'overview' ? loadOverview() : loadServers());
   // The row was drawn anew: the focus goes back to the same server's buttons.
   document.querySelector(`[data-server="${CSS.escape(server)}"]`)?.focus();
@@ -622,7 +622,7 @@ async function loadHubFigures() {
   ];
   box.replaceChildren(
     el('h2', { id: 'hub-now', text: 'The hub now' }),
-    el('dl', { class: 'figures', 'aria-labelledby': 'hub-now' }, ...figures.flatMap(([term, value]) => [el('dt', { text: term }), el('dd', { text: value })]))
+    el('dl', { class: 'figures', 'aria-labelledby': 'hub-now' }, ...figures.flatMap(([term, value]) => [el('dt', { text: term }), el('dd', { text: value })])),
   );
 }
 
@@ -642,7 +642,7 @@ async function loadStatus() {
           response.status === 404
             ? 'The overview needs plugin observability with its status (statusPage), which is off here.'
             : 'The overview did not load: reload the page (the login may have ended).',
-      })
+      }),
     );
     return;
   }
@@ -661,8 +661,8 @@ function drawOverview(data) {
         'section',
         { role: 'alert', 'aria-labelledby': 'attention' },
         el('h2', { id: 'attention', text: troubled.length === 1 ? '1 server needs attention' : `${troubled.length} servers need attention` }),
-        el('ul', {}, ...troubled.map((server) => el('li', {}, el('a', { href: `#server-${server.name}`, text: server.name }), `: ${server.status}${server.problem ? ` (${server.problem})` : ''}`)))
-      )
+        el('ul', {}, ...troubled.map((server) => el('li', {}, el('a', { href: `#server-${server.name}`, text: server.name }), `: ${server.status}${server.problem ? ` (${server.problem})` : ''}`))),
+      ),
     );
   }
   if (data.waiting.length > 0) {
@@ -671,8 +671,8 @@ function drawOverview(data) {
         'section',
         { role: 'alert', 'aria-labelledby': 'waiting' },
         el('h2', { id: 'waiting', text: 'Waiting for an operator' }),
-        el('ul', {}, ...data.waiting.map(({ title, path, note }) => el('li', {}, el('a', { href: `${base}${path}`, text: title }), `: ${note}`)))
-      )
+        el('ul', {}, ...data.waiting.map(({ title, path, note }) => el('li', {}, el('a', { href: `${base}${path}`, text: title }), `: ${note}`))),
+      ),
     );
   }
   parts.push(el('h2', { id: 'servers', text: 'Servers' }));
@@ -685,8 +685,8 @@ function drawOverview(data) {
         'table',
         { 'aria-labelledby': 'servers' },
         el('thead', {}, el('tr', {}, ...columns.map((name) => el('th', { scope: 'col', class: numeric.has(name) ? 'num' : undefined, text: name })))),
-        el('tbody', {}, ...data.servers.map((server) => overviewRow(server, now)))
-      )
+        el('tbody', {}, ...data.servers.map((server) => overviewRow(server, now))),
+      ),
     );
   }
   parts.push(el('h2', { id: 'tools-since-start', text: 'Tools since the start' }));
@@ -708,9 +708,9 @@ function drawOverview(data) {
       time(data.generatedAt, now),
       `; read again every ${Math.round(overviewRefreshMs / 1000)} s. Metrics for machines are at `,
       el('code', { text: `${base}/metrics` }),
-      '.'
+      '.',
     ),
-    reloadText(data.hub.lastReload, now)
+    reloadText(data.hub.lastReload, now),
   );
   document.getElementById('overview').replaceChildren(...parts);
 }
@@ -741,7 +741,7 @@ function overviewRow(server, now) {
     cell('Restarts', 'num restarts', restarts),
     cell('Last start', 'start', ...start),
     cell('Last failure', 'failure', ...failure),
-    cell('Actions', 'actions', ...(server.actions.length === 0 ? ['–'] : server.actions.map((action) => actionButton(server.name, action))))
+    cell('Actions', 'actions', ...(server.actions.length === 0 ? ['–'] : server.actions.map((action) => actionButton(server.name, action)))),
   );
 }
 
@@ -760,7 +760,7 @@ function toolRow(server, tool) {
     cell('Errors', `num errors${tool.failed > 0 ? ' bad' : ''}`, String(tool.failed)),
     cell('Outcomes', 'outcomes', outcomes || '–'),
     cell('p50', 'num', milliseconds(tool.p50Ms)),
-    cell('p99', 'num', milliseconds(tool.p99Ms))
+    cell('p99', 'num', milliseconds(tool.p99Ms)),
   );
 }
 
@@ -772,7 +772,7 @@ function reloadText(reload, now) {
       'p',
       { id: 'last-reload' },
       el('span', { class: 'bad' }, `The last config reload (${reload.trigger}, `, at, ') was refused'),
-      `: ${reload.error ?? ''} The running config stays in force.`
+      `: ${reload.error ?? ''} The running config stays in force.`,
     );
   const changes = [
     ['added', reload.added],
@@ -803,7 +803,7 @@ async function loadApprovals() {
   if (!answer.ok) {
     box.replaceChildren(
       el('p', { class: 'alert', role: 'alert', text: answer.data.error?.message ?? 'The approvals did not load.' }),
-      el('button', { type: 'button', id: 'reload-approvals', text: 'Try again' })
+      el('button', { type: 'button', id: 'reload-approvals', text: 'Try again' }),
     );
     return;
   }
@@ -833,8 +833,8 @@ function drawApprovals(data) {
         : el(
             'p',
             {},
-            el('button', { type: 'button', class: 'primary', 'data-approve-all': set.server, 'data-digests': set.digests.join(' '), text: `Approve all ${set.count} waiting of ${set.server}` })
-          )
+            el('button', { type: 'button', class: 'primary', 'data-approve-all': set.server, 'data-digests': set.digests.join(' '), text: `Approve all ${set.count} waiting of ${set.server}` }),
+          ),
     );
   }
   data.waiting.forEach((change, index) => {
@@ -863,9 +863,9 @@ function drawApprovals(data) {
                 'data-item': change.item ?? undefined,
                 'data-digest': change.digest,
                 text: `Approve ${instructions ? 'instructions' : change.tool} of ${change.server}`,
-              })
-            )
-      )
+              }),
+            ),
+      ),
     );
   });
   parts.push(el('h3', { id: 'pinning', text: 'Servers that pin their tools' }));
@@ -880,10 +880,10 @@ function drawApprovals(data) {
             'li',
             {},
             `${server.server}: ${server.approved} tool${server.approved === 1 ? '' : 's'} approved`,
-            server.withheld > 0 ? el('span', { class: 'bad', text: `, ${server.withheld} withheld here` }) : ''
-          )
-        )
-      )
+            server.withheld > 0 ? el('span', { class: 'bad', text: `, ${server.withheld} withheld here` }) : '',
+          ),
+        ),
+      ),
     );
   }
   document.getElementById('approvals').replaceChildren(...parts);
@@ -897,7 +897,7 @@ async function approve(button) {
       ? await approvalsCall('POST', '/tool-approvals/approve-all', { server: approveAll, digests: digests.split(' ') })
       : await approvalsCall('POST', '/tool-approvals/approve', { server, digest, ...(tool !== undefined ? { tool } : { item }) });
   await loadApprovals();
-  notice(answer.ok ? answer.data.message : answer.data.error?.message ?? 'Not approved.', answer.ok ? 'ok' : 'error');
+  notice(answer.ok ? answer.data.message : (answer.data.error?.message ?? 'Not approved.'), answer.ok ? 'ok' : 'error');
   document.getElementById('approvals-title').focus();
 }
 

@@ -86,7 +86,10 @@ export class OfflineMap {
   readonly #reverse: ReverseGeocoder;
   readonly #places: PlaceSearch;
 
-  private constructor(readonly extract: Extract, readonly stats: LoadStats) {
+  private constructor(
+    readonly extract: Extract,
+    readonly stats: LoadStats,
+  ) {
     this.features = extract.features;
     this.graph = extract.graph;
     this.places = new PlaceIndex(this.features, this.graph);
@@ -114,7 +117,7 @@ export class OfflineMap {
     stats.loadMs = Math.round(performance.now() - started);
     log(
       `offline map: loaded ${extract.name}: ${stats.nodes} nodes, ${stats.ways} ways, ${stats.relations} relations; ` +
-        `kept ${stats.features} tagged elements, ${stats.vertices} routing vertices, ${stats.edges} edges, ${stats.places} places in ${stats.loadMs} ms`
+        `kept ${stats.features} tagged elements, ${stats.vertices} routing vertices, ${stats.edges} edges, ${stats.places} places in ${stats.loadMs} ms`,
     );
     return map;
   }
@@ -165,14 +168,14 @@ export class OfflineMap {
   /** The best visiting order of the stops, with its legs; undefined when no tour exists. */
   trip(stops: readonly Point[], profile: Profile, roundtrip: boolean): { order: number[]; route: EngineRoute } | undefined {
     const table = this.table(stops, stops, profile);
-    const costs = table.map((row, i) => row.map((cell, j) => (i === j ? 0 : cell?.durationS ?? Infinity)));
+    const costs = table.map((row, i) => row.map((cell, j) => (i === j ? 0 : (cell?.durationS ?? Infinity))));
     const order = solveTrip(costs, roundtrip);
     if (!order) return undefined;
     const visits = roundtrip ? [...order, order[0]!] : order;
     const route = this.route(
       visits.map((index) => stops[index]!),
       profile,
-      { steps: false, language: 'en' }
+      { steps: false, language: 'en' },
     );
     return route && { order, route };
   }

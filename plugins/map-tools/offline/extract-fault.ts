@@ -10,7 +10,11 @@ type ExtractFaultCode = (typeof MAP_ERROR_CODES)['EXTRACT_INVALID' | 'EXTRACT_UN
 export class ExtractFault extends Error {
   override readonly name = 'ExtractFault';
 
-  constructor(readonly code: ExtractFaultCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: ExtractFaultCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -24,7 +24,7 @@ export class FeatureStore {
     readonly lon7: Int32Array,
     /** Feature f's tags are `tags[tagStart[f] .. tagStart[f + 1])`, key and value numbers by turns. */
     readonly tagStart: Uint32Array,
-    readonly tags: Uint32Array
+    readonly tags: Uint32Array,
   ) {
     this.kindStart = new Uint32Array(ELEMENT_KINDS.length + 1);
     for (const kind of kinds) this.kindStart[kind + 1]!++;

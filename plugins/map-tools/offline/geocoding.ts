@@ -145,7 +145,11 @@ export class PlaceSearch {
   /** Per kind, its words that are in the vocabulary: places named with them are of the kind too. */
   readonly #conceptVocabulary: number[][];
 
-  constructor(private readonly index: PlaceIndex, private readonly features: FeatureStore, private readonly outlines: AreaOutlines) {
+  constructor(
+    private readonly index: PlaceIndex,
+    private readonly features: FeatureStore,
+    private readonly outlines: AreaOutlines,
+  ) {
     const conceptWords = CONCEPT_NAMES.map((name) => [...new Set(CONCEPTS[name]!.words.map(normalize))]);
     conceptWords.forEach((words, concept) => {
       for (const word of words) this.#conceptsOfWord.set(word, [...(this.#conceptsOfWord.get(word) ?? []), concept]);
@@ -412,7 +416,7 @@ export class PlaceSearch {
         Number(b.exact) - Number(a.exact) ||
         index.importance[b.place]! - index.importance[a.place]! ||
         a.unsaid - b.unsaid ||
-        index.feature[a.place]! - index.feature[b.place]!
+        index.feature[a.place]! - index.feature[b.place]!,
     );
   }
 
@@ -427,7 +431,7 @@ export class PlaceSearch {
         other.said < 1 &&
         other.confidence >= best.confidence - AMBIGUOUS_MARGIN &&
         label(other.place) !== label(best.place) &&
-        haversineM(this.index.lat[best.place]!, this.index.lon[best.place]!, this.index.lat[other.place]!, this.index.lon[other.place]!) >= SAME_PLACE_M
+        haversineM(this.index.lat[best.place]!, this.index.lon[best.place]!, this.index.lat[other.place]!, this.index.lon[other.place]!) >= SAME_PLACE_M,
     );
     if (!rival) return;
     for (const entry of scored) if (entry.said < 1) entry.confidence *= AMBIGUOUS_FACTOR;
@@ -478,7 +482,7 @@ export class PlaceSearch {
       const area: Area = {
         place,
         outlines: outlinesOf.get(feature) ?? [],
-        radiusM: placeValue === undefined ? 0 : PLACE_RADIUS_M[placeValue] ?? 0,
+        radiusM: placeValue === undefined ? 0 : (PLACE_RADIUS_M[placeValue] ?? 0),
         municipality: SETTLEMENTS.has(placeValue ?? '') || (boundary === 'administrative' && level >= MUNICIPALITY_LEVEL && level <= 8),
       };
       if (area.outlines.length === 0 && area.radiusM === 0) continue;

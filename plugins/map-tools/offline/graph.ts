@@ -51,7 +51,7 @@ export class RoadGraph {
     readonly roadFeature: Int32Array,
     readonly roadName: Int32Array,
     /** Road r's segments are `roadFirstSegment[r] .. roadFirstSegment[r + 1]`. */
-    readonly roadFirstSegment: Uint32Array
+    readonly roadFirstSegment: Uint32Array,
   ) {}
 
   get vertexCount(): number {
@@ -175,6 +175,6 @@ export function buildRoadGraph(input: RoadInput): RoadGraph {
     SpatialGrid.build(SEGMENT_CELL_DEG, boxes),
     input.roadFeature,
     input.roadName,
-    roadFirstSegment
+    roadFirstSegment,
   );
 }

@@ -21,7 +21,7 @@ export class SpatialGrid {
     private readonly cellStart: Uint32Array,
     private readonly items: Int32Array,
     /** The shortest side of a cell in meters, at the extent's widest latitude. */
-    private readonly cellMinM: number
+    private readonly cellMinM: number,
   ) {}
 
   /** Item i occupies the box `boxes[4i .. 4i + 4]`: south, west, north, east in degrees. */
@@ -70,7 +70,7 @@ export class SpatialGrid {
             entries,
             rows,
             (k) => Math.floor(entryCell[k]! / cols),
-            countingOrder(entries, cols, (k) => entryCell[k]! % cols, sequence(entries))
+            countingOrder(entries, cols, (k) => entryCell[k]! % cols, sequence(entries)),
           );
     const rowFirstCell = new Uint32Array(rows + 1);
     const cellCol = new Uint32Array(entries);

@@ -10,7 +10,10 @@ export class Growable<T extends TypedArray> {
   data: T;
   length = 0;
 
-  constructor(private readonly make: TypedArrayConstructor<T>, capacity = 1024) {
+  constructor(
+    private readonly make: TypedArrayConstructor<T>,
+    capacity = 1024,
+  ) {
     this.data = new make(Math.max(1, capacity));
   }
 

@@ -151,7 +151,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     'del',
     'y',
     'al',
-  ].map(normalize)
+  ].map(normalize),
 );
 
 /**
@@ -221,7 +221,7 @@ export const STREET_WORDS: ReadonlySet<string> = new Set(
     'camino',
     'carretera',
     'callejon',
-  ].map(normalize)
+  ].map(normalize),
 );
 
 export interface TagCondition {

@@ -65,7 +65,7 @@ export async function loadExtract(file: string, options: LoadOptions = {}): Prom
         }
       },
     },
-    options.signal
+    options.signal,
   );
   return builder.finish();
 }
@@ -129,7 +129,7 @@ class ExtractBuilder {
   constructor(
     readonly name: string,
     /** Nodes expected, to size the node columns once rather than grow them. */
-    expectedNodes: number
+    expectedNodes: number,
   ) {
     this.#nodeCoords = new Growable(Int32Array, 2 * Math.max(1 << 16, expectedNodes));
     this.#roadNodeStart.push(0);

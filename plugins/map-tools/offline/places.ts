@@ -291,7 +291,10 @@ class PlaceBuilder {
   /** Per key (pool number): the values that make an element no place (`NOT_A_PLACE`). */
   readonly #notPlace = new Map<number, Set<number>>();
 
-  constructor(private readonly features: FeatureStore, private readonly graph: RoadGraph) {
+  constructor(
+    private readonly features: FeatureStore,
+    private readonly graph: RoadGraph,
+  ) {
     const pool = features.pool;
     this.#nameKind = new Int8Array(pool.size).fill(-1);
     this.#textOfValue = new Int32Array(pool.size).fill(-2);

@@ -23,7 +23,11 @@ export class ProtoReader {
   /** Where the content of the field `bytes` read ends. */
   stop = 0;
 
-  constructor(public buf: Uint8Array, start = 0, public end = buf.length) {
+  constructor(
+    public buf: Uint8Array,
+    start = 0,
+    public end = buf.length,
+  ) {
     this.pos = start;
   }
 

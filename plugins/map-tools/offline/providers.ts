@@ -33,7 +33,10 @@ const ELEMENT_ID = /^(node|way|relation)\/(\d{1,19})$/;
 export class OfflineGeocoder implements Geocoder {
   readonly scope: string;
 
-  constructor(private readonly map: OfflineMap, private readonly fuzzy: boolean) {
+  constructor(
+    private readonly map: OfflineMap,
+    private readonly fuzzy: boolean,
+  ) {
     this.scope = describeArea(coveredArea(map));
   }
 

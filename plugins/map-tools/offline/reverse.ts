@@ -49,7 +49,11 @@ export class ReverseGeocoder {
   readonly #namedGrid: SpatialGrid;
   readonly #access: number;
 
-  constructor(private readonly features: FeatureStore, private readonly graph: RoadGraph, private readonly places: PlaceIndex) {
+  constructor(
+    private readonly features: FeatureStore,
+    private readonly graph: RoadGraph,
+    private readonly places: PlaceIndex,
+  ) {
     this.#access = features.pool.id('access');
     const name = features.pool.id('name');
     const highway = features.pool.id('highway');
@@ -127,7 +131,7 @@ export class ReverseGeocoder {
         const { fraction, distanceM } = projectOnSegment(lat, lon, g.vertexLat[a]!, g.vertexLon[a]!, g.vertexLat[b]!, g.vertexLon[b]!);
         if (distanceM <= STREET_RADIUS_M && (!best || distanceM < best.distanceM)) best = { segment, fraction, distanceM };
       },
-      () => best?.distanceM ?? Infinity
+      () => best?.distanceM ?? Infinity,
     );
     if (!best) return undefined;
     const feature = g.roadFeature[g.segmentRoad(best.segment)]!;
@@ -162,7 +166,7 @@ export class ReverseGeocoder {
         const distanceM = haversineM(lat, lon, this.places.lat[place]!, this.places.lon[place]!);
         if (distanceM <= radiusM && (!best || distanceM < best.distanceM)) best = { place, distanceM };
       },
-      () => best?.distanceM ?? Infinity
+      () => best?.distanceM ?? Infinity,
     );
     return best;
   }

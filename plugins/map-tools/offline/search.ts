@@ -92,7 +92,7 @@ export class GraphSearch {
         if (distanceM > maxDistanceM || (best && distanceM >= best.distanceM)) return;
         best = { segment, fraction, distanceM, lat: aLat + fraction * (bLat - aLat), lon: aLon + fraction * (bLon - aLon) };
       },
-      () => best?.distanceM ?? Infinity
+      () => best?.distanceM ?? Infinity,
     );
     return best;
   }
@@ -122,7 +122,7 @@ export class GraphSearch {
         }
         return false;
       },
-      () => bestCost
+      () => bestCost,
     );
     if (bestExit) {
       const pieces = [bestExit.piece];
@@ -171,7 +171,7 @@ export class GraphSearch {
         bound = worst();
         return false;
       },
-      () => bound
+      () => bound,
     );
     return results;
   }
@@ -207,7 +207,7 @@ export class GraphSearch {
         }
         return false;
       },
-      () => Infinity
+      () => Infinity,
     );
     return { vertices, frontier };
   }

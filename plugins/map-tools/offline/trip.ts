@@ -56,7 +56,7 @@ function heldKarp(costs: readonly (readonly number[])[], roundtrip: boolean): nu
   }
   if (last < 0) return undefined;
   const order: number[] = [];
-  for (let mask = full, stop = last; stop > 0; ) {
+  for (let mask = full, stop = last; stop > 0;) {
     order.push(stop);
     const previous = parent[mask * n + stop]!;
     mask &= ~(1 << (stop - 1));
@@ -89,7 +89,7 @@ function twoOpt(costs: readonly (readonly number[])[], roundtrip: boolean, start
   let order = start;
   let cost = tourCost(costs, order, roundtrip);
   const last = roundtrip ? order.length - 1 : order.length - 2;
-  for (let improved = true; improved; ) {
+  for (let improved = true; improved;) {
     improved = false;
     for (let i = 1; i < last; i++) {
       for (let j = i + 1; j <= last; j++) {

@@ -5,7 +5,10 @@
 export class ResponseCache {
   readonly #entries = new Map<string, { value: unknown; expires: number }>();
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 1000) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 1000,
+  ) {}
 
   get(key: string): unknown {
     const entry = this.#entries.get(key);

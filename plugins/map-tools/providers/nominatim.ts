@@ -15,7 +15,10 @@ const ReverseAnswer = Type.Union([Place, Type.Object({ error: Type.Unknown() })]
 
 /** geocoder_a: the Nominatim search and reverse API (`format=jsonv2`). */
 export class NominatimGeocoder implements Geocoder {
-  constructor(private readonly client: ServiceClient, private readonly baseUrl: string) {}
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly baseUrl: string,
+  ) {}
 
   async search(query: string, options: GeocodeOptions): Promise<GeoMatch[]> {
     const url = new URL(`${this.baseUrl}/search`);

@@ -17,7 +17,7 @@ const DirectionsAnswer = Type.Object({
     Type.Object({
       summary: Type.Object({ distance: Type.Optional(Type.Number()), duration: Type.Optional(Type.Number()) }),
       segments: Type.Array(Segment),
-    })
+    }),
   ),
 });
 const ErrorAnswer = Type.Object({ error: Type.Union([Type.Object({ code: Type.Number(), message: Type.Optional(Type.String()) }), Type.String()]) });
@@ -28,7 +28,11 @@ const ErrorAnswer = Type.Object({ error: Type.Union([Type.Object({ code: Type.Nu
  * a URL, so it cannot leak through a logged or echoed address.
  */
 export class OpenRouteService implements RouteEngine, IsochroneEngine {
-  constructor(private readonly client: ServiceClient, private readonly baseUrl: string, private readonly apiKey: string) {}
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly baseUrl: string,
+    private readonly apiKey: string,
+  ) {}
 
   async route(waypoints: readonly LatLon[], profile: Profile, options: RouteOptions): Promise<RouteResult | undefined> {
     const primary = options.language.toLowerCase().split('-')[0] ?? 'en';

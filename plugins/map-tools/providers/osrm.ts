@@ -33,7 +33,10 @@ const NO_ROUTE_CODES = new Set(['NoRoute', 'NoSegment', 'NoTrips']);
  * instance. The profile segment of the path names the profile as well.
  */
 export class OsrmRouter implements Router {
-  constructor(private readonly client: ServiceClient, private readonly baseUrl: string) {}
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly baseUrl: string,
+  ) {}
 
   async route(waypoints: readonly LatLon[], profile: Profile, options: RouteOptions): Promise<RouteResult | undefined> {
     const url = this.#url('route', profile, waypoints);
@@ -94,7 +97,7 @@ export class OsrmRouter implements Router {
 
 function toLeg(
   leg: { distance: number; duration: number; steps?: { distance: number; duration: number; name?: string; maneuver: { type: string; modifier?: string } }[] },
-  withSteps: boolean
+  withSteps: boolean,
 ): RouteLeg {
   const result: RouteLeg = { distanceM: leg.distance, durationS: leg.duration };
   if (withSteps) {

@@ -23,7 +23,10 @@ const QUERY_TIMEOUT_S = 25;
  * or unreachable. The shared client caps concurrent queries.
  */
 export class OverpassSource implements PoiSource {
-  constructor(private readonly client: ServiceClient, private readonly endpoints: readonly string[]) {}
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly endpoints: readonly string[],
+  ) {}
 
   async nearby(center: LatLon, radiusM: number, filters: readonly TagFilter[], max: number): Promise<MapElement[]> {
     const around = `(around:${Math.round(radiusM)},${round(center.lat)},${round(center.lon)})`;

@@ -15,7 +15,10 @@ const LABEL_PARTS = ['name', 'street', 'housenumber', 'postcode', 'city', 'state
 
 /** geocoder_b: the Photon API, typo-tolerant. It knows few languages; others fall back to the default labels. */
 export class PhotonGeocoder implements Geocoder {
-  constructor(private readonly client: ServiceClient, private readonly baseUrl: string) {}
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly baseUrl: string,
+  ) {}
 
   async search(query: string, options: GeocodeOptions): Promise<GeoMatch[]> {
     const url = new URL(`${this.baseUrl}/api`);

@@ -7,7 +7,10 @@ const COSTING: Record<Profile, string> = { foot: 'pedestrian', car: 'auto', bike
 
 /** The isochrone engine: the Valhalla `/isochrone` API, answered as GeoJSON polygons. */
 export class ValhallaIsochrones implements IsochroneEngine {
-  constructor(private readonly client: ServiceClient, private readonly baseUrl: string) {}
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly baseUrl: string,
+  ) {}
 
   async reachable(center: LatLon, profile: Profile, budget: Budget): Promise<LatLon[][]> {
     const contour = 'seconds' in budget ? { time: budget.seconds / 60 } : { distance: budget.meters / 1000 };

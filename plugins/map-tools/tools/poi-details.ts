@@ -95,7 +95,7 @@ export const poiDetails = defineTool({
       throw new InputError(
         area
           ? `No tagged map element ${input.osm_id} is in ${describeArea(area)} (it may lie outside it, be untagged geometry, or have been deleted).`
-          : `No map element ${input.osm_id} exists (it may have been deleted).`
+          : `No map element ${input.osm_id} exists (it may have been deleted).`,
       );
     }
     const entries = Object.entries(element.tags).sort(detailOrder);

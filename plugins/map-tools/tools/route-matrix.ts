@@ -27,7 +27,7 @@ export const routeMatrix = defineTool({
         destinations.map((_, column) => {
           const value = cells[row]?.[column];
           return value === null || value === undefined ? null : roundTo(value / divisor, decimals);
-        })
+        }),
       );
     return {
       summary: `${origins.length} × ${destinations.length} ${input.profile} matrix`,

@@ -83,7 +83,7 @@ t.test('interceptors act on every call in declared order, and fail closed', asyn
       t.same(
         JSON.parse(textOf({ ...echoed, content: echoed.content.slice(0, 1) })),
         { path: ['caller', 'first', 'second'] },
-        `${on}: each saw the arguments the one before it left, and the child got the last`
+        `${on}: each saw the arguments the one before it left, and the child got the last`,
       );
       t.same(
         echoed.content.slice(1),
@@ -91,7 +91,7 @@ t.test('interceptors act on every call in declared order, and fail closed', asyn
           { type: 'text', text: 'seen by second' },
           { type: 'text', text: 'seen by first' },
         ],
-        `${on}: each replaced the result the one nearer the child left`
+        `${on}: each replaced the result the one nearer the child left`,
       );
 
       const steps: Array<[Behaviour, RegExp, ToolCallOutcome | undefined, string]> = [

@@ -47,24 +47,24 @@ t.test('all: every string of the result, keys, _meta and links included, as a gu
   t.same(
     resultStrings(
       mapResultStrings(linked, (text) => text, { all: true }),
-      { all: true }
+      { all: true },
     ),
     all,
-    'mapping to the same strings gives the same list'
+    'mapping to the same strings gives the same list',
   );
 });
 
 t.test('mapJsonStrings: any JSON value; two keys mapped to one are kept apart by a number', async (t) => {
   t.same(
     mapJsonStrings({ a1: 'x', a2: 'y', list: ['z', 1, null] }, (text) => (text.startsWith('a') ? 'a' : text.toUpperCase())),
-    { a: 'X', 'a (2)': 'Y', LIST: ['Z', 1, null] }
+    { a: 'X', 'a (2)': 'Y', LIST: ['Z', 1, null] },
   );
   t.equal(
     mapJsonStrings('one', (text) => `${text}!`),
-    'one!'
+    'one!',
   );
   t.equal(
     mapJsonStrings(7, (text) => text),
-    7
+    7,
   );
 });

@@ -28,7 +28,7 @@ t.test('the messages of one turn go out in one write, in order; a later one in a
   const { stream, writes } = recording();
   const send = batchedSend(
     () => stream,
-    () => new Error('closed')
+    () => new Error('closed'),
   );
   await Promise.all([0, 1, 2, 3, 4].map((n) => send(notification(n))));
   t.equal(writes.length, 1, 'one write for five messages');
@@ -38,7 +38,7 @@ t.test('the messages of one turn go out in one write, in order; a later one in a
       .filter(Boolean)
       .map((line) => (JSON.parse(line) as { params: { n: number } }).params.n),
     [0, 1, 2, 3, 4],
-    'one line each, in order'
+    'one line each, in order',
   );
   await send(notification(5));
   t.equal(writes.length, 2);
@@ -47,22 +47,22 @@ t.test('the messages of one turn go out in one write, in order; a later one in a
 t.test('without a stream to write to, every message of the batch is refused with the given error', async (t) => {
   const send = batchedSend(
     () => undefined,
-    () => new Error('the connection is closed')
+    () => new Error('the connection is closed'),
   );
   const results = await Promise.allSettled([send(notification(0)), send(notification(1))]);
   t.same(
     results.map((result) => (result.status === 'rejected' ? (result.reason as Error).message : 'sent')),
-    ['the connection is closed', 'the connection is closed']
+    ['the connection is closed', 'the connection is closed'],
   );
   const { stream } = recording();
   stream.end();
   await t.rejects(
     batchedSend(
       () => stream,
-      () => new Error('ended')
+      () => new Error('ended'),
     )(notification(2)),
     { message: 'ended' },
-    'nor to an ended one'
+    'nor to an ended one',
   );
 });
 
@@ -91,7 +91,7 @@ t.test('a stdio child gets the calls made in one turn in one pipe write', async 
   t.equal(answers.length, 8);
   t.ok(
     answers.every((answer) => (answer as { content?: Array<{ type: string }> } | undefined)?.content?.[0]?.type === 'text'),
-    'every call answered'
+    'every call answered',
   );
   t.equal(writes, 1, 'eight calls, one write');
 });

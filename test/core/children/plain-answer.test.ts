@@ -83,7 +83,7 @@ for (const revision of REVISIONS) {
     const client = await connected(t, revision);
     const modern = revision === '2026-07-28';
     const answers = [...COMMON, ...OTHERS].flatMap((result) =>
-      modern ? [{ ...result, resultType: 'complete' }, result, { ...result, resultType: 'elsewhere' }] : [result, { ...result, resultType: 'complete' }]
+      modern ? [{ ...result, resultType: 'complete' }, result, { ...result, resultType: 'elsewhere' }] : [result, { ...result, resultType: 'complete' }],
     );
     for (const [index, result] of answers.entries()) {
       const message = { jsonrpc: '2.0', id: `hub-${index}`, result } as JSONRPCMessage;
@@ -100,7 +100,7 @@ for (const revision of REVISIONS) {
     t.same(
       outcome(() => client.decodeToolAnswer(error)),
       outcome(() => client.bySdk(error)),
-      "the child's error, as the same protocol error"
+      "the child's error, as the same protocol error",
     );
   });
 }

@@ -10,7 +10,7 @@ const TIMINGS = { relistBaseMs: 1_000, relistMaxMs: 8_000 };
 t.test('the wait doubles while nothing changes and never passes the maximum', async (t) => {
   t.same(
     [0, 1, 2, 3, 4, 10, 1_000].map((quiet) => relistDelay(quiet, TIMINGS)),
-    [1_000, 2_000, 4_000, 8_000, 8_000, 8_000, 8_000]
+    [1_000, 2_000, 4_000, 8_000, 8_000, 8_000, 8_000],
   );
 });
 
@@ -29,7 +29,7 @@ t.test('re-listing follows the policy on the clock it is given: a change brings 
       queueMicrotask(() => settled());
       return changed;
     },
-    pino({ level: 'silent' })
+    pino({ level: 'silent' }),
   );
   /** Moves the clock by `ms` and waits for the round it fires (if one does) to schedule the next. */
   const advance = async (ms: number): Promise<void> => {

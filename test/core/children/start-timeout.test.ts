@@ -63,7 +63,7 @@ t.test('hub check --connect gives each server its own start timeout, and names i
     JSON.stringify({
       plugins: { 'map-tools': false, 'oauth-as': false },
       mcpServers: { silent: { ...fixtureEntry('silent', join(folder, 'starts')), startTimeoutMs: 1_500 }, fine: fixtureEntry('crashy', join(folder, 'fine')) },
-    })
+    }),
   );
   // Were the hub-wide budget the one applied, the check would wait ten minutes on the silent server.
   const result = await runNode(cliPath('hub'), ['check', '--connect', '--json'], { HUB_CONFIG: file, DATA_PATH: join(folder, 'data'), START_TIMEOUT_MS: '600000' });
@@ -71,11 +71,11 @@ t.test('hub check --connect gives each server its own start timeout, and names i
   const report = JSON.parse(result.stdout) as CheckReport;
   t.match(
     report.servers.find((server) => server.name === 'silent'),
-    { handshake: { ok: false, detail: /did not start within 1\.5 s: no answer within/ } }
+    { handshake: { ok: false, detail: /did not start within 1\.5 s: no answer within/ } },
   );
   t.match(report.servers.find((server) => server.name === 'silent')?.handshake?.detail, HINT);
   t.match(
     report.servers.find((server) => server.name === 'fine'),
-    { handshake: { ok: true } }
+    { handshake: { ok: true } },
   );
 });

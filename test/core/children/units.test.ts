@@ -18,7 +18,7 @@ t.test('back-off doubles from the base up to the maximum', async (t) => {
   const timings = { backoffBaseMs: 100, backoffMaxMs: 1_000 };
   t.same(
     [1, 2, 3, 4, 5, 6].map((failures) => backoffDelay(failures, timings)),
-    [100, 200, 400, 800, 1_000, 1_000]
+    [100, 200, 400, 800, 1_000, 1_000],
   );
 });
 
@@ -64,7 +64,7 @@ t.test('snapshots are written atomically, only when changed, and bad ones are ig
   await blocked.save(snapshot);
   t.ok(
     lines.some((line) => line.msg === 'tool snapshot not written'),
-    'a failed write is logged, not thrown'
+    'a failed write is logged, not thrown',
   );
 });
 

@@ -45,19 +45,19 @@ for (const revision of REVISIONS) {
     const resources = await client.listResources();
     t.same(
       resources.resources.map((resource) => resource.uri),
-      ['memo://readme']
+      ['memo://readme'],
     );
     const read = await client.readResource({ uri: 'memo://readme' });
     t.match(read.contents, [{ text: 'hello from a resource' }]);
     const templates = await client.listResourceTemplates();
     t.same(
       templates.resourceTemplates.map((template) => template.uriTemplate),
-      ['memo://notes/{id}']
+      ['memo://notes/{id}'],
     );
     const prompts = await client.listPrompts();
     t.same(
       prompts.prompts.map((prompt) => prompt.name),
-      ['greet']
+      ['greet'],
     );
     const prompt = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } });
     t.match(prompt.messages, [{ content: { text: 'Hello, Ada' } }]);

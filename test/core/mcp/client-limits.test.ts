@@ -89,7 +89,7 @@ t.test('calls beyond CLIENT_MAX_CONCURRENT in flight get 429', async (t) => {
   gate.open();
   t.same(
     (await Promise.all(held)).map((answer) => answer.status),
-    [200, 200]
+    [200, 200],
   );
   t.equal((await statusOf(`${url}/sink/mcp`, one, 'tools/call', { name: 'list_colours', arguments: {} })).status, 200, 'finished calls free their slots');
 });

@@ -62,7 +62,7 @@ t.test("a child's 2026-07-28-only error reaches a 2025-11-25 caller as that revi
     t.equal(viaHub.isError, true, `${name}, /hub call_tool: a tool error`);
     t.notOk(
       MODERN_ONLY_CODES.some((code) => told.includes(String(code))),
-      `${name}, /hub call_tool: no 2026-only code in its text (${told})`
+      `${name}, /hub call_tool: no 2026-only code in its text (${told})`,
     );
   }
 });

@@ -16,11 +16,11 @@ async function errorOf(client: Client, use: string): Promise<string> {
     use === 'prompts/get'
       ? client.getPrompt({ name: 'no_such_prompt' })
       : use === 'resources/read'
-      ? client.readResource({ uri: 'test://no-such-resource' })
-      : client.callTool({ name: 'no_such_tool', arguments: {} });
+        ? client.readResource({ uri: 'test://no-such-resource' })
+        : client.callTool({ name: 'no_such_tool', arguments: {} });
   return attempt.then(
     (answer) => `answered ${JSON.stringify(answer).slice(0, 80)}`,
-    (error: { code?: number; message?: string }) => `${String(error.code)} ${String(error.message)}`
+    (error: { code?: number; message?: string }) => `${String(error.code)} ${String(error.message)}`,
   );
 }
 

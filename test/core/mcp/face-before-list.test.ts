@@ -34,13 +34,13 @@ t.test("a 2025-11-25 caller's first call of a 2026-only tool is refused as the c
       if (first === 'after a 2026 list')
         t.ok(
           (await (await connectClient(t, endpoint, '2026-07-28')).listTools()).tools.some((tool) => tool.name === CALL.name),
-          `${name}: a 2026-07-28 caller is listed it`
+          `${name}: a 2026-07-28 caller is listed it`,
         );
       if (first === 'sdk') {
         const client = await connectClient(t, endpoint, '2025-11-25');
         const answer = await client.callTool(CALL).then(
           (result) => (result.isError ? 'tool error' : 'answered'),
-          (error: { code?: number }) => `error ${String(error.code)}`
+          (error: { code?: number }) => `error ${String(error.code)}`,
         );
         t.equal(answer, `error ${directly.error?.code}`, `${name}, first request an SDK call: refused with the child's code`);
       } else {

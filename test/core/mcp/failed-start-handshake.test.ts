@@ -31,7 +31,7 @@ t.test('the handshake of a server that cannot start answers why, on both revisio
     t.match(
       answer.error?.message,
       /^server "broken" could not start: the process exited with code 1 \(stderr: error: cannot open the database/,
-      `${revision}: the handshake answers the start's own error`
+      `${revision}: the handshake answers the start's own error`,
     );
     await t.rejects(connectClient(t, `${url}/broken/mcp`, revision), `${revision}: an SDK client's connect fails`);
   }

@@ -125,7 +125,7 @@ t.test('5: a remote child that never acknowledges its listen stream does not hol
   const { tools } = await client.listTools(undefined, { timeout: 20_000 });
   t.ok(
     tools.some((tool) => tool.name === 'slow_with_progress'),
-    "the child's tools"
+    "the child's tools",
   );
   t.ok(listens >= 1, 'while the listen stream the hub opened is still unacknowledged');
 });

@@ -51,7 +51,7 @@ t.test('a listen the child cuts is reopened, the gap re-listed, and a later chan
   await waitFor("the hub's listen to the child", async () => (await listens(direct, 'accept')).open === 1);
   t.notOk(
     (await caller.listTools()).tools.some((tool) => tool.name === 'test_extra'),
-    'the extra tool is not listed yet'
+    'the extra tool is not listed yet',
   );
 
   // A change the child never announces on a stream the hub holds: only a re-listing finds it.
@@ -60,13 +60,13 @@ t.test('a listen the child cuts is reopened, the gap re-listed, and a later chan
   await waitFor('the caller to hear of the change made while the listen was down', () => changes() >= 1);
   t.ok(
     (await caller.listTools()).tools.some((tool) => tool.name === 'test_extra'),
-    'the re-listing after the gap found the new tool'
+    'the re-listing after the gap found the new tool',
   );
   await waitFor('the listen to be reopened', async () => (await listens(direct, 'accept')).open === 1);
   t.equal((await listens(direct, 'accept')).opened, 2, 'the hub opened a second listen');
   t.ok(
     logs.some((line) => line.includes('"server":"watched"') && line.includes('listen to the server ended')),
-    'the end of the listen was logged, naming the server'
+    'the end of the listen was logged, naming the server',
   );
 
   const before = changes();

@@ -27,7 +27,7 @@ async function listsOf(client: Client): Promise<{ tools: string[]; resources: st
 /** The error code, or whether a tool error or an answer came back, for one use of an item on `revision`. */
 async function callOutcome(url: string, revision: Revision, method: string, params: Record<string, unknown>): Promise<string> {
   // 2026-07-28 names the item in a header too (the raw helper adds it for tools/call only).
-  const named = method === 'tools/call' ? undefined : params.uri ?? params.name;
+  const named = method === 'tools/call' ? undefined : (params.uri ?? params.name);
   const answer = await rawRequest(url, revision, method, params, revision === '2026-07-28' && typeof named === 'string' ? { headers: { 'mcp-name': named } } : {});
   if (answer.error) return `error ${answer.error.code}`;
   return (answer.result as { isError?: boolean } | undefined)?.isError === true ? 'tool error' : 'answered';
@@ -64,7 +64,7 @@ t.test('F1: each revision sees the lists the child shows it, and may use only wh
   t.equal(
     await callOutcome(direct, '2025-11-25', 'tools/call', { name: 'test_modern_only', arguments: {} }),
     'error -32602',
-    'directly, a 2025-11-25 client calling the modern-only tool is told it does not exist'
+    'directly, a 2025-11-25 client calling the modern-only tool is told it does not exist',
   );
 
   await hub.children.snapshots?.flush();
@@ -72,7 +72,7 @@ t.test('F1: each revision sees the lists the child shows it, and may use only wh
   t.same(
     snapshot.faces?.['2025-11-25']?.unlisted,
     { tools: ['test_modern_only'], resources: ['test://modern-only'], prompts: ['test_modern_only_prompt'] },
-    'the snapshot keeps what the 2025-11-25 face does not list'
+    'the snapshot keeps what the 2025-11-25 face does not list',
   );
 });
 
@@ -83,7 +83,7 @@ t.test('F1: a child whose lists are the same on both revisions keeps no lists in
   const client = await connectClient(t, `${url}/same/mcp`, '2025-11-25');
   t.ok(
     (await client.listTools()).tools.some((tool) => tool.name === 'test_simple_text'),
-    'listed as before'
+    'listed as before',
   );
   await hub.children.snapshots?.flush();
   const snapshot = JSON.parse(readFileSync(join(dataPath, 'snapshots', 'same.json'), 'utf8')) as { faces?: Record<string, Record<string, unknown> | null> };
@@ -101,7 +101,7 @@ t.test("F1: a list change the child announces has a face's own lists read again"
   const legacy = await connectClient(t, `${url}/changing/mcp`, '2025-11-25');
   t.notOk(
     (await legacy.listTools()).tools.some((tool) => tool.name === 'test_extra'),
-    'the extra tool is not listed yet'
+    'the extra tool is not listed yet',
   );
   const child = hub.children.get('changing');
   t.ok(child?.knownFace('2025-11-25')?.lists, 'the 2025-11-25 face keeps lists of its own');

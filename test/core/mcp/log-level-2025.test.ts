@@ -53,7 +53,7 @@ t.test('a 2025-11-25 caller hears the child log at the level it set, and only it
         ['info', 'Logging tool working'],
         ['info', 'Logging tool finished'],
       ],
-      `${child}: the three messages, in order, before the result`
+      `${child}: the three messages, in order, before the result`,
     );
     t.equal(heard.text, 'Logged three messages.', `${child}: then the result`);
 

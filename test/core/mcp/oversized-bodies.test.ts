@@ -33,13 +33,13 @@ t.test('32 parallel oversized requests each receive the 413 and its JSON-RPC bod
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         return { failed: cause?.code ?? cause?.message ?? (error as Error).message };
       }
-    })
+    }),
   );
   const failed = outcomes.filter((outcome) => 'failed' in outcome);
   t.same(failed, [], 'no request failed on the connection');
   t.same(
     outcomes.map((outcome) => ('status' in outcome ? [outcome.status, outcome.body?.jsonrpc, outcome.body?.error?.code] : undefined)),
     sizes.map(() => [413, '2.0', -32600]),
-    'each was answered 413 with a JSON-RPC invalid-request error'
+    'each was answered 413 with a JSON-RPC invalid-request error',
   );
 });

@@ -39,7 +39,7 @@ t.test(`a revision plugin under a second name (${ALIAS}) serves /<name>/mcp and 
   t.equal(own.getNegotiatedProtocolVersion(), ALIAS, 'the pinned client negotiated the third revision');
   t.ok(
     (await own.listTools()).tools.some((tool) => tool.name === 'wrapped_colours'),
-    'it lists the child’s tools'
+    'it lists the child’s tools',
   );
   t.equal(text(await own.callTool({ name: 'wrapped_colours', arguments: {} })), BLUE, 'and calls one through /<name>/mcp');
 
@@ -73,6 +73,6 @@ t.test('a revision plugin that throws fails the request with a JSON-RPC error, n
   t.equal(answer.messages.at(-1)?.id, 1, "through Fastify's error path, still answered with the request's id");
   t.ok(
     logs.some((line) => line.includes('a bug in a revision plugin')),
-    'the cause is logged'
+    'the cause is logged',
   );
 });

@@ -23,7 +23,7 @@ t.test('F2: list changes of a child that cannot be watched reach a listening cal
   const client = await connectClient(t, `${url}/refuser/mcp`, '2026-07-28');
   t.notOk(
     (await client.listTools()).tools.some((tool) => tool.name === 'test_extra'),
-    'the extra tool is not listed yet'
+    'the extra tool is not listed yet',
   );
   await waitFor('the watch to fail', () => child?.watchable === false);
 
@@ -39,6 +39,6 @@ t.test('F2: list changes of a child that cannot be watched reach a listening cal
   await changed;
   t.ok(
     (await fresh.listTools()).tools.some((tool) => tool.name === 'test_extra'),
-    'the caller heard the change, and the list has the new tool'
+    'the caller heard the change, and the list has the new tool',
   );
 });

@@ -31,8 +31,8 @@ t.test('a server that answers one byte at a time hits the total deadline', async
       .then((response) => response.text())
       .then(
         () => 'answered',
-        (error: Error) => error
-      )
+        (error: Error) => error,
+      ),
   );
   t.not(slowBody, 'bound', 'the fetch gave up');
   t.match(slowBody, { code: 'HUB_ERR_FETCH_LIMIT', message: /did not answer within 1 s/ });
@@ -41,8 +41,8 @@ t.test('a server that answers one byte at a time hits the total deadline', async
   const slowHeaders = await within(
     fetch(headers).then(
       () => 'answered',
-      (error: Error) => error
-    )
+      (error: Error) => error,
+    ),
   );
   t.match(slowHeaders, { code: 'HUB_ERR_FETCH_LIMIT', message: /did not answer within 1 s/ });
 });

@@ -41,7 +41,7 @@ t.test('at info, exactly one record per tool call over HTTP, and none for probes
       call.revision,
       'tools/call',
       { name: call.name, arguments: call.arguments },
-      { headers, meta: { traceparent: TRACEPARENT, ...call.meta } }
+      { headers, meta: { traceparent: TRACEPARENT, ...call.meta } },
     );
     t.equal(answer.status, 200, `${call.path} ${call.revision} answered`);
   }
@@ -69,12 +69,12 @@ t.test('at info, exactly one record per tool call over HTTP, and none for probes
         traceId: TRACE_ID,
         outcome: 'ok',
       },
-      `${call.path} ${call.revision}${'progressToken' in call.meta ? ' (the SDK road)' : ''}: what the call was, who made it, how it ended`
+      `${call.path} ${call.revision}${'progressToken' in call.meta ? ' (the SDK road)' : ''}: what the call was, who made it, how it ended`,
     );
   }
   t.notOk(
     hub.logs().some((record) => record.msg === 'incoming request' || record.msg === 'request completed'),
-    "Fastify's own request records are at debug"
+    "Fastify's own request records are at debug",
   );
 });
 

@@ -67,7 +67,7 @@ t.test('every server is checked without starting it; problems exit 1, in words a
   });
   t.match(
     report.servers.find((server) => server.name === 'wrongScheme'),
-    { type: 'sse', detail: '"ftp://example.com/sse" is not an http(s) URL' }
+    { type: 'sse', detail: '"ftp://example.com/sse" is not an http(s) URL' },
   );
 });
 
@@ -77,11 +77,11 @@ t.test('--connect completes the MCP handshake with each server, then stops it', 
   t.equal(report.ok, false, 'a problem found: exit 1');
   t.match(
     report.servers.find((server) => server.name === 'fine'),
-    { status: 'ok', handshake: { ok: true, detail: /^crashy 1\.0\.0 answered the MCP handshake \(MCP 2025-11-25, 3 tools\)$/ } }
+    { status: 'ok', handshake: { ok: true, detail: /^crashy 1\.0\.0 answered the MCP handshake \(MCP 2025-11-25, 3 tools\)$/ } },
   );
   t.match(
     report.servers.find((server) => server.name === 'exits'),
-    { handshake: { ok: false, detail: /could not start: the process exited with code 1 \(stderr: error: cannot open the database/ } }
+    { handshake: { ok: false, detail: /could not start: the process exited with code 1 \(stderr: error: cannot open the database/ } },
   );
   t.equal(starts(join(directory, 'fine')).length, 1, 'started once for the handshake');
 });
@@ -110,7 +110,7 @@ t.test('every field error of an entry is printed, not just the first; the first 
   for (const key of ['args', 'timeout', 'keepAlive'])
     t.ok(
       lines.some((line) => line.includes(`server "bad": key "${key}": expected a value of type `)),
-      `${key} is named`
+      `${key} is named`,
     );
   t.match(kernel.stdout, /the hub would not start\n$/);
   const kernelJson = JSON.parse((await check(t, { plugins, mcpServers: { bad: { command: '/bin/true', args: 'not a list', timeout: 'soon', keepAlive: 'yes' } } }, '--json')).stdout) as CheckReport;
@@ -125,7 +125,7 @@ t.test('every field error of an entry is printed, not just the first; the first 
   for (const key of ['image', 'network', 'memory', 'pinTools'])
     t.ok(
       boxed?.problems?.some((line) => line.includes(`server "boxed": key "${key}": expected`)),
-      `${key} is named`
+      `${key} is named`,
     );
   const human = await check(t, { plugins, mcpServers: { remote: { type: 'http' }, boxed: { type: 'docker', network: '', memory: 'lots', pinTools: 'yes' } } });
   t.equal(human.stdout.split('\n').filter((line) => /^ {2}problem +boxed /.test(line)).length, 4, human.stdout);

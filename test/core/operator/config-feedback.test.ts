@@ -37,11 +37,11 @@ t.test('a key that looks like a known one is warned about, naming the key and th
   t.ok(warnings.includes('mcpServers.github: unknown key "allowTool" (did you mean "allowTools"?)'), 'one letter off');
   t.notOk(
     warnings.some((line) => /unknown key "(autoApprove|timeout)"/.test(line)),
-    "other clients' own keys are not taken for typos"
+    "other clients' own keys are not taken for typos",
   );
   t.ok(
     warnings.some((line) => line.startsWith('mcpServers.github: "autoApprove" is not acted on by the hub')),
-    'but said to change nothing (issue 32)'
+    'but said to change nothing (issue 32)',
   );
 });
 
@@ -76,7 +76,7 @@ t.test('every setting is validated, the message naming the variable', async (t) 
     t.equal(
       result.stderr.trim(),
       `hub: ${variable}: expected ${expected}${result.stderr.includes('such as') ? ' such as https://hub.example.com' : ''} (got "${value}")`,
-      `${variable}=${value}: one line naming it`
+      `${variable}=${value}: one line naming it`,
     );
   }
 });

@@ -71,12 +71,12 @@ for (const road of ['readyz', 'hub'] as const)
     t.same(
       lastAnswers.filter((answer) => answer.status === 503 && answer.connection !== 'close'),
       [],
-      'each answer of the drain said Connection: close'
+      'each answer of the drain said Connection: close',
     );
     const keptAlive = lastAnswers.filter((answer) => answer.connection !== 'close').length;
     if (keptAlive > 0) t.comment(`${keptAlive} of ${CLIENTS} clients' last answer (200, before the drain) was kept alive`);
     t.ok(
       lastAnswers.every((answer) => answer.status === 200 || answer.status === 503),
-      'and was an answer of the hub (200, or 503 once draining)'
+      'and was an answer of the hub (200, or 503 once draining)',
     );
   });

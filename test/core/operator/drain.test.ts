@@ -67,14 +67,14 @@ t.test('a call still running after DRAIN_TIMEOUT_MS is answered with an error th
   t.equal(await hub.exited, 0);
   t.match(
     hub.logs().find((line) => line.msg.endsWith('were cut')),
-    { cut: 2, drainTimeoutMs: 1000 }
+    { cut: 2, drainTimeoutMs: 1000 },
   );
   // Issue 43, item 6: a deploy's cut calls are not the server's errors.
   const cutCalls = hub.logs().filter((line) => line.msg === 'request' && line.rpc === 'tools/call');
   t.same(
     cutCalls.map((line) => line.outcome),
     ['drained', 'drained'],
-    'both access records say drained, not protocol_error'
+    'both access records say drained, not protocol_error',
   );
 });
 

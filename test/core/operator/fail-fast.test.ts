@@ -100,7 +100,7 @@ t.test('list_servers and /health show down with the reason; list_tools never cla
   }
   t.match(
     after.servers.find((entry) => entry.name === 'fine'),
-    { status: 'up', toolCount: 3 }
+    { status: 'up', toolCount: 3 },
   );
 
   const health = (await (await fetch(`${hub.url}/health`)).json()) as { status: string; servers: Record<string, string>; reasons: Record<string, string> };

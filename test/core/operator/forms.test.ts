@@ -87,7 +87,7 @@ t.test('the session lasts OPERATOR_SESSION_MINUTES', async (t) => {
   t.match(
     login.headers.getSetCookie().find((line) => line.startsWith('hub_session=')),
     /Max-Age=300;/,
-    'the cookie says 5 minutes'
+    'the cookie says 5 minutes',
   );
   const sessions = await hub.store.collection<{ _id: string; expiresAt: Date }>('operator-sessions').find({});
   t.equal(sessions.length, 1, 'and the store keeps the session');

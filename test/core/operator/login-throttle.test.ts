@@ -67,7 +67,7 @@ t.test('replicas on one store: the attempts are counted before the check, atomic
   t.same(
     later.slice(-3).map((answer) => answer.refused),
     ['throttled', 'throttled', 'throttled'],
-    'every replica refuses the address'
+    'every replica refuses the address',
   );
   t.same(await replicas[0]!.attempt('198.51.100.2', async () => true), { refused: false, matched: true }, 'another address is not refused');
 });

@@ -23,7 +23,7 @@ t.test('LOG_FORMAT=pretty prints readable lines', async (t) => {
   t.ok(lines.length > 0);
   t.notOk(
     lines.some((line) => line.startsWith('{')),
-    'no JSON records'
+    'no JSON records',
   );
   t.match(hub.stdout(), /WARN.*unknown key "mcpServer" \(did you mean "mcpServers"\?\)/);
   t.match(hub.stdout(), /INFO.*Server listening at http:\/\/127\.0\.0\.1:/);

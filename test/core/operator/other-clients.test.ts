@@ -38,11 +38,11 @@ t.test('"disabled" servers are not served, a per-server "timeout" applies, keys 
       'mcpServers.copied: "disabledTools" is not acted on by the hub (Windsurf\'s and Roo Code\'s hidden tools; the hub\'s key is "denyTools")',
       'mcpServers.copied: "timeout" is in milliseconds, as in Claude Code, and 60 is under a second, so it is ignored (Cline\'s "timeout" counts seconds: 60 seconds is 60000)',
     ],
-    'one warning per key, naming the server'
+    'one warning per key, naming the server',
   );
   t.match(
     hub.logs().find((line) => line.msg === 'servers marked "disabled": true are not served'),
-    { servers: ['off', 'offAndBroken'] }
+    { servers: ['off', 'offAndBroken'] },
   );
 
   for (const revision of REVISIONS) {
@@ -74,7 +74,7 @@ t.test('"disabled" servers are not served, a per-server "timeout" applies, keys 
         quick: { ...fixtureEntry('slow-start', join(directory, 'quick'), { env: { START_DELAY_MS: '0' } }), timeout: 1000 },
         copied: { ...fixtureEntry('crashy', join(directory, 'copied')), autoApprove: ['echo'], disabledTools: ['crash'], timeout: 60 },
       },
-    })
+    }),
   );
   await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
   t.equal(hub.logs().filter((line) => line.level === 40 && line.msg.startsWith('mcpServers.copied')).length, 3, 'warned once');
@@ -94,7 +94,7 @@ t.test('changing only the tool filters applies them without restarting the serve
   t.same(
     (await client.listTools()).tools.map((tool) => tool.name),
     ['echo'],
-    'the new filter applies'
+    'the new filter applies',
   );
   t.equal(starts(file).length, 1, 'on the same process');
   t.ok(isAlive(pid), 'which still runs');
@@ -103,7 +103,7 @@ t.test('changing only the tool filters applies them without restarting the serve
   await waitFor('the second reload', () => hub.logs().filter((line) => line.msg === 'config reloaded').length === 2);
   t.same(
     (await client.listTools()).tools.map((tool) => tool.name),
-    ['crash']
+    ['crash'],
   );
   t.equal(starts(file).length, 1, 'still no restart');
 });

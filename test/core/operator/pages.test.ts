@@ -104,7 +104,7 @@ async function usePages(t: Test, browser: Browser, prefix: string) {
       ['hub_csrf', prefix || '/', true],
       ['hub_session', prefix || '/', true],
     ],
-    'one session cookie and one CSRF cookie, scoped to the prefix'
+    'one session cookie and one CSRF cookie, scoped to the prefix',
   );
 
   // The status page: the same session, no second login.

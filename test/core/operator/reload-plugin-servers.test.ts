@@ -22,7 +22,7 @@ t.test('a config written into a running hub leaves out the map server, as a rest
   t.match(reloaded, { added: ['own'], removed: ['map'] }, 'the reload takes the map server out');
   t.ok(
     hub.logs().some((line) => line.level === 40 && /the config turns off "map-tools"/.test(line.msg)),
-    'saying why'
+    'saying why',
   );
   t.same(await servers(hub), ['own'], 'the map server is gone');
   await hub.stop();

@@ -47,7 +47,7 @@ t.test('saving the config file reloads it, touching only what changed', async (t
         changed: fixtureEntry('crashy', file('changed-2')),
         added: fixtureEntry('crashy', file('added')),
       },
-    })
+    }),
   );
   const reloaded = await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
   t.match(reloaded, { trigger: 'file change', added: ['added'], removed: ['slow'], restarted: ['changed'], unchanged: 1 });

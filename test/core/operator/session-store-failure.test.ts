@@ -48,7 +48,7 @@ t.test("a session the store cannot check is a 503 page, and a folder in a collec
   t.notMatch(text, /operator-sessions|EISDIR|at /, 'neither the file nor a stack on the page');
   t.ok(
     logs.some((line) => line.includes('an operator session could not be checked') && line.includes('is not a regular file')),
-    'the reason is logged'
+    'the reason is logged',
   );
   t.equal((await fetch(`${url}/livez`)).status, 200, 'the hub is still up');
 

@@ -31,7 +31,7 @@ t.test('a session expires its lifetime after the login, on the clock it is given
   t.same(
     records.map((record) => record.expiresAt.getTime()),
     [Date.UTC(2100, 0, 1) + 300_000],
-    'the store keeps login + lifetime'
+    'the store keeps login + lifetime',
   );
 
   const live = async () => (await app.inject({ method: 'GET', url: '/live', cookies: { [SESSION_COOKIE]: session?.value ?? '' } })).json<{ live: boolean }>().live;

@@ -49,19 +49,19 @@ export function storeContract(t: Test, target: ContractTarget): void {
     t.equal(await families.findOne({ _id: 'nope' }), null);
     t.same(
       (await families.find({ client: 'even' }, { sort: { generation: -1 } })).map((f) => f._id),
-      ['f4', 'f2', 'f0']
+      ['f4', 'f2', 'f0'],
     );
     t.same(
       (await families.find({ generation: { $gte: 1 } }, { sort: { generation: 1 }, limit: 2 })).map((f) => f._id),
-      ['f1', 'f2']
+      ['f1', 'f2'],
     );
     t.same(
       (await families.find({ _id: { $in: ['f0', 'f4', 'x'] } }, { sort: { generation: 1 } })).map((f) => f._id),
-      ['f0', 'f4']
+      ['f0', 'f4'],
     );
     t.same(
       (await families.find({ $or: [{ _id: 'f0' }, { generation: { $gt: 3 } }] }, { sort: { generation: 1 } })).map((f) => f._id),
-      ['f0', 'f4']
+      ['f0', 'f4'],
     );
     t.same((await families.find({ note: { $exists: true } })).length, 0);
     t.equal(await families.countDocuments({}), 5);
@@ -79,7 +79,7 @@ export function storeContract(t: Test, target: ContractTarget): void {
     t.equal(await families.deleteOne({ client: 'even' }), 0);
     t.same(
       (await families.find({}, { sort: { _id: 1 } })).map((f) => f._id),
-      ['f1', 'f3']
+      ['f1', 'f3'],
     );
   });
 
@@ -109,7 +109,7 @@ export function storeContract(t: Test, target: ContractTarget): void {
     const families = store.collection<Family>(fresh('rotate'));
     await families.insertOne({ _id: 'family', current: 'token-0', generation: 0 });
     const attempts = await Promise.all(
-      Array.from({ length: 50 }, (_, index) => families.findOneAndUpdate({ _id: 'family', current: 'token-0' }, { $set: { current: `token-from-${index}` }, $inc: { generation: 1 } }))
+      Array.from({ length: 50 }, (_, index) => families.findOneAndUpdate({ _id: 'family', current: 'token-0' }, { $set: { current: `token-from-${index}` }, $inc: { generation: 1 } })),
     );
     const winners = attempts.filter((attempt) => attempt !== null);
     t.equal(winners.length, 1);
@@ -139,11 +139,11 @@ export function storeContract(t: Test, target: ContractTarget): void {
     t.equal(await expiring.findOne({ _id: 'old' }), null);
     t.same(
       (await expiring.find({})).map((d) => d._id),
-      ['new']
+      ['new'],
     );
     t.same(
       (await expiring.find({ $or: [{ _id: 'old' }, { _id: 'new' }] })).map((d) => d._id),
-      ['new']
+      ['new'],
     );
     t.equal(await expiring.countDocuments({}), 1);
     t.equal(await expiring.findOneAndUpdate({ _id: 'old' }, { $set: { n: 1 } }), null);
@@ -170,7 +170,7 @@ export function storeContract(t: Test, target: ContractTarget): void {
     t.teardown(() => reopened.close());
     t.same(
       (await reopened.collection<Family>(name).find({}, { sort: { generation: 1 } })).map((f) => f._id),
-      ['from-child', 'from-parent']
+      ['from-child', 'from-parent'],
     );
   });
 

@@ -68,7 +68,7 @@ t.test("reads do no file-system work of their own: another process's write is se
   t.same(
     (await markers.find({}, { sort: { _id: 1 } })).map(({ _id }) => _id),
     ['mine', 'revoked', 'second'],
-    'a write reloads first, whatever the bound: nothing another process wrote is lost'
+    'a write reloads first, whatever the bound: nothing another process wrote is lost',
   );
 });
 
@@ -95,7 +95,7 @@ t.test('a bounded lookup remembers a miss only until the documents may have chan
   t.same(
     await Promise.all(['a', 'b', 'c', 'd'].map((id) => markers.findOne({ _id: id }, bounded).then((found) => found?._id ?? null))),
     ['a', 'b', 'c', null],
-    'lookups side by side each get their own answer'
+    'lookups side by side each get their own answer',
   );
 });
 

@@ -51,7 +51,7 @@ t.test('get_code_api declares the tools asked for alone', async (t) => {
     t.equal(
       textOf(server),
       'Unknown server: "evrything". Did you mean "everything"? The servers you can reach: "people", "orders-db", "everything".',
-      `${revision}: an unknown server names the close ones and the servers`
+      `${revision}: an unknown server names the close ones and the servers`,
     );
     t.match(textOf(await api({ tools: ['echo'] })), /^"echo" is not a tool name as get_code_api takes it: "server\/tool"/, `${revision}: a name without its server says how to write it`);
   }
@@ -68,17 +68,17 @@ t.test('a program that makes a mistake is told what it is', async (t) => {
   t.equal(
     await failed('const { people } = await servers.peple.list_people();\nreturn people;'),
     'The program failed: ReferenceError: Unknown server: "peple". Did you mean "people"? The servers you can reach: "people", "orders-db", "everything". (line 1)',
-    'an unknown server names the close ones and the servers'
+    'an unknown server names the close ones and the servers',
   );
   t.match(
     await failed('return await servers.people.list_peple();'),
     /^The program failed: ToolError: Unknown tool: "list_peple" on server "people"\. Did you mean "list_people"\? Its tools: "list_people"\./,
-    "an unknown tool names the close ones and the server's tools"
+    "an unknown tool names the close ones and the server's tools",
   );
   t.equal(
     await failed("const found = servers.people.list_people({ city: 'London' });\nreturn found.people.length;"),
     'The program failed: TypeError: "people" was read from the promise servers.people.list_people() returns, not from its result: an await is probably missing (await servers.people.list_people(...)). (line 2)',
-    'a field read from a promise says that an await is probably missing'
+    'a field read from a promise says that an await is probably missing',
   );
   const awaited = (await runProgram(client, "const calls = [servers.people.list_people({ city: 'London' })];\nconst [found] = await Promise.all(calls);\nreturn found.people.length;"))
     .structuredContent as RunAnswer;
@@ -93,7 +93,7 @@ t.test('a program that makes a mistake is told what it is', async (t) => {
     t.same(
       result.structuredContent,
       { output: 'before\n', calls: [], note: `The returned value (a ${kind}) is not JSON and was dropped: return an object, array, string, number, boolean or null.` },
-      `${what}: the answer says the value was dropped`
+      `${what}: the answer says the value was dropped`,
     );
   }
 

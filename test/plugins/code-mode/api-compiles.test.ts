@@ -40,7 +40,7 @@ async function compile(folder: string, files: string[]): Promise<{ code: number;
         // Without the loaders the test runner puts in every Node child's NODE_OPTIONS, as a user's shell runs tsc.
         env: { PATH: process.env.PATH ?? '' },
         cwd: folder,
-      }
+      },
     );
     return { code: 0, output: '' };
   } catch (error) {
@@ -79,7 +79,7 @@ t.test('the code API of server-everything and the map tools compiles under tsc -
   console.log(sum.length, found);
   return found;
 }
-`
+`,
     );
     const good = await compile(folder, ['api.d.ts', 'program.ts']);
     t.equal(good.code, 0, `${revision}: the declarations and a program against them compile: ${good.output}`);

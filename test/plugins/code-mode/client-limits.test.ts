@@ -71,7 +71,7 @@ t.test('CLIENT_CALLS_PER_MINUTE counts every tool call a program makes', async (
   t.same(
     refusals.filter((refusal) => !/^counter\.tick was refused: Rate limit exceeded: this client may make 30 MCP requests a minute; retry in \d+ s$/.test(refusal)),
     [],
-    'each refusal gives the 429 reason'
+    'each refusal gives the 429 reason',
   );
   t.equal(outcomes.filter((outcome) => outcome === 'limit').length, refusals.length, "each refusal is a `limit` in the run's calls");
   t.equal(outcomes.filter((outcome) => outcome === 'ok').length, child.ticks, 'every other call reached the child');

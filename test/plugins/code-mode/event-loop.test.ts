@@ -51,7 +51,7 @@ t.test('no request waits for a program', async (t) => {
         beaconServer(() => {
           started += 1;
           onStarted();
-        })
+        }),
       );
     },
     config: { plugins: { 'map-tools': false, 'code-mode': { timeoutMs: 5000, memoryMb: 4, maxStackKb: 256, maxConcurrentRunsPerClient: 2 } } },
@@ -74,7 +74,7 @@ t.test('no request waits for a program', async (t) => {
       runProgram(programs, code).then((result: CallToolResult) => {
         events.push(`run ${index} ended`);
         return result;
-      })
+      }),
     );
     await bothStarted;
     const probes: Promise<unknown>[] = [];
@@ -88,7 +88,7 @@ t.test('no request waits for a program', async (t) => {
         other.callTool({ name: 'list_people', arguments: { city: 'London' } }).then((result) => {
           t.equal(result.isError, undefined, `${what}: another caller's call answers`);
           events.push('call');
-        })
+        }),
       );
     }
     await Promise.all(probes);
@@ -101,6 +101,6 @@ t.test('no request waits for a program', async (t) => {
   t.same(
     after.structuredContent,
     { output: '', value: 2, calls: [{ server: 'people', tool: 'list_people', outcome: 'ok', durationMs: (after.structuredContent as { calls: { durationMs: number }[] }).calls[0]?.durationMs }] },
-    'the workers stopped were replaced: a later run works'
+    'the workers stopped were replaced: a later run works',
   );
 });

@@ -44,7 +44,7 @@ t.test("a limited token's program reaches only its servers, even by a name built
     t.equal(
       textOf(reached),
       'The program failed: ReferenceError: Unknown server: "beta". The servers you can reach: "alpha". (line 2)',
-      `${revision}: a built name reaches nothing, and is told only of the servers it can reach`
+      `${revision}: a built name reaches nothing, and is told only of the servers it can reach`,
     );
     const viaProxy = await runProgram(client, "return await (servers.alpha as any)['../beta'].call();");
     t.match(textOf(viaProxy), /^The program failed: ToolError: Unknown tool: "\.\.\/beta" on server "alpha"/, `${revision}: nor a tool name that looks like a path`);
@@ -63,7 +63,7 @@ for (const revision of REVISIONS) {
         args: [cliPath('hub-stdio')],
         env: { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), BASE_URL: 'https://hub.example', PATH: process.env.PATH ?? '' },
         stderr: 'pipe',
-      })
+      }),
     );
     t.teardown(() => client.close());
     const { tools } = await client.listTools();
@@ -73,7 +73,7 @@ for (const revision of REVISIONS) {
     })) as unknown as RunAnswer;
     t.same(
       { output: answer.output, value: answer.value, calls: answer.calls.map((call) => `${call.server}.${call.tool}:${call.outcome}`) },
-      { output: 'okok\n', value: true, calls: ['one.echo:ok', 'two.echo:ok'] }
+      { output: 'okok\n', value: true, calls: ['one.echo:ok', 'two.echo:ok'] },
     );
     t.match(textOf(await runProgram(client, 'for (;;) await servers.one.echo();')), /maxToolCalls: 2/, 'its limits hold there too');
     t.match(textOf(await client.callTool({ name: 'get_code_api', arguments: {} })), 'declare namespace two {');

@@ -56,11 +56,11 @@ for (const revision of REVISIONS) {
           { server: 'people', tool: 'list_people', outcome: 'ok' },
           { server: 'orders-db', tool: 'orders-for', outcome: 'ok' },
           { server: 'orders-db', tool: 'orders-for', outcome: 'ok' },
-        ]
+        ],
       );
       t.ok(
         answer.calls.every((call) => typeof call.durationMs === 'number' && call.durationMs >= 0),
-        'each call has its duration'
+        'each call has its duration',
       );
     });
 
@@ -87,14 +87,14 @@ for (const revision of REVISIONS) {
       t.equal(textOf(await runProgram(client, '\nawait servers.people.nope();')), 'The program failed: ToolError: Unknown tool: "nope" on server "people". Its tools: "list_people". (line 2)');
       t.match(
         textOf(await runProgram(client, 'const x = 1;\n\nawait servers.nobody.tool();')),
-        /^The program failed: ReferenceError: Unknown server: "nobody"\. The servers you can reach: .*\(line 3\)$/
+        /^The program failed: ReferenceError: Unknown server: "nobody"\. The servers you can reach: .*\(line 3\)$/,
       );
       t.equal(textOf(await runProgram(client, 'const n: number = 1;\nif (n) throw new RangeError("too far");')), 'The program failed: RangeError: too far (line 2)');
       t.match(textOf(await runProgram(client, 'let = = 1')), /^The program did not run: SyntaxError: .*\(line 1\)$/);
       t.equal(
         textOf(await runProgram(client, 'return () => 1')),
         JSON.stringify({ output: '', calls: [], note: 'The returned value (a function) is not JSON and was dropped: return an object, array, string, number, boolean or null.' }),
-        'a value that is not JSON is left out, and the answer says so'
+        'a value that is not JSON is left out, and the answer says so',
       );
     });
 
@@ -128,7 +128,7 @@ return found;`;
       t.equal(
         found.globals,
         'console,decodeURI,decodeURIComponent,encodeURI,encodeURIComponent,escape,eval,globalThis,isFinite,isNaN,parseFloat,parseInt,servers,undefined,unescape',
-        "the globals are the language's, console and servers"
+        "the globals are the language's, console and servers",
       );
       const imported = await runProgram(client, 'await import("node:fs");');
       t.match(textOf(imported), /^The program failed: .*(could not load module|not supported|module)/i, 'and importing a module fails');

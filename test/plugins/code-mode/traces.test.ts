@@ -42,7 +42,7 @@ t.test("a program's tool calls are spans under run_code's span, in the caller's 
     t.same(calls.map((span) => span.attributes['gen_ai.tool.name']).sort(), ['list_people', 'orders-for'], `${revision}: both calls the program made are under run_code's span`);
     t.notOk(
       spans.some((span) => span !== run && span.parentSpanId === ids.spanId),
-      `${revision}: no call of the program is a sibling of run_code's span`
+      `${revision}: no call of the program is a sibling of run_code's span`,
     );
   }
 });

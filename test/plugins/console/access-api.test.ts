@@ -80,14 +80,14 @@ t.test('mint a token for one server, use it over MCP, see it listed without its 
       { name: 'beta', hub: true },
       { name: 'solo', hub: false },
     ],
-    'and the servers a token may open'
+    'and the servers a token may open',
   );
 
   const cli = await runAdminCommand(hub.adminCommands.get('tokens'), ['list']);
   t.match(
     cli.stdout,
     new RegExp(`^${token.id}\\tactive\\t[^\\t]+\\t${token.expiresAt}\\t[0-9T:.-]+Z\\t${url}\\talpha\\t-\\tlaptop$`, 'm'),
-    'hub-admin tokens list shows the same token, its last use too'
+    'hub-admin tokens list shows the same token, its last use too',
   );
 
   const client = await connectClient(t, `${url}/alpha/mcp`, '2026-07-28', bearer);
@@ -101,7 +101,7 @@ t.test('mint a token for one server, use it over MCP, see it listed without its 
 
   t.notOk(
     logs.some((line) => line.includes(token.token.split('.')[2] ?? '-')),
-    'no log record holds the token'
+    'no log record holds the token',
   );
   const records = logs.map((line) => JSON.parse(line) as { msg: string; tokenId?: string; level: number }).filter((record) => record.tokenId === token.id);
   t.same(
@@ -110,7 +110,7 @@ t.test('mint a token for one server, use it over MCP, see it listed without its 
       [`console: API token ${token.id} minted, opening /alpha/mcp only`, 30],
       [`console: API token ${token.id} revoked`, 30],
     ],
-    'the mint and the revocation are logged at info, by id'
+    'the mint and the revocation are logged at info, by id',
   );
 });
 
@@ -242,11 +242,11 @@ t.test('OAuth clients: listed as hub-admin lists them, revoked with every token 
   t.ok(after.clients[0]?.tokensRevokedAt !== null, 'listed with when its tokens were revoked');
   t.ok(
     logs.some((line) => line.includes(`console: every token of OAuth client ${client.client_id} revoked`)),
-    'logged'
+    'logged',
   );
   t.notOk(
     logs.some((line) => line.includes(access)),
-    'no log record holds the access token'
+    'no log record holds the access token',
   );
   const unknown = await fetch(`${url}/console/api/clients`, { method: 'DELETE', headers: session.headers(), body: JSON.stringify({ clientId: 'no-such-client' }) });
   t.equal(unknown.status, 404);

@@ -98,12 +98,12 @@ t.test('mint a token for server-everything with the keyboard, call it over MCP, 
   t.match(
     await page.locator('#snippet-claude-code').textContent(),
     `claude mcp add --transport http 'everything' '${url}/everything/mcp' --header 'Authorization: Bearer ${token}'`,
-    'with the Claude Code snippet'
+    'with the Claude Code snippet',
   );
   t.same(
     JSON.parse((await page.locator('#snippet-vs-code').textContent()) ?? ''),
     { servers: { everything: { type: 'http', url: `${url}/everything/mcp`, headers: { Authorization: `Bearer ${token}` } } } },
-    'the VS Code one'
+    'the VS Code one',
   );
   t.match(await page.locator('#snippet-sdk').textContent(), "import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';", 'and the v2 SDK one');
   const row = page.locator('#token-list tbody tr', { hasText: 'laptop' });
@@ -142,7 +142,7 @@ t.test('mint a token for server-everything with the keyboard, call it over MCP, 
 
   t.notOk(
     logs.some((line) => line.includes(token.split('.')[2] ?? '-')),
-    'no log record holds the token'
+    'no log record holds the token',
   );
   t.same(problems, [], 'no script error and nothing the CSP refused');
 });

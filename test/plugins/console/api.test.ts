@@ -28,7 +28,7 @@ t.test('a save changes only its entry: a hand-written file keeps its layout byte
   t.same(
     list.servers.map((server: { name: string }) => server.name),
     ['alpha', 'zeta'],
-    'the file’s servers are listed'
+    'the file’s servers are listed',
   );
   t.equal(list.readOnly, null, 'the file is writable');
 
@@ -47,7 +47,7 @@ t.test('a save changes only its entry: a hand-written file keeps its layout byte
   t.equal(log?.level, 30, 'at info');
   t.notOk(
     logs.some((line) => line.includes('SECRET_TOKEN') || line.includes('server-everything/dist')),
-    'and no value is logged'
+    'and no value is logged',
   );
 
   // Edit zeta (its key order kept, its args changed); alpha and the rest stay byte for byte.
@@ -162,7 +162,7 @@ t.test('a secret written literally in mcp.json never leaves the hub; a save keep
   t.same(
     keyed?.entry?.env,
     { API_KEY: '[secret kept]', REF: '${REF_TOKEN}', TOKEN_FILE: '/run/secrets/token' },
-    'the literal env value is the marker; the ${VAR} reference and the _FILE path are shown'
+    'the literal env value is the marker; the ${VAR} reference and the _FILE path are shown',
   );
   t.same(remote?.entry?.headers, { Authorization: '[secret kept]', 'X-Trace': '${TRACE}' }, 'so is the literal Authorization header');
   const note = 'written literally in mcp.json: move it to ${VAR} or a _FILE path';
@@ -224,7 +224,7 @@ t.test('a secret written literally in mcp.json never leaves the hub; a save keep
   }
   t.notOk(
     logs.some((line) => line.includes(apiKey) || line.includes(bearer)),
-    'nor does the log'
+    'nor does the log',
   );
 });
 
@@ -251,7 +251,7 @@ t.test('the test start runs the entry apart from the hub: tools and prompts, or 
   t.equal(trial.ok, true);
   t.ok(
     trial.tools.some((tool: { name: string }) => tool.name === 'echo'),
-    'its tools are listed'
+    'its tools are listed',
   );
   t.ok(trial.prompts.length > 0, 'and its prompts');
   t.equal(hub.children.get('everything'), undefined, 'and it was never registered with the hub');
@@ -266,7 +266,7 @@ t.test('the test start runs the entry apart from the hub: tools and prompts, or 
   t.match(failed.error, /exit|ended|closed/i, 'the start error');
   t.ok(
     failed.stderr.some((line: string) => line.includes('the database is not there')),
-    'with the tail of its stderr'
+    'with the tail of its stderr',
   );
   const invalid = await fetch(`${url}/console/api/servers/x/test`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ entry: { command: 7 } }) });
   t.equal(invalid.status, 422, 'an invalid entry is not started');
@@ -379,11 +379,11 @@ t.test('the overview: version, revisions, plugins on, uptime, calls and error ra
       .values()
       .map(({ revision }) => revision)
       .sort(),
-    'the revisions the hub speaks'
+    'the revisions the hub speaks',
   );
   t.ok(
     before.revisions.every(({ callers, servers }) => callers && servers),
-    'each to callers and servers, by default'
+    'each to callers and servers, by default',
   );
   t.ok(before.plugins.includes('console') && before.plugins.includes('meta-tools'), 'the plugins on');
   t.notOk(before.plugins.includes('oauth-as') || before.plugins.includes('map-tools'), 'not the ones the config turns off');

@@ -276,9 +276,10 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
   t.equal(new URL(page.url()).pathname + new URL(page.url()).search, '/console/overview?from=test', '/status leads to the overview, the query kept');
   await page.locator('#server-pinned .actions button').first().waitFor();
   await page.locator('#hub-overview dl').waitFor();
-  const figures = Object.fromEntries(
-    await page.locator('#hub-overview dt').evaluateAll((terms) => terms.map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']))
-  ) as Record<string, string>;
+  const figures = Object.fromEntries(await page.locator('#hub-overview dt').evaluateAll((terms) => terms.map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']))) as Record<
+    string,
+    string
+  >;
   t.equal(figures['Version'], hub.version, 'the hub now: its version');
   t.match(figures['MCP revisions'], /2026-07-28 \(callers and servers\)/, 'the revisions and to whom');
   t.match(figures['Plugins on'], /console/, 'the plugins on');
@@ -340,7 +341,7 @@ t.test('duplicate an entry: the form over a copy, saved under a new name; a take
   t.same(
     problems.filter((problem) => !problem.includes('status of 409')),
     [],
-    'no script error and nothing the CSP refused'
+    'no script error and nothing the CSP refused',
   );
 });
 
@@ -364,13 +365,13 @@ t.test('two wrong fields: both errors show at once, each beside its field and li
   t.equal(
     await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id),
     'field-timeout',
-    'the first field with an error has the focus'
+    'the first field with an error has the focus',
   );
   t.equal(await readFile(file, 'utf8'), before, 'nothing was written');
   t.same(
     problems.filter((problem) => !problem.includes('status of 422')),
     [],
-    'no script error and nothing the CSP refused'
+    'no script error and nothing the CSP refused',
   );
 });
 

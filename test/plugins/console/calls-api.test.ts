@@ -132,11 +132,11 @@ t.test('calls on every road are kept and listed newest first, with their figures
       ['echo', 'ok', null, '2025-11-25'],
       ['echo', 'ok', null, '2026-07-28'],
     ],
-    'every call on every road, newest first, with how it came and how it ended'
+    'every call on every road, newest first, with how it came and how it ended',
   );
   t.ok(
     list.calls.every((call, index) => index === 0 || list.calls[index - 1]!.id > call.id),
-    'ids fall from the newest'
+    'ids fall from the newest',
   );
   const big = echoes.at(-1)!;
   t.equal(big.bytesIn, JSON.stringify({ message }).length, 'bytes in: the arguments as JSON');
@@ -152,12 +152,12 @@ t.test('calls on every road are kept and listed newest first, with their figures
   t.same(
     (await calls(url, session.cookie, '?outcome=failed')).calls.map((call) => call.outcome),
     ['unknown_tool', 'tool_error'],
-    'outcome=failed: every outcome but ok'
+    'outcome=failed: every outcome but ok',
   );
   t.same(
     (await calls(url, session.cookie, '?outcome=tool_error')).calls.map((call) => call.tool),
     ['echo'],
-    'one outcome'
+    'one outcome',
   );
   t.same((await calls(url, session.cookie, '?caller=console')).calls.length, 1, 'by caller');
   t.same((await calls(url, session.cookie, '?server=nowhere')).calls, [], 'by server');
@@ -223,17 +223,17 @@ t.test('an API token caller is shown with its label, learnt when a new token cal
       [`api-token:${ci.id}`, 'ci runner'],
       [`api-token:${laptop.id}`, 'laptop <b>ci</b>'],
     ],
-    'each call with its token’s id and label (none for a token minted without one), in the order they ended'
+    'each call with its token’s id and label (none for a token minted without one), in the order they ended',
   );
   t.same(
     (await calls(url, session.cookie, `?caller=${encodeURIComponent('ci runner')}`)).calls.map((call) => call.caller),
     [`api-token:${ci.id}`],
-    'the caller filter takes a label'
+    'the caller filter takes a label',
   );
   t.same(
     (await calls(url, session.cookie, `?caller=${encodeURIComponent(`api-token:${laptop.id}`)}`)).calls.map((call) => call.callerLabel),
     ['laptop <b>ci</b>', 'laptop <b>ci</b>'],
-    'and an id'
+    'and an id',
   );
 });
 
@@ -245,7 +245,7 @@ t.test('a call the server failed keeps the last lines of its stderr, secrets mas
   const entry = { command: process.execPath, args: [crashy], env: { API_TOKEN: literal, CRASH_NOTE: note } };
   const { url } = await startConsoleHub(
     t,
-    JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { crashy: entry, everything: { ...everythingEntry(), keepAlive: true } } })
+    JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { crashy: entry, everything: { ...everythingEntry(), keepAlive: true } } }),
   );
   const session = await operatorSession(url);
   const client = await connectClient(t, `${url}/crashy/mcp`, '2026-07-28');
@@ -259,7 +259,7 @@ t.test('a call the server failed keeps the last lines of its stderr, secrets mas
   t.same(
     failed.stderr,
     ['upstream refused [secret kept]; sent Authorization: Bearer [secret kept]', 'crashing on request'],
-    'the child’s last stderr lines, the entry’s literal secret and the bearer token masked'
+    'the child’s last stderr lines, the entry’s literal secret and the bearer token masked',
   );
   t.notOk(JSON.stringify(list).includes(literal) || JSON.stringify(list).includes(bearer), 'no secret in the answer');
   t.equal(list.calls.find((call) => call.server === 'everything')!.stderr, null, 'an ok call keeps no stderr');
@@ -275,7 +275,7 @@ t.test('the ring never holds more than callsKept: the oldest goes', async (t) =>
   t.same(
     list.calls.map((call) => [call.id, call.bytesIn]),
     [5, 4, 3].map((id) => [id, JSON.stringify({ message: `call ${id - 1}` }).length]),
-    'the three newest calls, the oldest two gone'
+    'the three newest calls, the oldest two gone',
   );
 });
 
@@ -305,11 +305,11 @@ t.test('the event stream: new calls as they end, a heartbeat, the end when the b
   t.same(
     stream.events().map((event) => [event.id, event.outcome]),
     [[3, 'tool_error']],
-    'the filtered stream carries only the failed call, with the event id'
+    'the filtered stream carries only the failed call, with the event id',
   );
   t.same(
     byAccept.events().map((event) => event.outcome),
-    ['ok', 'ok', 'tool_error']
+    ['ok', 'ok', 'tool_error'],
   );
   await waitFor('a heartbeat comment', () => stream.seen.some((item) => item.comment === 'heartbeat'), 10_000);
   t.pass('a heartbeat comment comes every callsHeartbeatSeconds');
@@ -320,7 +320,7 @@ t.test('the event stream: new calls as they end, a heartbeat, the end when the b
   t.same(
     resumed.events().map((event) => event.id),
     [2, 3],
-    'Last-Event-ID: the calls after it'
+    'Last-Event-ID: the calls after it',
   );
 
   const third = await openStream(`${url}/console/api/calls/stream`, { cookie: session.cookie });

@@ -138,7 +138,7 @@ t.test('calls appear live, filtered by outcome; a failed call’s detail; a host
   t.equal(
     await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id),
     'call-detail-title',
-    'the focus moves to the detail'
+    'the focus moves to the detail',
   );
 
   t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the calls view');
@@ -192,6 +192,6 @@ t.test('an API token’s call shows the token’s label beside its id, as text; 
 async function waitForRows(page: Page, count: number): Promise<void> {
   await page.waitForFunction(
     (expected) => (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document.querySelectorAll('#call-table tbody tr').length === expected,
-    count
+    count,
   );
 }

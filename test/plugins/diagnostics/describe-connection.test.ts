@@ -35,7 +35,7 @@ t.test('describe_connection is a seventh tool only with MCP_DIAGNOSTICS=true', a
   const plain = await connectClient(t, `${without.url}/hub`, '2026-07-28');
   t.same(
     (await plain.listTools()).tools.map((tool) => tool.name),
-    SIX
+    SIX,
   );
 
   const withIt = await diagnosticsHub(t);
@@ -43,7 +43,7 @@ t.test('describe_connection is a seventh tool only with MCP_DIAGNOSTICS=true', a
   const { tools } = await client.listTools();
   t.same(
     tools.map((tool) => tool.name),
-    [...SIX, 'describe_connection']
+    [...SIX, 'describe_connection'],
   );
   const tool = tools.find((candidate) => candidate.name === 'describe_connection');
   t.equal(tool?.outputSchema?.type, 'object', 'object-rooted output schema');
@@ -64,7 +64,7 @@ t.test('the report on 2026-07-28 follows the decision call_tool takes', async (t
       caller: { declaresElicitation: true },
       elicitation: { reason: 'the answer depends on the server: a question is forwarded when the server is up on a revision that asks by result' },
     },
-    'without a server, wouldForward is absent'
+    'without a server, wouldForward is absent',
   );
 
   t.match(await structuredMeta(t, asking, 'describe_connection', { server: 'sink' }), {
@@ -82,7 +82,7 @@ t.test('the report on 2026-07-28 follows the decision call_tool takes', async (t
     {
       elicitation: { wouldForward: false, reason: 'server "lazy" speaks MCP 2025-11-25, whose questions would need a connection held open' },
     },
-    'a stdio child on the 2025 handshake cannot ask by result'
+    'a stdio child on the 2025 handshake cannot ask by result',
   );
 
   const silent = await connectClient(t, `${url}/hub`, '2026-07-28');
@@ -129,7 +129,7 @@ t.test('hub-stdio serves describe_connection on both revisions', async (t) => {
         args: [cliPath('hub-stdio')],
         env: { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), MCP_DIAGNOSTICS: 'true', PATH: process.env.PATH ?? '' },
         stderr: 'pipe',
-      })
+      }),
     );
     t.teardown(() => client.close());
     t.match(
@@ -139,7 +139,7 @@ t.test('hub-stdio serves describe_connection on both revisions', async (t) => {
         revision,
         caller: { declaresElicitation: true },
       },
-      `${revision}: the session's declared capability is seen`
+      `${revision}: the session's declared capability is seen`,
     );
     await client.close();
   }

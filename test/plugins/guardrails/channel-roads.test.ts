@@ -43,7 +43,7 @@ async function checkRoad(t: Test, on: string, call: Road, direct: boolean, secre
   const answer = async (tool: string) => {
     const progress: unknown[] = [];
     const said = await call(tool, (update) => void progress.push(update)).catch((error: unknown) =>
-      ProtocolError.isInstance(error) ? { code: error.code, message: error.message, data: error.data } : { thrown: String(error) }
+      ProtocolError.isInstance(error) ? { code: error.code, message: error.message, data: error.data } : { thrown: String(error) },
     );
     return { said, progress };
   };
@@ -59,7 +59,7 @@ async function checkRoad(t: Test, on: string, call: Road, direct: boolean, secre
         { type: 'resource', resource: { uri: 'file:///env', text: `GITHUB_TOKEN=${REDACTED}` } },
         { type: 'resource_link', uri: `https://example.com/?token=${REDACTED}`, name: `link ${REDACTED}`, description: `see ${REDACTED}` },
       ],
-      `${on}: text, embedded resource and resource link, redacted in place`
+      `${on}: text, embedded resource and resource link, redacted in place`,
     );
     t.same(result.structuredContent, { [REDACTED]: 'as a key', nested: { value: `value ${REDACTED}` } }, `${on}: structuredContent, keys included`);
     t.match(result._meta, { note: `meta ${REDACTED}` }, `${on}: _meta`);

@@ -97,7 +97,7 @@ t.test('guard-secrets redacts every channel a child reaches the caller by, on ev
             { type: 'resource', resource: { uri: 'file:///env', text: `GITHUB_TOKEN=${REDACTED}` } },
             { type: 'resource_link', uri: `https://example.com/?token=${REDACTED}`, name: `link ${REDACTED}`, description: `see ${REDACTED}` },
           ],
-          `${on}: text, embedded resource and resource link, redacted in place`
+          `${on}: text, embedded resource and resource link, redacted in place`,
         );
         t.same(result.structuredContent, { [REDACTED]: 'as a key', nested: { value: `value ${REDACTED}` } }, `${on}: structuredContent, keys included`);
         t.match(result._meta, { note: `meta ${REDACTED}` }, `${on}: _meta`);
@@ -121,7 +121,7 @@ t.test('guard-secrets redacts every channel a child reaches the caller by, on ev
     t.match(
       strictError.answer,
       { code: -32010, message: /withheld by plugin "guard-secrets": it carries a secret \(github\)/ },
-      `block mode on ${revision}: the error's words withheld, its code kept`
+      `block mode on ${revision}: the error's words withheld, its code kept`,
     );
     t.equal((strictError.answer as { data?: unknown }).data, undefined, `block mode on ${revision}: and its data`);
 

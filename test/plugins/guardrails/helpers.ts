@@ -66,7 +66,7 @@ export async function checkRoad(t: Test, on: string, open: (server: string) => P
   t.match(
     notice?.type === 'text' ? notice.text : '',
     /output-limit: this result was cut: \d+ of its \d+ bytes and 1 content block .*"offset"/,
-    `${on}: the notice says how much was cut and how to read on`
+    `${on}: the notice says how much was cut and how to read on`,
   );
   const structured = await guarded('big_structured', { count: 200 });
   t.equal(structured.isError, true, `${on}: a structured result over the cap is a tool error`);

@@ -51,6 +51,6 @@ t.test('scans at once each get their own findings', async (t) => {
   t.same(
     scans.map((scan) => scan?.redacted.text),
     tokens.map((_, index) => `${'padding '.repeat(index)}[REDACTED:github]`),
-    'twenty concurrent scans, each redacting its own token where it is'
+    'twenty concurrent scans, each redacting its own token where it is',
   );
 });

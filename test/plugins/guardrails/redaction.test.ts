@@ -26,7 +26,7 @@ function createEcho(): McpServer {
     { description: 'Answers with `text`', inputSchema: fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) },
     async ({ text }) => ({
       content: [{ type: 'text' as const, text }],
-    })
+    }),
   );
   return server;
 }

@@ -31,7 +31,7 @@ t.test('the guardrails hold on /<name>/mcp (plain and SDK roads) and /hub, on bo
   t.equal(
     sample(metrics, 'hub_interceptor_findings_total', { interceptor: 'guard-secrets', kind: 'github', direction: 'arguments' }),
     12,
-    'secrets found are counted by kind and direction (two a road: redacted and blocked)'
+    'secrets found are counted by kind and direction (two a road: redacted and blocked)',
   );
   t.equal(sample(metrics, 'hub_interceptor_findings_total', { interceptor: 'guard-secrets', kind: 'github', direction: 'result' }), 6, 'in results too');
   t.equal(sample(metrics, 'hub_interceptor_findings_total', { interceptor: 'output-limit', kind: 'cut', direction: 'result' }), 6, 'cuts are counted');

@@ -57,7 +57,7 @@ t.test('an image that is not pinned by digest is started with a warning', async 
   t.same(
     warnings.map((line) => line.server),
     ['loose'],
-    'one warning, for the tag only'
+    'one warning, for the tag only',
   );
 });
 

@@ -91,7 +91,7 @@ async function containerTests(): Promise<void> {
     t.equal(inspected.Config.Labels['mcp-hub.server'], 'sandboxed');
     t.ok(
       logs.some((line) => line.server === 'sandboxed' && line.stream === 'stderr' && line.msg === 'sandboxed: container child started'),
-      "the container's stderr is in the hub log under the server's name"
+      "the container's stderr is in the hub log under the server's name",
     );
     await app.close();
     t.same(await containersOf('sandboxed'), [], 'hub shutdown removed the container');
@@ -132,12 +132,12 @@ async function containerTests(): Promise<void> {
     const [flooding] = await containersOf('noisy');
     await t.rejects(
       child.withClient((client) => client.callTool({ name: 'flood', arguments: {} })),
-      'the call fails'
+      'the call fails',
     );
     t.match(child.lastError, /^the container was cut off: it sent more than 65536 bytes without ending a message/);
     t.ok(
       logs.some((line) => line.level === 40 && String(line.reason).includes('cut off')),
-      'the cut-off is in the hub log as a warning'
+      'the cut-off is in the hub log as a warning',
     );
     await waitFor('the flooding container to be removed', async () => !(await containersOf('noisy')).includes(flooding ?? ''));
     t.pass('the flooding container was removed');

@@ -39,7 +39,7 @@ export async function startEngine(): Promise<Engine> {
     if (
       await docker.ping().then(
         () => true,
-        () => false
+        () => false,
       )
     )
       break;

@@ -83,7 +83,7 @@ t.test('flat by default, grouped by choice: the schemas, and real calls to a RES
       t.same(
         byName.get('listNotes')?.inputSchema,
         { type: 'object', properties: { tag: { type: 'string', description: 'Only notes with this tag' }, limit: { type: 'integer', minimum: 1 } }, additionalProperties: false },
-        'query parameters by their names'
+        'query parameters by their names',
       );
       t.same(
         byName.get('create_note')?.inputSchema,
@@ -93,12 +93,12 @@ t.test('flat by default, grouped by choice: the schemas, and real calls to a RES
           required: ['X-Request-Id', 'title', 'tag'],
           additionalProperties: false,
         },
-        "a header and the body's properties side by side; the required ones of a required body required"
+        "a header and the body's properties side by side; the required ones of a required body required",
       );
       t.same(
         byName.get('put_notes_id')?.inputSchema,
         { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, tag: { type: 'string' } }, required: ['id'], additionalProperties: false },
-        "an optional body's properties are all optional"
+        "an optional body's properties are all optional",
       );
       t.same(
         byName.get('replaceNote')?.inputSchema,
@@ -108,19 +108,19 @@ t.test('flat by default, grouped by choice: the schemas, and real calls to a RES
           required: ['path_id', 'title'],
           additionalProperties: false,
         },
-        'a name two locations use is prefixed with its location in both; the others stay as they are'
+        'a name two locations use is prefixed with its location in both; the others stay as they are',
       );
       t.match(
         byName.get('addNotes')?.inputSchema,
         { properties: { query_body: { type: 'string' }, body_body: { type: 'array', items: { type: 'object', required: ['title', 'tag'] } } }, required: ['body_body'] },
-        'a list body stays whole under "body" (prefixed here: a query parameter is named body too)'
+        'a list body stays whole under "body" (prefixed here: a query parameter is named body too)',
       );
       t.same(byName.get('addText')?.inputSchema, { type: 'object', properties: { body: { type: 'string' } }, additionalProperties: false }, 'a string body stays under "body"');
 
       const list = await client.callTool({ name: 'listNotes', arguments: { tag: 'work', limit: 1 } });
       t.same(
         (list.structuredContent as { result: { title: string }[] }).result.map((note) => note.title),
-        ['invoice']
+        ['invoice'],
       );
       t.equal(api.seen.at(-1)?.url, '/v1/notes?tag=work&limit=1', 'flat query arguments in the query');
 
@@ -188,18 +188,18 @@ t.test('the request builder: flat arguments back to their locations, unknown one
   t.throws(
     () => planRequest(tool('getNote'), { id: 1, bogus: 2 }, {}),
     { name: 'ArgumentProblem', message: 'unknown argument "bogus"' },
-    'an argument the tool does not take is refused, schema or not'
+    'an argument the tool does not take is refused, schema or not',
   );
   t.throws(() => planRequest(tool('getNote'), { path: { id: 1 } }, {}), { name: 'ArgumentProblem', message: 'unknown argument "path"' });
   t.throws(
     () => planRequest(tool('replaceNote'), { path_id: 'a%2Fb', title: 'x' }, {}),
     { message: 'path parameter "id" may not hold "/", "\\" or "..", even percent-encoded' },
-    'a prefixed path parameter is guarded as any'
+    'a prefixed path parameter is guarded as any',
   );
   const planned = planRequest(tool('replaceNote'), { path_id: 4, query_tag: 't', body_tag: 'b', title: 'x' }, {});
   t.same(
     { url: planned.url.href, body: planned.body, type: planned.headers['content-type'] },
-    { url: 'https://api.example.com/v1/notes/4/replace?tag=t', body: '{"tag":"b","title":"x"}', type: 'application/json' }
+    { url: 'https://api.example.com/v1/notes/4/replace?tag=t', body: '{"tag":"b","title":"x"}', type: 'application/json' },
   );
   t.equal(planRequest(tool('create_note'), { 'X-Request-Id': 'r' }, {}).body, '{}', 'a required object body is sent even when none of its properties is given');
   t.equal(planRequest(tool('put_notes_id'), { id: 1 }, {}).body, undefined, 'an optional one is not');

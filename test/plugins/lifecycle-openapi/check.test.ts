@@ -44,14 +44,14 @@ t.test('hub check reads and validates the document; --connect makes one HEAD req
   const connected = await check(
     folder,
     { notes: { type: 'openapi', spec: './notes.yaml', baseUrl: `${api.origin}/v1` }, gone: { type: 'openapi', spec: './notes.yaml', baseUrl: closed } },
-    '--connect'
+    '--connect',
   );
   const after = new Map(connected.report.servers.map((server) => [server.name, server]));
   t.match(after.get('notes')?.handshake, { ok: true, detail: /answered the MCP handshake .*10 tools/ });
   t.same(
     api.seen.map((request) => `${request.method} ${request.url}`),
     ['HEAD /v1'],
-    'one HEAD request to the base URL'
+    'one HEAD request to the base URL',
   );
   t.match(after.get('gone')?.handshake, { ok: false, detail: /server "gone": HEAD \/v1 could not reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/ });
 });

@@ -100,7 +100,7 @@ t.test('the Petstore through the hub, with a local stand-in for petstore.swagger
     t.same(
       (await client.listTools()).tools.map((tool) => tool.name),
       ['listPets', 'createPets', 'showPetById'],
-      `${revision}: the Petstore's three operations`
+      `${revision}: the Petstore's three operations`,
     );
     const pet = await client.callTool({ name: 'showPetById', arguments: { petId: '7' } });
     t.same(pet.structuredContent, { id: 7, name: 'Rex', tag: 'dog' }, `${revision}: a pet`);

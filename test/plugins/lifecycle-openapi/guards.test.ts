@@ -45,7 +45,7 @@ t.test('a spec URL on a loopback or private address is refused unless allowed', 
   t.match(
     notes?.lastError,
     /the OpenAPI document http:\/\/127\.0\.0\.1:\d+\/notes\.yaml could not be fetched: refusing to fetch .*only https is allowed/,
-    'through the hub: refused, and the server says why'
+    'through the hub: refused, and the server says why',
   );
   for (const spec of ['https://127.0.0.1/notes.yaml', 'https://10.1.2.3/notes.yaml', 'https://[::1]/notes.yaml', 'https://169.254.169.254/latest']) {
     const error = await runtime('/')
@@ -60,7 +60,7 @@ t.test('a spec URL on a loopback or private address is refused unless allowed', 
   const { tools } = await allowed.describe('notes', { spec: `${origin}/notes.yaml`, baseUrl: 'http://127.0.0.1:9/v1' });
   t.ok(
     tools.some((tool) => tool.tool.name === 'getNote'),
-    'allowed: the document and the file its $refs name are fetched through the guard'
+    'allowed: the document and the file its $refs name are fetched through the guard',
   );
   t.same(fetches, ['/notes.yaml', '/schemas.yaml']);
   await allowed.describe('notes', { spec: `${origin}/notes.yaml`, baseUrl: 'http://127.0.0.1:9/v1' });
@@ -90,7 +90,7 @@ t.test('an operation that would leave the base URL origin is refused', async (t)
   t.same(set.refused, [{ label: 'GET /elsewhere', reason: "its server https://other.example/v1 is not on the base URL's origin https://api.example.com" }]);
   t.notOk(
     tools.some((tool) => tool.tool.name === 'elsewhere'),
-    'not a tool'
+    'not a tool',
   );
   const named = await runtime(folder)
     .describe('notes', { spec: 'notes.yaml', baseUrl: 'https://api.example.com/v1', operations: ['GET /elsewhere'] })
@@ -120,7 +120,7 @@ t.test('which operations become tools', async (t) => {
   t.same(
     chosen.tools.map((tool) => tool.tool.name),
     ['create_note', 'getNote', 'put_notes_id'],
-    'by operationId or METHOD /path, in document order'
+    'by operationId or METHOD /path, in document order',
   );
   const unknown = await runtime(folder)
     .describe('notes', { spec: 'notes.yaml', operations: ['nope'] })

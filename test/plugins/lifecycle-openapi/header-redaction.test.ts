@@ -49,7 +49,7 @@ t.test('an upstream echoing the configured header values never hands them to the
   t.equal(
     (refused.content[0] as { text: string }).text,
     'server "echo": GET /refuse answered 403 Forbidden: key [REDACTED] is not allowed; you sent Bearer [REDACTED]',
-    'its quoted body names neither the key nor the token'
+    'its quoted body names neither the key nor the token',
   );
 
   const plain = await call('plain');
@@ -62,6 +62,6 @@ t.test('an upstream echoing the configured header values never hands them to the
   t.same(
     echoed.structuredContent,
     { seen: { key: '[REDACTED]', authorization: 'Bearer [REDACTED]', trace: 'on' }, '[REDACTED]': 'as a key' },
-    'structuredContent, keys included; a value shorter than 8 characters is no credential and stays'
+    'structuredContent, keys included; a value shorter than 8 characters is no credential and stays',
   );
 });

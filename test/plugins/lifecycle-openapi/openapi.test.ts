@@ -33,7 +33,7 @@ t.test('an openapi server: a real REST API through /<name>/mcp and /hub on both 
   t.same(api.seen[0] && { method: api.seen[0].method, url: api.seen[0].url }, { method: 'HEAD', url: '/v1' }, 'the connect made one HEAD request to the base URL');
   t.ok(
     logs.some((line) => /GET \/elsewhere is not offered: its server https:\/\/other\.example\/v1 is not on the base URL's origin/.test(line)),
-    'an operation on another origin is refused, and the log says why'
+    'an operation on another origin is refused, and the log says why',
   );
 
   for (const revision of REVISIONS) {
@@ -44,7 +44,7 @@ t.test('an openapi server: a real REST API through /<name>/mcp and /hub on both 
       t.same(
         [...byName.keys()].sort(),
         ['boom', 'create_note', 'deleteNote', 'getNote', 'listNotes', 'logo', 'put_notes_id', 'report', 'slow', 'stats'],
-        'one tool per operation; names sanitised or made of method and path; none for the other origin'
+        'one tool per operation; names sanitised or made of method and path; none for the other origin',
       );
       t.match(byName.get('getNote'), { title: 'One note', annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true } });
       t.match(byName.get('deleteNote')?.annotations, { readOnlyHint: false, destructiveHint: true, openWorldHint: true });
@@ -53,7 +53,7 @@ t.test('an openapi server: a real REST API through /<name>/mcp and /hub on both 
       t.same(
         byName.get('getNote')?.inputSchema,
         { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'], additionalProperties: false },
-        'a path parameter is a required argument by its name'
+        'a path parameter is a required argument by its name',
       );
       t.match(byName.get('getNote')?.outputSchema, { type: 'object', required: ['id', 'title', 'tag'] }, 'the 2xx JSON schema is the output schema');
       t.match(byName.get('listNotes')?.outputSchema, { type: 'object', properties: { result: { type: 'array' } }, required: ['result'] }, 'a list is answered under result');
@@ -63,7 +63,7 @@ t.test('an openapi server: a real REST API through /<name>/mcp and /hub on both 
       t.notOk(list.isError);
       t.same(
         (list.structuredContent as { result: { title: string }[] }).result.map((note) => note.title),
-        ['groceries', 'plumber']
+        ['groceries', 'plumber'],
       );
       t.same(JSON.parse(text(list)), (list.structuredContent as { result: unknown }).result, 'the text is the JSON answer');
       const request = api.seen[before];
@@ -110,7 +110,7 @@ t.test('an openapi server: a real REST API through /<name>/mcp and /hub on both 
       const listed = await client.callTool({ name: 'list_tools', arguments: { server: 'notes' } });
       t.match(
         (listed.structuredContent as { tools: { name: string }[] }).tools.map((tool) => tool.name),
-        ['listNotes', 'create_note', 'getNote']
+        ['listNotes', 'create_note', 'getNote'],
       );
     });
   }

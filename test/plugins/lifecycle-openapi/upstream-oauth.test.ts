@@ -30,7 +30,7 @@ t.test('an openapi server gets its bearer token from upstream-oauth (client_cred
   const world = await startUpstreamWorld(
     t,
     () => [{ client_id: 'hub-machine', client_secret: SECRET, token_endpoint_auth_method: 'client_secret_post', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }],
-    `http://127.0.0.1:${port}/upstreams/callback`
+    `http://127.0.0.1:${port}/upstreams/callback`,
   );
   const folder = await mkdtemp(join(tmpdir(), 'openapi-oauth-'));
   await writeFile(join(folder, 'protected.yaml'), SPEC);

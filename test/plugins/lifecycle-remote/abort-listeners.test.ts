@@ -12,7 +12,7 @@ async function inWaves(count: number, width: number, task: (index: number) => Pr
   await Promise.all(
     Array.from({ length: width }, async () => {
       while (next < count) await task(next++);
-    })
+    }),
   );
 }
 

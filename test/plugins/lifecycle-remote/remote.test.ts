@@ -81,7 +81,7 @@ async function socketUpstream(t: Teardown, listen: (server: NetServer) => Promis
       new Promise((resolve) => {
         server.close(resolve);
         for (const socket of sockets) socket.destroy();
-      })
+      }),
   );
   return { server, sockets };
 }

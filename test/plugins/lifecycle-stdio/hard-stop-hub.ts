@@ -13,7 +13,7 @@ const config = join(folder, 'mcp.json');
 const server = fileURLToPath(new URL('../../fixtures/children/forks-helper.js', import.meta.url));
 writeFileSync(
   config,
-  JSON.stringify({ plugins: { 'map-tools': false, 'oauth-as': false }, mcpServers: { forks: { command: process.execPath, args: [server], env: { FIXTURE_HELPERS: helpers }, keepAlive: true } } })
+  JSON.stringify({ plugins: { 'map-tools': false, 'oauth-as': false }, mcpServers: { forks: { command: process.execPath, args: [server], env: { FIXTURE_HELPERS: helpers }, keepAlive: true } } }),
 );
 await startHub({ HOST: '127.0.0.1', PORT: '0', DATA_PATH: join(folder, 'data'), HUB_CONFIG: config, LOG_LEVEL: 'silent' });
 while (!existsSync(helpers) || readFileSync(helpers, 'utf8').trim() === '') await sleep(25);

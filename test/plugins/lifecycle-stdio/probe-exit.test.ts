@@ -22,7 +22,7 @@ t.test('auto negotiation: a process that exits during the probe fails its start 
   t.equal(starts(join(directory, 'exits')).length, 1, 'one process started: no attempt after the one that ended');
   t.notOk(
     logs.some((line) => line.msg === 'server ended; restarting'),
-    'no supervision restart for a server that never ran'
+    'no supervision restart for a server that never ran',
   );
   t.equal(child.status, 'down');
 });

@@ -15,7 +15,7 @@ t.test('a child that crashes is restarted', async (t) => {
   t.match(logs.find((line) => line.msg === 'child connection closed')?.reason, /the process exited with code 3 \(stderr: crashing on request\)/, 'the reason names what the child said on stderr');
   t.ok(
     logs.some((line) => line.msg === 'crashy: crashing on request' && line.stream === 'stderr'),
-    'stderr reached the hub log, prefixed with the server name'
+    'stderr reached the hub log, prefixed with the server name',
   );
   const result = await child.withClient((client) => client.callTool({ name: 'echo', arguments: {} }));
   t.same(result.content, [{ type: 'text', text: 'ok' }]);
@@ -45,11 +45,11 @@ t.test('a crash loop restarts with growing delays and is parked while unused', a
       [2, 1200],
       [3, 2400],
     ],
-    'restarts were scheduled with doubling delays'
+    'restarts were scheduled with doubling delays',
   );
   t.notOk(
     recorded.some((start) => isAlive(start.pid)),
-    'no process is left running'
+    'no process is left running',
   );
   await child.ensureUp();
   t.equal(child.status, 'up', 'a parked server starts again on use');
@@ -67,7 +67,7 @@ t.test('a server that ran and crashed is restarted with back-off; one that canno
   t.equal(starts(join(directory, 'exits')).length, 1, 'one attempt, not a retry loop over the wake budget');
   t.notOk(
     logs.some((line) => line.msg === 'server ended; restarting'),
-    'no supervision restart for a server that never ran'
+    'no supervision restart for a server that never ran',
   );
   t.equal(child.status, 'down');
 });
@@ -119,15 +119,15 @@ t.test('a start beyond the budget fails naming the server and the reason', async
   const [slowError, silentError, missingError] = await Promise.all([
     slow.ensureUp().then(
       () => undefined,
-      (error: Error) => error
+      (error: Error) => error,
     ),
     silent.ensureUp().then(
       () => undefined,
-      (error: Error) => error
+      (error: Error) => error,
     ),
     missing.ensureUp().then(
       () => undefined,
-      (error: Error) => error
+      (error: Error) => error,
     ),
   ]);
   t.match(slowError?.message, /^server "slow" did not start within 1 s: no answer within/);

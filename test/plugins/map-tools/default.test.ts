@@ -25,7 +25,7 @@ t.test('a config file that does not name the map plugin has no map server', asyn
   await hub.waitForLog('the listening record', (line) => line.msg.startsWith('Server listening'));
   t.notOk(
     hub.logs().some((line) => line.server === 'map'),
-    'nothing about a map in the log'
+    'nothing about a map in the log',
   );
 });
 

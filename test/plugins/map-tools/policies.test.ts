@@ -21,7 +21,7 @@ t.test('an identifying User-Agent on every request; no redirect is followed', as
   t.match(text, /geocoder_a answered HTTP 302: redirect not followed/);
   t.notOk(
     map.fake.requests.some((request) => request.path.startsWith('/elsewhere')),
-    'the redirect target was never requested'
+    'the redirect target was never requested',
   );
 });
 
@@ -48,7 +48,7 @@ t.test('unreachable services and OSRM failures are tool errors', async (t) => {
   t.match(
     await bad.fail('route', { waypoints: ['43.7,7.4', '43.71,7.41'], profile: 'foot' }),
     /answered HTTP 400: InvalidOptions: instance car cannot serve foot/,
-    'a single-profile instance refuses another profile instead of answering silently'
+    'a single-profile instance refuses another profile instead of answering silently',
   );
 });
 
@@ -75,7 +75,7 @@ t.test('with no extract and no network, errors name no backing product and tell 
     t.match(
       text,
       /could not be reached\. This server cannot reach the online map services: its operator must give it network access to them .*, or set MAP_OSM_FILE to a local \.osm\.pbf extract to answer offline\./,
-      `${tool}: what to do`
+      `${tool}: what to do`,
     );
     t.notMatch(text, /Try again later/, `${tool}: waiting does not bring a network`);
   }
@@ -117,7 +117,7 @@ t.test('Overpass: failover on 429 and 5xx, other errors are not retried, at most
   t.same(
     map.fake.requests.map((request) => request.service),
     ['overpass-429', 'overpass-503', 'overpass'],
-    'each endpoint in turn'
+    'each endpoint in turn',
   );
 
   const allDown = await startMap(t, { MAP_OVERPASS_URLS: `${base}/overpass-429/api/interpreter,${base}/overpass-503/api/interpreter` });

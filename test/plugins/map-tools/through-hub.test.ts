@@ -16,7 +16,7 @@ t.test('the map tools answer offline through /map/mcp on both revisions', async 
     t.equal(tools.length, 11, `${revision}: eleven tools`);
     t.ok(
       tools.every((tool) => tool.annotations?.readOnlyHint === true && tool.outputSchema),
-      `${revision}: all read-only, all with an output schema`
+      `${revision}: all read-only, all with an output schema`,
     );
     const geocoded = await client.callTool({ name: 'geocode', arguments: { query: KNOWN_PLACES.square.query } });
     t.notOk(geocoded.isError, `${revision}: geocode succeeds`);

@@ -170,7 +170,7 @@ t.test('find_nearby_pois: sorted by distance, shortcuts, raw tags, limits', asyn
   t.same(
     pois.map((poi) => poi.osm_id),
     ['node/2003', 'node/2001', 'way/2002', 'node/2005', 'node/2006'],
-    'nearest first'
+    'nearest first',
   );
   for (let index = 1; index < pois.length; index += 1) t.ok((pois[index]?.distance_m ?? 0) >= (pois[index - 1]?.distance_m ?? 0));
   t.match(pois[1], { name: 'Café de Paris', tags: { cuisine: 'coffee_shop', opening_hours: 'Mo-Su 08:00-02:00', website: 'https://example.test/cafe', phone: '+377 1', wheelchair: 'yes' } });
@@ -236,7 +236,7 @@ t.test('suggest_meeting_point: fairest venue, tie-break, alternatives', async (t
   for (const alternative of alternatives) t.ok(alternative.max_minutes >= suggestion.max_minutes, 'smallest worst case first');
   t.notOk(
     [suggestion, ...(alternatives as unknown as { osm_id: string }[])].some((venue) => venue.osm_id === 'node/2006'),
-    'an unreachable venue is skipped'
+    'an unreachable venue is skipped',
   );
   const midpoint = output.midpoint as { latitude: number; longitude: number };
   t.ok(Math.abs(midpoint.latitude - 43.7392) < 0.001 && Math.abs(midpoint.longitude - 7.42365) < 0.001);
@@ -247,7 +247,7 @@ t.test('suggest_meeting_point: fairest venue, tie-break, alternatives', async (t
   t.match(await map.fail('suggest_meeting_point', { locations: [CASINO, STATION], search_radius_m: 99 }), /Input validation error/);
   t.match(
     await map.fail('suggest_meeting_point', { locations: ['43.7384,7.4236', '43.7384,7.4236'], venue_category: 'amenity=cafe', search_radius_m: 100, profile: 'car' }),
-    /None of the 1 amenity=cafe venues/
+    /None of the 1 amenity=cafe venues/,
   );
 });
 

@@ -13,7 +13,7 @@ async function askableClient(
   t: { teardown(fn: () => unknown): void },
   url: string,
   revision: Revision,
-  answer: Record<string, string | number | boolean>
+  answer: Record<string, string | number | boolean>,
 ): Promise<{ client: Client; questions: string[] }> {
   const questions: string[] = [];
   const client = await connectClient(t, url, revision, {}, { capabilities: { elicitation: { form: {} } } });
@@ -34,7 +34,7 @@ t.test('on 2026-07-28 a child question comes back as the result and the answer g
   t.match(
     asked,
     { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Deploy to prod?' } } } },
-    'the question is the call result: nothing held open'
+    'the question is the call result: nothing held open',
   );
   t.equal((asked as { requestState?: string }).requestState, 'asked-about-prod', "the child's state is passed through untouched");
 
@@ -100,7 +100,7 @@ t.test('embedded sampling and roots requests are dropped, named in the log once,
       ['careless', 'embedded sampling/createMessage is not carried by the hub'],
       ['careless', 'embedded roots/list is not carried by the hub'],
     ],
-    'each reason is logged once per client and server, not once per call'
+    'each reason is logged once per client and server, not once per call',
   );
 
   const answered = await client

@@ -32,7 +32,7 @@ t.test('a subscription on 2026-07-28 receives tools list-changed and ends when t
     client.setNotificationHandler('notifications/tools/list_changed', async () => {
       notified += 1;
       resolve();
-    })
+    }),
   );
   const subscription = await client.listen({ toolsListChanged: true });
   t.same(subscription.honoredFilter, { toolsListChanged: true });
@@ -40,7 +40,7 @@ t.test('a subscription on 2026-07-28 receives tools list-changed and ends when t
   await heard;
   t.ok(
     (await client.listTools()).tools.some((tool) => tool.name === 'extra_1'),
-    'the next list reflects the change'
+    'the next list reflects the change',
   );
   t.equal(notified, 1, 'one notification for one change, none repeated meanwhile');
   await subscription.close();
@@ -64,7 +64,7 @@ t.test('subscriptions carry prompt and resource list changes and updates of the 
       client.setNotificationHandler('notifications/prompts/list_changed', async () => void heard.push('prompts changed'));
       const subscription = await client.listen({ promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: [uri] });
       return { client, heard, subscription, uri };
-    })
+    }),
   );
   const [first, second] = watchers;
   if (!first || !second) throw new Error('two watchers');

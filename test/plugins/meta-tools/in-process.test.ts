@@ -50,7 +50,7 @@ for (const revision of REVISIONS) {
       const { tools } = await client.listTools();
       t.same(
         tools.map((tool) => tool.name),
-        ['list_servers', 'list_tools', 'get_tool_schema', 'call_tool', 'wake_server', 'sleep_server']
+        ['list_servers', 'list_tools', 'get_tool_schema', 'call_tool', 'wake_server', 'sleep_server'],
       );
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
       for (const name of ['list_servers', 'list_tools', 'get_tool_schema']) t.match(byName.get(name)?.annotations, { readOnlyHint: true }, `${name} is read-only`);
@@ -110,7 +110,7 @@ for (const revision of REVISIONS) {
           outputSchema:
             revision === '2025-11-25' ? { type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] } : { type: 'array', items: { type: 'string' } },
         },
-        'the output schema is the one call_tool delivers on this revision; no annotations key'
+        'the output schema is the one call_tool delivers on this revision; no annotations key',
       );
       const thing = await structuredMeta(t, client, 'get_tool_schema', { server: 'annotated', tool: 'read_thing' });
       t.equal(thing.description, `${LONG_FIRST_LINE}\nSecond line.`, 'untruncated');
@@ -138,7 +138,7 @@ for (const revision of REVISIONS) {
       const progress: number[] = [];
       const slow = await client.callTool(
         { name: 'call_tool', arguments: { server: 'sink', tool: 'slow_with_progress', arguments: { steps: 2 } } },
-        { onprogress: (update) => progress.push(update.progress) }
+        { onprogress: (update) => progress.push(update.progress) },
       );
       t.same(slow.content, [{ type: 'text', text: 'done after 2 steps' }]);
       t.same(progress, [1, 2], 'progress is forwarded');
@@ -150,7 +150,7 @@ for (const revision of REVISIONS) {
       t.equal(await metaError(client, 'call_tool', { server: 'sink', tool: 'hidden_by_filter' }), unknown.replaceAll('no_such_tool', 'hidden_by_filter'));
       t.equal(
         await metaError(client, 'call_tool', { server: 'solo', tool: 'list_colours' }),
-        `Server "solo" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/solo/mcp`
+        `Server "solo" is not offered through /hub (hub: false). Use its own endpoint: ${hub.settings.baseUrl}/solo/mcp`,
       );
       t.match(await metaError(client, 'call_tool', { server: 'nobody', tool: 'x' }), /^Unknown server: "nobody"/);
       t.match(await metaError(client, 'call_tool', { tool: 'x' }), /^Invalid arguments for call_tool/, 'arguments are checked against the input schema');

@@ -39,7 +39,7 @@ for (const revision of REVISIONS) {
     t.same(
       await structuredMeta(t, client, 'list_tools', { server: 'lazy' }),
       { server: 'lazy', tools: [ECHO, CRASH] },
-      'a list never seen is learnt by starting the server, never claimed empty; filtered; no annotations key when none'
+      'a list never seen is learnt by starting the server, never claimed empty; filtered; no annotations key when none',
     );
     t.equal(lazy.status, 'up');
 
@@ -93,7 +93,7 @@ t.test('a server that cannot start', async (t) => {
     t.match(
       await metaError(client, 'call_tool', { server: 'broken', tool: 'anything' }),
       /^Tool call failed: server "broken" could not start/,
-      'with no cached list, the wake is needed to know the tool'
+      'with no cached list, the wake is needed to know the tool',
     );
     t.match(await metaError(client, 'get_tool_schema', { server: 'broken', tool: 'anything' }), /^Could not read the tool list: server "broken" could not start/);
     t.match(await structuredMeta(t, client, 'list_servers'), { servers: [{ name: 'broken', status: 'down', toolCount: undefined, reason: /ENOENT/ }] });

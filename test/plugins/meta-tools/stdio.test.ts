@@ -29,7 +29,7 @@ for (const revision of REVISIONS) {
           solo: { ...fixtureEntry('crashy', join(folder, 'solo-starts')), hub: false },
           steady: { ...fixtureEntry('crashy', join(folder, 'steady-starts')), keepAlive: true },
         },
-      })
+      }),
     );
     const client = new Client({ name: 'stdio-rules', version: '1.0.0' }, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
     const stderr: string[] = [];
@@ -48,7 +48,7 @@ for (const revision of REVISIONS) {
     t.same(
       tools.map((tool) => tool.name),
       SIX,
-      'exactly the six tools'
+      'exactly the six tools',
     );
     t.match(tools.find((tool) => tool.name === 'call_tool')?.annotations, { destructiveHint: true, openWorldHint: true });
 
@@ -77,7 +77,7 @@ for (const revision of REVISIONS) {
     t.match(await metaError(client, 'call_tool', { server: 'solo', tool: 'echo' }), 'https://hub.example/solo/mcp');
     const steadyUp = async () =>
       (((await callMeta(client, 'list_servers')).structuredContent as { servers: unknown }).servers as Array<{ name: string; status: string }>).some(
-        (server) => server.name === 'steady' && server.status === 'up'
+        (server) => server.name === 'steady' && server.status === 'up',
       );
     await waitFor('the always-running server', steadyUp);
     t.match(await metaError(client, 'sleep_server', { server: 'steady' }), /is always running$/);

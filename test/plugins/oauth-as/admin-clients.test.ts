@@ -24,7 +24,7 @@ t.test('clients add, list and revoke', async (t) => {
   const exchange = (clientSecret: string) =>
     fetch(
       `${hub.url}/token`,
-      form({ grant_type: 'authorization_code', code: redirect.searchParams.get('code') ?? '', code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, client_secret: clientSecret })
+      form({ grant_type: 'authorization_code', code: redirect.searchParams.get('code') ?? '', code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, client_secret: clientSecret }),
     );
   const wrong = await exchange(`${secret}x`);
   t.equal(wrong.status, 401, 'a wrong secret is refused');

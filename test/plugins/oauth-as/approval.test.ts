@@ -65,7 +65,7 @@ t.test('native-app loopback redirects may change port; other redirects must matc
       redirect_uri: otherPort,
       client_id: native.client_id,
       client_secret: native.client_secret,
-    })
+    }),
   );
   t.equal(exchanged.status, 200, 'and is exchanged with that redirect_uri');
 
@@ -100,7 +100,7 @@ t.test('RFC 7592 DELETE removes the registration and withdraws its tokens', asyn
         redirect_uri: redirectUri,
         client_id: client.client_id,
         client_secret: client.client_secret,
-      })
+      }),
     )
   ).json()) as { access_token: string };
   const probe = () => fetch(`${url}/probe/x`, { headers: { 'x-resource': `${url}/hub`, authorization: `Bearer ${tokens.access_token}` } }).then((response) => response.status);

@@ -66,7 +66,7 @@ t.test("of concurrent exchanges of one code exactly one wins, and a duplicate wi
     t.same(
       { status: again.status, description: again.body.error_description },
       { status: 400, description: 'the authorization code was already used' },
-      'presented again within its lifetime: refused'
+      'presented again within its lifetime: refused',
     );
     t.equal(await probe(url, winner?.body.access_token), 200, 'and the winner keeps its login');
     t.equal((await refresh(url, client, winner?.body.refresh_token)).status, 200, 'its refresh token too');

@@ -43,7 +43,7 @@ async function login(url: string, client: Record<string, string>, resource = `${
       client_id: client.client_id ?? '',
       client_secret: client.client_secret ?? '',
       resource,
-    })
+    }),
   );
   return { redirect, status: response.status, tokens: (await response.json()) as Record<string, string> };
 }

@@ -53,7 +53,7 @@ t.test('500 parallel guesses from one address: at most 10 passwords are checked'
   t.ok(checked.length >= 1 && checked.length <= 10, `${checked.length} of 500 parallel guesses were checked`);
   t.ok(
     answers.filter((response) => response.status === 429).every((response) => Number(response.headers.get('retry-after')) >= 1),
-    'the others were refused unchecked, with Retry-After'
+    'the others were refused unchecked, with Retry-After',
   );
 });
 

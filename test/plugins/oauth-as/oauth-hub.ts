@@ -29,7 +29,7 @@ export async function startOAuthHub(
     trustProxy?: string;
     /** The embedding app's own Ajv options, which must not change what the hub's routes accept. */
     ajv?: FastifyServerOptions['ajv'];
-  } = {}
+  } = {},
 ): Promise<OAuthTestHub> {
   const dataPath = await mkdtemp(join(tmpdir(), 'oauth-test-'));
   const port = await freePort();

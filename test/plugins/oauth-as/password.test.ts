@@ -24,7 +24,7 @@ t.test('without HUB_PASSWORD, one is generated at first start and printed that o
   for (let tries = 0; !password && tries < 600; tries++) {
     password = await readFile(file, 'utf8').then(
       (text) => text.trim(),
-      () => ''
+      () => '',
     );
     if (!password) await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -83,7 +83,7 @@ t.test('private_key_jwt for metadata-document clients', async (t) => {
     const key = keys.get('ES256') as CryptoKey;
     const response = await fetch(
       `${url}/revoke`,
-      form({ token: 'x', client_id: client.client_id, client_assertion_type: JWT_BEARER, client_assertion: await assertion(key, 'ES256', 'key-ES256', client.client_id, tokenEndpoint) })
+      form({ token: 'x', client_id: client.client_id, client_assertion_type: JWT_BEARER, client_assertion: await assertion(key, 'ES256', 'key-ES256', client.client_id, tokenEndpoint) }),
     );
     t.equal(response.status, 401, 'nor at the endpoints');
   });

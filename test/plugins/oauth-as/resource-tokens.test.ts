@@ -125,12 +125,12 @@ t.test('a /hub token limited to one server lists, describes and calls only that 
     t.same(
       (listed.servers as { name: string }[]).map((server) => server.name),
       ['alpha'],
-      `${revision}: list_servers shows only alpha`
+      `${revision}: list_servers shows only alpha`,
     );
     const tools = await structuredMeta(t, client, 'list_tools', { server: 'alpha' });
     t.ok(
       (tools.tools as { name: string }[]).some((tool) => tool.name === 'echo'),
-      `${revision}: its tools are listed`
+      `${revision}: its tools are listed`,
     );
     const called = await client.callTool({ name: 'call_tool', arguments: { server: 'alpha', tool: 'echo' } });
     t.same(called.content, [{ type: 'text', text: 'ok' }], `${revision}: and called`);
@@ -153,7 +153,7 @@ t.test('a /hub token limited to one server lists, describes and calls only that 
   t.same(
     ((await structuredMeta(t, client, 'list_servers')).servers as { name: string }[]).map((server) => server.name),
     ['alpha', 'beta', 'gamma'],
-    'a /hub token without --servers reaches every server'
+    'a /hub token without --servers reaches every server',
   );
   t.notOk('servers' in ((await structuredMeta(t, client, 'describe_connection', {})).caller as object), 'and describe_connection names no limit');
 });
@@ -190,7 +190,7 @@ t.test('tokens list shows what each token opens; a token minted before resources
       .trim()
       .split('\n')
       .map((line) => line.split('\t'))
-      .map((row) => [row[0], row])
+      .map((row) => [row[0], row]),
   );
   t.match(rows.get(alpha.id), [alpha.id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'alpha', '-', ''], 'a server token: its server, and no /hub');
   t.match(rows.get(limited.id), [limited.id, 'active', /^\d{4}-/, 'never', /^(never|\d{4}-)/, hub.url, 'hub,beta', 'alpha,beta', 'agent'], 'a /hub token limited to servers');

@@ -31,7 +31,7 @@ t.test('SIGTERM with an unreachable collector exits 0, and the outage is logged 
   t.equal(lines.filter((line) => typeof line.msg === 'string' && line.msg.startsWith('tracing: spans cannot reach the collector')).length, 1, 'the outage is logged once');
   t.notOk(
     lines.some((line) => line.msg === 'shutdown failed'),
-    'no failed shutdown'
+    'no failed shutdown',
   );
   t.notMatch(hub.stderr(), /ECONNREFUSED/, 'nothing about it on stderr');
 });

@@ -83,7 +83,7 @@ t.test('a flush is waited for at most its budget, and neither its failure nor it
   t.same(
     [...pending.values()].map((timer) => timer.ms),
     [SHUTDOWN_FLUSH_MS],
-    'the wait is bounded by the budget'
+    'the wait is bounded by the budget',
   );
   fireAll();
   t.same(await waiting, { result: 'late' }, 'a collector that never answers: the shutdown goes on when the budget is spent');
@@ -101,7 +101,7 @@ t.test('a shutdown does not wait for a collector the last export could not reach
   const waiting = settleWithin(new Promise(() => undefined), flushBudget(true), timers);
   t.same(
     [...pending.values()].map((timer) => timer.ms),
-    [0]
+    [0],
   );
   fireAll();
   t.same(await waiting, { result: 'late' }, 'the shutdown goes on at once');

@@ -41,7 +41,7 @@ t.test('three echo calls on /everything/mcp and two through /hub call_tool are c
   t.same(
     BOUNDS.map((le) => sample(text, 'hub_tool_call_duration_seconds_bucket', { server: 'everything', tool: 'echo', outcome: 'ok', le }) !== undefined),
     BOUNDS.map(() => true),
-    'buckets from 100 µs to 120 s'
+    'buckets from 100 µs to 120 s',
   );
   t.equal(sample(text, 'hub_mcp_requests_total', { endpoint: 'everything', method: 'tools/call', revision: '2026-07-28', status: '200' }), 2, 'requests by endpoint, method, revision and status');
   t.equal(sample(text, 'hub_mcp_requests_total', { endpoint: 'everything', method: 'tools/call', revision: '2025-11-25', status: '200' }), 1);
@@ -58,12 +58,12 @@ t.test('three echo calls on /everything/mcp and two through /hub call_tool are c
   t.equal(
     sample(text, 'mcp_server_operation_duration_seconds_count', { mcp_method_name: 'tools/call', mcp_protocol_version: '2026-07-28', gen_ai_tool_name: 'call_tool' }),
     2,
-    'by tool: a meta-tool of /hub'
+    'by tool: a meta-tool of /hub',
   );
   t.equal(
     total(text, 'mcp_client_operation_duration_seconds_count', { mcp_method_name: 'tools/call', gen_ai_tool_name: 'echo', network_transport: 'pipe' }),
     5,
-    'and mcp.client.operation.duration, one per call sent to a child'
+    'and mcp.client.operation.duration, one per call sent to a child',
   );
   t.equal(sample(text, 'hub_build_info', { version: '0.1.0', node_version: process.version, revisions: '2025-11-25,2026-07-28' }), 1, 'the build, with the revisions served');
   // Issue 43, item 10.

@@ -96,12 +96,12 @@ t.test('every call for a server is counted once with its outcome, logged once an
       'unknown_tool',
       'unknown_tool',
     ],
-    'each with its outcome'
+    'each with its outcome',
   );
   t.match(
     lines.find((line) => line.outcome === 'unavailable'),
     { server: 'broken', tool: 'anything', errorCode: /^HUB_ERR_/ },
-    'the call log names what the caller asked for, and the error code'
+    'the call log names what the caller asked for, and the error code',
   );
   // Issue 60, item 10: troubleshooting.md names the keys of the access record a failed call is read from, as the record has them.
   const troubleshooting = await readFile(new URL('../../../../docs/operations/troubleshooting.md', import.meta.url), 'utf8');
@@ -113,7 +113,7 @@ t.test('every call for a server is counted once with its outcome, logged once an
   t.same(
     keys.filter((key) => key !== 'client' && !(key in failed)),
     [],
-    'and each is a top-level key of the access record'
+    'and each is a top-level key of the access record',
   );
   t.notOk('fields' in failed, 'none is nested under fields');
 
@@ -129,10 +129,10 @@ t.test('every call for a server is counted once with its outcome, logged once an
   t.match(
     server('meta')?.tools.find((tool) => tool.name === 'echo'),
     { outcomes: { denied: 4 } },
-    'per tool'
+    'per tool',
   );
   t.match(
     status.hub.tools.find((tool) => tool.name === 'list_servers'),
-    { calls: 2 }
+    { calls: 2 },
   );
 });

@@ -35,7 +35,7 @@ function readBy(expr: string): { metrics: string[]; labels: string[] } {
     (match[1] ?? '')
       .split(',')
       .map((part) => part.trim().split(/\s*[=!]~?\s*/)[0] ?? '')
-      .filter((label) => label !== '')
+      .filter((label) => label !== ''),
   );
   return { metrics, labels };
 }
@@ -99,8 +99,8 @@ t.test('every alert rule has a runbook_url naming its section of the troubleshoo
       (match[1] ?? '')
         .toLowerCase()
         .replace(/[^\w\- ]/g, '')
-        .replace(/ /g, '-')
-    )
+        .replace(/ /g, '-'),
+    ),
   );
   const page = 'https://github.com/mcp-switchyard/mcp-switchyard/blob/main/docs/operations/troubleshooting.md#';
   for (const rule of rules) {
@@ -110,6 +110,6 @@ t.test('every alert rule has a runbook_url naming its section of the troubleshoo
   }
   t.ok(
     rules.some((rule) => /hub_tools_withheld\b/.test(rule.expr)),
-    'a rule fires on withheld tools'
+    'a rule fires on withheld tools',
   );
 });

@@ -80,7 +80,7 @@ t.test("the operator reads the status in the console's overview in Chromium, on 
   t.same(
     await page.$$eval('h2', (headings) => headings.map((heading) => heading.textContent)),
     ['1 server needs attention', 'Servers', 'Tools since the start', 'Hub'],
-    'headings say what each part is'
+    'headings say what each part is',
   );
   t.match(await page.textContent('#overview'), 'read again every 15 s', 'the overview reads itself again, as often as statusRefreshSeconds says');
 
@@ -105,7 +105,7 @@ t.test("the operator reads the status in the console's overview in Chromium, on 
 
   // Expressions run in the page (this project compiles without the DOM library).
   const primary = await page.evaluate<{ text: string; background: string; colour: string }>(
-    `(() => { const button = document.querySelector('button.primary'); const style = getComputedStyle(button); return { text: button.textContent, background: style.backgroundColor, colour: style.color }; })()`
+    `(() => { const button = document.querySelector('button.primary'); const style = getComputedStyle(button); return { text: button.textContent, background: style.backgroundColor, colour: style.color }; })()`,
   );
   t.equal(primary.text, 'Refresh now');
   t.not(primary.background, 'rgba(0, 0, 0, 0)', 'the primary action is filled, so it looks primary');
@@ -118,11 +118,11 @@ t.test("the operator reads the status in the console's overview in Chromium, on 
   t.match(
     data.servers.find((server) => server.name === 'everything'),
     { status: 'up', recent: { calls: 4, failed: 1 } },
-    '/status.json says the same'
+    '/status.json says the same',
   );
   t.match(
     data.servers.find((server) => server.name === 'crashy'),
-    { restarts: 1, crashes: 1, lastFailure: { kind: 'crash' } }
+    { restarts: 1, crashes: 1, lastFailure: { kind: 'crash' } },
   );
   t.equal((await fetch(`${url}/status.json`)).headers.get('content-type')?.startsWith('text/html'), true, 'without the session: the login form, no data');
 

@@ -55,11 +55,11 @@ t.test('spans follow OpenTelemetry MCP conventions on both endpoints and revisio
   t.ok(receiver.contentTypes.length > 0 && receiver.contentTypes.every((type) => type === 'application/x-protobuf'), 'OTLP/HTTP protobuf, the default of the specification');
   t.ok(
     receiver.spans.every((span) => span.service === 'hub-under-test'),
-    'the service is named by OTEL_SERVICE_NAME'
+    'the service is named by OTEL_SERVICE_NAME',
   );
   t.notOk(
     receiver.spans.some((span) => OLD_ATTRIBUTES.some((key) => key in span.attributes)),
-    'none of the names the conventions do not define'
+    'none of the names the conventions do not define',
   );
   for (const [road, { ids, childParent }] of callers) {
     const [revision] = road.split(' ').slice(1);
@@ -82,7 +82,7 @@ t.test('spans follow OpenTelemetry MCP conventions on both endpoints and revisio
         'client.address': '127.0.0.1',
         'mcp_switchyard.endpoint': road.startsWith('hub') ? 'hub' : 'meta',
       },
-      `${road}: the server span's attributes`
+      `${road}: the server span's attributes`,
     );
     t.match(server.attributes['jsonrpc.request.id'], /^\d+$/, `${road}: the JSON-RPC id`);
     t.notOk('error.type' in server.attributes, `${road}: no error.type on success`);
@@ -149,31 +149,31 @@ t.test('a 2025 GET probe makes no span; a refused call is an error span with its
   t.ok(receiver.contentTypes.length > 0 && receiver.contentTypes.every((type) => type.startsWith('application/json')), 'OTEL_EXPORTER_OTLP_PROTOCOL=http/json is OTLP/HTTP JSON');
   t.notOk(
     receiver.spans.some((span) => span.attributes['http.response.status_code'] === 405 || (span.status.code === ERROR && span.attributes['mcp.method.name'] === undefined)),
-    'nothing of the GET probe'
+    'nothing of the GET probe',
   );
   const refusals = receiver.spans.filter((span) => span.kind === SERVER && span.attributes['mcp.method.name'] === 'tools/call');
   t.same(
     refusals.map((span) => span.name),
     ['tools/call', 'tools/call'],
-    'an unlisted tool is not a span name'
+    'an unlisted tool is not a span name',
   );
   t.same(
     refusals.map((span) => span.attributes['error.type']),
     ['unknown_tool', 'denied'],
-    'error.type says why'
+    'error.type says why',
   );
   t.ok(
     refusals.every((span) => span.status.code === ERROR),
-    'the spans are errors'
+    'the spans are errors',
   );
   t.same(
     refusals.map((span) => span.attributes['gen_ai.tool.name']),
     ['no_such_tool', 'secret'],
-    'the name is an attribute'
+    'the name is an attribute',
   );
   t.notOk(
     receiver.spans.some((span) => span.kind === CLIENT),
-    'nothing went to the child'
+    'nothing went to the child',
   );
 });
 
@@ -190,7 +190,7 @@ t.test('OTEL_EXPORTER_OTLP_PROTOCOL=grpc exports over OTLP/gRPC', async (t) => {
   t.ok(receiver.contentTypes.includes('grpc'), 'the gRPC service was called');
   t.ok(
     inTrace(receiver.spans, ids.traceId).some((span) => span.name === 'tools/call echo_meta' && span.kind === SERVER),
-    'the call is there'
+    'the call is there',
   );
 });
 
@@ -220,7 +220,7 @@ t.test('the access record of a traced request names the trace the tracer started
   t.same(
     records.map((record) => record.traceId),
     [started],
-    "the call's one record carries its trace id"
+    "the call's one record carries its trace id",
   );
 });
 

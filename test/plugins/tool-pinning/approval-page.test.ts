@@ -128,7 +128,7 @@ t.test('a store that fails a read: the pages say so, and a withheld tool stays w
   t.match(
     await page.textContent('[aria-labelledby=waiting] li'),
     /^Tool approvals: cannot tell what waits for approval: .*corrupt/,
-    'the overview is drawn while the store fails a read, and says the approvals cannot be told'
+    'the overview is drawn while the store fails a read, and says the approvals cannot be told',
   );
 
   await readChanges();

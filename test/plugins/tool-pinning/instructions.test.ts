@@ -107,7 +107,7 @@ t.test('new instructions are not served until hub-admin approves them; a change 
   const client = await connectClient(t, `${first.url}/styled/mcp`, '2026-07-28');
   t.notOk(
     (await client.listTools()).tools.some((tool) => tool.name === 'styled'),
-    'the tools, never approved, still wait'
+    'the tools, never approved, still wait',
   );
   t.equal((await admin('tools', 'approve', 'styled', '--instructions')).code, 1, 'approving again approves nothing, and says so');
   t.match((await admin('tools', 'list', 'styled')).stdout, /^styled\t\(instructions\)\t.*\thub-admin\t[0-9a-f]{12}$/m, 'hub-admin lists them as approved');

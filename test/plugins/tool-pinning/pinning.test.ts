@@ -58,12 +58,12 @@ t.test('a changed description, and a new tool, are withheld on both endpoints an
     t.same(
       await ownTools(own),
       CHANGING_TOOLS.filter((name) => name !== 'mutable'),
-      `${revision}: /changing/mcp withholds the changed tool`
+      `${revision}: /changing/mcp withholds the changed tool`,
     );
     t.same(
       await hubTools(meta, 'changing'),
       CHANGING_TOOLS.filter((name) => name !== 'mutable'),
-      `${revision}: so does list_tools`
+      `${revision}: so does list_tools`,
     );
     for (const [where, result] of [
       ['/changing/mcp', await own.callTool({ name: 'mutable', arguments: {} })],
@@ -85,7 +85,7 @@ t.test('a changed description, and a new tool, are withheld on both endpoints an
   await waitFor('the hub to withhold extra_1', async () => (await serverEntry(first.hub, 'changing'))?.withheldTools?.includes('extra_1') === true);
   t.match(
     textOf(await first.own.callTool({ name: 'extra_1', arguments: {} })).text,
-    'Tool "extra_1" of server "changing" is withheld: it is new and waits for an operator to approve it with `hub-admin tools approve changing extra_1`'
+    'Tool "extra_1" of server "changing" is withheld: it is new and waits for an operator to approve it with `hub-admin tools approve changing extra_1`',
   );
   t.equal(hub.logs().filter((record) => record.tool === 'mutable' && record.cause === 'changed').length, 1, 'the change was logged once');
 

@@ -71,12 +71,12 @@ t.test('a definition too large to review is refused with a reason, not cut and o
   t.match(
     change?.tooLarge,
     /^the definition of tool "styled" is \d+ characters as JSON, more than the 256 KiB an operator can review, so it cannot be approved: the server's author must shorten it/,
-    'and say why it cannot be approved'
+    'and say why it cannot be approved',
   );
   t.equal(change?.diff, null, 'nothing is shown, so nothing is shown cut');
   t.notOk(
     approveAll.some((set) => set.digests?.includes(change?.digest ?? '')),
-    'no "approve all" carries it'
+    'no "approve all" carries it',
   );
   const refused = await session.approve({ server: 'styled', tool: 'styled', digest: change?.digest });
   t.equal(refused.status, 409, 'an approval of it, sent anyway, approves nothing');

@@ -39,12 +39,12 @@ t.test('a change of title, icons, _meta or execution withholds the tool until ap
     for (const { revision, client } of clients) {
       await waitFor(`${revision}: styled withheld after its ${part} changed`, async () => !(await listed(client)).includes('styled'), 10_000).then(
         () => t.pass(`${revision}: a changed ${part} withholds the tool`),
-        (error: Error) => t.fail(error.message)
+        (error: Error) => t.fail(error.message),
       );
     }
     t.ok(
       hub.logs.some((line) => line.includes('"tool":"styled"') && line.includes('"cause":"changed"') && line.includes(part === '_meta' ? 'example.com/origin' : part)),
-      `the ${part} change is logged, with its diff`
+      `the ${part} change is logged, with its diff`,
     );
     await first.client.callTool({ name: 'restore', arguments: {} });
     await waitFor('styled back once restored', async () => (await listed(first.client)).includes('styled'));

@@ -25,11 +25,11 @@ t.test('keep and limit take tools out of the one ranking, never reorder or resco
     const full = ranker.rank(query, everyone, 400);
     t.ok(
       full.every((hit, at) => at === 0 || (full[at - 1]?.score ?? 0) >= hit.score),
-      `"${query}": best first`
+      `"${query}": best first`,
     );
     t.ok(
       full.every((hit) => hit.matched.length > 0),
-      `"${query}": each hit says which words matched`
+      `"${query}": each hit says which words matched`,
     );
     for (const [name, keep] of filters) {
       for (const limit of [1, 3, 8]) {

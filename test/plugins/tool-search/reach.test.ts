@@ -64,7 +64,7 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
       revision,
       all: await connectClient(t, `${hub.url}/hub`, revision, { authorization: `Bearer ${full}` }),
       alphaOnly: await connectClient(t, `${hub.url}/hub`, revision, { authorization: `Bearer ${limited}` }),
-    }))
+    })),
   );
   const [first] = clients;
   if (!first) throw new Error('no client');
@@ -90,12 +90,12 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
     t.notOk(hits(counters).includes('alpha/bump'), `${revision}: a tool denyTools keeps out is not found`);
     t.notOk(
       hits(counters).some((hit) => hit.startsWith('solo/')),
-      `${revision}: nor a tool of a hub: false server`
+      `${revision}: nor a tool of a hub: false server`,
     );
     t.same(
       counters.notSearchable?.map((entry) => entry.server),
       ['fresh'],
-      `${revision}: the server never started is named as not searchable`
+      `${revision}: the server never started is named as not searchable`,
     );
     t.match(counters.notSearchable?.[0]?.reason, /never started/);
 
@@ -104,12 +104,12 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
     t.same(
       described.tools.map((tool) => tool.description),
       ['A tool whose description changes', 'A tool whose description changes'],
-      `${revision}: each with its description's first line`
+      `${revision}: each with its description's first line`,
     );
     t.same(
       hits(await search(t, all, 'tool whose description changes', { server: 'pinned' })).filter((hit) => !hit.startsWith('pinned/')),
       [],
-      `${revision}: server narrows the search`
+      `${revision}: server narrows the search`,
     );
     t.match(await metaError(all, 'search_tools', { query: 'echo', server: 'solo' }), /not offered through \/hub \(hub: false\)/, `${revision}: naming a hub: false server`);
     t.match(await metaError(all, 'search_tools', { query: 'echo', server: 'nobody' }), /^Unknown server: "nobody"/);
@@ -121,13 +121,13 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
     t.equal(
       await metaError(alphaOnly, 'search_tools', { query: 'echo', server: 'pinned' }),
       'Unknown server: "pinned". Call list_servers for the configured servers.',
-      `${revision}: naming one beyond the token`
+      `${revision}: naming one beyond the token`,
     );
 
     for (const args of [{ query: '' }, { query: 'x'.repeat(301) }, { query: 'echo', limit: 0 }, { query: 'echo', limit: 2.5 }]) {
       const refused = await all.callTool({ name: 'search_tools', arguments: args }).then(
         (result) => result.isError === true,
-        () => true
+        () => true,
       );
       t.ok(refused, `${revision}: refused: ${JSON.stringify(args).slice(0, 60)}`);
     }

@@ -25,7 +25,7 @@ for (const revision of REVISIONS) {
       JSON.stringify({
         plugins: { 'oauth-as': false, 'map-tools': false, 'tool-search': true },
         mcpServers: { lazy: fixtureEntry('crashy', lazyStarts), never: fixtureEntry('crashy', join(folder, 'never-starts')) },
-      })
+      }),
     );
     const open = async () => {
       const client = new Client({ name: 'tool-search-stdio', version: '1.0.0' }, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
@@ -46,14 +46,14 @@ for (const revision of REVISIONS) {
     t.same(
       tools.map((tool) => tool.name),
       ['list_servers', 'list_tools', 'get_tool_schema', 'call_tool', 'wake_server', 'sleep_server', 'search_tools'],
-      'the six and search_tools'
+      'the six and search_tools',
     );
     const before = await search(t, first, 'exits with a status');
     t.same(before.tools, [], 'nothing is known before a server ran');
     t.same(
       before.notSearchable?.map((entry) => entry.server),
       ['lazy', 'never'],
-      'both are named as not searchable'
+      'both are named as not searchable',
     );
     t.equal(starts(lazyStarts).length, 0, 'and neither was started');
     await structuredMeta(t, first, 'wake_server', { server: 'lazy' });
@@ -66,7 +66,7 @@ for (const revision of REVISIONS) {
     t.same(answer.tools[0]?.description, 'Exits with status 3');
     t.same(
       answer.notSearchable?.map((entry) => entry.server),
-      ['never']
+      ['never'],
     );
     t.equal(starts(lazyStarts).length, 1, 'without starting the server again');
     t.equal(starts(join(folder, 'never-starts')).length, 0, 'the other was never started');

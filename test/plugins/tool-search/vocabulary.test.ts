@@ -31,7 +31,7 @@ for (const revision of REVISIONS) {
       t.ok(found, `"${bridge.query}": ${bridge.right.join(' or ')} among the first three (got ${hits(answer).join(', ')})`);
       t.ok(
         found?.matched.some((word) => bridge.found.test(word)),
-        `"${bridge.query}": matched through "${bridge.asked}" (${found?.matched.join(', ')})`
+        `"${bridge.query}": matched through "${bridge.asked}" (${found?.matched.join(', ')})`,
       );
     }
   });

@@ -62,11 +62,11 @@ t.test('/hub: each hit carries its declaration, typed as get_code_api types it, 
     t.equal(
       listPeople?.code,
       '/**\n * Everyone on the staff.\n * With their city.\n */\nservers.people.list_people(args?: {\n  /** Only people in this city */\n  city?: string;\n}): Promise<{\n  people: {\n    id: number;\n    name: string;\n    city: string;\n  }[];\n}>;\n',
-      `${revision}: the description as a doc comment, the call as a program writes it, its argument and result types inline`
+      `${revision}: the description as a doc comment, the call as a program writes it, its argument and result types inline`,
     );
     t.ok(
       people.tools.every((tool) => typeof tool.code === 'string' && tool.code.includes(`(args`)),
-      `${revision}: every hit has one`
+      `${revision}: every hit has one`,
     );
 
     // The same types get_code_api gives for that one tool (there as named types, one level in).
@@ -81,14 +81,14 @@ t.test('/hub: each hit carries its declaration, typed as get_code_api types it, 
     t.equal(
       orders?.code,
       '/** The orders of one person, one per line. *\\/ not the end of a comment */\nservers["orders-db"]["orders-for"](args: {\n  personId: number;\n}): Promise<string>;\n',
-      `${revision}: names that are not identifiers take brackets; a text result is a string; the comment cannot be closed by the description`
+      `${revision}: names that are not identifiers take brackets; a text result is a string; the comment cannot be closed by the description`,
     );
     const colours = hitOf(await withCode(t, client, 'colours as an array', { server: 'sink' }), 'sink/list_colours');
     t.match(colours?.code, revision === '2025-11-25' ? '): Promise<{\n  result: string[];\n}>;' : '): Promise<string[]>;', `${revision}: the result as the caller's revision delivers it`);
 
     // A program written from the declarations alone runs.
     const code = `const { people } = await ${callPath(listPeople?.code ?? '')}({ city: 'London' });\nreturn await Promise.all(people.map((person) => ${callPath(
-      orders?.code ?? ''
+      orders?.code ?? '',
     )}({ personId: person.id })));`;
     const answer = (await structuredMeta(t, client, 'run_code', { code })) as unknown as RunAnswer;
     t.same(answer.value, ['tea\nscones', ''], `${revision}: the calls the declarations name are the ones a program makes`);
@@ -106,7 +106,7 @@ t.test('/hub with code mode off: the search answers without declarations and say
     t.ok(hitOf(answer, 'people/list_people'), `${revision}: the tool is found`);
     t.ok(
       answer.tools.every((tool) => tool.code === undefined),
-      `${revision}: with no declaration`
+      `${revision}: with no declaration`,
     );
     t.equal(answer.notice, 'withCode: code mode is off on this hub (no run_code), so no declarations; call get_tool_schema and call_tool.', `${revision}: the notice says why`);
   }
@@ -129,7 +129,7 @@ t.test('a declarations provider that throws: the hit comes without its declarati
   t.same(
     others.map((tool) => tool.code),
     others.map((tool) => `servers.${tool.server}.${tool.tool}();\n`),
-    'each other hit has its declaration'
+    'each other hit has its declaration',
   );
   const fault = hub.faults.list().find((entry) => entry.site === 'toolDeclarations.declare');
   t.equal(fault?.plugin, 'app', "counted in the provider's name");
@@ -149,7 +149,7 @@ for (const revision of REVISIONS) {
         args: [cliPath('hub-stdio')],
         env: { HUB_CONFIG: config, DATA_PATH: join(folder, 'data'), BASE_URL: 'https://hub.example', PATH: process.env.PATH ?? '' },
         stderr: 'pipe',
-      })
+      }),
     );
     t.teardown(() => client.close());
     await client.callTool({ name: 'list_tools', arguments: { server: 'one' } });

@@ -18,7 +18,7 @@ function certificate(directory: string): { key: string; cert: string } {
   execFileSync(
     'openssl',
     ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
-    { stdio: 'ignore' }
+    { stdio: 'ignore' },
   );
   return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
 }
@@ -70,7 +70,7 @@ for (const clientAuth of ['private_key_jwt', 'none'] as const) {
     await page.click('button:has-text("Log in to docs")');
     t.ok(
       requested.some((url) => url.origin === world.issuer && url.searchParams.get('client_id') === documentUrl),
-      'the authorization request uses the document URL as client_id'
+      'the authorization request uses the document URL as client_id',
     );
     await page.fill('input[name=login]', 'operator');
     await page.fill('input[name=password]', 'anything');

@@ -13,7 +13,7 @@ t.test("the inbound client's token never goes upstream: only the deployment's do
     () => [
       { client_id: 'hub-machine', client_secret: 'machine-secret', token_endpoint_auth_method: 'client_secret_basic', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
     ],
-    `http://127.0.0.1:${port}/upstreams/callback`
+    `http://127.0.0.1:${port}/upstreams/callback`,
   );
   const running = await startUpstreamHub(t, {
     port,

@@ -26,7 +26,7 @@ t.test('parallel 401s refresh once; a restart keeps the tokens; logout revokes a
   t.ok(world.refusedExpired >= 20, 'all 20 calls hit the expired access token');
   t.ok(
     results.every((result) => JSON.stringify(result.content) === JSON.stringify([{ type: 'text', text: 'the secret' }])),
-    'all 20 calls succeed after the refresh'
+    'all 20 calls succeed after the refresh',
   );
   t.equal(world.grants.refresh_token, 1, 'exactly one refresh (the rotating refresh token was spent once)');
 

@@ -26,7 +26,7 @@ t.test('every mode and client authentication against oidc-provider', async (t) =
       { client_id: 'hub-machine', client_secret: SECRETS.machine, token_endpoint_auth_method: 'client_secret_post', ...machine },
       { client_id: 'hub-machine-jwt', token_endpoint_auth_method: 'private_key_jwt', jwks, ...machine },
     ],
-    `http://127.0.0.1:${port}/upstreams/callback`
+    `http://127.0.0.1:${port}/upstreams/callback`,
   );
   const url = world.mcpUrl;
   const logs: string[] = [];
@@ -79,6 +79,6 @@ t.test('every mode and client authentication against oidc-provider', async (t) =
   t.ok(logs.length > 0, 'the hub logged');
   t.notOk(
     secrets.some((secret) => text.includes(secret)),
-    'no token or secret in the hub log'
+    'no token or secret in the hub log',
   );
 });

@@ -41,7 +41,7 @@ export async function startUpstreamHub(
     inbound?: boolean;
     /** Serves https with this key and certificate (BASE_URL becomes https). */
     tls?: { key: string; cert: string };
-  }
+  },
 ): Promise<UpstreamTestHub> {
   const port = options.port ?? (await freePort());
   const dataPath = options.dataPath ?? (await newDataPath());

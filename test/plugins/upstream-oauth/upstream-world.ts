@@ -52,7 +52,7 @@ export async function startUpstreamWorld(
   clients: (callback: string) => StaticClient[],
   callback: string,
   /** Client ID Metadata Documents on, fetched through this (the test's https hub has its own CA). */
-  metadataDocuments?: { fetch: (url: string, init: RequestInit) => Promise<Response> }
+  metadataDocuments?: { fetch: (url: string, init: RequestInit) => Promise<Response> },
 ): Promise<UpstreamWorld> {
   const expired = new Set<string>();
   let held: { count: number; release: () => void; released: Promise<void> } | undefined;
@@ -67,7 +67,7 @@ export async function startUpstreamWorld(
       const server = new McpServer({ name: 'protected', title: 'Protected upstream', version: '1.0.0' });
       server.registerTool('secret', { description: 'Answers only with a valid token' }, async () => ({ content: [{ type: 'text', text: 'the secret' }] }));
       return server;
-    })
+    }),
   );
   const mcpServer = createServer((request: IncomingMessage, response: ServerResponse) => {
     void (async () => {

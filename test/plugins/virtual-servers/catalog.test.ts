@@ -46,14 +46,14 @@ t.test('prompts and resources: listed without waking, renamed and described anew
     t.same(
       prompts.map((prompt) => prompt.name),
       ['hello'],
-      `${revision}: a server never up lists nothing, and is not woken for it`
+      `${revision}: a server never up lists nothing, and is not woken for it`,
     );
     t.match(prompts[0], { description: 'Say hello', arguments: [{ name: 'name', required: true }] }, `${revision}: described anew, the arguments kept`);
     const { resources } = await client.listResources();
     t.same(
       resources.map((resource) => [resource.uri, resource.name, resource.description]),
       [['memo://readme', 'readme_doc', 'What to read first']],
-      `${revision}: the resource by its URI, under its new name`
+      `${revision}: the resource by its URI, under its new name`,
     );
     t.equal(changing?.status, 'sleeping', `${revision}: still asleep after listing`);
 
@@ -75,7 +75,7 @@ t.test('prompts and resources: listed without waking, renamed and described anew
   const awake = await connectClient(t, `${url}/kit/mcp`, '2026-07-28');
   t.ok(
     (await awake.listPrompts()).prompts.some((prompt) => prompt.name === 'c_prompt_0'),
-    'listed with its prefix while the server is up'
+    'listed with its prefix while the server is up',
   );
   await changing?.disconnect('sleeping');
   t.equal(changing?.status, 'sleeping');
@@ -90,7 +90,7 @@ t.test('prompts and resources: listed without waking, renamed and described anew
         ['memo://other', 'c_memo://other'],
         ['memo://readme', 'readme_doc'],
       ],
-      `${revision}: and its resources, names prefixed, URIs kept`
+      `${revision}: and its resources, names prefixed, URIs kept`,
     );
     t.equal(changing?.status, 'sleeping', `${revision}: listing did not wake it`);
   }
@@ -138,7 +138,7 @@ t.test('start-up errors name the virtual server and the prompt or resource entry
   await t.rejects(
     startTestHub(t, { config: { mcpServers: { alpha: changing, one: { ...base, prompts: [{ server: 'two', prompt: '*' }] }, two: { ...base, resources: [{ server: 'one', resource: '*' }] } } } }),
     { message: /virtual servers draw on one another in a circle: one -> two -> one/ },
-    'a circle through prompts and resources'
+    'a circle through prompts and resources',
   );
   t.equal(describeDraws(KIT as never), 'draws on sink (list_colours, prompt greet as hello, resource memo://readme), changing (prompt * as c_*, resource * as c_*)');
 });

@@ -79,7 +79,7 @@ t.test('a reload that breaks a virtual server is refused naming it; one that tak
 
   await writeFile(
     hub.configFile,
-    JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { ...servers, kit: { type: 'virtual', tools: [{ server: 'gone', tool: 'echo' }] } } })
+    JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { ...servers, kit: { type: 'virtual', tools: [{ server: 'gone', tool: 'echo' }] } } }),
   );
   hub.signal('SIGHUP');
   const refused = await hub.waitForLog('the refusal', (record) => record.msg.startsWith('config reload refused'));

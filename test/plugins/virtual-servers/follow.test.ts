@@ -31,19 +31,19 @@ t.test("a change of an underlying server's tools reaches the kit: its list, tool
     const { tools } = await client.listTools();
     t.ok(
       tools.some((tool) => tool.name === 'c_extra_1'),
-      `${revision}: the new tool, prefixed`
+      `${revision}: the new tool, prefixed`,
     );
     const hubClient = await connectClient(t, `${url}/hub`, revision);
     const servers = await structuredMeta(t, hubClient, 'list_servers');
     t.match(
       (servers.servers as Array<{ name: string }>).find((server) => server.name === 'kit'),
       { toolCount: tools.length },
-      `${revision}: toolCount follows`
+      `${revision}: toolCount follows`,
     );
     const listed = await structuredMeta(t, hubClient, 'list_tools', { server: 'kit' });
     t.ok(
       (listed.tools as Array<{ name: string }>).some((tool) => tool.name === 'c_extra_1'),
-      `${revision}: /hub list_tools follows`
+      `${revision}: /hub list_tools follows`,
     );
     t.equal(firstText(await client.callTool({ name: 'c_extra_1', arguments: {} })), 'extra_1', `${revision}: and the new tool is called`);
   }
@@ -75,7 +75,7 @@ t.test('filters of both servers, hub: false, and wake_server/sleep_server refusi
     const servers = (await structuredMeta(t, hubClient, 'list_servers')).servers as Array<{ name: string }>;
     t.notOk(
       servers.some((server) => server.name === 'off'),
-      `${revision}: a disabled virtual server is not served`
+      `${revision}: a disabled virtual server is not served`,
     );
     t.match(await metaError(hubClient, 'wake_server', { server: 'kit' }), /always/, `${revision}: wake_server refuses it`);
     t.match(await metaError(hubClient, 'sleep_server', { server: 'kit' }), /always/, `${revision}: sleep_server too`);
@@ -104,14 +104,14 @@ t.test('a tool pinning withholds is withheld in the kit too', async (t) => {
   t.ok(await until(() => hub.children.get('kit')?.findTool('echo') !== undefined), "the unpinned server's tool is in the kit");
   t.ok(
     hub.children.get('changing')?.withheldTools.some((tool) => tool.name === 'mutable'),
-    'pinning withholds mutable on its server'
+    'pinning withholds mutable on its server',
   );
   for (const revision of REVISIONS) {
     const kit = await connectClient(t, `${url}/kit/mcp`, revision);
     t.same(
       (await kit.listTools()).tools.map((tool) => tool.name),
       ['echo'],
-      `${revision}: listed without the withheld tool`
+      `${revision}: listed without the withheld tool`,
     );
     const refused = await kit.callTool({ name: 'm', arguments: {} }).catch((error: Error) => error);
     t.ok(refused instanceof Error || refused.isError === true, `${revision}: a call of it is refused`);

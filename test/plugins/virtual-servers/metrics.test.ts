@@ -51,7 +51,7 @@ t.test('calls through /kit/mcp and through /hub call_tool server kit are counted
   t.equal(
     sample(text, 'hub_tool_calls_total', { server: 'sink', tool: 'list_colours', outcome: 'ok', virtual_server: 'kit' }),
     2,
-    '/kit/mcp on both revisions: the underlying server and tool, and the kit'
+    '/kit/mcp on both revisions: the underlying server and tool, and the kit',
   );
   t.equal(sample(text, 'hub_tool_calls_total', { server: 'sink', tool: 'wrapped_colours', outcome: 'ok', virtual_server: 'kit' }), 2, '/hub call_tool server kit on both revisions');
   t.equal(sample(text, 'hub_tool_calls_total', { server: 'sink', tool: 'list_colours', outcome: 'ok' }), 1, 'the direct call has its own series, with no virtual_server label');
@@ -62,7 +62,7 @@ t.test('calls through /kit/mcp and through /hub call_tool server kit are counted
   t.equal(
     sample(text, 'hub_tool_calls_total', { server: 'kit', tool: 'colours', outcome: 'ok' }),
     0,
-    "the kit's own series (for calls refused before routing) stay at 0: routed calls are the underlying server's"
+    "the kit's own series (for calls refused before routing) stay at 0: routed calls are the underlying server's",
   );
 
   const unknown = await connectClient(t, `${url}/kit/mcp`, '2025-11-25');
@@ -70,7 +70,7 @@ t.test('calls through /kit/mcp and through /hub call_tool server kit are counted
   t.equal(
     sample(await metricsText(url), 'hub_tool_calls_total', { server: 'kit', tool: '(unlisted)', outcome: 'unknown_tool' }),
     1,
-    'a name the kit does not list is its own unknown_tool, not routed'
+    'a name the kit does not list is its own unknown_tool, not routed',
   );
 });
 

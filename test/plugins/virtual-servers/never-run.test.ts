@@ -38,12 +38,12 @@ t.test('a named tool of a never-run member is listed from the config and its cal
     t.match(
       listed.find((tool) => tool.name === 'say_ok'),
       { description: 'Says ok', inputSchema: { type: 'object' } },
-      `${revision}: with the entry's description`
+      `${revision}: with the entry's description`,
     );
     t.match(
       listed.find((tool) => tool.name === 'freeze'),
       { title: 'Freeze' },
-      `${revision}: with the entry's title`
+      `${revision}: with the entry's title`,
     );
   }
   t.same(starts(startsFile), [], 'listing woke nothing');
@@ -107,7 +107,7 @@ t.test('a "*" over a never-run member: the list says it is unknown yet, a call w
 
   const failed = await client.callTool({ name: 'b_anything', arguments: {} }).then(
     (answer) => JSON.stringify(answer),
-    (error: Error) => error.message
+    (error: Error) => error.message,
   );
   t.match(failed, /broken/, 'a name of a member that cannot start is answered with that member and its failure');
   t.notMatch(failed, /Unknown tool/i, 'not as an unknown tool');

@@ -36,7 +36,7 @@ t.test("each caller sees a kit member's face for its own revision", async (t) =>
   for (const member of ['over-http', 'over-stdio']) await hub.children.get(member)?.ensureUp();
   t.ok(
     await until(() => hub.children.get('kit-http')?.findTool(MODERN_ONLY) !== undefined && hub.children.get('kit-stdio')?.findTool(`s_${MODERN_ONLY}`) !== undefined),
-    'the kits follow their members'
+    'the kits follow their members',
   );
   for (const [kit, prefix] of [
     ['kit-http', ''],

@@ -57,7 +57,7 @@ t.test('a sleeping underlying server stays asleep through listings; a call wakes
     const listed = await structuredMeta(t, hubClient, 'list_tools', { server: 'kit' });
     t.ok(
       (listed.tools as Array<{ name: string }>).some((tool) => tool.name === 'get-sum'),
-      `${revision}: /hub list_tools too`
+      `${revision}: /hub list_tools too`,
     );
     const schema = await structuredMeta(t, hubClient, 'get_tool_schema', { server: 'kit', tool: 'get-sum' });
     t.match(schema.inputSchema, { properties: { a: { type: 'number' }, b: { type: 'number' } } }, `${revision}: get_tool_schema gives the underlying schema`);
@@ -65,7 +65,7 @@ t.test('a sleeping underlying server stays asleep through listings; a call wakes
     t.match(
       (servers.servers as Array<{ name: string }>).find((server) => server.name === 'kit'),
       { status: 'up', toolCount: tools.length },
-      `${revision}: list_servers`
+      `${revision}: list_servers`,
     );
     t.equal(everything?.status, 'sleeping', `${revision}: still asleep after listing on /kit/mcp and /hub`);
   }
@@ -90,7 +90,7 @@ t.test('renamed, described anew, schemas kept; calls on both revisions, on /kit/
     t.same(colours?.inputSchema, underlying?.inputSchema, `${revision}: the input schema too`);
     t.notOk(
       tools.some((tool) => tool.name === 'list_colours'),
-      `${revision}: only the new names`
+      `${revision}: only the new names`,
     );
     t.equal(tools.filter((tool) => tool.name.startsWith('sink_')).length, hub.children.get('sink')?.tools.length, `${revision}: "*" with a prefix takes every tool`);
 
@@ -173,6 +173,6 @@ t.test('issue 55.4: "title" with "*" is refused, naming the entry', async (t) =>
   await t.rejects(
     startTestHub(t, { config: { mcpServers: { everything: everythingEntry(), kit: { type: 'virtual', tools: [{ server: 'everything', tool: '*', title: 'All' }] } } } }),
     /tools\[0\]: "title" titles one tool, not "\*"/,
-    'the config is refused with the reason'
+    'the config is refused with the reason',
   );
 });

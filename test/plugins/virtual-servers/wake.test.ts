@@ -19,7 +19,7 @@ const BUDGET_MS = 200;
  * is left out of the comparison.
  */
 const failure = (outcome: unknown): string =>
-  (outcome instanceof Error ? outcome.message : firstText(outcome as { content?: unknown }) ?? '').replace(/no answer within [\d.]+ s/, 'no answer within (elapsed) s');
+  (outcome instanceof Error ? outcome.message : (firstText(outcome as { content?: unknown }) ?? '')).replace(/no answer within [\d.]+ s/, 'no answer within (elapsed) s');
 
 t.test("a call through the kit wakes only its underlying server, and a wake past the budget gives the direct call's error", async (t) => {
   const directory = await tempDir(t);

@@ -241,8 +241,8 @@ function osrm(record: Recorded, response: ServerResponse): void {
           index === 0
             ? 'depart'
             : index === 59
-            ? 'arrive'
-            : ['turn', 'continue', 'roundabout', 'fork', 'end of road', 'new name', 'merge', 'on ramp', 'off ramp', 'exit roundabout'][index % 10] ?? 'turn',
+              ? 'arrive'
+              : (['turn', 'continue', 'roundabout', 'fork', 'end of road', 'new name', 'merge', 'on ramp', 'off ramp', 'exit roundabout'][index % 10] ?? 'turn'),
         modifier: ['left', 'right', 'straight', 'uturn', undefined][index % 5],
       },
     }));
@@ -269,7 +269,7 @@ function osrm(record: Recorded, response: ServerResponse): void {
           const b = points[destination];
           if (!a || !b || unreachable(a) || unreachable(b)) return null;
           return legCost(a, b, profile)[key];
-        })
+        }),
       );
     return json(response, 200, { code: 'Ok', durations: cell('duration'), distances: cell('distance'), sources: [], destinations: [] });
   }
@@ -320,7 +320,7 @@ function valhalla(record: Recorded, response: ServerResponse): void {
     response,
     200,
     { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { contour: contour.time ?? contour.distance, metric: contour.time ? 'time' : 'distance' }, geometry }] },
-    'application/geo+json'
+    'application/geo+json',
   );
 }
 
@@ -351,7 +351,7 @@ function ors(record: Recorded, response: ServerResponse): void {
     response,
     200,
     { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { value }, geometry: { type: 'Polygon', coordinates: [ring({ lat, lon }, meters * 1.5)] } }] },
-    'application/geo+json'
+    'application/geo+json',
   );
 }
 
@@ -378,7 +378,7 @@ function overpass(record: Recorded, response: ServerResponse): void {
       const tag = poi.tags[unescape(key) ?? ''];
       const valueOk = value === undefined ? tag !== undefined : tag === unescape(value);
       return valueOk && distance({ lat: Number(lat), lon: Number(lon) }, poi) <= Number(radius);
-    })
+    }),
   );
   const limit = Number(/out center (\d+);$/.exec(query)?.[1] ?? 1000);
   json(response, 200, { version: 0.6, generator: 'fake', elements: hits.slice(0, limit).map(toElement) });

@@ -47,7 +47,7 @@ t.test('each geocoding result says how sure it is; a weak best match is no match
   t.match(
     await map.fail('geocode', { query: 'Stade Luis II' }),
     /^No match for "Stade Luis II" in the loaded map extract monaco\.osm\.pbf/,
-    'geocoder_a is not typo-tolerant: the partial match is too weak'
+    'geocoder_a is not typo-tolerant: the partial match is too weak',
   );
 });
 
@@ -173,7 +173,7 @@ t.test('a place outside the extract, or far from any road, is named with the rea
     t.match(
       await map.fail('geocode', { query: 'Paris', provider }),
       new RegExp(`^No match for "Paris" in ${area}\\. Try another spelling`),
-      `${provider}: a name it does not hold is no match, not a garden in Monaco`
+      `${provider}: a name it does not hold is no match, not a garden in Monaco`,
     );
   }
   t.match(await map.fail('find_nearby_pois', { near: 'Paris', category: 'cafe' }), new RegExp(`^No match for "Paris" in ${area}\\.`));
@@ -182,7 +182,7 @@ t.test('a place outside the extract, or far from any road, is named with the rea
   t.match(
     await map.fail('poi_details', { osm_id: 'way/5013364' }),
     new RegExp(`^No tagged map element way/5013364 is in ${area} \\(it may lie outside it`),
-    'an element elsewhere (the Eiffel Tower) is not said not to exist'
+    'an element elsewhere (the Eiffel Tower) is not said not to exist',
   );
   const inside = await map.ok('reverse_geocode', { latitude: KNOWN_PLACES.square.lat, longitude: KNOWN_PLACES.square.lon });
   t.match(inside.result, { label: /Place du Casino|Casino/ }, 'a point on the map still has its address');
@@ -190,6 +190,6 @@ t.test('a place outside the extract, or far from any road, is named with the rea
   const matrix = await map.ok('route_matrix', { origins: [KNOWN_PLACES.stadium.query], destinations: [KNOWN_PLACES.square.query, KNOWN_PLACES.museum.query], profile: 'car' });
   t.ok(
     (matrix.durations_min as number[][])[0]!.every((cell) => cell > 0),
-    'places on the map still route'
+    'places on the map still route',
   );
 });

@@ -33,20 +33,20 @@ t.test('protobuf: varints up to 2^53, zigzag, negative int64, packed deltas', as
   const reader = new ProtoReader(buf);
   t.same(
     values.map(() => reader.varint()),
-    values
+    values,
   );
   const signed = [0, -1, 1, -64, 2 ** 31, -(2 ** 31) - 1, -(2 ** 40), 2 ** 45 + 1];
   const zigzag = new ProtoReader(Buffer.concat(signed.map((value) => Proto.varint(Proto.zigzag(value)))));
   t.same(
     signed.map(() => zigzag.svarint()),
-    signed
+    signed,
   );
   const negatives = [-5, -(2 ** 40), 7];
   const plain = new ProtoReader(Buffer.concat(negatives.map((value) => Proto.varint(value < 0 ? BigInt.asUintN(64, BigInt(value)) : value))));
   t.same(
     negatives.map(() => plain.int64()),
     negatives,
-    "ten-byte two's complement"
+    "ten-byte two's complement",
   );
   const sums = [5, 3, 2 ** 35, 2 ** 35 - 7, -12];
   const packed = new Proto().packed(1, sums, { sint: true, delta: true }).toBuffer();
@@ -78,7 +78,7 @@ t.test('IdIndex finds every id, near a hint or not, in file order too, and nothi
   const unsorted = new IdIndex(shuffled);
   t.ok(
     shuffled.every((id, position) => unsorted.position(unsorted.find(id)) === position),
-    'unsorted ids give their file positions'
+    'unsorted ids give their file positions',
   );
   let phantom = 0;
   for (let i = 0; i < 5000; i++) {
@@ -191,7 +191,7 @@ t.test('the loader keeps the tagged elements at their centres and the roads as a
   t.same(
     town.all.map((feature) => feature.id),
     ['node/2', 'node/8', `node/${2 ** 40}`, 'way/10', 'way/11', 'way/12', 'relation/20', 'relation/21', 'relation/22'],
-    'tagged elements with a position, by kind and id: the path and the route have no node in the file'
+    'tagged elements with a position, by kind and id: the path and the route have no node in the file',
   );
   const byId = Object.fromEntries(town.all.map((feature) => [feature.id, feature]));
   t.same(byId['node/8']?.tags, TOWN.nodes[7]!.tags, 'tags as written');
@@ -229,7 +229,7 @@ t.test('every way of writing the same extract loads the same', async (t) => {
         ...reference,
         all: reference.all.map((feature) => ({ ...feature, lat: Number(feature.lat.toFixed(6)), lon: Number(feature.lon.toFixed(6)) })),
       },
-      name
+      name,
     );
   }
 });

@@ -113,7 +113,7 @@ t.test('foot routes may use steps, car routes never', async (t) => {
   t.ok(car, 'a car route exists');
   t.notOk(
     car?.legs.flatMap((leg) => leg.wayIds).some((id) => highwayOf(id) === 'steps'),
-    'no steps on the car route'
+    'no steps on the car route',
   );
   const bike = map.route([top, bottom], 'bike', { steps: false, language: 'en' });
   t.ok(bike && foot && bike.durationS > 0);
@@ -134,7 +134,7 @@ t.test('routes have distance, duration, legs and named turn-by-turn steps', asyn
   t.equal(steps.at(-1)?.type, 'arrive');
   t.ok(
     steps.some((step) => step.name !== '' && step.type !== 'depart'),
-    'steps carry street names'
+    'steps carry street names',
   );
   const total = steps.reduce((sum, step) => sum + step.distanceM, 0);
   t.ok(Math.abs(total - (route.legs[0]?.distanceM ?? 0)) < 1, 'steps add up to the leg');
@@ -198,7 +198,7 @@ t.test('cafes near the square come back sorted by distance', async (t) => {
   }
   t.same(
     cafes.map((cafe) => cafe.distanceM),
-    [...cafes.map((cafe) => cafe.distanceM)].sort((a, b) => a - b)
+    [...cafes.map((cafe) => cafe.distanceM)].sort((a, b) => a - b),
   );
   t.equal(map.nearby(square, 500, [{ key: 'amenity', value: 'cafe' }], 1).length, 1, 'capped');
   const anyShop = map.nearby(square, 300, [{ key: 'shop' }], 25);

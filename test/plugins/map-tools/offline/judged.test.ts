@@ -54,7 +54,7 @@ t.test('every result carries a confidence, best first, none below the threshold'
   t.ok(confidences.length > JUDGED_QUERIES.length, `${confidences.length} results`);
   t.ok(
     confidences.every((confidence) => confidence >= MIN_CONFIDENCE && confidence <= 1),
-    `all within ${MIN_CONFIDENCE} and 1`
+    `all within ${MIN_CONFIDENCE} and 1`,
   );
   for (const fuzzy of [false, true]) {
     const results = map.geocode('Stade Louis II', { fuzzy, limit: 5, language: 'en' });
@@ -63,7 +63,7 @@ t.test('every result carries a confidence, best first, none below the threshold'
     t.same(
       results.map((result) => result.confidence),
       results.map((result) => result.confidence).sort((a, b) => b - a),
-      'best first'
+      'best first',
     );
   }
   const typo = map.geocode('Stade Luis II', { fuzzy: true, limit: 1, language: 'en' })[0];

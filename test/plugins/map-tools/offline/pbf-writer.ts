@@ -53,7 +53,7 @@ export class Proto {
         const written = options.delta ? value - previous : value;
         previous = value;
         return Proto.varint(options.sint ? Proto.zigzag(written) : written);
-      })
+      }),
     );
     this.#key(field, 2);
     this.#parts.push(Proto.varint(content.length), content);
@@ -111,7 +111,7 @@ export async function writeExtract(file: string, elements: { nodes: TestNode[]; 
         .sint(1, Math.round(west * 1e9))
         .sint(2, Math.round(east * 1e9))
         .sint(3, Math.round(north * 1e9))
-        .sint(4, Math.round(south * 1e9))
+        .sint(4, Math.round(south * 1e9)),
     );
   }
   for (const feature of options.requiredFeatures ?? ['OsmSchema-V0.6', 'DenseNodes']) header.bytes(4, feature);
@@ -172,7 +172,7 @@ function nodeGroup(nodes: readonly TestNode[], table: StringTable, options: Extr
       .packed(
         1,
         nodes.map((node) => node.id),
-        { sint: true, delta: true }
+        { sint: true, delta: true },
       )
       .packed(8, nodes.map(lat), { sint: true, delta: true })
       .packed(9, nodes.map(lon), { sint: true, delta: true })
@@ -187,14 +187,14 @@ function nodeGroup(nodes: readonly TestNode[], table: StringTable, options: Extr
         .sint(1, node.id)
         .packed(
           2,
-          tags.map(([key]) => table.index(key))
+          tags.map(([key]) => table.index(key)),
         )
         .packed(
           3,
-          tags.map(([, value]) => table.index(value))
+          tags.map(([, value]) => table.index(value)),
         )
         .sint(8, lat(node))
-        .sint(9, lon(node))
+        .sint(9, lon(node)),
     );
   }
   return group;
@@ -207,11 +207,11 @@ function element(id: number, tags: Record<string, string> | undefined, table: St
     .uint(1, id)
     .packed(
       2,
-      entries.map(([key]) => table.index(key))
+      entries.map(([key]) => table.index(key)),
     )
     .packed(
       3,
-      entries.map(([, value]) => table.index(value))
+      entries.map(([, value]) => table.index(value)),
     );
 }
 
@@ -229,17 +229,17 @@ function relationGroup(relations: readonly TestRelation[], table: StringTable): 
       element(id, tags, table)
         .packed(
           8,
-          members.map((member) => table.index(member.role ?? ''))
+          members.map((member) => table.index(member.role ?? '')),
         )
         .packed(
           9,
           members.map((member) => member.ref),
-          { sint: true, delta: true }
+          { sint: true, delta: true },
         )
         .packed(
           10,
-          members.map((member) => ['node', 'way', 'relation'].indexOf(member.type))
-        )
+          members.map((member) => ['node', 'way', 'relation'].indexOf(member.type)),
+        ),
     );
   }
   return group;

@@ -55,7 +55,7 @@ t.test('tools that need no map answer while the extract is still loading', async
   const geocoded = map.ok('geocode', { query: KNOWN_PLACES.stadium.query });
   t.notOk(
     logs.some((line) => /offline map: loaded/.test(line)),
-    'nothing of the extract has been read'
+    'nothing of the extract has been read',
   );
   await pipeline(createReadStream(MONACO_PBF), createWriteStream(fifo));
   t.match(distance, { distance_m: Number, formula: /haversine/ }, 'straight_line_distance with coordinates answered at once');

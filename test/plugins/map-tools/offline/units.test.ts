@@ -71,7 +71,7 @@ t.test('passage reads only PASSAGE_KEYS (the loader caches on them)', async (t) 
     const tags = Object.fromEntries(
       Object.entries(values)
         .filter(() => pick([true, false]))
-        .map(([key, options]) => [key, pick(options)])
+        .map(([key, options]) => [key, pick(options)]),
     );
     const relevant = Object.fromEntries(Object.entries(tags).filter(([key]) => PASSAGE_KEYS.includes(key)));
     for (const profile of PROFILES) if (JSON.stringify(passage(tags, profile)) !== JSON.stringify(passage(relevant, profile))) differing++;
@@ -89,7 +89,7 @@ t.test('the visiting order: exact below the limit, 2-opt above, both start at st
   t.equal(heuristic?.[0], 0);
   t.same(
     [...(heuristic ?? [])].sort((a, b) => a - b),
-    positions.map((_, i) => i)
+    positions.map((_, i) => i),
   );
   t.equal(tourCost(costs, exact ?? [], true), 22, 'out to the far end and back');
   t.ok(tourCost(costs, heuristic ?? [], true) >= 22);
@@ -107,9 +107,9 @@ t.test('the visiting order: exact below the limit, 2-opt above, both start at st
         [0, 1],
         [1, 0],
       ],
-      true
+      true,
     ),
-    [0, 1]
+    [0, 1],
   );
   const broken = [
     [0, 1, Infinity],
