@@ -146,42 +146,77 @@ async function showTools(name) {
   title.focus();
 }
 
-/** Arguments to start from: each property of the input schema with its default, or an empty value of its type. */
-function skeleton(schema) {
-  const empty = { string: '', number: 0, integer: 0, boolean: false, array: [], object: {} };
-  return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([key, property]) => [key, property.default ?? empty[property.type] ?? null]));
-}
-
-/** The playground of one tool: its arguments as JSON, a Call button, and the result as the hub's call pipeline returned it. */
+/**
+ * The playground of one tool: a form generated from its input schema (a field per
+ * property, drawn as the entry form's are; JSON for a property of another shape), or a
+ * JSON box for a schema without properties; a Call button; the result as the hub's call
+ * pipeline returned it.
+ */
 function playground(server, tool, index) {
   const id = `call-${index}`;
-  const area = el('textarea', { id: `${id}-arguments`, rows: 4, spellcheck: 'false', 'aria-describedby': `${id}-hint` });
-  area.value = JSON.stringify(skeleton(tool.inputSchema), null, 2);
+  const required = new Set(tool.inputSchema?.required ?? []);
+  const fields = Object.entries(tool.inputSchema?.properties ?? {}).map(([key, schema], at) => ({ key, schema: schema ?? {}, required: required.has(key), id: `${id}-arg-${at}` }));
+  const hint = 'The call goes through the hub as any call does (filters, pinning, guardrails, metrics), recorded as made by the console.';
+  let inputs;
+  let read;
+  if (fields.length > 0) {
+    inputs = [el('p', { id: `${id}-hint`, class: 'hint', text: `${hint} A field left empty is not sent.` }), ...fields.map((field) => fieldControl(field, field.schema.default, [], field.id))];
+    read = () => argumentsFromFields(fields);
+  } else {
+    const area = el('textarea', { id: `${id}-arguments`, rows: 4, spellcheck: 'false', 'aria-describedby': `${id}-hint ${id}-arguments-error` });
+    area.value = '{}';
+    inputs = [
+      el(
+        'div',
+        { class: 'field' },
+        el('label', { for: area.id, text: `Arguments of ${tool.name} (JSON)` }),
+        area,
+        el('p', { id: `${id}-hint`, class: 'hint', text: `Its schema names no property. ${hint}` }),
+        el('p', { id: `${id}-arguments-error`, class: 'field-error' }),
+      ),
+    ];
+    read = () => argumentsFromFields([{ key: undefined, id: area.id }]);
+  }
   const output = el('div', { id: `${id}-result`, class: 'call-result', 'aria-live': 'polite' });
   const button = el('button', { type: 'button', class: 'primary', text: `Call ${tool.name}` });
-  button.addEventListener('click', () => void callTool(server, tool.name, area, output));
-  return el(
-    'details',
-    { class: 'playground' },
-    el('summary', { text: 'Try it' }),
-    el('label', { for: area.id, text: `Arguments of ${tool.name}` }),
-    area,
-    el('p', { id: `${id}-hint`, class: 'hint', text: 'JSON. The call goes through the hub as any call does (filters, pinning, guardrails, metrics), recorded as made by the console.' }),
-    button,
-    output,
-  );
+  button.addEventListener('click', () => {
+    const args = read();
+    if (args !== undefined) void callTool(server, tool.name, args, output);
+  });
+  return el('details', { class: 'playground' }, el('summary', { text: 'Try it' }), ...inputs, button, output);
+}
+
+/** The arguments the playground's fields say (a field with no key is the whole object, as JSON), or undefined with each wrong field marked. */
+function argumentsFromFields(fields) {
+  const args = {};
+  let wrong;
+  for (const field of fields) {
+    const control = document.getElementById(field.id);
+    const error = document.getElementById(`${field.id}-error`);
+    const read = field.key === undefined ? readJsonObject(control.value) : readControl(control);
+    error.textContent = read.invalid ? `Not sent: ${read.invalid}.` : '';
+    control.setAttribute('aria-invalid', read.invalid ? 'true' : 'false');
+    if (read.invalid) wrong ??= control;
+    else if (field.key === undefined) Object.assign(args, read.value);
+    else if (read.value !== undefined) args[field.key] = read.value;
+  }
+  if (wrong === undefined) return args;
+  wrong.focus();
+  return undefined;
+}
+
+function readJsonObject(text) {
+  try {
+    const value = JSON.parse(text.trim() === '' ? '{}' : text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? { value } : { invalid: 'the arguments are a JSON object, in braces' };
+  } catch (error) {
+    return { invalid: `not JSON: ${error.message}` };
+  }
 }
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-async function callTool(server, tool, area, output) {
-  let args;
-  try {
-    args = JSON.parse(area.value || '{}');
-  } catch (error) {
-    output.replaceChildren(el('p', { class: 'field-error', role: 'alert', text: `The arguments are not JSON: ${error.message}` }));
-    return;
-  }
+async function callTool(server, tool, args, output) {
   output.replaceChildren(el('p', { text: `Calling ${tool}…` }));
   const answer = await call('POST', `/servers/${encodeURIComponent(server)}/tools/${encodeURIComponent(tool)}/call`, { arguments: args });
   if (!answer.ok) {
@@ -241,8 +276,7 @@ const HINTS = { lines: 'One item a line.', pairs: 'One NAME=value a line. Keep s
  * (written literally in mcp.json): each shows as "[secret kept]", which saves the file's
  * value unchanged, with a note to move it to a ${VAR} reference or a _FILE path.
  */
-function fieldControl(field, value, secrets = []) {
-  const id = `field-${field.key}`;
+function fieldControl(field, value, secrets = [], id = `field-${field.key}`) {
   const kind = kindOf(field.schema);
   const described = [`${id}-hint`, `${id}-error`, ...(secrets.length > 0 ? [`${id}-secrets`] : [])].join(' ');
   const common = { id, name: field.key, 'aria-describedby': described, required: field.required };
@@ -258,12 +292,13 @@ function fieldControl(field, value, secrets = []) {
     control.value = value === undefined ? '' : String(value);
   } else {
     control = el('textarea', { ...common, rows: 3, spellcheck: 'false' });
+    // A default a server declared may not fit its own type: it is then shown as JSON.
     control.value =
       value === undefined
         ? ''
-        : kind === 'lines'
+        : kind === 'lines' && Array.isArray(value)
           ? value.join('\n')
-          : kind === 'pairs'
+          : kind === 'pairs' && value !== null && typeof value === 'object'
             ? Object.entries(value)
                 .map(([name, text]) => `${name}=${text}`)
                 .join('\n')

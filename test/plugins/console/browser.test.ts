@@ -14,11 +14,19 @@ import { ARGS, CHROMIUM, everythingEntry, handWritten, makeUnwritable, PASSWORD,
  * from a second browser; the read-only mode; the add form with the keyboard alone; axe
  * finds no serious or critical violation; a hostile child's markup never runs; the page
  * breaks no rule of its CSP.
+ *
+ * With DOCS_SCREENSHOTS=1 it writes the pictures of docs/operations/console.md:
+ * console-add.png (the form, tested), console-playground.png and console-overview.png.
  */
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 const HOSTILE = fileURLToPath(new URL('../../fixtures/children/hostile-markup.js', import.meta.url));
+const DOCS = new URL('../../../../docs/operations/', import.meta.url);
+
+async function docsScreenshot(target: Pick<Page, 'screenshot'>, name: string): Promise<void> {
+  if (process.env.DOCS_SCREENSHOTS === '1') await target.screenshot({ path: fileURLToPath(new URL(name, DOCS)) });
+}
 
 async function launch(t: Test): Promise<Browser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -82,6 +90,7 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
   t.match(await page.locator('#test-passed h3').textContent(), /Test passed/);
   t.ok(await page.getByRole('list', { name: 'Tools found' }).getByText('echo', { exact: true }).count(), 'the test lists echo');
   t.equal(hub.children.get('everything'), undefined, 'the test registered nothing');
+  await docsScreenshot(page.locator('#editor'), 'console-add.png');
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server everything added.').waitFor();
@@ -94,11 +103,12 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
   await page.getByRole('button', { name: 'Tools of everything' }).click();
   const echo = page.getByRole('article', { name: 'Tool echo' });
   await echo.getByText('Try it').click();
-  await echo.getByLabel('Arguments of echo').fill('{ "message": "hello console" }');
+  await echo.getByLabel('message (required)').fill('hello console');
   await echo.getByRole('button', { name: 'Call echo' }).click();
   await echo.locator('.call-result .part-text').waitFor();
   t.equal(await echo.locator('.call-result .part-text').textContent(), 'Echo: hello console', 'the answer is shown');
   t.match(await echo.locator('.call-result').textContent(), /Outcome: ok, in \d+ ms/, 'with the outcome and the duration');
+  await docsScreenshot(echo, 'console-playground.png');
   const access = logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((record) => record.via === 'console' && record.tool === 'echo');
   t.equal(access?.server, 'everything', 'the access record names the server');
   t.equal(access?.client, 'console', 'the caller');
@@ -125,6 +135,60 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
   t.equal(await rowOf(page, 'everything').count(), 0, 'the row is gone');
   t.equal(await readFile(file, 'utf8'), original, 'the hand-written file is back byte for byte: only the entry saved ever changed');
   t.same(problems, [], 'no script error and no CSP violation on the way');
+});
+
+// Issue 52, item 2: the playground is a form generated from each tool's input schema.
+t.test("the playground: a form from each tool's input schema; images, resource links and structured content shown; a JSON box where the schema names no property", async (t) => {
+  const { url, hub } = await startConsoleHub(t, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { everything: { ...everythingEntry(), keepAlive: true } } }));
+  await hub.children.get('everything')?.ensureUp();
+  const browser = await launch(t);
+  const problems: string[] = [];
+  const page = await consolePage(browser, url, problems);
+  await page.getByRole('button', { name: 'Tools of everything' }).click();
+  const tool = (name: string) => page.getByRole('article', { name: `Tool ${name}` });
+
+  const sum = tool('get-sum');
+  await sum.getByText('Try it').click();
+  await sum.getByLabel('a (required)').fill('2');
+  await sum.getByLabel('b (required)').fill('3.5');
+  await sum.getByRole('button', { name: 'Call get-sum' }).click();
+  await sum.locator('.call-result .part-text').waitFor();
+  t.equal(await sum.locator('.call-result .part-text').textContent(), 'The sum of 2 and 3.5 is 5.5.', 'two number fields, sent as numbers');
+
+  const links = tool('get-resource-links');
+  await links.getByText('Try it').click();
+  t.equal(await links.getByLabel('count').inputValue(), '3', "a field starts at the schema's default");
+  await links.getByLabel('count').fill('2');
+  await links.getByRole('button', { name: 'Call get-resource-links' }).click();
+  await links.locator('.call-result .part-link').first().waitFor();
+  t.equal(await links.locator('.call-result .part-link').count(), 2, 'resource links are shown as links');
+
+  const structured = tool('get-structured-content');
+  await structured.getByText('Try it').click();
+  t.same(await structured.getByLabel('location (required)').locator('option').allTextContents(), ['(not set)', 'New York', 'Chicago', 'Los Angeles'], 'an enum is a choice');
+  await structured.getByLabel('location (required)').selectOption('Chicago');
+  await structured.getByRole('button', { name: 'Call get-structured-content' }).click();
+  const summary = structured.locator('.call-result summary', { hasText: 'Structured content' });
+  await summary.waitFor();
+  await summary.click();
+  t.match(await structured.locator('.call-result details pre').textContent(), /"temperature"/, 'the structured content is shown');
+
+  const image = tool('get-tiny-image');
+  await image.getByText('Try it').click();
+  const box = image.getByLabel('Arguments of get-tiny-image (JSON)');
+  t.equal(await box.inputValue(), '{}', 'a schema without properties gets a JSON box');
+  await box.fill('[1, 2]');
+  await image.getByRole('button', { name: 'Call get-tiny-image' }).click();
+  t.match(await image.locator('.field-error').textContent(), /Not sent: the arguments are a JSON object/, 'what is wrong, beside the box');
+  t.equal(await box.getAttribute('aria-invalid'), 'true');
+  t.equal(await image.locator('.call-result').textContent(), '', 'and nothing was called');
+  await box.fill('{}');
+  await image.getByRole('button', { name: 'Call get-tiny-image' }).click();
+  await image.locator('.call-result img').waitFor();
+  t.match(await image.locator('.call-result img').getAttribute('src'), /^data:image\/png;base64,/, 'the image is shown');
+  t.equal(await box.getAttribute('aria-invalid'), 'false', 'the error is gone');
+  t.same(await axeViolations(page), [], 'axe: no serious or critical violation with the playgrounds open');
+  t.same(problems, [], 'no script error and nothing the CSP refused (the image is a data: URL the CSP allows)');
 });
 
 t.test('a save from a second browser over a changed file is a conflict with the difference; nothing is lost', async (t) => {
@@ -287,6 +351,7 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
   t.match(figures['Memory'], /^\d+\.\d MiB resident, heap /, 'the memory');
   t.ok(figures['Calls in the last minute'] !== undefined && figures['Error rate (last minute)'] !== undefined, 'calls a minute and the error rate');
   t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the overview');
+  await docsScreenshot(page, 'console-overview.png');
   await page.locator('#server-pinned button[data-action=sleep]').focus();
   await page.keyboard.press('Enter');
   await page.locator('#notice', { hasText: 'put to sleep' }).waitFor();

@@ -90,7 +90,7 @@ t.test('calls appear live, filtered by outcome; a failed call’s detail; a host
   await playground.getByRole('button', { name: 'Tools of everything' }).click();
   const echo = playground.getByRole('article', { name: 'Tool echo' });
   await echo.getByText('Try it').click();
-  await echo.getByLabel('Arguments of echo').fill('{ "message": "from the playground" }');
+  await echo.getByLabel('message (required)').fill('from the playground');
   await echo.getByRole('button', { name: 'Call echo' }).click();
   await echo.locator('.call-result .part-text').waitFor();
   await playground.close();
