@@ -55,31 +55,37 @@
 // default 4000, 0 to skip; `--allocation-top <n>` also prints the n frames allocating most),
 // and a summary per road and revision prints hub CPU per call over the stdio proxy floor's at
 // 16 callers beside it: issue 57's targets (at most 1.5x, at most 15 KB).
-import { parseArgs } from 'node:util';
 import { startBareProxy } from './bare-proxy.js';
 import { everythingScript as everything } from './everything-stdio.js';
 import { allocationPerCall, type Allocation } from './allocation.js';
 import { baselineCheckout } from './baseline-checkout.js';
+import { benchCommandLine } from './command-line.js';
 import { startHubBin, type BenchHubBin } from './hub-bin.js';
 import type { InspectorLink } from './inspector.js';
 import { rawLoad, startFastifyFloor, startHttpChild, startHttpFloor, startStdioProxyFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
 import type { RawFigures } from './raw-client.js';
 
-const { values } = parseArgs({
-  options: {
-    calls: { type: 'string', default: '10000' },
-    rounds: { type: 'string', default: '3' },
-    callers: { type: 'string', default: '1,16' },
-    settings: { type: 'string', default: 'default,no-observability,quiet' },
-    only: { type: 'string' },
-    baseline: { type: 'string' },
-    'allocation-calls': { type: 'string', default: '4000' },
-    'allocation-top': { type: 'string', default: '0' },
-    'hub-node-args': { type: 'string', default: '' },
-    'http-child': { type: 'boolean', default: false },
-    'message-bytes': { type: 'string', default: '2' },
+const USAGE = `Usage: node dist/bench/carriage.js [--calls 10000] [--rounds 3] [--callers 1,16] [--settings default,no-observability,quiet,guardrails]
+  [--only <text>] [--baseline <checkout or commit>] [--http-child] [--message-bytes 2] [--allocation-calls 4000] [--allocation-top 0]
+  [--hub-node-args="<options>"]   (what each does: the comment at the top of bench/carriage.ts)`;
+const { values } = benchCommandLine(
+  {
+    options: {
+      calls: { type: 'string', default: '10000' },
+      rounds: { type: 'string', default: '3' },
+      callers: { type: 'string', default: '1,16' },
+      settings: { type: 'string', default: 'default,no-observability,quiet' },
+      only: { type: 'string' },
+      baseline: { type: 'string' },
+      'allocation-calls': { type: 'string', default: '4000' },
+      'allocation-top': { type: 'string', default: '0' },
+      'hub-node-args': { type: 'string', default: '' },
+      'http-child': { type: 'boolean', default: false },
+      'message-bytes': { type: 'string', default: '2' },
+    },
   },
-});
+  USAGE,
+);
 const calls = Number(values.calls);
 const rounds = Number(values.rounds);
 const callerCounts = values.callers.split(',').map(Number);

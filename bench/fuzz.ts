@@ -13,15 +13,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { freePort } from '../test/helpers/net.js';
 import { snapshotAndSummarize, snapshotArgs } from './heap-snapshots.js';
 import { npmStart } from './hub-bin.js';
 import { collectGarbage, INSPECT_PORT_ARG, openInspector } from './inspector.js';
 import { IDLE_CHECK_MS } from '../core/cli/idle-collection.js';
+import { benchCommandLine } from './command-line.js';
 
-const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { 'full-gc': { type: 'boolean', default: false }, snapshots: { type: 'string' } } });
+const USAGE = 'Usage: node dist/bench/fuzz.js [requests=100000] [seed=1] [concurrency=16] [rest=60] [--full-gc] [--snapshots <dir>]';
+const { values: flags, positionals } = benchCommandLine({ allowPositionals: true, options: { 'full-gc': { type: 'boolean', default: false }, snapshots: { type: 'string' } } }, USAGE);
 const fullGc = flags['full-gc'];
 const [requests = 100_000, runSeed = 1, concurrency = 16, restSeconds = 60] = positionals.map(Number);
 /** An answer slower than this is a hang: nothing the fuzz sends should take a child that long. */

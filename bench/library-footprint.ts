@@ -27,17 +27,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { npmStart, ONE_STDIO_SERVER, rssMbOf, startHubBin, statusMbOf } from './hub-bin.js';
 import { collectGarbage, INSPECT_PORT_ARG, loadedFiles, openInspector, type InspectorLink } from './inspector.js';
+import { benchCommandLine } from './command-line.js';
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '3' },
-    settle: { type: 'string', default: '5' },
-    also: { type: 'string', default: 'undici,@opentelemetry/sdk-trace-node,@opentelemetry/exporter-trace-otlp-http' },
+const USAGE = 'Usage: node dist/bench/library-footprint.js [--runs 3] [--settle 5] [--also <package>,...]';
+const { values } = benchCommandLine(
+  {
+    options: {
+      runs: { type: 'string', default: '3' },
+      settle: { type: 'string', default: '5' },
+      also: { type: 'string', default: 'undici,@opentelemetry/sdk-trace-node,@opentelemetry/exporter-trace-otlp-http' },
+    },
   },
-});
+  USAGE,
+);
 const runs = Number(values.runs);
 /** The hub's start-up garbage and lazy work are done within a few seconds of idling (as memory-under-load.ts waits). */
 const settleMs = Number(values.settle) * 1000;

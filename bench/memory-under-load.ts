@@ -24,24 +24,28 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { snapshotAndSummarize, snapshotArgs } from './heap-snapshots.js';
 import { ONE_STDIO_SERVER, rssMbOf, startHubBin } from './hub-bin.js';
 import { collectGarbage } from './inspector.js';
 import type { RawLoad } from './raw-client.js';
 import { IDLE_CHECK_MS } from '../core/cli/idle-collection.js';
+import { benchCommandLine } from './command-line.js';
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '300' },
-    every: { type: 'string', default: '30' },
-    rest: { type: 'string', default: '60' },
-    callers: { type: 'string', default: '16' },
-    'node-args': { type: 'string', default: '' },
-    snapshots: { type: 'string' },
-    'full-gc': { type: 'boolean', default: false },
+const USAGE = 'Usage: node dist/bench/memory-under-load.js [--seconds 300] [--every 30] [--rest 60] [--callers 16] [--node-args="<options>"] [--snapshots <dir>] [--full-gc]';
+const { values } = benchCommandLine(
+  {
+    options: {
+      seconds: { type: 'string', default: '300' },
+      every: { type: 'string', default: '30' },
+      rest: { type: 'string', default: '60' },
+      callers: { type: 'string', default: '16' },
+      'node-args': { type: 'string', default: '' },
+      snapshots: { type: 'string' },
+      'full-gc': { type: 'boolean', default: false },
+    },
   },
-});
+  USAGE,
+);
 const seconds = Number(values.seconds);
 const restSeconds = Number(values.rest);
 const every = Number(values.every);

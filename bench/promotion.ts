@@ -16,25 +16,29 @@
 // a temporary worktree: baseline-checkout.ts). After the traced window, `--allocation-calls`
 // (default 10000, 0 to skip) more calls are made under V8's sampling heap profiler, and the
 // bytes allocated per call are printed beside (allocation.ts).
-import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allocationPerCall } from './allocation.js';
 import { baselineCheckout } from './baseline-checkout.js';
 import { collectionOf, promotedBytes, type Collection } from './gc-trace.js';
 import { ONE_STDIO_SERVER, startHubBin } from './hub-bin.js';
 import { rawLoad } from './measure.js';
+import { benchCommandLine } from './command-line.js';
 
-const { values } = parseArgs({
-  options: {
-    calls: { type: 'string', default: '40000' },
-    callers: { type: 'string', default: '16' },
-    settle: { type: 'string', default: '25' },
-    only: { type: 'string' },
-    'node-args': { type: 'string', default: '' },
-    baseline: { type: 'string' },
-    'allocation-calls': { type: 'string', default: '10000' },
+const USAGE = 'Usage: node dist/bench/promotion.js [--calls 40000] [--callers 16]';
+const { values } = benchCommandLine(
+  {
+    options: {
+      calls: { type: 'string', default: '40000' },
+      callers: { type: 'string', default: '16' },
+      settle: { type: 'string', default: '25' },
+      only: { type: 'string' },
+      'node-args': { type: 'string', default: '' },
+      baseline: { type: 'string' },
+      'allocation-calls': { type: 'string', default: '10000' },
+    },
   },
-});
+  USAGE,
+);
 const calls = Number(values.calls);
 const callers = Number(values.callers);
 
