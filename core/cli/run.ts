@@ -2,7 +2,8 @@ import { HUB_ERROR_CODES, HubError, StartupError } from '../errors.js';
 
 /**
  * Runs a CLI's main function: a start-up problem is one line on stderr and exit code 1,
- * never a stack trace (set DEBUG=1 for one). The process then exits, so that nothing a
+ * never a stack trace (set DEBUG=1 for one); a config with several problems, one line each,
+ * as `hub check` names them all. The process then exits, so that nothing a
  * half-built hub left running (a timer, a file lock) can keep it hanging.
  */
 export function runCli(program: string, main: () => Promise<void>): void {
@@ -15,6 +16,7 @@ export function runCli(program: string, main: () => Promise<void>): void {
     const message = error instanceof Error ? error.message : String(error);
     // A usage error ends with the usage; anything else is one line.
     process.stderr.write(`${program}: ${error instanceof UsageError ? message : message.split('\n')[0]}\n`);
+    if (error instanceof StartupError) for (const more of error.problems.slice(1)) process.stderr.write(`${program}: ${more.split('\n')[0]}\n`);
     if (process.env.DEBUG && !(error instanceof StartupError) && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);
   });

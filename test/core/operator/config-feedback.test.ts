@@ -81,6 +81,26 @@ t.test('every setting is validated, the message naming the variable', async (t) 
   }
 });
 
+// Issue 52 (every field error at once): the hub refusing a config at start names every
+// problem hub check names, one line each, not only the first.
+t.test('a config with three wrong fields: the hub names all three at start, one line each', async (t) => {
+  const result = await runHub(
+    JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { bad: { command: '/bin/true', args: 'not a list', timeout: 'soon', keepAlive: 'yes' } } }),
+  );
+  t.equal(result.code, 1);
+  const lines = result.stderr.trim().split('\n');
+  t.equal(lines.length, 3, result.stderr);
+  for (const [key, type] of [
+    ['args', 'array'],
+    ['keepAlive', 'boolean'],
+    ['timeout', 'integer'],
+  ])
+    t.ok(
+      lines.some((line) => line.startsWith('hub: ') && line.endsWith(`server "bad": key "${key}": expected a value of type ${type}`)),
+      `${key} is named`,
+    );
+});
+
 t.test('a port in use says so and points at PORT', async (t) => {
   const port = await listenOnLoopback(t, createServer());
   const result = await runHub(JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false } }), { PORT: String(port) });
