@@ -26,6 +26,9 @@ import { toolError } from './tool-results.js';
 import { errorCodeOf, sending } from './observation.js';
 import type { ToolCall } from './tool-call.js';
 
+/** What carrying a call to its child needs of the hub: the interceptors during the call, the timeout and the drain, the question relay. */
+export type CallingHub = Pick<Hub, 'identity' | 'log' | 'interceptors' | 'settings' | 'drain' | 'questions'>;
+
 /** How much of a failure's text reaches the caller: enough to read, never a whole page. */
 const FAILURE_TEXT_CHARS = 300;
 
@@ -40,7 +43,7 @@ const FAILURE_TEXT_CHARS = 300;
  * tool error that names the server, never a hung request. The result comes back without
  * the child's server identity, not yet presented for the caller's revision.
  */
-export async function carryToolCall(hub: Hub, call: ToolCall, tool: Tool): Promise<CallToolResult | InputRequiredResult> {
+export async function carryToolCall(hub: CallingHub, call: ToolCall, tool: Tool): Promise<CallToolResult | InputRequiredResult> {
   const { server: child, revision, caller: request, sessionCapabilities, event } = call;
   const capabilities = callerCapabilities(request, sessionCapabilities);
   let decision: ElicitationDecision | undefined;

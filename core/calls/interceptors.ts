@@ -7,6 +7,9 @@ import { Registry } from '../registry.js';
 import { toolError } from './tool-results.js';
 import type { ToolCall } from './tool-call.js';
 
+/** What running the interceptors needs of the hub: its identity (the events) and its log. */
+export type InterceptionHub = Pick<Hub, 'identity' | 'log'>;
+
 /**
  * What an interceptor sees of a call: never the caller's credentials, never the wire.
  * `after`, `afterError` and `duringCall` are handed the same object for one call, so an
@@ -158,7 +161,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * The interceptors of a child's error, in the order of `runAfter`, each handed what the
    * one before it left; a failure withholds the child's words (the code stays).
    */
-  async runAfterError(hub: Hub, call: ToolCall, tool: Tool, error: ToolCallError): Promise<ToolCallError> {
+  async runAfterError(hub: InterceptionHub, call: ToolCall, tool: Tool, error: ToolCallError): Promise<ToolCallError> {
     let current = error;
     for (const entry of this.#afterError) {
       const seen = current;
@@ -178,7 +181,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * notification as they left it, or undefined when one dropped it (or failed on it: a
    * notification is not worth failing the call for, and its words are not passed on).
    */
-  async runDuringCall(hub: Hub, call: ToolCall, tool: Tool, notification: ToolCallNotification): Promise<ToolCallNotification | undefined> {
+  async runDuringCall(hub: InterceptionHub, call: ToolCall, tool: Tool, notification: ToolCallNotification): Promise<ToolCallNotification | undefined> {
     let current = notification;
     for (const entry of this.#duringCall) {
       const seen = current;
@@ -211,7 +214,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * The interceptors before the call, in order: a refusal (a tool error naming the plugin
    * and its reason) ends the call; replaced arguments go on to the next and to the child.
    */
-  async runBefore(hub: Hub, call: ToolCall, tool: Tool): Promise<CallToolResult | undefined> {
+  async runBefore(hub: InterceptionHub, call: ToolCall, tool: Tool): Promise<CallToolResult | undefined> {
     for (const entry of this.#before) {
       const seen = interceptedCall(call, tool);
       const verdict = await this.#ask(hub, call, entry, 'arguments', () => entry.interceptor.before?.(seen));
@@ -234,7 +237,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * The interceptors after the call, in reverse order, each handed what the one before it
    * left. `replaced` is told whether the result is no longer the child's.
    */
-  runAfter(hub: Hub, call: ToolCall, tool: Tool, result: CallToolResult): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
+  runAfter(hub: InterceptionHub, call: ToolCall, tool: Tool, result: CallToolResult): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
     return this.#runAfter(hub, call, this.#after, result, (entry, current) => entry.interceptor.after?.(this.#carriedCall(call, tool), current));
   }
 
@@ -242,13 +245,13 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * The interceptors of a `/hub` tool's answer that carries what tools returned, in the
    * order of `runAfter`; a refusal or a failure is the answer instead.
    */
-  async runAfterHubTool(hub: Hub, call: InterceptedHubToolCall, result: CallToolResult): Promise<CallToolResult> {
+  async runAfterHubTool(hub: InterceptionHub, call: InterceptedHubToolCall, result: CallToolResult): Promise<CallToolResult> {
     const site: Site = { server: undefined, tool: call.tool };
     return (await this.#runAfter(hub, site, this.#afterHubTool, result, (entry, current) => entry.interceptor.afterHubTool?.(call, current))).result;
   }
 
   async #runAfter(
-    hub: Hub,
+    hub: InterceptionHub,
     call: ToolCall | Site,
     entries: readonly Entry[],
     result: CallToolResult,
@@ -274,7 +277,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
   }
 
   /** One interceptor's verdict within its budget; a throw or an overrun is logged, counted and FAILED. */
-  async #ask<V>(hub: Hub, call: ToolCall | Site, entry: Entry, direction: InterceptionDirection, run: () => V | Promise<V>): Promise<V | typeof FAILED> {
+  async #ask<V>(hub: InterceptionHub, call: ToolCall | Site, entry: Entry, direction: InterceptionDirection, run: () => V | Promise<V>): Promise<V | typeof FAILED> {
     const budgetMs = entry.interceptor.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
     try {
       const verdict = run();
@@ -353,7 +356,7 @@ function logFailure(log: FastifyBaseLogger, call: ToolCall | Site, entry: Entry,
 }
 
 function publish(
-  hub: Hub,
+  hub: InterceptionHub,
   call: ToolCall | Site,
   entry: Entry,
   direction: InterceptionDirection,

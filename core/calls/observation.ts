@@ -10,7 +10,7 @@ import type { ToolCall } from './tool-call.js';
  * any listen, hear the call start, go out and end with its outcome. Without observers
  * nothing is made.
  */
-export function observeStart(hub: Hub, call: ToolCall): void {
+export function observeStart(hub: Pick<Hub, 'identity'>, call: ToolCall): void {
   const access = call.caller.access;
   if (access) {
     access.server = call.server.name;

@@ -2,10 +2,16 @@ import { fromJsonSchema, isInputRequiredResult, ProtocolError, type CallToolResu
 import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
 import { toolError } from './tool-results.js';
-import { carryToolCall } from './carry.js';
+import { carryToolCall, type CallingHub } from './carry.js';
 import { answeredOutcome, observeEnd, observeStart } from './observation.js';
 import { isTool, resolvedNow, resolveTool, unreachable } from './resolve.js';
 import type { ToolCall } from './tool-call.js';
+
+/**
+ * What a tool call needs of the hub, and nothing else of it: the servers (to resolve the
+ * tool) and what carrying it needs (`CallingHub`). A test runs a call with these alone.
+ */
+export type PipelineHub = CallingHub & Pick<Hub, 'children'>;
 
 /**
  * The one pipeline every tool call of a configured server runs, whatever road it came by:
@@ -18,7 +24,7 @@ import type { ToolCall } from './tool-call.js';
  * `outcome` is always set when it returns or throws, observed or not; observers hear every
  * call, refusals included, with that outcome (observation reads the call, never decides it).
  */
-export async function runToolCall(hub: Hub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
+export async function runToolCall(hub: PipelineHub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
   const refused = unreachable(call);
   if (refused) {
     call.outcome = 'refused';
@@ -62,14 +68,14 @@ export async function runToolCall(hub: Hub, call: ToolCall): Promise<CallToolRes
 }
 
 /** A child's error after the interceptors: the same error when none replaced its words. */
-async function interceptedError(hub: Hub, call: ToolCall, tool: Tool, error: ProtocolError): Promise<ProtocolError> {
+async function interceptedError(hub: CallingHub, call: ToolCall, tool: Tool, error: ProtocolError): Promise<ProtocolError> {
   const { code, message, data } = error;
   const after = await hub.interceptors.runAfterError(hub, call, tool, { code, message, ...(data !== undefined && { data }) });
   return after.message === message && after.data === data ? error : new ProtocolError(code, after.message, after.data);
 }
 
 /** The result after the interceptors; one an interceptor made that no longer matches the tool's output schema is a tool error. */
-async function intercepted(hub: Hub, call: ToolCall, tool: Tool, carried: CallToolResult): Promise<CallToolResult> {
+async function intercepted(hub: CallingHub, call: ToolCall, tool: Tool, carried: CallToolResult): Promise<CallToolResult> {
   const { result, replacedBy } = await hub.interceptors.runAfter(hub, call, tool, carried);
   if (replacedBy === undefined || tool.outputSchema === undefined || result.isError === true) return result;
   if (await matchesOutputSchema(tool.outputSchema, result.structuredContent)) return result;
