@@ -112,7 +112,7 @@ const VIEW_BODIES: Record<View, (hub: PluginHub) => string> = {
             ],
       )
       .join('');
-    return `${searches}<p class="buttons"><button type="button" id="refresh-overview" class="primary">Refresh now</button></p><div id="hub-overview"></div><div id="overview"><p>Loading…</p></div>`;
+    return `${searches}<p class="buttons"><button type="button" id="refresh-overview" class="primary">Refresh now</button></p><div id="overview"><p>Loading…</p></div><div id="hub-overview"></div>`;
   },
   approvals: () => `<section aria-labelledby="approvals-title"><h2 id="approvals-title" tabindex="-1">Tool approvals</h2>
 <p>A server that pins its tools offers a tool only in a definition an operator approved: a tool any part of whose definition changed (name, title, description, schemas, annotations, icons, <code>_meta</code>, <code>execution</code>), and a new one, is withheld until approved here or with <code>hub-admin tools approve &lt;server&gt; [&lt;tool&gt;]</code>. Its instructions are pinned too: changed ones are served as last approved (new ones not at all) until approved here or with <code>hub-admin tools approve &lt;server&gt; --instructions</code>.</p>

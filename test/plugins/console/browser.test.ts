@@ -24,8 +24,8 @@ const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 const HOSTILE = fileURLToPath(new URL('../../fixtures/children/hostile-markup.js', import.meta.url));
 const DOCS = new URL('../../../../docs/operations/', import.meta.url);
 
-async function docsScreenshot(target: Pick<Page, 'screenshot'>, name: string): Promise<void> {
-  if (process.env.DOCS_SCREENSHOTS === '1') await target.screenshot({ path: fileURLToPath(new URL(name, DOCS)) });
+async function docsScreenshot(target: Pick<Page, 'screenshot'>, name: string, fullPage = false): Promise<void> {
+  if (process.env.DOCS_SCREENSHOTS === '1') await target.screenshot({ path: fileURLToPath(new URL(name, DOCS)), ...(fullPage && { fullPage }) });
 }
 
 async function launch(t: Test): Promise<Browser> {
@@ -351,7 +351,7 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
   t.match(figures['Memory'], /^\d+\.\d MiB resident, heap /, 'the memory');
   t.ok(figures['Calls in the last minute'] !== undefined && figures['Error rate (last minute)'] !== undefined, 'calls a minute and the error rate');
   t.same(await axeViolations(page), [], 'axe: no serious or critical violation on the overview');
-  await docsScreenshot(page, 'console-overview.png');
+  await docsScreenshot(page, 'console-overview.png', true);
   await page.locator('#server-pinned button[data-action=sleep]').focus();
   await page.keyboard.press('Enter');
   await page.locator('#notice', { hasText: 'put to sleep' }).waitFor();

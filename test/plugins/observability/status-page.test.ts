@@ -74,13 +74,14 @@ t.test("the operator reads the status in the console's overview in Chromium, on 
   await page.fill('#password', PASSWORD);
   await page.click('button[type=submit]');
   await page.locator('#overview table').first().waitFor();
+  await page.locator('#hub-overview dl').waitFor();
   t.equal(new URL(page.url()).pathname, '/console/overview', "/status leads to the console's overview, after the login too");
   t.equal(await page.textContent('h1'), 'Hub console');
   t.equal(await page.getAttribute('nav a[aria-current=page]', 'href'), '/console/overview', 'the navigation says which view this is');
   t.same(
     await page.$$eval('h2', (headings) => headings.map((heading) => heading.textContent)),
-    ['1 server needs attention', 'Servers', 'Tools since the start', 'Hub'],
-    'headings say what each part is',
+    ['1 server needs attention', 'Servers', 'Tools since the start', 'Hub', 'The hub now'],
+    'headings say what each part is, what needs attention first',
   );
   t.match(await page.textContent('#overview'), 'read again every 15 s', 'the overview reads itself again, as often as statusRefreshSeconds says');
 
