@@ -53,20 +53,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-enum-comparison': 'off',
       '@typescript-eslint/no-unsafe-enum-assignment': 'off',
-      // no-base-to-string 9, no-unnecessary-type-parameters 4, await-thenable 4, no-unnecessary-type-conversion 4,
-      // no-redundant-type-constituents 3, restrict-plus-operands 2, no-this-alias 2, no-invalid-void-type 2,
-      // prefer-promise-reject-errors 1, preserve-caught-error 1, no-useless-default-assignment 1.
-      '@typescript-eslint/no-base-to-string': 'off',
-      '@typescript-eslint/no-unnecessary-type-parameters': 'off',
-      '@typescript-eslint/await-thenable': 'off',
-      '@typescript-eslint/no-unnecessary-type-conversion': 'off',
-      '@typescript-eslint/no-redundant-type-constituents': 'off',
-      '@typescript-eslint/restrict-plus-operands': 'off',
-      '@typescript-eslint/no-this-alias': 'off',
-      '@typescript-eslint/no-invalid-void-type': 'off',
-      '@typescript-eslint/prefer-promise-reject-errors': 'off',
-      'preserve-caught-error': 'off',
-      '@typescript-eslint/no-useless-default-assignment': 'off',
+      // A caught value or an abort's reason is passed on as it came, as only-throw-error allows for `throw`.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
     },
   },
   {
