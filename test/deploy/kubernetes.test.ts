@@ -19,7 +19,9 @@ const pod = deployment.spec.template.spec;
 const hub = pod.containers.find((container) => container.name === 'hub') as Container;
 const env = Object.fromEntries((hub.env ?? []).map((variable) => [variable.name, variable]));
 /** The image's own settings, from the Containerfile's ENV. */
-const imageEnv = Object.fromEntries([...readFileSync(join(REPOSITORY, 'Containerfile'), 'utf8').matchAll(/^\s*(?:ENV\s+)?([A-Z_]+)=(\S+?)\s*\\?$/gm)].map((match) => [match[1], match[2]]));
+const imageEnv = Object.fromEntries(
+  [...readFileSync(join(REPOSITORY, 'Containerfile'), 'utf8').matchAll(/^\s*(?:ENV\s+)?([A-Z_]+)=(\S+?)\s*\\?$/gm)].map((match): [string, string] => [match[1]!, match[2]!]),
+);
 
 const kustomized = spawnSync('kubectl', ['kustomize', KUSTOMIZATION], { encoding: 'utf8' });
 // .ci/run installs Debian's kubernetes-client; elsewhere kubectl may be missing.
