@@ -288,7 +288,7 @@ function isJsonRpcAnswer(value: unknown): boolean {
 }
 
 /** The answer's verdict: JSON-RPC (a JSON body, or the last message of an event stream), or why not. */
-function judge(status: number, contentType: string, text: string): 'json-rpc' | 'accepted' | string {
+function judge(status: number, contentType: string, text: string): string {
   if (status === 202 && text === '') return 'accepted';
   try {
     if (contentType.startsWith('text/event-stream')) {

@@ -121,7 +121,7 @@ export async function collectGarbage(link: InspectorLink): Promise<number> {
 export async function loadedFiles(link: InspectorLink): Promise<string[]> {
   const files = new Set<string>();
   const stop = link.on('Debugger.scriptParsed', (params) => {
-    const url = String(params.url ?? '');
+    const url = typeof params.url === 'string' ? params.url : '';
     if (url.startsWith('file://')) files.add(fileURLToPath(url));
     else if (url.startsWith('/')) files.add(url);
   });

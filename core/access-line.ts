@@ -75,7 +75,7 @@ export function accessLineWriter(log: FastifyBaseLogger, keys: readonly string[]
       const value = values[at];
       if (value === undefined) continue;
       // pino writes a string as JSON.stringify does, a number as its text (a non-finite one as null), a boolean as its word.
-      line += quotedKeys[at] + (typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value));
+      line += quotedKeys[at]! + (typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value));
     }
     write(`${line},"msg":"request"${logger[endSym] as string}`);
   };

@@ -27,7 +27,7 @@ export interface StartHost {
   readonly childType: ChildType;
   readonly log: FastifyBaseLogger;
   readonly alwaysRunning: boolean;
-  readonly status: ChildStatus;
+  status(): ChildStatus;
   /** The revisions the hub speaks to children. */
   readonly wires: ChildWires;
   /** Relative paths in the entry are resolved against it. */
@@ -96,7 +96,8 @@ export class ChildStarter {
             // A server waiting for a login is not crashing: nothing restarts it but a login.
             // Nor is one put to rest while its restart was under way (the hub's stop ends the
             // start): taken as a crash, it would be restarted after the hub closed, orphaned.
-            if (host.status !== 'unauthorized' && host.status !== 'stopped' && host.status !== 'sleeping') throw error;
+            const status = host.status();
+            if (status !== 'unauthorized' && status !== 'stopped' && status !== 'sleeping') throw error;
           }
         },
         park: (reason) => host.park(reason),

@@ -87,16 +87,13 @@ export class Child extends ChildProfile {
     });
     this.#status = this.alwaysRunning || environment.blocked !== undefined ? 'down' : 'sleeping';
     this.#lastError = environment.blocked;
-    const child = this;
     this.#starter = new ChildStarter({
       name,
       entry,
       childType,
       log,
       alwaysRunning: this.alwaysRunning,
-      get status() {
-        return child.#status;
-      },
+      status: () => this.#status,
       wires: environment.wires ?? childWires(() => []),
       configDirectory: environment.configDirectory ?? process.cwd(),
       // A wake's budget is the server's own start timeout.

@@ -103,7 +103,9 @@ export class ToolGates extends Registry<ToolGate> {
   /** A gate that cannot refresh (its store does not answer) keeps what it knew: the caller is told why the tool is withheld, never a failure. */
   async refresh(server: ServerView): Promise<void> {
     await Promise.all(
-      this.#gates.map((gate) => gate.refresh?.(server).catch((error: unknown) => this.log.warn({ server: server.name, err: (error as Error).message }, 'tool gate failed to refresh'))),
+      this.#gates
+        .map((gate) => gate.refresh?.(server).catch((error: unknown) => this.log.warn({ server: server.name, err: (error as Error).message }, 'tool gate failed to refresh')))
+        .filter((refreshing) => refreshing !== undefined),
     );
   }
 

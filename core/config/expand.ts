@@ -77,7 +77,7 @@ export function expandEnvironment<T>(value: T, env: NodeJS.ProcessEnv, source: s
     }) as T;
   }
   if (Array.isArray(value)) {
-    return value.map((item, index) => expandEnvironment(item, env, source, `${path}[${index}]`)) as T;
+    return value.map((item: unknown, index) => expandEnvironment(item, env, source, `${path}[${index}]`)) as T;
   }
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandEnvironment(item, env, source, path ? `${path}.${key}` : key)])) as T;

@@ -74,13 +74,14 @@ export function guardedFetch({ allowLoopback, maxBytes, timeoutMs }: GuardedFetc
     const agent = new Agent({ connect: { lookup }, pipelining: 0 });
     try {
       const headers = new Headers(init?.headers);
+      const body = init?.body;
       // The SDK sends JSON text or a form.
-      const form = init?.body instanceof URLSearchParams;
+      const form = body instanceof URLSearchParams;
       if (form && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
       const answer = await request(url, {
         method: init?.method ?? 'GET',
         headers: Object.fromEntries(headers),
-        body: form ? String(init?.body) : (init?.body as string | Uint8Array | null | undefined),
+        body: form ? String(body) : (body as string | Uint8Array | null | undefined),
         signal,
         dispatcher: agent,
       });

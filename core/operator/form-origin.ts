@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
  */
 export function foreignFormReason(headers: IncomingHttpHeaders, ownOrigins: readonly string[]): string | undefined {
   const site = headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin') return `the form was sent from another site (Sec-Fetch-Site: ${String(site)})`;
+  if (site !== undefined && site !== 'same-origin') return `the form was sent from another site (Sec-Fetch-Site: ${site})`;
   const origin = headers.origin;
   if (origin !== undefined && !ownOrigins.includes(origin)) return `the form was sent from ${origin === 'null' ? 'an opaque origin' : origin}, not from this hub`;
   return undefined;

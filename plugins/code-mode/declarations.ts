@@ -35,7 +35,7 @@ export function propertyKey(name: string): string {
 /** `get-sum` → `GetSum`: the stem of a tool's type names. */
 export function pascalCase(name: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
-  const joined = words.map((word) => word[0]?.toUpperCase() + word.slice(1)).join('');
+  const joined = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
   return identifierFor(joined === '' ? 'Tool' : joined);
 }
 

@@ -17,7 +17,7 @@ export function compileProgram(source: string): Compiled {
     return { ok: true, code: transform(wrapped, { transforms: ['typescript'], disableESTransforms: true }).code };
   } catch (error) {
     const { message, loc } = error as { message?: string; loc?: { line?: number } };
-    const text = String(message ?? 'the program could not be read').replace(/\s*\(\d+:\d+\)$/, '');
+    const text = (message ?? 'the program could not be read').replace(/\s*\(\d+:\d+\)$/, '');
     return { ok: false, error: `SyntaxError: ${text}${loc?.line === undefined ? '' : ` (line ${loc.line})`}` };
   }
 }

@@ -1,15 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as asyncifyBuild from '@jitl/quickjs-wasmfile-release-asyncify';
-import {
-  type CustomizeVariantOptions,
-  newQuickJSAsyncWASMModuleFromVariant,
-  newVariant,
-  type QuickJSAsyncVariant,
-  type QuickJSContext,
-  type QuickJSDeferredPromise,
-  type QuickJSHandle,
-} from 'quickjs-emscripten-core';
+import { newQuickJSAsyncWASMModuleFromVariant, newVariant, type QuickJSAsyncVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten-core';
 import { didYouMean, listed } from './close-matches.js';
 import { PROGRAM_FILE } from './program.js';
 
@@ -70,9 +62,14 @@ const BOOTSTRAP = `(function (print, call, unknownServer, serverNames) {
 // The package's types are CommonJS (a namespace whose `default` is the variant) while Node
 // imports its ESM build, whose default export is the variant itself.
 const asyncVariant = asyncifyBuild.default as unknown as QuickJSAsyncVariant;
-type WasmModule = Exclude<NonNullable<CustomizeVariantOptions['wasmModule']>, () => unknown>;
-type WasmMemory = Exclude<NonNullable<CustomizeVariantOptions['wasmMemory']>, () => unknown> & { readonly buffer: ArrayBuffer };
-// The hub's `lib` is ES2023 without the DOM's, where the WebAssembly global is declared.
+// The hub's `lib` is ES2023 without the DOM's, where the WebAssembly global and the package's
+// `WebAssembly.Module` and `.Memory` types are declared: these stand for them.
+interface WasmModule {
+  readonly [Symbol.toStringTag]: string;
+}
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
 const { WebAssembly: wasm } = globalThis as unknown as {
   WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule>; Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory };
 };

@@ -231,7 +231,8 @@ function traceIdOf(event: ToolCallEvent | HubToolCallEvent): string | null {
 }
 
 function toolErrorText(result: CallToolResult | InputRequiredResult | undefined): string | null {
-  const content = result !== undefined && 'content' in result && Array.isArray(result.content) ? result.content : [];
+  // An input-required result's `content`, if it has one, is read as a tool result's.
+  const content = result !== undefined && 'content' in result && Array.isArray(result.content) ? (result.content as CallToolResult['content']) : [];
   const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
   return text === '' ? null : cut(text, MAX_ERROR_CHARS);
 }

@@ -89,7 +89,7 @@ function parametersIn(operation: Operation, location: keyof typeof PARAMETER_GRO
 function pathSegment(operation: Operation, name: string, value: unknown): string {
   if (value === undefined) throw new ArgumentProblem(`path parameter "${name}" is required`);
   const parameter = operation.parameters.find((candidate) => candidate.in === 'path' && candidate.name === name);
-  const text = parameter ? plain(parameter, value) : String(value);
+  const text = plain(parameter ?? { name, in: 'path' }, value);
   // "." and ".." are dot segments even encoded: the URL would climb the path.
   if (/^\.{1,2}$/.test(text)) throw new ArgumentProblem(`path parameter "${name}" may not be "${text}"`);
   // Encoded, a "/" stays in the segment, but an upstream (or a proxy before it) that

@@ -83,7 +83,7 @@ function documentVersion(raw: unknown, location: string): '3.0' | '3.1' {
   if (document.swagger !== undefined) {
     throw new OpenApiError(
       OPENAPI_ERROR_CODES.SPEC_INVALID,
-      `${location} is a Swagger ${String(document.swagger)} document; the openapi type reads OpenAPI 3.0 and 3.1: convert it first (swagger2openapi, or the Swagger Editor's "Convert to OpenAPI 3")`,
+      `${location} is a Swagger ${typeof document.swagger === 'string' ? document.swagger : JSON.stringify(document.swagger)} document; the openapi type reads OpenAPI 3.0 and 3.1: convert it first (swagger2openapi, or the Swagger Editor's "Convert to OpenAPI 3")`,
     );
   }
   const version = typeof document.openapi === 'string' ? /^3\.(0|1)\.\d+/.exec(document.openapi)?.[1] : undefined;

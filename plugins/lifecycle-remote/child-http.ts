@@ -106,7 +106,7 @@ function releasedAtEnd(response: Response, release: () => void): Response {
     release();
     return response;
   }
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {

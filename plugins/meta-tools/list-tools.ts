@@ -55,7 +55,7 @@ export function listTools(hub: PluginHub): MetaTool {
  * left out (`hub check` and the kit's `/mcp` list name it).
  */
 async function wakeUnknownYet(hub: PluginHub, child: ServerView): Promise<void> {
-  await Promise.allSettled(child.unknownYet.map((member) => hub.servers.get(member)?.ensureToolsKnown()));
+  await Promise.allSettled(child.unknownYet.map((member) => hub.servers.get(member)?.ensureToolsKnown()).filter((knowing) => knowing !== undefined));
   await child.refreshTools();
 }
 

@@ -66,7 +66,7 @@ export async function readToolFigures(metrics: HubMetrics): Promise<ToolFigures>
     const { server, tool } = labels;
     if (typeof server !== 'string' || typeof tool !== 'string') return undefined;
     let tools = figures.get(server);
-    if (!tools) figures.set(server, (tools = new Map()));
+    if (!tools) figures.set(server, (tools = new Map<string, CallFigures>()));
     let found = tools.get(tool);
     if (!found) tools.set(tool, (found = emptyFigures()));
     return found;

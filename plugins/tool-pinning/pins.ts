@@ -311,7 +311,7 @@ export class ToolPins implements ToolGate {
    */
   #seenAgain(key: string, digest: string): number | undefined {
     let logged = this.#logged.get(key);
-    if (!logged) this.#logged.set(key, (logged = new Map()));
+    if (!logged) this.#logged.set(key, (logged = new Map<string, number>()));
     const count = logged.get(digest);
     if (count !== undefined) {
       logged.set(digest, count + 1);
@@ -386,7 +386,7 @@ export class ToolPins implements ToolGate {
       return;
     }
     let tools = this.#approved.get(pin.server);
-    if (!tools) this.#approved.set(pin.server, (tools = new Map()));
+    if (!tools) this.#approved.set(pin.server, (tools = new Map<string, Set<string>>()));
     let digests = tools.get(pin.tool);
     if (!digests) tools.set(pin.tool, (digests = new Set()));
     for (const digest of pin.digests) digests.add(digest);

@@ -75,7 +75,7 @@ export class Bm25fIndex {
     });
     for (const [term, count] of counts) {
       let posting = this.#postings.get(term);
-      if (!posting) this.#postings.set(term, (posting = new Map()));
+      if (!posting) this.#postings.set(term, (posting = new Map<string, number>()));
       posting.set(document.id, count);
     }
     this.#documents.set(document.id, { id: document.id, server: document.server, tool: document.tool, lengths, terms: [...counts.keys()] });

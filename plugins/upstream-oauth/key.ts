@@ -54,7 +54,7 @@ export class UpstreamKey {
       pem = await readFile(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' });
       await makePrivateFolder(dirname(this.file));
       try {
         await writeFile(this.file, pem, { mode: PRIVATE_FILE_MODE, flag: 'wx' });

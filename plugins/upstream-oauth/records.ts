@@ -56,15 +56,15 @@ export class UpstreamState {
   ) {}
 
   async client(): Promise<UpstreamClient | undefined> {
-    return parse<UpstreamClient>((await this.#record())?.client);
+    return parse((await this.#record())?.client) as UpstreamClient | undefined;
   }
 
   async tokens(): Promise<StoredOAuthTokens | undefined> {
-    return parse<StoredOAuthTokens>((await this.#record())?.tokens);
+    return parse((await this.#record())?.tokens) as StoredOAuthTokens | undefined;
   }
 
   async discovery(): Promise<OAuthDiscoveryState | undefined> {
-    return parse<OAuthDiscoveryState>((await this.#record())?.discovery);
+    return parse((await this.#record())?.discovery) as OAuthDiscoveryState | undefined;
   }
 
   async set(part: 'client' | 'tokens' | 'discovery', value: object | undefined): Promise<void> {
@@ -103,6 +103,6 @@ export class UpstreamState {
   }
 }
 
-function parse<T>(text: string | undefined): T | undefined {
-  return text === undefined ? undefined : (JSON.parse(text) as T);
+function parse(text: string | undefined): unknown {
+  return text === undefined ? undefined : JSON.parse(text);
 }

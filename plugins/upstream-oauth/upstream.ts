@@ -289,6 +289,7 @@ export class Upstream {
   /** The SDK's view of this upstream; `login` collects the redirect of an operator login. */
   #provider(login: LoginCapture | undefined): OAuthClientProvider {
     const state = this.state;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the SDK reads these two as properties: getters, whose `this` is the provider
     const upstream = this;
     const provider: OAuthClientProvider = {
       get redirectUrl() {

@@ -14,12 +14,14 @@ import { KUSTOMIZATION, REPOSITORY, loadManifests, only, parseManifests, type Co
 const SHUTDOWN_AFTER_DRAIN_MS = CUT_GRACE_MS + 1_000;
 
 const manifests = loadManifests();
-const deployment = only<Deployment>(manifests, 'Deployment');
+const deployment = only(manifests, 'Deployment') as Deployment;
 const pod = deployment.spec.template.spec;
 const hub = pod.containers.find((container) => container.name === 'hub') as Container;
 const env = Object.fromEntries((hub.env ?? []).map((variable) => [variable.name, variable]));
 /** The image's own settings, from the Containerfile's ENV. */
-const imageEnv = Object.fromEntries([...readFileSync(join(REPOSITORY, 'Containerfile'), 'utf8').matchAll(/^\s*(?:ENV\s+)?([A-Z_]+)=(\S+?)\s*\\?$/gm)].map((match) => [match[1], match[2]]));
+const imageEnv = Object.fromEntries(
+  [...readFileSync(join(REPOSITORY, 'Containerfile'), 'utf8').matchAll(/^\s*(?:ENV\s+)?([A-Z_]+)=(\S+?)\s*\\?$/gm)].map((match): [string, string] => [match[1]!, match[2]!]),
+);
 
 const kustomized = spawnSync('kubectl', ['kustomize', KUSTOMIZATION], { encoding: 'utf8' });
 // .ci/run installs Debian's kubernetes-client; elsewhere kubectl may be missing.
@@ -99,7 +101,7 @@ t.test('secrets come from the Secret, settings parse as the hub parses them', as
 
   const literal = Object.fromEntries(Object.values(env).flatMap((variable) => (variable.value === undefined ? [] : [[variable.name, variable.value]])));
   const settings = settingsFromEnvironment({ ...imageEnv, ...literal });
-  const ingress = only<Manifest & { spec: { rules: { host: string }[] } }>(manifests, 'Ingress');
+  const ingress = only(manifests, 'Ingress') as Manifest & { spec: { rules: { host: string }[] } };
   t.equal(settings.baseUrl, `https://${ingress.spec.rules[0]?.host}`, 'BASE_URL is the Ingress’s https URL');
   t.ok(settings.trustedProxies.length > 0, 'TRUSTED_PROXIES names the ingress controller');
 });
@@ -110,7 +112,7 @@ t.test('the config and the data volume are where the image looks for them', asyn
   const configFile = imageEnv.HUB_CONFIG ?? '';
   t.equal(mounts.config?.mountPath, posix.dirname(configFile), 'the ConfigMap is mounted where HUB_CONFIG points');
   t.equal(mounts.config?.readOnly, true);
-  const configMap = only<Manifest & { data: Record<string, string> }>(manifests, 'ConfigMap');
+  const configMap = only(manifests, 'ConfigMap') as Manifest & { data: Record<string, string> };
   t.equal(volumes.config?.configMap?.name, configMap.metadata.name);
   const text = configMap.data[posix.basename(configFile)] ?? '';
   t.doesNotThrow(() => checkConfig(JSON.parse(text), 'configmap.yaml', {}), 'its mcp.json is a valid config');
@@ -118,7 +120,7 @@ t.test('the config and the data volume are where the image looks for them', asyn
   t.ok((imageEnv.DATA_PATH ?? '').startsWith(`${mounts.data?.mountPath}/`), 'DATA_PATH is a folder of the data volume, not its root');
   t.equal(volumes.data?.persistentVolumeClaim?.claimName, only(manifests, 'PersistentVolumeClaim').metadata.name);
 
-  const service = only<Manifest & { spec: { selector: Record<string, string>; ports: { targetPort: string }[] } }>(manifests, 'Service');
+  const service = only(manifests, 'Service') as Manifest & { spec: { selector: Record<string, string>; ports: { targetPort: string }[] } };
   t.match(deployment.spec.template.metadata.labels, service.spec.selector, 'the Service selects the pod');
   t.equal(service.spec.ports[0]?.targetPort, 'http');
   t.match(only(manifests, 'Ingress'), { spec: { rules: [{ http: { paths: [{ backend: { service: { name: service.metadata.name } } }] } }] } }, 'the Ingress sends to the Service');

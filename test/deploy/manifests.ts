@@ -99,8 +99,8 @@ export function isDeployment(manifest: Manifest): manifest is Deployment {
 }
 
 /** The one object of `kind`. */
-export function only<T extends Manifest = Manifest>(manifests: Manifest[], kind: string): T {
+export function only(manifests: Manifest[], kind: string): Manifest {
   const found = manifests.filter((manifest) => manifest.kind === kind);
   if (found.length !== 1) throw new Error(`expected one ${kind}, found ${found.length}`);
-  return found[0] as T;
+  return found[0]!;
 }

@@ -54,7 +54,7 @@ function plainText(tokens: readonly Token[]): string {
       const inline = token as Partial<Tokens.Generic>;
       if (token.type === 'codespan' || token.type === 'text' || token.type === 'escape') return inline.tokens ? plainText(inline.tokens) : (inline.text as string);
       if (inline.tokens) return plainText(inline.tokens);
-      return token.type === 'html' ? '' : (inline.text ?? '');
+      return token.type === 'html' ? '' : ((inline.text as string | undefined) ?? '');
     })
     .join('');
 }

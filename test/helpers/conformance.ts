@@ -92,7 +92,7 @@ function conformanceCommand(): { node: string; cli: string } {
     node = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
     accessSync(node, constants.X_OK);
   } catch (error) {
-    throw new Error(`the conformance suite is not installed in ${dirname(SUITE_PACKAGE)} (npm ci --prefix test/conformance/suite): ${(error as Error).message}`);
+    throw new Error(`the conformance suite is not installed in ${dirname(SUITE_PACKAGE)} (npm ci --prefix test/conformance/suite): ${(error as Error).message}`, { cause: error });
   }
   return { node, cli };
 }

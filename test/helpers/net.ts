@@ -14,7 +14,7 @@ export async function listenOnLoopback(t: Teardown, server: Server): Promise<num
     () =>
       new Promise((resolve) => {
         server.close(resolve);
-        if ('closeAllConnections' in server && typeof server.closeAllConnections === 'function') server.closeAllConnections();
+        if (closesConnections(server)) server.closeAllConnections();
       }),
   );
   return (server.address() as AddressInfo).port;
@@ -27,4 +27,9 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** An HTTP(S) server's, which a plain net.Server lacks. */
+function closesConnections(server: Server): server is Server & { closeAllConnections(): void } {
+  return 'closeAllConnections' in server && typeof server.closeAllConnections === 'function';
 }

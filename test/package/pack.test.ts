@@ -110,7 +110,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
       // Without the loaders the test runner puts in every Node child's NODE_OPTIONS, as a user's shell runs tsc.
       const outcome = await run('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '-p', project], { cwd: app, env: onThisNode }).then(
         () => '',
-        (error: { stdout?: string }) => error.stdout ?? String(error),
+        (error: Error & { stdout?: string }) => error.stdout ?? String(error),
       );
       t.equal(outcome, '', `${project} compiles without an error`);
     }

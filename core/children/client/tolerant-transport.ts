@@ -39,7 +39,7 @@ export function tolerantTransport<T extends Transport>(transport: T, repair: Res
   return new Proxy(transport, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function' ? (value.bind(target) as unknown) : value;
     },
     set(target, property, value: unknown) {
       if (property === 'onclose' && typeof value === 'function') {

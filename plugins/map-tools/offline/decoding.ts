@@ -32,17 +32,20 @@ export function readBlocks(file: string, expectedNodes: number, handlers: BlockH
     let settled = false;
     /** Buffers done with, handed back to the decoding thread together. */
     let done: ArrayBuffer[] = [];
-    const finish = (error?: unknown) => {
-      if (settled) return;
+    /** False when the promise was settled already. */
+    const settle = (): boolean => {
+      if (settled) return false;
       settled = true;
       signal?.removeEventListener('abort', abort);
-      if (error === undefined) resolve();
-      else {
-        void worker.terminate();
-        reject(error);
-      }
+      return true;
     };
-    const abort = () => finish(signal?.reason);
+    // Whatever a handler throws fails the read, even `undefined`.
+    const fail = (error: unknown) => {
+      if (!settle()) return;
+      void worker.terminate();
+      reject(error);
+    };
+    const abort = () => fail(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
     worker.on('message', (message: DecoderMessage) => {
       if (settled) return;
@@ -58,13 +61,13 @@ export function readBlocks(file: string, expectedNodes: number, handlers: BlockH
         } else if (message.kind === 'header') handlers.header(message.bounds);
         else if (message.kind === 'done') {
           handlers.progress(message.bytesRead);
-          finish();
-        } else finish(new HubError(message.code, message.message));
+          if (settle()) resolve();
+        } else fail(new HubError(message.code, message.message));
       } catch (error) {
-        finish(error instanceof ExtractFault ? new HubError(error.code, error.message, { cause: error }) : error);
+        fail(error instanceof ExtractFault ? new HubError(error.code, error.message, { cause: error }) : error);
       }
     });
-    worker.on('error', (error) => finish(error));
-    worker.on('exit', (code) => finish(new HubError(MAP_ERROR_CODES.DECODER_STOPPED, `the decoding thread of ${file} stopped (exit code ${code})`)));
+    worker.on('error', (error) => fail(error));
+    worker.on('exit', (code) => fail(new HubError(MAP_ERROR_CODES.DECODER_STOPPED, `the decoding thread of ${file} stopped (exit code ${code})`)));
   });
 }

@@ -223,7 +223,7 @@ function sum(values: readonly number[]): number {
 function summarize(center: Point, points: readonly Point[]): Isochrone {
   const bbox = { south: Infinity, west: Infinity, north: -Infinity, east: -Infinity };
   const reachM = Object.fromEntries(COMPASS.map((direction) => [direction, 0])) as Record<Compass, number>;
-  const farthest: ({ point: Point; distanceM: number } | undefined)[] = new Array(OUTLINE_SECTORS).fill(undefined);
+  const farthest = new Array<{ point: Point; distanceM: number } | undefined>(OUTLINE_SECTORS).fill(undefined);
   for (const point of points) {
     bbox.south = Math.min(bbox.south, point.lat);
     bbox.north = Math.max(bbox.north, point.lat);

@@ -188,7 +188,12 @@ class ExtractBuilder {
     if (!passages) {
       const tags: Tags = {};
       for (let i = 0; i < relevant.length; i += 2) tags[this.#pool.get(relevant[i]!)] = this.#pool.get(relevant[i + 1]!);
-      passages = Float32Array.from(PROFILES.flatMap((profile) => Object.values(passage(tags, profile))));
+      passages = Float32Array.from(
+        PROFILES.flatMap((profile) => {
+          const { forward, backward } = passage(tags, profile);
+          return [forward, backward];
+        }),
+      );
       this.#passageCache.set(signature, passages);
     }
     return passages;

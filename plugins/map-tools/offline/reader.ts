@@ -163,6 +163,7 @@ export interface PackedBlock {
 export function unpackBlock({ buffer, layout }: PackedBlock): BlockData {
   let next = 0;
   // Taken in the order packed: object literals evaluate in source order.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- each view's type is its BlockData field's; COLUMNS builds it in the packed order
   const take = <T extends Column>() => {
     const view = new COLUMNS[next]!(buffer, layout[2 * next], layout[2 * next + 1]);
     next++;

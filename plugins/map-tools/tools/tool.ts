@@ -22,11 +22,11 @@ export interface MapTool<Name extends ToolName = ToolName> {
 }
 
 /** Ties a tool's `run` to its schemas' types. */
-export function defineTool<Name extends ToolName, Input extends ToolInput<Name>>(tool: {
+export function defineTool<Name extends ToolName>(tool: {
   name: Name;
   title: string;
   description: string;
-  run(input: Input, providers: Providers): Promise<{ summary: string; body: ToolBody<Name> }>;
+  run(input: ToolInput<Name>, providers: Providers): Promise<{ summary: string; body: ToolBody<Name> }>;
 }): MapTool<Name> {
   return tool;
 }

@@ -11,7 +11,7 @@ import { startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
 
 /** A child whose `block` tool answers once the test opens the gate: calls held in flight at will. */
-const gate = { entered: 0, open: () => undefined as void };
+const gate: { entered: number; open: () => void } = { entered: 0, open: () => undefined };
 const opened = new Promise<void>((resolve) => (gate.open = resolve));
 function createGate(): McpServer {
   const server = new McpServer({ name: 'gate', version: '1.0.0' });

@@ -21,7 +21,7 @@ async function codeHub(t: Parameters<typeof startTestHub>[0]) {
     },
     config: { mcpServers: { everything }, plugins: { 'map-tools': false, 'code-mode': { timeoutMs: 60_000 } } },
   });
-  await Promise.all(['everything', 'people', 'orders-db'].map((name) => started.hub.children.get(name)?.ensureUp()));
+  await Promise.all(['everything', 'people', 'orders-db'].map((name) => started.hub.children.get(name)!.ensureUp()));
   return started;
 }
 

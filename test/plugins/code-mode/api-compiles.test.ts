@@ -59,7 +59,7 @@ t.test('the code API of server-everything and the map tools compiles under tsc -
     config: { mcpServers: { everything }, plugins: { 'map-tools': true, 'code-mode': true } },
     env: { MAP_OSM_FILE: MONACO_PBF },
   });
-  await Promise.all(['everything', 'map'].map((name) => hub.children.get(name)?.ensureUp()));
+  await Promise.all(['everything', 'map'].map((name) => hub.children.get(name)!.ensureUp()));
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/hub`, revision);
     const api = textOf(await client.callTool({ name: 'get_code_api', arguments: {} }));

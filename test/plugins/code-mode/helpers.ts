@@ -14,7 +14,7 @@ export async function startCodeHub(t: { teardown(fn: () => unknown): void }, opt
     },
     config: { plugins: { 'map-tools': false, 'code-mode': options } },
   });
-  await Promise.all(['people', 'orders-db', 'sink'].map((name) => started.hub.children.get(name)?.ensureUp()));
+  await Promise.all(['people', 'orders-db', 'sink'].map((name) => started.hub.children.get(name)!.ensureUp()));
   return started;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { starts, tempDir, waitFor } from '../../core/children/helpers.js';
-import { errorOf, everythingEntry, handWritten, listServers, makeUnwritable, operatorSession, PASSWORD, startConsoleHub } from './helpers.js';
+import { errorOf, everythingEntry, handWritten, listServers, makeUnwritable, operatorSession, PASSWORD, startConsoleHub, writtenServers } from './helpers.js';
 
 const HOSTILE = fileURLToPath(new URL('../../fixtures/children/hostile-markup.js', import.meta.url));
 
@@ -38,7 +38,7 @@ t.test('a save changes only its entry: a hand-written file keeps its layout byte
   const after = await readFile(file, 'utf8');
   t.ok(after.startsWith(text.slice(0, text.lastIndexOf('\t\t}\n'))), 'every byte before the new entry is as it was');
   t.match(after, /\t\t"everything": \{\n\t\t\t"command": /, 'the new entry is indented with the file’s tabs');
-  t.same(JSON.parse(after).mcpServers.everything, everything, 'the entry is written as sent, the ${VAR} reference kept');
+  t.same(writtenServers(after).everything, everything, 'the entry is written as sent, the ${VAR} reference kept');
   await waitFor('the new server to be configured', () => hub.children.get('everything') !== undefined);
   const log = logs
     .map((line) => JSON.parse(line) as { msg: string; server?: string; keys?: string[]; level: number })
@@ -65,7 +65,7 @@ t.test('a save changes only its entry: a hand-written file keeps its layout byte
   const fourth = await listServers(url, session.cookie);
   const removed = await fetch(`${url}/console/api/servers/everything`, { method: 'DELETE', headers: session.headers(), body: JSON.stringify({ version: fourth.version }) });
   t.equal(removed.status, 200);
-  t.notOk('everything' in JSON.parse(await readFile(file, 'utf8')).mcpServers, 'removed from the file');
+  t.notOk('everything' in writtenServers(await readFile(file, 'utf8')), 'removed from the file');
   await waitFor('the server to be gone', () => hub.children.get('everything') === undefined);
 });
 
@@ -176,7 +176,7 @@ t.test('a secret written literally in mcp.json never leaves the hub; a save keep
   t.equal(saved.status, 200, await read(saved));
   const after = await readFile(file, 'utf8');
   t.ok(after.includes(`"env": { "API_KEY": "${apiKey}", "REF": "\${REF_TOKEN}", "TOKEN_FILE": "/run/secrets/token" }`), 'the env text is as it was');
-  t.same(JSON.parse(after).mcpServers.keyed, { command: '/bin/true', env: { API_KEY: apiKey, REF: '${REF_TOKEN}', TOKEN_FILE: '/run/secrets/token' }, args: ['--changed'] }, 'only args changed');
+  t.same(writtenServers(after).keyed, { command: '/bin/true', env: { API_KEY: apiKey, REF: '${REF_TOKEN}', TOKEN_FILE: '/run/secrets/token' }, args: ['--changed'] }, 'only args changed');
   t.ok(after.includes(`"Authorization": "Bearer ${bearer}"`), 'the other entry’s secret too');
   const log = logs.map((line) => JSON.parse(line) as { server?: string; keys?: string[] }).find((record) => record.server === 'keyed');
   t.same(log?.keys, ['args'], 'the log names only the key changed');
@@ -216,7 +216,7 @@ t.test('a secret written literally in mcp.json never leaves the hub; a save keep
     body: JSON.stringify({ entry: { ...edited, env: { ...(edited.env as object), API_KEY: '${API_KEY}' } }, version: (await listed()).version }),
   });
   t.equal(replaced.status, 200, await read(replaced));
-  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.keyed.env.API_KEY, '${API_KEY}', 'the reference is written');
+  t.same(writtenServers(await readFile(file, 'utf8')).keyed?.env?.API_KEY, '${API_KEY}', 'the reference is written');
   t.notOk(await readFile(file, 'utf8').then((now) => now.includes(apiKey)), 'and the literal value is gone');
 
   for (const body of bodies) {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { waitFor } from '../../core/children/helpers.js';
-import { ARGS, CHROMIUM, everythingEntry, handWritten, makeUnwritable, PASSWORD, startConsoleHub } from './helpers.js';
+import { ARGS, CHROMIUM, everythingEntry, handWritten, makeUnwritable, PASSWORD, startConsoleHub, writtenServers } from './helpers.js';
 
 /*
  * Issue 52, slice 1 in real Chromium, each step through the page as a person does it:
@@ -94,7 +94,7 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server everything added.').waitFor();
-  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.everything, { command, args, keepAlive: true, type: 'stdio' }, 'the entry is in the file');
+  t.same(writtenServers(await readFile(file, 'utf8')).everything, { command, args, keepAlive: true, type: 'stdio' }, 'the entry is in the file');
   await waitFor('everything to be up in the list', async () => (await rowOf(page, 'everything').locator('.status').textContent()) === 'up', 60_000);
   t.match(await rowOf(page, 'everything').locator('.tools').textContent(), /^\d+$/, 'with its tool count');
   t.equal(await rowOf(page, 'everything').locator('.wakes').textContent(), '1', 'woken once');
@@ -121,7 +121,7 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
   await page.getByRole('textbox', { name: 'env', exact: true }).fill('GREETING=${HOME}');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Server everything changed.').waitFor();
-  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.everything.env, { GREETING: '${HOME}' }, 'the ${VAR} reference is written as typed');
+  t.same(writtenServers(await readFile(file, 'utf8')).everything?.env, { GREETING: '${HOME}' }, 'the ${VAR} reference is written as typed');
 
   await page.getByRole('button', { name: 'Edit everything' }).click();
   await page.getByLabel('disabled').selectOption('true');
@@ -215,7 +215,7 @@ t.test('a save from a second browser over a changed file is a conflict with the 
   t.match(await alert.textContent(), /changed since this page read it/);
   const diff = (await second.getByLabel('What changed in the file').textContent()) ?? '';
   t.match(diff, /\+\s*"first"/, 'the difference shows the first browser’s change');
-  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.zeta.args, ['first'], 'the first save is kept');
+  t.same(writtenServers(await readFile(file, 'utf8')).zeta?.args, ['first'], 'the first save is kept');
 });
 
 t.test('a config the hub cannot write: the page says why and shows the JSON to paste', async (t) => {
@@ -259,7 +259,7 @@ t.test('the add form with the keyboard alone', async (t) => {
   t.equal(await focused(), 'save-anyway', '"Save anyway" is reached with Tab');
   await page.keyboard.press('Enter');
   await page.getByText('Server typed added.').waitFor();
-  t.same(JSON.parse(await readFile(file, 'utf8')).mcpServers.typed, { command: '/bin/true', type: 'stdio' });
+  t.same(writtenServers(await readFile(file, 'utf8')).typed, { command: '/bin/true', type: 'stdio' });
 
   // A field error is announced and takes the focus.
   await page.getByRole('button', { name: 'Add a server' }).click();
@@ -340,10 +340,13 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
   t.equal(new URL(page.url()).pathname + new URL(page.url()).search, '/console/overview?from=test', '/status leads to the overview, the query kept');
   await page.locator('#server-pinned .actions button').first().waitFor();
   await page.locator('#hub-overview dl').waitFor();
-  const figures = Object.fromEntries(await page.locator('#hub-overview dt').evaluateAll((terms) => terms.map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']))) as Record<
-    string,
-    string
-  >;
+  const figures = Object.fromEntries(
+    await page
+      .locator('#hub-overview dt')
+      .evaluateAll((terms: { textContent: string | null; nextElementSibling: { textContent: string | null } | null }[]) =>
+        terms.map((term) => [term.textContent, term.nextElementSibling?.textContent ?? '']),
+      ),
+  ) as Record<string, string>;
   t.equal(figures['Version'], hub.version, 'the hub now: its version');
   t.match(figures['MCP revisions'], /2026-07-28 \(callers and servers\)/, 'the revisions and to whom');
   t.match(figures['Plugins on'], /console/, 'the plugins on');
@@ -458,6 +461,6 @@ t.test('a secret written literally in mcp.json is not on the page; saving anothe
   await page.locator('#notice', { hasText: 'keyed' }).waitFor();
   const written = await readFile(file, 'utf8');
   t.ok(written.includes(`"env": { "API_KEY": "${apiKey}", "REF": "\${REF_TOKEN}" }`), 'the secret is kept in the file byte for byte');
-  t.same(JSON.parse(written).mcpServers.keyed.args, ['--changed'], 'and the change saved');
+  t.same(writtenServers(written).keyed?.args, ['--changed'], 'and the change saved');
   t.same(problems, [], 'no script error and nothing the CSP refused');
 });

@@ -19,6 +19,11 @@ export function everythingEntry(): { command: string; args: string[] } {
 }
 
 /** A hand-written config: its own indentation (tabs), key order and spacing, which a save must keep. */
+/** The servers of a config file as the console wrote it. */
+export function writtenServers(text: string): Record<string, { env?: Record<string, string>; args?: string[] } | undefined> {
+  return (JSON.parse(text) as { mcpServers: Record<string, { env?: Record<string, string>; args?: string[] }> }).mcpServers;
+}
+
 export function handWritten(extra = ''): string {
   return `{
 \t"plugins": { "oauth-as": false, "map-tools": false },

@@ -84,7 +84,9 @@ async function containerTests(): Promise<void> {
     t.equal(inspected.HostConfig.NetworkMode, 'none');
     t.equal(inspected.HostConfig.ReadonlyRootfs, true);
     t.equal(inspected.HostConfig.Privileged, false);
-    t.ok(inspected.HostConfig.SecurityOpt?.includes('no-new-privileges'), 'no-new-privileges');
+    // @types/dockerode has it as `any`.
+    const securityOptions: unknown = inspected.HostConfig.SecurityOpt;
+    t.ok(Array.isArray(securityOptions) && securityOptions.includes('no-new-privileges'), 'no-new-privileges');
     t.equal(inspected.HostConfig.PidsLimit, 64);
     t.equal(inspected.HostConfig.Memory, 256 * 1024 * 1024);
     t.equal(inspected.HostConfig.NanoCpus, 500_000_000);

@@ -135,7 +135,7 @@ t.test('flat by default, grouped by choice: the schemas, and real calls to a RES
 
       const batch = [{ title: 'a', tag: 'x' }];
       await client.callTool({ name: 'addNotes', arguments: { query_body: 'q', body_body: batch } });
-      t.same({ url: api.seen.at(-1)?.url, body: JSON.parse(api.seen.at(-1)?.body ?? 'null') }, { url: '/v1/notes/batch?body=q', body: batch }, 'a list body is sent as it is given');
+      t.same({ url: api.seen.at(-1)?.url, body: JSON.parse(api.seen.at(-1)?.body ?? 'null') as unknown }, { url: '/v1/notes/batch?body=q', body: batch }, 'a list body is sent as it is given');
       await client.callTool({ name: 'addText', arguments: { body: 'just text' } });
       t.equal(api.seen.at(-1)?.body, '"just text"', 'a string body is sent as JSON text');
 

@@ -140,7 +140,7 @@ t.test('alternative routing service: route and isochrone switch, key sent but ne
   t.equal(request?.path, '/ors/v2/directions/cycling-regular');
   t.equal(request?.headers.authorization, ORS_KEY);
   t.notMatch(request?.path ?? '', /secret/, 'the key is not in the URL');
-  t.equal(JSON.parse(request?.body ?? '{}').language, 'de');
+  t.equal((JSON.parse(request?.body ?? '{}') as { language?: unknown }).language, 'de');
   t.equal(map.fake.of('osrm').length, 0);
 
   const iso = await map.ok('isochrone', { center: '43.7396,7.4276', profile: 'car', kilometers: 1 });

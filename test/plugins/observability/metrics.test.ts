@@ -182,7 +182,7 @@ t.test('for anyone but a scraper on this machine, /metrics takes METRICS_TOKEN o
   t.equal(refused.status, 401, 'no token: refused');
   t.notOk(refused.text.includes('hub_'), 'nothing is shown');
   // Issue 27, defect 5: the refusal named `hub-admin tokens create`, a command that does not exist.
-  t.match(JSON.parse(refused.text).error_description, /hub-admin tokens mint\b/, 'the refusal names the command that mints a token');
+  t.match((JSON.parse(refused.text) as { error_description?: unknown }).error_description, /hub-admin tokens mint\b/, 'the refusal names the command that mints a token');
   t.notOk(refused.text.includes('tokens create'), 'and no command that does not exist');
   t.equal((await metricsOf(url, { ...proxied, authorization: 'Bearer wrong-token' })).status, 401, 'a wrong token: refused');
   const scraped = await metricsOf(url, { ...proxied, authorization: 'Bearer scrape-secret-1234' });

@@ -79,7 +79,7 @@ t.test("the operator reads the status in the console's overview in Chromium, on 
   t.equal(await page.textContent('h1'), 'Hub console');
   t.equal(await page.getAttribute('nav a[aria-current=page]', 'href'), '/console/overview', 'the navigation says which view this is');
   t.same(
-    await page.$$eval('h2', (headings) => headings.map((heading) => heading.textContent)),
+    await page.$$eval('h2', (headings: { textContent: string | null }[]) => headings.map((heading) => heading.textContent)),
     ['1 server needs attention', 'Servers', 'Tools since the start', 'Hub', 'The hub now'],
     'headings say what each part is, what needs attention first',
   );
@@ -128,7 +128,7 @@ t.test("the operator reads the status in the console's overview in Chromium, on 
   t.equal((await fetch(`${url}/status.json`)).headers.get('content-type')?.startsWith('text/html'), true, 'without the session: the login form, no data');
 
   // Actions: buttons that ask the console's API and draw the overview again.
-  const buttons = () => page.$$eval('#server-everything .actions button', (found) => found.map((button) => button.textContent));
+  const buttons = () => page.$$eval('#server-everything .actions button', (found: { textContent: string | null }[]) => found.map((button) => button.textContent));
   const done = async (text: string) => {
     await page.locator('#notice', { hasText: text }).waitFor();
     await page.locator('#server-everything .actions button:not([disabled])').first().waitFor();

@@ -49,7 +49,7 @@ async function startSearchHub(t: Parameters<typeof startTestHub>[0], plugins: Re
     config: { plugins: { 'map-tools': false, 'tool-search': true, ...plugins } },
     ...(setup && { setup }),
   });
-  await Promise.all(['people', 'orders-db', 'sink'].map((name) => started.hub.children.get(name)?.ensureUp()));
+  await Promise.all(['people', 'orders-db', 'sink'].map((name) => started.hub.children.get(name)!.ensureUp()));
   return started;
 }
 

@@ -145,7 +145,7 @@ export async function startUpstreamWorld(
     expire: (token, hold) => {
       expired.add(token);
       if (!hold) return;
-      let release = () => undefined as void;
+      let release: () => void = () => undefined;
       const released = new Promise<void>((resolve) => (release = resolve));
       // Released by the last expected request, or after a while so a miss fails instead of hanging.
       setTimeout(release, 10_000).unref();

@@ -56,7 +56,11 @@ export const POIS: FakePoi[] = [
     id: 2009,
     lat: 43.735,
     lon: 7.421,
-    tags: Object.fromEntries([...Array.from({ length: 70 }, (_, index) => [`key${String(index).padStart(2, '0')}`, 'v']), ['description', 'x'.repeat(900)], ['name', 'Tag Heavy']]),
+    tags: Object.fromEntries<string>([
+      ...Array.from({ length: 70 }, (_, index): [string, string] => [`key${String(index).padStart(2, '0')}`, 'v']),
+      ['description', 'x'.repeat(900)],
+      ['name', 'Tag Heavy'],
+    ]),
   },
 ];
 
