@@ -32,10 +32,11 @@ export default definePlugin({
     const startedAt = Date.now();
     const figures = new ServerFigures(hub);
     const calls = new CallRing(hub, options.callsKept);
-    const rate = new CallRate(hub.observe);
+    // callsKept 0 promises that the console listens to no call: the minute's count is off too.
+    const rate = options.callsKept === 0 ? undefined : new CallRate(hub.observe);
     app.addHook('onClose', async () => {
       calls.close();
-      rate.close();
+      rate?.close();
     });
     hub.pages.add('console', { title: 'Console', path: CONSOLE_PATH });
     await hub.operator.pages(app, (context) => {

@@ -644,15 +644,15 @@ async function loadHubFigures() {
     return;
   }
   const hub = answer.data;
-  const { calls, failed, errorRate } = hub.lastMinute;
+  const minute = hub.lastMinute;
   const whom = ({ callers, servers }) => (callers && servers ? 'callers and servers' : callers ? 'callers only' : 'servers only');
   const figures = [
     ['Version', hub.version],
     ['Up for', duration(hub.uptimeSeconds)],
     ['MCP revisions', hub.revisions.map((revision) => `${revision.revision} (${whom(revision)})`).join(', ') || 'none'],
     ['Plugins on', hub.plugins.join(', ')],
-    ['Calls in the last minute', String(calls)],
-    ['Error rate (last minute)', errorRate === null ? 'no call' : `${(errorRate * 100).toFixed(1)} % (${failed} failed)`],
+    ['Calls in the last minute', minute === null ? 'not counted (callsKept is 0: the console listens to no call)' : String(minute.calls)],
+    ['Error rate (last minute)', minute === null ? 'not counted' : minute.errorRate === null ? 'no call' : `${(minute.errorRate * 100).toFixed(1)} % (${minute.failed} failed)`],
     ['Memory', `${mebibytes(hub.memory.rssBytes)} resident, heap ${mebibytes(hub.memory.heapUsedBytes)} of ${mebibytes(hub.memory.heapTotalBytes)}`],
   ];
   box.replaceChildren(

@@ -353,7 +353,7 @@ t.test('the calls API takes the operator session only', async (t) => {
   }
 });
 
-t.test('callsKept 0 keeps nothing and has no stream', async (t) => {
+t.test('callsKept 0 keeps nothing, has no stream and counts no calls a minute', async (t) => {
   const { url } = await startConsoleHub(t, config(0, 15));
   const session = await operatorSession(url);
   const client = await connectClient(t, `${url}/everything/mcp`, '2026-07-28');
@@ -362,4 +362,6 @@ t.test('callsKept 0 keeps nothing and has no stream', async (t) => {
   const stream = await fetch(`${url}/console/api/calls/stream`, { headers: { cookie: session.cookie } });
   t.equal(stream.status, 409);
   t.equal((await errorOf(stream)).code, 'HUB_ERR_CONSOLE_CALLS_OFF');
+  const overview = (await (await fetch(`${url}/console/api/overview`, { headers: { cookie: session.cookie } })).json()) as { lastMinute: unknown };
+  t.equal(overview.lastMinute, null, 'nor does the overview count calls a minute');
 });
