@@ -610,8 +610,9 @@ async function serverAction(button) {
   button.disabled = true;
   notice(`${ACTION_LABELS[action]} ${server}…`);
   const answer = await call('POST', `/servers/${encodeURIComponent(server)}/${action}`);
-  notice(answer.ok ? answer.data.message : (answer.data.error?.message ?? `Could not ${action} ${server}.`), answer.ok ? 'ok' : 'error');
+  // The view is drawn anew before the outcome is said, so what the notice says is what the row shows.
   await (view === 'overview' ? loadOverview() : loadServers());
+  notice(answer.ok ? answer.data.message : (answer.data.error?.message ?? `Could not ${action} ${server}.`), answer.ok ? 'ok' : 'error');
   // The row was drawn anew: the focus goes back to the same server's buttons.
   document.querySelector(`[data-server="${CSS.escape(server)}"]`)?.focus();
 }
