@@ -28,6 +28,7 @@ const encoder = new TextEncoder();
  */
 export function limitResult(result: CallToolResult, maxBytes: number, tool: Pick<Tool, 'name' | 'inputSchema'>, whose = "this server's limit", sent: SentBefore = { bytes: 0, dropped: 0 }): Limited {
   const cap = Math.max(0, maxBytes - sent.bytes);
+  if (sent.dropped === 0 && boundOfTexts(result) <= cap) return undefined;
   const { content, structuredContent, isError, ...others } = result;
   const structuredBytes = structuredContent === undefined ? 0 : byteLength(JSON.stringify(structuredContent));
   if (structuredBytes > cap) {
@@ -107,6 +108,27 @@ function notice(cutBytes: number, total: number, left: number, droppedFields: nu
       : `To get the rest, call ${tool.name} again asking for less at a time.`;
   const cut = cutBytes > 0 ? `this result was cut: ${cutBytes} of its ${total} bytes${blocks}${fields} were dropped to keep it within ${total - cutBytes} bytes.` : 'this result is whole.';
   return `[output-limit: ${cut}${before}${progress} ${more}]`;
+}
+
+/** No UTF-16 unit takes more than six bytes in a JSON string (`\u001f`; a character of three UTF-8 bytes is one unit, of four two). */
+const MOST_BYTES_PER_UNIT = 6;
+
+/**
+ * A bound above what a result of text blocks alone counts for (`blockBytes` of each),
+ * found without writing it as JSON (issue 54.4: most results are a few texts far under the
+ * cap, and writing them out to learn so cost more than the rest of the plugin); Infinity
+ * for any other result, which is then counted exactly. A child's result is not checked
+ * against the schema on every road: a `text` that is no string is counted exactly too.
+ */
+function boundOfTexts(result: CallToolResult): number {
+  let bound = 0;
+  for (const key in result) if (key !== 'content' && key !== 'isError') return Infinity;
+  for (const block of result.content) {
+    const text: unknown = block.type === 'text' && Object.keys(block).length === 2 ? block.text : undefined;
+    if (typeof text !== 'string') return Infinity;
+    bound += EMPTY_TEXT_BYTES + MOST_BYTES_PER_UNIT * text.length;
+  }
+  return bound;
 }
 
 /** What a content block puts into the caller: the block as JSON (its text, base64 data or resource, with its framing). */
