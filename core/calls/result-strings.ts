@@ -21,8 +21,27 @@ export interface ResultStringsOptions {
  */
 export function resultStrings(result: CallToolResult, options: ResultStringsOptions = {}): string[] {
   const texts: string[] = [];
-  mapResultStrings(result, (text) => (texts.push(text), text), options);
+  const push = (text: string): void => void texts.push(text);
+  if (options.all === true) eachJsonString(result, push);
+  else mapResultStrings(result, (text) => (push(text), text), options);
   return texts;
+}
+
+/**
+ * Every string `mapJsonStrings` hands its `map`, in the same order, read without copying
+ * the value: a guardrail reads every call's strings and rewrites almost none.
+ */
+export function eachJsonString(value: unknown, visit: (text: string) => void): void {
+  if (typeof value === 'string') return visit(value);
+  if (Array.isArray(value)) {
+    for (const item of value) eachJsonString(item, visit);
+  } else if (typeof value === 'object' && value !== null) {
+    const holder = value as Record<string, unknown>;
+    for (const key of Object.keys(holder)) {
+      visit(key);
+      if (!isPayload(holder, key)) eachJsonString(holder[key], visit);
+    }
+  }
 }
 
 /**

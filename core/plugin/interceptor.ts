@@ -16,4 +16,4 @@ export type {
 } from '../calls/interceptors.js';
 export type { InterceptionDirection, InterceptionEvent } from '../observe.js';
 export { toolError } from '../calls/tool-results.js';
-export { mapJsonStrings, mapResultStrings, resultStrings, type ResultStringsOptions } from '../calls/result-strings.js';
+export { eachJsonString, mapJsonStrings, mapResultStrings, resultStrings, type ResultStringsOptions } from '../calls/result-strings.js';

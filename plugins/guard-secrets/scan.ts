@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { mapJsonStrings, mapResultStrings, resultStrings } from '../../core/plugin/interceptor.js';
+import { eachJsonString, mapJsonStrings, mapResultStrings, resultStrings } from '../../core/plugin/interceptor.js';
 import { findSecrets } from './rules.js';
 
 /** What a scan found: the kinds (one per secret) and the value with each secret replaced by `[REDACTED:<kind>]`. */
@@ -23,7 +23,7 @@ const SEPARATOR = '\n\n';
  */
 export async function scanValue<T>(value: T): Promise<Scanned<T> | undefined> {
   const texts: string[] = [];
-  mapJsonStrings(value, (text) => (texts.push(text), text));
+  eachJsonString(value, (text) => void texts.push(text));
   const redactions = await redactTexts(texts);
   if (!redactions) return undefined;
   let index = 0;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { mapJsonStrings, mapResultStrings, resultStrings } from '../../../core/plugin/interceptor.js';
+import { eachJsonString, mapJsonStrings, mapResultStrings, resultStrings } from '../../../core/plugin/interceptor.js';
 
 // Issue 60, item 5: the interceptor surface maps every string of a result a model reads
 // (text, embedded resource text, structuredContent at any depth), so the commonest
@@ -67,4 +67,25 @@ t.test('mapJsonStrings: any JSON value; two keys mapped to one are kept apart by
     mapJsonStrings(7, (text) => text),
     7,
   );
+});
+
+t.test('eachJsonString: the strings mapJsonStrings maps, in its order, base64 payloads left out, the value untouched', async (t) => {
+  const value = {
+    content: [
+      { type: 'text', text: 'one' },
+      { type: 'image', data: 'aGk=', mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'file:///a', blob: 'YmxvYg==' } },
+    ],
+    structuredContent: { nested: [{ key: 'two' }, 3, null, true] },
+    _meta: { note: 'three' },
+  };
+  const frozen = JSON.stringify(value);
+  const mapped: string[] = [];
+  mapJsonStrings(value, (text) => (mapped.push(text), text));
+  const read: string[] = [];
+  eachJsonString(value, (text) => void read.push(text));
+  t.same(read, mapped, 'the same strings, in the same order');
+  t.notOk(read.includes('aGk=') || read.includes('YmxvYg=='), 'no base64 payload is read');
+  t.ok(read.includes('two') && read.includes('nested') && read.includes('three'), 'keys and values at every depth');
+  t.equal(JSON.stringify(value), frozen, 'the value is as it was');
 });
