@@ -32,12 +32,6 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       // 36: the SDK's low-level `Server` and the 2025 revision's members are deprecated for apps, not for a proxy that carries every revision.
       '@typescript-eslint/no-deprecated': 'off',
-      // 32: defensive checks on values that come from outside the types (JSON, plugins, children); planned, one by one.
-      '@typescript-eslint/no-unnecessary-condition': 'off',
-      // 53: `.catch((error) => ...)` callbacks; planned: annotate each `error: unknown`.
-      '@typescript-eslint/use-unknown-in-catch-callback-variable': 'off',
-      // 23: methods passed on whose `this` is bound or unused (Fastify decorators, settings readers); planned, one by one.
-      '@typescript-eslint/unbound-method': 'off',
       // 6: records parsed from JSON lose a key; a Map would change the shape they are written back in.
       '@typescript-eslint/no-dynamic-delete': 'off',
       // 10: each returns a FastifyReply (a thenable) from inside a try; awaiting one waits for the answer to be sent.

@@ -18,7 +18,7 @@ export interface ChildAnswer {
 export interface EverythingStdio {
   /** Sends one request; `answered` gets the child's answer to it. */
   request(method: unknown, params: unknown, answered: (answer: ChildAnswer) => void): void;
-  stop(): void;
+  stop: () => void;
 }
 
 export async function startEverythingStdio(): Promise<EverythingStdio> {

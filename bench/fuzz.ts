@@ -260,7 +260,7 @@ function mutate(endpoint: string, revision: Revision): { method: string; headers
   const { body, headers } = seed(endpoint, revision);
   let text = JSON.stringify(body);
   const roll = random();
-  if (roll < 0.45) text = withDeepNesting(JSON.stringify(structural(body)) ?? 'null');
+  if (roll < 0.45) text = withDeepNesting(JSON.stringify(structural(body)));
   else if (roll < 0.8) text = bytewise(text);
   else if (roll < 0.83) text = '';
   else if (roll < 0.835) text = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"${'y'.repeat(4.5 * 1024 * 1024)}"}}`;
@@ -283,8 +283,8 @@ function isJsonRpcAnswer(value: unknown): boolean {
   const message = value as Record<string, unknown>;
   if (message.jsonrpc !== '2.0' || !('id' in message)) return false;
   if ('result' in message) return typeof message.result === 'object' && message.result !== null;
-  const error = message.error as Record<string, unknown> | undefined;
-  return typeof error === 'object' && error !== null && Number.isInteger(error.code) && typeof error.message === 'string';
+  const error = message.error;
+  return typeof error === 'object' && error !== null && 'code' in error && Number.isInteger(error.code) && 'message' in error && typeof error.message === 'string';
 }
 
 /** The answer's verdict: JSON-RPC (a JSON body, or the last message of an event stream), or why not. */

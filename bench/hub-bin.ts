@@ -21,9 +21,9 @@ export interface BenchHubBin {
   /** Log lines the hub has written so far. */
   logLines(): number;
   /** CPU time of every thread of the hub process so far, in microseconds (from /proc, nanosecond-exact). */
-  cpuMicros(): number;
+  cpuMicros: () => number;
   /** CPU time of the hub's child processes (its stdio servers) so far, in microseconds. */
-  childrenCpuMicros(): number;
+  childrenCpuMicros: () => number;
   /** The hub process's resident set, in MB. */
   rssMb(): number;
   /** `hub-admin` beside the running hub, with its environment; resolves to stdout. */

@@ -69,9 +69,9 @@ export function startStdioProxyFloor(): Promise<PortServer> {
 export interface PortServer {
   url: string;
   /** CPU time of every thread of the server's process so far, in microseconds (from /proc). */
-  cpuMicros(): number;
+  cpuMicros: () => number;
   /** CPU time of the server's child processes so far (the stdio proxy floor's child), in microseconds. */
-  childrenCpuMicros(): number;
+  childrenCpuMicros: () => number;
   stop(): void;
 }
 

@@ -155,7 +155,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   }
   await options.setup?.(pluginHub(context, APP_OWNER));
   const servers = new ConfiguredServers(context);
-  const entries = servers.check(config, source, options.admin?.leftOut);
+  const entries = servers.check(config, source, options.admin?.leftOut.bind(options.admin));
   for (const warning of servers.typos(config)) app.log.warn({ config: source }, warning);
   const { warnings, disabled, adopted } = servers.notices(config);
   for (const warning of warnings) app.log.warn({ config: source }, warning);
@@ -215,7 +215,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     if (options.admin) return;
     for (const child of context.children.all()) {
       if (!child.alwaysRunning) continue;
-      child.ensureUp().catch((error: Error) => child.log.warn({ err: error.message }, 'always-running server did not start'));
+      child.ensureUp().catch((error: unknown) => child.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'always-running server did not start'));
     }
   });
   // Generated and printed by the serving hub only, not by hub-admin building the same hub;

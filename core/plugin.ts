@@ -77,15 +77,25 @@ export const NO_OPTIONS = Type.Object({}, { additionalProperties: false });
  * at once (not at `hub check`) an `options` that is not a TypeBox schema.
  */
 export function definePlugin<Options extends TSchema = typeof NO_OPTIONS>(plugin: PluginDefinition<Options>): HubPlugin<Options> {
-  if (plugin.options !== undefined && (typeof plugin.options !== 'object' || plugin.options === null)) {
+  // A plugin written in JavaScript may pass anything.
+  const options: unknown = plugin.options;
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
     throw new TypeError(`plugin "${plugin.name}": options must be a TypeBox schema (Type.Object({...})), or left out when the plugin has none`);
   }
   return { ...plugin, options: plugin.options ?? (NO_OPTIONS as TSchema as Options) };
 }
 
+/** A plugin as a module exports it: made with `definePlugin`, or a plain object that leaves `options` out, as `definePlugin` allows. */
+export type PluginExport = HubPlugin | (Omit<HubPlugin, 'options'> & { options?: undefined });
+
 /** Whether `value` is a plugin (a value with name and register; options may be left out, as `definePlugin` allows). */
-export function isHubPlugin(value: unknown): value is HubPlugin {
+export function isHubPlugin(value: unknown): value is PluginExport {
   if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Partial<HubPlugin>;
+  const candidate = value as { [K in keyof HubPlugin]?: unknown };
   return typeof candidate.name === 'string' && typeof candidate.register === 'function' && (candidate.options === undefined || (typeof candidate.options === 'object' && candidate.options !== null));
+}
+
+/** The plugin itself, or, when it leaves `options` out, a copy with the empty options schema (`NO_OPTIONS`). */
+export function withOptions(plugin: PluginExport): HubPlugin {
+  return plugin.options === undefined ? { ...plugin, options: NO_OPTIONS } : plugin;
 }

@@ -130,8 +130,8 @@ export async function startHub(env: NodeJS.ProcessEnv = process.env, { closeKept
   let context: PluginHub | undefined;
   try {
     await app.register(hub, { env: env as Record<string, string>, closeKeptAliveGently, setup: (created) => void (context = created) });
-    await app.listen({ host: settings.host, port: settings.port }).catch((error: NodeJS.ErrnoException) => {
-      throw listenError(error, settings);
+    await app.listen({ host: settings.host, port: settings.port }).catch((error: unknown) => {
+      throw listenError(error as NodeJS.ErrnoException, settings);
     });
   } catch (error) {
     await app.close().catch(() => undefined);

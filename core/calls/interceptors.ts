@@ -285,7 +285,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
       return isPromise(verdict) ? await within(verdict, budgetMs) : verdict;
     } catch (error) {
       const overran = error instanceof Overrun;
-      logFailure(hub.log, call, entry, direction, overran ? `ran past its time budget of ${budgetMs} ms` : ((error as Error)?.message ?? String(error)));
+      logFailure(hub.log, call, entry, direction, overran ? `ran past its time budget of ${budgetMs} ms` : ((error as Partial<Error> | null | undefined)?.message ?? String(error)));
       publish(hub, call, entry, direction, 'failed', undefined, overran ? 'overran' : 'threw');
       return FAILED;
     }

@@ -56,7 +56,7 @@ export async function resolveTool(call: ToolCall, targets: RouteTargets): Promis
     call.outcome = 'refused';
     throw new HubError(HUB_ERROR_CODES.SERVER_HIDDEN, `server "${child.name}" is not offered through /hub (hub: false)`);
   }
-  const route = child.childType.routeTool;
+  const route = child.childType.routeTool?.bind(child.childType);
   let tool: ToolLookup;
   try {
     tool = await lookupTool(child, call.params.name, { wake: call.wake, askUnlisted: call.road === 'server' && route === undefined });
@@ -77,7 +77,7 @@ export async function resolveTool(call: ToolCall, targets: RouteTargets): Promis
     call.outcome = 'refused';
     return toolError(tool.withheld);
   }
-  if (route) return routed(call, targets, route.call(child.childType, child.name, call.params.name));
+  if (route) return routed(call, targets, route(child.name, call.params.name));
   // A name the server does not list, asked of the server: the answer is the server's, the call an unknown tool's.
   if (child.findTool(call.params.name) !== tool) call.outcome = 'unknown_tool';
   return tool;

@@ -158,6 +158,7 @@ export async function learnFace(host: FaceHost, revision: string, signal: AbortS
         return null;
       }
       const [lists, spoken] = await Promise.all([readLists(connection.client, signal), host.spokenLists(signal).catch(() => undefined)]);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the signal may abort during the await; the compiler keeps the check before it
       if (signal.aborted) return undefined;
       if (lists === undefined || spoken === undefined) {
         host.log.info({ revision }, "the server's lists on this revision could not be compared with those of the revision spoken; its callers get the latter");

@@ -102,8 +102,8 @@ export class ChildStarter {
         },
         park: (reason) => host.park(reason),
       },
-      host.timings,
-      host.clock,
+      () => host.timings(),
+      () => host.clock(),
     );
   }
 
@@ -149,7 +149,7 @@ export class ChildStarter {
     this.#stopPings();
     const { connection } = this;
     this.connection = undefined;
-    const closing = connection?.close().catch((error: Error) => this.host.log.warn({ err: error.message }, 'closing the child failed'));
+    const closing = connection?.close().catch((error: unknown) => this.host.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'closing the child failed'));
     const starting = this.#starting;
     return (async () => {
       await closing;
@@ -285,6 +285,7 @@ export class ChildStarter {
     }
     host.prepare(connection, wire);
     const tools = await listAllTools(connection.client, connection.client.getServerCapabilities());
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the signal may abort during the await; the compiler keeps the check before it
     if (signal.aborted) return this.#abandon(attempt, signal);
     if (attempt.closedEarly !== undefined) throw new HubError(HUB_ERROR_CODES.CHILD_CLOSED, attempt.closedEarly);
     if (generation !== this.#generation) throw new HubError(HUB_ERROR_CODES.CHILD_START_CANCELLED, `server "${host.name}" was stopped while starting`);

@@ -574,10 +574,10 @@ export class Child extends ChildProfile {
   }
 
   #prepare(connection: ChildConnection, wire: ChildWire): void {
-    this.#stderrTail = connection.stderrTail;
+    this.#stderrTail = connection.stderrTail?.bind(connection);
     connection.client.setNotificationHandler('notifications/tools/list_changed', async () => {
       if (this.#starter.connection !== connection) return;
-      const changed = await this.#refreshTools().catch((error: Error) => this.log.warn({ err: error.message }, 'tool list refresh failed'));
+      const changed = await this.#refreshTools().catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'tool list refresh failed'));
       // The child says its list changed: callers hear so even when it reads the same to the hub.
       if (changed !== true) this.#watch.emit({ kind: 'tools' });
     });

@@ -213,7 +213,8 @@ export class ConfiguredServers {
     const fresh = [...changes.added, ...changes.restarted].flatMap((name) => this.hub.children.get(name) ?? []);
     await this.hub.children.loadSnapshots(fresh);
     for (const child of fresh) {
-      if (child.alwaysRunning || toStart.has(child.name)) child.ensureUp().catch((error: Error) => child.log.warn({ err: error.message }, 'server did not start after the reload'));
+      if (child.alwaysRunning || toStart.has(child.name))
+        child.ensureUp().catch((error: unknown) => child.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'server did not start after the reload'));
     }
     return { changes, stopped: Promise.all(stopping).then(() => undefined) };
   }

@@ -25,12 +25,12 @@ export function startPings(client: Client, wire: ChildWire, intervalMs: number, 
         clock.clearTimeout(deadline);
         if (!stopped) schedule();
       },
-      (error: Error) => {
+      (error: unknown) => {
         clock.clearTimeout(deadline);
         if (stopped) return;
         if (error instanceof ProtocolError) return schedule();
         stop();
-        onFailure(`did not answer a ping: ${late.signal.aborted ? (late.signal.reason as Error).message : error.message}`);
+        onFailure(`did not answer a ping: ${late.signal.aborted ? (late.signal.reason as Error).message : error instanceof Error ? error.message : String(error)}`);
       },
     );
   }

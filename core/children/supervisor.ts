@@ -65,7 +65,7 @@ export class Supervisor {
     this.child.log.warn({ failures: this.#failures, delayMs: delay, reason }, 'server ended; restarting');
     this.#restartTimer = clock.setTimeout(() => {
       this.#restartTimer = undefined;
-      this.child.restart().catch((error: Error) => this.crashed(error.message));
+      this.child.restart().catch((error: unknown) => this.crashed(error instanceof Error ? error.message : String(error)));
     }, delay);
   }
 

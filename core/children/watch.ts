@@ -11,8 +11,8 @@ export type ChildChange = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 
 
 /** How a child that cannot be watched is re-listed instead (`Relister`). */
 export interface Relisting {
-  clock(): ChildClock;
-  timings(): Pick<ChildTimings, 'relistBaseMs' | 'relistMaxMs' | 'backoffBaseMs' | 'backoffMaxMs'>;
+  clock: () => ChildClock;
+  timings: () => Pick<ChildTimings, 'relistBaseMs' | 'relistMaxMs' | 'backoffBaseMs' | 'backoffMaxMs'>;
   /** Reads the tool list afresh (the Child tells its listeners of a change); true when it changed. */
   tools(): Promise<boolean>;
 }

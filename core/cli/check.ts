@@ -85,7 +85,7 @@ async function checkServer(child: Child, configDirectory: string, connect: boole
   const type = child.childType.type;
   if (child.blocked !== undefined) return { name: child.name, type, status: 'problem', detail: child.blocked };
   const checked = configured
-    ? ((await child.childType.check?.(child.entry, { configDirectory }).catch((error: Error) => ({ ok: false, detail: error.message }))) ?? {
+    ? ((await child.childType.check?.(child.entry, { configDirectory }).catch((error: unknown) => ({ ok: false, detail: error instanceof Error ? error.message : String(error) }))) ?? {
         ok: true,
         detail: `the ${type} type checks nothing before a start`,
       })

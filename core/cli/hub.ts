@@ -76,9 +76,10 @@ runCli('hub', async () => {
         stopped('info', {});
         process.exit(0);
       },
-      (error: Error) => {
-        started.app.log.error({ err: error.message }, 'shutdown failed');
-        stopped('error', { err: error.message });
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        started.app.log.error({ err: message }, 'shutdown failed');
+        stopped('error', { err: message });
         process.exit(1);
       },
     );

@@ -107,8 +107,8 @@ export function configFileOf(hub: Hub, servers: () => ConfiguredServers | undefi
       const folder = dirname(target);
       try {
         await access(folder, constants.W_OK);
-        await access(target, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'ENOENT') throw error;
+        await access(target, constants.W_OK).catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

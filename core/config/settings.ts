@@ -46,8 +46,8 @@ export type HubSettings = Static<typeof HubSettings>;
 interface Setting<K extends keyof HubSettings> {
   key: K;
   env: string;
-  fallback(read: Partial<HubSettings>, cwd: string): HubSettings[K];
-  parse(raw: string, cwd: string): HubSettings[K];
+  fallback: (read: Partial<HubSettings>, cwd: string) => HubSettings[K];
+  parse: (raw: string, cwd: string) => HubSettings[K];
 }
 
 function setting<K extends keyof HubSettings>(key: K, env: string, fallback: Setting<K>['fallback'], parse: Setting<K>['parse']): Setting<K> {

@@ -60,7 +60,7 @@ async function pingStore(hub: Hub): Promise<string | undefined> {
     return await Promise.race([
       hub.store.ping().then(
         () => undefined,
-        (error: Error) => error.message,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
       ),
       late,
     ]);

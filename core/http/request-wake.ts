@@ -21,8 +21,8 @@ export class RequestWake {
   up(): Promise<void> {
     this.#up ??= this.#child.ensureUp().then(
       () => undefined,
-      (error: Error) => {
-        throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+      (error: unknown) => {
+        throw new ProtocolError(ProtocolErrorCode.InternalError, error instanceof Error ? error.message : String(error));
       },
     );
     return this.#up;

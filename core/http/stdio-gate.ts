@@ -29,7 +29,7 @@ export class StdioRevisionGate implements Transport {
       }
       if (isJSONRPCRequest(message)) {
         const refusal = unsupportedRevisionAnswer({ method: 'POST', headers: {}, body: message }, this.revisions);
-        void this.inner.send(refusal).catch((error: Error) => this.onerror?.(error));
+        void this.inner.send(refusal).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
       }
     };
     this.inner.onclose = () => this.onclose?.();

@@ -301,7 +301,7 @@ export class OperatorWeb implements OperatorService {
 
 /** Routes of the operator's JSON API say so in their config (`{ operatorApi: true }`): their refusals are JSON, not pages. */
 function isOperatorApi(request: FastifyRequest): boolean {
-  return request.routeOptions.config?.operatorApi === true;
+  return request.routeOptions.config.operatorApi === true;
 }
 
 /** An error of the operator API: JSON with the hub's error code and a message a person can act on. */

@@ -17,12 +17,12 @@ export class Builtin {
 
   async load(): Promise<HubPlugin> {
     // plugin.js loads TypeBox (the empty options schema): only a plugin's load needs it.
-    const [module, { isHubPlugin }] = await Promise.all([import(pathToFileURL(join(this.folder, 'index.js')).href) as Promise<{ default?: unknown }>, import('../plugin.js')]);
+    const [module, { isHubPlugin, withOptions }] = await Promise.all([import(pathToFileURL(join(this.folder, 'index.js')).href) as Promise<{ default?: unknown }>, import('../plugin.js')]);
     if (!isHubPlugin(module.default)) throw new StartupError(`built-in plugin folder "${this.folder}" does not export a plugin as default`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
     if (module.default.name !== this.manifest.name) {
       throw new StartupError(`built-in plugin folder "${this.folder}": its manifest names "${this.manifest.name}", its plugin "${module.default.name}"`, { code: HUB_ERROR_CODES.PLUGIN_INVALID });
     }
-    return module.default;
+    return withOptions(module.default);
   }
 }
 

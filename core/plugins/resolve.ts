@@ -5,7 +5,7 @@ import Value from 'typebox/value';
 import type { HubConfig } from '../config/schema.js';
 import { firstSchemaProblem, pointerToPath } from '../config/schema-errors.js';
 import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { isHubPlugin, NO_OPTIONS, type HubPlugin } from '../plugin.js';
+import { isHubPlugin, withOptions, type HubPlugin } from '../plugin.js';
 import { Builtin, enabledWithoutMention, readBuiltinManifests } from './builtins.js';
 import { orderByDependencies } from './order.js';
 
@@ -102,8 +102,7 @@ async function loadThirdParty(key: string, context: ResolveContext, builtinNames
         code: HUB_ERROR_CODES.PLUGIN_INVALID,
       });
     }
-    // A plain object written without definePlugin may leave out options, as definePlugin allows.
-    return plugin.options === undefined ? { ...plugin, options: NO_OPTIONS } : plugin;
+    return withOptions(plugin);
   } catch (error) {
     if (error instanceof StartupError) throw error;
     const code = (error as NodeJS.ErrnoException).code;

@@ -27,8 +27,8 @@ export async function checkDataPath(path: string): Promise<void> {
 async function dataPathProblem(path: string): Promise<string | undefined> {
   let existing = path;
   for (;;) {
-    const found = await stat(existing).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
+    const found = await stat(existing).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       return undefined;
     });
     if (found) {

@@ -141,17 +141,22 @@ class EmbeddedCollection<T extends StoreDocument> implements StoreCollection<T> 
     const id = options.staleness === 'bounded' ? idOnly(filter) : undefined;
     if (id !== undefined && this.#absent.has(id)) return null;
     const loads = this.#loads;
-    const found = await this.#db.findOneAsync(this.#visible(filter));
+    const found = await this.#findOne(filter);
     // A reload or write that ran meanwhile may have brought the document: only a miss on what is loaded now is remembered.
     if (!found && id !== undefined && loads === this.#loads) {
       if (this.#absent.size >= ABSENT_IDS) this.#absent.clear();
       this.#absent.add(id);
     }
-    if (found || options.staleness === 'bounded' || this.#signature() === this.#seen) return found ?? null;
+    if (found || options.staleness === 'bounded' || this.#signature() === this.#seen) return found;
     // A miss may be another process's write that the watcher has not told of yet (a client
     // registered, a token issued through another replica a moment ago): reload and look again.
     await this.#locked(() => Promise.resolve());
-    return (await this.#db.findOneAsync(this.#visible(filter))) ?? null;
+    return this.#findOne(filter);
+  }
+
+  /** nedb's types say a findOne resolves to a document; on a miss it resolves to null. */
+  async #findOne(filter: Filter<T>): Promise<T | null> {
+    return this.#db.findOneAsync(this.#visible(filter));
   }
 
   async find(filter: Filter<T>, options: FindOptions<T> = {}): Promise<T[]> {

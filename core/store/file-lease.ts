@@ -51,6 +51,7 @@ export class FileLease {
       this.#active--;
       if (this.#active === 0) {
         this.#idle?.();
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a hand-back may have begun while the operation ran; the compiler keeps the loop's check
         if (!this.#handover && this.#held) this.#scheduleDrop();
       }
     }

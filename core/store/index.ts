@@ -15,8 +15,10 @@ export interface StoreSettings {
 export async function openStore(settings: StoreSettings): Promise<Store> {
   if (settings.mongodbUrl) return (await import('./mongodb.js')).openMongoStore(settings.mongodbUrl);
   const { openEmbeddedStore } = await import('./embedded.js');
-  return openEmbeddedStore(join(settings.dataPath, 'store')).catch((error: Error) => {
-    throw new HubError(HUB_ERROR_CODES.STORE_UNAVAILABLE, `DATA_PATH (${settings.dataPath}): the embedded store cannot be opened: ${error.message}`, { cause: error });
+  return openEmbeddedStore(join(settings.dataPath, 'store')).catch((error: unknown) => {
+    throw new HubError(HUB_ERROR_CODES.STORE_UNAVAILABLE, `DATA_PATH (${settings.dataPath}): the embedded store cannot be opened: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   });
 }
 

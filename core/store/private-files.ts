@@ -33,9 +33,9 @@ export const HUB_PRIVATE_FILES = ['snapshots'];
  * and any folder, open to others is closed, and logged.
  */
 export async function checkPrivateFiles(dataPath: string, entries: { secrets: readonly string[]; others: readonly string[] }, log: FastifyBaseLogger): Promise<void> {
-  const root = await stat(dataPath).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw new StartupError(`DATA_PATH ${dataPath} cannot be read: ${error.message}`, { code: HUB_ERROR_CODES.DATA_PATH, cause: error });
+  const root = await stat(dataPath).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StartupError(`DATA_PATH ${dataPath} cannot be read: ${error instanceof Error ? error.message : String(error)}`, { code: HUB_ERROR_CODES.DATA_PATH, cause: error });
   });
   if (!root) return;
   if (!root.isDirectory()) throw new StartupError(`DATA_PATH ${dataPath} is not a folder`, { code: HUB_ERROR_CODES.DATA_PATH });

@@ -125,8 +125,9 @@ export async function runInSandbox(code: string, limits: SandboxLimits, serverNa
   // The interpreter's own limits end a program inside it; what escapes to the host (the
   // engine's native stack exhausted by deep recursion, say) leaves the instance in an
   // unknown state, so the run ends and the instance is dropped without further calls.
-  let broken = false;
-  let programSettled = false;
+  // `boolean`, not the `false` they start as: callbacks set them while the run is awaited.
+  let broken = false as boolean;
+  let programSettled = false as boolean;
   const guarded = (work: () => void): void => {
     try {
       work();

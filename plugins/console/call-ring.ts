@@ -237,9 +237,9 @@ function toolErrorText(result: CallToolResult | InputRequiredResult | undefined)
   return text === '' ? null : cut(text, MAX_ERROR_CHARS);
 }
 
-function jsonBytes(value: unknown): number {
+function jsonBytes(value: object): number {
   try {
-    return Buffer.byteLength(JSON.stringify(value) ?? '');
+    return Buffer.byteLength(JSON.stringify(value));
   } catch {
     return 0;
   }

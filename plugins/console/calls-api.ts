@@ -127,7 +127,7 @@ function filterOf(query: CallsQuery): CallFilter {
 }
 
 function sessionKey(request: FastifyRequest): string {
-  const cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
+  const cookies = (request as { cookies?: Record<string, string | undefined> }).cookies;
   return createHash('sha256')
     .update(cookies?.[SESSION_COOKIE] ?? '')
     .digest('hex');

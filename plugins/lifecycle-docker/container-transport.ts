@@ -115,7 +115,7 @@ export class ContainerTransport implements Transport {
     if (this.#closing) return;
     const code = await Promise.race([this.#exitCode ?? Promise.resolve(undefined), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2_000).unref())]);
     this.ended ??= code === undefined ? 'the container stream ended' : `the container exited with code ${code}`;
-    await this.close().catch((error: Error) => this.onerror?.(error));
+    await this.close().catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
   }
 
   async #finish(): Promise<void> {

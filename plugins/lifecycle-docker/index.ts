@@ -71,7 +71,8 @@ export default definePlugin({
               (count) => {
                 if (count > 0) hub.log.info({ count }, `removed ${count} container(s) left behind by an earlier run of this hub`);
               },
-              (error: Error) => hub.log.warn({ err: error.message, dockerHost: address.address }, 'could not look for containers left behind by an earlier run'),
+              (error: unknown) =>
+                hub.log.warn({ err: error instanceof Error ? error.message : String(error), dockerHost: address.address }, 'could not look for containers left behind by an earlier run'),
             );
     // Runs after the kernel has stopped every child: only a start that raced the shutdown is left.
     app.addHook('onClose', async () => {

@@ -47,7 +47,11 @@ export default definePlugin({
       const restartedAlready = new Set([...event.added, ...event.restarted]);
       for (const server of hub.servers.list()) {
         if (server.entry.type !== 'openapi' || restartedAlready.has(server.name)) continue;
-        server.restart().catch((error: Error) => hub.log.warn({ server: server.name, err: error.message }, `server "${server.name}": could not restart to read its OpenAPI document again`));
+        server
+          .restart()
+          .catch((error: unknown) =>
+            hub.log.warn({ server: server.name, err: error instanceof Error ? error.message : String(error) }, `server "${server.name}": could not restart to read its OpenAPI document again`),
+          );
       }
     });
     app.addHook('onClose', async () => unsubscribe());

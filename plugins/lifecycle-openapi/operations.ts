@@ -90,7 +90,8 @@ export function selectOperations(spec: LoadedSpec, choice: OperationChoice): Ope
         deprecated: operation.deprecated === true,
         parameters: mergedParameters(pathItem.parameters, operation.parameters),
         requestBody: operation.requestBody as OpenAPIV3.RequestBodyObject | undefined,
-        responses: operation.responses ?? {},
+        // OpenAPI 3.1 lets an operation leave out its responses, which openapi-types' path item does not say.
+        responses: (operation as { responses?: OpenAPIV3.ResponsesObject }).responses ?? {},
       });
     }
   }

@@ -88,7 +88,10 @@ function documentVersion(raw: unknown, location: string): '3.0' | '3.1' {
   }
   const version = typeof document.openapi === 'string' ? /^3\.(0|1)\.\d+/.exec(document.openapi)?.[1] : undefined;
   if (version === undefined)
-    throw new OpenApiError(OPENAPI_ERROR_CODES.SPEC_INVALID, `${location} is not an OpenAPI 3.0 or 3.1 document (its "openapi" field is ${JSON.stringify(document.openapi) ?? 'missing'})`);
+    throw new OpenApiError(
+      OPENAPI_ERROR_CODES.SPEC_INVALID,
+      `${location} is not an OpenAPI 3.0 or 3.1 document (its "openapi" field is ${document.openapi === undefined ? 'missing' : JSON.stringify(document.openapi)})`,
+    );
   return version === '0' ? '3.0' : '3.1';
 }
 

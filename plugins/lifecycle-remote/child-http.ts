@@ -82,7 +82,7 @@ function opensStream(init: RequestInit | undefined): boolean {
 
 interface FollowedSignal {
   signal: AbortSignal | undefined;
-  release(): void;
+  release: () => void;
 }
 
 /**

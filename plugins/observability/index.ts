@@ -80,7 +80,10 @@ export default definePlugin({
       const history = new RecentHistory();
       const read = async () => history.record(Date.now(), await readToolFigures(metrics));
       app.addHook('onReady', read);
-      const timer = setInterval(() => void read().catch((error: Error) => hub.log.warn({ err: error.message }, 'status page: reading the metrics failed')), HISTORY_INTERVAL_MS);
+      const timer = setInterval(
+        () => void read().catch((error: unknown) => hub.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'status page: reading the metrics failed')),
+        HISTORY_INTERVAL_MS,
+      );
       timer.unref();
       unsubscribe.push(() => clearInterval(timer));
       await registerStatusPage(app, hub, { metrics, history, times: (server) => lifecycle.times.get(server), lastReload: () => lastReload, startedAt }, options.statusRefreshSeconds);

@@ -90,7 +90,7 @@ export async function statusData(hub: PluginHub, sources: StatusSources, now: nu
   const crashes = await countsByServer(metrics.crashes);
   const reload = sources.lastReload();
   const children = hub.servers.list();
-  const notes = await Promise.all(hub.pages.values().map(async ({ title, path, attention }) => ({ title, path, note: await attention?.() })));
+  const notes = await Promise.all(hub.pages.values().map(async (page) => ({ title: page.title, path: page.path, note: await page.attention?.() })));
   return {
     generatedAt: iso(now),
     hub: {

@@ -28,13 +28,13 @@ function pinnedPart(tool: Tool): Record<string, unknown> {
 /** The SHA-256 of a whole tool definition, keys sorted. */
 export function definitionDigest(tool: Tool): string {
   return createHash('sha256')
-    .update(canonical(pinnedPart(tool)) ?? '')
+    .update(canonical(pinnedPart(tool)))
     .digest('hex');
 }
 
 /** The pinned part of a tool as an operator reads it: indented JSON, keys sorted, whole. */
 export function definitionText(tool: Tool): string {
-  return canonical(pinnedPart(tool), null, 2) ?? '';
+  return canonical(pinnedPart(tool), null, 2);
 }
 
 /** Why a definition of `chars` characters cannot be reviewed, in words its server's author can act on; undefined when it can. */

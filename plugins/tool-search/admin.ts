@@ -83,7 +83,7 @@ async function listInHubServers(hub: PluginHub): Promise<Map<string, string>> {
     views.map(async (view) => {
       const listed = view.ensureToolsKnown().then(
         () => undefined,
-        (error: Error) => error.message,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
       );
       // Unreferenced: a listing that ends first lets hub-admin exit at once.
       const late = delay(LIST_BOUND_MS, undefined, { ref: false }).then(() => `no tool list within ${LIST_BOUND_MS / 1000} s${view.lastError === undefined ? '' : ` (${view.lastError})`}`);

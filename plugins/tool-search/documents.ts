@@ -52,7 +52,8 @@ export function toolDocument(server: string, about: string, tool: Tool): ToolDoc
 }
 
 function paramsText(schema: Tool['inputSchema']): string {
-  const properties = schema.properties;
+  // A child's JSON may hold null where the type says an object.
+  const properties = schema.properties as Tool['inputSchema']['properties'] | null;
   if (typeof properties !== 'object' || properties === null) return '';
   return Object.entries(properties)
     .slice(0, MAX_PARAMS)

@@ -99,8 +99,8 @@ export class QueryExpansion {
         const lower = part.toLowerCase();
         const term = processTerm(lower);
         if (term === null || (relation === 'gloss' && GLOSS_NOISE.has(lower))) continue;
-        const before = found?.get(term);
-        if (before === undefined || before.weight < weight) found?.set(term, { weight, via: lower });
+        const before = found.get(term);
+        if (before === undefined || before.weight < weight) found.set(term, { weight, via: lower });
       }
     };
     for (const other of SOFTWARE_GROUPS.get(word) ?? []) add(other, 'software');

@@ -397,7 +397,7 @@ export class Upstream {
   #restartChild(): void {
     const child = this.deps.hub.servers.get(this.name);
     if (!child) return;
-    child.ensureUp().catch((error: Error) => this.deps.log.warn({ server: this.name, err: error.message }, 'server did not start after the login'));
+    child.ensureUp().catch((error: unknown) => this.deps.log.warn({ server: this.name, err: error instanceof Error ? error.message : String(error) }, 'server did not start after the login'));
   }
 }
 

@@ -121,7 +121,7 @@ export class VirtualRuntime {
     this.#hub.servers
       .get(name)
       ?.refreshTools()
-      .catch((error: Error) => this.#hub.log.warn({ server: name, err: error.message }, `virtual server "${name}": could not read its tools again`));
+      .catch((error: unknown) => this.#hub.log.warn({ server: name, err: error instanceof Error ? error.message : String(error) }, `virtual server "${name}": could not read its tools again`));
   }
 
   #problem(message: string): void {

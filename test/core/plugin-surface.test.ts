@@ -147,7 +147,7 @@ t.test('every name the surface exports is used by a built-in plugin or shown in 
   for (const file of sources('plugins')) {
     walk(file, (node) => {
       if (node.kind !== SyntaxKind.ImportSpecifier) return;
-      const declaration = node.parent?.parent?.parent as unknown as { moduleSpecifier?: Node } | undefined;
+      const declaration = node.parent.parent.parent as unknown as { moduleSpecifier?: Node } | undefined;
       const target = resolve(dirname(file.fileName), literalText(declaration?.moduleSpecifier) ?? '');
       if (target.startsWith(SURFACE)) used.add((node as unknown as { name: { text: string } }).name.text);
     });

@@ -73,7 +73,7 @@ t.test('a file under DATA_PATH that other users can read stops the start, naming
   await writeFile(join(dataPath, 'mcp.json'), '{}', { mode: 0o644 });
   const error = await openHub(dataPath).then(
     ({ app }) => app.close().then(() => undefined),
-    (refused: Error) => refused,
+    (refused: unknown) => (refused instanceof Error ? refused : new Error(String(refused))),
   );
   t.ok(error, 'the hub does not start');
   t.equal(error?.name, 'StartupError');
@@ -89,7 +89,7 @@ t.test('a file under DATA_PATH that other users can read stops the start, naming
     await chmod(join(dataPath, secret), 0o640);
     const refused = await openHub(dataPath).then(
       ({ app }) => app.close(),
-      (error: Error) => error.message,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );
     t.match(refused, `${join(dataPath, secret)} can be read or written by other users`, `${secret} too`);
     await chmod(join(dataPath, secret), 0o600);

@@ -47,7 +47,7 @@ t.test('a secret file that is unusable, or set beside its variable, is refused b
   }
   const error = await withSecretFiles({ HUB_PASSWORD: 'direct', HUB_PASSWORD_FILE: file }).then(
     () => undefined,
-    (caught: Error) => caught,
+    (caught: unknown) => caught,
   );
   t.notMatch(String(error), /the-secret-itself|direct/, 'no message quotes a secret');
 });

@@ -97,7 +97,7 @@ t.test('every command block is valid shell, and the scripts and files it runs ex
   for (const block of commands) {
     const syntax = await run('bash', ['-n', '-c', block.text]).then(
       () => '',
-      (error: Error & { stderr?: string }) => error.stderr ?? String(error),
+      (error: unknown) => (error instanceof Error && 'stderr' in error ? String(error.stderr) : String(error)),
     );
     t.equal(syntax, '', `${where(block)}: bash -n`);
     for (const match of block.text.matchAll(/\bnpm run ([\w:-]+)/g)) t.ok(scripts[match[1] as string], `${where(block)}: npm run ${match[1]} is a script of package.json`);
@@ -119,7 +119,7 @@ t.test('every JavaScript block passes node --check', async (t) => {
     await writeFile(file, block.text);
     const outcome = await run(process.execPath, ['--check', file]).then(
       () => '',
-      (error: Error & { stderr?: string }) => error.stderr ?? String(error),
+      (error: unknown) => (error instanceof Error && 'stderr' in error ? String(error.stderr) : String(error)),
     );
     t.equal(outcome, '', where(block));
   }
@@ -140,7 +140,7 @@ t.test('every TypeScript block compiles without a syntax error', async (t) => {
   const parse = async (files: string[]): Promise<Array<{ file: string; line: number; error: string }>> => {
     const output = await run(process.execPath, [tsc, '--noEmit', '--noResolve', '--ignoreConfig', '--pretty', 'false', '--target', 'es2022', '--module', 'nodenext', ...files], { cwd: folder }).then(
       ({ stdout }) => stdout,
-      (error: Error & { stdout?: string }) => error.stdout ?? String(error),
+      (error: unknown) => (error instanceof Error && 'stdout' in error ? String(error.stdout) : String(error)),
     );
     return [...output.matchAll(/^(block-\d+(?:-body)?\.ts)\((\d+),\d+\): error (TS1\d{3}: .*)$/gm)].map((match) => ({ file: match[1] as string, line: Number(match[2]), error: match[3] as string }));
   };

@@ -110,7 +110,7 @@ t.test('the packed package, installed in a fresh app', async (t) => {
       // Without the loaders the test runner puts in every Node child's NODE_OPTIONS, as a user's shell runs tsc.
       const outcome = await run('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '-p', project], { cwd: app, env: onThisNode }).then(
         () => '',
-        (error: Error & { stdout?: string }) => error.stdout ?? String(error),
+        (error: unknown) => (error instanceof Error && 'stdout' in error ? String(error.stdout) : String(error)),
       );
       t.equal(outcome, '', `${project} compiles without an error`);
     }
@@ -201,7 +201,7 @@ export default definePlugin({ name: 'typed', description: 'compiles', options: T
     const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc');
     const compiled = await run('env', ['-u', 'NODE_OPTIONS', process.execPath, tsc, '-p', app], { cwd: app, env: onThisNode }).then(
       () => '',
-      (error: { stdout?: string; message: string }) => error.stdout || error.message,
+      (error: unknown) => (error instanceof Error ? ('stdout' in error && String(error.stdout)) || error.message : String(error)),
     );
     t.equal(compiled, '', 'tsc reports nothing');
   });

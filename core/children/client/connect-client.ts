@@ -83,7 +83,8 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   // is heard directly, and the failure is the child's when the type says an ended
   // transport is final.
   let connecting = true;
-  let endedWhileProbing = false;
+  // `boolean`, not the `false` it starts as: the transport's callback sets it while the connect is awaited.
+  let endedWhileProbing = false as boolean;
   const transport = tolerantTransport(
     given,
     client.repair,

@@ -74,11 +74,11 @@ t.test('a stdio child gets the calls made in one turn in one pipe write', async 
   const { writes, answers } = await child.withConnection(async (connection) => {
     const stdin = (connection.client.transport as unknown as { _process: ChildProcess })._process.stdin;
     if (!stdin || !connection.plainToolCall) throw new Error('no stdin or no plain road');
-    const write = stdin.write;
+    const write = stdin.write.bind(stdin);
     let count = 0;
     stdin.write = ((...args: Parameters<typeof write>) => {
       count += 1;
-      return write.apply(stdin, args);
+      return write(...args);
     }) as typeof write;
     try {
       const plainToolCall = connection.plainToolCall;

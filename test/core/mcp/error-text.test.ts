@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { conformanceStdioEntry, startConformanceFixture } from '../../helpers/conformance-fixture.js';
@@ -20,7 +20,7 @@ async function errorOf(client: Client, use: string): Promise<string> {
         : client.callTool({ name: 'no_such_tool', arguments: {} });
   return attempt.then(
     (answer) => `answered ${JSON.stringify(answer).slice(0, 80)}`,
-    (error: { code?: number; message?: string }) => `${String(error.code)} ${String(error.message)}`,
+    (error: unknown) => (ProtocolError.isInstance(error) ? `${error.code} ${error.message}` : String(error)),
   );
 }
 

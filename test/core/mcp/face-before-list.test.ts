@@ -1,3 +1,4 @@
+import { ProtocolError } from '@modelcontextprotocol/client';
 import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
 import { conformanceStdioEntry, startConformanceFixture } from '../../helpers/conformance-fixture.js';
@@ -40,7 +41,7 @@ t.test("a 2025-11-25 caller's first call of a 2026-only tool is refused as the c
         const client = await connectClient(t, endpoint, '2025-11-25');
         const answer = await client.callTool(CALL).then(
           (result) => (result.isError ? 'tool error' : 'answered'),
-          (error: { code?: number }) => `error ${String(error.code)}`,
+          (error: unknown) => (ProtocolError.isInstance(error) ? `error ${error.code}` : String(error)),
         );
         t.equal(answer, `error ${directly.error?.code}`, `${name}, first request an SDK call: refused with the child's code`);
       } else {

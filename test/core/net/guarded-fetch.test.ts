@@ -31,7 +31,7 @@ t.test('a server that answers one byte at a time hits the total deadline', async
       .then((response) => response.text())
       .then(
         () => 'answered',
-        (error: Error) => error,
+        (error: unknown) => error,
       ),
   );
   t.not(slowBody, 'bound', 'the fetch gave up');
@@ -41,7 +41,7 @@ t.test('a server that answers one byte at a time hits the total deadline', async
   const slowHeaders = await within(
     fetch(headers).then(
       () => 'answered',
-      (error: Error) => error,
+      (error: unknown) => error,
     ),
   );
   t.match(slowHeaders, { code: 'HUB_ERR_FETCH_LIMIT', message: /did not answer within 1 s/ });

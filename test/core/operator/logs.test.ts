@@ -46,7 +46,9 @@ t.test('by default, a terminal gets readable lines', async (t) => {
   // The port is taken, so the hub logs the warning and stops: all on a pseudo-terminal that `script` provides.
   const port = await listenOnLoopback(t, createServer());
   const command = `HUB_CONFIG=${join(folder, 'mcp.json')} DATA_PATH=${join(folder, 'data')} PORT=${port} ${process.execPath} ${cliPath('hub')}`;
-  const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: { ...process.env, LOG_FORMAT: '' } }).catch((error: { stdout: string }) => error);
+  const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: { ...process.env, LOG_FORMAT: '' } }).catch((error: unknown) => ({
+    stdout: error instanceof Error && 'stdout' in error ? String(error.stdout) : String(error),
+  }));
   t.match(stdout, /WARN.*unknown key "mcpServer"/, 'pino-pretty on the terminal');
   t.notMatch(stdout, /"level":/, 'no JSON records');
   t.match(stdout, `hub: cannot listen on 127.0.0.1:${port}: the port is in use`);

@@ -178,7 +178,8 @@ export function storeContract(t: Test, target: ContractTarget): void {
     const name = fresh('busy');
     const busy = store.collection<Family>(name);
     const other = runNode(storeProcess, ['insert', name, JSON.stringify({ _id: 'from-child', current: 'c', generation: 0 })], target.env);
-    let finished = false;
+    // `boolean`, not the `false` it starts as: the callback sets it while the loop awaits.
+    let finished = false as boolean;
     void other.finally(() => (finished = true));
     let writes = 0;
     while (!finished) await busy.insertOne({ _id: `busy-${writes++}`, current: 'b', generation: writes });

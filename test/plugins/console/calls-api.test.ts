@@ -107,7 +107,7 @@ t.test('calls on every road are kept and listed newest first, with their figures
   await older.callTool({ name: 'echo', arguments: { message: 'older' }, _meta: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
   const failed = await newest.callTool({ name: 'echo', arguments: {} });
   t.ok(failed.isError, 'echo without its message is a tool error');
-  const unknown = await newest.callTool({ name: 'no-such-tool', arguments: {} }).catch((error: Error) => error);
+  const unknown = await newest.callTool({ name: 'no-such-tool', arguments: {} }).catch((error: unknown) => error);
   t.ok(unknown, 'an unknown tool is refused');
   const viaHub = await connectClient(t, `${url}/hub`, '2026-07-28');
   await viaHub.callTool({ name: 'call_tool', arguments: { server: 'everything', tool: 'echo', arguments: { message: 'through /hub' } } });

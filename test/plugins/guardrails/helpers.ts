@@ -25,7 +25,7 @@ export const textOf = (result: CallToolResult): string => result.content.map((bl
  * fixture (stdio): `guarded` with the defaults, `strict` blocking secrets, `roomy` with its
  * own cap and no scanning. Each child notes the calls it hears in `<server>-calls`.
  */
-export async function guardrailConfig(): Promise<{ config: Record<string, unknown>; configFile: string; folder: string; leaked: string; heard(server: string): Promise<string[]> }> {
+export async function guardrailConfig(): Promise<{ config: Record<string, unknown>; configFile: string; folder: string; leaked: string; heard: (server: string) => Promise<string[]> }> {
   const folder = await mkdtemp(join(tmpdir(), 'guardrails-'));
   const leaked = githubToken();
   const entry = (name: string) => ({ command: process.execPath, args: [fixture('guarded')], env: { GUARDED_SECRET: leaked, FIXTURE_CALLS: join(folder, `${name}-calls`) } });

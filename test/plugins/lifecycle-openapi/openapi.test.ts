@@ -26,8 +26,8 @@ t.test('an openapi server: a real REST API through /<name>/mcp and /hub on both 
   });
   const notes = hub.children.get('notes');
   if (!notes) throw new Error('no notes server');
-  await waitFor('the openapi server to be up', () => notes.status === 'up').catch((error: Error) => {
-    throw new Error(`${error.message}: ${notes.status}, ${notes.lastError ?? 'no error'}`);
+  await waitFor('the openapi server to be up', () => notes.status === 'up').catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}: ${notes.status}, ${notes.lastError ?? 'no error'}`);
   });
   t.ok(notes.alwaysRunning, 'always running');
   t.same(api.seen[0] && { method: api.seen[0].method, url: api.seen[0].url }, { method: 'HEAD', url: '/v1' }, 'the connect made one HEAD request to the base URL');

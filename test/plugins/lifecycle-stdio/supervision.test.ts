@@ -119,15 +119,15 @@ t.test('a start beyond the budget fails naming the server and the reason', async
   const [slowError, silentError, missingError] = await Promise.all([
     slow.ensureUp().then(
       () => undefined,
-      (error: Error) => error,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     ),
     silent.ensureUp().then(
       () => undefined,
-      (error: Error) => error,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     ),
     missing.ensureUp().then(
       () => undefined,
-      (error: Error) => error,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     ),
   ]);
   t.match(slowError?.message, /^server "slow" did not start within 1 s: no answer within/);

@@ -35,8 +35,8 @@ export async function startHubProcess(t: { teardown(fn: () => unknown): void }, 
   return {
     url: hub.url,
     dataPath: hub.dataPath,
-    stderr: hub.stderr,
+    stderr: () => hub.stderr(),
     admin: (...args: string[]) => runNode(cliPath('hub-admin'), args, hub.env),
-    stop: hub.stop,
+    stop: () => hub.stop(),
   };
 }

@@ -79,7 +79,7 @@ async function folderBytes(folder: string): Promise<number> {
     else if (entry.isFile())
       total += await stat(path).then(
         (found) => found.size,
-        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? 0 : Promise.reject(error)),
+        (error: unknown) => ((error as NodeJS.ErrnoException).code === 'ENOENT' ? 0 : Promise.reject(error)),
       );
   }
   return total;

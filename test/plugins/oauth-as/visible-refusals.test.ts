@@ -42,13 +42,13 @@ t.test('a token minted for another base URL is refused with a JSON-RPC error nam
   const legacy = new Client({ name: 'legacy', version: '1' });
   const legacyError = await legacy.connect(new StreamableHTTPClientTransport(new URL(`${hub.url}/hub`), { requestInit: { headers: { authorization: `Bearer ${token}` } } })).then(
     () => undefined,
-    (error: Error) => error,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
   );
   t.match(legacyError?.message, cause, 'a 2025-11-25 client shows the cause');
   const modern = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   const modernError = await modern.connect(new StreamableHTTPClientTransport(new URL(`${hub.url}/hub`), { requestInit: { headers: { authorization: `Bearer ${token}` } } })).then(
     () => undefined,
-    (error: Error & { data?: { text?: string } }) => error,
+    (error: unknown) => error,
   );
-  t.match(modernError?.data?.text, cause, 'a 2026-07-28 client carries it in the error data');
+  t.match(modernError, { data: { text: cause } }, 'a 2026-07-28 client carries it in the error data');
 });

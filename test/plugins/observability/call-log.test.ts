@@ -95,7 +95,7 @@ t.test('the call log carries the trace and span ids of the call', async (t) => {
   t.match(span, { traceId, name: 'tools/call echo_meta', kind: 2 }, "the span is the hub's server span of the call");
   t.match(hubCall, { endpoint: 'hub', tool: 'list_servers', outcome: 'ok' }, "a call of /hub's own tool is logged too");
   t.ok(
-    receiver.spans.some((exported) => exported.spanId === hubCall?.spanId && exported.traceId === hubCall?.traceId),
+    receiver.spans.some((exported) => exported.spanId === hubCall?.spanId && exported.traceId === hubCall.traceId),
     'with its own span',
   );
 });

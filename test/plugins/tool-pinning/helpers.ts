@@ -41,7 +41,7 @@ export async function ownTools(client: Client): Promise<string[]> {
 /** The names list_tools gives for `server` on /hub, sorted. */
 export async function hubTools(client: Client, server: string): Promise<string[]> {
   const result = await client.callTool({ name: 'list_tools', arguments: { server } });
-  return ((result.structuredContent as { tools: { name: string }[] }).tools ?? []).map((tool) => tool.name).sort();
+  return ((result.structuredContent as { tools?: { name: string }[] }).tools ?? []).map((tool) => tool.name).sort();
 }
 
 /** `server`'s entry in list_servers. */

@@ -39,7 +39,7 @@ t.test('a change of title, icons, _meta or execution withholds the tool until ap
     for (const { revision, client } of clients) {
       await waitFor(`${revision}: styled withheld after its ${part} changed`, async () => !(await listed(client)).includes('styled'), 10_000).then(
         () => t.pass(`${revision}: a changed ${part} withholds the tool`),
-        (error: Error) => t.fail(error.message),
+        (error: unknown) => t.fail(error instanceof Error ? error.message : String(error)),
       );
     }
     t.ok(

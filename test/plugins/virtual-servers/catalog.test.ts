@@ -64,9 +64,9 @@ t.test('prompts and resources: listed without waking, renamed and described anew
     t.match(read.contents, [{ uri: 'memo://readme', text: 'hello from a resource' }], `${revision}: the resource read from the sink`);
     t.equal(changing?.status, 'sleeping', `${revision}: getting and reading woke only the sink`);
 
-    const missing = await client.getPrompt({ name: 'greet' }).catch((error: Error) => error);
+    const missing = await client.getPrompt({ name: 'greet' }).catch((error: unknown) => error);
     t.match(missing instanceof Error ? missing.message : '', /Prompt greet not found/, `${revision}: the underlying name is not a prompt of the kit`);
-    const unread = await client.readResource({ uri: 'memo://notes/alpha' }).catch((error: Error) => error);
+    const unread = await client.readResource({ uri: 'memo://notes/alpha' }).catch((error: unknown) => error);
     t.match(unread instanceof Error ? unread.message : '', /Resource not found: memo:\/\/notes\/alpha/, `${revision}: a URI the kit does not offer is not read`);
   }
 

@@ -93,7 +93,7 @@ t.test('a reload that breaks a virtual server is refused naming it; one that tak
   t.same(await names(), [], 'the kit lists nothing any more');
   await names();
   t.equal(hub.logs().filter((record) => /offers no tool "echo"/.test(record.msg)).length, 1, 'said once, however often it is listed');
-  const call = await client.callTool({ name: 'say', arguments: {} }).catch((error: Error) => error);
+  const call = await client.callTool({ name: 'say', arguments: {} }).catch((error: unknown) => error);
   t.match(call instanceof Error ? call.message : JSON.stringify(call), /say/, 'a call of it is an unknown tool');
 });
 

@@ -65,7 +65,7 @@ t.test('filters of both servers, hub: false, and wake_server/sleep_server refusi
   for (const revision of REVISIONS) {
     const client = await connectClient(t, `${url}/kit/mcp`, revision);
     t.same((await client.listTools()).tools.map((tool) => tool.name).sort(), ['c_bump', 'c_echo'], `${revision}: the underlying denyTools and the kit's allowTools both apply`);
-    const denied = await client.callTool({ name: 'c_add_tool', arguments: {} }).catch((error: Error) => error);
+    const denied = await client.callTool({ name: 'c_add_tool', arguments: {} }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     t.match(denied instanceof Error ? denied.message : firstText(denied), /c_add_tool/, `${revision}: a tool the kit's filter keeps out is unknown`);
 
     const hubClient = await connectClient(t, `${url}/hub`, revision);
@@ -113,7 +113,7 @@ t.test('a tool pinning withholds is withheld in the kit too', async (t) => {
       ['echo'],
       `${revision}: listed without the withheld tool`,
     );
-    const refused = await kit.callTool({ name: 'm', arguments: {} }).catch((error: Error) => error);
+    const refused = await kit.callTool({ name: 'm', arguments: {} }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     t.ok(refused instanceof Error || refused.isError === true, `${revision}: a call of it is refused`);
   }
 });

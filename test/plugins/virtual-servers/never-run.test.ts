@@ -107,7 +107,7 @@ t.test('a "*" over a never-run member: the list says it is unknown yet, a call w
 
   const failed = await client.callTool({ name: 'b_anything', arguments: {} }).then(
     (answer) => JSON.stringify(answer),
-    (error: Error) => error.message,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
   );
   t.match(failed, /broken/, 'a name of a member that cannot start is answered with that member and its failure');
   t.notMatch(failed, /Unknown tool/i, 'not as an unknown tool');

@@ -105,7 +105,7 @@ t.test('renamed, described anew, schemas kept; calls on both revisions, on /kit/
     t.notOk(viaHub.isError, `${revision}: call_tool on the kit`);
     t.equal(sink.calls.at(-1)?.name, 'wrapped_colours', `${revision}: through /hub too`);
 
-    const unknown = await client.callTool({ name: 'list_colours', arguments: {} }).catch((error: Error) => error);
+    const unknown = await client.callTool({ name: 'list_colours', arguments: {} }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     t.match(unknown instanceof Error ? unknown.message : firstText(unknown), /list_colours/, `${revision}: the underlying name is not a tool of the kit`);
   }
 });

@@ -53,19 +53,19 @@ t.test("a call through the kit wakes only its underlying server, and a wake past
   for (const revision of REVISIONS) {
     starts.length = 0;
     const direct = await connectClient(t, `${url}/slow/mcp`, revision);
-    const own = failure(await direct.callTool({ name: 'wait', arguments: { ms: 0 } }).catch((error: Error) => error));
+    const own = failure(await direct.callTool({ name: 'wait', arguments: { ms: 0 } }).catch((error: unknown) => error));
     t.match(own, /server "slow" did not start within 0\.2 s/, `${revision}: the direct call's error names the server and the budget`);
     t.same(starts, ['slow wake failed'], `${revision}: one wake for the direct call`);
 
     starts.length = 0;
     const kit = await connectClient(t, `${url}/kit/mcp`, revision);
-    const routed = failure(await kit.callTool({ name: 'pause', arguments: { ms: 0 } }).catch((error: Error) => error));
+    const routed = failure(await kit.callTool({ name: 'pause', arguments: { ms: 0 } }).catch((error: unknown) => error));
     t.equal(routed, own, `${revision}: the call through /kit/mcp gets the same error`);
     t.same(starts, ['slow wake failed'], `${revision}: the kit's call woke only slow, once`);
 
     starts.length = 0;
     const hubClient = await connectClient(t, `${url}/hub`, revision);
-    const viaHub = await hubClient.callTool({ name: 'call_tool', arguments: { server: 'kit', tool: 'pause', arguments: { ms: 0 } } }).catch((error: Error) => error);
+    const viaHub = await hubClient.callTool({ name: 'call_tool', arguments: { server: 'kit', tool: 'pause', arguments: { ms: 0 } } }).catch((error: unknown) => error);
     t.match(failure(viaHub), /server "slow" did not start within 0\.2 s/, `${revision}: through /hub call_tool server kit as well`);
     t.same(starts, ['slow wake failed'], `${revision}: and only slow was woken`);
     t.equal(hub.children.get('other')?.status, 'sleeping', `${revision}: the other underlying server stayed asleep`);
