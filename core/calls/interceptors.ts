@@ -213,32 +213,33 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
   /**
    * The interceptors before the call, in order: a refusal (a tool error naming the plugin
    * and its reason) ends the call; replaced arguments go on to the next and to the child.
+   * At once, without a promise, while every interceptor answers at once (the common case:
+   * this runs on every call).
    */
-  async runBefore(hub: InterceptionHub, call: ToolCall, tool: Tool): Promise<CallToolResult | undefined> {
-    for (const entry of this.#before) {
+  runBefore(hub: InterceptionHub, call: ToolCall, tool: Tool, first = 0): CallToolResult | undefined | Promise<CallToolResult | undefined> {
+    for (let index = first; index < this.#before.length; index++) {
+      const entry = this.#before[index] as Entry;
       const seen = interceptedCall(call, tool);
-      const verdict = await this.#ask(hub, call, entry, 'arguments', () => entry.interceptor.before?.(seen));
-      if (verdict === FAILED) return failedClosed(entry, 'arguments');
-      if (!verdict) continue;
-      if ('refuse' in verdict) {
-        if (verdict.arguments) replaceArguments(call, verdict.arguments);
-        publish(hub, call, entry, 'arguments', 'refused', verdict.findings);
-        return refusal(entry, verdict.refuse);
+      const verdict = this.#ask(hub, call, entry, 'arguments', () => entry.interceptor.before?.(seen));
+      if (isPromise(verdict)) {
+        return verdict.then((settled) => {
+          const ended = beforeVerdict(hub, call, entry, settled);
+          return ended === GO_ON ? this.runBefore(hub, call, tool, index + 1) : ended;
+        });
       }
-      if ('arguments' in verdict) {
-        replaceArguments(call, verdict.arguments);
-        publish(hub, call, entry, 'arguments', 'replaced', verdict.findings);
-      } else if (verdict.findings?.length) publish(hub, call, entry, 'arguments', 'seen', verdict.findings);
+      const ended = beforeVerdict(hub, call, entry, verdict);
+      if (ended !== GO_ON) return ended;
     }
     return undefined;
   }
 
   /**
    * The interceptors after the call, in reverse order, each handed what the one before it
-   * left. `replaced` is told whether the result is no longer the child's.
+   * left. `replaced` is told whether the result is no longer the child's. At once while
+   * every interceptor answers at once, as `runBefore`.
    */
-  runAfter(hub: InterceptionHub, call: ToolCall, tool: Tool, result: CallToolResult): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
-    return this.#runAfter(hub, call, this.#after, result, (entry, current) => entry.interceptor.after?.(this.#carriedCall(call, tool), current));
+  runAfter(hub: InterceptionHub, call: ToolCall, tool: Tool, result: CallToolResult): AfterRun | Promise<AfterRun> {
+    return this.#runAfter(hub, call, this.#after, { result, replacedBy: undefined, ended: false }, 0, (entry, current) => entry.interceptor.after?.(this.#carriedCall(call, tool), current));
   }
 
   /**
@@ -247,49 +248,90 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    */
   async runAfterHubTool(hub: InterceptionHub, call: InterceptedHubToolCall, result: CallToolResult): Promise<CallToolResult> {
     const site: Site = { server: undefined, tool: call.tool };
-    return (await this.#runAfter(hub, site, this.#afterHubTool, result, (entry, current) => entry.interceptor.afterHubTool?.(call, current))).result;
+    return (await this.#runAfter(hub, site, this.#afterHubTool, { result, replacedBy: undefined, ended: false }, 0, (entry, current) => entry.interceptor.afterHubTool?.(call, current))).result;
   }
 
-  async #runAfter(
+  #runAfter(
     hub: InterceptionHub,
     call: ToolCall | Site,
     entries: readonly Entry[],
-    result: CallToolResult,
+    run: AfterRun,
+    first: number,
     verdictOf: (entry: Entry, result: CallToolResult) => AfterToolCall | Promise<AfterToolCall>,
-  ): Promise<{ result: CallToolResult; replacedBy: string | undefined }> {
-    let replacedBy: string | undefined;
-    for (const entry of entries) {
-      const current = result;
-      const verdict = await this.#ask(hub, call, entry, 'result', () => verdictOf(entry, current));
-      if (verdict === FAILED) return { result: failedClosed(entry, 'result'), replacedBy: undefined };
-      if (!verdict) continue;
-      if ('refuse' in verdict) {
-        publish(hub, call, entry, 'result', 'refused', verdict.findings);
-        return { result: refusal(entry, verdict.refuse), replacedBy: undefined };
-      }
-      if ('result' in verdict) {
-        result = verdict.result;
-        replacedBy = entry.owner;
-        publish(hub, call, entry, 'result', 'replaced', verdict.findings);
-      } else if (verdict.findings?.length) publish(hub, call, entry, 'result', 'seen', verdict.findings);
+  ): AfterRun | Promise<AfterRun> {
+    for (let index = first; index < entries.length && !run.ended; index++) {
+      const entry = entries[index] as Entry;
+      const current = run.result;
+      const verdict = this.#ask(hub, call, entry, 'result', () => verdictOf(entry, current));
+      if (isPromise(verdict)) return verdict.then((settled) => this.#runAfter(hub, call, entries, afterVerdict(hub, call, entry, settled, run), index + 1, verdictOf));
+      run = afterVerdict(hub, call, entry, verdict, run);
     }
-    return { result, replacedBy };
+    return run;
   }
 
-  /** One interceptor's verdict within its budget; a throw or an overrun is logged, counted and FAILED. */
-  async #ask<V>(hub: InterceptionHub, call: ToolCall | Site, entry: Entry, direction: InterceptionDirection, run: () => V | Promise<V>): Promise<V | typeof FAILED> {
+  /**
+   * One interceptor's verdict within its budget; a throw or an overrun is logged, counted
+   * and FAILED. A verdict given at once is passed on at once: no timer, no promise.
+   */
+  #ask<V>(hub: InterceptionHub, call: ToolCall | Site, entry: Entry, direction: InterceptionDirection, run: () => V | Promise<V>): V | typeof FAILED | Promise<V | typeof FAILED> {
     const budgetMs = entry.interceptor.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
-    try {
-      const verdict = run();
-      // A verdict given at once needs no timer (the common case stays as cheap as a call).
-      return isPromise(verdict) ? await within(verdict, budgetMs) : verdict;
-    } catch (error) {
+    const failed = (error: unknown): typeof FAILED => {
       const overran = error instanceof Overrun;
-      logFailure(hub.log, call, entry, direction, overran ? `ran past its time budget of ${budgetMs} ms` : ((error as Partial<Error> | null | undefined)?.message ?? String(error)));
+      const thrown = error as Partial<Error> | null | undefined;
+      logFailure(hub.log, call, entry, direction, overran ? `ran past its time budget of ${budgetMs} ms` : (thrown?.message ?? String(error)));
       publish(hub, call, entry, direction, 'failed', undefined, overran ? 'overran' : 'threw');
       return FAILED;
+    };
+    let verdict: V | Promise<V>;
+    try {
+      verdict = run();
+    } catch (error) {
+      return failed(error);
     }
+    return isPromise(verdict) ? within(verdict, budgetMs).catch(failed) : verdict;
   }
+}
+
+/** What the `after` interceptors made of a result so far; `ended` when one refused it or failed (the result is then the refusal). */
+export interface AfterRun {
+  result: CallToolResult;
+  replacedBy: string | undefined;
+  ended: boolean;
+}
+
+/** Marks a verdict before the call that lets it go on. */
+const GO_ON = Symbol('go on');
+
+/** What one verdict before the call makes of it: a refusal that ends it, or GO_ON. */
+function beforeVerdict(hub: InterceptionHub, call: ToolCall, entry: Entry, verdict: BeforeToolCall | typeof FAILED): CallToolResult | typeof GO_ON {
+  if (verdict === FAILED) return failedClosed(entry, 'arguments');
+  if (!verdict) return GO_ON;
+  if ('refuse' in verdict) {
+    if (verdict.arguments) replaceArguments(call, verdict.arguments);
+    publish(hub, call, entry, 'arguments', 'refused', verdict.findings);
+    return refusal(entry, verdict.refuse);
+  }
+  if ('arguments' in verdict) {
+    replaceArguments(call, verdict.arguments);
+    publish(hub, call, entry, 'arguments', 'replaced', verdict.findings);
+  } else if (verdict.findings?.length) publish(hub, call, entry, 'arguments', 'seen', verdict.findings);
+  return GO_ON;
+}
+
+/** What one verdict after the call makes of the run so far. */
+function afterVerdict(hub: InterceptionHub, call: ToolCall | Site, entry: Entry, verdict: AfterToolCall | typeof FAILED, run: AfterRun): AfterRun {
+  if (verdict === FAILED) return { result: failedClosed(entry, 'result'), replacedBy: undefined, ended: true };
+  if (!verdict) return run;
+  if ('refuse' in verdict) {
+    publish(hub, call, entry, 'result', 'refused', verdict.findings);
+    return { result: refusal(entry, verdict.refuse), replacedBy: undefined, ended: true };
+  }
+  if ('result' in verdict) {
+    publish(hub, call, entry, 'result', 'replaced', verdict.findings);
+    return { result: verdict.result, replacedBy: entry.owner, ended: false };
+  }
+  if (verdict.findings?.length) publish(hub, call, entry, 'result', 'seen', verdict.findings);
+  return run;
 }
 
 const FAILED = Symbol('failed');

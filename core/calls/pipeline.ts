@@ -3,6 +3,7 @@ import type { Hub } from '../hub.js';
 import { withValidTraceContext } from '../observe.js';
 import { toolError } from './tool-results.js';
 import { carryToolCall, type CallingHub } from './carry.js';
+import type { AfterRun } from './interceptors.js';
 import { answeredOutcome, observeEnd, observeStart } from './observation.js';
 import { isTool, resolvedNow, resolveTool, unreachable } from './resolve.js';
 import type { ToolCall } from './tool-call.js';
@@ -42,7 +43,8 @@ export async function runToolCall(hub: PipelineHub, call: ToolCall): Promise<Cal
       const tool = resolved;
       call.tool = tool;
       const interceptors = hub.interceptors;
-      const refusal = interceptors.before ? await interceptors.runBefore(hub, call, tool) : undefined;
+      const before = interceptors.before ? interceptors.runBefore(hub, call, tool) : undefined;
+      const refusal = before instanceof Promise ? await before : before;
       if (refusal) {
         call.outcome = 'refused';
         result = refusal;
@@ -54,7 +56,10 @@ export async function runToolCall(hub: PipelineHub, call: ToolCall): Promise<Cal
           throw interceptors.afterError && ProtocolError.isInstance(error) ? await interceptedError(hub, call, tool, error) : error;
         }
         if (isInputRequiredResult(carried)) result = carried;
-        else result = call.revision.presentResult(tool, interceptors.after ? await intercepted(hub, call, tool, carried) : carried);
+        else {
+          const after = interceptors.after ? intercepted(hub, call, tool, carried) : carried;
+          result = call.revision.presentResult(tool, after instanceof Promise ? await after : after);
+        }
       }
     }
   } catch (error) {
@@ -74,12 +79,20 @@ async function interceptedError(hub: CallingHub, call: ToolCall, tool: Tool, err
   return after.message === message && after.data === data ? error : new ProtocolError(code, after.message, after.data);
 }
 
-/** The result after the interceptors; one an interceptor made that no longer matches the tool's output schema is a tool error. */
-async function intercepted(hub: CallingHub, call: ToolCall, tool: Tool, carried: CallToolResult): Promise<CallToolResult> {
-  const { result, replacedBy } = await hub.interceptors.runAfter(hub, call, tool, carried);
+/**
+ * The result after the interceptors, at once when they answered at once; one an
+ * interceptor made that no longer matches the tool's output schema is a tool error.
+ */
+function intercepted(hub: CallingHub, call: ToolCall, tool: Tool, carried: CallToolResult): CallToolResult | Promise<CallToolResult> {
+  const run = hub.interceptors.runAfter(hub, call, tool, carried);
+  return run instanceof Promise ? run.then((settled) => checkedAfterRun(tool, settled)) : checkedAfterRun(tool, run);
+}
+
+function checkedAfterRun(tool: Tool, { result, replacedBy }: AfterRun): CallToolResult | Promise<CallToolResult> {
   if (replacedBy === undefined || tool.outputSchema === undefined || result.isError === true) return result;
-  if (await matchesOutputSchema(tool.outputSchema, result.structuredContent)) return result;
-  return toolError(`Tool call failed: plugin "${replacedBy}" replaced the result with one that does not match the tool's output schema`);
+  return matchesOutputSchema(tool.outputSchema, result.structuredContent).then((matches) =>
+    matches ? result : toolError(`Tool call failed: plugin "${replacedBy}" replaced the result with one that does not match the tool's output schema`),
+  );
 }
 
 /**

@@ -1,9 +1,9 @@
 import { definePlugin } from '../../core/plugin/index.js';
 import type { ToolCallInterceptor } from '../../core/plugin/interceptor.js';
 import manifest from './manifest.js';
-import { GuardSecretsKey, GuardSecretsOptions, policyFor } from './options.js';
+import { GuardSecretsKey, GuardSecretsOptions, policies } from './options.js';
 import { SECRET_KINDS } from './rules.js';
-import { scanResult, scanValue } from './scan.js';
+import { scanResult, scanValue, then } from './scan.js';
 
 /**
  * Stands nearest the child among interceptors: it sees a result before anything cuts it
@@ -27,51 +27,58 @@ export default definePlugin({
   // Read from the entry at each use, so a reload applies a change at once.
   liveServerKeys: ['guardSecrets'],
   register(_app, options, hub) {
+    const policyFor = policies(options);
     const interceptor: ToolCallInterceptor = {
       order: ORDER,
       timeBudgetMs: TIME_BUDGET_MS,
       findingKinds: SECRET_KINDS,
-      async before(call) {
-        const policy = policyFor(options, call.server.entry.guardSecrets);
+      // Not async: a scan answers at once (see rules.ts), and a verdict given at once costs the call no promise and no timer.
+      before(call) {
+        const policy = policyFor(call.server.entry.guardSecrets);
         if (!policy?.directions.has('arguments')) return undefined;
-        const scanned = await scanValue(call.arguments as Record<string, unknown>);
-        if (!scanned) return undefined;
-        if (policy.mode === 'block') {
-          return { refuse: `the arguments carry a secret (${named(scanned.kinds)}); remove it and call again`, arguments: scanned.redacted, findings: scanned.kinds };
-        }
-        return { arguments: scanned.redacted, findings: scanned.kinds };
+        return then(scanValue(call.arguments), (scanned) => {
+          if (!scanned) return undefined;
+          if (policy.mode === 'block') {
+            return { refuse: `the arguments carry a secret (${named(scanned.kinds)}); remove it and call again`, arguments: scanned.redacted, findings: scanned.kinds };
+          }
+          return { arguments: scanned.redacted, findings: scanned.kinds };
+        });
       },
-      async after(call, result) {
-        const policy = policyFor(options, call.server.entry.guardSecrets);
+      after(call, result) {
+        const policy = policyFor(call.server.entry.guardSecrets);
         if (!policy?.directions.has('result')) return undefined;
-        const scanned = await scanResult(result);
-        if (!scanned) return undefined;
-        if (policy.mode === 'block') return { refuse: `the result carries a secret (${named(scanned.kinds)}), so it was withheld`, findings: scanned.kinds };
-        return { result: scanned.redacted, findings: scanned.kinds };
+        return then(scanResult(result), (scanned) => {
+          if (!scanned) return undefined;
+          if (policy.mode === 'block') return { refuse: `the result carries a secret (${named(scanned.kinds)}), so it was withheld`, findings: scanned.kinds };
+          return { result: scanned.redacted, findings: scanned.kinds };
+        });
       },
-      async afterError(call, error) {
-        const policy = policyFor(options, call.server.entry.guardSecrets);
+      afterError(call, error) {
+        const policy = policyFor(call.server.entry.guardSecrets);
         if (!policy?.directions.has('result')) return undefined;
-        const scanned = await scanValue({ message: error.message, data: error.data });
-        if (!scanned) return undefined;
-        if (policy.mode === 'block') return { message: `The server's error was withheld by plugin "guard-secrets": it carries a secret (${named(scanned.kinds)})`, findings: scanned.kinds };
-        return { message: scanned.redacted.message, data: scanned.redacted.data, findings: scanned.kinds };
+        return then(scanValue({ message: error.message, data: error.data }), (scanned) => {
+          if (!scanned) return undefined;
+          if (policy.mode === 'block') return { message: `The server's error was withheld by plugin "guard-secrets": it carries a secret (${named(scanned.kinds)})`, findings: scanned.kinds };
+          return { message: scanned.redacted.message, data: scanned.redacted.data, findings: scanned.kinds };
+        });
       },
-      async duringCall(call, notification) {
-        const policy = policyFor(options, call.server.entry.guardSecrets);
+      duringCall(call, notification) {
+        const policy = policyFor(call.server.entry.guardSecrets);
         if (!policy?.directions.has('result')) return undefined;
-        const scanned = await scanValue(notification.params);
-        if (!scanned) return undefined;
-        return policy.mode === 'block' ? { drop: true, findings: scanned.kinds } : { params: scanned.redacted, findings: scanned.kinds };
+        return then(scanValue(notification.params), (scanned) => {
+          if (!scanned) return undefined;
+          return policy.mode === 'block' ? { drop: true, findings: scanned.kinds } : { params: scanned.redacted, findings: scanned.kinds };
+        });
       },
       // run_code's answer carries what its program made of the results (each scanned already) and what it printed.
-      async afterHubTool(_call, result) {
-        const policy = policyFor(options, undefined);
+      afterHubTool(_call, result) {
+        const policy = policyFor(undefined);
         if (!policy?.directions.has('result')) return undefined;
-        const scanned = await scanResult(result);
-        if (!scanned) return undefined;
-        if (policy.mode === 'block') return { refuse: `the answer carries a secret (${named(scanned.kinds)}), so it was withheld`, findings: scanned.kinds };
-        return { result: scanned.redacted, findings: scanned.kinds };
+        return then(scanResult(result), (scanned) => {
+          if (!scanned) return undefined;
+          if (policy.mode === 'block') return { refuse: `the answer carries a secret (${named(scanned.kinds)}), so it was withheld`, findings: scanned.kinds };
+          return { result: scanned.redacted, findings: scanned.kinds };
+        });
       },
     };
     hub.interceptors.add('guard-secrets', interceptor);

@@ -31,12 +31,23 @@ export interface GuardPolicy {
   directions: ReadonlySet<Direction>;
 }
 
-/** The plugin's options, with one server's `guardSecrets` applied; undefined when the server opts out. */
-export function policyFor(options: GuardSecretsOptions, key: unknown): GuardPolicy | undefined {
-  if (key === false) return undefined;
-  const own = typeof key === 'object' && key !== null ? (key as Exclude<GuardSecretsKey, boolean>) : {};
-  return {
+/**
+ * The plugin's options, with one server's `guardSecrets` applied; undefined when the server
+ * opts out. Each policy is made once per server key (an entry's key is a new object after a
+ * reload that changed it): this is read on every call, twice.
+ */
+export function policies(options: GuardSecretsOptions): (key: unknown) => GuardPolicy | undefined {
+  const make = (own: Exclude<GuardSecretsKey, boolean>): GuardPolicy => ({
     mode: own.mode ?? options.mode ?? 'redact',
     directions: new Set(own.directions ?? options.directions ?? ['arguments', 'result']),
+  });
+  const plain = make({});
+  const made = new WeakMap<object, GuardPolicy>();
+  return (key) => {
+    if (key === false) return undefined;
+    if (typeof key !== 'object' || key === null) return plain;
+    let policy = made.get(key);
+    if (!policy) made.set(key, (policy = make(key)));
+    return policy;
   };
 }

@@ -84,8 +84,10 @@ interface RuleHandler {
  * The preset's rules, made once and used for scan after scan. secretlint's `lintSource`
  * builds every rule, its context and its message translator again for each text (issue
  * 54.4: the most of guard-secrets' cost per call); its API has no linter to keep, so the
- * rules' own surface (`create(context, options)`, then `file(source)`) is driven here. A
- * rule may be async, so concurrent scans each take a set of their own from a pool.
+ * rules' own surface (`create(context, options)`, then `file(source)`) is driven here.
+ * Every rule that reads a text answers at once; one that answers with a promise (a rule
+ * reading a file) is waited for, and the scan is then a promise too, so concurrent scans
+ * each take a set of rules of their own from a pool.
  */
 class Linter {
   reports: Report[] = [];
@@ -95,10 +97,18 @@ class Linter {
     this.#handlers = scannerRules().map((rule) => ({ needs: RULE_NEEDS[kindOf(rule.meta.id)], handler: rule.create(this.#context(rule.meta.id), {}) }));
   }
 
-  async lint(content: string): Promise<Report[]> {
+  lint(content: string): Report[] | Promise<Report[]> {
     this.reports = [];
-    const source: SourceCode = { content, filePath: 'tool-call.txt', ext: '.txt', contentType: 'text' };
-    for (const { needs, handler } of this.#handlers) if (!needs || needs(content)) await handler.file?.(source);
+    return this.#lintFrom({ content, filePath: 'tool-call.txt', ext: '.txt', contentType: 'text' }, 0);
+  }
+
+  #lintFrom(source: SourceCode, first: number): Report[] | Promise<Report[]> {
+    for (let index = first; index < this.#handlers.length; index++) {
+      const { needs, handler } = this.#handlers[index] as RuleHandler;
+      if (needs && !needs(source.content)) continue;
+      const pending = handler.file?.(source);
+      if (pending) return pending.then(() => this.#lintFrom(source, index + 1));
+    }
     return this.reports;
   }
 
@@ -118,13 +128,20 @@ class Linter {
 
 const idle: Linter[] = [];
 
-async function lint(text: string): Promise<Report[]> {
+function lint(text: string): Report[] | Promise<Report[]> {
   const linter = idle.pop() ?? new Linter();
+  let reports: Report[] | Promise<Report[]>;
   try {
-    return await linter.lint(text);
-  } finally {
+    reports = linter.lint(text);
+  } catch (error) {
     idle.push(linter);
+    throw error;
   }
+  if (!(reports instanceof Promise)) {
+    idle.push(linter);
+    return reports;
+  }
+  return reports.finally(() => idle.push(linter));
 }
 
 /**
@@ -134,6 +151,7 @@ async function lint(text: string): Promise<Report[]> {
  * entropy plugins find them. Only the value is reported, never the name.
  */
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+const JWT_PREFIX = /\beyJ/;
 const ASSIGNMENT = /(?:secret|token|passw(?:or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-.~=]{16,})/gi;
 /** Bits per character above which an assigned value is taken for a secret rather than a word or a path. */
 const MIN_ENTROPY = 3.5;
@@ -142,13 +160,19 @@ const MIN_ENTROPY = 3.5;
  * The secrets in `text`: secretlint's recommended rules (maintained by the secretlint
  * project, see README), then the two above where they do not overlap what it found.
  */
-export async function findSecrets(text: string): Promise<Finding[]> {
+export function findSecrets(text: string): Finding[] | Promise<Finding[]> {
+  const reports = lint(text);
+  return reports instanceof Promise ? reports.then((settled) => findingsIn(text, settled)) : findingsIn(text, reports);
+}
+
+function findingsIn(text: string, reports: readonly Report[]): Finding[] {
   const findings: Finding[] = [];
-  for (const message of await lint(text)) {
+  for (const message of reports) {
     const kind = kindOf(message.ruleId);
     add(findings, { ...cutAtDelimiter(text, spanOf(text, message.range, message.data), kind), kind });
   }
-  for (const match of text.matchAll(JWT)) add(findings, { start: match.index, end: match.index + match[0].length, kind: 'jwt' });
+  // `matchAll` copies its pattern before it looks: a text with no JWT's start (most) is spared that.
+  if (JWT_PREFIX.test(text)) for (const match of text.matchAll(JWT)) add(findings, { start: match.index, end: match.index + match[0].length, kind: 'jwt' });
   for (const match of text.matchAll(ASSIGNMENT)) {
     const value = match[1] as string;
     if (entropy(value) < MIN_ENTROPY) continue;

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { eachJsonString, mapJsonStrings, mapResultStrings, resultStrings } from '../../core/plugin/interceptor.js';
-import { findSecrets } from './rules.js';
+import { findSecrets, type Finding } from './rules.js';
 
 /** What a scan found: the kinds (one per secret) and the value with each secret replaced by `[REDACTED:<kind>]`. */
 export interface Scanned<T> {
@@ -14,6 +14,14 @@ export interface Scanned<T> {
  */
 const SEPARATOR = '\n\n';
 
+/** A value now, or a promise of it when a rule had to wait (none of those that read a text does). */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** `next` of `value`, at once when it is no promise: a scan then costs no promise, and its interceptor no timer. */
+export function then<T, R>(value: MaybePromise<T>, next: (settled: T) => R): MaybePromise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
 /**
  * The secrets in every string of a JSON value, object keys included, at any depth
  * (arguments, a result in all its parts, a child's error, a notification's params), found
@@ -21,13 +29,14 @@ const SEPARATOR = '\n\n';
  * Base64 payloads (an image's or audio's `data`, a resource's `blob`) are no text and are
  * not read. Undefined when nothing was found (nothing is rebuilt).
  */
-export async function scanValue<T>(value: T): Promise<Scanned<T> | undefined> {
+export function scanValue<T>(value: T): MaybePromise<Scanned<T> | undefined> {
   const texts: string[] = [];
   eachJsonString(value, (text) => void texts.push(text));
-  const redactions = await redactTexts(texts);
-  if (!redactions) return undefined;
-  let index = 0;
-  return { kinds: redactions.kinds, redacted: mapJsonStrings(value, (text) => redactions.texts[index++] ?? text) };
+  return then(redactTexts(texts), (redactions) => {
+    if (!redactions) return undefined;
+    let index = 0;
+    return { kinds: redactions.kinds, redacted: mapJsonStrings(value, (text) => redactions.texts[index++] ?? text) };
+  });
 }
 
 /**
@@ -35,39 +44,42 @@ export async function scanValue<T>(value: T): Promise<Scanned<T> | undefined> {
  * resource links), `structuredContent`, `_meta`, and any other field: the interceptor
  * surface's `all` strings of a result, which any plugin can read the same way.
  */
-export async function scanResult(result: CallToolResult): Promise<Scanned<CallToolResult> | undefined> {
-  const redactions = await redactTexts(resultStrings(result, { all: true }));
-  if (!redactions) return undefined;
-  return { kinds: redactions.kinds, redacted: mapResultStrings(result, (text, index) => redactions.texts[index] ?? text, { all: true }) };
+export function scanResult(result: CallToolResult): MaybePromise<Scanned<CallToolResult> | undefined> {
+  return then(redactTexts(resultStrings(result, { all: true })), (redactions) =>
+    redactions ? { kinds: redactions.kinds, redacted: mapResultStrings(result, (text, index) => redactions.texts[index] ?? text, { all: true }) } : undefined,
+  );
 }
 
-async function redactTexts(texts: string[]): Promise<{ kinds: string[]; texts: string[] } | undefined> {
+function redactTexts(texts: string[]): MaybePromise<{ kinds: string[]; texts: string[] } | undefined> {
   // Only a text long enough to hold a secret is read (keys such as `type` and short values are not).
   const read: number[] = [];
   texts.forEach((text, index) => mayHoldSecret(text) && read.push(index));
   if (read.length === 0) return undefined;
   const document = read.map((index) => texts[index]).join(SEPARATOR);
-  const findings = await findSecrets(document);
-  if (findings.length === 0) return undefined;
+  return then(findSecrets(document), (findings) => (findings.length === 0 ? undefined : redacted(texts, read, findings)));
+}
+
+/** `texts` with each finding in the document of the texts `read` (in order, apart by SEPARATOR) replaced. */
+function redacted(texts: string[], read: number[], findings: readonly Finding[]): { kinds: string[]; texts: string[] } {
   const starts: number[] = [];
   let at = 0;
   for (const index of read) {
     starts.push(at);
     at += (texts[index] as string).length + SEPARATOR.length;
   }
-  const redacted = [...texts];
+  const result = [...texts];
   // From the last finding back, so that earlier offsets stay true.
   for (const finding of [...findings].reverse()) {
     let position = starts.length - 1;
     while (position > 0 && (starts[position] as number) > finding.start) position -= 1;
     const index = read[position] as number;
     const base = starts[position] as number;
-    const text = redacted[index] as string;
+    const text = result[index] as string;
     const start = finding.start - base;
     const end = Math.min(finding.end - base, (texts[index] as string).length);
-    redacted[index] = `${text.slice(0, start)}[REDACTED:${finding.kind}]${text.slice(end)}`;
+    result[index] = `${text.slice(0, start)}[REDACTED:${finding.kind}]${text.slice(end)}`;
   }
-  return { kinds: findings.map((finding) => finding.kind), texts: redacted };
+  return { kinds: findings.map((finding) => finding.kind), texts: result };
 }
 
 /**
