@@ -151,7 +151,6 @@ function lint(text: string): Report[] | Promise<Report[]> {
  * entropy plugins find them. Only the value is reported, never the name.
  */
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
-const JWT_PREFIX = /\beyJ/;
 const ASSIGNMENT = /(?:secret|token|passw(?:or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-.~=]{16,})/gi;
 /** Bits per character above which an assigned value is taken for a secret rather than a word or a path. */
 const MIN_ENTROPY = 3.5;
@@ -171,15 +170,26 @@ function findingsIn(text: string, reports: readonly Report[]): Finding[] {
     const kind = kindOf(message.ruleId);
     add(findings, { ...cutAtDelimiter(text, spanOf(text, message.range, message.data), kind), kind });
   }
-  // `matchAll` copies its pattern before it looks: a text with no JWT's start (most) is spared that.
-  if (JWT_PREFIX.test(text)) for (const match of text.matchAll(JWT)) add(findings, { start: match.index, end: match.index + match[0].length, kind: 'jwt' });
-  for (const match of text.matchAll(ASSIGNMENT)) {
+  for (const match of matchesOf(JWT, text)) add(findings, { start: match.index, end: match.index + match[0].length, kind: 'jwt' });
+  for (const match of matchesOf(ASSIGNMENT, text)) {
     const value = match[1] as string;
     if (entropy(value) < MIN_ENTROPY) continue;
     const start = match.index + match[0].length - value.length;
     add(findings, { start, end: start + value.length, kind: 'generic-assignment' });
   }
   return findings.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Every match of a global `pattern` in `text`, read with the pattern itself: `matchAll`
+ * copies its pattern first, which cost more than the search on a text with no match (most).
+ * Safe to share: the search runs to its end with no await between.
+ */
+function matchesOf(pattern: RegExp, text: string): RegExpExecArray[] {
+  const found: RegExpExecArray[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) found.push(match);
+  return found;
 }
 
 /**
