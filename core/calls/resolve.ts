@@ -56,15 +56,16 @@ export async function resolveTool(call: ToolCall, targets: RouteTargets): Promis
     call.outcome = 'refused';
     throw new HubError(HUB_ERROR_CODES.SERVER_HIDDEN, `server "${child.name}" is not offered through /hub (hub: false)`);
   }
-  const route = child.childType.routeTool?.bind(child.childType);
+  const type = child.childType;
+  const routes = type.routeTool !== undefined;
   let tool: ToolLookup;
   try {
-    tool = await lookupTool(child, call.params.name, { wake: call.wake, askUnlisted: call.road === 'server' && route === undefined });
+    tool = await lookupTool(child, call.params.name, { wake: call.wake, askUnlisted: call.road === 'server' && !routes });
   } catch (error) {
     call.outcome = 'unavailable';
     throw error;
   }
-  if (tool === 'unknown' && route) tool = await afterWakingUnknown(call, targets);
+  if (tool === 'unknown' && routes) tool = await afterWakingUnknown(call, targets);
   if (tool === 'denied') {
     call.outcome = 'denied';
     return undefined;
@@ -77,7 +78,7 @@ export async function resolveTool(call: ToolCall, targets: RouteTargets): Promis
     call.outcome = 'refused';
     return toolError(tool.withheld);
   }
-  if (route) return routed(call, targets, route(child.name, call.params.name));
+  if (type.routeTool) return routed(call, targets, type.routeTool(child.name, call.params.name));
   // A name the server does not list, asked of the server: the answer is the server's, the call an unknown tool's.
   if (child.findTool(call.params.name) !== tool) call.outcome = 'unknown_tool';
   return tool;

@@ -49,6 +49,7 @@ t.test('a secret file that is unusable, or set beside its variable, is refused b
     () => undefined,
     (caught: unknown) => caught,
   );
+  t.ok(error instanceof Error, 'both set: refused');
   t.notMatch(String(error), /the-secret-itself|direct/, 'no message quotes a secret');
 });
 
