@@ -34,8 +34,8 @@ t.test('hub-admin tools search finds the tools of the map, OpenAPI and virtual s
     config: {
       mcpServers: {
         pets: { type: 'openapi', spec: petstore, baseUrl: apiUrl },
-        // An API nothing answers for: its connect cannot succeed.
-        gone: { type: 'openapi', spec: petstore, baseUrl: 'http://127.0.0.1:9/v1' },
+        // An API nothing answers for: its connect cannot succeed, and its start gives up after a second (not the default two minutes, past hub-admin's bound of 10 s).
+        gone: { type: 'openapi', spec: petstore, baseUrl: 'http://127.0.0.1:9/v1', startTimeoutMs: 1000 },
         kit: { type: 'virtual', tools: [{ server: 'pets', tool: 'showPetById', name: 'one_pet' }] },
         fresh: fixtureEntry('crashy', join(folder, 'fresh-starts')),
       },
