@@ -216,7 +216,11 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * At once, without a promise, while every interceptor answers at once (the common case:
    * this runs on every call).
    */
-  runBefore(hub: InterceptionHub, call: ToolCall, tool: Tool, first = 0): CallToolResult | undefined | Promise<CallToolResult | undefined> {
+  runBefore(hub: InterceptionHub, call: ToolCall, tool: Tool): CallToolResult | undefined | Promise<CallToolResult | undefined> {
+    return this.#runBefore(hub, call, tool, 0);
+  }
+
+  #runBefore(hub: InterceptionHub, call: ToolCall, tool: Tool, first: number): CallToolResult | undefined | Promise<CallToolResult | undefined> {
     for (let index = first; index < this.#before.length; index++) {
       const entry = this.#before[index] as Entry;
       const seen = interceptedCall(call, tool);
@@ -224,7 +228,7 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
       if (isPromise(verdict)) {
         return verdict.then((settled) => {
           const ended = beforeVerdict(hub, call, entry, settled);
-          return ended === GO_ON ? this.runBefore(hub, call, tool, index + 1) : ended;
+          return ended === GO_ON ? this.#runBefore(hub, call, tool, index + 1) : ended;
         });
       }
       const ended = beforeVerdict(hub, call, entry, verdict);
@@ -274,22 +278,24 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
    * and FAILED. A verdict given at once is passed on at once: no timer, no promise.
    */
   #ask<V>(hub: InterceptionHub, call: ToolCall | Site, entry: Entry, direction: InterceptionDirection, run: () => V | Promise<V>): V | typeof FAILED | Promise<V | typeof FAILED> {
-    const budgetMs = entry.interceptor.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
-    const failed = (error: unknown): typeof FAILED => {
-      const overran = error instanceof Overrun;
-      const thrown = error as Partial<Error> | null | undefined;
-      logFailure(hub.log, call, entry, direction, overran ? `ran past its time budget of ${budgetMs} ms` : (thrown?.message ?? String(error)));
-      publish(hub, call, entry, direction, 'failed', undefined, overran ? 'overran' : 'threw');
-      return FAILED;
-    };
     let verdict: V | Promise<V>;
     try {
       verdict = run();
     } catch (error) {
-      return failed(error);
+      return failedVerdict(hub, call, entry, direction, error);
     }
-    return isPromise(verdict) ? within(verdict, budgetMs).catch(failed) : verdict;
+    return isPromise(verdict) ? within(verdict, entry.interceptor.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS).catch((error: unknown) => failedVerdict(hub, call, entry, direction, error)) : verdict;
   }
+}
+
+/** An interceptor that threw or ran past its budget: logged, counted, and FAILED. */
+function failedVerdict(hub: InterceptionHub, call: ToolCall | Site, entry: Entry, direction: InterceptionDirection, error: unknown): typeof FAILED {
+  const overran = error instanceof Overrun;
+  const thrown = error as Partial<Error> | null | undefined;
+  const why = overran ? `ran past its time budget of ${entry.interceptor.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS} ms` : (thrown?.message ?? String(error));
+  logFailure(hub.log, call, entry, direction, why);
+  publish(hub, call, entry, direction, 'failed', undefined, overran ? 'overran' : 'threw');
+  return FAILED;
 }
 
 /** What the `after` interceptors made of a result so far; `ended` when one refused it or failed (the result is then the refusal). */
