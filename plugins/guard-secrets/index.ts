@@ -11,7 +11,11 @@ import { scanResult, scanValue, then } from './scan.js';
  * else changed them.
  */
 const ORDER = 900;
-/** Scanning a large result takes a while; past this the call fails closed, as any interceptor's. */
+/**
+ * The budget of a scan that waits (a rule reading a file: none that reads a text does); past it
+ * the call fails closed, as any interceptor's. A scan that answers at once is not timed: its
+ * cost grows with the text, and output-limit, outside it, bounds what reaches the caller.
+ */
 const TIME_BUDGET_MS = 5000;
 
 /**
