@@ -13,8 +13,8 @@ import { scanResult, scanValue, then } from './scan.js';
 const ORDER = 900;
 /**
  * The budget of a scan that waits (a rule reading a file: none that reads a text does); past it
- * the call fails closed, as any interceptor's. A scan that answers at once is not timed: its
- * cost grows with the text, and output-limit, outside it, bounds what reaches the caller.
+ * the call fails closed, as any interceptor's. A scan that answers at once is not timed (a
+ * timer could not stop it midway); its cost grows with the text (README, Cost).
  */
 const TIME_BUDGET_MS = 5000;
 
