@@ -155,6 +155,11 @@ export class StartupError extends HubError {
   }
 }
 
+/** What a caught value says: an error's message, anything else as a string (a plugin or a library may throw anything). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The code of a hub error, or undefined for any other value: for wrapping without losing it. */
 export function hubErrorCode(error: unknown): HubErrorCode | undefined {
   return error instanceof HubError ? error.code : undefined;

@@ -16,7 +16,7 @@ import type { HubConfig } from './config/schema.js';
 import type { HubPlugin } from './plugin.js';
 import { checkDataPath } from './store/data-path.js';
 import { registerHealthRoutes } from './http/health.js';
-import { HUB_ERROR_CODES, StartupError } from './errors.js';
+import { HUB_ERROR_CODES, StartupError, errorMessage } from './errors.js';
 import { Hub } from './hub.js';
 import { AllowedHosts, checkHostOnEveryRoute } from './net/allowed-hosts.js';
 import { KEPT_ALIVE_LINGER_MS, KeptAliveConnections } from './net/kept-alive.js';
@@ -215,7 +215,7 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
     if (options.admin) return;
     for (const child of context.children.all()) {
       if (!child.alwaysRunning) continue;
-      child.ensureUp().catch((error: unknown) => child.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'always-running server did not start'));
+      child.ensureUp().catch((error: unknown) => child.log.warn({ err: errorMessage(error) }, 'always-running server did not start'));
     }
   });
   // Generated and printed by the serving hub only, not by hub-admin building the same hub;

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { errorMessage } from './errors.js';
 
 /** The site of an observer of plugin failures themselves. */
 export const FAULT_SITE = 'observe.pluginFault';
@@ -35,10 +36,7 @@ export class PluginFaults {
     entry.count += 1;
     this.#counts.set(key, entry);
     if (entry.count === 1) {
-      this.log.error(
-        { plugin, site, err: error instanceof Error ? error.message : String(error) },
-        `plugin "${plugin}" failed at ${site}; the hub goes on (later failures there are counted, not logged)`,
-      );
+      this.log.error({ plugin, site, err: errorMessage(error) }, `plugin "${plugin}" failed at ${site}; the hub goes on (later failures there are counted, not logged)`);
     }
     if (site !== FAULT_SITE) this.publish({ ...entry });
   }

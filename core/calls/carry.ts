@@ -25,6 +25,7 @@ import { logPasses } from './log-levels.js';
 import { toolError } from './tool-results.js';
 import { errorCodeOf, sending } from './observation.js';
 import type { ToolCall } from './tool-call.js';
+import { errorMessage } from '../errors.js';
 
 /** What carrying a call to its child needs of the hub: the interceptors during the call, the timeout and the drain, the question relay. */
 export type CallingHub = Pick<Hub, 'identity' | 'log' | 'interceptors' | 'settings' | 'drain' | 'questions'>;
@@ -231,7 +232,7 @@ async function sdkCall(
  * naming the HTTP status the SDK keeps beside its message.
  */
 export function failureText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   const bounded = text.length > FAILURE_TEXT_CHARS ? `${text.slice(0, FAILURE_TEXT_CHARS)}…` : text;
   const status = SdkHttpError.isInstance(error) ? (error.data as { status?: unknown } | undefined)?.status : undefined;
   return typeof status === 'number' ? `HTTP ${status}: ${bounded}` : bounded;

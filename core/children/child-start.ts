@@ -2,7 +2,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Client, PriorDiscovery, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEntry } from '../config/schema.js';
-import { HUB_ERROR_CODES, HubError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError, errorMessage } from '../errors.js';
 import { ChildEndedError, type ChildConnection, type ChildType } from './child-type.js';
 import type { ChildStartEvent, StartReason } from './child-observer.js';
 import type { ChildClock } from './clock.js';
@@ -149,7 +149,7 @@ export class ChildStarter {
     this.#stopPings();
     const { connection } = this;
     this.connection = undefined;
-    const closing = connection?.close().catch((error: unknown) => this.host.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'closing the child failed'));
+    const closing = connection?.close().catch((error: unknown) => this.host.log.warn({ err: errorMessage(error) }, 'closing the child failed'));
     const starting = this.#starting;
     return (async () => {
       await closing;

@@ -2,7 +2,7 @@ import type { Client, LoggingMessageNotificationParams, Tool } from '@modelconte
 import type { FastifyBaseLogger } from 'fastify';
 import { entryCallTimeoutMs } from '../config/other-clients.js';
 import type { ServerEntry } from '../config/schema.js';
-import { HUB_ERROR_CODES, HubError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError, errorMessage } from '../errors.js';
 import { ToolVisibility } from '../calls/visibility.js';
 import type { ChildConnection, ChildType } from './child-type.js';
 import { learnFace, readLists, type ChildFace } from './child-faces.js';
@@ -577,7 +577,7 @@ export class Child extends ChildProfile {
     this.#stderrTail = connection.stderrTail?.bind(connection);
     connection.client.setNotificationHandler('notifications/tools/list_changed', async () => {
       if (this.#starter.connection !== connection) return;
-      const changed = await this.#refreshTools().catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'tool list refresh failed'));
+      const changed = await this.#refreshTools().catch((error: unknown) => this.log.warn({ err: errorMessage(error) }, 'tool list refresh failed'));
       // The child says its list changed: callers hear so even when it reads the same to the hub.
       if (changed !== true) this.#watch.emit({ kind: 'tools' });
     });

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { HUB_ERROR_CODES, StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError, errorMessage } from '../errors.js';
 import { SERVER_NAME_PATTERN, type HubConfig, type ServerEntry } from '../config/schema.js';
 import { pointerToPath, schemaProblems } from '../config/schema-errors.js';
 import { adoptedFromOtherClients, configNotices } from '../config/other-clients.js';
@@ -213,8 +213,7 @@ export class ConfiguredServers {
     const fresh = [...changes.added, ...changes.restarted].flatMap((name) => this.hub.children.get(name) ?? []);
     await this.hub.children.loadSnapshots(fresh);
     for (const child of fresh) {
-      if (child.alwaysRunning || toStart.has(child.name))
-        child.ensureUp().catch((error: unknown) => child.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'server did not start after the reload'));
+      if (child.alwaysRunning || toStart.has(child.name)) child.ensureUp().catch((error: unknown) => child.log.warn({ err: errorMessage(error) }, 'server did not start after the reload'));
     }
     return { changes, stopped: Promise.all(stopping).then(() => undefined) };
   }

@@ -1,6 +1,7 @@
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import type { ChildWire } from '../revisions/revision.js';
 import { systemClock, type ChildClock, type ClockTimer } from './clock.js';
+import { errorMessage } from '../errors.js';
 
 /**
  * Probes a connected child every `intervalMs`, as its revision probes (`ChildWire.probe`);
@@ -30,7 +31,7 @@ export function startPings(client: Client, wire: ChildWire, intervalMs: number, 
         if (stopped) return;
         if (error instanceof ProtocolError) return schedule();
         stop();
-        onFailure(`did not answer a ping: ${late.signal.aborted ? (late.signal.reason as Error).message : error instanceof Error ? error.message : String(error)}`);
+        onFailure(`did not answer a ping: ${late.signal.aborted ? (late.signal.reason as Error).message : errorMessage(error)}`);
       },
     );
   }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { systemClock, type ChildClock, type ClockTimer } from './clock.js';
 import { backoffDelay, type ChildTimings } from './timings.js';
+import { errorMessage } from '../errors.js';
 
 /** What the supervisor needs from the child it watches. */
 export interface SupervisedChild {
@@ -65,7 +66,7 @@ export class Supervisor {
     this.child.log.warn({ failures: this.#failures, delayMs: delay, reason }, 'server ended; restarting');
     this.#restartTimer = clock.setTimeout(() => {
       this.#restartTimer = undefined;
-      this.child.restart().catch((error: unknown) => this.crashed(error instanceof Error ? error.message : String(error)));
+      this.child.restart().catch((error: unknown) => this.crashed(errorMessage(error)));
     }, delay);
   }
 

@@ -1,4 +1,4 @@
-import { StartupError } from '../errors.js';
+import { StartupError, errorMessage } from '../errors.js';
 import type { Child } from '../children/child.js';
 import { openDetachedHub } from '../detached.js';
 import { settingsFromEnvironment } from '../config/settings.js';
@@ -85,7 +85,7 @@ async function checkServer(child: Child, configDirectory: string, connect: boole
   const type = child.childType.type;
   if (child.blocked !== undefined) return { name: child.name, type, status: 'problem', detail: child.blocked };
   const checked = configured
-    ? ((await child.childType.check?.(child.entry, { configDirectory }).catch((error: unknown) => ({ ok: false, detail: error instanceof Error ? error.message : String(error) }))) ?? {
+    ? ((await child.childType.check?.(child.entry, { configDirectory }).catch((error: unknown) => ({ ok: false, detail: errorMessage(error) }))) ?? {
         ok: true,
         detail: `the ${type} type checks nothing before a start`,
       })

@@ -5,6 +5,7 @@ import { collectAllGarbage, IdleCollection } from './idle-collection.js';
 import { logProcessWarnings } from './process-warnings.js';
 import { runCli } from './run.js';
 import { logUnhandledRejections } from './unhandled-rejections.js';
+import { errorMessage } from '../errors.js';
 
 const HELP = `Usage: hub [--help] [--version]
        hub check [--json] [--connect]     (also: hub --check)
@@ -77,7 +78,7 @@ runCli('hub', async () => {
         process.exit(0);
       },
       (error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         started.app.log.error({ err: message }, 'shutdown failed');
         stopped('error', { err: message });
         process.exit(1);

@@ -1,4 +1,4 @@
-import { HUB_ERROR_CODES, HubError, StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError, StartupError, errorMessage } from '../errors.js';
 
 /**
  * Runs a CLI's main function: a start-up problem is one line on stderr and exit code 1,
@@ -13,7 +13,7 @@ export function runCli(program: string, main: () => Promise<void>): void {
     process.exit(process.exitCode ?? 0);
   });
   main().catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     // A usage error ends with the usage; anything else is one line.
     process.stderr.write(`${program}: ${error instanceof UsageError ? message : message.split('\n')[0]}\n`);
     if (error instanceof StartupError) for (const more of error.problems.slice(1)) process.stderr.write(`${program}: ${more.split('\n')[0]}\n`);

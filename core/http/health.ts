@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Hub } from '../hub.js';
 import { fromThisMachine, isLoopback } from '../limits/address.js';
+import { errorMessage } from '../errors.js';
 
 /** A store that has not answered within this long is not reachable, as far as a probe is concerned. */
 const STORE_PING_TIMEOUT_MS = 2_000;
@@ -57,13 +58,7 @@ async function pingStore(hub: Hub): Promise<string | undefined> {
     timer = setTimeout(() => resolve(`no answer within ${STORE_PING_TIMEOUT_MS / 1000} s`), STORE_PING_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([
-      hub.store.ping().then(
-        () => undefined,
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
-      ),
-      late,
-    ]);
+    return await Promise.race([hub.store.ping().then(() => undefined, errorMessage), late]);
   } finally {
     clearTimeout(timer);
   }

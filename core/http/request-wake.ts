@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Child } from '../children/child.js';
+import { errorMessage } from '../errors.js';
 
 /**
  * One request's wait for its child, within one wake budget whatever it waits on: the
@@ -22,7 +23,7 @@ export class RequestWake {
     this.#up ??= this.#child.ensureUp().then(
       () => undefined,
       (error: unknown) => {
-        throw new ProtocolError(ProtocolErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+        throw new ProtocolError(ProtocolErrorCode.InternalError, errorMessage(error));
       },
     );
     return this.#up;

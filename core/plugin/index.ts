@@ -12,7 +12,7 @@ export type { ToolGate, WithheldInstructions, WithheldTool } from '../children/t
 export type { HubConfig } from '../config/schema.js';
 export type { ConfigFile, ConfigProblem, ConfigProblems, ConfigText, EntrySchemas, EntryTrial } from '../config/config-file.js';
 export type { HubSettings } from '../config/settings.js';
-export { firstSchemaProblem, HUB_ERROR_CODES, HUB_VERSION, HubError, hubErrorCode, pointerToPath, runCli, StartupError, wantsHelp, type HubErrorCode } from './errors.js';
+export { firstSchemaProblem, HUB_ERROR_CODES, HUB_VERSION, errorMessage, HubError, hubErrorCode, pointerToPath, runCli, StartupError, wantsHelp, type HubErrorCode } from './errors.js';
 export {
   addressKey,
   CALLER_SERVERS_KEY,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { HUB_ERROR_CODES, HubError } from '../errors.js';
+import { HUB_ERROR_CODES, HubError, errorMessage } from '../errors.js';
 import { lazyStore } from './lazy.js';
 import type { Store } from './port.js';
 
@@ -16,7 +16,7 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
   if (settings.mongodbUrl) return (await import('./mongodb.js')).openMongoStore(settings.mongodbUrl);
   const { openEmbeddedStore } = await import('./embedded.js');
   return openEmbeddedStore(join(settings.dataPath, 'store')).catch((error: unknown) => {
-    throw new HubError(HUB_ERROR_CODES.STORE_UNAVAILABLE, `DATA_PATH (${settings.dataPath}): the embedded store cannot be opened: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new HubError(HUB_ERROR_CODES.STORE_UNAVAILABLE, `DATA_PATH (${settings.dataPath}): the embedded store cannot be opened: ${errorMessage(error)}`, {
       cause: error,
     });
   });

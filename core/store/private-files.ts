@@ -1,7 +1,7 @@
 import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { HUB_ERROR_CODES, StartupError } from '../errors.js';
+import { HUB_ERROR_CODES, StartupError, errorMessage } from '../errors.js';
 
 /**
  * What the hub creates under DATA_PATH is for its own user only: the store (with the
@@ -35,7 +35,7 @@ export const HUB_PRIVATE_FILES = ['snapshots'];
 export async function checkPrivateFiles(dataPath: string, entries: { secrets: readonly string[]; others: readonly string[] }, log: FastifyBaseLogger): Promise<void> {
   const root = await stat(dataPath).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new StartupError(`DATA_PATH ${dataPath} cannot be read: ${error instanceof Error ? error.message : String(error)}`, { code: HUB_ERROR_CODES.DATA_PATH, cause: error });
+    throw new StartupError(`DATA_PATH ${dataPath} cannot be read: ${errorMessage(error)}`, { code: HUB_ERROR_CODES.DATA_PATH, cause: error });
   });
   if (!root) return;
   if (!root.isDirectory()) throw new StartupError(`DATA_PATH ${dataPath} is not a folder`, { code: HUB_ERROR_CODES.DATA_PATH });

@@ -6,7 +6,7 @@ import { DockerEntry, isPinned } from './entry.js';
 import { engineAddress, openEngine, ownerOf, type Engine, type EngineAddress } from './engine.js';
 import { removeLive, removeOrphans } from './orphans.js';
 import { containerSpec, type SpecContext } from './spec.js';
-import { definePlugin, hubErrorCode, StartupError } from '../../core/plugin/index.js';
+import { errorMessage, definePlugin, hubErrorCode, StartupError } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
 
 export const LifecycleDockerOptions = Type.Object(
@@ -71,8 +71,7 @@ export default definePlugin({
               (count) => {
                 if (count > 0) hub.log.info({ count }, `removed ${count} container(s) left behind by an earlier run of this hub`);
               },
-              (error: unknown) =>
-                hub.log.warn({ err: error instanceof Error ? error.message : String(error), dockerHost: address.address }, 'could not look for containers left behind by an earlier run'),
+              (error: unknown) => hub.log.warn({ err: errorMessage(error), dockerHost: address.address }, 'could not look for containers left behind by an earlier run'),
             );
     // Runs after the kernel has stopped every child: only a start that raced the shutdown is left.
     app.addHook('onClose', async () => {

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../core/plugin/index.js';
+import { errorMessage, definePlugin } from '../../core/plugin/index.js';
 import type { ChildType } from '../../core/plugin/child-type.js';
 import { LifecycleOpenApiOptions, type OpenApiEntry as Entry, OpenApiEntry } from './entry.js';
 import manifest from './manifest.js';
@@ -47,11 +47,7 @@ export default definePlugin({
       const restartedAlready = new Set([...event.added, ...event.restarted]);
       for (const server of hub.servers.list()) {
         if (server.entry.type !== 'openapi' || restartedAlready.has(server.name)) continue;
-        server
-          .restart()
-          .catch((error: unknown) =>
-            hub.log.warn({ server: server.name, err: error instanceof Error ? error.message : String(error) }, `server "${server.name}": could not restart to read its OpenAPI document again`),
-          );
+        server.restart().catch((error: unknown) => hub.log.warn({ server: server.name, err: errorMessage(error) }, `server "${server.name}": could not restart to read its OpenAPI document again`));
       }
     });
     app.addHook('onClose', async () => unsubscribe());

@@ -6,7 +6,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createMapRuntime } from './runtime.js';
 import { createMapServer } from './server.js';
-import { HUB_ERROR_CODES, HUB_VERSION, runCli, StartupError, wantsHelp } from '../../core/plugin/errors.js';
+import { HUB_ERROR_CODES, HUB_VERSION, runCli, StartupError, wantsHelp, errorMessage } from '../../core/plugin/errors.js';
 
 const HELP = `Usage: map-server [--http <port>] [--host <address>] [--help] [--version]
 
@@ -35,9 +35,9 @@ runCli('map-server', async () => {
     createMapServer({
       providers: runtime.providers,
       tools: runtime.tools,
-      onInternalError: (tool, error) => process.stderr.write(`map-server: ${tool} failed: ${error instanceof Error ? error.message : String(error)}\n`),
+      onInternalError: (tool, error) => process.stderr.write(`map-server: ${tool} failed: ${errorMessage(error)}\n`),
     });
-  runtime.start((error) => process.stderr.write(`map-server: the map engines failed to start (retried on the next call): ${error instanceof Error ? error.message : String(error)}\n`));
+  runtime.start((error) => process.stderr.write(`map-server: the map engines failed to start (retried on the next call): ${errorMessage(error)}\n`));
 
   if (port === undefined) {
     const handle = serveStdio(factory);

@@ -3,7 +3,7 @@ import { createMapRuntime } from './runtime.js';
 import type { MapSettings } from './settings.js';
 import { OUTPUT_SCHEMAS } from './schemas.js';
 import { createMapServer } from './server.js';
-import { definePlugin } from '../../core/plugin/index.js';
+import { errorMessage, definePlugin } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
 
 export default definePlugin({
@@ -30,13 +30,13 @@ export default definePlugin({
         : `map server "${options.name}": answers from online services (${onlineHosts(runtime.settings).join(', ')}); set MAP_OSM_FILE to answer offline`,
     );
     // An offline extract loads now, not on the first call; tools that need no map answer meanwhile.
-    runtime.start((error) => hub.log.error({ err: error instanceof Error ? error.message : String(error) }, 'map engines failed to start; retried on the next call'));
+    runtime.start((error) => hub.log.error({ err: errorMessage(error) }, 'map engines failed to start; retried on the next call'));
     app.addHook('onClose', async () => runtime.close());
     hub.servers.addInProcess(options.name, () =>
       createMapServer({
         providers: runtime.providers,
         tools: runtime.tools,
-        onInternalError: (tool, error) => hub.log.error({ tool, err: error instanceof Error ? error.message : String(error) }, 'map tool failed'),
+        onInternalError: (tool, error) => hub.log.error({ tool, err: errorMessage(error) }, 'map tool failed'),
       }),
     );
   },

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../core/plugin/index.js';
+import { errorMessage, definePlugin } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
 import { createCallLog } from './call-log.js';
 import { readToolFigures, RecentHistory } from './figures.js';
@@ -80,10 +80,7 @@ export default definePlugin({
       const history = new RecentHistory();
       const read = async () => history.record(Date.now(), await readToolFigures(metrics));
       app.addHook('onReady', read);
-      const timer = setInterval(
-        () => void read().catch((error: unknown) => hub.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'status page: reading the metrics failed')),
-        HISTORY_INTERVAL_MS,
-      );
+      const timer = setInterval(() => void read().catch((error: unknown) => hub.log.warn({ err: errorMessage(error) }, 'status page: reading the metrics failed')), HISTORY_INTERVAL_MS);
       timer.unref();
       unsubscribe.push(() => clearInterval(timer));
       await registerStatusPage(app, hub, { metrics, history, times: (server) => lifecycle.times.get(server), lastReload: () => lastReload, startedAt }, options.statusRefreshSeconds);

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ToolIndex } from './tool-index.js';
 import type { ServerView } from '../../core/plugin/meta-tool.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_LENGTH } from './schemas.js';
-import { declaredCommand, type AdminCommand, type AdminOutput, type PluginHub } from '../../core/plugin/index.js';
+import { errorMessage, declaredCommand, type AdminCommand, type AdminOutput, type PluginHub } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
 
 const declared = declaredCommand(manifest, 'tools search');
@@ -81,10 +81,7 @@ async function listInHubServers(hub: PluginHub): Promise<Map<string, string>> {
   const failed = new Map<string, string>();
   await Promise.all(
     views.map(async (view) => {
-      const listed = view.ensureToolsKnown().then(
-        () => undefined,
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
-      );
+      const listed = view.ensureToolsKnown().then(() => undefined, errorMessage);
       // Unreferenced: a listing that ends first lets hub-admin exit at once.
       const late = delay(LIST_BOUND_MS, undefined, { ref: false }).then(() => `no tool list within ${LIST_BOUND_MS / 1000} s${view.lastError === undefined ? '' : ` (${view.lastError})`}`);
       const why = await Promise.race([listed, late]);

@@ -17,7 +17,7 @@ import type { ClientAuthMethod, UpstreamOAuthEntry } from './options.js';
 import { UpstreamState, type Collections, type UpstreamClient } from './records.js';
 import { hashSecret, newSecret } from '../../core/plugin/auth.js';
 import { LoginRequiredError, type RemoteTransportAuth } from '../../core/plugin/child-type.js';
-import { HubError, type PluginHub } from '../../core/plugin/index.js';
+import { errorMessage, HubError, type PluginHub } from '../../core/plugin/index.js';
 
 const LOGIN_SECONDS = 10 * 60;
 /** Longer than any refresh takes; a process that dies holding it only delays the others this long. */
@@ -397,7 +397,7 @@ export class Upstream {
   #restartChild(): void {
     const child = this.deps.hub.servers.get(this.name);
     if (!child) return;
-    child.ensureUp().catch((error: unknown) => this.deps.log.warn({ server: this.name, err: error instanceof Error ? error.message : String(error) }, 'server did not start after the login'));
+    child.ensureUp().catch((error: unknown) => this.deps.log.warn({ server: this.name, err: errorMessage(error) }, 'server did not start after the login'));
   }
 }
 

@@ -6,6 +6,7 @@ import { drawnServers, unknownYetOf } from './check.js';
 import { compose, type Composition } from './compose.js';
 import type { VirtualEntry } from './entry.js';
 import { virtualServerFactory } from './server.js';
+import { errorMessage } from '../../core/plugin/errors.js';
 
 /** A virtual server routes at most this many times through other virtual servers (the config check refuses circles; this bounds a race with a reload). */
 const MAX_HOPS = 16;
@@ -121,7 +122,7 @@ export class VirtualRuntime {
     this.#hub.servers
       .get(name)
       ?.refreshTools()
-      .catch((error: unknown) => this.#hub.log.warn({ server: name, err: error instanceof Error ? error.message : String(error) }, `virtual server "${name}": could not read its tools again`));
+      .catch((error: unknown) => this.#hub.log.warn({ server: name, err: errorMessage(error) }, `virtual server "${name}": could not read its tools again`));
   }
 
   #problem(message: string): void {
