@@ -124,12 +124,8 @@ export class ToolCallInterceptors extends Registry<ToolCallInterceptor> {
   #afterError: Entry[] = [];
   #duringCall: Entry[] = [];
   /** One `InterceptedCall` per call once its arguments are final: what acts after and during a call sees the same object (a key for per-call state). */
-  readonly #carried = new WeakMap<ToolCall, InterceptedCall>();
-
   #carriedCall(call: ToolCall, tool: Tool): InterceptedCall {
-    let seen = this.#carried.get(call);
-    if (!seen) this.#carried.set(call, (seen = interceptedCall(call, tool)));
-    return seen;
+    return (call.intercepted ??= interceptedCall(call, tool));
   }
 
   constructor() {

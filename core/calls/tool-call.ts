@@ -2,6 +2,7 @@ import type { CallToolRequestParams, ClientCapabilities, Tool } from '@modelcont
 import type { Child } from '../children/child.js';
 import type { ToolCallEvent, ToolCallOutcome } from '../observe.js';
 import type { CallerRequest } from './caller-request.js';
+import type { InterceptedCall } from './interceptors.js';
 import type { RequestWake } from '../http/request-wake.js';
 import type { ServedRevision } from '../revisions/served-revision.js';
 
@@ -56,6 +57,13 @@ export interface ToolCall {
   sent: boolean;
   /** The `/hub` call this one was made for, told that observers heard it. */
   readonly hubCall: HubCallRecord | undefined;
+  /**
+   * What the interceptors after and during the call see of it, made once its arguments are
+   * final (interceptors.ts): one object, a key for an interceptor's per-call state. A field
+   * rather than a WeakMap beside the call: a weak entry per call cost more than the call's
+   * other bookkeeping (issue 54.4).
+   */
+  intercepted: InterceptedCall | undefined;
 }
 
 /** What a road knows of a call before the pipeline runs it. */
@@ -88,5 +96,6 @@ export function toolCallOf(start: ToolCallStart): ToolCall {
     outcome: undefined,
     sent: false,
     hubCall: start.hubCall,
+    intercepted: undefined,
   };
 }
