@@ -37,6 +37,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'of',
   'on',
   'or',
+  's',
+  't',
   'that',
   'the',
   'this',
