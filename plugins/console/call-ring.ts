@@ -1,5 +1,5 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import type { PluginHub, ServerView } from '../../core/plugin/index.js';
+import { jsonByteLength, type PluginHub, type ServerView } from '../../core/plugin/index.js';
 import { CallerLabels } from './caller-labels.js';
 import { redactedOutput } from './entry-secrets.js';
 import { traceContextOf, type HubToolCallEvent, type ToolCallEvent, type ToolCallOutcome } from '../../core/plugin/observe.js';
@@ -238,11 +238,7 @@ function toolErrorText(result: CallToolResult | InputRequiredResult | undefined)
 }
 
 function jsonBytes(value: object): number {
-  try {
-    return Buffer.byteLength(JSON.stringify(value));
-  } catch {
-    return 0;
-  }
+  return jsonByteLength(value) ?? 0;
 }
 
 function cut(text: string, max: number): string {

@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import { jsonByteLength } from '../../core/plugin/interceptor.js';
 
 type Block = CallToolResult['content'][number];
 
@@ -30,7 +31,7 @@ export function limitResult(result: CallToolResult, maxBytes: number, tool: Pick
   const cap = Math.max(0, maxBytes - sent.bytes);
   if (sent.dropped === 0 && boundOfTexts(result) <= cap) return undefined;
   const { content, structuredContent, isError, ...others } = result;
-  const structuredBytes = structuredContent === undefined ? 0 : byteLength(JSON.stringify(structuredContent));
+  const structuredBytes = structuredContent === undefined ? 0 : jsonBytes(structuredContent);
   if (structuredBytes > cap) {
     return {
       refuse: `the tool's structured result is ${structuredBytes} bytes, over ${whose} of ${maxBytes} bytes${
@@ -39,7 +40,7 @@ export function limitResult(result: CallToolResult, maxBytes: number, tool: Pick
     };
   }
   const sizes = content.map(blockBytes);
-  const othersBytes = Object.keys(others).length === 0 ? 0 : byteLength(JSON.stringify(others));
+  const othersBytes = Object.keys(others).length === 0 ? 0 : jsonBytes(others);
   const total = structuredBytes + othersBytes + sizes.reduce((sum, size) => sum + size, 0);
   if (total <= cap && sent.dropped === 0) return undefined;
   const keepOthers = structuredBytes + othersBytes <= cap;
@@ -66,7 +67,7 @@ export function limitResult(result: CallToolResult, maxBytes: number, tool: Pick
 /** A child's error message held to `maxBytes` (cut at a character boundary, with a notice); its data is dropped when the message and it do not fit. */
 export function limitError(error: { message: string; data?: unknown }, maxBytes: number): { message: string; data?: unknown } | undefined {
   const messageBytes = byteLength(error.message);
-  const dataBytes = error.data === undefined ? 0 : byteLength(JSON.stringify(error.data));
+  const dataBytes = error.data === undefined ? 0 : jsonBytes(error.data);
   if (messageBytes + dataBytes <= maxBytes) return undefined;
   if (messageBytes <= maxBytes) return { message: `${error.message} [output-limit: the error's data (${dataBytes} bytes) was dropped to keep it within ${maxBytes} bytes]` };
   return {
@@ -78,7 +79,7 @@ export function limitError(error: { message: string; data?: unknown }, maxBytes:
 
 /** What a notification puts on the wire toward the caller: its params as JSON. */
 export function notificationBytes(params: unknown): number {
-  return byteLength(JSON.stringify(params));
+  return jsonBytes(params);
 }
 
 /** The framing of a text block around its text: `{"type":"text","text":""}`. */
@@ -133,7 +134,12 @@ function boundOfTexts(result: CallToolResult): number {
 
 /** What a content block puts into the caller: the block as JSON (its text, base64 data or resource, with its framing). */
 function blockBytes(block: Block): number {
-  return byteLength(JSON.stringify(block));
+  return jsonBytes(block);
+}
+
+/** A value's bytes as JSON, counted without writing it (a result may be megabytes); 0 for what JSON leaves out. */
+function jsonBytes(value: unknown): number {
+  return jsonByteLength(value) ?? 0;
 }
 
 function byteLength(text: string): number {
