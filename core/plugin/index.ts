@@ -161,5 +161,5 @@ export {
   type ToolCallShape,
   type WireError,
 } from './revision.js';
-export { jsonByteLength } from '../json-bytes.js';
+export { jsonByteLength } from '../calls/json-bytes.js';
 export { DuplicateKeyError, msUntilBelow, slidingEstimate, WindowCounter, type Store, type StoreCollection } from './store.js';

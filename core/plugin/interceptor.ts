@@ -17,4 +17,4 @@ export type {
 export type { InterceptionDirection, InterceptionEvent } from '../observe.js';
 export { toolError } from '../calls/tool-results.js';
 export { eachJsonString, mapJsonStrings, mapResultStrings, resultStrings, type ResultStringsOptions } from '../calls/result-strings.js';
-export { jsonByteLength } from '../json-bytes.js';
+export { jsonByteLength } from '../calls/json-bytes.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
-import { jsonByteLength } from '../../core/json-bytes.js';
+import { jsonByteLength } from '../../../core/calls/json-bytes.js';
 
 // jsonByteLength counts what JSON.stringify would write without writing it: every answer
 // here is checked against JSON.stringify's own, on values a tool call carries and on the
