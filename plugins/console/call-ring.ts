@@ -87,7 +87,7 @@ export class CallRing {
   readonly #unsubscribe: (() => void)[] = [];
   readonly #labels: CallerLabels;
   /** Calls heard while their caller's token label is being learnt, in the order they ended: kept in that order once it is. */
-  readonly #waiting: Omit<CallRecord, 'id'>[] = [];
+  readonly #waiting: CallRecord[] = [];
   #learning = false;
   #closed = false;
 
@@ -133,7 +133,7 @@ export class CallRing {
   }
 
   /** A call ended: kept now, unless its caller is a token whose label is not known yet (or calls before it wait for theirs). */
-  #heard(made: Omit<CallRecord, 'id'>): void {
+  #heard(made: CallRecord): void {
     if (this.#closed) return;
     if (this.#waiting.length === 0 && this.#labels.known(made.caller)) {
       this.#add(made);
@@ -157,9 +157,10 @@ export class CallRing {
     this.#learning = false;
   }
 
-  #add(made: Omit<CallRecord, 'id'>): void {
-    made.callerLabel = this.#labels.labelOf(made.caller);
-    const record = { id: ++this.#lastId, ...made };
+  /** Numbers the record and keeps it: the record made when the call ended, not a copy (one object a call). */
+  #add(record: CallRecord): void {
+    record.id = ++this.#lastId;
+    record.callerLabel = this.#labels.labelOf(record.caller);
     if (this.#records.length < this.capacity) this.#records.push(record);
     else {
       this.#records[this.#next] = record;
@@ -169,11 +170,12 @@ export class CallRing {
   }
 }
 
-function fromServerCall(event: ToolCallEvent, env: PluginHub['env']): Omit<CallRecord, 'id'> {
+function fromServerCall(event: ToolCallEvent, env: PluginHub['env']): CallRecord {
   const outcome = event.outcome ?? 'protocol_error';
   const result = event.result;
   const failedWithoutAnswer = outcome === 'protocol_error' || outcome === 'timeout' || outcome === 'unavailable' || outcome === 'drained';
   return {
+    id: 0,
     time: new Date().toISOString(),
     caller: event.clientId ?? null,
     callerLabel: null,
@@ -201,8 +203,9 @@ function stderrOf(server: ServerView, env: PluginHub['env']): string[] {
     .map((line) => cut(redactedOutput(line, entry, env), MAX_STDERR_LINE_CHARS));
 }
 
-function fromHubCall(event: HubToolCallEvent): Omit<CallRecord, 'id'> {
+function fromHubCall(event: HubToolCallEvent): CallRecord {
   return {
+    id: 0,
     time: new Date().toISOString(),
     caller: event.clientId ?? null,
     callerLabel: null,
