@@ -56,7 +56,14 @@ t.test('hub-admin tools search finds the tools of the map, OpenAPI and virtual s
   t.ok(found(pets.stdout).includes('pets/listPets'), `the OpenAPI server's tool is found: ${pets.stdout}`);
   t.notMatch(pets.stderr, /not searched: (pets|map|kit)\b/, "no server of the hub's own process is called down");
   t.match(pets.stderr, /not searched: fresh: it has never started/, 'the stdio server never started is named');
-  t.match(pets.stderr, /not searched: gone: its tools could not be listed: .*127\.0\.0\.1:9/, 'an OpenAPI server whose API does not answer is named, with why');
+  // Why, as the start says it: the refused connection, or the budget itself when the first
+  // attempt was cut by it before the refusal was read (this process busy past the second:
+  // 1 run in 3 on a loaded machine, child-start.ts reports a first attempt's cut as such).
+  t.match(
+    pets.stderr,
+    /not searched: gone: its tools could not be listed: (.*127\.0\.0\.1:9|server "gone" did not start within 1 s)/,
+    'an OpenAPI server whose API does not answer is named, with why',
+  );
 
   const route = await admin('driving', 'route', 'between', 'two', 'places', '--server', 'map');
   t.equal(route.code, 0, route.stderr);
