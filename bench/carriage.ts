@@ -18,7 +18,7 @@
 //   gets), `no-observability` (the observability plugin off) and `quiet` (LOG_LEVEL=warn and
 //   observability off); and, when asked (`--settings default,guardrails`), `guardrails`:
 //   default with guard-secrets and output-limit on (their cost per call: its cpu us/call
-//   less default's);
+//   less default's, from the best rounds, then round by round with the median);
 // - with `--http-child`, also an HTTP child (http-child.ts) straight, through a bare
 //   forwarding proxy (bare-proxy.ts, the floor of any extra HTTP hop) and through the hub.
 //
@@ -62,7 +62,7 @@ import { baselineCheckout } from './baseline-checkout.js';
 import { benchCommandLine } from './command-line.js';
 import { startHubBin, type BenchHubBin } from './hub-bin.js';
 import type { InspectorLink } from './inspector.js';
-import { rawLoad, startFastifyFloor, startHttpChild, startHttpFloor, startStdioProxyFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
+import { percentile, rawLoad, startFastifyFloor, startHttpChild, startHttpFloor, startStdioProxyFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
 import type { RawFigures } from './raw-client.js';
 
 const USAGE = `Usage: node dist/bench/carriage.js [--calls 10000] [--rounds 3] [--callers 1,16] [--settings default,no-observability,quiet,guardrails]
@@ -250,6 +250,8 @@ interface Row {
   subject: Subject;
   callers: number;
   best: Measured;
+  /** Every round, in order: a setting is weighed against `default` round by round (the two measured minutes apart, not a run apart). */
+  rounds: Measured[];
   callsPerSecondRange: [number, number];
 }
 
@@ -263,7 +265,7 @@ for (const callers of callerCounts) {
   for (const [subject, all] of measured) {
     const best = all.reduce((a, b) => (callers === 1 ? (b.figures.p50Ms < a.figures.p50Ms ? b : a) : b.figures.callsPerSecond > a.figures.callsPerSecond ? b : a));
     const speeds = all.map(({ figures }) => figures.callsPerSecond);
-    rows.push({ subject, callers, best, callsPerSecondRange: [Math.min(...speeds), Math.max(...speeds)] });
+    rows.push({ subject, callers, best, rounds: all, callsPerSecondRange: [Math.min(...speeds), Math.max(...speeds)] });
   }
 }
 // Allocation per call, after the CPU rounds (the inspector, once started, stays).
@@ -351,18 +353,37 @@ for (const row of hubRows) {
   const reference = hubRows.find((other) => other.callers === callers && other.subject.revision === subject.revision && other.subject.label === subject.label.replace(`[${label}]`, '[default]'));
   if (!reference || best.cpuUs === undefined || reference.best.cpuUs === undefined) continue;
   const road = `${subject.label.replace(` [${label}]`, '')} ${subject.revision}, ${callers} caller${callers === 1 ? '' : 's'}`;
+  const perRound = addedPerRound(row, reference);
   comparisons.push(
     label === 'guardrails'
       ? `guard-secrets + output-limit on ${road}: +${(best.cpuUs - reference.best.cpuUs).toFixed(1)} us of hub CPU per call (${reference.best.cpuUs.toFixed(1)} to ${best.cpuUs.toFixed(1)}: +${(
           ((best.cpuUs - reference.best.cpuUs) / reference.best.cpuUs) *
           100
-        ).toFixed(0)}%), p50 +${(best.figures.p50Ms - reference.best.figures.p50Ms).toFixed(3)} ms`
+        ).toFixed(0)}%), p50 +${(best.figures.p50Ms - reference.best.figures.p50Ms).toFixed(3)} ms; round by round ${perRound.map((added) => `${(added * 100).toFixed(0)}%`).join(', ')}, median ${(
+          percentile(
+            [...perRound].sort((a, b) => a - b),
+            0.5,
+          ) * 100
+        ).toFixed(0)}%`
       : `this checkout vs the baseline on ${road}: hub CPU per call ${reference.best.cpuUs.toFixed(1)} vs ${best.cpuUs.toFixed(1)} us, calls/s ${reference.best.figures.callsPerSecond} vs ${
           best.figures.callsPerSecond
         }, p50 ${reference.best.figures.p50Ms.toFixed(3)} vs ${best.figures.p50Ms.toFixed(3)} ms`,
   );
 }
 if (comparisons.length > 0) console.log(`\n${comparisons.join('\n')}`);
+
+/**
+ * What a setting adds to `default`'s hub CPU per call, round by round: each round measures
+ * every subject in turn, so a round's two figures were taken a minute or two apart, under
+ * the same load from elsewhere; best rounds picked for each alone may come from different
+ * minutes (issue 54.4's road read 26% and 30% in two runs that way).
+ */
+function addedPerRound(row: Row, reference: Row): number[] {
+  return row.rounds.flatMap((measured, round) => {
+    const base = reference.rounds[round]?.cpuUs;
+    return measured.cpuUs === undefined || base === undefined ? [] : [measured.cpuUs / base - 1];
+  });
+}
 
 // Issue 57's figures, per road and revision: hub CPU per call over the stdio proxy floor's at 16 callers, and allocation per call.
 if (allocations.size > 0 || callerCounts.includes(16)) {
