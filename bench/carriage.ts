@@ -250,7 +250,7 @@ interface Row {
   subject: Subject;
   callers: number;
   best: Measured;
-  /** Every round, in order: a setting is weighed against `default` round by round (the two measured minutes apart, not a run apart). */
+  /** Every round, in order: a setting is weighed against `default` round by round (the two measured within one round, not rounds apart). */
   rounds: Measured[];
   callsPerSecondRange: [number, number];
 }
@@ -374,9 +374,9 @@ if (comparisons.length > 0) console.log(`\n${comparisons.join('\n')}`);
 
 /**
  * What a setting adds to `default`'s hub CPU per call, round by round: each round measures
- * every subject in turn, so a round's two figures were taken a minute or two apart, under
- * the same load from elsewhere; best rounds picked for each alone may come from different
- * minutes (issue 54.4's road read 26% and 30% in two runs that way).
+ * every subject in turn, so a round's two figures were taken within that round, under the
+ * same load from elsewhere; the best rounds picked for each alone may come from different
+ * rounds (issue 54.4's road read 26% and 30% in two runs that way).
  */
 function addedPerRound(row: Row, reference: Row): number[] {
   return row.rounds.flatMap((measured, round) => {
