@@ -1,12 +1,12 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { connectClient, REVISIONS } from '../helpers/clients.js';
 import { freePort } from '../helpers/net.js';
-import { copyWithLibraries, importImage, podmanEnvironment, whyNoPodman, type Podman } from '../helpers/podman.js';
+import { podmanEnvironment, whyNoPodman, type Podman } from '../helpers/podman.js';
 import { podmanRunCommand, replaceOnce, testedBlock } from './docs-blocks.js';
 import { REPOSITORY } from './manifests.js';
 
@@ -19,7 +19,7 @@ import { REPOSITORY } from './manifests.js';
 // `npm ci` this machine's npm cache and open-files limit, and BUILDAH_LAYERS=false keeps no
 // layer per step; the base image (the Containerfile's
 // default BASE, which no registry here serves) is made offline from this machine's node and
-// npm. Everything is kept in that store under one temporary folder (images, containers,
+// npm by deploy/offline-base.sh, the docs' way without Docker Hub. Everything is kept in that store under one temporary folder (images, containers,
 // pods, volumes, secrets), removed at the end, failed or not; nothing is cached between
 // runs. What podman itself keeps outside is left alone: the `podman-default-kube-network`
 // definition every `kube play` shares.
@@ -78,9 +78,24 @@ async function imageTests(): Promise<void> {
   /** The docs' `podman run` block, publishing on the test's free port. */
   const runBlock = async () => replaceOnce(await testedBlock('run'), '-p 127.0.0.1:3000:3000', `-p 127.0.0.1:${hostPort}:3000`);
 
-  t.test("the docs' podman build, on a locally made Node.js base", async (t) => {
+  t.test('deploy/offline-base.sh makes the base image: node, npm and the node user', async (t) => {
+    // Issue 60, item 6: an air-gapped site builds on a base of its own, which this script
+    // makes from the machine's node and npm (docs/deployment/container.md); here it is the
+    // build's base, tagged as the Containerfile's default.
+    const made = spawnSync(join(REPOSITORY, 'deploy/offline-base.sh'), [BASE], { env: { ...podman.env, PODMAN: ['podman', ...podman.options].join(' ') }, encoding: 'utf8', timeout: 300_000 });
+    if (!t.equal(made.status, 0, 'the script ran', { output: `${made.stdout}\n${made.stderr}`.slice(-3000) })) return;
+    const inside = await run(['run', '--rm', '--network=none', '--user', 'node', BASE, 'sh', '-c', 'node -p process.version && npm --version && node -p "process.getuid()"']);
+    if (!succeeded(t, inside, 'node and npm in the base, as its node user')) return;
+    const [nodeVersion, npmVersion, uid] = inside.stdout.trim().split('\n');
+    t.equal(nodeVersion, process.version, "this machine's node");
+    t.match(npmVersion, /^\d+\.\d+\.\d+$/, 'npm runs');
+    t.equal(uid, '1000', 'the node user is uid 1000, as in the official image');
+    reached = 1;
+  });
+
+  t.test("the docs' podman build, on that base", async (t) => {
+    if (!needs(t, 1)) return;
     const npm = npmSettings();
-    importImage(podman, BASE, (root) => officialLikeBase(root, npm.prefix), ['ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'CMD ["node"]']);
     // npm in the build uses this machine's npm cache through an overlay (its writes are
     // dropped with the build) and the machine's registry settings, so it downloads
     // nothing it already has. npm ci opens many cache files at once: with podman's default
@@ -141,11 +156,11 @@ async function imageTests(): Promise<void> {
       consoleAssets: ['console', ...readdirSync(join(REPOSITORY, 'plugins/console/assets')).sort()],
     });
     t.comment(`image size: ${mb(built?.Size)} MB (${mb((built?.Size ?? 0) - (base?.Size ?? 0))} MB over the base, which is ${mb(base?.Size)} MB)`);
-    reached = 1;
+    reached = 2;
   });
 
   t.test("the docs' podman run: read-only root, the secret the hub's user's alone, a minted token calls a tool", async (t) => {
-    if (!needs(t, 1)) return;
+    if (!needs(t, 2)) return;
     hostPort = await freePort();
     // `$PWD/hub-config` holds the config: the image's own map server, as deploy/kubernetes's example.
     const cwd = join(folder, 'operator');
@@ -185,11 +200,11 @@ async function imageTests(): Promise<void> {
     t.same(report.secret, { uid: 1000, mode: 0o400 }, "the password's file is the hub's user's alone");
     t.ok(report.data.includes('store') && report.data.includes('snapshots'), `the store and the snapshots are on the volume (${report.data.join(', ')})`);
     t.same(report.snapshots, ['map.json'], "the stdio child's tool snapshot");
-    reached = 2;
+    reached = 3;
   });
 
   t.test("the docs' upgrade: stopped, removed and run again on the same volume, the token and the snapshots are still there", async (t) => {
-    if (!needs(t, 2)) return;
+    if (!needs(t, 3)) return;
     const before = JSON.parse((await run(['container', 'inspect', 'hub'])).stdout) as ContainerInspect[];
     const stopped = await shell(await testedBlock('upgrade'), { cwd: folder });
     if (!succeeded(t, stopped, 'the upgrade block of docs/deployment/container.md')) return;
@@ -210,11 +225,11 @@ async function imageTests(): Promise<void> {
     t.notOk(result.isError, 'the token minted before the restart still calls tools');
     // SIGTERM drains and exits cleanly; the kube play below gets the machine to itself.
     succeeded(t, await shell(await testedBlock('upgrade'), { cwd: folder }), 'stopped and removed again');
-    reached = 3;
+    reached = 4;
   });
 
   t.test("the docs' podman kube play of deploy/podman: ready, a minted token calls a tool, non-root, read-only root", { skip: whyNoKubectl() }, async (t) => {
-    if (!needs(t, 3)) return;
+    if (!needs(t, 4)) return;
     hostPort = await freePort();
     // A copy of deploy/, its published port the test's free one.
     const checkout = join(folder, 'checkout');
@@ -342,34 +357,16 @@ async function hubContainer(run: (args: string[]) => Promise<Ran>): Promise<stri
   return hub.Id;
 }
 
-/** npm's cache, registry, CA file and prefix on this machine. */
-function npmSettings(): { cache: string; registry: string; cafile: string | undefined; prefix: string } {
-  const listed = spawnSync('npm', ['config', 'get', 'cache', 'registry', 'cafile', 'prefix'], { encoding: 'utf8' }).stdout;
+/** npm's cache, registry and CA file on this machine. */
+function npmSettings(): { cache: string; registry: string; cafile: string | undefined } {
+  const listed = spawnSync('npm', ['config', 'get', 'cache', 'registry', 'cafile'], { encoding: 'utf8' }).stdout;
   const value = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(listed)?.[1]?.trim();
   const cafile = value('cafile');
   return {
     cache: value('cache') ?? '',
     registry: value('registry') ?? 'https://registry.npmjs.org/',
     cafile: cafile && cafile !== 'null' && cafile !== 'undefined' ? cafile : undefined,
-    prefix: value('prefix') ?? '/usr',
   };
-}
-
-/**
- * The layout of the official Node.js image, from this machine's files: node and npm in
- * /usr/local, /bin/sh and /usr/bin/env (npm's scripts use them), the `node` user (1000).
- */
-function officialLikeBase(root: string, npmPrefix: string): void {
-  copyWithLibraries(root, realpathSync(process.execPath), '/usr/local/bin/node');
-  copyWithLibraries(root, realpathSync('/bin/sh'), '/bin/sh');
-  copyWithLibraries(root, realpathSync('/usr/bin/env'), '/usr/bin/env');
-  cpSync(realpathSync(join(npmPrefix, 'lib/node_modules/npm')), join(root, 'usr/local/lib/node_modules/npm'), { recursive: true });
-  symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(root, 'usr/local/bin/npm'));
-  symlinkSync('../lib/node_modules/npm/bin/npx-cli.js', join(root, 'usr/local/bin/npx'));
-  for (const path of ['etc', 'root', 'home/node', 'tmp']) mkdirSync(join(root, path), { recursive: true });
-  spawnSync('chmod', ['1777', join(root, 'tmp')]);
-  writeFileSync(join(root, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\nnode:x:1000:1000::/home/node:/bin/sh\n');
-  writeFileSync(join(root, 'etc/group'), 'root:x:0:\nnode:x:1000:\n');
 }
 
 /** Run in the image: what /app holds, whether a dev dependency came along, /config and /data. */

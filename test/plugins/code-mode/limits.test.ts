@@ -60,12 +60,15 @@ t.test('every limit ends a hostile program with a tool error naming it', async (
 });
 
 t.test('the time limit: the interrupt handler stops a loop, the timer a run waiting on a tool', async (t) => {
-  // Neither program ever ends, so the outcome is the same at any speed; the limit is long
-  // enough that a slow sandbox start still reaches the tool call the timer must cancel.
+  // Neither program ever ends, so the outcome is the same at any speed. The loop burns a
+  // core until it is stopped: its hub's limit is shorter, though long enough for a slow
+  // sandbox start to reach the loop; the other's lets a slow start still reach the tool
+  // call the timer must cancel.
+  const short = await startCodeHub(t, { timeoutMs: 1_000 });
+  const looped = await runProgram(await connectClient(t, `${short.url}/hub`, '2025-11-25'), 'let i = 0;\nwhile (true) i++;');
+  t.equal(textOf(looped), 'The program failed: The program ran longer than the time limit (timeoutMs: 1000 ms) and was stopped.');
   const { url } = await startCodeHub(t, { timeoutMs: 3_000 });
   const client = await connectClient(t, `${url}/hub`, '2025-11-25');
-  const looped = await runProgram(client, 'let i = 0;\nwhile (true) i++;');
-  t.equal(textOf(looped), 'The program failed: The program ran longer than the time limit (timeoutMs: 3000 ms) and was stopped.');
   const cancellations = kitchenSinkObserved.cancellations;
   const waited = await runProgram(client, 'await servers.sink.hang();');
   t.equal(textOf(waited), 'The program failed: The program ran longer than the time limit (timeoutMs: 3000 ms) and was stopped.');

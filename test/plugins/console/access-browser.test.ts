@@ -1,11 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import t, { type Test } from 'tap';
+import type { Page } from 'playwright-core';
+import t from 'tap';
 import { fixture } from '../../core/children/helpers.js';
+import { sharedChromium } from '../../helpers/chromium.js';
 import { connectClient } from '../../helpers/clients.js';
 import { register } from '../oauth-as/flows.js';
-import { ARGS, CHROMIUM, everythingEntry, PASSWORD, startConsoleHub } from './helpers.js';
+import { everythingEntry, PASSWORD, startConsoleHub } from './helpers.js';
 
 /*
  * Issue 52, item 4 in real Chromium, each step through the page as a person does it: log in
@@ -22,12 +23,6 @@ const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOT = new URL('../../../../docs/operations/console-access.png', import.meta.url);
 
-async function launch(t: Test): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
-  return browser;
-}
-
 async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated over the DevTools protocol, which the page's CSP does not govern.
   await page.evaluate(AXE);
@@ -42,7 +37,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 t.test('mint a token for server-everything with the keyboard, call it over MCP, revoke it in the page', async (t) => {
   const other = { command: process.execPath, args: [fixture('changing-tools')] };
   const { url, logs } = await startConsoleHub(t, JSON.stringify({ plugins: { 'map-tools': false }, mcpServers: { everything: everythingEntry(), other } }));
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -149,7 +144,7 @@ t.test('mint a token for server-everything with the keyboard, call it over MCP, 
 
 t.test('the access view on a phone: no sideways scrolling; the minted token can be hidden', async (t) => {
   const { url } = await startConsoleHub(t, JSON.stringify({ plugins: { 'map-tools': false }, mcpServers: { alpha: { command: process.execPath, args: [fixture('changing-tools')] } } }));
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
   await page.goto(`${url}/console/access`);
   await page.getByLabel('Password').fill(PASSWORD);
@@ -173,7 +168,7 @@ t.test('OAuth clients: a hostile name shown as text, revoked with the keyboard',
   const registered = await register(url, { redirect_uris: ['http://127.0.0.1:5555/cb'], client_name: hostile, token_endpoint_auth_method: 'none' });
   t.equal(registered.status, 201, 'a client registered itself');
   const clientId = registered.body.client_id ?? '';
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import t, { type Test } from 'tap';
+import type { Browser, Page } from 'playwright-core';
+import t from 'tap';
 import { waitFor } from '../../core/children/helpers.js';
-import { ARGS, CHROMIUM, everythingEntry, handWritten, makeUnwritable, PASSWORD, startConsoleHub, writtenServers } from './helpers.js';
+import { sharedChromium } from '../../helpers/chromium.js';
+import { everythingEntry, handWritten, makeUnwritable, PASSWORD, startConsoleHub, writtenServers } from './helpers.js';
 
 /*
  * Issue 52, slice 1 in real Chromium, each step through the page as a person does it:
@@ -26,12 +27,6 @@ const DOCS = new URL('../../../../docs/operations/', import.meta.url);
 
 async function docsScreenshot(target: Pick<Page, 'screenshot'>, name: string, fullPage = false): Promise<void> {
   if (process.env.DOCS_SCREENSHOTS === '1') await target.screenshot({ path: fileURLToPath(new URL(name, DOCS)), ...(fullPage && { fullPage }) });
-}
-
-async function launch(t: Test): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
-  return browser;
 }
 
 /** A new browser context on the console, logged in through its login form; CSP reports and script errors are collected. */
@@ -69,7 +64,7 @@ function rowOf(page: Page, name: string) {
 t.test('add server-everything from the form, test it, save it, see it start, edit, disable and remove it', async (t) => {
   const original = handWritten();
   const { url, file, hub, logs } = await startConsoleHub(t, original);
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const problems: string[] = [];
   const page = await consolePage(browser, url, problems);
   t.equal(await rowOf(page, 'alpha').locator('th').textContent(), 'alpha', 'the servers of the file are listed');
@@ -141,7 +136,7 @@ t.test('add server-everything from the form, test it, save it, see it start, edi
 t.test("the playground: a form from each tool's input schema; images, resource links and structured content shown; a JSON box where the schema names no property", async (t) => {
   const { url, hub } = await startConsoleHub(t, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { everything: { ...everythingEntry(), keepAlive: true } } }));
   await hub.children.get('everything')?.ensureUp();
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const problems: string[] = [];
   const page = await consolePage(browser, url, problems);
   await page.getByRole('button', { name: 'Tools of everything' }).click();
@@ -193,7 +188,7 @@ t.test("the playground: a form from each tool's input schema; images, resource l
 
 t.test('a save from a second browser over a changed file is a conflict with the difference; nothing is lost', async (t) => {
   const { url, file } = await startConsoleHub(t, handWritten());
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const first = await consolePage(browser, url);
   const second = await consolePage(browser, url);
   await first.getByRole('button', { name: 'Edit zeta' }).click();
@@ -221,7 +216,7 @@ t.test('a save from a second browser over a changed file is a conflict with the 
 t.test('a config the hub cannot write: the page says why and shows the JSON to paste', async (t) => {
   const { url, file, folder } = await startConsoleHub(t, handWritten());
   t.teardown(await makeUnwritable(file, folder));
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const page = await consolePage(browser, url);
   t.match(await page.locator('#read-only-reason').textContent(), /Read-only: the hub's user cannot write/);
   await page.getByRole('button', { name: 'Add a server' }).click();
@@ -235,7 +230,7 @@ t.test('a config the hub cannot write: the page says why and shows the JSON to p
 
 t.test('the add form with the keyboard alone', async (t) => {
   const { url, file } = await startConsoleHub(t, handWritten());
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const page = await consolePage(browser, url);
   const focused = () => page.evaluate<string>("document.activeElement?.id || document.activeElement?.textContent || ''");
   // Tab from the top of the page to the Add button, then Enter.
@@ -274,7 +269,7 @@ t.test('the add form with the keyboard alone', async (t) => {
 
 t.test('a hostile child’s markup in tool names, descriptions, prompts, errors and stderr is shown as text', async (t) => {
   const { url } = await startConsoleHub(t, handWritten());
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const problems: string[] = [];
   const page = await consolePage(browser, url, problems);
   await page.getByRole('button', { name: 'Add a server' }).click();
@@ -317,7 +312,7 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
   const entry = JSON.stringify({ ...everythingEntry(), pinTools: true });
   const { url, hub } = await startConsoleHub(t, `{ "plugins": { "oauth-as": false, "map-tools": false, "tool-pinning": {} }, "mcpServers": { "pinned": ${entry} } }`);
   await hub.children.get('pinned')?.ensureUp();
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const problems: string[] = [];
   const page = await consolePage(browser, url, problems);
 
@@ -374,7 +369,7 @@ t.test('the overview and the approvals views: axe, the keyboard, the strict CSP,
 // Issue 52, item 2: "Duplicate" an entry: a copy under a new name, the form prefilled; a taken name is never replaced.
 t.test('duplicate an entry: the form over a copy, saved under a new name; a taken name is refused', async (t) => {
   const { url, file } = await startConsoleHub(t, handWritten());
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const problems: string[] = [];
   const page = await consolePage(browser, url, problems);
   await page.getByRole('button', { name: 'Duplicate zeta' }).click();
@@ -416,7 +411,7 @@ t.test('duplicate an entry: the form over a copy, saved under a new name; a take
 // Issue 52: every field error of an entry at once, each beside its field, not only the first the checker found.
 t.test('two wrong fields: both errors show at once, each beside its field and linked to it', async (t) => {
   const { url, file } = await startConsoleHub(t, handWritten());
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const problems: string[] = [];
   const page = await consolePage(browser, url, problems);
   const before = await readFile(file, 'utf8');
@@ -447,7 +442,7 @@ t.test('a secret written literally in mcp.json is not on the page; saving anothe
   const apiKey = `sk-${randomBytes(12).toString('hex')}`;
   const line = `"keyed": { "command": "/bin/true", "disabled": true, "env": { "API_KEY": "${apiKey}", "REF": "\${REF_TOKEN}" } },`;
   const { url, file } = await startConsoleHub(t, handWritten(`\n\t\t${line}`));
-  const browser = await launch(t);
+  const browser = await sharedChromium(t);
   const problems: string[] = [];
   const page = await consolePage(browser, url, problems);
   await page.getByRole('button', { name: 'Edit keyed' }).click();

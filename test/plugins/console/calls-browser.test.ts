@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import t from 'tap';
+import { sharedChromium } from '../../helpers/chromium.js';
 import { connectClient } from '../../helpers/clients.js';
-import { ARGS, CHROMIUM, everythingEntry, operatorSession, PASSWORD, startConsoleHub } from './helpers.js';
+import { everythingEntry, operatorSession, PASSWORD, startConsoleHub } from './helpers.js';
 
 /*
  * Issue 52, the calls view (/console/calls) in real Chromium: calls made with the v2 SDK
@@ -47,8 +48,7 @@ t.test('calls appear live, filtered by outcome; a failed call’s detail; a host
     },
   });
   const { url } = await startConsoleHub(t, config);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
+  const browser = await sharedChromium(t);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const problems: string[] = [];
   const page = await context.newPage();
@@ -154,8 +154,7 @@ t.test('an API token’s call shows the token’s label beside its id, as text; 
   t.equal(minted.status, 201, 'a token minted with a label of markup');
   const token = (await minted.json()) as { id: string; token: string };
   const forCrashy = (await (await fetch(`${url}/console/api/tokens`, { method: 'POST', headers: session.headers(), body: JSON.stringify({ resources: ['crashy'] }) })).json()) as { token: string };
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
+  const browser = await sharedChromium(t);
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));

@@ -10,8 +10,7 @@ import { hub, onKernel } from '../../../core/kernel.js';
 const require = createRequire(import.meta.url);
 
 export const PASSWORD = 'correct horse battery';
-export const CHROMIUM = '/usr/bin/chromium';
-export const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export { ARGS, CHROMIUM } from '../../helpers/chromium.js';
 
 /** `@modelcontextprotocol/server-everything` as a stdio server entry. */
 export function everythingEntry(): { command: string; args: string[] } {

@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import t from 'tap';
+import { sharedChromium } from '../../helpers/chromium.js';
 import { connectClient } from '../../helpers/clients.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { fixtureEntry, tempDir, waitFor } from '../../core/children/helpers.js';
 import { everythingEntry } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const PASSWORD = 'correct horse battery';
 /** A server that cannot start: it says why on stderr and exits. */
 const BROKEN = { command: process.execPath, args: ['-e', "process.stderr.write('error: cannot open the database\\n'); process.exit(1)"] };
@@ -58,8 +57,7 @@ t.test("the operator reads the status in the console's overview in Chromium, on 
   const starts = async () => (await readFile(`${folder}/crashy`, 'utf8')).trim().split('\n').length;
   await waitFor('the crashed server to be restarted', async () => hub.children.get('crashy')?.status === 'up' && (await starts()) === 2);
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
+  const browser = await sharedChromium(t);
   const page = await browser.newPage();
 
   const first = await page.goto(`${url}/status`);
@@ -163,8 +161,7 @@ t.test("the operator reads the status in the console's overview in Chromium, on 
 t.test("the actions take the session and the page's CSRF token", async (t) => {
   const { url, hub } = await startTestHub(t, { config: { mcpServers: { everything: everythingEntry() }, plugins: { 'map-tools': false } }, env: { HUB_PASSWORD: PASSWORD } });
   await hub.children.get('everything')?.ensureUp();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
+  const browser = await sharedChromium(t);
   const page = await browser.newPage();
   await logIn(page, url);
   const cookie = (await page.context().cookies()).map((entry) => `${entry.name}=${entry.value}`).join('; ');
@@ -208,8 +205,7 @@ t.test('without the session cookie /status asks for the password, and a forged f
 
 t.test('with the console off, /status says where the figures are', async (t) => {
   const { url } = await startTestHub(t, { config: { plugins: { 'map-tools': false, console: false } }, env: { HUB_PASSWORD: PASSWORD } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
+  const browser = await sharedChromium(t);
   const page = await browser.newPage();
   await page.goto(`${url}/status`);
   await page.fill('#password', PASSWORD);

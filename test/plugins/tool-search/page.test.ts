@@ -1,11 +1,9 @@
-import { chromium } from 'playwright-core';
 import t from 'tap';
 import { corpus, listingServer } from './corpus.js';
 import { fixtureEntry, starts, tempDir, waitFor } from '../../core/children/helpers.js';
+import { sharedChromium } from '../../helpers/chromium.js';
 import { startTestHub } from '../../helpers/hub.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const PASSWORD = 'correct horse battery';
 
 /*
@@ -24,8 +22,7 @@ t.test('the operator searches every tool from the status page', async (t) => {
   });
   await waitFor('the maps server to be up', () => hub.children.get('maps')?.toolsKnown === true);
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
+  const browser = await sharedChromium(t);
   const page = await browser.newPage({ javaScriptEnabled: false });
   await page.goto(`${url}/status`);
   await page.fill('#password', PASSWORD);
@@ -54,8 +51,7 @@ t.test('the operator searches every tool from the status page', async (t) => {
 
 t.test('without tool-search the status page has no search box', async (t) => {
   const { url } = await startTestHub(t, { config: { plugins: { 'map-tools': false } }, env: { HUB_PASSWORD: PASSWORD } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.teardown(() => browser.close());
+  const browser = await sharedChromium(t);
   const page = await browser.newPage({ javaScriptEnabled: false });
   await page.goto(`${url}/status`);
   await page.fill('#password', PASSWORD);
