@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { CellCounter, CellHistogram } from './series-cells.js';
 import type { PluginHub, ServerView, ToolRoute } from '../../core/plugin/index.js';
 import { CHILD_STATUSES, type ConfigReloadEvent, type InterceptionEvent, type HubToolCallEvent, type McpRequestEvent, type ToolCallEvent } from '../../core/plugin/observe.js';
 import type { LifecycleListener, StartReason } from './lifecycle.js';
@@ -64,40 +65,40 @@ export function methodLabel(body: unknown): string {
  */
 export class HubMetrics implements LifecycleListener {
   readonly registry = new Registry();
-  readonly toolCalls = new Counter({
+  readonly toolCalls = new CellCounter({
     name: 'hub_tool_calls_total',
     help: 'Tool calls for configured servers, by server, tool (unlisted names as "(unlisted)") and outcome (ok, tool_error, protocol_error, timeout, unavailable, drained, unknown_tool, denied, refused); a call through a virtual server is the underlying server\'s and tool\'s, with virtual_server naming the virtual one (absent on other calls).',
     labelNames: ['server', 'tool', 'outcome', 'virtual_server'],
     registers: [this.registry],
   });
-  readonly toolDuration = new Histogram({
+  readonly toolDuration = new CellHistogram({
     name: 'hub_tool_call_duration_seconds',
     help: 'Duration of tool calls for configured servers, waking included, by server, tool, outcome and virtual_server (as hub_tool_calls_total).',
     labelNames: ['server', 'tool', 'outcome', 'virtual_server'],
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
-  readonly #mcpRequests = new Counter({
+  readonly #mcpRequests = new CellCounter({
     name: 'hub_mcp_requests_total',
     help: 'Requests on the MCP endpoints once answered, by endpoint (hub or a server), method, revision and HTTP status.',
     labelNames: ['endpoint', 'method', 'revision', 'status'],
     registers: [this.registry],
   });
-  readonly #serverOperations = new Histogram({
+  readonly #serverOperations = new CellHistogram({
     name: 'mcp_server_operation_duration_seconds',
     help: 'OpenTelemetry mcp.server.operation.duration: MCP requests and notifications the hub served, from receipt to answer.',
     labelNames: ['mcp_method_name', 'mcp_protocol_version', 'gen_ai_tool_name', 'error_type'],
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
-  readonly #clientOperations = new Histogram({
+  readonly #clientOperations = new CellHistogram({
     name: 'mcp_client_operation_duration_seconds',
     help: 'OpenTelemetry mcp.client.operation.duration: tool calls the hub sent to servers, from sending to their answer; server is the configured server.',
     labelNames: ['server', 'mcp_method_name', 'mcp_protocol_version', 'gen_ai_tool_name', 'error_type', 'network_transport'],
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
-  readonly #endpointRequests = new Histogram({
+  readonly #endpointRequests = new CellHistogram({
     name: 'hub_mcp_request_duration_seconds',
     help: 'MCP requests other than tools/call (whose durations hub_tool_call_duration_seconds has by tool), by endpoint and method, from receipt to answer.',
     labelNames: ['endpoint', 'method'],
@@ -106,7 +107,12 @@ export class HubMetrics implements LifecycleListener {
   });
   /** Tool calls for configured servers started and not yet ended: a number on the hot path, a gauge only when scraped. */
   #callsInFlight = 0;
-  readonly #httpRequests = new Counter({ name: 'hub_http_requests_total', help: 'HTTP requests answered, by route pattern and status.', labelNames: ['route', 'status'], registers: [this.registry] });
+  readonly #httpRequests = new CellCounter({
+    name: 'hub_http_requests_total',
+    help: 'HTTP requests answered, by route pattern and status.',
+    labelNames: ['route', 'status'],
+    registers: [this.registry],
+  });
   readonly #starts = new Counter({ name: 'hub_child_starts_total', help: 'Server starts, by reason (start, wake, restart).', labelNames: ['server', 'reason'], registers: [this.registry] });
   readonly #startFailures = new Counter({
     name: 'hub_child_start_failures_total',
