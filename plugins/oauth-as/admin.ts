@@ -4,17 +4,15 @@ import { describeReach, tokenReach } from './token-reach.js';
 import { OAuthError } from './errors.js';
 import type { Collections } from './records.js';
 import { clientMetadata, issueClient } from './registration.js';
-import type { TokenService } from './tokens.js';
 import { declaredCommand, type AdminCommand, type AdminOutput, type PluginHub } from '../../core/plugin/index.js';
 import manifest from './manifest.js';
-import { listClients, listTokens } from './admin-store.js';
+import { revokeClientCommand, revokeTokenCommand } from './admin-revoke.js';
+import { listClients, listTokens, usageRefusal } from './admin-store.js';
 
 /** `hub-admin clients add|list|revoke`. */
-export function clientsCommand(c: Collections, tokens: TokenService): AdminCommand {
-  const declared = declaredCommand(manifest, 'clients');
-  const { usage } = declared;
+export function clientsCommand(c: Collections): AdminCommand {
   return {
-    ...declared,
+    ...declaredCommand(manifest, 'clients'),
     async run(args, output) {
       const out = (line: string) => output.stdout(`${line}\n`);
       const [action, ...rest] = args;
@@ -37,19 +35,8 @@ export function clientsCommand(c: Collections, tokens: TokenService): AdminComma
         }
       }
       if (action === 'list') return listClients(c, output);
-      if (action === 'revoke' && rest[0]) {
-        const clientId = rest[0];
-        // A metadata-document client is known by its URL only: it is never stored until it signs in.
-        if (!(await c.clients.findOne({ _id: clientId })) && !/^https:\/\//.test(clientId)) {
-          output.stderr(`hub-admin: no OAuth client ${clientId} (hub-admin clients list shows them; a metadata-document client is revoked by its https URL)\n`);
-          return 1;
-        }
-        await tokens.revokeClient(clientId);
-        out(`revoked every token of ${clientId}`);
-        return 0;
-      }
-      output.stderr(`usage: hub-admin ${usage}\n`);
-      return 2;
+      if (action === 'revoke' && rest[0]) return revokeClientCommand(c, rest[0], output);
+      return usageRefusal('clients', output);
     },
   };
 }
@@ -99,17 +86,8 @@ export function tokensCommand(c: Collections, apiTokens: ApiTokens, hub: PluginH
         return 0;
       }
       if (action === 'list') return listTokens(c, output);
-      if (action === 'revoke' && rest[0]) {
-        const revoked = await apiTokens.revoke(rest[0]);
-        if (revoked === undefined) {
-          output.stderr(`hub-admin: no API token ${rest[0]} in this store (hub-admin tokens list shows the ids; is DATA_PATH or MONGODB_URL the hub's?)\n`);
-          return 1;
-        }
-        out(`revoked API token ${revoked}`);
-        return 0;
-      }
-      output.stderr(`usage: hub-admin ${usage}\n`);
-      return 2;
+      if (action === 'revoke' && rest[0]) return revokeTokenCommand((asked) => apiTokens.revoke(asked), rest[0], output);
+      return usageRefusal('tokens', output);
     },
   };
 }

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import { errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { OAUTH_ERROR_CODES } from './errors.js';
 import type { Collections } from './records.js';
 import { HUB_RESOURCE, listApiTokens, type ListedToken, type TokenReach } from './api-token-list.js';
+import { revokeApiToken } from './revocations.js';
 import { storedKey } from './stored-key.js';
 import { HubError } from '../../core/plugin/index.js';
 import { DuplicateKeyError } from '../../core/plugin/store.js';
 
 const KEY_ID = 'api-token-signing';
-/** A revocation marker outlives any token it could concern: ten years for tokens without expiry. */
-const FOREVER_MS = 10 * 365 * 24 * 3600 * 1000;
 /** Tokens whose signature this process has checked; a client sends the same one with every request. */
 const VERIFIED_TOKENS = 1000;
 /**
@@ -249,27 +248,11 @@ export class ApiTokens {
 
   /** Revokes by token or by id; returns the id, or undefined when no such token was minted with this store. */
   async revoke(tokenOrId: string): Promise<string | undefined> {
-    let id = tokenOrId;
-    let expiresAt = new Date(Date.now() + FOREVER_MS);
-    if (tokenOrId.includes('.')) {
-      let payload: JWTPayload;
-      try {
-        payload = decodeJwt(tokenOrId);
-      } catch {
-        return undefined;
-      }
-      id = payload.jti ?? tokenOrId;
-      if (payload.exp) expiresAt = new Date(payload.exp * 1000);
-    }
-    if (!(await this.c.apiTokens.findOne({ _id: id }))) return undefined;
     try {
-      await this.c.apiTokenRevocations.insertOne({ _id: id, expiresAt });
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
+      return await revokeApiToken(this.c, tokenOrId);
     } finally {
       revocationsHere += 1;
     }
-    return id;
   }
 
   #keyPair() {

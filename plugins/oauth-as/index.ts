@@ -31,7 +31,7 @@ export default definePlugin({
     const clients = new ClientAuthenticator(c, new MetadataDocumentFetcher(options.allowLoopbackMetadataDocuments), endpoints);
 
     hub.authenticator.provide(createAuthenticator(hub, endpoints, tokens, apiTokens));
-    hub.adminCommands.add('clients', clientsCommand(c, tokens));
+    hub.adminCommands.add('clients', clientsCommand(c));
     hub.adminCommands.add('tokens', tokensCommand(c, apiTokens, hub));
     hub.accessAdmin.provide(accessAdmin(hub, c, apiTokens, tokens));
 

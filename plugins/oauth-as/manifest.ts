@@ -10,13 +10,13 @@ const manifest: PluginManifest = {
       name: 'clients',
       summary: 'issue, list and revoke OAuth clients',
       usage: 'clients add --redirect-uri <url> [--redirect-uri <url>...] [--name <name>] [--public] | clients list | clients revoke <client_id>',
-      storeOnly: { actions: ['list'], load: async () => (await import('./admin-store.js')).clientsFromStore },
+      storeOnly: { actions: ['list', 'revoke'], load: async () => (await import('./admin-store.js')).clientsFromStore },
     },
     {
       name: 'tokens',
       summary: 'mint, list and revoke API tokens',
       usage: 'tokens mint (--resource <hub|server> [--resource ...] [--servers <a,b>] | --all) [--label <text>] [--expires-in <days>] | tokens list | tokens revoke <token or id>',
-      storeOnly: { actions: ['list'], load: async () => (await import('./admin-store.js')).tokensFromStore },
+      storeOnly: { actions: ['list', 'revoke'], load: async () => (await import('./admin-store.js')).tokensFromStore },
     },
   ],
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { OAuthAsOptions } from './options.js';
 import { OAuthError } from './errors.js';
 import type { AccessTokenRecord, Collections, FamilyRecord } from './records.js';
+import { revokeClient } from './revocations.js';
 import { derivedSecret, hashSecret, newSecret } from '../../core/plugin/auth.js';
 import { DuplicateKeyError } from '../../core/plugin/store.js';
 
@@ -139,12 +140,9 @@ export class TokenService {
     return record;
   }
 
-  /** `hub-admin clients revoke`: every token of the client issued until now is withdrawn. */
+  /** Every token of the client issued until now is withdrawn (the console, a client deleting itself; hub-admin writes the same through revocations.ts). */
   async revokeClient(clientId: string): Promise<void> {
-    const revokedAt = new Date();
-    const updated = await this.c.clientRevocations.findOneAndUpdate({ _id: clientId }, { $set: { revokedAt } });
-    if (!updated) await this.c.clientRevocations.insertOne({ _id: clientId, revokedAt });
-    await this.c.families.updateMany({ clientId }, { $set: { revoked: true } });
+    await revokeClient(this.c, clientId);
   }
 
   async #clientRevokedSince(clientId: string, issuedAt: Date): Promise<boolean> {
