@@ -29,6 +29,7 @@ interface SeriesConfig<Name extends string> {
  * found by walking a map per label value, which allocates nothing once the series exists.
  */
 abstract class SeriesCells<Name extends string, Cell extends { readonly labels: Readonly<Record<string, string>> }> {
+  /** Not read-only: the registry renames a counter (without `_total`) when it writes OpenMetrics. */
   name: string;
   readonly help: string;
   readonly aggregator = 'sum';

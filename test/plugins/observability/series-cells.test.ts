@@ -95,7 +95,7 @@ for (const contentType of [Registry.PROMETHEUS_CONTENT_TYPE, Registry.OPENMETRIC
   });
 }
 
-t.test('a removed series leaves no cell behind; reset empties the metric', async (t) => {
+t.test('a removed series is gone and the others stay; one made again starts afresh; reset empties the metric', async (t) => {
   const { ours, counters, histograms } = pair();
   const labels = { server: 'alpha', tool: 'echo', outcome: 'ok' };
   histograms[1].observe(labels, 0.002);
