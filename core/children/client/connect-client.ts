@@ -96,9 +96,12 @@ export async function connectClient(given: Transport, context: ConnectContext, o
   const onAbort = (): void => void close().then(() => failConnect(context.signal.reason));
   context.signal.addEventListener('abort', onAbort, { once: true });
   let endedEarly: string | undefined;
+  let heardClose: () => void = () => undefined;
+  const closeHeard = new Promise<void>((resolve) => (heardClose = resolve));
   client.onclose = () => {
     const reason = options.describeClose?.() ?? 'the connection closed';
     endedEarly ??= reason;
+    heardClose();
     context.onClosed(reason);
   };
   try {
@@ -106,7 +109,12 @@ export async function connectClient(given: Transport, context: ConnectContext, o
     await Promise.race([client.connect(transport, context.prior === undefined || !probe ? undefined : { prior: context.prior }), aborted]);
   } catch (error) {
     await close();
-    const ended = endedEarly ?? (endedWhileProbing ? (options.describeClose?.() ?? 'the connection closed') : undefined);
+    // A write that found no reader (EPIPE) fails before the close is heard: the child ended
+    // all the same, and says how once its close is heard (the SDK client's own close after a
+    // failed connect may be the one that waits for it), or the start's budget ends.
+    const wroteToEnded = options.endedIsFinal === true && (error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
+    if (wroteToEnded) await Promise.race([closeHeard, aborted.catch(() => undefined)]);
+    const ended = endedEarly ?? (endedWhileProbing || wroteToEnded ? (options.describeClose?.() ?? 'the connection closed') : undefined);
     if (options.endedIsFinal && ended !== undefined && !context.signal.aborted) throw new ChildEndedError(ended, { cause: error });
     throw error;
   } finally {
