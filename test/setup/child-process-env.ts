@@ -1,4 +1,5 @@
 import { argvToNodeOptions, nodeOptionsToArgv } from 'node-options-to-argv';
+import { fileURLToPath } from 'node:url';
 import processOnSpawn from 'process-on-spawn';
 
 /*
@@ -23,10 +24,12 @@ import processOnSpawn from 'process-on-spawn';
  * NODE_V8_COVERAGE: c8 reports on the hub's files only, and their coverage was a fifth of the
  * suite's (about 1 GB of 4.6), written by each of them at exit and read again by c8's report.
  * Coverage of a hub stays whole: a hub, hub-admin or map server is started from dist/core or
- * dist/plugins, and what a hub starts in turn inherits the hub's environment.
+ * dist/plugins. Each process started with coverage also loads child-coverage-without-source-maps.ts
+ * (see there why).
  */
 const TEST_PROCESS_ONLY = /[\\/]@tapjs[\\/]processinfo[\\/]|^\.\/dist\/test\/setup\/tests-without-module-hooks\.js$/;
 const LOADER_FLAGS = new Set(['--import', '--loader', '--experimental-loader', '--require', '-r']);
+const WITHOUT_SOURCE_MAPS = fileURLToPath(new URL('./child-coverage-without-source-maps.js', import.meta.url));
 const WITHOUT_COVERAGE = /[\\/]dist[\\/]test[\\/]fixtures[\\/](children|servers)[\\/]|[\\/]node_modules[\\/]/;
 
 /** `argv` without the flags that load @tapjs/processinfo (or decline its hooks), in their `--flag=value` and `--flag value` forms. */
@@ -64,5 +67,6 @@ processOnSpawn.addListener((options) => {
   }
   const script = nodeScript(options.execPath, options.args);
   if (script !== undefined && WITHOUT_COVERAGE.test(script)) delete env.NODE_V8_COVERAGE;
+  if (env.NODE_V8_COVERAGE) env.NODE_OPTIONS = argvToNodeOptions([`--import=${WITHOUT_SOURCE_MAPS}`, ...nodeOptionsToArgv(env.NODE_OPTIONS ?? '')]);
   options.env = env;
 });

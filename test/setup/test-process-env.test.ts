@@ -1,8 +1,8 @@
 import module from 'node:module';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeOptionsToArgv } from 'node-options-to-argv';
 import t from 'tap';
 import { runNode } from '../helpers/cli.js';
@@ -19,31 +19,55 @@ t.test("a test process declines @tapjs/processinfo's module hooks, and only thos
   t.throws(() => module.register(pathToFileURL(join(missing, 'other-loader.mjs')).href), { code: 'ERR_MODULE_NOT_FOUND' }, 'another loader is registered as usual');
 });
 
-t.test('a started process runs without processinfo and the setup; a fixture server or a package script also without coverage', async (t) => {
+t.test('a started process runs without processinfo and the setup; a fixture server or a package script also without coverage; coverage without source maps', async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'child-env-'));
-  const printEnv = 'console.log(JSON.stringify({ options: process.env.NODE_OPTIONS ?? null, coverage: process.env.NODE_V8_COVERAGE ?? null }));\n';
+  // An ES module that loads one with a source map, and prints what it was given.
+  const printEnv = "import './mapped.mjs';\nconsole.log(JSON.stringify({ options: process.env.NODE_OPTIONS ?? null }));\n";
   const script = async (...path: string[]) => {
-    await mkdir(join(root, ...path.slice(0, -1)), { recursive: true });
+    const folder = join(root, ...path.slice(0, -1));
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'mapped.mjs'), 'export const mapped = 1;\n//# sourceMappingURL=mapped.mjs.map\n');
+    await writeFile(join(folder, 'mapped.mjs.map'), JSON.stringify({ version: 3, sources: ['mapped.ts'], names: [], mappings: 'AAAA' }));
     await writeFile(join(root, ...path), printEnv);
     return join(root, ...path);
   };
-  const coverage = await mkdtemp(join(tmpdir(), 'child-env-coverage-'));
-  const env = { NODE_V8_COVERAGE: coverage, NODE_OPTIONS: `--max-old-space-size=300 ${process.env.NODE_OPTIONS ?? ''}` };
+  /** The NODE_OPTIONS the process was given, and the coverage it wrote: its scripts, and the source maps beside them. */
   const seen = async (path: string) => {
-    const result = await runNode(path, [], env);
+    const coverage = await mkdtemp(join(tmpdir(), 'child-env-coverage-'));
+    const result = await runNode(path, [], { NODE_V8_COVERAGE: coverage, NODE_OPTIONS: `--max-old-space-size=300 ${process.env.NODE_OPTIONS ?? ''}` });
     t.equal(result.code, 0, result.stderr);
-    const seen = JSON.parse(result.stdout) as { options: string | null; coverage: string | null };
-    return { options: seen.options === null ? null : nodeOptionsToArgv(seen.options), coverage: seen.coverage };
+    const { options } = JSON.parse(result.stdout) as { options: string | null };
+    const written = await Promise.all(
+      (await readdir(coverage)).map(async (name) => JSON.parse(await readFile(join(coverage, name), 'utf8')) as { result: Array<{ url: string }>; 'source-map-cache'?: Record<string, unknown> }),
+    );
+    return {
+      options: options === null ? null : nodeOptionsToArgv(options),
+      covered: written.flatMap((file) => file.result.map((script) => script.url)).some((url) => url.endsWith('/mapped.mjs')),
+      maps: written.flatMap((file) => Object.keys(file['source-map-cache'] ?? {})),
+    };
   };
 
-  const hub = await seen(await script('dist', 'core', 'cli', 'hub.js'));
-  t.same(hub, { options: ['--max-old-space-size=300'], coverage }, "a hub's own script: coverage kept, the test's setup gone, other options kept");
-  const fixture = await seen(await script('dist', 'test', 'fixtures', 'children', 'server.js'));
-  t.same(fixture, { options: ['--max-old-space-size=300'], coverage: null }, 'a fixture child: no coverage');
-  const server = await seen(await script('dist', 'test', 'fixtures', 'servers', 'server.js'));
-  t.equal(server.coverage, null, 'a fixture server: no coverage');
-  const packaged = await seen(await script('node_modules', '@modelcontextprotocol', 'conformance', 'cli.js'));
-  t.equal(packaged.coverage, null, "a package's script: no coverage");
-  const other = await seen(await script('dist', 'test', 'fixtures', 'process', 'warns.js'));
-  t.equal(other.coverage, coverage, 'a fixture that may import the hub keeps its coverage');
+  const hub = await seen(await script('dist', 'core', 'cli', 'hub.mjs'));
+  t.same(
+    hub.options,
+    [`--import=${fileURLToPath(new URL('./child-coverage-without-source-maps.js', import.meta.url))}`, '--max-old-space-size=300'],
+    "a hub's own script: the test's setup gone, other options kept",
+  );
+  t.ok(hub.covered, 'its coverage is written');
+  // Only the setup's own map is kept: Node read it before the setup ran.
+  t.same(
+    hub.maps.map((url) => url.slice(url.lastIndexOf('/') + 1)),
+    ['child-coverage-without-source-maps.js'],
+    'without the source maps of what it loaded',
+  );
+  for (const path of [
+    ['dist', 'test', 'fixtures', 'children', 'server.mjs'],
+    ['dist', 'test', 'fixtures', 'servers', 'server.mjs'],
+    ['node_modules', '@modelcontextprotocol', 'conformance', 'cli.mjs'],
+  ]) {
+    const child = await seen(await script(...path));
+    t.same(child, { options: ['--max-old-space-size=300'], covered: false, maps: [] }, `${path.join('/')}: no coverage, other options kept`);
+  }
+  const other = await seen(await script('dist', 'test', 'fixtures', 'process', 'warns.mjs'));
+  t.ok(other.covered, 'a fixture that may import the hub keeps its coverage');
 });
