@@ -106,8 +106,9 @@ async function revokeClient(button) {
   if (!window.confirm(`Revoke every token of OAuth client ${clientId}? It is refused from its next request, until it signs in again.`)) return;
   const answer = await call('DELETE', '/clients', { clientId });
   if (!answer.ok) return notice(answer.data.error?.message ?? 'The client was not revoked.', 'error');
-  notice(`Every token of OAuth client ${clientId} revoked.`);
+  // The list first, then the notice: what the notice announces is already in the list.
   await loadClients();
+  notice(`Every token of OAuth client ${clientId} revoked.`);
   document.getElementById('clients-title').focus();
 }
 
@@ -116,8 +117,8 @@ async function revoke(button) {
   if (!window.confirm(`Revoke API token ${id}? Every client using it is refused from its next request.`)) return;
   const answer = await call('DELETE', '/tokens', { id });
   if (!answer.ok) return notice(answer.data.error?.message ?? 'The token was not revoked.', 'error');
-  notice(`API token ${id} revoked.`);
   await loadTokens();
+  notice(`API token ${id} revoked.`);
   document.getElementById('tokens-title').focus();
 }
 
