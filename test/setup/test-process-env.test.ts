@@ -1,7 +1,8 @@
 import module from 'node:module';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeOptionsToArgv } from 'node-options-to-argv';
 import t from 'tap';
@@ -70,4 +71,23 @@ t.test('a started process runs without processinfo and the setup; a fixture serv
   }
   const other = await seen(await script('dist', 'test', 'fixtures', 'process', 'warns.mjs'));
   t.ok(other.covered, 'a fixture that may import the hub keeps its coverage');
+});
+
+t.test('a test process and what it starts make their temporary folders in one of its own, removed at its exit', async (t) => {
+  t.match(tmpdir(), /[\\/]hub-tests-[^\\/]+$/, "tap's node-arg gives the test process a folder of its own");
+  const folder = await mkdtemp(join(tmpdir(), 'temporary-folder-'));
+  const script = join(folder, 'writes-a-file.mjs');
+  await writeFile(
+    script,
+    "import { writeFileSync } from 'node:fs';\nimport { tmpdir } from 'node:os';\nimport { join } from 'node:path';\nwriteFileSync(join(tmpdir(), 'written'), '');\nconsole.log(tmpdir());\n",
+  );
+  const started = await runNode(script, [], {});
+  t.equal(started.code, 0, started.stderr);
+  t.equal(started.stdout.trim(), tmpdir(), 'a started process inherits the folder');
+  // The setup in a process of its own, as tap loads it: its folder, and what was written there, are gone after.
+  const own = await runNode(script, [], { NODE_OPTIONS: `--import=${new URL('./temporary-folder.js', import.meta.url).href}` });
+  t.equal(own.code, 0, own.stderr);
+  const given = own.stdout.trim();
+  t.equal(dirname(given), tmpdir(), "that process's folder was made in the temporary folder it was started with");
+  t.notOk(existsSync(given), 'and removed at its exit, with the file written there');
 });
