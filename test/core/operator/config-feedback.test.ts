@@ -3,32 +3,56 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { StartupError } from '../../../core/errors.js';
+import { startHub } from '../../../core/server.js';
 import { cliPath, runNode } from '../../helpers/cli.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
+import { startTestHub } from '../../helpers/hub.js';
 import { listenOnLoopback } from '../../helpers/net.js';
 
 // Issue 18, items 3, 4 and 5: typos in the config are warned about, unknown flags and bad
 // settings are refused naming what to change, and bad JSON is located where it is wrong.
 
-async function runHub(config: string | undefined, env: Record<string, string> = {}, args: string[] = []) {
+async function configured(config: string | undefined, env: Record<string, string>) {
   const folder = await mkdtemp(join(tmpdir(), 'hub-feedback-'));
   const file = join(folder, 'mcp.json');
   if (config !== undefined) await writeFile(file, config);
-  return { ...(await runNode(cliPath('hub'), args, { HUB_CONFIG: file, DATA_PATH: join(folder, 'data'), PORT: '0', ...env })), file };
+  return { file, env: { HUB_CONFIG: file, DATA_PATH: join(folder, 'data'), PORT: '0', ...env } };
+}
+
+/** The real `hub` process: what runCli prints of a StartupError and its exit code are the subject. */
+async function runHub(config: string | undefined, env: Record<string, string> = {}) {
+  return runNode(cliPath('hub'), [], (await configured(config, env)).env);
+}
+
+/**
+ * What the `hub` CLI fails with, started in this process as the CLI starts it (startHub):
+ * a message is the subject here, and runCli prints a StartupError's problems one line each
+ * (the three-wrong-fields test runs the process once for that).
+ */
+async function startFailure(config: string | undefined, env: Record<string, string> = {}) {
+  const setup = await configured(config, { LOG_LEVEL: 'silent', ...env });
+  const error = await startHub({ ...process.env, ...setup.env }).then(
+    async (started) => {
+      await started.close();
+      return undefined;
+    },
+    (failure: unknown) => failure,
+  );
+  return { error, file: setup.file };
 }
 
 t.test('a key that looks like a known one is warned about, naming the key and the likely intent', async (t) => {
-  const hub = await startHubBin(t, {
+  const logs: string[] = [];
+  await startTestHub(t, {
+    logs,
     config: {
       plugins: { 'oauth-as': false, 'map-tools': false },
       mcpServer: {},
       mcpServers: { github: { command: 'true', denytools: ['delete_all'], keepalive: true, allowTool: ['x'], autoApprove: [], timeout: 5 } },
     },
   });
-  // The log is written asynchronously: once the listening record is in, every start-up warning is.
-  await hub.waitForLog('the listening record', (line) => line.msg.startsWith('Server listening'));
-  const warnings = hub
-    .logs()
+  const warnings = logs
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
     .filter((line) => line.level === 40)
     .map((line) => line.msg);
   t.ok(warnings.includes('unknown key "mcpServer" (did you mean "mcpServers"?)'), 'a top-level typo');
@@ -46,43 +70,38 @@ t.test('a key that looks like a known one is warned about, naming the key and th
 });
 
 t.test('unknown flags are refused with the usage; a flag spelling a setting names its variable', async (t) => {
-  // Each run has a folder of its own and exits at its arguments: they run side by side.
-  const [stray, ...flagged] = await Promise.all([
-    runNode(cliPath('hub'), ['serve'], {}),
-    ...['hub', 'hub-stdio'].map(async (bin) => ({ bin, result: await runNode(cliPath(bin), ['--port', '4000'], { DATA_PATH: await mkdtemp(join(tmpdir(), 'flags-')) }) })),
-  ]);
+  // Each bin's own command line, once: parseFlags' messages for other flags and a stray
+  // word are test/core/admin-args.test.ts's. Each run exits at its arguments: side by side.
+  const flagged = await Promise.all(
+    ['hub', 'hub-stdio'].map(async (bin) => ({ bin, result: await runNode(cliPath(bin), ['--port', '4000'], { DATA_PATH: await mkdtemp(join(tmpdir(), 'flags-')) }) })),
+  );
   for (const { bin, result } of flagged) {
     t.equal(result.code, 2, `${bin}: exit code 2`);
     t.match(result.stderr, `${bin}: unknown option --port; settings come from the environment: set PORT`);
-    t.match(result.stderr, /Usage: /, `${bin}: the usage follows`);
+    t.match(result.stderr, `\n\nUsage: ${bin} `, `${bin}: its usage follows`);
   }
-  t.equal(stray.code, 2);
-  t.match(stray.stderr, /Unexpected argument 'serve'[^]*Usage: hub/);
 });
 
 t.test('every setting is validated, the message naming the variable', async (t) => {
   const settings = [
     ['PORT', 'abc', 'a whole number from 0 to 65535'],
     ['PORT', '70000', 'a whole number from 0 to 65535'],
-    ['BASE_URL', 'hub.example.com', 'an absolute http(s) URL'],
+    ['BASE_URL', 'hub.example.com', 'an absolute http(s) URL such as https://hub.example.com'],
     ['IDLE_TIMEOUT_MINUTES', 'soon', 'a number of at least 0'],
     ['TOOL_CALL_TIMEOUT_MS', '-5', 'a whole number of at least 1'],
     ['LOG_FORMAT', 'fancy', 'one of auto, json, pretty'],
   ] as const;
-  // Each run has a folder of its own: they run side by side.
-  const runs = await Promise.all(settings.map(async ([variable, value, expected]) => ({ variable, value, expected, result: await runHub(undefined, { [variable]: value }) })));
-  for (const { variable, value, expected, result } of runs) {
-    t.equal(result.code, 1, `${variable}=${value}: exit code 1`);
-    t.equal(
-      result.stderr.trim(),
-      `hub: ${variable}: expected ${expected}${result.stderr.includes('such as') ? ' such as https://hub.example.com' : ''} (got "${value}")`,
-      `${variable}=${value}: one line naming it`,
-    );
+  for (const [variable, value, expected] of settings) {
+    const { error } = await startFailure(undefined, { [variable]: value });
+    const line = `${variable}: expected ${expected} (got "${value}")`;
+    t.type(error, StartupError, `${variable}=${value}: a StartupError, which the CLI prints without a stack trace and exits 1`);
+    t.same((error as StartupError | undefined)?.problems, [line], `${variable}=${value}: one line naming it`);
   }
 });
 
 // Issue 52 (every field error at once): the hub refusing a config at start names every
-// problem hub check names, one line each, not only the first.
+// problem hub check names, one line each, not only the first. The real process, once: how
+// runCli prints a StartupError of several problems, and the exit code.
 t.test('a config with three wrong fields: the hub names all three at start, one line each', async (t) => {
   const result = await runHub(
     JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { bad: { command: '/bin/true', args: 'not a list', timeout: 'soon', keepAlive: 'yes' } } }),
@@ -103,9 +122,9 @@ t.test('a config with three wrong fields: the hub names all three at start, one 
 
 t.test('a port in use says so and points at PORT', async (t) => {
   const port = await listenOnLoopback(t, createServer());
-  const result = await runHub(JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false } }), { PORT: String(port) });
-  t.equal(result.code, 1);
-  t.equal(result.stderr.trim(), `hub: cannot listen on 127.0.0.1:${port}: the port is in use (another hub?); set PORT to a free port`);
+  const { error } = await startFailure(JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false } }), { PORT: String(port) });
+  t.type(error, StartupError);
+  t.same((error as StartupError | undefined)?.problems, [`cannot listen on 127.0.0.1:${port}: the port is in use (another hub?); set PORT to a free port`]);
 });
 
 t.test('bad JSON is located where it goes wrong, a trailing comma at the comma', async (t) => {
@@ -116,10 +135,12 @@ t.test('bad JSON is located where it goes wrong, a trailing comma at the comma',
     ['{\n  "plugins": { "oauth-as": False }\n}\n', '2:28', /true, false and null are lower case/],
     ['{\n  // a comment\n  "plugins": {}\n}\n', '2:3', /comments are not allowed/],
   ];
-  const runs = await Promise.all(cases.map(async ([text, position, problem]) => ({ position, problem, result: await runHub(text) })));
-  for (const { position, problem, result } of runs) {
-    t.equal(result.code, 1);
-    t.match(result.stderr, `${result.file}:${position}: the config file is not valid JSON (`, position);
-    t.match(result.stderr, problem);
+  for (const [text, position, problem] of cases) {
+    const { error, file } = await startFailure(text);
+    t.type(error, StartupError, position);
+    // The line runCli prints.
+    const [printed] = ((error as StartupError | undefined)?.problems ?? []).map((line) => line.split('\n')[0]);
+    t.match(printed, `${file}:${position}: the config file is not valid JSON (`, position);
+    t.match(printed, problem);
   }
 });
