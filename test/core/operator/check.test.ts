@@ -103,33 +103,29 @@ t.test('a config that checks out exits 0; one the hub would refuse exits 1; a wr
 
 t.test('every field error of an entry is printed, not just the first; the first line and the exit code are as before', async (t) => {
   // Kernel keys of the wrong type stop the whole config: each is a problem line.
-  const kernel = await check(t, { plugins, mcpServers: { bad: { command: '/bin/true', args: 'not a list', timeout: 'soon', keepAlive: 'yes' } } });
-  t.equal(kernel.code, 1, kernel.stderr);
-  const lines = kernel.stdout.split('\n').filter((line) => line.startsWith('  problem'));
-  t.equal(lines.length, 3, kernel.stdout);
+  const kernel = await checkBeside(t, { plugins, mcpServers: { bad: { command: '/bin/true', args: 'not a list', timeout: 'soon', keepAlive: 'yes' } } });
+  t.equal(kernel.report.ok, false, 'exit 1');
+  const lines = kernel.text.split('\n').filter((line) => line.startsWith('  problem'));
+  t.equal(lines.length, 3, kernel.text);
   for (const key of ['args', 'timeout', 'keepAlive'])
     t.ok(
       lines.some((line) => line.includes(`server "bad": key "${key}": expected a value of type `)),
       `${key} is named`,
     );
-  t.match(kernel.stdout, /the hub would not start\n$/);
-  // Each config's other format is read in this process (checkBeside): a `hub check`
-  // process costs about a second of CPU, and each config has one, for its exit code.
-  const kernelJson = (await checkBeside(t, { plugins, mcpServers: { bad: { command: '/bin/true', args: 'not a list', timeout: 'soon', keepAlive: 'yes' } } })).report;
-  t.equal(kernelJson.problems.length, 3, 'and in JSON, one problem each');
+  t.match(kernel.text, /the hub would not start\n$/);
+  t.equal(kernel.report.problems.length, 3, 'and in JSON, one problem each');
 
   // A type's own schema and a plugin's server key: the entry is left out, with each of its errors on a line of its own.
-  const typed = await check(t, { plugins, mcpServers: { remote: { type: 'http' }, boxed: { type: 'docker', network: '', memory: 'lots', pinTools: 'yes' } } }, '--json');
-  t.equal(typed.code, 1, typed.stderr);
-  const boxed = (JSON.parse(typed.stdout) as CheckReport).servers.find((server) => server.name === 'boxed');
-  t.equal(boxed?.problems?.length, 4, typed.stdout);
+  const typed = await checkBeside(t, { plugins, mcpServers: { remote: { type: 'http' }, boxed: { type: 'docker', network: '', memory: 'lots', pinTools: 'yes' } } });
+  t.equal(typed.report.ok, false, 'exit 1');
+  const boxed = typed.report.servers.find((server) => server.name === 'boxed');
+  t.equal(boxed?.problems?.length, 4, JSON.stringify(typed.report));
   t.equal(boxed?.detail, boxed?.problems?.[0], 'detail is the first of them');
   for (const key of ['image', 'network', 'memory', 'pinTools'])
     t.ok(
       boxed?.problems?.some((line) => line.includes(`server "boxed": key "${key}": expected`)),
       `${key} is named`,
     );
-  const human = (await checkBeside(t, { plugins, mcpServers: { remote: { type: 'http' }, boxed: { type: 'docker', network: '', memory: 'lots', pinTools: 'yes' } } })).text;
-  t.equal(human.split('\n').filter((line) => /^ {2}problem +boxed /.test(line)).length, 4, human);
-  t.match(human, /2 servers would fail; the hub would start without them\n$/, 'servers are counted, not errors');
+  t.equal(typed.text.split('\n').filter((line) => /^ {2}problem +boxed /.test(line)).length, 4, typed.text);
+  t.match(typed.text, /2 servers would fail; the hub would start without them\n$/, 'servers are counted, not errors');
 });
