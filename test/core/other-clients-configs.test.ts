@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { checkConfig, formatReport } from '../../core/cli/check.js';
 import { fixture } from './children/helpers.js';
-import { cliPath, runNode } from '../helpers/cli.js';
 import { startTestHub } from '../helpers/hub.js';
 
 // Issue 43, item 12: configs copied from other clients: VS Code's "servers", the
@@ -12,18 +12,24 @@ import { startTestHub } from '../helpers/hub.js';
 
 const stdio = { command: process.execPath, args: [fixture('changing-tools')] };
 
-async function check(config: unknown): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * What `hub check` reports on `config`, run in this process as the CLI runs it (checkConfig,
+ * then formatReport; the exit code is `ok ? 0 : 1`): how the config is read is the subject,
+ * the process is test/core/operator/check.test.ts's.
+ */
+async function check(config: unknown): Promise<{ ok: boolean; text: string }> {
   const folder = await mkdtemp(join(tmpdir(), 'other-clients-'));
   const file = join(folder, 'mcp.json');
   await writeFile(file, JSON.stringify(config));
-  return runNode(cliPath('hub'), ['check'], { HUB_CONFIG: file, DATA_PATH: join(folder, 'data'), HUB_PASSWORD: 'a-password-for-the-test' });
+  const report = await checkConfig({ ...process.env, HUB_CONFIG: file, DATA_PATH: join(folder, 'data'), HUB_PASSWORD: 'a-password-for-the-test' }, false);
+  return { ok: report.ok, text: formatReport(report) };
 }
 
 t.test("VS Code's top-level servers are read as mcpServers", async (t) => {
   const result = await check({ servers: { vscode: stdio } });
-  t.equal(result.code, 0, result.stdout + result.stderr);
-  t.match(result.stdout, /ok\s+vscode\s/, 'the server is checked');
-  t.match(result.stdout, /all 1 servers checked out/);
+  t.equal(result.ok, true, result.text);
+  t.match(result.text, /ok\s+vscode\s/, 'the server is checked');
+  t.match(result.text, /all 1 servers checked out/);
 });
 
 t.test('streamable-http, streamableHttp and serverUrl are read as http and url', async (t) => {
@@ -34,18 +40,18 @@ t.test('streamable-http, streamableHttp and serverUrl are read as http and url',
       windsurf: { serverUrl: 'http://127.0.0.1:9/mcp' },
     },
   });
-  for (const name of ['dashed', 'camel', 'windsurf']) t.match(result.stdout, new RegExp(`ok\\s+${name}\\s+http:`), `${name} is an http server`);
-  t.equal(result.code, 0, result.stdout + result.stderr);
+  for (const name of ['dashed', 'camel', 'windsurf']) t.match(result.text, new RegExp(`ok\\s+${name}\\s+http:`), `${name} is an http server`);
+  t.equal(result.ok, true, result.text);
 });
 
 t.test('what is ambiguous is refused, saying what to write', async (t) => {
   const both = await check({ servers: { a: stdio }, mcpServers: { b: stdio } });
-  t.match(both.stdout, /both "servers" \(VS Code's key\) and "mcpServers" are set: move the entries of "servers" into "mcpServers"/);
-  t.not(both.code, 0);
+  t.match(both.text, /both "servers" \(VS Code's key\) and "mcpServers" are set: move the entries of "servers" into "mcpServers"/);
+  t.equal(both.ok, false);
   const urls = await check({ mcpServers: { w: { serverUrl: 'http://127.0.0.1:9/a', url: 'http://127.0.0.1:9/b' } } });
-  t.match(urls.stdout, /server "w": both "serverUrl" \(Windsurf's key\) and "url" are set and differ: keep "url" only/);
+  t.match(urls.text, /server "w": both "serverUrl" \(Windsurf's key\) and "url" are set and differ: keep "url" only/);
   const none = await check({ mcpServer: {} });
-  t.match(none.stdout, /no servers are configured/, 'an empty config does not read as all servers checked out');
+  t.match(none.text, /no servers are configured/, 'an empty config does not read as all servers checked out');
 });
 
 t.test('each rewrite is told in one info line', async (t) => {
