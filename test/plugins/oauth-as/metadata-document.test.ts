@@ -69,12 +69,13 @@ t.test('the document cache is bounded, in entries and in bytes', async (t) => {
   await fetcher.get(`${base}/small/0`);
   t.equal(hits.get('/small/0'), 1, 'a cacheable document is fetched once');
 
-  // Each document is about 60 KB: 300 of them would hold 18 MB.
-  for (let index = 0; index < 300; index++) await fetcher.get(`${base}/big/${index}`);
+  // Each document is about 60 KB: 100 of them would hold 6 MB, past the cache's 4 MB.
+  for (let index = 0; index < 100; index++) await fetcher.get(`${base}/big/${index}`);
   await fetcher.get(`${base}/big/0`);
   t.equal(hits.get('/big/0'), 2, 'the oldest large document was dropped to stay within the byte bound');
 
-  for (let index = 1; index <= 2000; index++) await fetcher.get(`${base}/small/${index}`);
+  // Past the cache's 1,000 entries, while all of them together hold far less than its bytes.
+  for (let index = 1; index <= 1100; index++) await fetcher.get(`${base}/small/${index}`);
   await fetcher.get(`${base}/small/1`);
   t.equal(hits.get('/small/1'), 2, 'the oldest small document was dropped to stay within the entry bound');
 });
