@@ -21,6 +21,12 @@ export interface StartedHub {
   close(): Promise<void>;
 }
 
+/** Where the log is written: a file descriptor, a terminal or not (process.stdout by default). */
+export interface LogDestination {
+  fd: number;
+  isTTY?: boolean;
+}
+
 /** What the log holds in memory for a sink that does not keep up; beyond it records are dropped, and counted. */
 const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 /**
@@ -39,7 +45,7 @@ const LOG_FLUSH_MS = 100;
  * to `LOG_FLUSH_MS`), and flushed when the process exits: a slow sink never blocks the
  * event loop.
  */
-export async function loggerOptions(env: NodeJS.ProcessEnv, destination: NodeJS.WriteStream & { fd: number } = process.stdout) {
+export async function loggerOptions(env: NodeJS.ProcessEnv, destination: LogDestination = process.stdout) {
   const { logStyle } = settingsFromEnvironment(env);
   const readable = readableLogs(env, destination);
   const stream = readable
@@ -108,14 +114,18 @@ export class RequestRecordsAtDebug extends LogController {
 
 /**
  * Builds and starts the standalone HTTP hub: the same plugin, on a bare Fastify.
- * `closeKeptAliveGently`: see `HubPluginOptions` (the `hub` CLI sets it).
+ * `closeKeptAliveGently`: see `HubPluginOptions` (the `hub` CLI sets it). `logTo`: where
+ * the log goes (stdout by default; a test started in-process reads it from a file).
  */
-export async function startHub(env: NodeJS.ProcessEnv = process.env, { closeKeptAliveGently = false }: { closeKeptAliveGently?: boolean } = {}): Promise<StartedHub> {
+export async function startHub(
+  env: NodeJS.ProcessEnv = process.env,
+  { closeKeptAliveGently = false, logTo = process.stdout }: { closeKeptAliveGently?: boolean; logTo?: LogDestination } = {},
+): Promise<StartedHub> {
   const settings = settingsFromEnvironment(env);
   // return503OnClosing off: during the drain the hub's own routes answer (/readyz 503, MCP
   // endpoints a JSON-RPC error), and the rest keeps serving until the listener closes.
   const app = Fastify({
-    logger: await loggerOptions(env),
+    logger: await loggerOptions(env, logTo),
     logController: new RequestRecordsAtDebug(),
     childLoggerFactory: lazyRequestLog,
     pluginTimeout: 0,

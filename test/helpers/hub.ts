@@ -1,11 +1,14 @@
+import { openSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Hub } from '../../core/hub.js';
 import { hub, onKernel } from '../../core/kernel.js';
 import type { PluginHub } from '../../core/plugin-hub.js';
 import { startHub } from '../../core/server.js';
+import type { LogRecord } from './hub-bin.js';
 import { freePort } from './net.js';
 
 export interface TestHub {
@@ -66,20 +69,87 @@ function withoutOAuthUnlessEnabled(config: unknown): unknown {
   return { ...given, plugins: { 'oauth-as': false, ...given.plugins } };
 }
 
+export interface StandaloneHub {
+  url: string;
+  port: number;
+  dataPath: string;
+  /** HUB_CONFIG: writing it reloads the hub. */
+  configFile: string;
+  /** The environment the hub started with, for hub-admin's commands beside it (adminBeside). */
+  env: Record<string, string>;
+  /** Everything the hub logged so far, as a collector reading its stdout would get it. */
+  log(): string;
+  /** The log's JSON records so far. */
+  logs(): LogRecord[];
+  /** Waits until a log record matches (the log is written asynchronously; bounded generously, not a timing assertion). */
+  waitForLog(what: string, match: (record: LogRecord) => boolean): Promise<LogRecord>;
+  /** Waits until the log's text matches, for readable (pretty) logs. */
+  waitForLogText(what: string, match: (text: string) => boolean): Promise<string>;
+}
+
 /**
  * The standalone hub (`startHub`, what the `hub` bin runs: the server's timeouts,
- * connection cap and trusted proxies included) in this process, with oauth-as on and no
- * servers, on a loopback port of its own with BASE_URL its real address. Closed by the
- * test's teardown.
+ * connection cap, trusted proxies and logger included) in this process, with oauth-as on
+ * (unless the config says otherwise) and by default no servers, its config in a file
+ * (HUB_CONFIG), on a loopback port of its own with BASE_URL its real address. Its log (none
+ * unless `env` sets LOG_LEVEL; a variable given as undefined is unset) goes to a file, as
+ * the hub bin's goes to a stdout that is not a terminal. Closed by the test's teardown.
  */
-export async function startStandaloneHub(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}): Promise<{ url: string; port: number; dataPath: string }> {
+export async function startStandaloneHub(
+  t: { teardown(fn: () => unknown): void },
+  env: Record<string, string | undefined> = {},
+  options: { config?: unknown; dataPath?: string } = {},
+): Promise<StandaloneHub> {
   const folder = await mkdtemp(join(tmpdir(), 'standalone-hub-'));
-  const config = join(folder, 'mcp.json');
-  await writeFile(config, JSON.stringify({ mcpServers: {}, plugins: { 'map-tools': false } }));
+  const configFile = join(folder, 'mcp.json');
+  await writeFile(configFile, JSON.stringify(options.config ?? { mcpServers: {}, plugins: { 'map-tools': false } }));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataPath = join(folder, 'data');
-  const started = await startHub({ HOST: '127.0.0.1', PORT: String(port), BASE_URL: url, DATA_PATH: dataPath, HUB_CONFIG: config, HUB_PASSWORD: 'correct horse', LOG_LEVEL: 'silent', ...env });
+  const dataPath = options.dataPath ?? join(folder, 'data');
+  const logFile = join(folder, 'hub.log');
+  // Left open: the logger may still flush into it as the hub closes; the test process's exit closes it.
+  const logTo = { fd: openSync(logFile, 'w') };
+  const given: Record<string, string | undefined> = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    BASE_URL: url,
+    DATA_PATH: dataPath,
+    HUB_CONFIG: configFile,
+    HUB_PASSWORD: 'correct horse',
+    LOG_LEVEL: 'silent',
+    ...env,
+  };
+  const hubEnv = Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const started = await startHub(hubEnv, { logTo });
   t.teardown(() => started.close());
-  return { url, port, dataPath };
+  const log = () => readFileSync(logFile, 'utf8');
+  const logs = () =>
+    log()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogRecord);
+  const waitFor = async <T>(what: string, check: () => T | undefined): Promise<T> => {
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const found = check();
+      if (found !== undefined) return found;
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${log()}`);
+      await sleep(50);
+    }
+  };
+  return {
+    url,
+    port,
+    dataPath,
+    configFile,
+    env: hubEnv,
+    log,
+    logs,
+    waitForLog: (what, match) => waitFor(what, () => logs().find(match)),
+    waitForLogText: (what, match) =>
+      waitFor(what, () => {
+        const text = log();
+        return match(text) ? text : undefined;
+      }),
+  };
 }

@@ -6,40 +6,43 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { cliPath } from '../../helpers/cli.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
+import { startStandaloneHub } from '../../helpers/hub.js';
 import { listenOnLoopback } from '../../helpers/net.js';
 
 // Issue 18, item 10: readable log lines on a terminal, one JSON record a line otherwise.
 
 const TYPO = { plugins: { 'oauth-as': false, 'map-tools': false }, mcpServer: {} };
 
+// The hub's logger in this process, its log going to a file (a stdout that is not a
+// terminal): the format is the logger's choice, made from LOG_FORMAT and the destination.
+// What reaches a real terminal from the hub bin is the last subtest's.
+
 t.test('LOG_FORMAT=pretty prints readable lines', async (t) => {
-  const hub = await startHubBin(t, { config: TYPO, env: { LOG_FORMAT: 'pretty' } });
-  await hub.stop();
-  const lines = hub
-    .stdout()
-    .split('\n')
-    .filter((line) => line.trim() !== '');
+  const hub = await startStandaloneHub(t, { LOG_FORMAT: 'pretty', LOG_LEVEL: undefined }, { config: TYPO });
+  // The log is written asynchronously: the listening line is the last of the start.
+  const log = await hub.waitForLogText('the listening line', (text) => text.includes('Server listening at'));
+  const lines = log.split('\n').filter((line) => line.trim() !== '');
   t.ok(lines.length > 0);
   t.notOk(
     lines.some((line) => line.startsWith('{')),
     'no JSON records',
   );
-  t.match(hub.stdout(), /WARN.*unknown key "mcpServer" \(did you mean "mcpServers"\?\)/);
-  t.match(hub.stdout(), /INFO.*Server listening at http:\/\/127\.0\.0\.1:/);
+  t.match(log, /WARN.*unknown key "mcpServer" \(did you mean "mcpServers"\?\)/);
+  t.match(log, /INFO.*Server listening at http:\/\/127\.0\.0\.1:/);
 });
 
 t.test('by default, a log that is not a terminal gets one JSON record a line', async (t) => {
-  const hub = await startHubBin(t, { config: TYPO, env: { LOG_FORMAT: '' } });
-  // The log is written asynchronously: the warning arrives within its flush interval.
+  const hub = await startStandaloneHub(t, { LOG_LEVEL: undefined }, { config: TYPO });
   await hub.waitForLog('the typo warning', (record) => record.msg === 'unknown key "mcpServer" (did you mean "mcpServers"?)');
   const lines = hub
-    .stdout()
+    .log()
     .split('\n')
     .filter((line) => line.trim() !== '');
   t.ok(lines.length > 0 && lines.every((line) => typeof JSON.parse(line) === 'object'), 'every line is a JSON record');
 });
 
+// A real process on a real pseudo-terminal: what the hub bin prints there, its start-up
+// failure included.
 t.test('by default, a terminal gets readable lines', async (t) => {
   const folder = await mkdtemp(join(tmpdir(), 'hub-tty-'));
   await writeFile(join(folder, 'mcp.json'), JSON.stringify(TYPO));
