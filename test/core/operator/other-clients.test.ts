@@ -2,17 +2,20 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
+import { startStandaloneHub } from '../../helpers/hub.js';
 import { fixtureEntry, isAlive, starts, tempDir, waitFor } from '../children/helpers.js';
 
 // Issue 32, items 3 and 7: keys other clients write into mcpServers, and what a reload or
-// a crash tells the operator.
+// a crash tells the operator. The standalone hub runs in this process (its config file
+// watched, its log going to a file, its children real processes): the subject is what it
+// serves and logs, not its own process.
 
 const plugins = { 'oauth-as': false, 'map-tools': false };
+const LOG = { LOG_LEVEL: 'info' };
 
 t.test('"disabled" servers are not served, a per-server "timeout" applies, keys the hub ignores are named once', async (t) => {
   const directory = await tempDir(t);
-  const hub = await startHubBin(t, {
+  const hub = await startStandaloneHub(t, LOG, {
     config: {
       plugins,
       mcpServers: {
@@ -84,7 +87,7 @@ t.test('changing only the tool filters applies them without restarting the serve
   const directory = await tempDir(t);
   const file = join(directory, 'starts');
   const entry = fixtureEntry('crashy', file);
-  const hub = await startHubBin(t, { config: { plugins, mcpServers: { filtered: entry } } });
+  const hub = await startStandaloneHub(t, LOG, { config: { plugins, mcpServers: { filtered: entry } } });
   const client = await connectClient(t, `${hub.url}/filtered/mcp`, '2026-07-28');
   t.same((await client.listTools()).tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'freeze']);
   const pid = starts(file)[0]?.pid ?? 0;
@@ -112,7 +115,7 @@ t.test('a child killed by a signal is reported with the signal, not its last std
   const directory = await tempDir(t);
   const file = join(directory, 'starts');
   // slow-start prints "warming up slowly" on stderr at start, as many servers print a banner.
-  const hub = await startHubBin(t, { config: { plugins, mcpServers: { victim: fixtureEntry('slow-start', file, { env: { START_DELAY_MS: '0' } }) } } });
+  const hub = await startStandaloneHub(t, LOG, { config: { plugins, mcpServers: { victim: fixtureEntry('slow-start', file, { env: { START_DELAY_MS: '0' } }) } } });
   const client = await connectClient(t, `${hub.url}/victim/mcp`, '2026-07-28');
   await client.listTools();
   process.kill(starts(file)[0]?.pid ?? 0, 'SIGKILL');
