@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import t from 'tap';
+import { openDetachedHub } from '../../../core/detached.js';
+import { StartupError } from '../../../core/errors.js';
 import { cliPath, type CliResult } from '../../helpers/cli.js';
 
 // Issue 18, item 11: hub-stdio as a desktop client starts it, from a folder of the
@@ -77,10 +79,25 @@ t.test('started from /proc/self (not writable), it still serves', async (t) => {
 
 t.test('an unusable DATA_PATH is named, and hub-stdio exits instead of hanging', async (t) => {
   const { home, config } = await setUp();
-  for (const dataPath of [join(config, 'data'), '/proc/self/data', config]) {
-    const result = await runStdio(home, { HUB_CONFIG: config, DATA_PATH: dataPath }, []);
-    t.equal(result.code, 1, `${dataPath}: exits with 1 (a kill after 60 s would give null)`);
-    t.match(result.stderr, `hub-stdio: DATA_PATH (${dataPath}) is not a folder the hub can write: `);
-    t.equal(result.stderr.trim().split('\n').length, 1, 'one line');
+  const [first, ...others] = [join(config, 'data'), '/proc/self/data', config];
+  const result = await runStdio(home, { HUB_CONFIG: config, DATA_PATH: first }, []);
+  t.equal(result.code, 1, `${first}: exits with 1 (a kill after 60 s would give null)`);
+  t.match(result.stderr, `hub-stdio: DATA_PATH (${first}) is not a folder the hub can write: `);
+  t.equal(result.stderr.trim().split('\n').length, 1, 'one line');
+  // The other paths in this process, opening the hub as hub-stdio does: a StartupError
+  // with one problem on one line is what runCli prints as the line above and exits 1 for.
+  for (const dataPath of others) {
+    const error = await openDetachedHub({ HUB_CONFIG: config, DATA_PATH: dataPath }).then(
+      async ({ app }) => {
+        await app.close();
+        return undefined;
+      },
+      (failure: unknown) => failure,
+    );
+    t.type(error, StartupError, `${dataPath}: the hub refuses to open`);
+    if (!(error instanceof StartupError)) continue;
+    t.match(error.message, `DATA_PATH (${dataPath}) is not a folder the hub can write: `);
+    t.same(error.problems, [error.message], 'one problem');
+    t.equal(error.message.split('\n').length, 1, 'one line');
   }
 });
