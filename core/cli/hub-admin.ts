@@ -1,62 +1,10 @@
 #!/usr/bin/env node
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { runAdmin } from './admin-main.js';
 import { processOutput } from './admin-command.js';
-import { adminUsage, findCommand, isStoreOnly, parseAdminArgs, unknownGroup } from './admin-args.js';
-import { declaredCommands } from './admin-declared.js';
-import { HUB_ERROR_CODES, StartupError } from '../errors.js';
-import { withSecretFiles } from '../config/secret-files.js';
-import { settingPath } from '../config/setting-paths.js';
-import { openStore } from '../store/index.js';
 import { runCli } from './run.js';
 
-/**
- * A generic dispatcher over the admin commands that plugins register. What the built-in
- * plugins' manifests declare (the usage, an unknown group, an action that needs only the
- * store) runs without the hub: no kernel, Fastify or SDK is loaded, so `hub-admin --help`
- * and `tokens list` start about as fast as node. Everything else runs against the hub
- * built from the same config and environment as the server, without listening.
- */
+// hub-admin's work is runAdmin's (admin-main.ts), which tests run in their own process;
+// the process adds its words, environment and stdio, and runCli its exit and error lines.
 runCli('hub-admin', async () => {
-  const invocation = parseAdminArgs(process.argv.slice(2));
-  // MONGODB_URL may come from MONGODB_URL_FILE, and decides whether a store file must exist.
-  const env = await withSecretFiles(process.env);
-  const declared = await declaredCommands(env);
-  if (declared) {
-    if (invocation.help) return void process.stdout.write(adminUsage(declared));
-    const found = findCommand(declared, invocation.group, invocation.args);
-    if (!found) {
-      process.stderr.write(unknownGroup(invocation.group, declared));
-      process.exitCode = 2;
-      return;
-    }
-    const { storeOnly } = found.command;
-    if (storeOnly && !found.action && isStoreOnly(found.command, found.args)) {
-      refuseNewStore(env);
-      const [run, store] = await Promise.all([storeOnly.load(), openStore({ dataPath: settingPath(env, 'DATA_PATH'), mongodbUrl: env.MONGODB_URL })]);
-      try {
-        process.exitCode = await run(store, found.args, processOutput);
-      } finally {
-        await store.close();
-      }
-      return;
-    }
-  }
-  if (!invocation.help) refuseNewStore(env);
-  await (await import('./admin-hub.js')).runInHub(env, invocation);
+  process.exitCode = await runAdmin(process.argv.slice(2), process.env, processOutput);
 });
-
-/**
- * A store that does not exist means hub-admin is not looking where the hub keeps its
- * data (another folder, another DATA_PATH): creating one there would hand out clients
- * and tokens that no hub knows. Say where it looked and why instead.
- */
-function refuseNewStore(env: NodeJS.ProcessEnv): void {
-  if (env.MONGODB_URL) return;
-  const store = join(settingPath(env, 'DATA_PATH'), 'store');
-  if (existsSync(store)) return;
-  const how = env.DATA_PATH?.trim() ? `DATA_PATH is ${env.DATA_PATH}` : `DATA_PATH is unset, so ./data of the current folder ${process.cwd()}`;
-  throw new StartupError(`no hub store at ${store} (${how}); run hub-admin with the hub's DATA_PATH (and HUB_CONFIG, BASE_URL), or start the hub once to create the store`, {
-    code: HUB_ERROR_CODES.STORE_UNAVAILABLE,
-  });
-}

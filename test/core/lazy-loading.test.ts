@@ -128,6 +128,7 @@ t.test('hub-admin --help and tokens list load no kernel, Fastify, SDK or TypeBox
       'core/cli/admin-args.js',
       'core/cli/admin-command.js',
       'core/cli/admin-declared.js',
+      'core/cli/admin-main.js',
       'core/cli/hub-admin.js',
       'core/cli/run.js',
       'core/config/read.js',

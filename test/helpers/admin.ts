@@ -1,5 +1,6 @@
 import { findCommand } from '../../core/cli/admin-args.js';
 import type { AdminCommand } from '../../core/cli/admin-command.js';
+import { runAdmin } from '../../core/cli/admin-main.js';
 import { openDetachedHub } from '../../core/detached.js';
 import type { CliResult } from './cli.js';
 
@@ -12,6 +13,19 @@ export async function runAdminCommand(command: AdminCommand | undefined, args: s
   let stdout = '';
   let stderr = '';
   const code = await command.run(args, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+/**
+ * `hub-admin <args...>` with the environment `env` (nothing of the test's own), run in this
+ * process as the bin runs it: the same fast path on the store alone, the same hub built
+ * otherwise, the same refusals (a rejection is what runCli prints before it exits).
+ * For tests whose subject is what hub-admin does, not its process.
+ */
+export async function runHubAdmin(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(args, env, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
   return { code, stdout, stderr };
 }
 

@@ -3,10 +3,12 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { cliPath, runNode } from '../../helpers/cli.js';
+import { runHubAdmin } from '../../helpers/admin.js';
+import { cliPath } from '../../helpers/cli.js';
 import { fixtureEntry, starts } from '../children/helpers.js';
 
-// Issue 32, item 4: hub-admin without sharp edges.
+// Issue 32, item 4: hub-admin without sharp edges. What the commands do runs in this
+// process, as hub-admin runs it; its process is the subject of the last test only.
 
 /** A folder with a config and an (empty) hub store, as a hub leaves them. */
 async function hubFolder(config: unknown): Promise<Record<string, string>> {
@@ -15,8 +17,6 @@ async function hubFolder(config: unknown): Promise<Record<string, string>> {
   await writeFile(join(folder, 'mcp.json'), JSON.stringify(config));
   return { DATA_PATH: join(folder, 'data'), HUB_CONFIG: join(folder, 'mcp.json'), BASE_URL: 'http://127.0.0.1:3999' };
 }
-
-const admin = (env: Record<string, string>, ...args: string[]) => runNode(cliPath('hub-admin'), args, env);
 
 // Each subtest has a folder and a store of its own: they run side by side.
 t.jobs = 2;
@@ -28,45 +28,45 @@ t.test('token and client commands run beside a broken server entry, and start no
     mcpServers: { broken: { type: 'no-such-type' }, kept: fixtureEntry('crashy', startsFile, { keepAlive: true }) },
     plugins: { 'map-tools': false },
   });
-  const minted = await admin(env, 'tokens', 'mint', '--all');
+  const minted = await runHubAdmin(env, 'tokens', 'mint', '--all');
   t.equal(minted.code, 0, minted.stderr);
   t.equal(minted.stdout.trim().split('.').length, 3, 'a token');
   t.match(minted.stderr, /hub-admin: note: left out a server: .*server "broken": key "type"/, 'the broken entry is noted, not fatal');
-  t.equal((await admin(env, 'clients', 'list')).code, 0);
+  t.equal((await runHubAdmin(env, 'clients', 'list')).code, 0);
   t.same(starts(startsFile), [], 'the always-running server was not started for a token');
 });
 
 t.test('lists have a header, and say so when empty', async (t) => {
   const env = await hubFolder({ plugins: { 'map-tools': false } });
-  const tokens = await admin(env, 'tokens', 'list');
+  const tokens = await runHubAdmin(env, 'tokens', 'list');
   t.equal(tokens.code, 0, tokens.stderr);
   t.equal(tokens.stdout, 'ID\tSTATUS\tISSUED\tEXPIRES\tLAST USED\tBASE URL\tRESOURCES\tSERVERS\tLABEL\n');
   t.match(tokens.stderr, /^no API tokens/m);
-  const clients = await admin(env, 'clients', 'list');
+  const clients = await runHubAdmin(env, 'clients', 'list');
   t.equal(clients.stdout, 'CLIENT ID\tSOURCE\tNAME\tREDIRECT URIS\n');
   t.match(clients.stderr, /^no OAuth clients yet/m);
-  await admin(env, 'tokens', 'mint', '--all', '--label', 'ci');
-  t.match((await admin(env, 'tokens', 'list')).stdout, /^ID\tSTATUS.*\n[0-9a-f-]{36}\tactive\t.*\tci\n$/);
+  await runHubAdmin(env, 'tokens', 'mint', '--all', '--label', 'ci');
+  t.match((await runHubAdmin(env, 'tokens', 'list')).stdout, /^ID\tSTATUS.*\n[0-9a-f-]{36}\tactive\t.*\tci\n$/);
 });
 
 t.test('revoking an unknown token or client fails, saying so', async (t) => {
   const env = await hubFolder({ plugins: { 'map-tools': false } });
-  const token = await admin(env, 'tokens', 'revoke', '00000000-0000-4000-8000-000000000000');
+  const token = await runHubAdmin(env, 'tokens', 'revoke', '00000000-0000-4000-8000-000000000000');
   t.equal(token.code, 1);
   t.match(token.stderr, 'hub-admin: no API token 00000000-0000-4000-8000-000000000000 in this store');
   t.equal(token.stdout, '', 'no success line');
-  const garbled = await admin(env, 'tokens', 'revoke', 'not.a.token');
+  const garbled = await runHubAdmin(env, 'tokens', 'revoke', 'not.a.token');
   t.equal(garbled.code, 1);
-  const client = await admin(env, 'clients', 'revoke', 'hco_nobody');
+  const client = await runHubAdmin(env, 'clients', 'revoke', 'hco_nobody');
   t.equal(client.code, 1);
   t.match(client.stderr, 'hub-admin: no OAuth client hco_nobody');
-  const metadataClient = await admin(env, 'clients', 'revoke', 'https://app.example/client.json');
+  const metadataClient = await runHubAdmin(env, 'clients', 'revoke', 'https://app.example/client.json');
   t.equal(metadataClient.code, 0, 'a metadata-document client is revoked by its URL, stored or not');
 });
 
 t.test('a reader that stops early ends hub-admin quietly', async (t) => {
   const env = await hubFolder({ plugins: { 'map-tools': false } });
-  t.equal((await admin(env, 'tokens', 'mint', '--all')).code, 0, 'a token to list');
+  t.equal((await runHubAdmin(env, 'tokens', 'mint', '--all')).code, 0, 'a token to list');
   // The reading end is gone before hub-admin writes a line, as with `| head -1` on a long list.
   const child = spawn(process.execPath, [cliPath('hub-admin'), 'tokens', 'list'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.destroy();
