@@ -39,14 +39,17 @@ export async function checkPrivateFiles(dataPath: string, entries: { secrets: re
   });
   if (!root) return;
   if (!root.isDirectory()) throw new StartupError(`DATA_PATH ${dataPath} is not a folder`, { code: HUB_ERROR_CODES.DATA_PATH });
-  // DATA_PATH itself may be a link to the real folder; nothing inside is followed.
+  // DATA_PATH itself may be a link to the real folder; nothing inside is followed. Another
+  // process's hub may hold the store meanwhile (hub-admin, a replica): its lock folder comes
+  // and goes with each write, so an entry gone between being seen and being read or closed
+  // was simply not there.
   const folders = [{ path: dataPath, mode: root.mode }];
   const files = { secrets: [] as Entry[], others: [] as Entry[] };
   const visit = async (path: string, kind: keyof typeof files) => {
     const found = await lstat(path).catch(() => undefined);
     if (found?.isDirectory()) {
       folders.push({ path, mode: found.mode });
-      for (const name of await readdir(path)) await visit(join(path, name), kind);
+      for (const name of await readdir(path).catch(unlessGone([]))) await visit(join(path, name), kind);
     } else if (found?.isFile() && found.mode & 0o066) files[kind].push({ path, mode: found.mode });
   };
   for (const kind of ['secrets', 'others'] as const) {
@@ -64,14 +67,20 @@ export async function checkPrivateFiles(dataPath: string, entries: { secrets: re
     );
   }
   for (const { path, mode } of files.others) {
-    await chmod(path, PRIVATE_FILE_MODE);
-    log.warn({ file: path, was: octal(mode) }, 'a DATA_PATH file was open to other users; it is now 0600');
+    if (await chmod(path, PRIVATE_FILE_MODE).then(() => true, unlessGone(false))) log.warn({ file: path, was: octal(mode) }, 'a DATA_PATH file was open to other users; it is now 0600');
   }
   for (const { path, mode } of folders) {
     if ((mode & 0o077) === 0) continue;
-    await chmod(path, PRIVATE_FOLDER_MODE);
-    log.warn({ folder: path, was: octal(mode) }, 'a DATA_PATH folder was open to other users; it is now 0700');
+    if (await chmod(path, PRIVATE_FOLDER_MODE).then(() => true, unlessGone(false))) log.warn({ folder: path, was: octal(mode) }, 'a DATA_PATH folder was open to other users; it is now 0700');
   }
+}
+
+/** A rejection handler that answers `gone` for a path that no longer exists, and rethrows anything else. */
+function unlessGone<T>(gone: T): (error: unknown) => T {
+  return (error) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return gone;
+    throw error;
+  };
 }
 
 interface Entry {

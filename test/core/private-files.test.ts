@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -109,4 +109,33 @@ t.test('a folder, or a file that holds no secret, open to others is closed at st
   t.equal(((await lstat(dataPath)).mode & 0o777).toString(8), '700');
   t.equal(((await lstat(join(dataPath, 'snapshots'))).mode & 0o777).toString(8), '700');
   t.equal(((await lstat(snapshot)).mode & 0o777).toString(8), '600', 'a tool snapshot is no secret: closed, not refused');
+});
+
+// Found moving hub-admin's tests in-process (issue 59): the check at start lists the store's
+// folder while another process's hub holds the store, whose lock folder comes and goes with
+// each write; one that went between being seen and being listed failed the start with
+// `ENOENT: scandir …/store.lock`. Here a folder under the store appears and goes as fast as
+// the file system allows while hubs open the same DATA_PATH one after another.
+t.test('a folder under DATA_PATH that goes while the check at start reads it does not fail the start', async (t) => {
+  const dataPath = await mkdtemp(join(tmpdir(), 'private-files-'));
+  const first = await openHub(dataPath);
+  await first.app.close();
+  const flickering = join(dataPath, 'store', 'flickering.lock');
+  const opening = new AbortController();
+  const flicker = (async () => {
+    while (!opening.signal.aborted) {
+      await mkdir(join(flickering, 'inner'), { recursive: true, mode: 0o700 });
+      await rm(flickering, { recursive: true, force: true });
+    }
+  })();
+  const failures: string[] = [];
+  for (let round = 0; round < 40; round++) {
+    await openHub(dataPath).then(
+      ({ app }) => app.close(),
+      (error: unknown) => void failures.push(String(error)),
+    );
+  }
+  opening.abort();
+  await flicker;
+  t.same(failures, [], 'every start went through');
 });

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { cliPath, runNode } from '../../helpers/cli.js';
+import { runHubAdmin } from '../../helpers/admin.js';
 import { connectClient } from '../../helpers/clients.js';
 import { waitFor } from '../../core/children/helpers.js';
 import { completeAuthorization, SCOPE, startUpstreamWorld } from './upstream-world.js';
@@ -18,7 +18,8 @@ t.test("hub-admin upstreams status, login and logout against the running hub's s
   const configFile = join(dataPath, 'mcp.json');
   await writeFile(configFile, JSON.stringify({ mcpServers: servers, plugins: { 'oauth-as': false, 'map-tools': false, 'upstream-oauth': { allowLoopbackAuthorizationServers: true } } }));
   const env = { HUB_CONFIG: configFile, DATA_PATH: dataPath, BASE_URL: running.url, PORT: String(port), HOST: '127.0.0.1', HUB_PASSWORD: PASSWORD };
-  const admin = (...args: string[]) => runNode(cliPath('hub-admin'), ['upstreams', ...args], env);
+  // hub-admin's commands in this process, each opening the store beside the running hub's.
+  const admin = (...args: string[]) => runHubAdmin(env, 'upstreams', ...args);
 
   const before = await admin('status', 'dyn');
   t.equal(before.code, 0, before.stderr);
