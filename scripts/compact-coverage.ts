@@ -1,7 +1,6 @@
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 /*
@@ -25,8 +24,8 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
  */
 
 /** The project's compiled files, as a coverage file names them; none in a node_modules below. */
-const OWN = fileURLToPath(new URL('../', import.meta.url));
-const ownUrl = (url: string) => url.startsWith('file://') && fileURLToPath(url).startsWith(OWN) && !url.includes('/node_modules/');
+const OWN = new URL('../', import.meta.url).href;
+const ownUrl = (url: string) => url.startsWith(OWN) && !url.includes('/node_modules/', OWN.length - 1);
 
 interface CoverageFile {
   result: Array<{ url: string }>;
