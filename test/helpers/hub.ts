@@ -85,6 +85,10 @@ export interface StandaloneHub {
   waitForLog(what: string, match: (record: LogRecord) => boolean): Promise<LogRecord>;
   /** Waits until the log's text matches, for readable (pretty) logs. */
   waitForLogText(what: string, match: (text: string) => boolean): Promise<string>;
+  /** The hub as plugins see it: `hub.reloadConfig('SIGHUP')` is what the hub bin's SIGHUP handler runs (core/cli/hub.ts). */
+  hub: PluginHub;
+  /** Stops the hub as the teardown would, for a restart on the same config and data within the test. */
+  close(): Promise<void>;
 }
 
 /**
@@ -93,16 +97,18 @@ export interface StandaloneHub {
  * (unless the config says otherwise) and by default no servers, its config in a file
  * (HUB_CONFIG), on a loopback port of its own with BASE_URL its real address. Its log (none
  * unless `env` sets LOG_LEVEL; a variable given as undefined is unset) goes to a file, as
- * the hub bin's goes to a stdout that is not a terminal. Closed by the test's teardown.
+ * the hub bin's goes to a stdout that is not a terminal. `configFile`: a path of the test's
+ * instead, written or not (a hub started without a config file, or again on an earlier
+ * hub's). Closed by the test's teardown.
  */
 export async function startStandaloneHub(
   t: { teardown(fn: () => unknown): void },
   env: Record<string, string | undefined> = {},
-  options: { config?: unknown; dataPath?: string } = {},
+  options: { config?: unknown; dataPath?: string; configFile?: string } = {},
 ): Promise<StandaloneHub> {
   const folder = await mkdtemp(join(tmpdir(), 'standalone-hub-'));
-  const configFile = join(folder, 'mcp.json');
-  await writeFile(configFile, JSON.stringify(options.config ?? { mcpServers: {}, plugins: { 'map-tools': false } }));
+  const configFile = options.configFile ?? join(folder, 'mcp.json');
+  if (options.configFile === undefined) await writeFile(configFile, JSON.stringify(options.config ?? { mcpServers: {}, plugins: { 'map-tools': false } }));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataPath = options.dataPath ?? join(folder, 'data');
@@ -121,7 +127,9 @@ export async function startStandaloneHub(
   };
   const hubEnv = Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const started = await startHub(hubEnv, { logTo });
-  t.teardown(() => started.close());
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= started.close());
+  t.teardown(close);
   const log = () => readFileSync(logFile, 'utf8');
   const logs = () =>
     log()
@@ -151,5 +159,7 @@ export async function startStandaloneHub(
         const text = log();
         return match(text) ? text : undefined;
       }),
+    hub: started.hub,
+    close,
   };
 }
