@@ -1,17 +1,20 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import type { CheckReport } from '../../../core/cli/check.js';
-import { cliPath, runNode } from '../../helpers/cli.js';
+import { checkConfig, type CheckReport } from '../../../core/cli/check.js';
 import { freePort } from '../../helpers/net.js';
 import { tempDir } from '../../core/children/helpers.js';
 import { NOTES_SCHEMAS, NOTES_SPEC, startNotesApi } from './notes-api.js';
 
-async function check(folder: string, servers: Record<string, unknown>, ...args: string[]): Promise<{ code: number | null; report: CheckReport; stderr: string }> {
+/**
+ * What `hub check --json [--connect]` reports, made in this process as the CLI makes it (its
+ * exit code is `report.ok ? 0 : 1`): what the openapi type checks is the subject; the
+ * CLI's process is test/core/operator/check.test.ts's.
+ */
+async function check(folder: string, servers: Record<string, unknown>, connect = false): Promise<CheckReport> {
   const file = join(folder, 'mcp.json');
   await writeFile(file, JSON.stringify({ plugins: { 'map-tools': false, 'oauth-as': false }, mcpServers: servers }));
-  const result = await runNode(cliPath('hub'), ['check', '--json', ...args], { HUB_CONFIG: file, DATA_PATH: join(folder, 'data') });
-  return { code: result.code, report: JSON.parse(result.stdout) as CheckReport, stderr: result.stderr };
+  return checkConfig({ ...process.env, HUB_CONFIG: file, DATA_PATH: join(folder, 'data') }, connect);
 }
 
 t.test('hub check reads and validates the document; --connect makes one HEAD request to the base URL', async (t) => {
@@ -28,8 +31,8 @@ t.test('hub check reads and validates the document; --connect makes one HEAD req
     far: { type: 'openapi', spec: './notes.yaml', operations: ['GET /elsewhere'] },
     odd: { type: 'openapi', spec: './notes.yaml', arguments: 'nested' },
   });
-  t.equal(checked.code, 1, checked.stderr);
-  const byName = new Map(checked.report.servers.map((server) => [server.name, server]));
+  t.equal(checked.ok, false, 'problems found: hub check exits 1');
+  const byName = new Map(checked.servers.map((server) => [server.name, server]));
   t.match(byName.get('notes'), {
     type: 'openapi',
     status: 'ok',
@@ -41,12 +44,8 @@ t.test('hub check reads and validates the document; --connect makes one HEAD req
   t.match(byName.get('odd'), { status: 'problem', detail: /server "odd": key "arguments": expected one of "flat", "grouped"$/ }, 'the arguments shape is one of the two');
   t.same(api.seen, [], 'without --connect the API is not asked');
 
-  const connected = await check(
-    folder,
-    { notes: { type: 'openapi', spec: './notes.yaml', baseUrl: `${api.origin}/v1` }, gone: { type: 'openapi', spec: './notes.yaml', baseUrl: closed } },
-    '--connect',
-  );
-  const after = new Map(connected.report.servers.map((server) => [server.name, server]));
+  const connected = await check(folder, { notes: { type: 'openapi', spec: './notes.yaml', baseUrl: `${api.origin}/v1` }, gone: { type: 'openapi', spec: './notes.yaml', baseUrl: closed } }, true);
+  const after = new Map(connected.servers.map((server) => [server.name, server]));
   t.match(after.get('notes')?.handshake, { ok: true, detail: /answered the MCP handshake .*10 tools/ });
   t.same(
     api.seen.map((request) => `${request.method} ${request.url}`),
