@@ -5,7 +5,8 @@ import { fixture, fixtureEntry, starts, tempDir } from './children/helpers.js';
 import { githubToken, textOf } from '../plugins/guardrails/helpers.js';
 import { connectClient, REVISIONS } from '../helpers/clients.js';
 import { adminBeside } from '../helpers/admin.js';
-import { startHubBin, type LogRecord } from '../helpers/hub-bin.js';
+import type { LogRecord } from '../helpers/hub-bin.js';
+import { startStandaloneHub } from '../helpers/hub.js';
 
 // Issue 60, item 2: a security setting a reload turns on is in force at once (`pinTools`
 // withholds unreviewed tools from that moment, a per-server `guardSecrets` scans the next
@@ -18,15 +19,19 @@ import { startHubBin, type LogRecord } from '../helpers/hub-bin.js';
 // | guardSecrets | at once, retuned     | /<name>/mcp tools/call, both revisions |
 // | oauth        | refused for a server | the log (error, `refused` in "config reloaded") |
 // | plugins      | at the next restart  | the log names the changed plugins     |
+//
+// The standalone hub in this process, reloaded by rewriting its config file: what a reload
+// applies is the subject; SIGHUP's reload is a process's (test/core/config-appears.test.ts).
 
 const plugins = { 'oauth-as': false, 'map-tools': false };
 const reloaded = (line: LogRecord) => line.msg === 'config reloaded';
+const LOG = { LOG_LEVEL: 'info' };
 
 t.test('pinTools turned on by a reload withholds the unreviewed tools at once, and they wait for approval', async (t) => {
   const directory = await tempDir(t);
   const file = join(directory, 'starts');
   const entry = { ...fixtureEntry('crashy', file), keepAlive: true };
-  const hub = await startHubBin(t, { config: { plugins, mcpServers: { pinned: entry } } });
+  const hub = await startStandaloneHub(t, LOG, { config: { plugins, mcpServers: { pinned: entry } } });
   const before = await connectClient(t, `${hub.url}/pinned/mcp`, '2026-07-28');
   t.same((await before.listTools()).tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'freeze'], 'not pinned: every tool is offered');
 
@@ -55,7 +60,7 @@ t.test('a per-server guardSecrets a reload turns on scans the next call; oauth i
   const withPlugins = { ...plugins, 'guard-secrets': true };
   const guarded = { command: process.execPath, args: [fixture('guarded')], env: { GUARDED_SECRET: secret }, guardSecrets: false };
   const remote = { type: 'http', url: 'http://127.0.0.1:9/mcp' };
-  const hub = await startHubBin(t, { config: { plugins: withPlugins, mcpServers: { guarded, remote } } });
+  const hub = await startStandaloneHub(t, LOG, { config: { plugins: withPlugins, mcpServers: { guarded, remote } } });
   const open = await connectClient(t, `${hub.url}/guarded/mcp`, '2026-07-28');
   t.match(textOf(await open.callTool({ name: 'leak', arguments: {} })), secret, 'guardSecrets false: the result is not scanned');
 
