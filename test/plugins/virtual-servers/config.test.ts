@@ -2,13 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { fixture, tempDir, waitFor } from '../../core/children/helpers.js';
-import { cliPath, runNode } from '../../helpers/cli.js';
+import { checkConfig, formatReport } from '../../../core/cli/check.js';
 import { connectClient } from '../../helpers/clients.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
-import { startTestHub } from '../../helpers/hub.js';
+import { startStandaloneHub, startTestHub } from '../../helpers/hub.js';
 
 // Issue 35 (38 here): errors at start-up and reload name the virtual server and the entry;
-// `hub check` reports what a virtual server draws on.
+// `hub check` reports what a virtual server draws on. In this process: the standalone hub,
+// reloaded by rewriting the config file it watches, and `hub check`'s report as the CLI
+// makes it; what is said of the virtual server is the subject, not a process.
 
 const changing = () => ({ command: process.execPath, args: [fixture('changing-tools')] });
 
@@ -70,7 +71,7 @@ t.test('start-up errors name the virtual server and the entry', async (t) => {
 
 t.test('a reload that breaks a virtual server is refused naming it; one that takes a tool away leaves it out, said once', async (t) => {
   const servers = { alpha: changing(), kit: { type: 'virtual', tools: [{ server: 'alpha', tool: 'echo', name: 'say' }] } };
-  const hub = await startHubBin(t, { config: { plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers } });
+  const hub = await startStandaloneHub(t, { LOG_LEVEL: 'info' }, { config: { plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers } });
   const client = await connectClient(t, `${hub.url}/kit/mcp`, '2025-11-25');
   const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
   // alpha is woken once (a call on its own endpoint): the kit then lists its tool.
@@ -81,13 +82,11 @@ t.test('a reload that breaks a virtual server is refused naming it; one that tak
     hub.configFile,
     JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { ...servers, kit: { type: 'virtual', tools: [{ server: 'gone', tool: 'echo' }] } } }),
   );
-  hub.signal('SIGHUP');
   const refused = await hub.waitForLog('the refusal', (record) => record.msg.startsWith('config reload refused'));
   t.match(refused.msg, /server "kit": tools\[0\]: unknown server "gone"/);
 
   // alpha keeps only `mutable`: the kit's `say` goes, said once in the log, and is an unknown tool rather than an error.
   await writeFile(hub.configFile, JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: { ...servers, alpha: { ...changing(), allowTools: ['mutable'] } } }));
-  hub.signal('SIGHUP');
   await hub.waitForLog('the reload', (record) => record.msg === 'config reloaded');
   await hub.waitForLog('the tool left out', (record) => /virtual server "kit": tools\[0\]: server "alpha" offers no tool "echo" \(any more\): left out/.test(record.msg));
   t.same(await names(), [], 'the kit lists nothing any more');
@@ -115,8 +114,8 @@ t.test('hub check reports virtual servers and what they draw on', async (t) => {
     },
   };
   await writeFile(file, JSON.stringify(config));
-  const checked = await runNode(cliPath('hub'), ['check'], { HUB_CONFIG: file, DATA_PATH: join(folder, 'data') });
+  const checked = formatReport(await checkConfig({ ...process.env, HUB_CONFIG: file, DATA_PATH: join(folder, 'data') }, false));
   // Issue 55.3: alpha never ran, so what "*" selects of it is not known yet; the check says so.
-  t.match(checked.stdout, /^ {2}ok +kit +virtual: draws on alpha \(echo as say, \* as a_\*\); tools unknown yet of alpha \(never run\): what "\*" selects of it is listed once it has run$/m);
-  t.match(checked.stdout, /^ {2}problem +broken .*server "broken": tools\[0\]: unknown server "nowhere"/m);
+  t.match(checked, /^ {2}ok +kit +virtual: draws on alpha \(echo as say, \* as a_\*\); tools unknown yet of alpha \(never run\): what "\*" selects of it is listed once it has run$/m);
+  t.match(checked, /^ {2}problem +broken .*server "broken": tools\[0\]: unknown server "nowhere"/m);
 });
