@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { REVISIONS, connectClient } from '../../helpers/clients.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
-import { startTestHub } from '../../helpers/hub.js';
+import { startStandaloneHub, startTestHub } from '../../helpers/hub.js';
 import { rawRequest } from '../../helpers/raw.js';
 import { fixture, fixtureEntry, starts, tempDir } from '../children/helpers.js';
 
@@ -24,7 +23,7 @@ function brokenConfig(directory: string, startsFile: string) {
 
 /**
  * The broken servers behind a fresh hub in this process (issue 59: what the hub answers is
- * the subject; the process's own log output is only the last subtest's, on a hub process).
+ * the subject; the log's records are the last subtest's, on the standalone hub's logger).
  */
 async function brokenHub(t: Parameters<typeof tempDir>[0]) {
   const directory = await tempDir(t);
@@ -111,14 +110,14 @@ t.test('list_servers and /health show down with the reason; list_tools never cla
 
 t.test('a multi-line stderr burst is one log record, and the server is named once per record', async (t) => {
   const directory = await tempDir(t);
-  const hub = await startHubBin(t, { config: brokenConfig(directory, join(directory, 'starts')) });
+  const hub = await startStandaloneHub(t, { LOG_LEVEL: 'info' }, { config: brokenConfig(directory, join(directory, 'starts')) });
   const client = await connectClient(t, `${hub.url}/hub`, '2026-07-28');
   await client.callTool({ name: 'call_tool', arguments: { server: 'nomodule', tool: 'echo' } });
   const record = await hub.waitForLog('the stderr record', (line) => line.stream === 'stderr' && line.msg.includes('Cannot find module'));
   t.match(record.msg, /^nomodule: [^]*Cannot find module[^]*\n\s+at /, 'the stack trace is in the one record');
   t.equal(hub.logs().filter((line) => line.stream === 'stderr' && line.server === 'nomodule').length, 1, 'one record for the whole burst');
   const raw = hub
-    .stdout()
+    .log()
     .split('\n')
     .filter((line) => line.includes('"stream":"stderr"'));
   t.ok(raw.length > 0 && raw.every((line) => line.split('"server":').length === 2), 'each record carries "server" once');
