@@ -1,7 +1,5 @@
-import { findCommand } from '../../core/cli/admin-args.js';
 import type { AdminCommand } from '../../core/cli/admin-command.js';
 import { runAdmin } from '../../core/cli/admin-main.js';
-import { openDetachedHub } from '../../core/detached.js';
 import type { CliResult } from './cli.js';
 
 /**
@@ -30,24 +28,11 @@ export async function runHubAdmin(env: Record<string, string>, ...args: string[]
 }
 
 /**
- * `hub-admin <group> <args...>` beside a hub process, run in this process: each command
- * line builds the hub from `env` (the hub process's HUB_CONFIG, DATA_PATH) as hub-admin
- * builds it (no server started, no config watched, a broken entry only noted), is found as
- * hub-admin finds it, and closes the hub, so it reads the config and store as they are then.
- * For tests whose subject is what a command does; hub-admin's own process is the subject
- * of admin-*.test.ts and tool-pinning/replicas.test.ts.
+ * `hub-admin <args...>` beside a running hub, run in this process (runHubAdmin) with the
+ * hub's environment `env` (its HUB_CONFIG, DATA_PATH): each command line reads the config
+ * and store as they are then. For tests whose subject is what a command does; hub-admin's
+ * own process is the subject of admin-*.test.ts and tool-pinning/replicas.test.ts.
  */
-export function adminBeside(env: Record<string, string>): (group: string, ...args: string[]) => Promise<CliResult> {
-  return async (group, ...args) => {
-    let notes = '';
-    const { app, hub } = await openDetachedHub(env, false, { leftOut: (problem) => void (notes += `hub-admin: note: left out a server: ${problem}\n`) });
-    try {
-      const found = findCommand(hub.adminCommands.values(), group, args);
-      if (!found) throw new Error(`hub-admin has no command ${group}`);
-      const result = await runAdminCommand(found.command, found.args);
-      return { ...result, stderr: notes + result.stderr };
-    } finally {
-      await app.close();
-    }
-  };
+export function adminBeside(env: Record<string, string>): (...args: string[]) => Promise<CliResult> {
+  return (...args) => runHubAdmin(env, ...args);
 }
