@@ -1,10 +1,11 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import t from 'tap';
-import { cliPath, runNode } from '../../helpers/cli.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
+import { runHubAdmin } from '../../helpers/admin.js';
+import { startStandaloneHub } from '../../helpers/hub.js';
 
 // Issue 32, item 6: a refused request says why in JSON-RPC terms, so that an MCP client
-// shows the cause instead of a bare HTTP status.
+// shows the cause instead of a bare HTTP status. The standalone hub and hub-admin run in
+// this process: the refusal is the subject, not either process.
 
 const probes = {
   'server/discover': { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } },
@@ -12,8 +13,8 @@ const probes = {
 };
 
 t.test('a token minted for another base URL is refused with a JSON-RPC error naming both URLs', async (t) => {
-  const hub = await startHubBin(t, { config: { mcpServers: {}, plugins: { 'map-tools': false } }, env: { HUB_PASSWORD: 'correct horse', LOG_LEVEL: 'warn' } });
-  const minted = await runNode(cliPath('hub-admin'), ['tokens', 'mint', '--all'], { ...hub.env, BASE_URL: 'http://127.0.0.1:4000' });
+  const hub = await startStandaloneHub(t);
+  const minted = await runHubAdmin({ ...hub.env, BASE_URL: 'http://127.0.0.1:4000' }, 'tokens', 'mint', '--all');
   t.equal(minted.code, 0, minted.stderr);
   const token = minted.stdout.trim();
   const cause = `the token is not valid: the API token is for http://127.0.0.1:4000, and this hub serves ${hub.url}`;
