@@ -7,7 +7,7 @@ import { hits, search, searchQuietly } from './helpers.js';
 import { fixture, fixtureEntry, starts, waitFor } from '../../core/children/helpers.js';
 import { adminBeside } from '../../helpers/admin.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
+import { startStandaloneHub } from '../../helpers/hub.js';
 import { metaError, structuredMeta } from '../meta-tools/helpers.js';
 import { PASSWORD } from '../oauth-as/flows.js';
 
@@ -16,8 +16,9 @@ import { PASSWORD } from '../oauth-as/flows.js';
  * else: hub-enabled servers, after allowTools/denyTools, without the tools pinning
  * withholds, within a /hub token's servers; sleeping servers from their snapshot, without
  * waking them; a server never started is named, not started. The index follows a child's
- * tools/list_changed and a reload. A real hub process with oauth-as, real stdio children,
- * v2 SDK clients on both revisions, hub-admin beside it.
+ * tools/list_changed and a reload. The standalone hub with oauth-as and hub-admin beside it
+ * in this process (neither process is the subject), real stdio children, v2 SDK clients on
+ * both revisions.
  */
 
 const changing = (startsFile: string, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [fixture('changing-tools')], env: { FIXTURE_STARTS: startsFile }, ...extra });
@@ -36,8 +37,7 @@ function configOf(folder: string, alphaDeny: string[]) {
 
 async function searchHub(t: Test) {
   const folder = await mkdtemp(join(tmpdir(), 'tool-search-'));
-  const hub = await startHubBin(t, { config: configOf(folder, ['bump']), env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'info' } });
-  // hub-admin's commands, run in this process on the hub's config and store (its process is admin-*.test.ts's).
+  const hub = await startStandaloneHub(t, { HUB_PASSWORD: PASSWORD }, { config: configOf(folder, ['bump']) });
   const admin = adminBeside(hub.env);
   const mint = async (...args: string[]) => {
     const minted = await admin('tokens', 'mint', ...args);
@@ -152,8 +152,8 @@ t.test('search_tools reaches what list_tools reaches, wakes nothing, and follows
   // A reload lets bump through alpha's filter: the index takes it without alpha starting.
   await structuredMeta(t, first.all, 'sleep_server', { server: 'alpha' });
   const alphaStarts = startsOf('alpha');
+  // The hub watches its config file: writing it is the reload.
   await writeFile(hub.configFile, JSON.stringify(configOf(folder, [])));
-  hub.signal('SIGHUP');
   await waitFor('the reload to let bump through', async () => (await searchQuietly(first.all, 'updates both counters')).includes('alpha/bump'));
   t.equal(startsOf('alpha'), alphaStarts, 'the reload and the searches after it did not wake alpha');
 
