@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { fixtureEntry, starts } from '../../core/children/helpers.js';
 import { adminBeside } from '../../helpers/admin.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
+import { startStandaloneHub } from '../../helpers/hub.js';
 import { PASSWORD } from '../oauth-as/flows.js';
 
 /*
@@ -15,9 +15,9 @@ import { PASSWORD } from '../oauth-as/flows.js';
  * OpenAPI server and a virtual server live in the hub's own process and keep no snapshot:
  * hub-admin's hub lists them itself (no process is started for it), where it used to call
  * them down and never search them. A stdio server never started is still named, not
- * started. A real hub process with its real map server, the Petstore document and a stdio
- * child; hub-admin's command beside it, run in this process as hub-admin runs it (see
- * adminBeside: the command, not hub-admin's process, is the subject; issue 59).
+ * started. The standalone hub with its real map server, the Petstore document and a stdio
+ * child, and hub-admin's command beside it, both in this process: the command, not either
+ * process, is the subject (issue 59).
  */
 
 const petstore = fileURLToPath(new URL('../../../../test/fixtures/openapi/petstore.yaml', import.meta.url));
@@ -29,20 +29,22 @@ t.test('hub-admin tools search finds the tools of the map, OpenAPI and virtual s
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => api.close(() => resolve())));
   const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`;
-  const hub = await startHubBin(t, {
-    folder,
-    config: {
-      mcpServers: {
-        pets: { type: 'openapi', spec: petstore, baseUrl: apiUrl },
-        // An API nothing answers for: its connect cannot succeed, and its start gives up after a second (not the default two minutes, past hub-admin's bound of 10 s).
-        gone: { type: 'openapi', spec: petstore, baseUrl: 'http://127.0.0.1:9/v1', startTimeoutMs: 1000 },
-        kit: { type: 'virtual', tools: [{ server: 'pets', tool: 'showPetById', name: 'one_pet' }] },
-        fresh: fixtureEntry('crashy', join(folder, 'fresh-starts')),
+  const hub = await startStandaloneHub(
+    t,
+    { HUB_PASSWORD: PASSWORD },
+    {
+      config: {
+        mcpServers: {
+          pets: { type: 'openapi', spec: petstore, baseUrl: apiUrl },
+          // An API nothing answers for: its connect cannot succeed, and its start gives up after a second (not the default two minutes, past hub-admin's bound of 10 s).
+          gone: { type: 'openapi', spec: petstore, baseUrl: 'http://127.0.0.1:9/v1', startTimeoutMs: 1000 },
+          kit: { type: 'virtual', tools: [{ server: 'pets', tool: 'showPetById', name: 'one_pet' }] },
+          fresh: fixtureEntry('crashy', join(folder, 'fresh-starts')),
+        },
+        plugins: { 'map-tools': true, 'tool-search': true },
       },
-      plugins: { 'map-tools': true, 'tool-search': true },
     },
-    env: { HUB_PASSWORD: PASSWORD },
-  });
+  );
   const beside = adminBeside(hub.env);
   const admin = (...args: string[]) => beside('tools', 'search', ...args);
   const found = (stdout: string) =>
