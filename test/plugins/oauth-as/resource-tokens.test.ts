@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { fixture } from '../../core/children/helpers.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
 import { runAdminCommand } from '../../helpers/admin.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
+import { startStandaloneHub } from '../../helpers/hub.js';
 import { metaError, structuredMeta } from '../meta-tools/helpers.js';
 import { approve, pkce } from './browserless.js';
 import { authorizationUrl, exchangeCode, PASSWORD, registerClient } from './flows.js';
@@ -13,17 +13,18 @@ import { openStore } from '../../../core/store/index.js';
 import { collections } from '../../../plugins/oauth-as/records.js';
 
 // Issue 30, item 1: API tokens bound to resources, /hub tokens limited to servers, and
-// tokens from before either kept working as tokens for everything. The tokens command runs
-// in this process against the hub's config and store, as hub-admin builds it (hub-admin's
-// own process is the subject of admin-tokens.test.ts).
+// tokens from before either kept working as tokens for everything. The standalone hub, and
+// the tokens command against its config and store as hub-admin builds it, run in this
+// process: neither process is the subject (hub-admin's is admin-tokens.test.ts's).
 
 const child = () => ({ command: process.execPath, args: [fixture('changing-tools')] });
 
 async function leastPrivilegeHub(t: Test) {
-  const hub = await startHubBin(t, {
-    config: { mcpServers: { alpha: child(), beta: child(), gamma: { ...child(), hub: false } }, plugins: { 'map-tools': false } },
-    env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', MCP_DIAGNOSTICS: 'true' },
-  });
+  const hub = await startStandaloneHub(
+    t,
+    { HUB_PASSWORD: PASSWORD, MCP_DIAGNOSTICS: 'true' },
+    { config: { mcpServers: { alpha: child(), beta: child(), gamma: { ...child(), hub: false } }, plugins: { 'map-tools': false } } },
+  );
   const detached = await openDetachedHub(hub.env);
   t.teardown(() => detached.app.close());
   const admin = (...args: string[]) => runAdminCommand(detached.hub.adminCommands.get(args[0] ?? ''), args.slice(1));
