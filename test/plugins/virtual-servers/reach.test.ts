@@ -2,36 +2,39 @@ import t from 'tap';
 import { fixture, waitFor } from '../../core/children/helpers.js';
 import { adminBeside } from '../../helpers/admin.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
+import { startStandaloneHub } from '../../helpers/hub.js';
 import { metaError } from '../meta-tools/helpers.js';
 import { PASSWORD } from '../oauth-as/flows.js';
 import { firstText } from './helpers.js';
 
 // Issue 35 (38 here): reach is checked against the virtual server. A token bound to the
 // kit calls its tools without opening the underlying servers' own endpoints; a /hub token
-// limited to the kit the same.
+// limited to the kit the same. The standalone hub and hub-admin's tokens mint run in this
+// process: the reach is the subject, not a process.
 
 const changing = () => ({ command: process.execPath, args: [fixture('changing-tools')] });
 
 t.test('a token bound to the kit, and a /hub token limited to it, call its tools and reach nothing else', async (t) => {
-  const hub = await startHubBin(t, {
-    config: {
-      plugins: { 'map-tools': false },
-      mcpServers: {
-        alpha: changing(),
-        beta: { ...changing(), hub: false },
-        kit: {
-          type: 'virtual',
-          tools: [
-            { server: 'alpha', tool: 'echo', name: 'say' },
-            { server: 'beta', tool: 'echo', name: 'say_beta' },
-          ],
+  const hub = await startStandaloneHub(
+    t,
+    { HUB_PASSWORD: PASSWORD },
+    {
+      config: {
+        plugins: { 'map-tools': false },
+        mcpServers: {
+          alpha: changing(),
+          beta: { ...changing(), hub: false },
+          kit: {
+            type: 'virtual',
+            tools: [
+              { server: 'alpha', tool: 'echo', name: 'say' },
+              { server: 'beta', tool: 'echo', name: 'say_beta' },
+            ],
+          },
         },
       },
     },
-    env: { HUB_PASSWORD: PASSWORD, LOG_LEVEL: 'warn' },
-  });
-  // hub-admin's tokens mint, run in this process on the hub's config and store (its process is admin-tokens.test.ts's).
+  );
   const admin = adminBeside(hub.env);
   const mint = async (...args: string[]) => {
     const minted = await admin('tokens', 'mint', ...args);
