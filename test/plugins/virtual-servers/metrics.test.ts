@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import t from 'tap';
 import { waitFor } from '../../core/children/helpers.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
 import { connectClient, REVISIONS } from '../../helpers/clients.js';
-import { startTestHub } from '../../helpers/hub.js';
+import { startStandaloneHub, startTestHub } from '../../helpers/hub.js';
 import { startHttpSink } from '../../fixtures/servers/http-sink.js';
 import { echoMetaEntry, sample } from '../observability/helpers.js';
 import { until } from './helpers.js';
@@ -75,9 +74,9 @@ t.test('calls through /kit/mcp and through /hub call_tool server kit are counted
 });
 
 t.test("a reload that takes the kit out removes its series; the underlying server's stay", async (t) => {
-  const config = (servers: Record<string, unknown>) => JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers });
+  const config = (servers: Record<string, unknown>) => ({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers });
   const kit = { type: 'virtual', tools: [{ server: 'meta', tool: 'echo_meta', name: 'echo' }] };
-  const hub = await startHubBin(t, { config: config({ meta: echoMetaEntry(), kit }), env: { LOG_LEVEL: 'info' } });
+  const hub = await startStandaloneHub(t, { LOG_LEVEL: 'info' }, { config: config({ meta: echoMetaEntry(), kit }) });
   // meta is woken once on its own endpoint: the kit then lists its tool.
   const own = await connectClient(t, `${hub.url}/meta/mcp`, '2026-07-28');
   await own.callTool({ name: 'echo_meta', arguments: {} });
@@ -88,7 +87,7 @@ t.test("a reload that takes the kit out removes its series; the underlying serve
   t.equal(sample(before, 'hub_tool_calls_total', { server: 'meta', tool: 'echo_meta', outcome: 'ok', virtual_server: 'kit' }), 1, 'the call through the kit');
   t.equal(sample(before, 'hub_tool_calls_total', { server: 'meta', tool: 'echo_meta', outcome: 'ok' }), 1, 'the direct call');
 
-  await writeFile(hub.configFile, config({ meta: echoMetaEntry() }));
+  await writeFile(hub.configFile, JSON.stringify(config({ meta: echoMetaEntry() })));
   await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
   const after = await metricsText(hub.url);
   t.notOk(after.includes('virtual_server="kit"'), "the kit's routed series are gone");
