@@ -5,8 +5,7 @@ import t from 'tap';
 import { ApiTokens } from '../../../plugins/oauth-as/api-tokens.js';
 import { collections } from '../../../plugins/oauth-as/records.js';
 import { connectClient } from '../../helpers/clients.js';
-import { startHubBin } from '../../helpers/hub-bin.js';
-import { startTestHub } from '../../helpers/hub.js';
+import { startStandaloneHub, startTestHub } from '../../helpers/hub.js';
 import { echoMetaEntry, everythingEntry, operatorSession, sample, total } from './helpers.js';
 
 const metricsOf = async (url: string, headers: Record<string, string> = {}) => {
@@ -129,8 +128,8 @@ t.test('series for configured servers and their snapshot tools are there at 0 be
 });
 
 t.test('series and reload metrics follow config reloads, which the status page reports', async (t) => {
-  const config = (servers: Record<string, unknown>) => JSON.stringify({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers });
-  const hub = await startHubBin(t, { config: config({ kept: echoMetaEntry(), removed: echoMetaEntry() }), env: { HUB_PASSWORD: 'pw', LOG_LEVEL: 'info' } });
+  const config = (servers: Record<string, unknown>) => ({ plugins: { 'oauth-as': false, 'map-tools': false }, mcpServers: servers });
+  const hub = await startStandaloneHub(t, { HUB_PASSWORD: 'pw', LOG_LEVEL: 'info' }, { config: config({ kept: echoMetaEntry(), removed: echoMetaEntry() }) });
   const client = await connectClient(t, `${hub.url}/kept/mcp`, '2026-07-28');
   await client.callTool({ name: 'echo_meta', arguments: {} });
   const before = (await metricsOf(hub.url)).text;
@@ -139,7 +138,7 @@ t.test('series and reload metrics follow config reloads, which the status page r
   const startedAt = sample(before, 'hub_config_reload_last_success_timestamp_seconds') ?? 0;
 
   // The hub watches its config file: writing it is the reload (a SIGHUP as well would race it).
-  await writeFile(hub.configFile, config({ kept: echoMetaEntry(), added: echoMetaEntry() }));
+  await writeFile(hub.configFile, JSON.stringify(config({ kept: echoMetaEntry(), added: echoMetaEntry() })));
   await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
   const after = (await metricsOf(hub.url)).text;
   t.equal(sample(after, 'hub_tool_calls_total', { server: 'kept', tool: 'echo_meta', outcome: 'ok' }), 1, 'a kept server keeps its counts');
