@@ -5,27 +5,18 @@ import { join } from 'node:path';
 import t from 'tap';
 import { runAdmin } from '../../../core/cli/admin-main.js';
 import { HUB_ERROR_CODES } from '../../../core/errors.js';
+import { openStore } from '../../../core/store/index.js';
+import { collections } from '../../../plugins/oauth-as/records.js';
 import { waitFor } from '../../core/children/helpers.js';
 import { runHubAdmin } from '../../helpers/admin.js';
-import { cliPath, runNode } from '../../helpers/cli.js';
 import { startStandaloneHub } from '../../helpers/hub.js';
 
 // Issue 18, item 6: hub-admin finds the hub's store as the hub does or refuses, mints
 // tokens for the base URL the hub serves, lists them, and the hub says why a token is
-// not valid. The hub runs in this process, and so do the listings and the revocation
-// (hub-admin opens only the store for them): how runCli prints a refusal is the subject of
-// secret-files.test, a hub process seeing hub-admin's writes that of admin-tokens.test.
-
-/**
- * hub-admin's own process, with only the given variables of the operator interface (none
- * of the test's own), for a command that builds the hub beside the running one: built in
- * this process, its start-up check of DATA_PATH can meet the running hub's store lock
- * going away (ENOENT on store.lock), which a process's start leaves time to settle.
- */
-function adminProcess(env: Record<string, string>, ...args: string[]) {
-  const { PORT, HOST, BASE_URL, DATA_PATH, HUB_CONFIG, MONGODB_URL, ...rest } = process.env;
-  return runNode(cliPath('hub-admin'), args, { ...rest, ...env });
-}
+// not valid. The hub and hub-admin run in this process, the mints building hub-admin's hub
+// beside the running one as two processes would: how runCli prints a refusal is the
+// subject of secret-files.test, a hub process seeing hub-admin's writes that of
+// admin-tokens.test.
 
 /** The refusal a hub gives `token` on /hub: status and error description. */
 async function refusal(url: string, token: string) {
@@ -58,14 +49,19 @@ t.test('tokens are minted for the base URL the hub serves, listed, and refusals 
   // The hub's BASE_URL comes from its PORT alone, as for an operator who set PORT only.
   const hub = await startStandaloneHub(t, { BASE_URL: undefined });
   const same = { DATA_PATH: hub.dataPath, HUB_CONFIG: hub.configFile };
+  // The hub notes where it serves in an onListen hook, which Fastify runs after listen()
+  // resolves: a hub-admin process's start used to hide the wait.
+  const store = await openStore({ dataPath: hub.dataPath });
+  await waitFor('the hub to note where it serves', async () => (await collections(store).served.findOne({ _id: 'issuer' })) !== null);
+  await store.close();
 
-  const minted = await adminProcess(same, 'tokens', 'mint', '--all', '--label', 'ci');
+  const minted = await runHubAdmin(same, 'tokens', 'mint', '--all', '--label', 'ci');
   t.equal(minted.code, 0, minted.stderr);
   t.match(minted.stderr, `for the hub at ${hub.url} (where the hub last served with this store)`, 'says which base URL the token is for');
   const token = minted.stdout.trim();
   t.equal(await refusal(hub.url, token).then((answer) => answer.status), 200, 'without PORT, the token is for where the hub serves, and accepted');
 
-  const wrongPort = await adminProcess({ ...same, PORT: '3000' }, 'tokens', 'mint', '--all');
+  const wrongPort = await runHubAdmin({ ...same, PORT: '3000' }, 'tokens', 'mint', '--all');
   t.match(wrongPort.stderr, 'for the hub at http://127.0.0.1:3000 (from BASE_URL, HOST and PORT)');
   t.match(wrongPort.stderr, `note: the hub last served at ${hub.url} with this store`);
   const refused = await refusal(hub.url, wrongPort.stdout.trim());
