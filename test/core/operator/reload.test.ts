@@ -4,27 +4,34 @@ import { join } from 'node:path';
 import t from 'tap';
 import { connectClient } from '../../helpers/clients.js';
 import { startHubBin } from '../../helpers/hub-bin.js';
+import { startStandaloneHub } from '../../helpers/hub.js';
 import { fixtureEntry, isAlive, starts, tempDir, waitFor } from '../children/helpers.js';
 
 // Issue 18, item 7: the config reloads on a change of the file and on SIGHUP, without a
 // restart: added servers appear, removed ones stop after their calls, changed ones
 // restart, unchanged ones keep running untouched, and an invalid config is refused while
-// the running one stays in force.
+// the running one stays in force. What a save, a ConfigMap's swap or a link's change
+// reloads is asked of the standalone hub in this process, which watches HUB_CONFIG as the
+// hub bin does; SIGHUP, which only a process receives, of the bin.
 
 t.test('saving the config file reloads it, touching only what changed', async (t) => {
   const directory = await tempDir(t);
   const file = (name: string) => join(directory, name);
   const plugins = { 'oauth-as': false, 'map-tools': false };
-  const hub = await startHubBin(t, {
-    config: {
-      plugins,
-      mcpServers: {
-        keep: fixtureEntry('crashy', file('keep')),
-        slow: fixtureEntry('slow-start', file('slow'), { env: { START_DELAY_MS: '0' } }),
-        changed: fixtureEntry('crashy', file('changed-1')),
+  const hub = await startStandaloneHub(
+    t,
+    { LOG_LEVEL: 'info' },
+    {
+      config: {
+        plugins,
+        mcpServers: {
+          keep: fixtureEntry('crashy', file('keep')),
+          slow: fixtureEntry('slow-start', file('slow'), { env: { START_DELAY_MS: '0' } }),
+          changed: fixtureEntry('crashy', file('changed-1')),
+        },
       },
     },
-  });
+  );
   const client = await connectClient(t, `${hub.url}/hub`, '2026-07-28');
   const call = (server: string, tool: string, args: Record<string, unknown> = {}) => client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: args } });
   const names = async () => ((await client.callTool({ name: 'list_servers', arguments: {} })).structuredContent as { servers: { name: string }[] }).servers.map((server) => server.name).sort();
@@ -115,7 +122,7 @@ t.test('a ConfigMap update (the link to its files swapped to a new folder) reloa
   };
   await version('..2026_01_01_00_00_00.1', { first: fixtureEntry('crashy', join(folder, 'first')) });
   await symlink('..data/mcp.json', join(folder, 'mcp.json'));
-  const hub = await startHubBin(t, { folder });
+  const hub = await startStandaloneHub(t, { LOG_LEVEL: 'info' }, { configFile: join(folder, 'mcp.json') });
   await version('..2026_01_01_00_01_00.2', { first: fixtureEntry('crashy', join(folder, 'first')), second: fixtureEntry('crashy', join(folder, 'second')) });
   const reloaded = await hub.waitForLog('the reload', (line) => line.msg === 'config reloaded');
   t.match(reloaded, { trigger: 'file change', added: ['second'], unchanged: 1 });
@@ -128,7 +135,7 @@ t.test('a symlinked config is followed: an edit of its target in another folder 
   await writeFile(target, config({ one: fixtureEntry('crashy', join(targetFolder, 'one')) }));
   const link = join(linkFolder, 'mcp.json');
   await symlink(target, link);
-  const hub = await startHubBin(t, { folder: linkFolder });
+  const hub = await startStandaloneHub(t, { LOG_LEVEL: 'info' }, { configFile: link });
   await writeFile(target, config({ one: fixtureEntry('crashy', join(targetFolder, 'one')), two: fixtureEntry('crashy', join(targetFolder, 'two')) }));
   const reloaded = await hub.waitForLog('the reload after the target changed', (line) => line.msg === 'config reloaded' && line.trigger === 'file change');
   t.match(reloaded, { added: ['two'], unchanged: 1 });
