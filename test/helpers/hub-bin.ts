@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { cliPath } from './cli.js';
+import { waitForValue } from './wait.js';
 import { freePort } from './net.js';
 
 export interface LogRecord {
@@ -74,16 +74,16 @@ export async function startHubBin(t: { teardown(fn: () => unknown): void }, opti
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as LogRecord);
-  const waitFor = async <T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> => {
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const found = await check();
-      if (found !== undefined) return found;
-      if (child.exitCode !== null) throw new Error(`the hub exited with ${child.exitCode} while waiting for ${what}: ${stderr}`);
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${stdout}${stderr}`);
-      await sleep(50);
-    }
-  };
+  const waitFor = <T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> =>
+    waitForValue(
+      what,
+      async () => {
+        const found = await check();
+        if (found === undefined && child.exitCode !== null) throw new Error(`the hub exited with ${child.exitCode} while waiting for ${what}: ${stderr}`);
+        return found;
+      },
+      () => stdout + stderr,
+    );
   await waitFor('the hub to serve', () =>
     fetch(`${url}/health`).then(
       (response) => (response.ok ? true : undefined),

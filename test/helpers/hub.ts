@@ -2,7 +2,6 @@ import { openSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Hub } from '../../core/hub.js';
 import { hub, onKernel } from '../../core/kernel.js';
@@ -10,6 +9,7 @@ import type { PluginHub } from '../../core/plugin-hub.js';
 import { startHub } from '../../core/server.js';
 import type { LogRecord } from './hub-bin.js';
 import { freePort } from './net.js';
+import { waitForValue } from './wait.js';
 
 export interface TestHub {
   app: FastifyInstance;
@@ -136,15 +136,7 @@ export async function startStandaloneHub(
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as LogRecord);
-  const waitFor = async <T>(what: string, check: () => T | undefined): Promise<T> => {
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const found = check();
-      if (found !== undefined) return found;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${log()}`);
-      await sleep(50);
-    }
-  };
+  const waitFor = <T>(what: string, check: () => T | undefined): Promise<T> => waitForValue(what, check, log);
   return {
     url,
     port,
