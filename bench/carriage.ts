@@ -51,7 +51,8 @@
 // folder is used as it is (built); a commit is checked out and built in a temporary worktree
 // (baseline-checkout.ts).
 // After the rounds, each hub road's allocation per call at 16 callers is read with V8's
-// sampling heap profiler through the hub's inspector (allocation.ts; `--allocation-calls`,
+// sampling heap profiler through the hub's inspector, and the stdio proxy floor's through its
+// own, so that the hub's share shows beside it (allocation.ts; `--allocation-calls`,
 // default 4000, 0 to skip; `--allocation-top <n>` also prints the n frames allocating most),
 // and a summary per road and revision prints hub CPU per call over the stdio proxy floor's at
 // 16 callers beside it: issue 57's targets (at most 1.5x, at most 15 KB).
@@ -62,7 +63,7 @@ import { baselineCheckout } from './baseline-checkout.js';
 import { benchCommandLine } from './command-line.js';
 import { startHubBin, type BenchHubBin } from './hub-bin.js';
 import type { InspectorLink } from './inspector.js';
-import { percentile, rawLoad, startFastifyFloor, startHttpChild, startHttpFloor, startStdioProxyFloor, stdioFloorFromProcess, type LoadFigures } from './measure.js';
+import { percentile, rawLoad, startFastifyFloor, startHttpChild, startHttpFloor, startStdioProxyFloor, stdioFloorFromProcess, type LoadFigures, type PortServer } from './measure.js';
 import type { RawFigures } from './raw-client.js';
 
 const USAGE = `Usage: node dist/bench/carriage.js [--calls 10000] [--rounds 3] [--callers 1,16] [--settings default,no-observability,quiet,guardrails]
@@ -272,11 +273,13 @@ for (const callers of callerCounts) {
 const allocationCalls = Number(values['allocation-calls']);
 const allocations = new Map<Subject, Allocation>();
 if (allocationCalls > 0) {
-  const links = new Map<BenchHubBin, InspectorLink>();
+  // The stdio proxy floor's too: what a call allocates in any gateway in front of a stdio child, beside which a hub road's is read.
+  const links = new Map<BenchHubBin | PortServer, InspectorLink>();
   for (const subject of subjects) {
-    if (subject.kind !== 'hub' || !subject.hub) continue;
-    const link = links.get(subject.hub) ?? (await subject.hub.inspector());
-    links.set(subject.hub, link);
+    const served = subject.kind === 'proxy-floor' ? proxyFloor : subject.kind === 'hub' ? subject.hub : undefined;
+    if (!served) continue;
+    const link = links.get(served) ?? (await served.inspector());
+    links.set(served, link);
     const made = allocationCalls + Math.min(1000, allocationCalls);
     allocations.set(subject, await allocationPerCall(link, made, () => subject.run(16, allocationCalls), Number(values['allocation-top'])));
   }
@@ -388,15 +391,18 @@ function addedPerRound(row: Row, reference: Row): number[] {
 // Issue 57's figures, per road and revision: hub CPU per call over the stdio proxy floor's at 16 callers, and allocation per call.
 if (allocations.size > 0 || callerCounts.includes(16)) {
   console.log(`\nper road, 16 callers: hub CPU per call / stdio proxy floor's CPU per call (same run), and allocation per call (sampling heap profiler, ${allocationCalls} calls + warm-up)`);
-  for (const subject of subjects.filter((candidate) => candidate.kind === 'hub' && !candidate.label.includes('web'))) {
-    const row = hubRows.find((candidate) => candidate.subject === subject && candidate.callers === 16);
+  for (const subject of subjects.filter((candidate) => (candidate.kind === 'hub' && !candidate.label.includes('web')) || candidate.kind === 'proxy-floor')) {
+    const row = rows.find((candidate) => candidate.subject === subject && candidate.callers === 16);
     const proxy = find(16, 'proxy-floor', subject.revision)?.best.cpuUs;
     const cpu = row?.best.cpuUs;
     const allocation = allocations.get(subject);
+    const floorSubject = subjects.find((candidate) => candidate.kind === 'proxy-floor' && candidate.revision === subject.revision);
+    const floorAllocation = floorSubject && allocations.get(floorSubject);
+    const overFloor = subject.kind === 'hub' && allocation && floorAllocation ? ` (the floor's + ${((allocation.bytesPerCall - floorAllocation.bytesPerCall) / 1024).toFixed(1)} KB)` : '';
     console.log(
       `${subject.label.padEnd(44)}${subject.revision.padEnd(12)}${
         cpu === undefined || proxy === undefined ? '' : `${cpu.toFixed(1)} / ${proxy.toFixed(1)} us = ${(cpu / proxy).toFixed(2)}x`.padEnd(28)
-      }${allocation ? `${(allocation.bytesPerCall / 1024).toFixed(1)} KB/call` : ''}`,
+      }${allocation ? `${(allocation.bytesPerCall / 1024).toFixed(1)} KB/call${overFloor}` : ''}`,
     );
     for (const { frame, bytesPerCall } of allocation?.top ?? []) console.log(`    ${(bytesPerCall / 1024).toFixed(2).padStart(6)} KB  ${frame}`);
   }

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { childrenCpuMicros, threadsCpuMicros } from './hub-bin.js';
+import { INSPECT_PORT_ARG, openInspector, type InspectorLink } from './inspector.js';
 import type { RawFigures, RawLoad } from './raw-client.js';
 
 export interface LoadFigures {
@@ -72,19 +73,26 @@ export interface PortServer {
   cpuMicros: () => number;
   /** CPU time of the server's child processes so far (the stdio proxy floor's child), in microseconds. */
   childrenCpuMicros: () => number;
+  /** Starts the server's inspector and links to it: what a floor allocates is read as a hub's is (allocation.ts). */
+  inspector(): Promise<InspectorLink>;
   stop(): void;
 }
 
 /** A bench server script that prints its loopback port and exits when its stdin closes. */
 async function startPortServer(relative: string): Promise<PortServer> {
   const script = fileURLToPath(new URL(relative, import.meta.url));
-  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [INSPECT_PORT_ARG, script], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // Piped for the inspector's address (openInspector reads it); the server's own words are shown as before.
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (!/Debugger listening on|For help, see/.test(chunk.toString())) process.stderr.write(chunk);
+  });
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
   const pid = child.pid ?? 0;
   return {
     url: `http://127.0.0.1:${chunk.toString().trim()}/mcp`,
     cpuMicros: () => threadsCpuMicros(pid),
     childrenCpuMicros: () => childrenCpuMicros(pid),
+    inspector: () => openInspector(child),
     stop: () => child.stdin.end(),
   };
 }

@@ -104,10 +104,12 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   options[onKernel]?.(context);
   recordAccess(app);
   checkHostOnEveryRoute(app, new AllowedHosts(context.settings));
-  app.addHook('onRequest', async (request, reply) => {
-    if (!observe.httpRequest.active) return;
+  // A callback hook: every request passes it, and an async one costs a promise each time.
+  app.addHook('onRequest', (request, reply, done) => {
     // The raw response: answers written on it (the MCP endpoints) skip Fastify's own onResponse.
-    onClose(reply.raw, () => observe.httpRequest.publish({ hub: context.identity, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
+    if (observe.httpRequest.active)
+      onClose(reply.raw, () => observe.httpRequest.publish({ hub: context.identity, route: request.routeOptions.url, method: request.method, status: reply.raw.statusCode }));
+    done();
   });
   // A body refused for its size on any route (the token endpoint, the login form, the MCP
   // endpoints): what is left of it is read and thrown away before the 413 goes out, since

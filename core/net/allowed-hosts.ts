@@ -20,14 +20,22 @@ declare module 'fastify' {
  * name as `Host`. Allowed are loopback's names, the base URL's host and HOST. Read per
  * request: without BASE_URL the base URL is known only once the hub listens.
  */
+/** The accepted `Host` values remembered (the allowed names with any port): only accepted ones, so a client cannot fill it with refused ones. */
+const ACCEPTED_HOSTS_KEPT = 32;
+
 export class AllowedHosts {
-  #cached: { baseUrl: string; hosts: string[]; origins: string[] } | undefined;
+  #cached: { baseUrl: string; hosts: string[]; origins: string[]; accepted: Set<string> } | undefined;
 
   constructor(private readonly settings: Pick<HubSettings, 'baseUrl' | 'host'>) {}
 
   /** Whether a request's `Host` header names this hub. */
   host(header: string | undefined): boolean {
-    return validateHostHeader(header, this.#current().hosts).ok;
+    const current = this.#current();
+    // Every request asks, nearly always with one of a few values; the SDK's check parses a URL each time.
+    if (header !== undefined && current.accepted.has(header)) return true;
+    const ok = validateHostHeader(header, current.hosts).ok;
+    if (ok && header !== undefined && current.accepted.size < ACCEPTED_HOSTS_KEPT) current.accepted.add(header);
+    return ok;
   }
 
   /** Whether a request's `Origin` header, when it has one, is this hub's or loopback's. */
@@ -35,11 +43,11 @@ export class AllowedHosts {
     return validateOriginHeader(header, this.#current().origins).ok;
   }
 
-  #current(): { hosts: string[]; origins: string[] } {
+  #current(): { hosts: string[]; origins: string[]; accepted: Set<string> } {
     const { baseUrl, host } = this.settings;
     if (this.#cached?.baseUrl !== baseUrl) {
       const baseHost = bracketed(new URL(baseUrl).hostname);
-      this.#cached = { baseUrl, hosts: [...localhostAllowedHostnames(), baseHost, bracketed(host)], origins: [...localhostAllowedOrigins(), baseHost] };
+      this.#cached = { baseUrl, hosts: [...localhostAllowedHostnames(), baseHost, bracketed(host)], origins: [...localhostAllowedOrigins(), baseHost], accepted: new Set() };
     }
     return this.#cached;
   }
@@ -52,10 +60,14 @@ export class AllowedHosts {
  * every plugin's. Exempt are the probes (`anyHost`) and routes that check it themselves.
  */
 export function checkHostOnEveryRoute(app: FastifyInstance, allowed: AllowedHosts): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: every request passes it, and an async one costs a promise each time.
+  app.addHook('onRequest', (request, reply, done) => {
     const config = request.routeOptions.config;
-    if (config.anyHost === true || config.ownHostCheck === true || allowed.host(request.headers.host)) return undefined;
-    return reply.code(403).header('cache-control', 'no-store').send({
+    if (config.anyHost === true || config.ownHostCheck === true || allowed.host(request.headers.host)) {
+      done();
+      return;
+    }
+    reply.code(403).header('cache-control', 'no-store').send({
       error: 'forbidden_host',
       error_description: 'the Host header names neither this hub (its BASE_URL or HOST) nor loopback; if clients reach the hub by this name, set BASE_URL to the URL they use',
     });

@@ -2,7 +2,7 @@
  * `mcp-switchyard/plugin/child-type`: what a plugin that adds a kind of child needs (how
  * to reach a kind of server: a process, a container, a remote endpoint, a socket).
  */
-export { batchedSend } from '../children/client/batched-send.js';
+export { batchedSend, type BatchedSend } from '../children/client/batched-send.js';
 export type { CallCancel } from '../children/client/call-cancel.js';
 export {
   ChildEndedError,

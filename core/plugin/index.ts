@@ -32,6 +32,7 @@ export {
 } from './auth.js';
 export {
   batchedSend,
+  type BatchedSend,
   ChildEndedError,
   connectClient,
   connectInProcess,

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import t from 'tap';
 import { CHECKS_PER_ADDRESS } from '../../core/operator/login-throttle.js';
+import { AllowedHosts } from '../../core/net/allowed-hosts.js';
 import { startTestHub } from '../helpers/hub.js';
 
 const PASSWORD = 'correct horse battery';
@@ -66,4 +67,24 @@ t.test("a page of another site rebound to loopback cannot spend the local operat
   for (let attempt = 0; attempt <= CHECKS_PER_ADDRESS; attempt += 1) statuses.add(await guess(url, `rebound.example:${port}`, `wrong ${attempt}`));
   t.same([...statuses], [403], 'every guess refused before its password is checked');
   t.equal(await guess(url, `127.0.0.1:${port}`, PASSWORD), 303, 'the operator on loopback still logs in');
+});
+
+t.test('the accepted names are remembered per base URL, and only accepted ones', (t) => {
+  const settings = { baseUrl: 'https://a.example', host: '127.0.0.1' };
+  const allowed = new AllowedHosts(settings);
+  t.ok(allowed.host('a.example'), "the base URL's name");
+  t.ok(allowed.host('a.example'), 'again, as remembered');
+  t.notOk(allowed.host('evil.example'), 'another name');
+  t.notOk(allowed.host('evil.example'), 'still refused when asked again');
+  t.notOk(allowed.host(undefined), 'no Host at all');
+  settings.baseUrl = 'https://b.example';
+  t.notOk(allowed.host('a.example'), 'a name accepted under the old base URL is refused once it changes');
+  t.ok(allowed.host('b.example'));
+  const ports = Array.from({ length: 100 }, (_, at) => `localhost:${at + 1}`);
+  t.ok(
+    ports.every((name) => allowed.host(name)),
+    'more accepted names than are remembered are all still accepted',
+  );
+  t.notOk(allowed.host('evil.example:1'), 'and a refused one still refused');
+  t.end();
 });

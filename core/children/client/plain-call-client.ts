@@ -16,6 +16,7 @@ import {
   type JSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
 import { InFlightMap } from '../../in-flight-map.js';
+import type { BatchedSend } from './batched-send.js';
 import type { CallCancel } from './call-cancel.js';
 import { plainToolAnswer } from './plain-answer.js';
 import { repairedMessage, type ResultRepair } from './tolerant-transport.js';
@@ -91,11 +92,15 @@ export class PlainCallClient extends Client {
           }
         }
       });
-      transport.send(request).catch((error: unknown) => {
+      const failed = (error: unknown): void => {
         if (!this.#pending.delete(id)) return;
         stopHearing();
         reject(error);
-      });
+      };
+      // A transport whose `send` batches (batched-send.ts) takes the call without a promise.
+      const batched = (transport as unknown as { send: Partial<BatchedSend> }).send;
+      if (typeof batched.post === 'function') batched.post(request, failed);
+      else transport.send(request).catch(failed);
     });
   }
 
@@ -212,6 +217,8 @@ interface SdkInternals {
   _requestHandlers?: Map<string, unknown>;
 }
 
+const seamsOf = new WeakMap<object, ClientSeams & StdioTransportSeams & ServerSeams>();
+
 /**
  * The one function through which the hub reaches members the SDK does not make public (protected and
  * private), so that an SDK upgrade that moves them breaks in this module (beside the plain-call client's two overrides) and nowhere else: the
@@ -223,8 +230,11 @@ export function sdkSeams(client: Client): ClientSeams;
 export function sdkSeams(transport: StdioClientTransport): StdioTransportSeams;
 export function sdkSeams(server: Server): ServerSeams;
 export function sdkSeams(target: object): ClientSeams & StdioTransportSeams & ServerSeams {
+  // Kept per target: the plain road asks on every call, and a fresh object of closures each time was a quarter KB a call.
+  const known = seamsOf.get(target);
+  if (known) return known;
   const internals = target as SdkInternals;
-  return {
+  const seams: ClientSeams & StdioTransportSeams & ServerSeams = {
     wireCodec: () => internals._wireCodec(),
     outboundMetaEnvelope: () => internals._outboundMetaEnvelope() as Record<string, unknown> | undefined,
     process: () => internals._process,
@@ -236,4 +246,6 @@ export function sdkSeams(target: object): ClientSeams & StdioTransportSeams & Se
     },
     requestMethods: () => [...(internals._requestHandlers?.keys() ?? [])],
   };
+  seamsOf.set(target, seams);
+  return seams;
 }

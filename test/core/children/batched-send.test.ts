@@ -66,6 +66,53 @@ t.test('without a stream to write to, every message of the batch is refused with
   );
 });
 
+t.test('`post` batches with `send` in order and hears only a failure', async (t) => {
+  const { stream, writes } = recording();
+  const send = batchedSend(
+    () => stream,
+    () => new Error('closed'),
+  );
+  const failures: string[] = [];
+  send.post(notification(0), (error) => failures.push(error.message));
+  const sent = send(notification(1));
+  send.post(notification(2), (error) => failures.push(error.message));
+  await sent;
+  t.same(
+    writes
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { params: { n: number } }).params.n),
+    [0, 1, 2],
+    'one write of the three, in the order given',
+  );
+  t.equal(writes.length, 1);
+  t.same(failures, [], 'a write that succeeds calls no failure listener');
+
+  const closed = batchedSend(
+    () => undefined,
+    () => new Error('the connection is closed'),
+  );
+  const heard = new Promise<string>((resolve) => closed.post(notification(3), (error) => resolve(error.message)));
+  const refused = closed(notification(4)).then(
+    () => 'sent',
+    (error: unknown) => (error as Error).message,
+  );
+  t.same(await Promise.all([heard, refused]), ['the connection is closed', 'the connection is closed'], 'a failed batch reaches `post` and `send` alike');
+
+  const failing = new Writable({
+    write(_chunk, _encoding, done) {
+      done(new Error('EPIPE'));
+    },
+  });
+  failing.on('error', () => undefined);
+  const broken = batchedSend(
+    () => failing,
+    () => new Error('closed'),
+  );
+  t.equal(await new Promise<string>((resolve) => broken.post(notification(5), (error) => resolve(error.message))), 'EPIPE', "the stream's write error reaches `post`");
+});
+
 t.test('a stdio child gets the calls made in one turn in one pipe write', async (t) => {
   let kernel: Hub | undefined;
   await startTestHub(t, { config: { mcpServers: { meta: echoMetaEntry() } }, kernel: (created) => void (kernel = created) });
