@@ -90,22 +90,44 @@ export class CallRing {
   readonly #waiting: CallRecord[] = [];
   #learning = false;
   #closed = false;
+  readonly #env: PluginHub['env'];
+  /** The calls ended this turn, and for each whether it was one of `/hub`'s own tools. */
+  #endedEvents: (ToolCallEvent | HubToolCallEvent)[] = [];
+  #endedOnHub: boolean[] = [];
 
   constructor(
     hub: PluginHub,
     readonly capacity: number,
   ) {
     this.#labels = new CallerLabels(hub.accessAdmin);
+    this.#env = hub.env;
     if (capacity === 0) return;
     // The record is made on the next turn of the event loop: by then every observer of the
     // same event has run (observability writes its own trace id on the access record),
     // whatever the plugins' order, and the plain road has written the answer and set its
     // byte length (`resultBytes`), which spares serialising the result once more.
+    // The calls that end in one turn wait for one `setImmediate` together, in the order they ended.
     this.#unsubscribe.push(
-      hub.observe.toolCallEnd.subscribe((event) => void setImmediate(() => this.#heard(fromServerCall(event, hub.env)))),
-      hub.observe.hubToolCall.subscribe((event) => void setImmediate(() => this.#heard(fromHubCall(event)))),
+      hub.observe.toolCallEnd.subscribe((event) => this.#ended(event, false)),
+      hub.observe.hubToolCall.subscribe((event) => this.#ended(event, true)),
     );
   }
+
+  #ended(event: ToolCallEvent | HubToolCallEvent, onHub: boolean): void {
+    if (this.#endedEvents.length === 0) setImmediate(this.#makeRecords);
+    this.#endedEvents.push(event);
+    this.#endedOnHub.push(onHub);
+  }
+
+  readonly #makeRecords = (): void => {
+    const events = this.#endedEvents;
+    const onHub = this.#endedOnHub;
+    this.#endedEvents = [];
+    this.#endedOnHub = [];
+    for (let at = 0; at < events.length; at += 1) {
+      this.#heard(onHub[at] ? fromHubCall(events[at] as HubToolCallEvent) : fromServerCall(events[at] as ToolCallEvent, this.#env));
+    }
+  };
 
   /** The calls kept, oldest first, that match `filter` and came after `afterId`; at most the last `limit`. */
   list(filter: CallFilter, limit = this.capacity, afterId = 0): CallRecord[] {
