@@ -8,6 +8,7 @@ import { childWires } from './children/wires.js';
 import { configFileOf, type ConfigFile } from './config/config-file.js';
 import type { HubConfig } from './config/schema.js';
 import { ClientLimits } from './limits/client-limits.js';
+import { ListenWork } from './listen-work.js';
 import type { RequestAuthenticator } from './http/authenticator.js';
 import type { AccessAdmin } from './operator/api-token-admin.js';
 import { QuestionRelay } from './calls/elicitation.js';
@@ -100,6 +101,7 @@ export class Hub {
     });
     this.store = openStoreLazily({ dataPath: settings.dataPath, mongodbUrl: env.MONGODB_URL });
     this.clientLimits = new ClientLimits(this.store, settings, () => this.now());
+    this.listenWork = new ListenWork(log);
   }
 
   /** Opened on first use (a hub that never needs it creates no files); closed with the app. */
@@ -107,6 +109,9 @@ export class Hub {
 
   /** What plugins' observers, hooks and callbacks threw: counted, logged once per plugin and site. */
   readonly faults: PluginFaults;
+
+  /** What is done once the server listens and before the hub answers a request (the kernel's, and the plugins' `beforeServing`). */
+  readonly listenWork: ListenWork;
 
   /** The shutdown drain: in-flight MCP requests finish, new ones are refused. */
   readonly drain = new Drain();

@@ -84,8 +84,9 @@ export const CUT_GRACE_MS = 2_000;
 export async function hub(app: FastifyInstance, options: HubPluginOptions): Promise<void> {
   const env = await withSecretFiles(options.env ?? process.env);
   const settings = { ...settingsFromEnvironment(env), ...options.settings };
+  let followAddress: (() => void) | undefined;
   if (options.settings?.baseUrl === undefined && !env.BASE_URL?.trim()) {
-    followListeningAddress(app, settings, Boolean(env.HOST?.trim()));
+    followAddress = followListeningAddress(app, settings, Boolean(env.HOST?.trim()));
     if (settings.host === '0.0.0.0' || settings.host === '::') {
       app.log.warn(
         { host: settings.host },
@@ -102,6 +103,22 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   await checkPrivateFiles(settings.dataPath, { secrets: [...HUB_SECRET_FILES, ...plugins.flatMap(({ plugin }) => plugin.secretFiles ?? [])], others: HUB_PRIVATE_FILES }, app.log);
   const context = new Hub(settings, config, app.log, configDirectory, env, app.prefix);
   options[onKernel]?.(context);
+  // What must be done once the server listens is started the moment it does, and the hub's
+  // routes hold every request until it is done (core/listen-work.ts says why not onListen).
+  if (!options.admin) {
+    app.server.once('listening', () => {
+      followAddress?.();
+      context.listenWork.start();
+    });
+    app.addHook('onRequest', (request, reply, done) => {
+      const pending = context.listenWork.pending;
+      if (!pending || request.routeOptions.config.whileStarting === true) return done();
+      pending.then(
+        () => done(),
+        () => void reply.code(503).header('retry-after', '5').send({ status: 'the hub did not finish starting; its log says why' }),
+      );
+    });
+  }
   recordAccess(app);
   checkHostOnEveryRoute(app, new AllowedHosts(context.settings));
   // A callback hook: every request passes it, and an async one costs a promise each time.
@@ -147,6 +164,13 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
   if (operatorPages) {
     ['login', 'logout'].forEach((path) => context.reservedPaths.add(path));
     await operatorPages.registerRoutes(app);
+    // Generated and printed by the serving hub only, not by hub-admin building the same hub;
+    // so is a rotated password's end of the operator sessions, done before any request is
+    // answered: a login in between would outlive the rotation.
+    context.listenWork.add('kernel', async () => {
+      const passwordHash = await operatorPages.login.password.ensure();
+      await endSessionsOnPasswordChange(context.store, passwordHash, settings.operatorSessionsOnPasswordChange === 'keep', app.log);
+    });
   }
 
   // Open MCP endpoints are tolerable on a loopback bind only (the oauth-as plugin sets the authenticator).
@@ -220,13 +244,6 @@ export async function hub(app: FastifyInstance, options: HubPluginOptions): Prom
       child.ensureUp().catch((error: unknown) => child.log.warn({ err: errorMessage(error) }, 'always-running server did not start'));
     }
   });
-  // Generated and printed by the serving hub only, not by hub-admin building the same hub;
-  // so is a rotated password's end of the operator sessions.
-  app.addHook('onListen', async () => {
-    if (!operatorPages) return;
-    const passwordHash = await operatorPages.login.password.ensure();
-    await endSessionsOnPasswordChange(context.store, passwordHash, settings.operatorSessionsOnPasswordChange === 'keep', app.log);
-  });
   // Before the server stops listening: /readyz says 503 from the first moment, calls in
   // flight finish or are cut with an answer, and only then are connections closed.
   app.addHook('preClose', async () => {
@@ -259,19 +276,20 @@ async function fromFile(file: string, env: NodeJS.ProcessEnv) {
  * address it listens on unless HOST names one or it is a wildcard, and the prefix the hub
  * is registered under. Until the server listens it is `http://HOST:PORT<prefix>`; what
  * plugins publish reads it when asked, so metadata, token audiences and the Host check
- * agree with the URL clients use.
+ * agree with the URL clients use. Returns what sets it from the address, called once the
+ * server listens, before the work that notes it (`ListenWork`).
  */
-function followListeningAddress(app: FastifyInstance, settings: HubSettings, hostGiven: boolean): void {
+function followListeningAddress(app: FastifyInstance, settings: HubSettings, hostGiven: boolean): () => void {
   const prefix = app.prefix.replace(/\/+$/, '');
   let baseUrl = `${settings.baseUrl}${prefix}`;
   Object.defineProperty(settings, 'baseUrl', { get: () => baseUrl, enumerable: true, configurable: true });
-  app.addHook('onListen', async () => {
+  return () => {
     const address = app.server.address();
     if (typeof address !== 'object' || address === null) return;
     const wildcard = address.address === '0.0.0.0' || address.address === '::';
     const host = hostGiven || wildcard ? settings.host : address.address;
     baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${prefix}`;
-  });
+  };
 }
 
 function isLoopbackHost(host: string): boolean {

@@ -142,6 +142,17 @@ export interface PluginHub {
   readonly configFile: ConfigFile;
   /** Re-reads the config file and applies it (what SIGHUP does); false when it was refused or there is no file. */
   reloadConfig(trigger: string): Promise<boolean>;
+  /**
+   * Work to finish once the server listens (`settings.baseUrl` is then where it serves,
+   * PORT=0 included) and before the hub answers its first request: the hub's routes hold
+   * requests until every plugin's is done, and the standalone hub's start resolves, and logs
+   * `Server listening`, only then. Run in the order added, each after the last; one that
+   * fails is logged and the hub answers 503 (the standalone hub stops). Add it in `register`
+   * (or an app's `setup`); `hub-admin`, which builds the hub without listening, never runs
+   * it. Not Fastify's `onListen`: Fastify runs those once it already takes requests, and does
+   * not wait for an async one.
+   */
+  beforeServing(work: () => void | Promise<void>): void;
 }
 
 function viewOf(child: Child): ServerView {
@@ -246,6 +257,7 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       return hub.configFile;
     },
     reloadConfig: (trigger) => hub.reloadConfig(trigger),
+    beforeServing: (work) => hub.listenWork.add(owner, work),
   };
 }
 

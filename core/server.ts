@@ -3,7 +3,8 @@ import pino from 'pino';
 import { recordAccess } from './access-log.js';
 import { HUB_ERROR_CODES, HubError, StartupError } from './errors.js';
 import { lazyRequestLog } from './lazy-request-log.js';
-import { hub } from './kernel.js';
+import type { Hub } from './hub.js';
+import { hub, onKernel } from './kernel.js';
 import { guardConnections } from './limits/connections.js';
 import { serverLimitOptions } from './limits/server-options.js';
 import type { PluginHub } from './plugin-hub.js';
@@ -138,15 +139,26 @@ export async function startHub(
   // At the root, so that requests no route takes get their access record too.
   recordAccess(app);
   let context: PluginHub | undefined;
+  let kernel: Hub | undefined;
+  // Fastify logs `Server listening at …` as the socket is bound, before the work the hub does
+  // once it listens (core/listen-work.ts): that line says so, and the hub's own, after the
+  // work, is the one an operator (or a script running hub-admin beside it) waits for.
+  const addresses: string[] = [];
+  const bound = (address: string) => {
+    addresses.push(address);
+    return `Server bound at ${address}; it answers once its start-up is done`;
+  };
   try {
-    await app.register(hub, { env: env as Record<string, string>, closeKeptAliveGently, setup: (created) => void (context = created) });
-    await app.listen({ host: settings.host, port: settings.port }).catch((error: unknown) => {
+    await app.register(hub, { env: env as Record<string, string>, closeKeptAliveGently, setup: (created) => void (context = created), [onKernel]: (created) => void (kernel = created) });
+    await app.listen({ host: settings.host, port: settings.port, listenTextResolver: bound }).catch((error: unknown) => {
       throw listenError(error as NodeJS.ErrnoException, settings);
     });
+    await kernel?.listenWork.done;
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;
   }
+  for (const address of addresses) app.log.info(`Server listening at ${address}`);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
   if (!context) throw new HubError(HUB_ERROR_CODES.INTERNAL, 'the hub plugin did not call setup');

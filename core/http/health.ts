@@ -9,7 +9,8 @@ const STORE_PING_TIMEOUT_MS = 2_000;
 /**
  * The probes:
  * - `/livez`: the process serves HTTP (restart it when this fails);
- * - `/readyz`: plugins loaded and the store reachable, else 503 (send no traffic);
+ * - `/readyz`: plugins loaded, the work once the server listens done and the store
+ *   reachable, else 503 (send no traffic);
  * - `/health`: the detailed picture, `ok` or `degraded` with every server's status and,
  *   for callers on loopback, why each troubled server is troubled (a reason can quote
  *   a child's stderr, which is not for the public). Without TRUSTED_PROXIES `request.ip`
@@ -26,14 +27,17 @@ export function registerHealthRoutes(app: FastifyInstance, hub: Hub): void {
   });
 
   // Probes come every few seconds: their access records are at debug.
-  app.get('/livez', { config: { accessLog: 'debug', anyHost: true } }, async () => ({ status: 'ok' }));
+  // They answer while the work the hub does once it listens runs, rather than wait for it (core/listen-work.ts).
+  app.get('/livez', { config: { accessLog: 'debug', anyHost: true, whileStarting: true } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { config: { accessLog: 'debug', anyHost: true } }, async (_request, reply) => {
+  app.get('/readyz', { config: { accessLog: 'debug', anyHost: true, whileStarting: true } }, async (_request, reply) => {
     const problems: string[] = [];
     if (hub.drain.draining) problems.push('the hub is shutting down: calls in flight are finishing');
     else if (!ready) problems.push('the hub is starting or shutting down');
     const store = await pingStore(hub);
     if (store) problems.push(`the ${hub.store.kind} store is not reachable: ${store}`);
+    const unfinished = hub.listenWork.unfinished;
+    if (unfinished && !hub.drain.draining) problems.push(unfinished);
     if (problems.length > 0) return reply.code(503).send({ status: 'not ready', reasons: problems });
     return { status: 'ready' };
   });

@@ -49,9 +49,7 @@ export default definePlugin({
 
     // TTL indexes also hide expired records from every read (see core/store/ttl.ts).
     app.addHook('onReady', () => createIndexes(c));
-    // The base URL served on is noted for hub-admin to mint tokens for.
-    app.addHook('onListen', async () => {
-      await apiTokens.recordServed();
-    });
+    // The base URL served on is noted for hub-admin to mint tokens for, before the hub says it listens.
+    hub.beforeServing(() => apiTokens.recordServed());
   },
 });

@@ -9,7 +9,7 @@ import { startTestHub } from '../helpers/hub.js';
 // What a plugin is handed is made for plugins: no kernel object, registrations in its
 // own name, and a service only one plugin may provide refused to a second.
 const fixtures = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
-const KERNEL_MEMBERS = ['children', 'reservedPaths', 'serverKeys', 'identity', 'questions', 'operatorLoginUsed'];
+const KERNEL_MEMBERS = ['children', 'reservedPaths', 'serverKeys', 'identity', 'questions', 'operatorLoginUsed', 'listenWork'];
 // `refreshTools` is on the view on purpose: a plugin composing other servers' tools asks a running server to read its list again (docs/plugins.md).
 const LIFECYCLE_MEMBERS = ['drain', 'disconnect', 'adoptSnapshot', 'supervisor', 'touch', 'childType', 'view'];
 

@@ -52,10 +52,13 @@ export async function startTestHub(
     settings: { dataPath },
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   t.teardown(() => app.close());
   if (!context) throw new Error('the hub plugin did not hand over the kernel');
+  // As the standalone hub's start does, what the hub does once it listens is done; a failure
+  // of it does not fail an embedding app's listen (the hub answers 503 and logs why), nor this.
+  await context.listenWork.done?.catch(() => undefined);
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
   return { app, hub: context, url: `http://127.0.0.1:${port}`, dataPath };
 }
 
