@@ -42,6 +42,8 @@ type Answer = JSONRPCResponse | JSONRPCErrorResponse | SdkError;
  */
 export class PlainCallClient extends Client {
   readonly #pending = new InFlightMap<string, (answer: Answer) => void>();
+  // Made once: the plain road reads the envelope on every call, and a fresh object of closures each time was a quarter KB a call.
+  readonly #seams = sdkSeams(this);
   #nextId = 0;
   /** The negotiated revision's repair of a child's results (see tolerant-transport.ts); set by `connectClient`. */
   repair: ResultRepair = () => undefined;
@@ -53,7 +55,7 @@ export class PlainCallClient extends Client {
    * request sent outside the SDK (undefined on a revision without one).
    */
   plainEnvelope(): Record<string, unknown> | undefined {
-    return sdkSeams(this).outboundMetaEnvelope();
+    return this.#seams.outboundMetaEnvelope();
   }
 
   /**
@@ -66,7 +68,7 @@ export class PlainCallClient extends Client {
     if (!transport) return Promise.resolve(undefined);
     if (cancel.aborted) return Promise.reject(cancelled(cancel.reason));
     const id = `${PLAIN_ID_PREFIX}${(this.#nextId += 1)}`;
-    const envelope = sdkSeams(this).outboundMetaEnvelope();
+    const envelope = this.#seams.outboundMetaEnvelope();
     const request = {
       method: 'tools/call',
       params: envelope === undefined ? params : { ...params, _meta: { ...envelope, ...params._meta } },
@@ -143,7 +145,7 @@ export class PlainCallClient extends Client {
     if (plain) return plain;
     if (isJSONRPCErrorResponse(message)) throw ProtocolError.fromError(message.error.code, message.error.message, message.error.data);
     const answer = repairedMessage(message, this.repair) as JSONRPCResultResponse;
-    const codec = sdkSeams(this).wireCodec();
+    const codec = this.#seams.wireCodec();
     const decoded = codec.decodeResult('tools/call', answer.result);
     if (decoded.kind === 'invalid') throw decoded.error;
     if (decoded.kind === 'input_required') return answer.result as InputRequiredResult;
@@ -217,8 +219,6 @@ interface SdkInternals {
   _requestHandlers?: Map<string, unknown>;
 }
 
-const seamsOf = new WeakMap<object, ClientSeams & StdioTransportSeams & ServerSeams>();
-
 /**
  * The one function through which the hub reaches members the SDK does not make public (protected and
  * private), so that an SDK upgrade that moves them breaks in this module (beside the plain-call client's two overrides) and nowhere else: the
@@ -230,11 +230,8 @@ export function sdkSeams(client: Client): ClientSeams;
 export function sdkSeams(transport: StdioClientTransport): StdioTransportSeams;
 export function sdkSeams(server: Server): ServerSeams;
 export function sdkSeams(target: object): ClientSeams & StdioTransportSeams & ServerSeams {
-  // Kept per target: the plain road asks on every call, and a fresh object of closures each time was a quarter KB a call.
-  const known = seamsOf.get(target);
-  if (known) return known;
   const internals = target as SdkInternals;
-  const seams: ClientSeams & StdioTransportSeams & ServerSeams = {
+  return {
     wireCodec: () => internals._wireCodec(),
     outboundMetaEnvelope: () => internals._outboundMetaEnvelope() as Record<string, unknown> | undefined,
     process: () => internals._process,
@@ -246,6 +243,4 @@ export function sdkSeams(target: object): ClientSeams & StdioTransportSeams & Se
     },
     requestMethods: () => [...(internals._requestHandlers?.keys() ?? [])],
   };
-  seamsOf.set(target, seams);
-  return seams;
 }
