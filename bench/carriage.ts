@@ -51,8 +51,8 @@
 // folder is used as it is (built); a commit is checked out and built in a temporary worktree
 // (baseline-checkout.ts).
 // After the rounds, each hub road's allocation per call at 16 callers is read with V8's
-// sampling heap profiler through the hub's inspector, and the stdio proxy floor's through its
-// own, so that the hub's share shows beside it (allocation.ts; `--allocation-calls`,
+// sampling heap profiler through the hub's inspector, and each floor's through its own, so
+// that the hub's share shows beside the stdio proxy floor's (allocation.ts; `--allocation-calls`,
 // default 4000, 0 to skip; `--allocation-top <n>` also prints the n frames allocating most),
 // and a summary per road and revision prints hub CPU per call over the stdio proxy floor's at
 // 16 callers beside it: issue 57's targets (at most 1.5x, at most 15 KB).
@@ -272,11 +272,13 @@ for (const callers of callerCounts) {
 // Allocation per call, after the CPU rounds (the inspector, once started, stays).
 const allocationCalls = Number(values['allocation-calls']);
 const allocations = new Map<Subject, Allocation>();
+const floors: Partial<Record<Kind, PortServer>> = { floor, 'fastify-floor': fastifyFloor, 'proxy-floor': proxyFloor };
 if (allocationCalls > 0) {
-  // The stdio proxy floor's too: what a call allocates in any gateway in front of a stdio child, beside which a hub road's is read.
+  // The floors' too: the stdio proxy floor's is what a call allocates in any gateway in front of a stdio child, beside
+  // which a hub road's is read; the HTTP and Fastify floors' say what of it is Node's HTTP and what Fastify adds.
   const links = new Map<BenchHubBin | PortServer, InspectorLink>();
   for (const subject of subjects) {
-    const served = subject.kind === 'proxy-floor' ? proxyFloor : subject.kind === 'hub' ? subject.hub : undefined;
+    const served = subject.kind === 'hub' ? subject.hub : floors[subject.kind];
     if (!served) continue;
     const link = links.get(served) ?? (await served.inspector());
     links.set(served, link);
@@ -391,7 +393,7 @@ function addedPerRound(row: Row, reference: Row): number[] {
 // Issue 57's figures, per road and revision: hub CPU per call over the stdio proxy floor's at 16 callers, and allocation per call.
 if (allocations.size > 0 || callerCounts.includes(16)) {
   console.log(`\nper road, 16 callers: hub CPU per call / stdio proxy floor's CPU per call (same run), and allocation per call (sampling heap profiler, ${allocationCalls} calls + warm-up)`);
-  for (const subject of subjects.filter((candidate) => (candidate.kind === 'hub' && !candidate.label.includes('web')) || candidate.kind === 'proxy-floor')) {
+  for (const subject of subjects.filter((candidate) => (candidate.kind === 'hub' && !candidate.label.includes('web')) || candidate.kind in floors)) {
     const row = rows.find((candidate) => candidate.subject === subject && candidate.callers === 16);
     const proxy = find(16, 'proxy-floor', subject.revision)?.best.cpuUs;
     const cpu = row?.best.cpuUs;
