@@ -25,18 +25,51 @@ export type PipelineHub = CallingHub & Pick<Hub, 'children'>;
  * `outcome` is always set when it returns or throws, observed or not; observers hear every
  * call, refusals included, with that outcome (observation reads the call, never decides it).
  */
-export async function runToolCall(hub: PipelineHub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
-  const refused = unreachable(call);
+export function runToolCall(hub: PipelineHub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
+  let refused: CallToolResult | undefined;
+  try {
+    refused = unreachable(call);
+    if (!refused) {
+      call.params = withValidTraceContext(call.params);
+      observeStart(hub, call);
+    }
+  } catch (error) {
+    return Promise.reject(error);
+  }
   if (refused) {
     call.outcome = 'refused';
-    return refused;
+    return Promise.resolve(refused);
   }
-  call.params = withValidTraceContext(call.params);
-  observeStart(hub, call);
+  // The commonest call (a tool found without waiting, no interceptor) without a frame of
+  // its own: the carry's promise, with the present and observe-end stages as its handlers.
+  const interceptors = hub.interceptors;
+  if (!interceptors.before && !interceptors.after && !interceptors.afterError) {
+    let tool: Tool | undefined;
+    try {
+      tool = resolvedNow(call);
+    } catch (error) {
+      return Promise.reject(failed(call, error));
+    }
+    if (tool !== undefined) {
+      const found = tool;
+      call.tool = found;
+      return carryToolCall(hub, call, found).then(
+        (carried) => presented(call, found, carried),
+        (error: unknown) => {
+          throw failed(call, error);
+        },
+      );
+    }
+  }
+  return runStages(hub, call);
+}
+
+/** The stages after the start, each awaited where it has to be. */
+async function runStages(hub: PipelineHub, call: ToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
   let result: CallToolResult | InputRequiredResult | undefined;
   try {
     // The stages, written out here rather than in functions of their own: every async frame
-    // and closure on this path is paid by every call.
+    // and closure on this path is paid by every call that takes it.
     const resolved = resolvedNow(call) ?? (await resolveTool(call, hub.children));
     if (resolved === undefined || !isTool(resolved)) result = resolved;
     else {
@@ -63,13 +96,34 @@ export async function runToolCall(hub: PipelineHub, call: ToolCall): Promise<Cal
       }
     }
   } catch (error) {
-    call.outcome ??= 'protocol_error';
-    observeEnd(call, undefined, error);
-    throw error;
+    throw failed(call, error);
   }
+  return ended(call, result);
+}
+
+/** The present stage without interceptors: the carried result for the caller's revision, then the end observed. */
+function presented(call: ToolCall, tool: Tool, carried: CallToolResult | InputRequiredResult): CallToolResult | InputRequiredResult | undefined {
+  let result: CallToolResult | InputRequiredResult;
+  try {
+    result = isInputRequiredResult(carried) ? carried : call.revision.presentResult(tool, carried);
+  } catch (error) {
+    throw failed(call, error);
+  }
+  return ended(call, result);
+}
+
+/** A call that answered (or had no such tool): its outcome, unless a stage set one, and its end observed. */
+function ended<R extends CallToolResult | InputRequiredResult | undefined>(call: ToolCall, result: R): R {
   call.outcome ??= result === undefined ? 'unknown_tool' : answeredOutcome(result);
   observeEnd(call, result);
   return result;
+}
+
+/** A call that failed: its outcome, unless a stage set one, and its end observed; returns the error to throw. */
+function failed(call: ToolCall, error: unknown): unknown {
+  call.outcome ??= 'protocol_error';
+  observeEnd(call, undefined, error);
+  return error;
 }
 
 /** A child's error after the interceptors: the same error when none replaced its words. */

@@ -77,17 +77,37 @@ export class ChildEndpoint implements McpEndpoint {
    * does not list is otherwise the child's to answer. A server whose tools cannot be learnt (it
    * cannot start) is a JSON-RPC error naming it and the cause.
    */
-  async callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
+  callTool(revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
+    // Not async where the answer on hiding is at hand (the commonest call): the pipeline's
+    // promise is handed on with the one conversion of its errors, no frame of this one's.
     try {
       // A filtered tool is unknown before anything wakes; any other is decided by the caller's revision's face.
       const hidden = this.child.isToolAllowed(params.name) && this.child.hidesTool(revision.revision, params.name, this.#budget);
-      if (hidden === true || (hidden !== false && (await hidden))) return undefined;
-      return await runToolCall(this.hub, toolCallOf({ revision, caller, server: this.child, road: 'server', params, wake: this.wake }));
+      if (hidden === true) return Promise.resolve(undefined);
+      if (hidden !== false) return this.#callOnceShown(hidden, revision, params, caller);
+      return runToolCall(this.hub, toolCallOf({ revision, caller, server: this.child, road: 'server', params, wake: this.wake })).catch(asCallError);
     } catch (error) {
-      if (hubErrorCode(error) === undefined) throw error;
-      throw new ProtocolError(ProtocolErrorCode.InternalError, (error as Error).message);
+      return Promise.reject(callError(error));
     }
   }
+
+  async #callOnceShown(hidden: Promise<boolean>, revision: ServedRevision, params: CallToolRequestParams, caller: CallerRequest): Promise<CallToolResult | InputRequiredResult | undefined> {
+    try {
+      if (await hidden) return undefined;
+      return await runToolCall(this.hub, toolCallOf({ revision, caller, server: this.child, road: 'server', params, wake: this.wake }));
+    } catch (error) {
+      throw callError(error);
+    }
+  }
+}
+
+/** A call's failure as the endpoint answers it: the hub's own errors (a server that cannot start) as an internal JSON-RPC error naming the cause. */
+function callError(error: unknown): unknown {
+  return hubErrorCode(error) === undefined ? error : new ProtocolError(ProtocolErrorCode.InternalError, (error as Error).message);
+}
+
+function asCallError(error: unknown): never {
+  throw callError(error);
 }
 
 /**
