@@ -67,16 +67,39 @@ export function accessLineWriter(log: FastifyBaseLogger, keys: readonly string[]
   const levelValue = (): number => logger[levelValSym] as number;
   const prefix = (value: number): string => (logger[lsCacheSym] as Record<number, string>)[value] as string;
   const time = (): string => (logger[timeSym] as () => string).call(logger);
+  // The line's pieces, joined once: a string built by `+=` leaves a chain of partial strings
+  // to flatten, and JSON.stringify copies every value, where most need no escape. Reused
+  // from line to line (emptied before the write, so a write that logged would find it empty).
+  const parts: (string | number | boolean)[] = [];
   return (level, values) => {
     // As the logger's own method: nothing below its level.
     if (LEVELS[level] < levelValue()) return;
-    let line = prefix(LEVELS[level]) + time() + (logger[chindingsSym] as string);
+    parts.push(prefix(LEVELS[level]), time(), logger[chindingsSym] as string);
     for (let at = 0; at < quotedKeys.length; at += 1) {
       const value = values[at];
       if (value === undefined) continue;
+      parts.push(quotedKeys[at]!);
       // pino writes a string as JSON.stringify does, a number as its text (a non-finite one as null), a boolean as its word.
-      line += quotedKeys[at]! + (typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value));
+      if (typeof value !== 'string') parts.push(typeof value === 'number' && !Number.isFinite(value) ? 'null' : value);
+      else if (NEEDS_ESCAPE.test(value)) parts.push(asPinoString(value));
+      else parts.push('"', value, '"');
     }
-    write(`${line},"msg":"request"${logger[endSym] as string}`);
+    parts.push(',"msg":"request"', logger[endSym] as string);
+    const line = parts.join('');
+    parts.length = 0;
+    write(line);
   };
+}
+
+/** What may be escaped in a string: a quote, a backslash, a control character, a surrogate (JSON.stringify escapes a lone one). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const CONTROL = /[\u0000-\u001f]/;
+const QUOTE_OR_BACKSLASH = /["\\]/g;
+/** pino (lib/tools.js `asString`) writes every string with JSON.stringify from Node 25 on; before, only a long one or one with a control character. */
+const PINO_STRINGIFIES_ALL = Number(process.versions.node.split('.')[0]) >= 25;
+
+/** A string as pino writes it: below Node 25, a short one without control characters has only its quotes and backslashes escaped (a lone surrogate left as it is). */
+function asPinoString(value: string): string {
+  if (PINO_STRINGIFIES_ALL || value.length > 100 || CONTROL.test(value)) return JSON.stringify(value);
+  return `"${value.replace(QUOTE_OR_BACKSLASH, '\\$&')}"`;
 }

@@ -22,6 +22,8 @@ const records: AccessLineValue[][] = [
   ['req-1', 'POST', '/hub', 200, undefined, 0.125, 'hub', 'plain', 1.5, undefined],
   ['req-"2"', 'GET', '/x/\u00e9\u{1F600}/mcp', undefined, true, 12, undefined, 'quote " backslash \\ newline \n tab \t nul \u0000 lone \ud800', Number.NaN, ''],
   ['r', 'DELETE', '/', 404, undefined, Number.POSITIVE_INFINITY, 'a'.repeat(100), 'long '.repeat(20) + '"end"', -0, undefined],
+  // Characters JSON.stringify leaves (DEL, the line separators) beside ones it escapes (a lone low surrogate, a trailing backslash).
+  ['\u007f\u2028\u2029', 'PUT', '/\udc00', 500, false, 0, 'ends \\', '\u001f', 3, 'plain text'],
 ];
 
 const settings: Array<[string, LoggerOptions]> = [
