@@ -51,6 +51,8 @@ t.test('everything the hub writes under DATA_PATH is 0600 in 0700 folders, whate
   // The embedded store with the API-token signing key in it, the generated password, a tool snapshot.
   await new ApiTokens(collections(context.store), context.settings.baseUrl).mint('modes', 60);
   await app.listen({ host: '127.0.0.1', port: 0 });
+  // The password is generated once the hub listens, before it serves (core/listen-work.ts).
+  await context.listenWork.done;
   await new SnapshotStore(dataPath, app.log).save({ version: 1, name: 'files', tools: [{ name: 'read' }] });
   await app.close();
 
