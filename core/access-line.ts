@@ -68,26 +68,29 @@ export function accessLineWriter(log: FastifyBaseLogger, keys: readonly string[]
   const prefix = (value: number): string => (logger[lsCacheSym] as Record<number, string>)[value] as string;
   const time = (): string => (logger[timeSym] as () => string).call(logger);
   // The line's pieces, joined once: a string built by `+=` leaves a chain of partial strings
-  // to flatten, and JSON.stringify copies every value, where most need no escape. Reused
-  // from line to line (emptied before the write, so a write that logged would find it empty).
-  const parts: (string | number | boolean)[] = [];
+  // to flatten, and JSON.stringify copies every value, where most need no escape. One array
+  // for every line, of a fixed length (four places per key, empty for a value left out), so
+  // that no line grows or shrinks it.
+  const parts: (string | number | boolean)[] = new Array<string>(3 + 4 * quotedKeys.length + 2).fill('');
   return (level, values) => {
     // As the logger's own method: nothing below its level.
     if (LEVELS[level] < levelValue()) return;
-    parts.push(prefix(LEVELS[level]), time(), logger[chindingsSym] as string);
-    for (let at = 0; at < quotedKeys.length; at += 1) {
-      const value = values[at];
-      if (value === undefined) continue;
-      parts.push(quotedKeys[at]!);
+    parts[0] = prefix(LEVELS[level]);
+    parts[1] = time();
+    parts[2] = logger[chindingsSym] as string;
+    let at = 3;
+    for (let key = 0; key < quotedKeys.length; key += 1, at += 4) {
+      const value = values[key];
+      const escaped = typeof value === 'string' && NEEDS_ESCAPE.test(value);
+      parts[at] = value === undefined ? '' : quotedKeys[key]!;
+      parts[at + 1] = typeof value === 'string' && !escaped ? '"' : '';
       // pino writes a string as JSON.stringify does, a number as its text (a non-finite one as null), a boolean as its word.
-      if (typeof value !== 'string') parts.push(typeof value === 'number' && !Number.isFinite(value) ? 'null' : value);
-      else if (NEEDS_ESCAPE.test(value)) parts.push(asPinoString(value));
-      else parts.push('"', value, '"');
+      parts[at + 2] = value === undefined ? '' : escaped ? asPinoString(value) : typeof value === 'number' && !Number.isFinite(value) ? 'null' : value;
+      parts[at + 3] = parts[at + 1]!;
     }
-    parts.push(',"msg":"request"', logger[endSym] as string);
-    const line = parts.join('');
-    parts.length = 0;
-    write(line);
+    parts[at] = ',"msg":"request"';
+    parts[at + 1] = logger[endSym] as string;
+    write(parts.join(''));
   };
 }
 

@@ -44,17 +44,64 @@ const FAILURE_TEXT_CHARS = 300;
  * tool error that names the server, never a hung request. The result comes back without
  * the child's server identity, not yet presented for the caller's revision.
  */
-export async function carryToolCall(hub: CallingHub, call: ToolCall, tool: Tool): Promise<CallToolResult | InputRequiredResult> {
+export function carryToolCall(hub: CallingHub, call: ToolCall, tool: Tool): Promise<CallToolResult | InputRequiredResult> {
+  // The commonest call without an async frame of its own: the child up (its connection at
+  // hand), no log relayed during the call, the plain road open. Anything else waits where
+  // it has to, in `carryWaiting`, which decides the same things.
+  if (call.caller.logLevel !== undefined) return carryWaiting(hub, call, tool, undefined);
+  let entered: ChildConnection | Promise<ChildConnection>;
+  try {
+    entered = call.server.enterCall();
+  } catch (error) {
+    return failedNow(hub, call, error);
+  }
+  if (entered instanceof Promise) return carryWaiting(hub, call, tool, entered);
+  const connection = entered;
+  const { server: child, caller: request, event } = call;
+  let decision: ElicitationDecision;
+  let sent: CallToolRequestParams;
+  let timeoutMs: number;
+  try {
+    decision = decideElicitation(call.revision, callerCapabilities(request, call.sessionCapabilities), child.view);
+    if (!plainCarriageOpen(connection, tool, request, decision)) return carryWaiting(hub, call, tool, connection);
+    call.sent = true;
+    sent = event ? sending(event, call.params) : call.params;
+    timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
+  } catch (error) {
+    child.leaveCall();
+    return failedNow(hub, call, error);
+  }
+  const cancel = new PlainCancel(request, timeoutMs);
+  return connection.plainToolCall(sent, cancel).then(
+    (plain) => {
+      cancel.stop();
+      // The plain road turned out closed for this call (nothing reached the server): the SDK's.
+      if (plain === undefined) return sdkAfterPlain(hub, call, tool, connection, sent, decision, timeoutMs);
+      child.leaveCall();
+      return carried(hub, call, plain, decision);
+    },
+    (error: unknown) => {
+      cancel.stop();
+      child.leaveCall();
+      return carryFailure(hub, call, cancel.timedOut ?? error);
+    },
+  );
+}
+
+/**
+ * The carry where something is waited for: the child's start, a log relayed, the SDK's
+ * road. `entered` is the connection `enterCall` gave (counted), or its promise, or nothing
+ * yet (then entered here).
+ */
+async function carryWaiting(hub: CallingHub, call: ToolCall, tool: Tool, entered: ChildConnection | Promise<ChildConnection> | undefined): Promise<CallToolResult | InputRequiredResult> {
   const { server: child, revision, caller: request, sessionCapabilities, event } = call;
   const capabilities = callerCapabilities(request, sessionCapabilities);
   let decision: ElicitationDecision | undefined;
   let result: CallToolResult | InputRequiredResult;
-  const intercept = hub.interceptors.duringCall ? (notification: ToolCallNotification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined;
+  const intercept = duringCall(hub, call, tool);
   const logs = request.logLevel === undefined ? undefined : new RelayedLogs(request, request.logLevel, intercept);
   try {
-    // `withConnection` unrolled (no closure, no promise while the child is up): this runs on every call.
-    const entered = child.enterCall();
-    const connection = entered instanceof Promise ? await entered : entered;
+    const connection = await (entered ?? child.enterCall());
     const unhear = logs && child.hearLogs((message) => logs.relay(message));
     try {
       // Decided once the child is up: what it can ask depends on the revision it speaks.
@@ -66,23 +113,13 @@ export async function carryToolCall(hub: CallingHub, call: ToolCall, tool: Tool)
       if (plainCarriageOpen(connection, tool, request, decision)) {
         // The plain road, with the SDK road's timeout and cancellation and the same errors;
         // undefined when it turns out closed for this call (nothing reached the server).
-        // Written out here rather than in a function: an async frame less on every call.
-        // One cancellation for the caller's and the timeout, with no AbortSignal unless the
-        // road asks for one. The timeout's error is made only when it fires (a stack is costly).
-        const cancel = new CallCancellation();
-        let timedOut: Error | undefined;
-        const timer = setTimeout(() => {
-          timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
-          cancel.abort(timedOut);
-        }, timeoutMs);
-        const stopListening = onCancel(request, (reason) => cancel.abort(reason));
+        const cancel = new PlainCancel(request, timeoutMs);
         try {
           plain = await connection.plainToolCall(sent, cancel);
         } catch (error) {
-          throw timedOut ?? error;
+          throw cancel.timedOut ?? error;
         } finally {
-          clearTimeout(timer);
-          stopListening();
+          cancel.stop();
         }
       }
       result = plain ?? (await sdkCall(timeoutMs, connection, sent, request, decision, capabilities, intercept));
@@ -92,23 +129,100 @@ export async function carryToolCall(hub: CallingHub, call: ToolCall, tool: Tool)
     }
     await logs?.sent;
   } catch (error) {
-    if (ProtocolError.isInstance(error)) {
-      const relayed = relayedChildError(revision, error, 'tools/call');
-      if (ProtocolError.isInstance(relayed)) throw relayed;
-      // The caller's revision tells this failure as a tool error: still the child's protocol error.
-      call.outcome = 'protocol_error';
-      if (event) event.errorCode = error.code;
-      return relayed;
-    }
-    // Never sent: the server could not be woken (down, unauthorized, failed start).
-    call.outcome = hub.drain.cut ? 'drained' : !call.sent ? 'unavailable' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
-    if (event) event.errorCode = errorCodeOf(error);
-    const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);
-    return toolError(`Tool call failed: server "${child.name}": ${why}`);
+    return carryFailure(hub, call, error);
   }
-  if (!isInputRequiredResult(result)) return child.wire?.withoutIdentity(result) ?? result;
-  const question = hub.questions.relay(result, revision, decision, request, child.view);
+  return carried(hub, call, result, decision);
+}
+
+/** The SDK's road after the plain one turned out closed, on the connection entered for it (handed back here). */
+async function sdkAfterPlain(
+  hub: CallingHub,
+  call: ToolCall,
+  tool: Tool,
+  connection: ChildConnection,
+  sent: CallToolRequestParams,
+  decision: ElicitationDecision,
+  timeoutMs: number,
+): Promise<CallToolResult | InputRequiredResult> {
+  let result: CallToolResult | InputRequiredResult;
+  try {
+    try {
+      result = await sdkCall(timeoutMs, connection, sent, call.caller, decision, callerCapabilities(call.caller, call.sessionCapabilities), duringCall(hub, call, tool));
+    } finally {
+      call.server.leaveCall();
+    }
+  } catch (error) {
+    return carryFailure(hub, call, error);
+  }
+  return carried(hub, call, result, decision);
+}
+
+/** What interceptors make of a notification during the call, when any listens. */
+function duringCall(hub: CallingHub, call: ToolCall, tool: Tool): ((notification: ToolCallNotification) => Promise<ToolCallNotification | undefined>) | undefined {
+  return hub.interceptors.duringCall ? (notification: ToolCallNotification) => hub.interceptors.runDuringCall(hub, call, tool, notification) : undefined;
+}
+
+/**
+ * The plain road's one cancellation for the caller's and the timeout, with no AbortSignal
+ * unless the road asks for one; the timeout's error is made only when it fires (a stack is
+ * costly).
+ */
+class PlainCancel extends CallCancellation {
+  timedOut: Error | undefined = undefined;
+  readonly #timer: NodeJS.Timeout;
+  readonly #stopListening: () => void;
+
+  constructor(request: CallerRequest, timeoutMs: number) {
+    super();
+    this.#timer = setTimeout(() => {
+      this.timedOut = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
+      this.abort(this.timedOut);
+    }, timeoutMs);
+    this.#stopListening = onCancel(request, (reason) => this.abort(reason));
+  }
+
+  /** The call is over: no timeout, and the caller's cancellation no longer heard. */
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#stopListening();
+  }
+}
+
+/** The carried result without the child's server identity, or the child's question relayed when the decision allows. */
+function carried(hub: CallingHub, call: ToolCall, result: CallToolResult | InputRequiredResult, decision: ElicitationDecision): CallToolResult | InputRequiredResult {
+  if (!isInputRequiredResult(result)) return call.server.wire?.withoutIdentity(result) ?? result;
+  const question = hub.questions.relay(result, call.revision, decision, call.caller, call.server.view);
   return typeof question === 'string' ? toolError(`Tool call failed: ${question}`) : question;
+}
+
+/**
+ * A carry that failed: the child's own protocol error thrown as it came (in the terms of
+ * the caller's revision), any other failure a tool error that names the server.
+ */
+function carryFailure(hub: CallingHub, call: ToolCall, error: unknown): CallToolResult {
+  const { server: child, revision, event } = call;
+  if (ProtocolError.isInstance(error)) {
+    const relayed = relayedChildError(revision, error, 'tools/call');
+    if (ProtocolError.isInstance(relayed)) throw relayed;
+    // The caller's revision tells this failure as a tool error: still the child's protocol error.
+    call.outcome = 'protocol_error';
+    if (event) event.errorCode = error.code;
+    return relayed;
+  }
+  // Never sent: the server could not be woken (down, unauthorized, failed start).
+  call.outcome = hub.drain.cut ? 'drained' : !call.sent ? 'unavailable' : SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'protocol_error';
+  if (event) event.errorCode = errorCodeOf(error);
+  const why = hub.drain.cut ? `the hub is shutting down and the call did not finish within DRAIN_TIMEOUT_MS (${hub.settings.drainTimeoutMs} ms)` : failureText(error);
+  return toolError(`Tool call failed: server "${child.name}": ${why}`);
+}
+
+/** `carryFailure` as a settled promise, for a failure before anything was awaited. */
+function failedNow(hub: CallingHub, call: ToolCall, error: unknown): Promise<CallToolResult> {
+  try {
+    return Promise.resolve(carryFailure(hub, call, error));
+  } catch (thrown) {
+    return Promise.reject(thrown);
+  }
 }
 
 /**

@@ -78,10 +78,16 @@ export function sending(event: ToolCallEvent, params: CallToolRequestParams): Ca
   event.sentAt = performance.now();
   observe.toolCallSent.publish(event);
   const added = event.forwardMeta;
-  if (Object.keys(added).length === 0) return params;
+  if (!hasOwnKeys(added)) return params;
   // A trace context the hub adds replaces the caller's whole: its tracestate belongs to the caller's parent, not to the hub's span.
   const { traceparent: _traceparent, tracestate: _tracestate, ...callers } = params._meta ?? {};
   return { ...params, _meta: { ...('traceparent' in added ? callers : params._meta), ...added } };
+}
+
+/** Whether an object has a key of its own, without the array of them `Object.keys` makes (this runs on every call). */
+function hasOwnKeys(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }
 
 /** The outcome of a call the tool answered: its own error, or a result. */
