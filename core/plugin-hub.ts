@@ -203,17 +203,24 @@ export function pluginHub(hub: Hub, owner: string): PluginHub {
       hub.pluginServers.set(name, owner);
       return viewOf(child);
     },
-    callTool: async (server, params, context) => {
-      // The view is the child's own for its life: the configured child of that name, if it is still this one.
-      const name = typeof server === 'string' ? server : server.name;
-      const child = hub.children.get(name);
-      if (!child || (typeof server !== 'string' && child.view !== server)) return unknownServer(name, params.name);
-      const { revision, request: caller, sessionCapabilities, via, hubCall } = context;
-      // As on the server's own endpoint: a tool the caller's revision is not shown is unknown to it.
-      const budget = () => AbortSignal.timeout(child.startTimeoutMs);
-      const hidden = child.isToolAllowed(params.name) && child.hidesTool(revision.revision, params.name, budget);
-      if (hidden === true || (hidden !== false && (await hidden))) return unknownTool(name, params.name);
-      return (await runToolCall(hub, toolCallOf({ revision, caller, server: child, road: 'hub', params, sessionCapabilities, via, hubCall }))) ?? unknownTool(name, params.name);
+    // Not async where the answer on hiding is at hand (the commonest call): the pipeline's promise, its "no such tool" said once it answers.
+    callTool: (server, params, context) => {
+      try {
+        // The view is the child's own for its life: the configured child of that name, if it is still this one.
+        const name = typeof server === 'string' ? server : server.name;
+        const child = hub.children.get(name);
+        if (!child || (typeof server !== 'string' && child.view !== server)) return Promise.resolve(unknownServer(name, params.name));
+        const { revision, request: caller, sessionCapabilities, via, hubCall } = context;
+        const run = (): Promise<ServerToolAnswer> =>
+          runToolCall(hub, toolCallOf({ revision, caller, server: child, road: 'hub', params, sessionCapabilities, via, hubCall })).then((answer) => answer ?? unknownTool(name, params.name));
+        // As on the server's own endpoint: a tool the caller's revision is not shown is unknown to it.
+        const hidden = child.isToolAllowed(params.name) && child.hidesTool(revision.revision, params.name, () => AbortSignal.timeout(child.startTimeoutMs));
+        if (hidden === false) return run();
+        if (hidden === true) return Promise.resolve(unknownTool(name, params.name));
+        return hidden.then((isHidden) => (isHidden ? unknownTool(name, params.name) : run()));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
   };
   const observe = topicsOf(hub.identity, isolate);

@@ -74,36 +74,45 @@ interface HubToolCall {
  * A meta-tool call, heard by observers (`hubToolCall`) with its outcome unless it reached
  * a configured server (`call_tool` naming one), which they heard as that server's call.
  */
-async function callHubTool(call: HubToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
-  if (!observe.hubToolCall.active) return runHubTool(call);
-  const { hub, revision, params, caller } = call;
-  const startedAt = performance.now();
-  let outcome: ToolCallOutcome = 'protocol_error';
-  let errorCode: number | string | undefined;
-  const record: HubCallRecord = { heardAsServerCall: false };
+function callHubTool(call: HubToolCall): Promise<CallToolResult | InputRequiredResult | undefined> {
+  const observed = observe.hubToolCall.active;
+  const startedAt = observed ? performance.now() : 0;
+  const record: HubCallRecord | undefined = observed ? { heardAsServerCall: false } : undefined;
+  // Not async (an async frame less on every call through `/hub`): a meta-tool that throws at once is a rejection all the same.
+  let running: Promise<CallToolResult | InputRequiredResult | undefined>;
   try {
-    const result = await runHubTool(call, record);
-    outcome = result === undefined ? 'unknown_tool' : answeredOutcome(result);
-    return result;
+    running = runHubTool(call, record);
   } catch (error) {
-    errorCode = errorCodeOf(error);
-    throw error;
-  } finally {
-    if (!record.heardAsServerCall) {
-      observe.hubToolCall.publish({
-        hub: hub.identity,
-        tool: params.name,
-        revision: revision.revision,
-        clientId: caller.clientId,
-        params,
-        request: caller,
-        startedAt,
-        endedAt: performance.now(),
-        outcome,
-        errorCode,
-      });
-    }
+    running = Promise.reject(error);
   }
+  if (!record) return running;
+  return running.then(
+    (result) => {
+      heardAsHubCall(call, record, startedAt, result === undefined ? 'unknown_tool' : answeredOutcome(result), undefined);
+      return result;
+    },
+    (error: unknown) => {
+      heardAsHubCall(call, record, startedAt, 'protocol_error', errorCodeOf(error));
+      throw error;
+    },
+  );
+}
+
+/** Observers hear a meta-tool call that did not reach a configured server (they heard that as the server's call). */
+function heardAsHubCall({ hub, revision, params, caller }: HubToolCall, record: HubCallRecord, startedAt: number, outcome: ToolCallOutcome, errorCode: number | string | undefined): void {
+  if (record.heardAsServerCall) return;
+  observe.hubToolCall.publish({
+    hub: hub.identity,
+    tool: params.name,
+    revision: revision.revision,
+    clientId: caller.clientId,
+    params,
+    request: caller,
+    startedAt,
+    endedAt: performance.now(),
+    outcome,
+    errorCode,
+  });
 }
 
 /**
@@ -111,7 +120,7 @@ async function callHubTool(call: HubToolCall): Promise<CallToolResult | InputReq
  * before the tool runs. Undefined for a tool no plugin registered.
  */
 // Not async: the tool's own promise is handed on as it is (an async frame less on every call
-// through `/hub`); it runs inside `callHubTool`, which turns a throw into a rejection.
+// through `/hub`); `callHubTool` turns a throw into a rejection.
 function runHubTool({ hub, revision, params, caller, sessionCapabilities }: HubToolCall, hubCall?: HubCallRecord): Promise<CallToolResult | InputRequiredResult | undefined> {
   const tool = hub.metaTools.get(params.name);
   if (!tool) return Promise.resolve(undefined);

@@ -1,4 +1,13 @@
-import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type AuthInfo, type CallToolRequestParams, type RequestId } from '@modelcontextprotocol/server';
+import {
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type AuthInfo,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type InputRequiredResult,
+  type RequestId,
+} from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { AccessRecord } from '../access-log.js';
 import type { ToolCallEvent } from '../observe.js';
@@ -70,7 +79,7 @@ export function plainCallOf(revisions: readonly ServedRevision[], request: HttpR
  * learnt it), or the same JSON-RPC error. The caller closing its connection cancels the
  * call, and so does a cancellation the caller sends apart (kept in `cancellations`).
  */
-export async function answerPlainCall(
+export function answerPlainCall(
   endpoint: McpEndpoint,
   revision: ServedRevision,
   call: PlainCall,
@@ -85,26 +94,41 @@ export async function answerPlainCall(
     if (!response.writableFinished) caller.abort();
     cancellations?.registry.remove(cancellations.caller, call.id, caller);
   });
-  let message: Record<string, unknown>;
-  let status = 200;
-  let answered = false;
+  // Not async (an async frame less on every call): the endpoint's promise with the answer's writing as its handlers.
+  let answering: Promise<CallToolResult | InputRequiredResult | undefined>;
   try {
-    // `callEndpointTool` written out: one async frame less a call.
-    const answer = await endpoint.callTool(revision, call.params, caller);
-    if (answer === undefined) throw unknownToolProtocolError(call.params.name);
-    // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
-    const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
-    message = { jsonrpc: '2.0', id: call.id, result: revision.frameResult(result, endpoint.identity(revision)) };
-    answered = true;
+    answering = endpoint.callTool(revision, call.params, caller);
   } catch (error) {
-    if (!ProtocolError.isInstance(error)) throw error;
-    // As the SDK's server answers an error its handler threw: in band, except a missing capability (HTTP 400).
-    if (error.code === ProtocolErrorCode.MissingRequiredClientCapability) status = 400;
-    message = jsonRpcError(call.id, error.code, error.message, error.data);
+    answering = Promise.reject(error);
   }
+  return answering.then(
+    (answer) => {
+      let message: Record<string, unknown>;
+      try {
+        if (answer === undefined) throw unknownToolProtocolError(call.params.name);
+        // Without the caller's elicitation capability no question is forwarded; the relay has turned any into a tool error.
+        const result = isInputRequiredResult(answer) ? toolError('Tool call failed: a question came back on a request that cannot answer one') : answer;
+        message = { jsonrpc: '2.0', id: call.id, result: revision.frameResult(result, endpoint.identity(revision)) };
+      } catch (error) {
+        writeError(response, call, error);
+        return;
+      }
+      if (response.destroyed) return;
+      const bytes = writeJson(response, 200, message);
+      if (caller.event) caller.event.resultBytes = bytes;
+    },
+    (error: unknown) => writeError(response, call, error),
+  );
+}
+
+/**
+ * As the SDK's server answers an error its handler threw: in band, except a missing
+ * capability (HTTP 400); anything but a protocol error goes on as it came.
+ */
+function writeError(response: ServerResponse, call: PlainCall, error: unknown): void {
+  if (!ProtocolError.isInstance(error)) throw error;
   if (response.destroyed) return;
-  const bytes = writeJson(response, status, message);
-  if (answered && caller.event) caller.event.resultBytes = bytes;
+  writeJson(response, error.code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : 200, jsonRpcError(call.id, error.code, error.message, error.data));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ProtocolError } from '@modelcontextprotocol/server';
+import { ProtocolError, type CallToolRequestParams } from '@modelcontextprotocol/server';
 import { findServer, hiddenServerError, unknownToolError } from './lookup.js';
 import { CallToolInput } from './schemas.js';
 import { HUB_ERROR_CODES, hubErrorCode, type PluginHub } from '../../core/plugin/index.js';
@@ -21,22 +21,25 @@ export function callTool(hub: PluginHub): MetaTool {
       "Calls a tool on a server and returns the tool's own result. Pass `arguments` matching the inputSchema from get_tool_schema. A sleeping server is woken first, which can take a moment.",
     inputSchema: CallToolInput,
     annotations: { title: 'Call tool', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    async call(args, context) {
+    // Not async: every call of a server's tool on `/hub` passes here, and the server's answer is handed on with two handlers rather than a frame.
+    call(args, context) {
       const { server, tool: name, arguments: toolArguments } = args as CallToolInput;
       const found = findServer(hub, server, context.request);
-      if (!found.ok) return found.error;
+      if (!found.ok) return Promise.resolve(found.error);
       const child = found.value;
       const trace = traceContextOf(context.request.meta);
-      const params = { name, ...(toolArguments !== undefined && { arguments: toolArguments }), ...(trace && { _meta: trace }) };
-      try {
-        const answer = await hub.servers.callTool(child, params, context);
-        return isUnknownTarget(answer) ? unknownToolError(child, name) : answer;
-      } catch (error) {
-        if (hubErrorCode(error) === HUB_ERROR_CODES.SERVER_HIDDEN) return hiddenServerError(hub, child);
-        if (hubErrorCode(error) !== undefined) return toolError(`Tool call failed: ${(error as Error).message}`);
-        if (!ProtocolError.isInstance(error)) throw error;
-        return toolError(`Tool call failed: server "${child.name}" answered with error ${error.code}: ${error.message}`);
-      }
+      const params: CallToolRequestParams = { name };
+      if (toolArguments !== undefined) params.arguments = toolArguments;
+      if (trace) params._meta = trace;
+      return hub.servers.callTool(child, params, context).then(
+        (answer) => (isUnknownTarget(answer) ? unknownToolError(child, name) : answer),
+        (error: unknown) => {
+          if (hubErrorCode(error) === HUB_ERROR_CODES.SERVER_HIDDEN) return hiddenServerError(hub, child);
+          if (hubErrorCode(error) !== undefined) return toolError(`Tool call failed: ${(error as Error).message}`);
+          if (!ProtocolError.isInstance(error)) throw error;
+          return toolError(`Tool call failed: server "${child.name}" answered with error ${error.code}: ${error.message}`);
+        },
+      );
     },
   };
 }
