@@ -1,7 +1,7 @@
 // What a full collection after a busy spell would give back and what it would cost the next
 // spell: the question core/cli/idle-collection.ts answers with "once, after start-up only".
 // The real `hub` CLI as `npm start` runs it, in front of server-everything over stdio (kept
-// up), warmed up with `--warmup` calls and left quiet past its own start-up collection. Then
+// up), left quiet past its own start-up collection and warmed up with `--warmup` calls. Then
 // `--rounds` times, in alternating order, two arms, each a rest of `--rest` seconds and a
 // spell of `--calls` calls at 16 callers on `/everything/mcp` (raw-client.ts): in one, the
 // rest ends with the collection the idle collection makes (V8's low-memory collection, the
@@ -46,9 +46,9 @@ const spell = (count: number) =>
   rawLoad({ url: `${hub.url}/everything/mcp`, callers: 16, calls: count, warmup: 0, revision: '2026-07-28', tool: 'echo', arguments: { message: 'hi' }, expect: 'Echo: hi', bearer: token });
 const heapUsedMb = async (): Promise<number> => mb((await link.call<{ usedSize: number }>('Runtime.getHeapUsage')).usedSize);
 
-await spell(Number(values.warmup));
-// Past the hub's own one collection once a check period is quiet.
+// Past the hub's own one collection (the first check period without traffic), then warmed up: every spell measured runs after it.
 await sleep(2 * IDLE_CHECK_MS + 1000);
+await spell(Number(values.warmup));
 
 interface Spell {
   collected: boolean;
