@@ -61,29 +61,34 @@ export function carryToolCall(hub: CallingHub, call: ToolCall, tool: Tool): Prom
   let decision: ElicitationDecision;
   let sent: CallToolRequestParams;
   let timeoutMs: number;
+  let cancel: PlainCancel | undefined;
+  let answer: Promise<CallToolResult | InputRequiredResult | undefined>;
   try {
     decision = decideElicitation(call.revision, callerCapabilities(request, call.sessionCapabilities), child.view);
     if (!plainCarriageOpen(connection, tool, request, decision)) return carryWaiting(hub, call, tool, connection);
     call.sent = true;
     sent = event ? sending(event, call.params) : call.params;
     timeoutMs = child.callTimeoutMs ?? hub.settings.callTimeoutMs;
+    cancel = new PlainCancel(request, timeoutMs);
+    answer = connection.plainToolCall(sent, cancel);
   } catch (error) {
+    cancel?.stop();
     child.leaveCall();
     return failedNow(hub, call, error);
   }
-  const cancel = new PlainCancel(request, timeoutMs);
-  return connection.plainToolCall(sent, cancel).then(
+  const running = cancel;
+  return answer.then(
     (plain) => {
-      cancel.stop();
+      running.stop();
       // The plain road turned out closed for this call (nothing reached the server): the SDK's.
       if (plain === undefined) return sdkAfterPlain(hub, call, tool, connection, sent, decision, timeoutMs);
       child.leaveCall();
       return carried(hub, call, plain, decision);
     },
     (error: unknown) => {
-      cancel.stop();
+      running.stop();
       child.leaveCall();
-      return carryFailure(hub, call, cancel.timedOut ?? error);
+      return carryFailure(hub, call, running.timedOut ?? error);
     },
   );
 }

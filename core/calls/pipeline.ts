@@ -53,7 +53,13 @@ export function runToolCall(hub: PipelineHub, call: ToolCall): Promise<CallToolR
     if (tool !== undefined) {
       const found = tool;
       call.tool = found;
-      return carryToolCall(hub, call, found).then(
+      let carrying: Promise<CallToolResult | InputRequiredResult>;
+      try {
+        carrying = carryToolCall(hub, call, found);
+      } catch (error) {
+        return Promise.reject(failed(call, error));
+      }
+      return carrying.then(
         (carried) => presented(call, found, carried),
         (error: unknown) => {
           throw failed(call, error);
