@@ -84,7 +84,7 @@ async function startPortServer(relative: string): Promise<PortServer> {
   const child = spawn(process.execPath, [INSPECT_PORT_ARG, script], { stdio: ['pipe', 'pipe', 'pipe'] });
   // Piped for the inspector's address (openInspector reads it); the server's own words are shown as before.
   child.stderr.on('data', (chunk: Buffer) => {
-    if (!/Debugger listening on|For help, see/.test(chunk.toString())) process.stderr.write(chunk);
+    if (!/Debugger listening on|Debugger attached|For help, see/.test(chunk.toString())) process.stderr.write(chunk);
   });
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
   const pid = child.pid ?? 0;

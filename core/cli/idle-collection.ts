@@ -18,9 +18,9 @@ interface CollectionLog {
  * (issue 42: 122 MB idle where 92 MB are live).
  *
  * Once only: the low-memory collection also drops compiled code, so the calls after it run
- * cold. Made after every busy spell, it cost the next spell's first ten thousand calls 30 to
- * 110% more CPU (bench/carriage.ts at one caller, against the same code without it). What a
- * busy spell grows is left to V8.
+ * cold. Made after every busy spell, it would give back some 17 MB resident and cost the next
+ * spell's first 2,000 calls 2.4 times the CPU, the 18,000 after them 14% more
+ * (bench/idle-collection.ts, 3 December 2026). What a busy spell grows is left to V8.
  *
  * The policy is `check`, called once a period (by `start`, or by a test): a period with at
  * least `QUIET_REQUESTS` requests is busy; the first quiet one collects, and ends the checks.
