@@ -8,6 +8,7 @@ import { hub } from '../../core/kernel.js';
 import { runHubAdmin } from '../helpers/admin.js';
 import { startStandaloneHub } from '../helpers/hub.js';
 import { postOperatorLogin } from '../helpers/operator-login.js';
+import { bearerStatus } from '../plugins/oauth-as/bearer.js';
 
 // What the hub does once it listens (the base URL it serves on noted for hub-admin's mints;
 // a rotated operator password's end of the sessions) is done when the start resolves, and
@@ -19,17 +20,6 @@ import { postOperatorLogin } from '../helpers/operator-login.js';
 const STARTS = 20;
 const config = { mcpServers: {}, plugins: { 'map-tools': false } };
 const probe = fileURLToPath(new URL('../fixtures/plugins/probe.js', import.meta.url));
-
-/** The status of `token`'s ping on /hub. */
-async function pingStatus(url: string, token: string): Promise<number> {
-  const response = await fetch(`${url}/hub`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-  });
-  await response.body?.cancel();
-  return response.status;
-}
 
 /** The session cookie a login with `password` starts. */
 async function logIn(url: string, password: string): Promise<string> {
@@ -52,7 +42,7 @@ t.test('once the start resolves, hub-admin mints for the URL the hub serves, on 
     // No BASE_URL: the hub serves where it listens, and hub-admin beside it (PORT unset) reads that from the store.
     const started = await startStandaloneHub(t, { BASE_URL: undefined });
     const minted = await runHubAdmin({ DATA_PATH: started.dataPath, HUB_CONFIG: started.configFile }, 'tokens', 'mint', '--all');
-    if (minted.code === 0 && minted.stderr.includes(`for the hub at ${started.url} `) && (await pingStatus(started.url, minted.stdout.trim())) === 200) accepted += 1;
+    if (minted.code === 0 && minted.stderr.includes(`for the hub at ${started.url} `) && (await bearerStatus(started.url, minted.stdout.trim())) === 200) accepted += 1;
     else t.comment(`start ${start}: ${minted.stderr.trim()}`);
     await started.close();
   }
