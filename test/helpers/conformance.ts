@@ -80,7 +80,7 @@ const LOG_TAIL_CHARS = 20_000;
  * The suite and its Node 22 live in a package of their own (`npm test` installs it), so
  * that node binary never shadows the Node the tests run on.
  */
-const SUITE_PACKAGE = fileURLToPath(new URL('../../../test/conformance/suite/package.json', import.meta.url));
+const SUITE_PACKAGE = fileURLToPath(new URL('../../../conformance-suite/package.json', import.meta.url));
 
 /** The suite's CLI and the Node 22 binary it runs on. */
 function conformanceCommand(): { node: string; cli: string } {
@@ -92,7 +92,7 @@ function conformanceCommand(): { node: string; cli: string } {
     node = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
     accessSync(node, constants.X_OK);
   } catch (error) {
-    throw new Error(`the conformance suite is not installed in ${dirname(SUITE_PACKAGE)} (npm ci --prefix test/conformance/suite): ${(error as Error).message}`, { cause: error });
+    throw new Error(`the conformance suite is not installed in ${dirname(SUITE_PACKAGE)} (npm ci --prefix conformance-suite): ${(error as Error).message}`, { cause: error });
   }
   return { node, cli };
 }
